@@ -1,0 +1,159 @@
+/**
+ * The API contract Keyscope speaks (../shared/CONTRACT.md), as data and types.
+ * This is the only module that `src/` and `server/` share: it holds no behaviour
+ * beyond pure conversions, and imports nothing.
+ */
+
+export const LIST_KEYS_PATH = "/v2/keys.listKeys";
+/** The real service's list operation (CONTRACT.md §3); it requires `apiId`. */
+export const REAL_SERVICE_LIST_KEYS_PATH = "/v2/apis.listKeys";
+export const LIVENESS_PATH = "/v2/liveness";
+
+export const LIST_KEYS_LIMIT_MAX = 100;
+export const LIST_KEYS_LIMIT_DEFAULT = 100;
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Every error kind the reference server produces, by code (CONTRACT.md §1–2). */
+export const ERROR_KINDS = {
+  "err:svc:authentication:missing": {
+    status: 401,
+    title: "Unauthorized",
+    detail: "Authentication credentials were not provided",
+  },
+  "err:svc:authentication:malformed": {
+    status: 400,
+    title: "Bad Request",
+    detail: "The Authorization header must be the word Bearer, one space, then the key",
+  },
+  "err:svc:authentication:key_not_found": {
+    status: 401,
+    title: "Unauthorized",
+    detail: "The provided root key does not exist or has been revoked",
+  },
+  "err:svc:authorization:insufficient_permissions": {
+    status: 403,
+    title: "Insufficient Permissions",
+    detail: "The root key lacks the permission to read keys",
+  },
+  "err:svc:authorization:key_disabled": {
+    status: 403,
+    title: "Key is disabled",
+    detail: "The root key is disabled",
+  },
+  "err:svc:application:invalid_input": {
+    status: 400,
+    title: "Bad Request",
+    detail: "The request body is invalid",
+  },
+  "err:svc:data:api_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "The requested API does not exist",
+  },
+  "err:user:bad_request:request_body_too_large": {
+    status: 413,
+    title: "Request Entity Too Large",
+    detail: "The request body is larger than 1 MiB",
+  },
+  "err:user:too_many_requests:rate_limited": {
+    status: 429,
+    title: "Too Many Requests",
+    detail: "The root key has used up its rate limit; retry after the time in the Retry-After header",
+  },
+  "err:svc:application:unexpected_error": {
+    status: 500,
+    title: "Internal Server Error",
+    detail: "An unexpected error occurred",
+  },
+} as const satisfies Record<string, { status: number; title: string; detail: string }>;
+
+export type ErrorCode = keyof typeof ERROR_KINDS;
+
+/** An error code split into its parts: `err:<system>:<category>:<kind>`. */
+export interface ErrorCodeParts {
+  system: string;
+  category: string;
+  kind: string;
+}
+
+const SEGMENT = /^[a-z0-9_]+$/i;
+
+export function parseErrorCode(code: string): ErrorCodeParts | null {
+  const parts = code.split(":");
+  if (parts.length !== 4 || parts[0] !== "err") return null;
+  const [, system = "", category = "", kind = ""] = parts;
+  if (![system, category, kind].every((segment) => SEGMENT.test(segment))) return null;
+  return { system, category, kind };
+}
+
+/** `{docs_url}/errors/<system>/<category>/<kind>` for a code. */
+export function errorTypeUrl(docsUrl: string, code: string): string {
+  const parts = parseErrorCode(code);
+  if (!parts) throw new Error(`not an error code: ${code}`);
+  return `${docsUrl.replace(/\/+$/, "")}/errors/${parts.system}/${parts.category}/${parts.kind}`;
+}
+
+/**
+ * The code an `error.type` address names, whatever its host and `<system>`:
+ * `…/errors/<system>/<category>/<kind>` ⇒ `err:<system>:<category>:<kind>`.
+ */
+export function errorCodeFromType(type: string): string | null {
+  const match = /\/errors\/([a-z0-9_]+)\/([a-z0-9_]+)\/([a-z0-9_]+)\/?(?:[?#].*)?$/i.exec(type);
+  if (!match) return null;
+  const [, system, category, kind] = match;
+  return `err:${system}:${category}:${kind}`;
+}
+
+export interface ErrorDetailEntry {
+  location: string;
+  message: string;
+  fix?: string;
+}
+
+export interface ErrorBody {
+  detail: string;
+  status: number;
+  title: string;
+  type: string;
+  errors?: ErrorDetailEntry[];
+}
+
+export interface Meta {
+  requestId: string;
+}
+
+export interface ErrorEnvelope {
+  meta: Meta;
+  error: ErrorBody;
+}
+
+/** A key as listed. Only `keyId` and `name` are guaranteed by the seed. */
+export interface Key {
+  keyId: string;
+  name: string;
+  start?: string;
+  enabled?: boolean;
+  /** Unix milliseconds. */
+  createdAt?: number;
+  /** Unix milliseconds. */
+  expires?: number;
+  meta?: Record<string, unknown>;
+}
+
+export interface Pagination {
+  cursor?: string;
+  hasMore: boolean;
+}
+
+export interface ListKeysRequest {
+  apiId?: string;
+  limit?: number;
+  cursor?: string;
+  externalId?: string;
+}
+
+export interface ListKeysEnvelope {
+  meta: Meta;
+  data: { keys: Key[] };
+  pagination?: Pagination;
+}

@@ -1,0 +1,31 @@
+import "@testing-library/jest-dom/vitest";
+import { cleanup } from "@testing-library/react";
+import { afterEach, beforeEach, vi } from "vitest";
+
+// A component test fails on any console.error it did not expect: React warnings are bugs.
+let consoleErrors: unknown[][] = [];
+
+beforeEach(() => {
+  consoleErrors = [];
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    consoleErrors.push(args);
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+  localStorage.clear();
+  const unexpected = consoleErrors;
+  vi.restoreAllMocks();
+  if (unexpected.length > 0) {
+    throw new Error(`unexpected console.error:\n${unexpected.map((args) => args.map(String).join(" ")).join("\n")}`);
+  }
+});
+
+/** For a test that provokes a console.error on purpose: take the ones seen so far so they do not fail it. */
+export function takeConsoleErrors(): unknown[][] {
+  const seen = consoleErrors;
+  consoleErrors = [];
+  return seen;
+}

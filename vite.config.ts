@@ -1,0 +1,44 @@
+/// <reference types="vitest/config" />
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+// `npm run dev` points this at the API it starts; a bare `vite` talks to `npm start`'s default port.
+const apiOrigin = process.env.KEYSCOPE_API_ORIGIN ?? "http://127.0.0.1:8787";
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: "dist",
+    sourcemap: true,
+  },
+  server: {
+    host: "127.0.0.1",
+    proxy: {
+      "/v2": { target: apiOrigin },
+      "/docs": { target: apiOrigin },
+    },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "dashboard",
+          environment: "happy-dom",
+          include: ["test/src/**/*.test.{ts,tsx}"],
+          setupFiles: ["test/src/setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "server",
+          environment: "node",
+          include: ["test/server/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
