@@ -1,0 +1,22 @@
+import { defineConfig } from "@playwright/test";
+import { BROWSER_ARGS, findBrowser } from "./test/e2e/find-browser";
+
+export default defineConfig({
+  testDir: "test/e2e",
+  outputDir: "test-results/e2e",
+  globalSetup: "./test/e2e/global-setup.ts",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  use: {
+    browserName: "chromium",
+    headless: true,
+    launchOptions: { executablePath: findBrowser(), args: BROWSER_ARGS },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+});

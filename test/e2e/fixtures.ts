@@ -1,0 +1,61 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { startServer, type StartedServer } from "../support/server-process";
+
+/** Chromium reports every non-2xx answer as a console error; those are the API's answers, not page bugs. */
+const EXPECTED_CONSOLE_ERROR = /^Failed to load resource: the server responded with a status of \d{3}/;
+
+interface WorkerFixtures {
+  /** A reference server of this worker's own, on a fresh data directory. */
+  server: StartedServer;
+}
+
+interface TestFixtures {
+  /** A root key made for this test with the admin CLI (no rate limit). */
+  rootKey: string;
+  /** What the page printed to its console, for tests that look for the key there. */
+  consoleMessages: string[];
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  server: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern.
+    async ({}, use) => {
+      const server = await startServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: "worker" },
+  ],
+  rootKey: async ({ server }, use) => {
+    await use(await server.admin(["root-key", "create", "--name", "e2e"]));
+  },
+  consoleMessages: async ({ page }, use) => {
+    const messages: string[] = [];
+    page.on("console", (message) => messages.push(message.text()));
+    await use(messages);
+  },
+  // Every test fails on an uncaught error or an unexpected console error in the page.
+  page: async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error" && !EXPECTED_CONSOLE_ERROR.test(message.text())) problems.push(`console.error: ${message.text()}`);
+    });
+    await use(page);
+    expect(problems, "errors in the page").toEqual([]);
+  },
+});
+
+export { expect };
+
+/** Fill in the key-entry form as a person would and submit it with Enter. */
+export async function enterKey(page: Page, key: string, baseUrl?: string): Promise<void> {
+  if (baseUrl !== undefined) await page.getByLabel("Base URL").fill(baseUrl);
+  await page.getByLabel("API key", { exact: true }).fill(key);
+  await page.getByLabel("API key", { exact: true }).press("Enter");
+}
+
+/** A full-page screenshot under test-results/screenshots, for a person to look at. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+}
