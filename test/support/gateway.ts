@@ -47,7 +47,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       outgoing.end(canned.body);
       return;
     }
-    const strip = options.stripAuthorization && path.startsWith("/v2/") ? ["authorization", "host"] : ["host"];
+    // The Host header passes through, as a gateway that keeps it does: the API names its docs after it.
+    const strip = options.stripAuthorization && path.startsWith("/v2/") ? ["authorization"] : [];
     const relay = httpRequest(
       { host: target.hostname, port: target.port, method: incoming.method, path, headers: forwardable(incoming.headers, strip) },
       (answer) => {

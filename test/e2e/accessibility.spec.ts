@@ -1,0 +1,54 @@
+import { seriousViolations } from "./axe";
+import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test.describe(`in the ${colorScheme} theme`, () => {
+    test.use({ colorScheme });
+
+    test("key entry has no serious accessibility violation", async ({ page, server }) => {
+      await page.goto(`${server.url}/connect`);
+      await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await saveScreenshot(page, `key-entry-${colorScheme}`);
+    });
+
+    test("the keys page has no serious accessibility violation", async ({ page, server, rootKey }) => {
+      await page.goto(server.url);
+      await enterKey(page, rootKey);
+      await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+      await expect(page.getByText(/\d+ keys?/).first()).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await saveScreenshot(page, `keys-${colorScheme}`);
+    });
+
+    test("an error panel has no serious accessibility violation", async ({ page, server }) => {
+      await page.goto(server.url);
+      await enterKey(page, "ks_root_ThisKeyDoesNotExist1234567");
+      await expect(page.getByRole("alert")).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await saveScreenshot(page, `panel-key-not-found-${colorScheme}`);
+    });
+
+    test("the not-found page has no serious accessibility violation", async ({ page, server }) => {
+      await page.goto(`${server.url}/no/such/page`);
+      await expect(page.getByRole("link", { name: /home|keys|back/i }).first()).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await saveScreenshot(page, `not-found-${colorScheme}`);
+    });
+  });
+}
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test("the keys page fits and stays accessible", async ({ page, server, rootKey }) => {
+    await page.goto(server.url);
+    await enterKey(page, rootKey);
+    await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+    await expect(page.getByText(/\d+ keys?/).first()).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, "the page itself must not scroll sideways").toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await saveScreenshot(page, "keys-phone");
+  });
+});
