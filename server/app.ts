@@ -1,0 +1,99 @@
+import { Hono, type Context } from "hono";
+import { LIST_KEYS_PATH, LIVENESS_PATH } from "../src/lib/contract";
+import type { ApiEnv, AppEnv } from "./api-env";
+import type { AuthDependencies } from "./auth";
+import { corsMiddleware } from "./cors";
+import { errorEnvelopeJson, errorResponse, JSON_HEADERS } from "./errors";
+import { newId } from "./ids";
+import { proxyHandler } from "./proxy";
+import type { RequestLog } from "./request-log";
+import { docsRoutes } from "./routes/docs";
+import { listKeysHandler } from "./routes/list-keys";
+import { livenessHandler } from "./routes/liveness";
+import { dashboardHandler } from "./static-dashboard";
+
+export type AppMode = ({ kind: "direct" } & AuthDependencies) | { kind: "proxy"; upstream: URL };
+
+export interface AppOptions {
+  mode: AppMode;
+  /** `{docs_url}` of error types; by default the request's own origin + `/docs`. */
+  docsUrl?: string;
+  /** Origins allowed to call `/v2/*` from a browser (direct mode only). */
+  corsOrigins?: readonly string[];
+  /** Where the built dashboard lives. */
+  distDir: string;
+  requestLog?: RequestLog;
+  /** Hears about every unexpected error; the client only ever gets the generic envelope. */
+  reportError?: (error: unknown, requestId: string | undefined) => void;
+}
+
+const API_PREFIX = "/v2";
+
+function docsUrlResolver(configured: string | undefined): (requestUrl: string) => string {
+  if (configured !== undefined) {
+    const docsUrl = configured.replace(/\/+$/, "");
+    return () => docsUrl;
+  }
+  // The origin ends at the first "/" after "scheme://".
+  return (requestUrl) => `${requestUrl.slice(0, requestUrl.indexOf("/", requestUrl.indexOf("//") + 2))}/docs`;
+}
+
+function methodNotAllowed(allow: string) {
+  return (c: Context<ApiEnv>) => errorResponse(c, "err:keyscope:routing:method_not_allowed", { headers: { allow } });
+}
+
+function directApi(deps: AuthDependencies, corsOrigins: readonly string[]): Hono<ApiEnv> {
+  const api = new Hono<ApiEnv>();
+  if (corsOrigins.length > 0) api.use(corsMiddleware(corsOrigins));
+  const listKeysPath = LIST_KEYS_PATH.slice(API_PREFIX.length);
+  const livenessPath = LIVENESS_PATH.slice(API_PREFIX.length);
+  api.post(listKeysPath, listKeysHandler(deps));
+  api.all(listKeysPath, methodNotAllowed("POST"));
+  api.get(livenessPath, livenessHandler);
+  api.all(livenessPath, methodNotAllowed("GET"));
+  api.all("*", (c) => errorResponse(c, "err:keyscope:routing:not_found"));
+  return api;
+}
+
+/** The whole server as a Hono app: the API (direct or proxied), the error docs, and the dashboard. */
+export function createApp(options: AppOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>({ strict: false });
+  const docsUrlFor = docsUrlResolver(options.docsUrl);
+
+  if (options.requestLog !== undefined) app.use(options.requestLog.middleware);
+
+  if (options.mode.kind === "direct") {
+    app.use(`${API_PREFIX}/*`, async (c, next) => {
+      c.set("requestId", newId("req"));
+      c.set("docsUrl", docsUrlFor(c.req.url));
+      await next();
+    });
+    app.route(API_PREFIX, directApi(options.mode, options.corsOrigins ?? []));
+  } else {
+    // Relayed answers carry the upstream's request id; this server makes one only for errors of its own.
+    const proxy = new Hono<ApiEnv>();
+    proxy.use(async (c, next) => {
+      c.set("docsUrl", docsUrlFor(c.req.url));
+      await next();
+    });
+    proxy.all("*", proxyHandler(options.mode.upstream));
+    app.route(API_PREFIX, proxy);
+  }
+
+  app.route("/docs", docsRoutes());
+  app.get("*", dashboardHandler(options.distDir));
+
+  app.onError((error, c) => {
+    const requestId = c.var.requestId ?? newId("req");
+    options.reportError?.(error, requestId);
+    if (!c.req.path.startsWith(`${API_PREFIX}/`)) return c.text("Internal Server Error", 500);
+    const json = errorEnvelopeJson(
+      requestId,
+      c.var.docsUrl ?? docsUrlFor(c.req.url),
+      "err:svc:application:unexpected_error",
+    );
+    c.set("requestId", requestId);
+    return c.body(json, 500, JSON_HEADERS);
+  });
+  return app;
+}

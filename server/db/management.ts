@@ -1,0 +1,200 @@
+import type { Database } from "better-sqlite3";
+import { newId } from "../ids";
+import { hashSecret, newRootKeySecret, secretStart } from "../secrets";
+
+/** Reads and writes of the admin CLI and the demo data; the request path has its own statements in key-store.ts. */
+
+export interface WorkspaceRow {
+  id: string;
+  name: string;
+}
+
+export interface ApiSummary {
+  id: string;
+  name: string;
+  keyCount: number;
+  createdAt: number;
+}
+
+export interface RootKeySummary {
+  id: string;
+  name: string;
+  start: string;
+  permissions: string[];
+  state: "enabled" | "disabled" | "revoked";
+  ratelimit: { limit: number; windowMs: number } | null;
+  createdAt: number;
+}
+
+export interface NewKey {
+  workspaceId: string;
+  apiId: string;
+  name: string;
+  secret: string;
+  enabled: boolean;
+  createdAt: number;
+  expires?: number;
+  meta?: Record<string, unknown>;
+  externalId?: string;
+}
+
+export interface NewRootKey {
+  workspaceId: string;
+  name: string;
+  permissions: readonly string[];
+  ratelimit?: { limit: number; windowMs: number };
+  createdAt?: number;
+}
+
+export function findWorkspace(db: Database, workspaceId?: string): WorkspaceRow | undefined {
+  if (workspaceId !== undefined) {
+    return db.prepare<[string], WorkspaceRow>("SELECT id, name FROM workspaces WHERE id = ?").get(workspaceId);
+  }
+  return db
+    .prepare<[], WorkspaceRow>("SELECT id, name FROM workspaces ORDER BY created_at, rowid LIMIT 1")
+    .get();
+}
+
+export function createWorkspace(db: Database, name: string, createdAt = Date.now()): string {
+  const id = newId("ws");
+  db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?)").run(id, name, createdAt);
+  return id;
+}
+
+export function createApi(db: Database, workspaceId: string, name: string, createdAt = Date.now()): string {
+  const id = newId("api");
+  db.prepare("INSERT INTO apis (id, workspace_id, name, created_at) VALUES (?, ?, ?, ?)").run(
+    id,
+    workspaceId,
+    name,
+    createdAt,
+  );
+  return id;
+}
+
+export function listApis(db: Database, workspaceId: string): ApiSummary[] {
+  return db
+    .prepare<[string], ApiSummary>(
+      `SELECT a.id, a.name, a.created_at AS createdAt,
+              (SELECT count(*) FROM keys k WHERE k.api_id = a.id) AS keyCount
+         FROM apis a WHERE a.workspace_id = ? ORDER BY a.created_at, a.id`,
+    )
+    .all(workspaceId);
+}
+
+/** The api with this id in the workspace, or the workspace's first api when no id is given. */
+export function findApi(db: Database, workspaceId: string, apiId?: string): { id: string } | undefined {
+  if (apiId !== undefined) {
+    return db
+      .prepare<[string, string], { id: string }>("SELECT id FROM apis WHERE id = ? AND workspace_id = ?")
+      .get(apiId, workspaceId);
+  }
+  return db
+    .prepare<[string], { id: string }>("SELECT id FROM apis WHERE workspace_id = ? ORDER BY created_at, id LIMIT 1")
+    .get(workspaceId);
+}
+
+/** One prepared insert for many keys; the caller decides the transaction. Returns the new key's id. */
+export function keyInserter(db: Database): (key: NewKey) => string {
+  const insert = db.prepare(
+    `INSERT INTO keys (id, workspace_id, api_id, name, start, hash, enabled, created_at, expires, meta, external_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  return (key) => {
+    const id = newId("key");
+    insert.run(
+      id,
+      key.workspaceId,
+      key.apiId,
+      key.name,
+      secretStart(key.secret),
+      hashSecret(key.secret),
+      key.enabled ? 1 : 0,
+      key.createdAt,
+      key.expires ?? null,
+      key.meta === undefined ? null : JSON.stringify(key.meta),
+      key.externalId ?? null,
+    );
+    return id;
+  };
+}
+
+export function countKeys(db: Database, workspaceId: string): number {
+  return db.prepare<[string], number>("SELECT count(*) FROM keys WHERE workspace_id = ?").pluck().get(workspaceId) ?? 0;
+}
+
+/** Creates a root key and returns its id and secret; the secret exists only in this return value. */
+export function createRootKey(db: Database, rootKey: NewRootKey): { id: string; secret: string } {
+  const id = newId("key");
+  const secret = newRootKeySecret();
+  db.prepare(
+    `INSERT INTO root_keys (id, workspace_id, name, start, hash, permissions, ratelimit_limit, ratelimit_window_ms, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    rootKey.workspaceId,
+    rootKey.name,
+    secretStart(secret),
+    hashSecret(secret),
+    JSON.stringify(rootKey.permissions),
+    rootKey.ratelimit?.limit ?? null,
+    rootKey.ratelimit?.windowMs ?? null,
+    rootKey.createdAt ?? Date.now(),
+  );
+  return { id, secret };
+}
+
+interface RootKeyRow {
+  id: string;
+  name: string;
+  start: string;
+  permissions: string;
+  enabled: number;
+  revoked_at: number | null;
+  ratelimit_limit: number | null;
+  ratelimit_window_ms: number | null;
+  created_at: number;
+}
+
+export function listRootKeys(db: Database, workspaceId: string): RootKeySummary[] {
+  const rows = db
+    .prepare<[string], RootKeyRow>(
+      `SELECT id, name, start, permissions, enabled, revoked_at, ratelimit_limit, ratelimit_window_ms, created_at
+         FROM root_keys WHERE workspace_id = ? ORDER BY created_at, id`,
+    )
+    .all(workspaceId);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    start: row.start,
+    permissions: parsePermissionList(row.permissions),
+    state: row.revoked_at !== null ? "revoked" : row.enabled === 1 ? "enabled" : "disabled",
+    ratelimit:
+      row.ratelimit_limit !== null && row.ratelimit_window_ms !== null
+        ? { limit: row.ratelimit_limit, windowMs: row.ratelimit_window_ms }
+        : null,
+    createdAt: row.created_at,
+  }));
+}
+
+export type RootKeyChange = "revoke" | "disable" | "enable";
+
+/** Applies the change to a root key of the workspace; false when there is no such key (or, to enable or disable, it is revoked). */
+export function changeRootKey(db: Database, workspaceId: string, rootKeyId: string, change: RootKeyChange): boolean {
+  const result =
+    change === "revoke"
+      ? db
+          .prepare("UPDATE root_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND workspace_id = ?")
+          .run(Date.now(), rootKeyId, workspaceId)
+      : // A revoked key stays revoked: enabling or disabling it is refused rather than silently meaningless.
+        db
+          .prepare("UPDATE root_keys SET enabled = ? WHERE id = ? AND workspace_id = ? AND revoked_at IS NULL")
+          .run(change === "enable" ? 1 : 0, rootKeyId, workspaceId);
+  return result.changes === 1;
+}
+
+/** Permissions are stored as a JSON array of strings. */
+export function parsePermissionList(stored: string): string[] {
+  const parsed: unknown = JSON.parse(stored);
+  return Array.isArray(parsed) ? parsed.filter((entry): entry is string => typeof entry === "string") : [];
+}

@@ -1,0 +1,48 @@
+import { buildDashboard, dashboardIsStale } from "./build-dashboard";
+import { displayUrl, parseServerArgs, SERVER_USAGE } from "./config";
+import { installShutdown } from "./lifecycle";
+import { REPO_ROOT } from "./paths";
+import { startKeyscope } from "./start";
+
+// stdout is a contract that tests parse: the demo key line (first start only), the running line, then request lines.
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function note(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+async function main(): Promise<void> {
+  const parsed = parseServerArgs(process.argv.slice(2));
+  if (parsed.kind === "help") {
+    process.stdout.write(SERVER_USAGE);
+    return;
+  }
+  if (parsed.kind === "error") {
+    note(`keyscope: ${parsed.message} (see --help)`);
+    process.exit(2);
+  }
+  const { config } = parsed;
+
+  if (config.build && dashboardIsStale(REPO_ROOT, config.distDir)) {
+    note("Building the dashboard (it is missing or older than its sources)…");
+    const startedAt = performance.now();
+    await buildDashboard(REPO_ROOT, config.distDir);
+    note(`Built the dashboard in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+  }
+
+  const running = await startKeyscope(config);
+  if (running.demoRootKey !== undefined) say(`Demo root key (shown once, store it now): ${running.demoRootKey}`);
+  say(`Keyscope is running at ${running.url}`);
+  if (config.upstream !== undefined) say(`Proxying /v2/* to ${displayUrl(config.upstream)}`);
+
+  installShutdown(() => running.close(), note);
+}
+
+main().catch((error: unknown) => {
+  const code = error instanceof Error && "code" in error ? error.code : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  note(code === "EADDRINUSE" ? `keyscope: the address is already in use (${message})` : `keyscope: ${message}`);
+  process.exit(1);
+});

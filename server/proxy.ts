@@ -1,0 +1,131 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { Context } from "hono";
+import { MAX_BODY_BYTES } from "../src/lib/contract";
+import type { ApiEnv } from "./api-env";
+import { errorResponse } from "./errors";
+import { newId } from "./ids";
+import { readBodyBytes } from "./request-body";
+
+/** Request headers the upstream needs; nothing else of the browser's (cookies above all) is passed on. */
+const FORWARDED_REQUEST_HEADERS = ["authorization", "content-type", "accept"] as const;
+
+const RELAYED_RESPONSE_HEADERS = new Set([
+  "content-type",
+  "content-encoding",
+  "content-language",
+  "cache-control",
+  "expires",
+  "etag",
+  "last-modified",
+  "retry-after",
+  "www-authenticate",
+  "location",
+  "x-request-id",
+]);
+const RELAYED_RESPONSE_PREFIXES = ["ratelimit", "x-ratelimit-"] as const;
+
+const UPSTREAM_TIMEOUT_MS = 15_000;
+const MAX_UPSTREAM_RESPONSE_BYTES = 16 * 1024 * 1024;
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+function isRelayedHeader(name: string): boolean {
+  return RELAYED_RESPONSE_HEADERS.has(name) || RELAYED_RESPONSE_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
+function relayedHeaders(upstreamHeaders: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(upstreamHeaders)) {
+    if (value === undefined || !isRelayedHeader(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+}
+
+type UpstreamResult =
+  | { kind: "response"; status: number; headers: IncomingHttpHeaders; body: Buffer }
+  | { kind: "failed"; reason: string };
+
+/**
+ * `/v2/*` relayed to `<upstream>/v2/*`: method, path, query and body bytes unchanged, the response's status,
+ * body bytes and meaningful headers back. Redirects are relayed, not followed. The upstream is asked for
+ * `identity` encoding so the bytes need no decoding; if it compresses anyway, its content-encoding goes along.
+ */
+export function proxyHandler(upstream: URL) {
+  const isHttps = upstream.protocol === "https:";
+  const send = isHttps ? httpsRequest : httpRequest;
+  const agent = isHttps ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const basePath = upstream.pathname.replace(/\/+$/, "");
+
+  function forward(c: Context<ApiEnv>, body: Uint8Array | undefined): Promise<UpstreamResult> {
+    const url = new URL(c.req.url);
+    const headers: Record<string, string> = { "accept-encoding": "identity" };
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const value = c.req.header(name);
+      if (value !== undefined) headers[name] = value;
+    }
+    if (body !== undefined) headers["content-length"] = String(body.byteLength);
+
+    return new Promise((resolve) => {
+      const upstreamRequest = send(
+        {
+          protocol: upstream.protocol,
+          hostname: upstream.hostname,
+          port: upstream.port,
+          method: c.req.method,
+          path: basePath + url.pathname + url.search,
+          headers,
+          agent,
+          timeout: UPSTREAM_TIMEOUT_MS,
+        },
+        (response: IncomingMessage) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on("data", (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_UPSTREAM_RESPONSE_BYTES) {
+              response.destroy();
+              resolve({ kind: "failed", reason: "The upstream's answer is larger than 16 MiB" });
+              return;
+            }
+            chunks.push(chunk);
+          });
+          response.on("end", () =>
+            resolve({
+              kind: "response",
+              status: response.statusCode ?? 502,
+              headers: response.headers,
+              body: Buffer.concat(chunks),
+            }),
+          );
+          response.on("error", (error) => resolve({ kind: "failed", reason: error.message }));
+        },
+      );
+      upstreamRequest.on("timeout", () =>
+        upstreamRequest.destroy(new Error(`no answer within ${UPSTREAM_TIMEOUT_MS / 1000} s`)),
+      );
+      upstreamRequest.on("error", (error) => resolve({ kind: "failed", reason: error.message }));
+      upstreamRequest.end(body);
+    });
+  }
+
+  return async (c: Context<ApiEnv>): Promise<Response> => {
+    const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
+    const body = hasBody ? await readBodyBytes(c.req.raw, MAX_BODY_BYTES) : undefined;
+    if (hasBody && body === undefined) {
+      c.set("requestId", newId("req"));
+      return errorResponse(c, "err:user:bad_request:request_body_too_large", { headers: { connection: "close" } });
+    }
+
+    const result = await forward(c, body);
+    if (result.kind === "failed" || result.status < 200 || result.status > 599) {
+      c.set("requestId", newId("req"));
+      const reason = result.kind === "failed" ? result.reason : `it answered with status ${result.status}`;
+      return errorResponse(c, "err:keyscope:proxy:upstream_unreachable", {
+        detail: `The upstream API at ${upstream.origin} could not be reached: ${reason}`,
+      });
+    }
+    const nullBody = c.req.method === "HEAD" || NULL_BODY_STATUSES.has(result.status);
+    return new Response(nullBody ? null : new Uint8Array(result.body), { status: result.status, headers: relayedHeaders(result.headers) });
+  };
+}

@@ -1,0 +1,45 @@
+export type JsonBody =
+  | { kind: "json"; value: unknown }
+  | { kind: "too_large" }
+  | { kind: "invalid_json"; message: string };
+
+const decoder = new TextDecoder();
+
+/** Reads at most `limitBytes` of the body and parses it as JSON; an empty body reads as `{}`. */
+export async function readJsonBody(request: Request, limitBytes: number): Promise<JsonBody> {
+  const bytes = await readBodyBytes(request, limitBytes);
+  if (bytes === undefined) return { kind: "too_large" };
+  const text = decoder.decode(bytes);
+  if (text.trim() === "") return { kind: "json", value: {} };
+  try {
+    return { kind: "json", value: JSON.parse(text) };
+  } catch (error) {
+    return { kind: "invalid_json", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The body's bytes, or undefined when there are more than `limitBytes` (declared or sent). */
+export async function readBodyBytes(request: Request, limitBytes: number): Promise<Uint8Array | undefined> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null) {
+    // The HTTP parser holds a body to its declared length, so reading it whole is safe once that is in bounds.
+    if (Number(declared) > limitBytes) return undefined;
+    return new Uint8Array(await request.arrayBuffer());
+  }
+  if (request.body === null) return new Uint8Array();
+
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limitBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,29 @@
+import { createHash } from "node:crypto";
+import { secretBase58 } from "./ids";
+
+export const ROOT_KEY_PREFIX = "ks_root_";
+export const ROOT_KEY_RANDOM_LENGTH = 28;
+export const API_KEY_RANDOM_LENGTH = 24;
+export type ApiKeyEnvironment = "live" | "test";
+
+/** Characters of the random part kept in `start`, beside the prefix: enough to tell keys apart, far too few to guess one. */
+const START_RANDOM_CHARS = 4;
+
+export function newRootKeySecret(): string {
+  return ROOT_KEY_PREFIX + secretBase58(ROOT_KEY_RANDOM_LENGTH);
+}
+
+export function newApiKeySecret(environment: ApiKeyEnvironment): string {
+  return `sk_${environment}_` + secretBase58(API_KEY_RANDOM_LENGTH);
+}
+
+/** The only form in which a secret is stored. */
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** The displayable beginning of a secret, e.g. `sk_live_3hQa`. */
+export function secretStart(secret: string): string {
+  const prefixEnd = secret.lastIndexOf("_") + 1;
+  return secret.slice(0, prefixEnd + START_RANDOM_CHARS);
+}

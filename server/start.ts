@@ -1,0 +1,105 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import type { Database } from "better-sqlite3";
+import { createApp, type AppMode } from "./app";
+import type { ServerConfig } from "./config";
+import { createKeyStore } from "./db/key-store";
+import { openDatabase } from "./db/open";
+import { ensureDemoData } from "./demo-data";
+import { createRateLimiter } from "./rate-limit";
+import { createRequestLog } from "./request-log";
+
+export interface RunningServer {
+  /** `http://<host>:<port>` with the port actually bound. */
+  url: string;
+  /** The demo root key's secret when this start created the demo data. */
+  demoRootKey?: string;
+  /** Stops accepting, lets in-flight requests finish, closes the database. */
+  close(): Promise<void>;
+}
+
+// A slow client may not hold a connection: headers within 10 s, the whole request within 15 s.
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 15_000;
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+const SHUTDOWN_GRACE_MS = 5_000;
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const address = server.address();
+      if (address === null || typeof address === "string") reject(new Error("the server has no TCP address"));
+      else resolve(address);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeIdleConnections();
+    // Connections still busy after the grace period are cut.
+    setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+  });
+}
+
+function urlHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** Opens the database (direct mode), creates the demo data on a first start, and listens. */
+export async function startKeyscope(config: ServerConfig): Promise<RunningServer> {
+  let db: Database | undefined;
+  let mode: AppMode;
+  let demoRootKey: string | undefined;
+  if (config.upstream === undefined) {
+    db = openDatabase(config.dataDir);
+    demoRootKey = ensureDemoData(db)?.rootKeySecret;
+    mode = { kind: "direct", store: createKeyStore(db), rateLimiter: createRateLimiter() };
+  } else {
+    mode = { kind: "proxy", upstream: config.upstream };
+  }
+
+  const requestLog = createRequestLog((chunk) => process.stdout.write(chunk));
+  const app = createApp({
+    mode,
+    docsUrl: config.docsUrl,
+    corsOrigins: config.corsOrigins,
+    distDir: config.distDir,
+    requestLog,
+    reportError: (error, requestId) => {
+      const description = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      process.stderr.write(`Unexpected error in ${requestId ?? "a request"}: ${description}\n`);
+    },
+  });
+
+  const server = createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    },
+    getRequestListener(app.fetch),
+  );
+
+  let address: AddressInfo;
+  try {
+    address = await listen(server, config.port, config.host);
+  } catch (error) {
+    db?.close();
+    throw error;
+  }
+
+  return {
+    url: `http://${urlHost(config.host)}:${address.port}`,
+    ...(demoRootKey !== undefined && { demoRootKey }),
+    async close() {
+      await closeServer(server);
+      requestLog.flush();
+      db?.close();
+    },
+  };
+}
