@@ -1,0 +1,212 @@
+import { useId, useRef, useState, type ClipboardEvent, type FormEvent } from "react";
+import { baseUrlWarnings, checkBaseUrl, type BaseUrlWarning } from "../check-base-url";
+import { checkKey, KEY_FIX_MESSAGES } from "../check-key";
+import { saveConnection } from "../key-store";
+import "./connect-form.css";
+
+interface ConnectFormProps {
+  /** What the Base URL field starts with. */
+  initialBaseUrl: string;
+  /** The origin Keyscope itself is served from, to warn about cross-origin and mixed-content requests. */
+  pageOrigin: string;
+  /** Called once the key and base URL are stored. */
+  onConnected: () => void;
+}
+
+const WARNING_MESSAGES: Record<BaseUrlWarning, string> = {
+  "mixed-content": "Keyscope is served over https, so the browser will block requests to an http:// address.",
+  "cross-origin":
+    "This API is on another origin than Keyscope. The browser shows its answers only if it sends CORS headers (the real service does not): serve Keyscope from the reference server, with --upstream to proxy a real deployment, or start the API with --cors-origin.",
+};
+
+export function ConnectForm({ initialBaseUrl, pageOrigin, onConnected }: ConnectFormProps) {
+  const [keyInput, setKeyInput] = useState("");
+  const [baseUrlInput, setBaseUrlInput] = useState(initialBaseUrl);
+  const [showKey, setShowKey] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const keyRef = useRef<HTMLInputElement>(null);
+  const baseUrlRef = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const ids = {
+    key: `${id}-key`,
+    keyHint: `${id}-key-hint`,
+    keyNote: `${id}-key-note`,
+    keyError: `${id}-key-error`,
+    baseUrl: `${id}-base-url`,
+    baseUrlHint: `${id}-base-url-hint`,
+    baseUrlNote: `${id}-base-url-note`,
+    baseUrlError: `${id}-base-url-error`,
+    baseUrlWarning: `${id}-base-url-warning`,
+  };
+
+  const keyCheck = checkKey(keyInput);
+  const urlCheck = checkBaseUrl(baseUrlInput);
+  // An empty field is only an error once the user tried to submit; pasted junk is flagged at once.
+  const keyError = !keyCheck.ok && (submitted || keyCheck.problem !== "empty") ? keyCheck.reason : null;
+  const urlError = !urlCheck.ok && submitted ? urlCheck.reason : null;
+  const keyNotes = keyCheck.fixes.map((fix) => KEY_FIX_MESSAGES[fix]);
+  const urlNote =
+    urlCheck.ok && urlCheck.removedPath !== undefined
+      ? `Removed “${urlCheck.removedPath}” from the end: Keyscope adds the operation path itself.`
+      : null;
+  const warnings = urlCheck.ok ? baseUrlWarnings(urlCheck.baseUrl, pageOrigin) : [];
+
+  // A single-line field silently drops line breaks from pasted text, which would glue two lines into one
+  // "key". Keep the text as pasted so the check can say what happened.
+  function handleKeyPaste(event: ClipboardEvent<HTMLInputElement>) {
+    const pasted = event.clipboardData.getData("text/plain");
+    if (!/[\r\n]/.test(pasted.trim())) return;
+    event.preventDefault();
+    const input = event.currentTarget;
+    const start = input.selectionStart ?? keyInput.length;
+    const end = input.selectionEnd ?? keyInput.length;
+    setKeyInput(keyInput.slice(0, start) + pasted + keyInput.slice(end));
+  }
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    setSaveError(null);
+    if (!keyCheck.ok) {
+      keyRef.current?.focus();
+      return;
+    }
+    if (!urlCheck.ok) {
+      baseUrlRef.current?.focus();
+      return;
+    }
+    try {
+      saveConnection({ baseUrl: urlCheck.baseUrl, apiKey: keyCheck.key });
+    } catch {
+      setSaveError(
+        "This browser refused to keep the key for this tab (session storage is blocked). Allow site data for this page and try again.",
+      );
+      return;
+    }
+    onConnected();
+  }
+
+  const keyDescribedBy = [keyError ? ids.keyError : null, keyNotes.length > 0 ? ids.keyNote : null, ids.keyHint]
+    .filter(Boolean)
+    .join(" ");
+  const urlDescribedBy = [
+    urlError ? ids.baseUrlError : null,
+    urlNote ? ids.baseUrlNote : null,
+    warnings.length > 0 ? ids.baseUrlWarning : null,
+    ids.baseUrlHint,
+  ]
+    .filter(Boolean)
+    .join(" ");
+
+  return (
+    <form className="connect-form" noValidate onSubmit={handleSubmit} aria-label="Connect to the API">
+      <div className="field">
+        <label className="field__label" htmlFor={ids.key}>
+          API key
+        </label>
+        <div className="connect-form__secret">
+          <input
+            ref={keyRef}
+            id={ids.key}
+            className="input input--mono"
+            type={showKey ? "text" : "password"}
+            name="api-key"
+            value={keyInput}
+            onChange={(event) => setKeyInput(event.target.value)}
+            onPaste={handleKeyPaste}
+            autoComplete="off"
+            autoCapitalize="off"
+            autoCorrect="off"
+            spellCheck={false}
+            placeholder="ks_root_…"
+            aria-invalid={keyError ? true : undefined}
+            aria-describedby={keyDescribedBy}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the key is the one thing this page asks for
+            autoFocus
+          />
+          <button
+            type="button"
+            className="button button--ghost button--small connect-form__toggle"
+            aria-controls={ids.key}
+            onClick={() => setShowKey((shown) => !shown)}
+          >
+            {showKey ? "Hide" : "Show"}
+            <span className="visually-hidden"> key</span>
+          </button>
+        </div>
+        {keyError && (
+          <p className="field__error" id={ids.keyError}>
+            {keyError}
+          </p>
+        )}
+        {keyNotes.length > 0 && (
+          <div className="field__note" id={ids.keyNote} role="status">
+            <ul className="connect-form__notes">
+              {keyNotes.map((note) => (
+                <li key={note}>{note}</li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <p className="field__hint" id={ids.keyHint}>
+          Paste a root key. It is sent only to the base URL below as <code>Authorization: Bearer …</code> and kept in
+          this tab until you forget it or close the tab.
+        </p>
+      </div>
+
+      <div className="field">
+        <label className="field__label" htmlFor={ids.baseUrl}>
+          Base URL
+        </label>
+        <input
+          ref={baseUrlRef}
+          id={ids.baseUrl}
+          className="input input--mono"
+          type="url"
+          inputMode="url"
+          name="base-url"
+          value={baseUrlInput}
+          onChange={(event) => setBaseUrlInput(event.target.value)}
+          autoComplete="url"
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          placeholder="https://api.example.com"
+          aria-invalid={urlError ? true : undefined}
+          aria-describedby={urlDescribedBy}
+        />
+        {urlError && (
+          <p className="field__error" id={ids.baseUrlError}>
+            {urlError}
+          </p>
+        )}
+        {urlNote && (
+          <p className="field__note" id={ids.baseUrlNote} role="status">
+            {urlNote}
+          </p>
+        )}
+        {warnings.length > 0 && (
+          <div className="field__warning" id={ids.baseUrlWarning}>
+            {warnings.map((warning) => (
+              <p key={warning}>{WARNING_MESSAGES[warning]}</p>
+            ))}
+          </div>
+        )}
+        <p className="field__hint" id={ids.baseUrlHint}>
+          Where the API answers <code>POST /v2/keys.listKeys</code>. A path prefix (a gateway mount point) is fine.
+        </p>
+      </div>
+
+      {saveError && (
+        <p className="field__error" role="alert">
+          {saveError}
+        </p>
+      )}
+
+      <button type="submit" className="button button--primary connect-form__submit">
+        Show my keys
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,32 @@
+import type { ReactNode } from "react";
+import { ConnectForm } from "./connect-form";
+
+interface ConnectPageProps {
+  initialBaseUrl: string;
+  pageOrigin: string;
+  onConnected: () => void;
+  /** Shown above the form, e.g. that a key is already stored. */
+  notice?: ReactNode;
+}
+
+export function ConnectPage({ initialBaseUrl, pageOrigin, onConnected, notice }: ConnectPageProps) {
+  return (
+    <div className="connect-page">
+      <div className="connect-page__intro">
+        <h1>Connect to your API</h1>
+        <p>Paste a root key to see the keys it can read. If the API refuses it, Keyscope tells you why and how to fix it.</p>
+      </div>
+      {notice}
+      <div className="connect-page__card">
+        <ConnectForm initialBaseUrl={initialBaseUrl} pageOrigin={pageOrigin} onConnected={onConnected} />
+      </div>
+      <section className="connect-page__help" aria-labelledby="connect-help-heading">
+        <h2 id="connect-help-heading">No key yet?</h2>
+        <p>The reference server prints a demo root key the first time it starts. To make another one:</p>
+        <pre>
+          <code>npm run admin -- root-key create --name me</code>
+        </pre>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { describe, expect, test } from "vitest";
+import { baseUrlWarnings, checkBaseUrl } from "../../../../src/features/connect/check-base-url";
+
+describe("checkBaseUrl", () => {
+  test.each([
+    ["an origin", "https://api.example.com", "https://api.example.com"],
+    ["a trailing slash is dropped", "https://api.example.com/", "https://api.example.com"],
+    ["a port is kept", "http://127.0.0.1:8799", "http://127.0.0.1:8799"],
+    ["a path prefix is kept", "https://gateway.example.com/keys-api/", "https://gateway.example.com/keys-api"],
+    ["surrounding whitespace is trimmed", "  https://api.example.com  ", "https://api.example.com"],
+  ])("%s", (_, input, baseUrl) => {
+    expect(checkBaseUrl(input)).toMatchObject({ ok: true, baseUrl, fixes: [] });
+  });
+
+  test("a pasted operation URL is cut back to its base and the user told", () => {
+    expect(checkBaseUrl("https://api.example.com/v2/keys.listKeys")).toEqual({
+      ok: true,
+      baseUrl: "https://api.example.com",
+      fixes: ["removed-operation-path"],
+      removedPath: "/v2/keys.listKeys",
+    });
+    expect(checkBaseUrl("https://api.example.com/v2/")).toMatchObject({ ok: true, baseUrl: "https://api.example.com" });
+  });
+
+  test.each([
+    ["empty is refused", "", /enter the address/i],
+    ["a missing scheme is refused with a suggestion", "api.example.com", /start the address with http:\/\/ or https:\/\/, for example https:\/\/api\.example\.com/i],
+    ["another scheme is refused", "ftp://api.example.com", /only http/i],
+    ["credentials are refused", "https://user:pass@api.example.com", /user name and password/i],
+    ["a query string is refused", "https://api.example.com/?x=1", /query string/i],
+    ["a fragment is refused", "https://api.example.com/#top", /fragment/i],
+    ["garbage is refused", "https://exa mple.com", /not a valid address/i],
+  ])("%s", (_, input, reason) => {
+    const check = checkBaseUrl(input);
+    expect(check.ok).toBe(false);
+    if (!check.ok) expect(check.reason).toMatch(reason);
+  });
+});
+
+describe("baseUrlWarnings", () => {
+  test("the page's own origin needs no warning", () => {
+    expect(baseUrlWarnings("http://127.0.0.1:8787", "http://127.0.0.1:8787")).toEqual([]);
+  });
+
+  test("another origin warns about CORS", () => {
+    expect(baseUrlWarnings("https://api.example.com", "http://127.0.0.1:8787")).toEqual(["cross-origin"]);
+  });
+
+  test("http from an https page warns about mixed content, except on loopback", () => {
+    expect(baseUrlWarnings("http://api.example.com", "https://keyscope.example.com")).toEqual(["mixed-content", "cross-origin"]);
+    expect(baseUrlWarnings("http://localhost:8787", "https://keyscope.example.com")).toEqual(["cross-origin"]);
+  });
+});
