@@ -1,0 +1,240 @@
+/**
+ * The errors Keyscope can meet, as values with names. Every one renders a guided panel
+ * (features/troubleshoot); none of them ever carries the API key.
+ */
+import { errorCodeFromType, parseErrorCode, type ErrorDetailEntry } from "./contract";
+
+export interface ApiErrorInit {
+  status: number;
+  title: string;
+  detail: string;
+  type: string;
+  requestId: string | null;
+  errors: ErrorDetailEntry[];
+  retryAfterSeconds: number | null;
+  keySent: boolean;
+  url: string;
+  redirectedTo?: string | null;
+  receivedAt?: number;
+}
+
+/** A well-formed error envelope: the API (or something speaking its format) refused the request. */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  readonly status: number;
+  /** `err:<system>:<category>:<kind>` from `error.type`, whatever the system; null when the type names none. */
+  readonly code: string | null;
+  readonly title: string;
+  readonly detail: string;
+  readonly type: string;
+  readonly requestId: string | null;
+  readonly errors: ErrorDetailEntry[];
+  /** From the Retry-After header, in seconds from `receivedAt`. */
+  readonly retryAfterSeconds: number | null;
+  /** The request carried an Authorization header. */
+  readonly keySent: boolean;
+  readonly url: string;
+  /** The final address when the request was redirected: browsers drop Authorization on a cross-origin redirect. */
+  readonly redirectedTo: string | null;
+  /** When the answer arrived (ms since the epoch), so a countdown can be derived instead of stored. */
+  readonly receivedAt: number;
+  /**
+   * The API says no credentials arrived: `…:authentication:missing`, or the real service's
+   * 400 `…:application:invalid_input` with an `errors[]` entry located in `security`.
+   */
+  readonly missingCredentials: boolean;
+
+  constructor(init: ApiErrorInit) {
+    const code = errorCodeFromType(init.type);
+    super(`${init.title} (HTTP ${init.status}${code ? `, ${code}` : ""}): ${init.detail}`);
+    this.status = init.status;
+    this.code = code;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.type = init.type;
+    this.requestId = init.requestId;
+    this.errors = init.errors;
+    this.retryAfterSeconds = init.retryAfterSeconds;
+    this.keySent = init.keySent;
+    this.url = init.url;
+    this.redirectedTo = init.redirectedTo ?? null;
+    this.receivedAt = init.receivedAt ?? Date.now();
+    this.missingCredentials = isMissingCredentials(code, init.errors);
+  }
+}
+
+function isMissingCredentials(code: string | null, errors: ErrorDetailEntry[]): boolean {
+  const parts = code === null ? null : parseErrorCode(code);
+  if (!parts) return false;
+  if (parts.category === "authentication" && parts.kind === "missing") return true;
+  return (
+    parts.category === "application" &&
+    parts.kind === "invalid_input" &&
+    errors.some((entry) => entry.location.toLowerCase() === "security")
+  );
+}
+
+export interface NetworkErrorInit {
+  url: string;
+  offline: boolean;
+  crossOrigin: boolean;
+}
+
+/** No response could be read: offline, connection refused, DNS, or CORS (the browser hides which). */
+export class NetworkError extends Error {
+  override readonly name = "NetworkError";
+  readonly url: string;
+  /** `navigator.onLine === false` when the request failed. */
+  readonly offline: boolean;
+  /** The API is on another origin than this page, so a missing CORS header is the likely cause. */
+  readonly crossOrigin: boolean;
+
+  constructor(init: NetworkErrorInit) {
+    super(`Could not read an answer from ${init.url}`);
+    this.url = init.url;
+    this.offline = init.offline;
+    this.crossOrigin = init.crossOrigin;
+  }
+}
+
+export class TimeoutError extends Error {
+  override readonly name = "TimeoutError";
+  readonly url: string;
+  readonly timeoutMs: number;
+
+  constructor(init: { url: string; timeoutMs: number }) {
+    super(`No answer from ${init.url} within ${init.timeoutMs} ms`);
+    this.url = init.url;
+    this.timeoutMs = init.timeoutMs;
+  }
+}
+
+export type UnexpectedResponseReason = "empty" | "invalid-json" | "not-envelope" | "html" | "too-large";
+
+export interface UnexpectedResponseErrorInit {
+  status: number;
+  contentType: string | null;
+  reason: UnexpectedResponseReason;
+  bodyExcerpt: string;
+  requestId: string | null;
+  url: string;
+}
+
+/** An answer arrived, but it is not the API's envelope: a proxy page, an empty or cut-off body, a foreign format. */
+export class UnexpectedResponseError extends Error {
+  override readonly name = "UnexpectedResponseError";
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly reason: UnexpectedResponseReason;
+  /** At most 500 characters of the body as plain text, the key scrubbed out. Never render it as HTML. */
+  readonly bodyExcerpt: string;
+  readonly requestId: string | null;
+  readonly url: string;
+
+  constructor(init: UnexpectedResponseErrorInit) {
+    super(`Unexpected answer from ${init.url} (HTTP ${init.status}, ${init.reason})`);
+    this.status = init.status;
+    this.contentType = init.contentType;
+    this.reason = init.reason;
+    this.bodyExcerpt = truncate(init.bodyExcerpt, BODY_EXCERPT_MAX);
+    this.requestId = init.requestId;
+    this.url = init.url;
+  }
+}
+
+export type InvalidConnectionProblem =
+  | "base-url-not-http"
+  | "base-url-unparsable"
+  | "base-url-has-credentials"
+  | "base-url-has-query"
+  | "key-has-invalid-characters";
+
+const INVALID_CONNECTION_MESSAGES: Record<InvalidConnectionProblem, string> = {
+  "base-url-not-http": "The base URL must start with http:// or https://",
+  "base-url-unparsable": "The base URL is not a web address",
+  "base-url-has-credentials": "The base URL must not contain a user name or password",
+  "base-url-has-query": "The base URL must not contain ? or #",
+  "key-has-invalid-characters": "The API key contains spaces, line breaks or characters that cannot be sent in a header",
+};
+
+/** The connection settings cannot make a request at all; caught before anything is sent. */
+export class InvalidConnectionError extends Error {
+  override readonly name = "InvalidConnectionError";
+  readonly field: "baseUrl" | "apiKey";
+  readonly problem: InvalidConnectionProblem;
+
+  constructor(problem: InvalidConnectionProblem) {
+    super(INVALID_CONNECTION_MESSAGES[problem]);
+    this.problem = problem;
+    this.field = problem.startsWith("key-") ? "apiKey" : "baseUrl";
+  }
+}
+
+/** Something that is none of the above went wrong inside Keyscope itself (a render bug, say). */
+export class InternalError extends Error {
+  override readonly name = "InternalError";
+  /** The original error's name and message, truncated; shown as plain text to help a bug report. */
+  readonly summary: string;
+
+  constructor(summary: string) {
+    super("Keyscope ran into an unexpected problem");
+    this.summary = truncate(summary, BODY_EXCERPT_MAX);
+  }
+}
+
+export type KeyscopeError =
+  | ApiError
+  | NetworkError
+  | TimeoutError
+  | UnexpectedResponseError
+  | InvalidConnectionError
+  | InternalError;
+
+export function isKeyscopeError(value: unknown): value is KeyscopeError {
+  return (
+    value instanceof ApiError ||
+    value instanceof NetworkError ||
+    value instanceof TimeoutError ||
+    value instanceof UnexpectedResponseError ||
+    value instanceof InvalidConnectionError ||
+    value instanceof InternalError
+  );
+}
+
+/**
+ * Whatever was thrown, as a KeyscopeError; never throws. Pass the key as a secret to scrub it from the
+ * summary of a foreign error (a component's bug could have put it in a message).
+ */
+export function toKeyscopeError(value: unknown, secrets: readonly string[] = []): KeyscopeError {
+  if (isKeyscopeError(value)) return value;
+  let summary: string;
+  try {
+    summary = value instanceof Error ? `${value.name}: ${value.message}` : `Thrown value: ${String(value)}`;
+  } catch {
+    summary = "A value that cannot be shown was thrown";
+  }
+  return new InternalError(scrubSecrets(summary, secrets));
+}
+
+export const BODY_EXCERPT_MAX = 500;
+export const REDACTED = "[redacted]";
+
+/** Cut to at most `max` UTF-16 units, never through a surrogate pair, marking the cut with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** Replace every occurrence of each secret (raw, JSON-escaped and URL-encoded) with a marker. */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret === "") continue;
+    const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+    for (const form of forms) result = result.split(form).join(REDACTED);
+  }
+  return result;
+}

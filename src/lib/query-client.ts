@@ -1,0 +1,48 @@
+/** The one QueryClient setup: which failures are worth retrying, and the error type every query reports. */
+import { QueryClient } from "@tanstack/react-query";
+import {
+  ApiError,
+  NetworkError,
+  UnexpectedResponseError,
+  type KeyscopeError,
+} from "./api-errors";
+
+declare module "@tanstack/react-query" {
+  interface Register {
+    defaultError: KeyscopeError;
+  }
+}
+
+const MAX_RETRIES = 2;
+const RETRY_DELAYS_MS = [500, 1500];
+
+/**
+ * Retry only what may go away by itself: an unreachable API and 5xx answers, at most twice.
+ * A 4xx, a timeout (already 15 s of waiting), a 2xx in the wrong shape, or a bad setting will not.
+ */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (failureCount >= MAX_RETRIES) return false;
+  if (error instanceof NetworkError) return true;
+  if (error instanceof ApiError || error instanceof UnexpectedResponseError) return error.status >= 500;
+  return false;
+}
+
+export function retryDelay(failureCount: number): number {
+  return RETRY_DELAYS_MS[Math.min(failureCount, RETRY_DELAYS_MS.length - 1)] ?? 1500;
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        retry: shouldRetry,
+        retryDelay,
+        refetchOnWindowFocus: false,
+        staleTime: 30_000,
+      },
+      mutations: {
+        retry: false,
+      },
+    },
+  });
+}
