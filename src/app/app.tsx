@@ -1,0 +1,18 @@
+import { useState } from "react";
+import { ErrorBoundary } from "react-error-boundary";
+import { RouterProvider } from "react-router-dom";
+import { AppErrorFallback } from "../features/troubleshoot/components/app-error-fallback";
+import { AppProviders } from "./providers";
+import { createAppRouter } from "./router";
+
+export function App() {
+  const [router] = useState(createAppRouter);
+  return (
+    // The last line of defence: anything the routes' own boundaries miss still gets a panel.
+    <ErrorBoundary FallbackComponent={AppErrorFallback}>
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </ErrorBoundary>
+  );
+}

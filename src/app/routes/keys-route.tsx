@@ -1,0 +1,49 @@
+import { QueryErrorResetBoundary } from "@tanstack/react-query";
+import { ErrorBoundary } from "react-error-boundary";
+import { KeysList } from "../../features/keys/components/keys-list";
+import { KeysPageShell } from "../../features/keys/components/keys-page-shell";
+import { ErrorPanel } from "../../features/troubleshoot/components/error-panel";
+import { useRequiredConnection } from "../require-connection";
+import { useForgetKey } from "../use-forget-key";
+import { usePageTitle } from "../use-page-title";
+
+/**
+ * The Keys page, composed: the keys feature lists, the troubleshoot feature explains a refusal.
+ * A first load that fails throws to the boundary (nothing to show but the panel); a failed refresh
+ * keeps the loaded keys on screen under a compact panel.
+ */
+export function KeysRoute() {
+  usePageTitle("Keys");
+  const connection = useRequiredConnection();
+  const reenterKey = useForgetKey();
+
+  return (
+    <KeysPageShell baseUrl={connection.baseUrl}>
+      <QueryErrorResetBoundary>
+        {({ reset }) => (
+          <ErrorBoundary
+            onReset={reset}
+            resetKeys={[connection]}
+            fallbackRender={({ error, resetErrorBoundary }) => (
+              <ErrorPanel
+                error={error}
+                baseUrl={connection.baseUrl}
+                onRetry={resetErrorBoundary}
+                onReenterKey={reenterKey}
+              />
+            )}
+          >
+            <KeysList
+              connection={connection}
+              renderRefreshError={({ error, onRetry }) => (
+                <div className="refresh-error">
+                  <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} />
+                </div>
+              )}
+            />
+          </ErrorBoundary>
+        )}
+      </QueryErrorResetBoundary>
+    </KeysPageShell>
+  );
+}

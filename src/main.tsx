@@ -1,0 +1,17 @@
+// Tokens and element defaults first, so feature styles imported by the app refine them.
+import "./app/theme.css";
+import "./app/base.css";
+import "./app/app.css";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./app/app";
+import { rootOptions } from "./app/root-options";
+
+const container = document.getElementById("root");
+if (!container) throw new Error("index.html has no #root element");
+
+createRoot(container, rootOptions).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

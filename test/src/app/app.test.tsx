@@ -1,0 +1,207 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router-dom";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { App } from "../../../src/app/app";
+import { AppProviders } from "../../../src/app/providers";
+import { rootOptions } from "../../../src/app/root-options";
+import { routes } from "../../../src/app/router";
+import { readConnection, readStoredBaseUrl, saveConnection } from "../../../src/features/connect/key-store";
+import { createQueryClient } from "../../../src/lib/query-client";
+import { takeConsoleErrors } from "../setup";
+import { jsonResponse, keyNotFound, keysEnvelope, makeKeys, stubApi } from "../support/keys-api";
+
+const KEY = "ks_root_S3cr3tValue42";
+const BASE_URL = "http://127.0.0.1:8799";
+
+let queryClient: QueryClient;
+
+beforeEach(() => {
+  queryClient = createQueryClient();
+  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
+  vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1024);
+});
+
+afterEach(() => {
+  queryClient.clear();
+  vi.unstubAllGlobals();
+});
+
+function renderApp(path: string, appRoutes: RouteObject[] = routes) {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  const user = userEvent.setup();
+  render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+    { onCaughtError: rootOptions.onCaughtError },
+  );
+  return { router, user };
+}
+
+function connect() {
+  saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
+}
+
+describe("routing", () => {
+  test("a keyless user who opens /keys is sent to key entry", async () => {
+    const { router } = renderApp("/keys");
+    expect(await screen.findByLabelText("API key")).toBeVisible();
+    expect(router.state.location.pathname).toBe("/connect");
+    expect(document.title).toBe("Connect · Keyscope");
+  });
+
+  test("/ goes to key entry when no key is stored", async () => {
+    const first = renderApp("/");
+    await screen.findByLabelText("API key");
+    expect(first.router.state.location.pathname).toBe("/connect");
+  });
+
+  test("/ goes to the keys when a key is stored", async () => {
+    connect();
+    stubApi(keysEnvelope(makeKeys(1)));
+    const { router } = renderApp("/");
+    expect(await screen.findByText("Service 0")).toBeVisible();
+    expect(router.state.location.pathname).toBe("/keys");
+    expect(document.title).toBe("Keys · Keyscope");
+  });
+
+  test("an unknown address gets a not-found page with a way home", async () => {
+    const { router, user } = renderApp("/no/such/page");
+    expect(await screen.findByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+    expect(screen.getByText("/no/such/page")).toBeVisible();
+    expect(document.title).toBe("Page not found · Keyscope");
+    await user.click(screen.getByRole("link", { name: "Go home" }));
+    await screen.findByLabelText("API key");
+    expect(router.state.location.pathname).toBe("/connect");
+  });
+
+  test("a page that crashes gets the error panel, not a blank page", async () => {
+    function Broken(): never {
+      throw new Error("render bug");
+    }
+    const [root] = routes;
+    if (root === undefined || root.index === true) throw new Error("the app's routes start with the layout route");
+    const withBrokenPage: RouteObject[] = [{ ...root, children: [...(root.children ?? []), { path: "broken", Component: Broken }] }];
+    renderApp("/broken", withBrokenPage);
+    const panel = await screen.findByRole("alert");
+    expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus();
+    expect(within(panel).getByRole("button", { name: "Retry" })).toBeVisible();
+    // React Router logs a render error in development; that is expected here.
+    takeConsoleErrors();
+  });
+});
+
+describe("key entry", () => {
+  test("a saved key opens the keys page and the header shows only its masked start", async () => {
+    const api = stubApi(keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]));
+    const { router, user } = renderApp("/connect");
+    const baseUrl = await screen.findByLabelText("Base URL");
+    await user.clear(baseUrl);
+    await user.type(baseUrl, BASE_URL);
+    await user.type(screen.getByLabelText("API key"), `Bearer ${KEY}{Enter}`);
+
+    expect(await screen.findByText("Billing worker")).toBeVisible();
+    expect(router.state.location.pathname).toBe("/keys");
+    expect(api.requests[0]).toMatchObject({ url: `${BASE_URL}/v2/keys.listKeys`, authorization: `Bearer ${KEY}` });
+
+    const header = screen.getByRole("banner");
+    expect(within(header).getByText("ks_root_…")).toBeVisible();
+    expect(within(header).getByText("127.0.0.1:8799")).toBeVisible();
+    expect(document.body.textContent).not.toContain(KEY);
+    expect(screen.getByRole("link", { name: "Keys" })).toHaveAttribute("aria-current", "page");
+  });
+
+  test("key entry says when a key is already stored and links back to the keys", async () => {
+    connect();
+    renderApp("/connect");
+    expect(await screen.findByText(/is stored in this tab/)).toBeVisible();
+    expect(screen.getByRole("link", { name: "Back to keys" })).toHaveAttribute("href", "/keys");
+    expect(screen.getByLabelText("API key")).toHaveValue("");
+    expect(screen.getByLabelText("Base URL")).toHaveValue(BASE_URL);
+  });
+});
+
+describe("the header", () => {
+  test("Forget key clears the key and the cache and returns to key entry", async () => {
+    connect();
+    stubApi(keysEnvelope(makeKeys(3)));
+    const { router, user } = renderApp("/keys");
+    await screen.findByText("Service 0");
+    expect(queryClient.getQueryCache().getAll()).toHaveLength(1);
+
+    await user.click(screen.getByRole("button", { name: "Forget key" }));
+    expect(await screen.findByLabelText("API key")).toHaveValue("");
+    expect(router.state.location.pathname).toBe("/connect");
+    expect(readConnection()).toBeNull();
+    expect(JSON.stringify({ ...sessionStorage })).not.toContain(KEY);
+    expect(localStorage.length).toBe(0);
+    expect(queryClient.getQueryCache().getAll()).toHaveLength(0);
+    expect(screen.queryByRole("button", { name: "Forget key" })).not.toBeInTheDocument();
+    expect(screen.getByLabelText("Base URL")).toHaveValue(BASE_URL);
+  });
+});
+
+describe("errors on the keys page", () => {
+  test("a refused key gets the error panel, and Retry asks again", async () => {
+    connect();
+    const api = stubApi(keyNotFound(), keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]));
+    const { user } = renderApp("/keys");
+    const panel = await screen.findByRole("alert");
+    expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus();
+    expect(panel).toHaveTextContent("err:svc:authentication:key_not_found");
+    expect(screen.getByRole("heading", { level: 1, name: "Keys" })).toBeVisible();
+
+    await user.click(within(panel).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("Billing worker")).toBeVisible();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(api.requests).toHaveLength(2);
+  });
+
+  test("Re-enter key forgets the key and keeps the base URL", async () => {
+    connect();
+    stubApi(keyNotFound());
+    const { router, user } = renderApp("/keys");
+    const panel = await screen.findByRole("alert");
+    await user.click(within(panel).getByRole("button", { name: "Re-enter key" }));
+    expect(await screen.findByLabelText("API key")).toHaveValue("");
+    expect(router.state.location.pathname).toBe("/connect");
+    expect(screen.getByLabelText("Base URL")).toHaveValue(BASE_URL);
+    expect(readConnection()).toBeNull();
+    expect(readStoredBaseUrl()).toBe(BASE_URL);
+  });
+
+  test("a failed refresh keeps the keys on screen with the panel above them", async () => {
+    connect();
+    stubApi(
+      keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]),
+      jsonResponse(403, {
+        meta: { requestId: "req_1" },
+        error: {
+          status: 403,
+          title: "Key is disabled",
+          detail: "The root key is disabled",
+          type: "http://localhost/docs/errors/svc/authorization/key_disabled",
+        },
+      }),
+    );
+    const { user } = renderApp("/keys");
+    await screen.findByText("Billing worker");
+    await user.click(screen.getByRole("button", { name: "Refresh" }));
+    const panel = await screen.findByRole("alert");
+    expect(panel).toHaveTextContent("err:svc:authorization:key_disabled");
+    expect(screen.getByText("Billing worker")).toBeVisible();
+  });
+});
+
+describe("the app", () => {
+  test("starts in the browser at key entry when no key is stored", async () => {
+    window.history.replaceState(null, "", "/");
+    render(<App />, { onCaughtError: rootOptions.onCaughtError });
+    expect(await screen.findByLabelText("API key")).toBeVisible();
+    expect(window.location.pathname).toBe("/connect");
+    expect(screen.getByLabelText("Base URL")).toHaveValue(window.location.origin);
+    expect(screen.getByRole("link", { name: "Keyscope" })).toHaveAttribute("href", "/");
+  });
+});
