@@ -1,0 +1,254 @@
+import { useEffect, useId, useMemo, useRef } from "react";
+import { CopyButton } from "../../../components/copy-button";
+import { toKeyscopeError } from "../../../lib/api-errors";
+import { describeError, type Diagnosis, type Tone } from "../error-catalog";
+import { useSecondsUntil } from "../use-seconds-until";
+import { RichText } from "./rich-text";
+import "./error-panel.css";
+
+export interface ErrorPanelProps {
+  /** Anything thrown or returned as an error; a KeyscopeError gets its own guide, anything else a generic one. */
+  error: unknown;
+  /** The base URL the failed request went to, for the commands the panel suggests. */
+  baseUrl?: string;
+  onRetry?: () => void;
+  onReenterKey?: () => void;
+  troubleshootHref?: string;
+}
+
+/**
+ * Why the API (or what stands in front of it) refused, in plain words, with the fix, the likely causes,
+ * the request id and the docs. Everything a server sent is shown as text, isolated from the page's direction.
+ */
+export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, troubleshootHref }: ErrorPanelProps) {
+  const diagnosis = useMemo(
+    () => describeError(toKeyscopeError(error), { baseUrl, pageOrigin: window.location.origin }),
+    [error, baseUrl],
+  );
+  const headingId = useId();
+  const countdownId = useId();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const secondsLeft = useSecondsUntil(diagnosis.retryAt);
+
+  // A new error moves focus to its heading, so keyboard and screen-reader users land on the explanation.
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, [error]);
+
+  const offers = (action: Diagnosis["actions"][number]) => diagnosis.actions.includes(action);
+  const waiting = secondsLeft !== null && secondsLeft > 0;
+
+  return (
+    <section className={`error-panel error-panel--${diagnosis.tone}`} role="alert" aria-labelledby={headingId}>
+      <div className="error-panel__header">
+        <ToneIcon tone={diagnosis.tone} />
+        <div className="error-panel__titles">
+          <h2 id={headingId} ref={headingRef} tabIndex={-1} className="error-panel__heading">
+            {diagnosis.heading}
+          </h2>
+          {(diagnosis.status !== null || diagnosis.code !== null) && (
+            <p className="error-panel__meta">
+              {diagnosis.status !== null && <span className="error-panel__status">HTTP {diagnosis.status}</span>}
+              {diagnosis.code !== null && (
+                <code className="error-panel__code">
+                  <bdi>{diagnosis.code}</bdi>
+                </code>
+              )}
+            </p>
+          )}
+        </div>
+      </div>
+
+      <p className="error-panel__what">
+        <RichText text={diagnosis.whatHappened} />
+      </p>
+
+      {diagnosis.apiSays && (
+        <figure className="error-panel__api-says">
+          <figcaption className="error-panel__label">The API said</figcaption>
+          <blockquote className="error-panel__quote">
+            <p className="error-panel__server-text">
+              <strong>
+                <bdi>{diagnosis.apiSays.title}</bdi>
+              </strong>
+            </p>
+            {diagnosis.apiSays.detail !== diagnosis.apiSays.title && (
+              <p className="error-panel__server-text">
+                <bdi>{diagnosis.apiSays.detail}</bdi>
+              </p>
+            )}
+          </blockquote>
+        </figure>
+      )}
+
+      {diagnosis.problems.length > 0 && (
+        <section className="error-panel__section" aria-labelledby={`${headingId}-problems`}>
+          <h3 id={`${headingId}-problems`} className="error-panel__subheading">
+            What the API rejected
+          </h3>
+          <ul className="error-panel__problems">
+            {diagnosis.problems.map((problem, index) => (
+              <li key={index} className="error-panel__problem">
+                <code className="error-panel__location">
+                  <bdi>{problem.location}</bdi>
+                </code>
+                <span className="error-panel__server-text">
+                  <bdi>{problem.message}</bdi>
+                </span>
+                {problem.fix !== undefined && (
+                  <span className="error-panel__problem-fix error-panel__server-text">
+                    Fix: <bdi>{problem.fix}</bdi>
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {secondsLeft !== null && (
+        <>
+          <p id={countdownId} className="error-panel__countdown" role="timer">
+            {waiting ? `Try again in ${secondsLeft} s` : "You can try again now"}
+          </p>
+          <p className="visually-hidden" role="status">
+            {waiting ? "" : "You can try again now"}
+          </p>
+        </>
+      )}
+
+      <div className="error-panel__columns">
+        <section className="error-panel__section" aria-labelledby={`${headingId}-fix`}>
+          <h3 id={`${headingId}-fix`} className="error-panel__subheading">
+            How to fix it
+          </h3>
+          <ol className="error-panel__steps">
+            {diagnosis.fixSteps.map((step) => (
+              <li key={step}>
+                <RichText text={step} />
+              </li>
+            ))}
+          </ol>
+          {diagnosis.snippet && (
+            <div className="error-panel__snippet">
+              <pre className="error-panel__snippet-text">
+                <code>{diagnosis.snippet.text}</code>
+              </pre>
+              <CopyButton value={diagnosis.snippet.text} label={diagnosis.snippet.copyLabel} />
+            </div>
+          )}
+        </section>
+
+        {diagnosis.likelyCauses.length > 0 && (
+          <section className="error-panel__section" aria-labelledby={`${headingId}-causes`}>
+            <h3 id={`${headingId}-causes`} className="error-panel__subheading">
+              Likely causes
+            </h3>
+            <ul className="error-panel__causes">
+              {diagnosis.likelyCauses.map((cause) => (
+                <li key={cause}>
+                  <RichText text={cause} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </div>
+
+      {diagnosis.excerpt && (
+        <div className="error-panel__section">
+          <h3 id={`${headingId}-excerpt`} className="error-panel__subheading">
+            <bdi>{diagnosis.excerpt.label}</bdi>
+          </h3>
+          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard to be scrolled */}
+          <pre className="error-panel__excerpt" role="region" aria-labelledby={`${headingId}-excerpt`} tabIndex={0}>
+            <bdi>{diagnosis.excerpt.text}</bdi>
+          </pre>
+        </div>
+      )}
+
+      {(diagnosis.requestId !== null || diagnosis.docsHref !== null || diagnosis.docsText !== null) && (
+        <dl className="error-panel__facts">
+          {diagnosis.requestId !== null && (
+            <div className="error-panel__fact">
+              <dt>Request id</dt>
+              <dd>
+                <code className="error-panel__request-id">
+                  <bdi>{diagnosis.requestId}</bdi>
+                </code>
+                <CopyButton value={diagnosis.requestId} label="Copy request id" />
+              </dd>
+            </div>
+          )}
+          {(diagnosis.docsHref !== null || diagnosis.docsText !== null) && (
+            <div className="error-panel__fact">
+              <dt>Docs</dt>
+              <dd>
+                {diagnosis.docsHref !== null ? (
+                  <a className="error-panel__docs" href={diagnosis.docsHref} target="_blank" rel="noopener noreferrer">
+                    Read the docs for <bdi>{diagnosis.code ?? "this error"}</bdi>
+                    <span className="visually-hidden"> (opens in a new tab)</span>
+                  </a>
+                ) : (
+                  <code className="error-panel__docs-text">
+                    <bdi>{diagnosis.docsText}</bdi>
+                  </code>
+                )}
+              </dd>
+            </div>
+          )}
+        </dl>
+      )}
+
+      {(onRetry || onReenterKey || troubleshootHref) && (
+        <div className="error-panel__actions">
+          {offers("retry") && onRetry && (
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={onRetry}
+              disabled={waiting}
+              aria-describedby={secondsLeft !== null ? countdownId : undefined}
+            >
+              Retry
+            </button>
+          )}
+          {offers("reenter-key") && onReenterKey && (
+            <button
+              type="button"
+              className={offers("retry") && onRetry ? "button" : "button button--primary"}
+              onClick={onReenterKey}
+            >
+              Re-enter key
+            </button>
+          )}
+          {offers("troubleshoot") && troubleshootHref && (
+            <a className="button button--ghost" href={troubleshootHref}>
+              Troubleshooting guide
+            </a>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ToneIcon({ tone }: { tone: Tone }) {
+  return (
+    <svg className="error-panel__icon" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+      {tone === "danger" ? (
+        <>
+          <circle cx="12" cy="12" r="9.25" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          <path d="M12 7v6.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          <circle cx="12" cy="16.75" r="1.25" fill="currentColor" />
+        </>
+      ) : (
+        <>
+          <path d="M12 3.5l9 16H3z" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
+          <path d="M12 9.5v4.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          <circle cx="12" cy="16.9" r="1.2" fill="currentColor" />
+        </>
+      )}
+    </svg>
+  );
+}

@@ -1,0 +1,747 @@
+/**
+ * The one error catalog: for every error Keyscope can meet, what it says, what it suggests and which
+ * actions it offers. `describeError` picks the entry and fills in the specifics; the panel only renders.
+ *
+ * Catalog text may mark code with backticks (rendered as <code>); server strings are never put through that.
+ */
+import {
+  ApiError,
+  InvalidConnectionError,
+  NetworkError,
+  TimeoutError,
+  UnexpectedResponseError,
+  type InternalError,
+  type KeyscopeError,
+} from "../../lib/api-errors";
+import { LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry } from "../../lib/contract";
+import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
+
+export type Tone = "danger" | "warning" | "info";
+export type Action = "retry" | "reenter-key" | "troubleshoot";
+
+export interface Snippet {
+  /** Accessible name of its copy button. */
+  copyLabel: string;
+  text: string;
+}
+
+export interface DiagnosisContext {
+  /** The base URL the request went to, as the user entered it. */
+  baseUrl?: string | undefined;
+  /** This page's origin, for the advice that depends on it (CORS, relative base URLs). */
+  pageOrigin?: string | undefined;
+}
+
+/** Everything the panel shows for one error. */
+export interface Diagnosis {
+  entryId: string;
+  tone: Tone;
+  heading: string;
+  whatHappened: string;
+  fixSteps: string[];
+  snippet: Snippet | null;
+  likelyCauses: string[];
+  /** The actions worth offering, the most useful first. */
+  actions: Action[];
+  status: number | null;
+  code: string | null;
+  /** The API's own words (`error.title`, `error.detail`), for an ApiError. */
+  apiSays: { title: string; detail: string } | null;
+  /** `error.errors[]` of an invalid-input answer. */
+  problems: ErrorDetailEntry[];
+  requestId: string | null;
+  /** `error.type` as a link, only when it is plainly http(s). */
+  docsHref: string | null;
+  /** `error.type` when it is not a safe link: shown as text. */
+  docsText: string | null;
+  /** When a retry makes sense again (ms since the epoch), from Retry-After. */
+  retryAt: number | null;
+  /** Plain-text evidence: what came back, or what broke. */
+  excerpt: { label: string; text: string } | null;
+}
+
+type Fill<E, T> = T | ((error: E, context: Resolved) => T);
+
+interface Resolved {
+  /** The absolute request URL, or a placeholder when it cannot be made absolute. */
+  requestUrl: string;
+  /** The API's origin, or a placeholder. */
+  apiOrigin: string;
+  pageOrigin: string | null;
+}
+
+export interface CatalogEntry<E extends KeyscopeError> {
+  id: string;
+  tone: Tone;
+  heading: Fill<E, string>;
+  whatHappened: Fill<E, string>;
+  fix: Fill<E, readonly string[]>;
+  snippet?: Fill<E, Snippet | null>;
+  likelyCauses: Fill<E, readonly string[]>;
+  actions: readonly Action[];
+}
+
+function isFiller<E, T>(value: Fill<E, T>): value is (error: E, context: Resolved) => T {
+  return typeof value === "function";
+}
+
+function fill<E, T>(value: Fill<E, T>, error: E, context: Resolved): T {
+  return isFiller(value) ? value(error, context) : value;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Snippets
+
+const HEADER_SNIPPET: Snippet = { copyLabel: "Copy the header", text: "Authorization: Bearer <API_KEY>" };
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function curlSnippet(context: Resolved): Snippet {
+  return {
+    copyLabel: "Copy the curl command",
+    text: [
+      `curl -i -X POST ${shellQuote(context.requestUrl)} \\`,
+      `  -H "Authorization: Bearer $API_KEY" \\`,
+      `  -H 'Content-Type: application/json' \\`,
+      `  -d '{}'`,
+    ].join("\n"),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// API error kinds, keyed `<category>:<kind>` (the `<system>` segment does not matter)
+
+const SEED_CAUSES = [
+  "The `Bearer ` prefix was left out, so the header is not recognised.",
+  "A proxy or gateway between the client and the API strips the `Authorization` header.",
+  "The key has expired or was revoked.",
+  "The key is from the wrong environment (development instead of production, or the other way round).",
+] as const;
+
+const missing: CatalogEntry<ApiError> = {
+  id: "authentication:missing",
+  tone: "danger",
+  heading: "The request reached the API without an API key",
+  whatHappened: (error) =>
+    "The request carried no `Authorization` header, so the API could not tell who was asking and refused it." +
+    (error.status === 400 ? " (The real service reports this as 400 invalid input, located in `security`.)" : ""),
+  fix: [
+    "Send the key in the `Authorization` header: the word `Bearer`, exactly one space, then the key.",
+    "In Keyscope, choose Re-enter key and paste your root key: Keyscope adds the header itself.",
+    "Calling the API from your own code? Add the header below to every request.",
+  ],
+  snippet: HEADER_SNIPPET,
+  likelyCauses: SEED_CAUSES,
+  actions: ["reenter-key", "retry", "troubleshoot"],
+};
+
+/** Keyscope sent the key, yet the API says none arrived: the header was removed on the way. */
+const missingStripped: CatalogEntry<ApiError> = {
+  id: "authentication:missing:stripped",
+  tone: "danger",
+  heading: "Something between your browser and the API stripped the Authorization header",
+  whatHappened: (error) =>
+    "Keyscope sent your key in the `Authorization` header, but the API says no credentials arrived: " +
+    "a proxy, gateway, load balancer or CDN between the browser and the API removed the header on the way." +
+    (error.redirectedTo
+      ? ` The request was also redirected (to ${error.redirectedTo}), and browsers drop \`Authorization\` when a redirect leads to another origin.`
+      : ""),
+  fix: [
+    "Find the proxy or gateway in front of the API and make it pass the `Authorization` header on unchanged.",
+    "nginx: look for a `proxy_set_header Authorization` line that blanks or replaces it. Apache in front of PHP or CGI: add `CGIPassAuth On`.",
+    "API gateways, CDNs and firewalls (AWS API Gateway, Cloudflare, Kong…): check their header-removal and transformation rules.",
+    "If the base URL redirects (http to https, or to another host), use the final address as the base URL.",
+    "Send the request below from the machine that runs the proxy: if the API accepts it there, the proxy is what strips the header.",
+  ],
+  snippet: (_error, context) => curlSnippet(context),
+  likelyCauses: [
+    "A reverse proxy or API gateway configured to drop or overwrite `Authorization` (the header the key travels in).",
+    "A redirect to another origin: the browser removes `Authorization` when it follows one.",
+    "A CDN or web-application firewall rule that strips credential headers.",
+    "The header was sent in a form the gateway did not pass on, such as without the `Bearer ` prefix.",
+  ],
+  actions: ["retry", "reenter-key", "troubleshoot"],
+};
+
+const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
+  "authentication:missing": missing,
+  "authentication:malformed": {
+    id: "authentication:malformed",
+    tone: "danger",
+    heading: "The Authorization header is not in the form the API expects",
+    whatHappened:
+      "The API received an `Authorization` header, but not as the word `Bearer`, exactly one space, then the key.",
+    fix: [
+      "Send exactly `Authorization: Bearer <API_KEY>`: `Bearer` with a capital B, one space, no quotes.",
+      "Paste only the key into Keyscope, without the word `Bearer`: Keyscope adds it itself.",
+      "Copy the key again if quotes, spaces or a line break came along with it.",
+    ],
+    snippet: HEADER_SNIPPET,
+    likelyCauses: [
+      "The key was pasted with `Bearer ` in front, so the header became `Bearer Bearer …`.",
+      "A lower-case `bearer`, two spaces, or no space after `Bearer`.",
+      "Quotes or whitespace copied along with the key.",
+    ],
+    actions: ["reenter-key", "retry", "troubleshoot"],
+  },
+  "authentication:key_not_found": {
+    id: "authentication:key_not_found",
+    tone: "danger",
+    heading: "The API does not know this key",
+    whatHappened:
+      "The key arrived in the right form, but the API has no such key: it never existed there, or it was revoked.",
+    fix: [
+      "Copy the root key again from where it was created, all of it, and choose Re-enter key.",
+      "Check that the base URL points at the environment the key belongs to (development or production).",
+      "If the key was revoked or has expired, create a new root key and use that.",
+    ],
+    likelyCauses: [
+      "The key was revoked or has expired.",
+      "The key belongs to another environment or deployment than the base URL.",
+      "Part of the key was cut off when it was copied.",
+    ],
+    actions: ["reenter-key", "retry", "troubleshoot"],
+  },
+  "authorization:insufficient_permissions": {
+    id: "authorization:insufficient_permissions",
+    tone: "danger",
+    heading: "This key may not list keys",
+    whatHappened: "The API knows the key, but the key lacks the permission to read keys.",
+    fix: [
+      "Give the root key the permission to read keys (`api.*.read_key`, or `api.<apiId>.read_key` for one API).",
+      "Or use a root key that already has it, with Re-enter key.",
+      "On Keyscope's reference server, the command below creates such a root key.",
+    ],
+    snippet: {
+      copyLabel: "Copy the command",
+      text: "npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key'",
+    },
+    likelyCauses: [
+      "The root key was created for another task, with other permissions.",
+      "Its permissions were narrowed after it was created.",
+    ],
+    actions: ["reenter-key", "retry", "troubleshoot"],
+  },
+  "authorization:key_disabled": {
+    id: "authorization:key_disabled",
+    tone: "danger",
+    heading: "This key is disabled",
+    whatHappened: "The key exists, but it has been disabled, so the API refuses every request made with it.",
+    fix: [
+      "Enable the key again where it is managed, if it was disabled by mistake.",
+      "Otherwise use another root key, with Re-enter key.",
+    ],
+    likelyCauses: [
+      "Someone disabled the key on purpose, for example while rotating keys.",
+      "An automated policy disabled it.",
+    ],
+    actions: ["reenter-key", "retry", "troubleshoot"],
+  },
+  "application:invalid_input": {
+    id: "application:invalid_input",
+    tone: "danger",
+    heading: "The API rejected the request as invalid",
+    whatHappened: (error) =>
+      error.errors.length > 0
+        ? "The request reached the API, but its body failed validation. Each problem the API found is listed below."
+        : "The request reached the API, but its body failed validation.",
+    fix: [
+      "Fix each field the API names below, then retry.",
+      "If you changed nothing, Keyscope and the API disagree about the request: check that the base URL points at a `/v2/` API.",
+    ],
+    likelyCauses: [
+      "A field with the wrong type or out of range (`limit` is 1 to 100).",
+      "A field the API does not know: it rejects unknown fields.",
+      "The base URL points at another version of the API.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  },
+  "data:api_not_found": {
+    id: "data:api_not_found",
+    tone: "danger",
+    heading: "The API was not found, or this key may not read it",
+    whatHappened:
+      "The API answered 404 for the `apiId` in the request. The real service gives this same answer when the key lacks read permission on that API, so that it does not reveal which APIs exist.",
+    fix: [
+      "Check the `apiId`: it starts with `api_`; copy it again from where the API is managed.",
+      "Check that the key may read keys of that API (`api.<apiId>.read_key` or `api.*.read_key`).",
+      "Check that the key and the API belong to the same workspace.",
+    ],
+    likelyCauses: [
+      "A typo in the `apiId`, or an id from another workspace.",
+      "The key lacks read permission on that API.",
+      "The API was deleted.",
+    ],
+    actions: ["reenter-key", "retry", "troubleshoot"],
+  },
+  "bad_request:request_body_too_large": {
+    id: "bad_request:request_body_too_large",
+    tone: "danger",
+    heading: "The request was too large",
+    whatHappened:
+      "The API accepts request bodies up to 1 MiB, and this one was refused as larger. A list request is tiny, so a proxy with a smaller limit may be what answered.",
+    fix: [
+      "Send shorter filter values (`apiId`, `externalId`, `cursor`).",
+      "If a proxy sits in front of the API, check its body-size limit (nginx: `client_max_body_size`).",
+    ],
+    likelyCauses: ["A proxy or gateway with a very small request-size limit.", "An unusually long filter value."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "too_many_requests:rate_limited": {
+    id: "too_many_requests:rate_limited",
+    tone: "warning",
+    heading: "Too many requests: wait a moment",
+    whatHappened: (error) =>
+      error.retryAfterSeconds === null
+        ? "The key has used up its rate limit. The API did not say how long to wait; give it a minute."
+        : `The key has used up its rate limit. The API asks to wait ${error.retryAfterSeconds} s before the next request.`,
+    fix: [
+      "Wait until the countdown ends, then retry.",
+      "Avoid reloading repeatedly: every request counts against the limit.",
+      "If other programs use the same root key, they share its limit: give Keyscope a key of its own.",
+    ],
+    likelyCauses: [
+      "Several tabs or programs using the same root key.",
+      "Reloading or paging quickly through many pages.",
+      "A low rate limit set on the root key.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  },
+  "application:unexpected_error": {
+    id: "application:unexpected_error",
+    tone: "danger",
+    heading: "The API ran into an error of its own",
+    whatHappened: "The API failed while handling the request. Nothing in your request or key caused it.",
+    fix: [
+      "Retry in a few seconds: Keyscope has already retried twice.",
+      "If it keeps happening, report it to whoever runs the API, with the request id below.",
+    ],
+    likelyCauses: ["A bug or an outage in the API.", "A database or dependency of the API that is unavailable."],
+    actions: ["retry", "troubleshoot"],
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fallbacks by status, for codes the catalog does not know
+
+const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5xx" | "other", CatalogEntry<ApiError>> = {
+  "400": {
+    id: "status:400",
+    tone: "danger",
+    heading: "The API rejected the request",
+    whatHappened: "The API answered 400 Bad Request: something in the request was not acceptable. Its own words are below.",
+    fix: [
+      "Read the API's detail below and the linked docs.",
+      "Check that the base URL points at a `/v2/` API that Keyscope can speak to.",
+    ],
+    likelyCauses: ["A request field the API does not accept.", "Another version of the API."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "401": {
+    id: "status:401",
+    tone: "danger",
+    heading: "The API did not accept the key",
+    whatHappened: "The API answered 401 Unauthorized: it could not establish who is asking from the key sent.",
+    fix: [
+      "Paste the root key again with Re-enter key, all of it, without the word `Bearer`.",
+      "Check that the key belongs to the environment the base URL points at.",
+    ],
+    snippet: HEADER_SNIPPET,
+    likelyCauses: SEED_CAUSES,
+    actions: ["reenter-key", "retry", "troubleshoot"],
+  },
+  "403": {
+    id: "status:403",
+    tone: "danger",
+    heading: "The API refused this key access",
+    whatHappened: "The API answered 403 Forbidden: it knows the key, but the key may not do this.",
+    fix: [
+      "Give the root key the permission to read keys (`api.*.read_key`), or use another key.",
+      "Check that the key is enabled.",
+    ],
+    likelyCauses: ["Missing permissions.", "A disabled key.", "A gateway rule that blocks this client."],
+    actions: ["reenter-key", "retry", "troubleshoot"],
+  },
+  "404": {
+    id: "status:404",
+    tone: "danger",
+    heading: "Nothing was found at this address",
+    whatHappened: (_error, context) =>
+      `The API answered 404 Not Found for ${context.requestUrl}. The base URL may point at the wrong place, or this API may list keys elsewhere (the real service lists them at \`/v2/apis.listKeys\`).`,
+    fix: [
+      "Check that the base URL is the API's root, without `/v2` at its end.",
+      "Check that the API offers `POST /v2/keys.listKeys`.",
+    ],
+    likelyCauses: ["A wrong base URL or path prefix.", "Another API, or another version of it, at this address."],
+    actions: ["reenter-key", "retry", "troubleshoot"],
+  },
+  "413": {
+    id: "status:413",
+    tone: "danger",
+    heading: "The request was refused as too large",
+    whatHappened:
+      "The answer was 413 Content Too Large. A list request is tiny, so a proxy with a small limit probably answered.",
+    fix: ["Check the body-size limit of any proxy in front of the API (nginx: `client_max_body_size`)."],
+    likelyCauses: ["A proxy or gateway with a very small request-size limit."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "429": {
+    id: "status:429",
+    tone: "warning",
+    heading: "Too many requests: wait a moment",
+    whatHappened: (error) =>
+      error.retryAfterSeconds === null
+        ? "The answer was 429 Too Many Requests, without saying how long to wait; give it a minute."
+        : `The answer was 429 Too Many Requests: wait ${error.retryAfterSeconds} s before the next request.`,
+    fix: ["Wait until the countdown ends, then retry.", "Avoid reloading repeatedly: every request counts."],
+    likelyCauses: ["Several tabs or programs sharing the same key or address.", "A gateway's own rate limit."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "5xx": {
+    id: "status:5xx",
+    tone: "danger",
+    heading: "The API failed on its side",
+    whatHappened: (error) =>
+      `The answer was ${error.status} ${error.title}: the API, or a gateway in front of it, failed while handling the request. Nothing in your request or key caused it.`,
+    fix: [
+      "Retry in a few seconds: Keyscope has already retried twice.",
+      "If it keeps happening, report it to whoever runs the API, with the request id below.",
+    ],
+    likelyCauses: ["An outage or a bug in the API.", "A gateway that cannot reach the API."],
+    actions: ["retry", "troubleshoot"],
+  },
+  other: {
+    id: "status:other",
+    tone: "danger",
+    heading: "The API refused the request",
+    whatHappened: (error) =>
+      `The API answered with an error (HTTP ${error.status}) that Keyscope has no specific guide for. Its own words and docs are below.`,
+    fix: ["Read the API's detail below and the linked docs.", "Retry once; if it repeats, report it with the request id."],
+    likelyCauses: ["An error kind newer than this version of Keyscope."],
+    actions: ["retry", "troubleshoot"],
+  },
+};
+
+function statusEntry(status: number): CatalogEntry<ApiError> {
+  if (status >= 500) return STATUS_ENTRIES["5xx"];
+  switch (status) {
+    case 400:
+      return STATUS_ENTRIES["400"];
+    case 401:
+      return STATUS_ENTRIES["401"];
+    case 403:
+      return STATUS_ENTRIES["403"];
+    case 404:
+      return STATUS_ENTRIES["404"];
+    case 413:
+      return STATUS_ENTRIES["413"];
+    case 429:
+      return STATUS_ENTRIES["429"];
+    default:
+      return STATUS_ENTRIES.other;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// No answer, or an answer that is not the API's
+
+const NETWORK_ENTRIES: Record<"generic" | "offline" | "cors", CatalogEntry<NetworkError>> = {
+  generic: {
+    id: "network",
+    tone: "danger",
+    heading: "Keyscope could not reach the API",
+    whatHappened: (_error, context) =>
+      `The request to ${context.requestUrl} failed before any answer arrived: the API may be down, the address may be wrong, or something on the way blocked the connection.`,
+    fix: [
+      "Check the base URL: host, port, and `http` versus `https`.",
+      "Check that the API is running: send the request below from this machine.",
+      "A VPN, a firewall or a browser extension (ad or privacy blocker) may block the request: try without them.",
+    ],
+    snippet: (_error, context) => curlSnippet(context),
+    likelyCauses: [
+      "The API is not running, or is restarting.",
+      "A typo in the base URL.",
+      "A firewall, VPN or browser extension that blocks the request.",
+      "A page served over https calling an http API: the browser blocks that mixed content.",
+    ],
+    actions: ["retry", "reenter-key", "troubleshoot"],
+  },
+  offline: {
+    id: "network:offline",
+    tone: "warning",
+    heading: "You are offline",
+    whatHappened: "This device reports no network connection, so the request never left the browser.",
+    fix: ["Reconnect to the network (Wi-Fi, cable or VPN), then retry."],
+    likelyCauses: ["No network connection.", "Airplane mode, or a VPN that dropped."],
+    actions: ["retry"],
+  },
+  cors: {
+    id: "network:cors",
+    tone: "danger",
+    heading: "The browser blocked the API's answer: the API sends no CORS headers",
+    whatHappened: (_error, context) =>
+      `The API at ${context.apiOrigin} is on another origin than this page${context.pageOrigin ? ` (${context.pageOrigin})` : ""} and sends no CORS headers, so the browser did not let Keyscope read its answer. The real service sends no CORS headers at all: a browser can only reach it through a proxy on the page's own origin.`,
+    fix: (_error, context) => [
+      "Start Keyscope's server in proxy mode, in front of the API, with the command below.",
+      "Open Keyscope from that server and keep its own address as the base URL: it relays `/v2/*` to the API unchanged.",
+      `Is the API Keyscope's own reference server? Start it with \`--cors-origin ${context.pageOrigin ?? "<this page's origin>"}\` to allow this page instead.`,
+    ],
+    snippet: (_error, context) => ({
+      copyLabel: "Copy the proxy command",
+      text: `npm start -- --upstream ${context.apiOrigin}`,
+    }),
+    likelyCauses: [
+      "The API sends no `Access-Control-Allow-Origin` header for this page's origin.",
+      "The API is down or the address is wrong: across origins, the browser reports that the same way.",
+    ],
+    actions: ["retry", "reenter-key", "troubleshoot"],
+  },
+};
+
+const TIMEOUT_ENTRY: CatalogEntry<TimeoutError> = {
+  id: "timeout",
+  tone: "warning",
+  heading: "The API took too long to answer",
+  whatHappened: (error, context) =>
+    `No answer came from ${context.requestUrl} within ${Math.round(error.timeoutMs / 100) / 10} s, so Keyscope gave up waiting.`,
+  fix: [
+    "Retry: a slow moment often passes.",
+    "Check whether the API is overloaded or starting up.",
+    "If a proxy sits in front, check that it can reach the API instead of holding the connection open.",
+  ],
+  likelyCauses: [
+    "The API is overloaded or slow to start.",
+    "A proxy waiting on an upstream that does not answer.",
+    "A slow or unreliable network connection.",
+  ],
+  actions: ["retry", "troubleshoot"],
+};
+
+const UNEXPECTED_ENTRIES: Record<UnexpectedResponseError["reason"], CatalogEntry<UnexpectedResponseError>> = {
+  html: {
+    id: "unexpected:html",
+    tone: "danger",
+    heading: "A web page answered instead of the API",
+    whatHappened: (error) =>
+      `The answer (HTTP ${error.status}) was an HTML page, not the API's JSON: something other than the API answered, most often a proxy or gateway error page, a sign-in page, or a website at the base URL.`,
+    fix: (error) => [
+      "Check that the base URL points at the API itself, not at a website or at this dashboard.",
+      "Read the excerpt below: a proxy's error page usually names itself (for example “502 Bad Gateway nginx”).",
+      ...(error.status >= 500
+        ? ["A 5xx page from a proxy means the API behind it is down or unreachable from the proxy: retry in a moment."]
+        : []),
+    ],
+    likelyCauses: [
+      "A proxy answered instead of the API (its 502, 503 or 504 page).",
+      "A single-sign-on gateway or a captive portal showed its sign-in page.",
+      "The base URL points at a website, or at the dashboard itself.",
+    ],
+    actions: ["retry", "reenter-key", "troubleshoot"],
+  },
+  empty: {
+    id: "unexpected:empty",
+    tone: "danger",
+    heading: "The answer was empty",
+    whatHappened: (error) =>
+      `The answer (HTTP ${error.status}) had no body. The API always answers with JSON, so something else answered, or the connection was cut.`,
+    fix: [
+      "Check that the base URL points at the API.",
+      "If a proxy or gateway sits in front, look for this request in its logs.",
+    ],
+    likelyCauses: (error) => [
+      ...(error.status === 401 || error.status === 403
+        ? ["An authenticating proxy or gateway (basic auth, an identity-aware proxy) refused the request before it reached the API."]
+        : []),
+      "A proxy or load balancer that answers errors with an empty body.",
+      "The API crashed while answering.",
+    ],
+    actions: ["retry", "reenter-key", "troubleshoot"],
+  },
+  "invalid-json": {
+    id: "unexpected:invalid-json",
+    tone: "danger",
+    heading: "The answer was cut off or is not valid JSON",
+    whatHappened: (error) =>
+      `The answer (HTTP ${error.status}) looked like JSON but could not be read as JSON, usually because it was cut off on the way.`,
+    fix: ["Retry: a cut connection rarely repeats.", "If it does, check the proxy or gateway in front of the API."],
+    likelyCauses: [
+      "The connection was cut mid-answer (a proxy timeout, a crash).",
+      "A proxy rewrote or truncated the body.",
+      "Another service answered with something that only looks like JSON.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  },
+  "not-envelope": {
+    id: "unexpected:not-envelope",
+    tone: "danger",
+    heading: "The answer is not in the API's format",
+    whatHappened: (error) =>
+      error.status >= 200 && error.status < 300
+        ? `The answer (HTTP ${error.status}) was not the API's list of keys: \`{meta, data}\` with keys that each have a text \`keyId\` and \`name\`.`
+        : `The answer (HTTP ${error.status}) was not the API's error envelope \`{meta, error: {title, detail, status, type}}\`.`,
+    fix: [
+      "Check that the base URL points at the key-management API, not another service.",
+      "Check that it is a `/v2/` API: Keyscope speaks that version.",
+    ],
+    likelyCauses: [
+      "Another service answers at this address.",
+      "A gateway replaced the API's answer with its own error format.",
+      "Another version of the API.",
+    ],
+    actions: ["retry", "reenter-key", "troubleshoot"],
+  },
+  "too-large": {
+    id: "unexpected:too-large",
+    tone: "danger",
+    heading: "The answer was too large to be a list of keys",
+    whatHappened:
+      "The answer was larger than 2 MB, so Keyscope stopped reading it. A page of keys is a few kilobytes, at most a few hundred.",
+    fix: ["Check that the base URL points at the API.", "Check that the API honours the request's `limit`."],
+    likelyCauses: ["Something other than the API answered (a download, a log stream).", "The API ignored `limit`."],
+    actions: ["retry", "reenter-key", "troubleshoot"],
+  },
+};
+
+const INVALID_CONNECTION_ENTRIES: Record<InvalidConnectionError["field"], CatalogEntry<InvalidConnectionError>> = {
+  baseUrl: {
+    id: "invalid-connection:base-url",
+    tone: "danger",
+    heading: "The base URL cannot be used",
+    whatHappened: (error) => `${error.message}, so Keyscope did not send the request.`,
+    fix: [
+      "Enter the API's address starting with `https://` (or `http://` for a local server), for example `https://api.example.com`.",
+      "Leave out any `?` or `#` part, and any user name or password: the key is the only credential.",
+    ],
+    likelyCauses: ["A typo, or an address copied with extra parts.", "`localhost:8787` without `http://` in front."],
+    actions: ["reenter-key"],
+  },
+  apiKey: {
+    id: "invalid-connection:api-key",
+    tone: "danger",
+    heading: "The API key cannot be sent as it is",
+    whatHappened:
+      "It contains spaces, line breaks or characters outside plain ASCII (such as curly quotes), which cannot travel in an HTTP header, so Keyscope did not send the request.",
+    fix: ["Copy the key again, without quotes or spaces around it.", "Paste only the key, without the word `Bearer`."],
+    likelyCauses: ["Quotes or a line break copied along with the key.", "A word processor that turned quotes curly."],
+    actions: ["reenter-key"],
+  },
+};
+
+const INTERNAL_ENTRY: CatalogEntry<InternalError> = {
+  id: "internal",
+  tone: "danger",
+  heading: "Keyscope ran into a problem of its own",
+  whatHappened:
+    "Something went wrong inside Keyscope, not in the API. Retrying often helps; if it keeps happening, please report it with the details below.",
+  fix: ["Retry.", "Reload the page.", "If it repeats, report it with the details below."],
+  likelyCauses: ["A bug in Keyscope."],
+  actions: ["retry", "troubleshoot"],
+};
+
+/** The id of every entry: what the tests walk through to check that each one renders. */
+export const CATALOG_IDS: readonly string[] = [
+  ...Object.values(API_ENTRIES),
+  missingStripped,
+  ...Object.values(STATUS_ENTRIES),
+  ...Object.values(NETWORK_ENTRIES),
+  TIMEOUT_ENTRY,
+  ...Object.values(UNEXPECTED_ENTRIES),
+  ...Object.values(INVALID_CONNECTION_ENTRIES),
+  INTERNAL_ENTRY,
+].map((entry) => entry.id);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Choosing and filling in
+
+/** `<category>:<kind>` of an error code, whatever its `<system>`. */
+export function catalogKeyOf(code: string | null): string | null {
+  const parts = code === null ? null : parseErrorCode(code);
+  return parts ? `${parts.category}:${parts.kind}` : null;
+}
+
+function apiEntry(error: ApiError): CatalogEntry<ApiError> {
+  if (error.missingCredentials) return error.keySent ? missingStripped : missing;
+  const key = catalogKeyOf(error.code);
+  return (key === null ? undefined : API_ENTRIES[key]) ?? statusEntry(error.status);
+}
+
+function resolveContext(error: KeyscopeError, context: DiagnosisContext): Resolved {
+  const pageOrigin = context.pageOrigin ? httpOriginOf(context.pageOrigin) : null;
+  const url = "url" in error ? error.url : `${context.baseUrl ?? ""}${LIST_KEYS_PATH}`;
+  let requestUrl = url;
+  if (httpOriginOf(url) === null) {
+    requestUrl = pageOrigin !== null && url.startsWith("/") ? `${pageOrigin}${url}` : `<base URL>${LIST_KEYS_PATH}`;
+  }
+  const apiOrigin =
+    (context.baseUrl ? httpOriginOf(context.baseUrl) : null) ?? httpOriginOf(requestUrl) ?? "<API origin>";
+  return { requestUrl, apiOrigin, pageOrigin };
+}
+
+function describe<E extends KeyscopeError>(
+  entry: CatalogEntry<E>,
+  error: E,
+  context: Resolved,
+  specifics: Partial<Diagnosis>,
+): Diagnosis {
+  return {
+    entryId: entry.id,
+    tone: entry.tone,
+    heading: fill(entry.heading, error, context),
+    whatHappened: fill(entry.whatHappened, error, context),
+    fixSteps: [...fill(entry.fix, error, context)],
+    snippet: entry.snippet === undefined ? null : fill(entry.snippet, error, context),
+    likelyCauses: [...fill(entry.likelyCauses, error, context)],
+    actions: [...entry.actions],
+    status: null,
+    code: null,
+    apiSays: null,
+    problems: [],
+    requestId: null,
+    docsHref: null,
+    docsText: null,
+    retryAt: null,
+    excerpt: null,
+    ...specifics,
+  };
+}
+
+/** What to tell the user about an error: pure, so every entry can be tested without rendering. */
+export function describeError(error: KeyscopeError, context: DiagnosisContext = {}): Diagnosis {
+  const resolved = resolveContext(error, context);
+  if (error instanceof ApiError) {
+    const docsHref = toSafeHttpUrl(error.type);
+    return describe(apiEntry(error), error, resolved, {
+      status: error.status,
+      code: error.code,
+      apiSays: { title: error.title, detail: error.detail },
+      problems: error.errors,
+      requestId: error.requestId,
+      docsHref,
+      docsText: docsHref === null && error.type !== "" ? error.type : null,
+      retryAt: error.retryAfterSeconds === null ? null : error.receivedAt + error.retryAfterSeconds * 1000,
+    });
+  }
+  if (error instanceof NetworkError) {
+    const entry = error.offline ? NETWORK_ENTRIES.offline : error.crossOrigin ? NETWORK_ENTRIES.cors : NETWORK_ENTRIES.generic;
+    return describe(entry, error, resolved, {});
+  }
+  if (error instanceof TimeoutError) return describe(TIMEOUT_ENTRY, error, resolved, {});
+  if (error instanceof UnexpectedResponseError) {
+    return describe(UNEXPECTED_ENTRIES[error.reason], error, resolved, {
+      status: error.status,
+      requestId: error.requestId,
+      excerpt:
+        error.bodyExcerpt === ""
+          ? null
+          : { label: `What came back${error.contentType ? ` (${error.contentType})` : ""}`, text: error.bodyExcerpt },
+    });
+  }
+  if (error instanceof InvalidConnectionError) {
+    return describe(INVALID_CONNECTION_ENTRIES[error.field], error, resolved, {});
+  }
+  return describe(INTERNAL_ENTRY, error, resolved, {
+    excerpt: { label: "Details for a bug report", text: error.summary },
+  });
+}

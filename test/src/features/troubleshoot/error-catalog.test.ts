@@ -1,0 +1,138 @@
+import { describe, expect, test } from "vitest";
+import { InternalError, NetworkError, toKeyscopeError } from "../../../../src/lib/api-errors";
+import { CATALOG_IDS, describeError } from "../../../../src/features/troubleshoot/error-catalog";
+import { apiError, BASE_URL, DOCS, REQUEST_URL, samples } from "./error-samples";
+
+describe("choosing the entry", () => {
+  test("the samples cover every catalog entry, and each picks its own", () => {
+    const table = samples();
+    expect(table.map((sample) => describeError(sample.error).entryId)).toEqual(table.map((sample) => sample.entryId));
+    expect([...new Set(table.map((sample) => sample.entryId))].sort()).toEqual([...CATALOG_IDS].sort());
+  });
+
+  test("the <system> segment does not matter: err:unkey and err:svc pick the same entry", () => {
+    const unkey = describeError(apiError({ path: "unkey/authentication/key_not_found" }));
+    const svc = describeError(apiError({ path: "svc/authentication/key_not_found" }));
+    expect(unkey.entryId).toBe("authentication:key_not_found");
+    expect(svc.entryId).toBe(unkey.entryId);
+    expect(unkey.code).toBe("err:unkey:authentication:key_not_found");
+  });
+
+  test("the real service's 400 invalid_input located in `security` gets the missing-credentials guide", () => {
+    const realMissing = {
+      status: 400,
+      title: "Bad Request",
+      path: "unkey/application/invalid_input",
+      errors: [{ location: "security", message: "authorization header is missing" }],
+    };
+    expect(describeError(apiError({ ...realMissing, keySent: false })).entryId).toBe("authentication:missing");
+    expect(describeError(apiError(realMissing)).entryId).toBe("authentication:missing:stripped");
+  });
+
+  test("an unknown code falls back on the status", () => {
+    expect(describeError(apiError({ status: 502, path: "svc/gateway/bad" })).entryId).toBe("status:5xx");
+    expect(describeError(apiError({ status: 418, type: "not a url" })).entryId).toBe("status:other");
+  });
+});
+
+describe("the missing-credentials guide", () => {
+  const missing = { path: "svc/authentication/missing", detail: "Authentication credentials were not provided" };
+
+  test("gives the seed's fix as a copyable header and the seed's likely causes", () => {
+    const diagnosis = describeError(apiError({ ...missing, keySent: false }));
+    expect(diagnosis.snippet?.text).toBe("Authorization: Bearer <API_KEY>");
+    expect(diagnosis.apiSays).toEqual({ title: "Unauthorized", detail: "Authentication credentials were not provided" });
+    expect(diagnosis.status).toBe(401);
+    expect(diagnosis.code).toBe("err:svc:authentication:missing");
+    const causes = diagnosis.likelyCauses.join("\n");
+    for (const cause of [/`Bearer ` prefix was left out/, /proxy or gateway .* strips/, /expired or was revoked/, /wrong environment \(development/]) {
+      expect(causes).toMatch(cause);
+    }
+  });
+
+  test("when the key was sent, it leads with the stripped header and a command to check it", () => {
+    const diagnosis = describeError(apiError(missing));
+    expect(diagnosis.heading).toBe("Something between your browser and the API stripped the Authorization header");
+    expect(diagnosis.whatHappened).toMatch(/^Keyscope sent your key in the `Authorization` header, but the API says no credentials arrived/);
+    expect(diagnosis.likelyCauses[0]).toMatch(/proxy or API gateway/);
+    expect(diagnosis.snippet?.text).toContain(`curl -i -X POST '${REQUEST_URL}'`);
+    expect(diagnosis.snippet?.text).toContain('-H "Authorization: Bearer $API_KEY"');
+  });
+
+  test("names a redirect when the request was redirected", () => {
+    const diagnosis = describeError(apiError({ ...missing, redirectedTo: "https://other.example.com/v2/keys.listKeys" }));
+    expect(diagnosis.whatHappened).toContain("redirected (to https://other.example.com/v2/keys.listKeys)");
+  });
+});
+
+describe("specifics", () => {
+  test("the docs link is error.type exactly, only when it is http(s)", () => {
+    const type = `${DOCS}/errors/svc/authentication/key_not_found?ref=x#top`;
+    expect(describeError(apiError({ type }))).toMatchObject({ docsHref: type, docsText: null });
+    for (const hostile of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "/docs/errors/svc/a/b", " https://evil.example", "https://evil.example/\u202egnp.exe", "JAVASCRIPT:alert(1)//https://x"]) {
+      expect(describeError(apiError({ type: hostile }))).toMatchObject({ docsHref: null, docsText: hostile });
+    }
+    expect(describeError(apiError({ type: "" }))).toMatchObject({ docsHref: null, docsText: null });
+  });
+
+  test("api_not_found says the real service also answers it when the key lacks read permission", () => {
+    const diagnosis = describeError(apiError({ status: 404, path: "unkey/data/api_not_found" }));
+    expect(diagnosis.whatHappened).toMatch(/same answer when the key lacks read permission/);
+  });
+
+  test("invalid input passes its errors[] on", () => {
+    const errors = [{ location: "body.limit", message: "too big", fix: "Use 100 or less" }];
+    const diagnosis = describeError(apiError({ status: 400, path: "svc/application/invalid_input", errors }));
+    expect(diagnosis.problems).toEqual(errors);
+  });
+
+  test("a rate limit with Retry-After gives the moment a retry makes sense", () => {
+    const diagnosis = describeError(apiError({ status: 429, path: "user/too_many_requests/rate_limited", retryAfterSeconds: 12, receivedAt: 1_000_000 }));
+    expect(diagnosis.retryAt).toBe(1_012_000);
+    expect(diagnosis.whatHappened).toContain("12 s");
+    expect(describeError(apiError({ status: 429, path: "user/too_many_requests/rate_limited" })).retryAt).toBeNull();
+  });
+
+  test("CORS gives the proxy-mode command for the API's origin", () => {
+    const error = new NetworkError({ url: `${BASE_URL}/prefix/v2/keys.listKeys`, offline: false, crossOrigin: true });
+    const diagnosis = describeError(error, { pageOrigin: "http://127.0.0.1:5173" });
+    expect(diagnosis.snippet?.text).toBe(`npm start -- --upstream ${BASE_URL}`);
+    expect(diagnosis.whatHappened).toMatch(/sends no CORS headers/);
+    expect(diagnosis.fixSteps.join("\n")).toContain("--cors-origin http://127.0.0.1:5173");
+    expect(describeError(error, { baseUrl: "https://other.example:8443/x" }).snippet?.text).toBe(
+      "npm start -- --upstream https://other.example:8443",
+    );
+  });
+
+  test("a relative request URL is made absolute with the page's origin for the curl command", () => {
+    const error = new NetworkError({ url: "/v2/keys.listKeys", offline: false, crossOrigin: false });
+    expect(describeError(error, { pageOrigin: "http://127.0.0.1:8787" }).snippet?.text).toContain("'http://127.0.0.1:8787/v2/keys.listKeys'");
+    expect(describeError(error).snippet?.text).toContain("'<base URL>/v2/keys.listKeys'");
+  });
+
+  test("a quote in the URL cannot break out of the shell command", () => {
+    const error = new NetworkError({ url: "https://a.example/x'$(rm -rf ~)'/v2/keys.listKeys", offline: false, crossOrigin: false });
+    expect(describeError(error).snippet?.text).toContain(`'https://a.example/x'\\''$(rm -rf ~)'\\''/v2/keys.listKeys'`);
+  });
+
+  test("an unexpected answer shows what came back, labelled with its content type", () => {
+    const diagnosis = describeError(samples().find((sample) => sample.entryId === "unexpected:html")?.error ?? new InternalError(""));
+    expect(diagnosis.excerpt).toEqual({ label: "What came back (text/html)", text: "502 Bad Gateway nginx" });
+    expect(diagnosis.status).toBe(502);
+  });
+});
+
+describe("anything thrown", () => {
+  test("becomes a KeyscopeError: a foreign error or value is an InternalError with a summary", () => {
+    expect(toKeyscopeError(new TypeError("x is undefined"))).toMatchObject({ name: "InternalError", summary: "TypeError: x is undefined" });
+    expect(toKeyscopeError("oops")).toMatchObject({ name: "InternalError", summary: "Thrown value: oops" });
+    expect(toKeyscopeError(Object.create(null))).toMatchObject({ name: "InternalError", summary: "A value that cannot be shown was thrown" });
+    const network = new NetworkError({ url: "/", offline: false, crossOrigin: false });
+    expect(toKeyscopeError(network)).toBe(network);
+  });
+
+  test("scrubs the key from a foreign error when given it", () => {
+    const error = toKeyscopeError(new Error("failed for ks_root_abc123"), ["ks_root_abc123"]);
+    expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain("ks_root_abc123");
+  });
+});
