@@ -1,10 +1,12 @@
 import type { Database } from "better-sqlite3";
 import { createApi, createRootKey, createWorkspace, keyInserter, type NewKey } from "./db/management";
+import { READ_ANY_API_KEYS } from "./permissions";
 import { newApiKeySecret } from "./secrets";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export const DEMO_ROOT_KEY_PERMISSIONS = ["api.*.read_key"] as const;
+/** What a root key may do unless told otherwise: read the keys of every API. */
+export const DEFAULT_ROOT_KEY_PERMISSIONS = [READ_ANY_API_KEYS] as const;
 export const DEMO_ROOT_KEY_RATELIMIT = { limit: 300, windowMs: 60_000 } as const;
 
 type DemoKey = Pick<NewKey, "name" | "meta" | "externalId"> & {
@@ -82,7 +84,7 @@ export function ensureDemoData(db: Database, now = Date.now()): DemoData | undef
       const rootKey = createRootKey(db, {
         workspaceId,
         name: "Demo root key",
-        permissions: DEMO_ROOT_KEY_PERMISSIONS,
+        permissions: DEFAULT_ROOT_KEY_PERMISSIONS,
         ratelimit: DEMO_ROOT_KEY_RATELIMIT,
         createdAt: now,
       });

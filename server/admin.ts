@@ -1,0 +1,238 @@
+import { parseArgs } from "node:util";
+import type { Database } from "better-sqlite3";
+import { formatRateLimit, parseCount, parseIsoDate, parsePermissions, parseRateLimit, requireText, UsageError } from "./admin/values";
+import { seedKeys } from "./admin/seed-keys";
+import {
+  changeRootKey,
+  createApi,
+  createRootKey,
+  findApi,
+  findWorkspace,
+  keyInserter,
+  listApis,
+  listRootKeys,
+  type RootKeyChange,
+  type WorkspaceRow,
+} from "./db/management";
+import { openDatabase } from "./db/open";
+import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "./demo-data";
+import { DEFAULT_DATA_DIR } from "./paths";
+import { newApiKeySecret } from "./secrets";
+
+const USAGE = `Usage: npm run admin -- <command> [options] [--data-dir DIR] [--workspace ws_…]
+
+Commands:
+  root-key create [--name N] [--permissions P,…] [--ratelimit N/WINDOW]   prints the new secret
+  root-key list                                                          id, name, start, permissions, state, rate limit
+  root-key revoke KEY_ID | disable KEY_ID | enable KEY_ID
+  keys create --name N [--api API_ID] [--expires ISO] [--disabled]      prints "<keyId> <secret>"
+  keys seed --count N [--api API_ID]                                     prints how many keys were created
+  apis list
+  apis create --name N                                                   prints the api id
+
+Options:
+  --data-dir DIR      the server's data directory (default ${DEFAULT_DATA_DIR})
+  --workspace ws_…    act on this workspace instead of the first one
+  --permissions P,…   default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}
+  --ratelimit N/W     e.g. 300/60s, 1000/1m; no limit unless given
+`;
+
+const OPTIONS = {
+  "data-dir": { type: "string" },
+  workspace: { type: "string" },
+  name: { type: "string" },
+  permissions: { type: "string" },
+  ratelimit: { type: "string" },
+  api: { type: "string" },
+  expires: { type: "string" },
+  disabled: { type: "boolean" },
+  count: { type: "string" },
+  help: { type: "boolean" },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+type OptionName = keyof typeof OPTIONS;
+
+/** Options every command takes. */
+const COMMON: readonly OptionName[] = ["data-dir", "workspace", "help"];
+const MAX_SEED_COUNT = 10_000_000;
+
+class CommandError extends Error {}
+
+interface Command {
+  options: readonly OptionName[];
+  /** How many positional arguments follow the command's two words. */
+  argumentCount: number;
+  run(db: Database, workspace: WorkspaceRow, values: Values, args: readonly string[]): string;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  return [header, ...rows].map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd()).join("\n");
+}
+
+function rootKeyChange(change: RootKeyChange, pastTense: string): Command {
+  return {
+    options: [],
+    argumentCount: 1,
+    run(db, workspace, _values, [rootKeyId = ""]) {
+      if (!changeRootKey(db, workspace.id, rootKeyId, change)) {
+        throw new CommandError(`no root key ${rootKeyId} that can be ${pastTense} in workspace ${workspace.id}`);
+      }
+      return `${rootKeyId} ${pastTense}`;
+    },
+  };
+}
+
+function apiOf(db: Database, workspace: WorkspaceRow, apiId: string | undefined): string {
+  const api = findApi(db, workspace.id, apiId);
+  if (api === undefined) {
+    throw new CommandError(apiId === undefined ? `workspace ${workspace.id} has no API yet; create one with "apis create --name N"` : `no API ${apiId} in workspace ${workspace.id}`);
+  }
+  return api.id;
+}
+
+const COMMANDS: Record<string, Command> = {
+  "root-key create": {
+    options: ["name", "permissions", "ratelimit"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const ratelimit = values.ratelimit === undefined ? undefined : parseRateLimit(values.ratelimit);
+      const { secret } = createRootKey(db, {
+        workspaceId: workspace.id,
+        name: values.name === undefined ? "Root key (admin CLI)" : requireText("--name", values.name),
+        permissions: values.permissions === undefined ? DEFAULT_ROOT_KEY_PERMISSIONS : parsePermissions(values.permissions),
+        ...(ratelimit !== undefined && { ratelimit }),
+      });
+      return secret;
+    },
+  },
+  "root-key list": {
+    options: [],
+    argumentCount: 0,
+    run(db, workspace) {
+      const rows = listRootKeys(db, workspace.id).map((key) => [
+        key.id,
+        key.name,
+        `${key.start}…`,
+        key.permissions.join(",") || "-",
+        key.state,
+        key.ratelimit === null ? "-" : formatRateLimit(key.ratelimit),
+      ]);
+      return table(["ID", "NAME", "START", "PERMISSIONS", "STATE", "RATELIMIT"], rows);
+    },
+  },
+  "root-key revoke": rootKeyChange("revoke", "revoked"),
+  "root-key disable": rootKeyChange("disable", "disabled"),
+  "root-key enable": rootKeyChange("enable", "enabled"),
+  "keys create": {
+    options: ["name", "api", "expires", "disabled"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const name = requireText("--name", values.name);
+      const expires = values.expires === undefined ? undefined : parseIsoDate("--expires", values.expires);
+      const secret = newApiKeySecret("live");
+      const keyId = keyInserter(db)({
+        workspaceId: workspace.id,
+        apiId: apiOf(db, workspace, values.api),
+        name,
+        secret,
+        enabled: values.disabled !== true,
+        createdAt: Date.now(),
+        ...(expires !== undefined && { expires }),
+      });
+      return `${keyId} ${secret}`;
+    },
+  },
+  "keys seed": {
+    options: ["count", "api"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const count = parseCount(requireText("--count", values.count), MAX_SEED_COUNT);
+      const apiId = apiOf(db, workspace, values.api);
+      const showProgress = process.stderr.isTTY;
+      const created = seedKeys(db, {
+        workspaceId: workspace.id,
+        apiId,
+        count,
+        ...(showProgress && { onProgress: progressBar }),
+      });
+      if (showProgress) process.stderr.write("\n");
+      return String(created);
+    },
+  },
+  "apis list": {
+    options: [],
+    argumentCount: 0,
+    run(db, workspace) {
+      const rows = listApis(db, workspace.id).map((api) => [api.id, api.name, String(api.keyCount)]);
+      return table(["ID", "NAME", "KEYS"], rows);
+    },
+  },
+  "apis create": {
+    options: ["name"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      return createApi(db, workspace.id, requireText("--name", values.name));
+    },
+  },
+};
+
+function progressBar(done: number, total: number): void {
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  const percent = String(Math.floor((done / total) * 100)).padStart(3);
+  process.stderr.write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${percent}% ${done.toLocaleString("en")}/${total.toLocaleString("en")}`);
+}
+
+function parseCommandLine(argv: readonly string[]): { values: Values; positionals: string[] } {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(message.split(". ")[0] ?? message);
+  }
+}
+
+function run(argv: readonly string[]): string | undefined {
+  const { values, positionals } = parseCommandLine(argv);
+  if (values.help === true || positionals.length === 0) {
+    process.stdout.write(USAGE);
+    if (values.help !== true) throw new UsageError("no command given");
+    return undefined;
+  }
+  const [group = "", action = "", ...args] = positionals;
+  const name = `${group} ${action}`;
+  const command = COMMANDS[name];
+  if (command === undefined) throw new UsageError(`unknown command "${positionals.slice(0, 2).join(" ")}"`);
+  if (args.length !== command.argumentCount) {
+    throw new UsageError(`"${name}" takes ${command.argumentCount === 0 ? "no arguments" : `${command.argumentCount} argument`}, got ${args.length}`);
+  }
+  const allowed: ReadonlySet<string> = new Set([...COMMON, ...command.options]);
+  const stray = Object.keys(values).find((option) => !allowed.has(option));
+  if (stray !== undefined) throw new UsageError(`"${name}" does not take --${stray}`);
+
+  const db = openDatabase(values["data-dir"] ?? DEFAULT_DATA_DIR);
+  try {
+    const demo = ensureDemoData(db);
+    if (demo !== undefined) {
+      process.stderr.write(
+        `Created the demo workspace ${demo.workspaceId} with its API and keys (its demo root key is not shown here; create one with "root-key create").\n`,
+      );
+    }
+    const workspace = findWorkspace(db, values.workspace);
+    if (workspace === undefined) throw new CommandError(`no workspace ${values.workspace ?? ""}`);
+    return command.run(db, workspace, values, args);
+  } finally {
+    db.close();
+  }
+}
+
+try {
+  const result = run(process.argv.slice(2));
+  if (result !== undefined) process.stdout.write(result === "" ? "" : `${result}\n`);
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`keyscope admin: ${message}\n`);
+  process.exitCode = error instanceof UsageError ? 2 : 1;
+}

@@ -1,0 +1,63 @@
+import { isPermission } from "../permissions";
+import type { RateLimit } from "../rate-limit";
+
+/** Parsers for the admin CLI's option values; each throws a UsageError naming the flag. */
+
+export class UsageError extends Error {}
+
+const WINDOW_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const RATELIMIT = /^(\d+)\/(\d+)(ms|s|m|h)$/;
+
+function isWindowUnit(unit: string): unit is keyof typeof WINDOW_UNITS_MS {
+  return Object.hasOwn(WINDOW_UNITS_MS, unit);
+}
+
+/** `N/WINDOW`, e.g. `300/60s`, `1000/1m`, `50000/1h`. */
+export function parseRateLimit(value: string): RateLimit {
+  const match = RATELIMIT.exec(value);
+  const [, limitText = "", amountText = "", unit = ""] = match ?? [];
+  const limit = Number(limitText);
+  const windowMs = Number(amountText) * (isWindowUnit(unit) ? WINDOW_UNITS_MS[unit] : Number.NaN);
+  if (match === null || !(limit >= 1) || !(windowMs >= 1) || !Number.isSafeInteger(windowMs)) {
+    throw new UsageError(`--ratelimit must be N/WINDOW like 300/60s, 1000/1m or 50000/1h, got "${value}"`);
+  }
+  return { limit, windowMs };
+}
+
+export function formatRateLimit({ limit, windowMs }: RateLimit): string {
+  for (const [unit, size] of [["h", 3_600_000], ["m", 60_000], ["s", 1000]] as const) {
+    if (windowMs % size === 0) return `${limit}/${windowMs / size}${unit}`;
+  }
+  return `${limit}/${windowMs}ms`;
+}
+
+/** A comma-separated list like `api.*.read_key,api.api_123.read_key`; empty means none. */
+export function parsePermissions(value: string): string[] {
+  const permissions = value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+  const invalid = permissions.find((permission) => !isPermission(permission));
+  if (invalid !== undefined) {
+    throw new UsageError(`--permissions takes entries like api.*.read_key or api.<apiId>.read_key, got "${invalid}"`);
+  }
+  return permissions;
+}
+
+/** An ISO 8601 date or date-time, as Unix milliseconds. */
+export function parseIsoDate(flag: string, value: string): number {
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`${flag} must be an ISO date like 2030-01-31 or 2030-01-31T12:00:00Z, got "${value}"`);
+  return ms;
+}
+
+export function parseCount(value: string, max: number): number {
+  const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(count >= 1 && count <= max)) throw new UsageError(`--count must be a whole number from 1 to ${max}, got "${value}"`);
+  return count;
+}
+
+export function requireText(flag: string, value: string | undefined): string {
+  if (value === undefined || value.trim() === "") throw new UsageError(`${flag} is required and must not be empty`);
+  return value.trim();
+}

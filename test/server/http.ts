@@ -1,0 +1,92 @@
+import * as v from "valibot";
+import { errorTypeUrl, LIST_KEYS_PATH } from "../../src/lib/contract";
+
+/** `req_` + base58, as every response's meta.requestId. */
+export const REQUEST_ID = /^req_[1-9A-HJ-NP-Za-km-z]+$/;
+export const KEY_ID = /^key_[1-9A-HJ-NP-Za-km-z]+$/;
+
+const ErrorEnvelope = v.strictObject({
+  meta: v.strictObject({ requestId: v.pipe(v.string(), v.regex(REQUEST_ID)) }),
+  error: v.strictObject({
+    detail: v.string(),
+    status: v.number(),
+    title: v.string(),
+    type: v.string(),
+    errors: v.optional(
+      v.array(v.strictObject({ location: v.string(), message: v.string(), fix: v.optional(v.string()) })),
+    ),
+  }),
+});
+export type ErrorEnvelope = v.InferOutput<typeof ErrorEnvelope>;
+
+const ListedKey = v.strictObject({
+  keyId: v.pipe(v.string(), v.regex(KEY_ID)),
+  name: v.string(),
+  start: v.string(),
+  enabled: v.boolean(),
+  createdAt: v.number(),
+  expires: v.optional(v.number()),
+  meta: v.optional(v.record(v.string(), v.unknown())),
+});
+
+const ListKeysEnvelope = v.strictObject({
+  meta: v.strictObject({ requestId: v.pipe(v.string(), v.regex(REQUEST_ID)) }),
+  data: v.strictObject({ keys: v.array(ListedKey) }),
+  pagination: v.strictObject({ cursor: v.optional(v.string()), hasMore: v.boolean() }),
+});
+export type ListKeysEnvelope = v.InferOutput<typeof ListKeysEnvelope>;
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON, undefined when it is not JSON. */
+  json: unknown;
+}
+
+export interface CallOptions {
+  /** Sent as `Authorization: Bearer <key>`. */
+  key?: string;
+  /** Sent as the Authorization header verbatim (wins over `key`). */
+  authorization?: string;
+  /** An object is sent as JSON; a string as it is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  method?: string;
+  path?: string;
+}
+
+export async function callApi(baseUrl: string, options: CallOptions = {}): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
+  if (options.authorization !== undefined) headers.authorization = options.authorization;
+  else if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  const body =
+    options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const response = await fetch(baseUrl + (options.path ?? LIST_KEYS_PATH), {
+    method: options.method ?? "POST",
+    headers,
+    ...(body !== undefined && { body }),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export function asError(answer: ApiAnswer): ErrorEnvelope {
+  return v.parse(ErrorEnvelope, answer.json);
+}
+
+export function asKeyList(answer: ApiAnswer): ListKeysEnvelope {
+  if (answer.status !== 200) throw new Error(`expected a key list, got ${answer.status}: ${answer.text}`);
+  return v.parse(ListKeysEnvelope, answer.json);
+}
+
+/** The error type address for a code, as a server at `baseUrl` with default docs url writes it. */
+export function typeFor(baseUrl: string, code: string): string {
+  return errorTypeUrl(`${baseUrl}/docs`, code);
+}
