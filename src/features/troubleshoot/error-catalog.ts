@@ -20,9 +20,11 @@ export type Tone = "danger" | "warning" | "info";
 export type Action = "retry" | "reenter-key" | "troubleshoot";
 
 export interface Snippet {
+  /** What it is, shown above it. */
+  caption: string;
+  text: string;
   /** Accessible name of its copy button. */
   copyLabel: string;
-  text: string;
 }
 
 export interface DiagnosisContext {
@@ -39,7 +41,8 @@ export interface Diagnosis {
   heading: string;
   whatHappened: string;
   fixSteps: string[];
-  snippet: Snippet | null;
+  /** Text to copy: a header, a command. */
+  snippets: Snippet[];
   likelyCauses: string[];
   /** The actions worth offering, the most useful first. */
   actions: Action[];
@@ -76,7 +79,7 @@ export interface CatalogEntry<E extends KeyscopeError> {
   heading: Fill<E, string>;
   whatHappened: Fill<E, string>;
   fix: Fill<E, readonly string[]>;
-  snippet?: Fill<E, Snippet | null>;
+  snippets?: Fill<E, readonly Snippet[]>;
   likelyCauses: Fill<E, readonly string[]>;
   actions: readonly Action[];
 }
@@ -92,7 +95,11 @@ function fill<E, T>(value: Fill<E, T>, error: E, context: Resolved): T {
 // ---------------------------------------------------------------------------------------------------------------
 // Snippets
 
-const HEADER_SNIPPET: Snippet = { copyLabel: "Copy the header", text: "Authorization: Bearer <API_KEY>" };
+const HEADER_SNIPPET: Snippet = {
+  caption: "The header the API expects",
+  text: "Authorization: Bearer <API_KEY>",
+  copyLabel: "Copy the header",
+};
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -100,6 +107,7 @@ function shellQuote(text: string): string {
 
 function curlSnippet(context: Resolved): Snippet {
   return {
+    caption: "The same request, by hand",
     copyLabel: "Copy the curl command",
     text: [
       `curl -i -X POST ${shellQuote(context.requestUrl)} \\`,
@@ -132,7 +140,7 @@ const missing: CatalogEntry<ApiError> = {
     "In Keyscope, choose Re-enter key and paste your root key: Keyscope adds the header itself.",
     "Calling the API from your own code? Add the header below to every request.",
   ],
-  snippet: HEADER_SNIPPET,
+  snippets: [HEADER_SNIPPET],
   likelyCauses: SEED_CAUSES,
   actions: ["reenter-key", "retry", "troubleshoot"],
 };
@@ -155,7 +163,7 @@ const missingStripped: CatalogEntry<ApiError> = {
     "If the base URL redirects (http to https, or to another host), use the final address as the base URL.",
     "Send the request below from the machine that runs the proxy: if the API accepts it there, the proxy is what strips the header.",
   ],
-  snippet: (_error, context) => curlSnippet(context),
+  snippets: (_error, context) => [HEADER_SNIPPET, curlSnippet(context)],
   likelyCauses: [
     "A reverse proxy or API gateway configured to drop or overwrite `Authorization` (the header the key travels in).",
     "A redirect to another origin: the browser removes `Authorization` when it follows one.",
@@ -178,7 +186,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       "Paste only the key into Keyscope, without the word `Bearer`: Keyscope adds it itself.",
       "Copy the key again if quotes, spaces or a line break came along with it.",
     ],
-    snippet: HEADER_SNIPPET,
+    snippets: [HEADER_SNIPPET],
     likelyCauses: [
       "The key was pasted with `Bearer ` in front, so the header became `Bearer Bearer …`.",
       "A lower-case `bearer`, two spaces, or no space after `Bearer`.",
@@ -214,10 +222,13 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       "Or use a root key that already has it, with Re-enter key.",
       "On Keyscope's reference server, the command below creates such a root key.",
     ],
-    snippet: {
-      copyLabel: "Copy the command",
-      text: "npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key'",
-    },
+    snippets: [
+      {
+        caption: "A root key that may read keys, on the reference server",
+        text: "npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key'",
+        copyLabel: "Copy the command",
+      },
+    ],
     likelyCauses: [
       "The root key was created for another task, with other permissions.",
       "Its permissions were narrowed after it was created.",
@@ -348,7 +359,7 @@ const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5x
       "Paste the root key again with Re-enter key, all of it, without the word `Bearer`.",
       "Check that the key belongs to the environment the base URL points at.",
     ],
-    snippet: HEADER_SNIPPET,
+    snippets: [HEADER_SNIPPET],
     likelyCauses: SEED_CAUSES,
     actions: ["reenter-key", "retry", "troubleshoot"],
   },
@@ -459,7 +470,7 @@ const NETWORK_ENTRIES: Record<"generic" | "offline" | "cors", CatalogEntry<Netwo
       "Check that the API is running: send the request below from this machine.",
       "A VPN, a firewall or a browser extension (ad or privacy blocker) may block the request: try without them.",
     ],
-    snippet: (_error, context) => curlSnippet(context),
+    snippets: (_error, context) => [curlSnippet(context)],
     likelyCauses: [
       "The API is not running, or is restarting.",
       "A typo in the base URL.",
@@ -488,10 +499,13 @@ const NETWORK_ENTRIES: Record<"generic" | "offline" | "cors", CatalogEntry<Netwo
       "Open Keyscope from that server and keep its own address as the base URL: it relays `/v2/*` to the API unchanged.",
       `Is the API Keyscope's own reference server? Start it with \`--cors-origin ${context.pageOrigin ?? "<this page's origin>"}\` to allow this page instead.`,
     ],
-    snippet: (_error, context) => ({
-      copyLabel: "Copy the proxy command",
-      text: `npm start -- --upstream ${context.apiOrigin}`,
-    }),
+    snippets: (_error, context) => [
+      {
+        caption: "Keyscope's server in proxy mode, in front of the API",
+        text: `npm start -- --upstream ${context.apiOrigin}`,
+        copyLabel: "Copy the proxy command",
+      },
+    ],
     likelyCauses: [
       "The API sends no `Access-Control-Allow-Origin` header for this page's origin.",
       "The API is down or the address is wrong: across origins, the browser reports that the same way.",
@@ -691,7 +705,7 @@ function describe<E extends KeyscopeError>(
     heading: fill(entry.heading, error, context),
     whatHappened: fill(entry.whatHappened, error, context),
     fixSteps: [...fill(entry.fix, error, context)],
-    snippet: entry.snippet === undefined ? null : fill(entry.snippet, error, context),
+    snippets: entry.snippets === undefined ? [] : [...fill(entry.snippets, error, context)],
     likelyCauses: [...fill(entry.likelyCauses, error, context)],
     actions: [...entry.actions],
     status: null,

@@ -4,6 +4,7 @@ import { toKeyscopeError } from "../../../lib/api-errors";
 import { describeError, type Diagnosis, type Tone } from "../error-catalog";
 import { useSecondsUntil } from "../use-seconds-until";
 import { RichText } from "./rich-text";
+import { ScrollBox } from "./scroll-box";
 import "./error-panel.css";
 
 export interface ErrorPanelProps {
@@ -65,45 +66,51 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, troubleshoot
 
       {diagnosis.apiSays && (
         <figure className="error-panel__api-says">
-          <figcaption className="error-panel__label">The API said</figcaption>
-          <blockquote className="error-panel__quote">
-            <p className="error-panel__server-text">
-              <strong>
-                <bdi>{diagnosis.apiSays.title}</bdi>
-              </strong>
-            </p>
-            {diagnosis.apiSays.detail !== diagnosis.apiSays.title && (
+          <figcaption id={`${headingId}-api-says`} className="error-panel__label">
+            The API said
+          </figcaption>
+          <ScrollBox labelledBy={`${headingId}-api-says`}>
+            <blockquote className="error-panel__quote">
               <p className="error-panel__server-text">
-                <bdi>{diagnosis.apiSays.detail}</bdi>
+                <strong>
+                  <bdi>{diagnosis.apiSays.title}</bdi>
+                </strong>
               </p>
-            )}
-          </blockquote>
+              {diagnosis.apiSays.detail !== diagnosis.apiSays.title && (
+                <p className="error-panel__server-text">
+                  <bdi>{diagnosis.apiSays.detail}</bdi>
+                </p>
+              )}
+            </blockquote>
+          </ScrollBox>
         </figure>
       )}
 
       {diagnosis.problems.length > 0 && (
-        <section className="error-panel__section" aria-labelledby={`${headingId}-problems`}>
+        <div className="error-panel__section">
           <h3 id={`${headingId}-problems`} className="error-panel__subheading">
             What the API rejected
           </h3>
-          <ul className="error-panel__problems">
-            {diagnosis.problems.map((problem, index) => (
-              <li key={index} className="error-panel__problem">
-                <code className="error-panel__location">
-                  <bdi>{problem.location}</bdi>
-                </code>
-                <span className="error-panel__server-text">
-                  <bdi>{problem.message}</bdi>
-                </span>
-                {problem.fix !== undefined && (
-                  <span className="error-panel__problem-fix error-panel__server-text">
-                    Fix: <bdi>{problem.fix}</bdi>
+          <ScrollBox labelledBy={`${headingId}-problems`}>
+            <ul className="error-panel__problems">
+              {diagnosis.problems.map((problem, index) => (
+                <li key={index} className="error-panel__problem">
+                  <code className="error-panel__location">
+                    <bdi>{problem.location}</bdi>
+                  </code>
+                  <span className="error-panel__server-text">
+                    <bdi>{problem.message}</bdi>
                   </span>
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
+                  {problem.fix !== undefined && (
+                    <span className="error-panel__problem-fix error-panel__server-text">
+                      Fix: <bdi>{problem.fix}</bdi>
+                    </span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </ScrollBox>
+        </div>
       )}
 
       {secondsLeft !== null && (
@@ -129,14 +136,17 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, troubleshoot
               </li>
             ))}
           </ol>
-          {diagnosis.snippet && (
-            <div className="error-panel__snippet">
-              <pre className="error-panel__snippet-text">
-                <code>{diagnosis.snippet.text}</code>
-              </pre>
-              <CopyButton value={diagnosis.snippet.text} label={diagnosis.snippet.copyLabel} />
-            </div>
-          )}
+          {diagnosis.snippets.map((snippet) => (
+            <figure key={snippet.text} className="error-panel__snippet">
+              <figcaption className="error-panel__snippet-caption">{snippet.caption}</figcaption>
+              <div className="error-panel__snippet-body">
+                <pre className="error-panel__snippet-text">
+                  <code>{snippet.text}</code>
+                </pre>
+                <CopyButton value={snippet.text} label={snippet.copyLabel} />
+              </div>
+            </figure>
+          ))}
         </section>
 
         {diagnosis.likelyCauses.length > 0 && (
@@ -160,10 +170,11 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, troubleshoot
           <h3 id={`${headingId}-excerpt`} className="error-panel__subheading">
             <bdi>{diagnosis.excerpt.label}</bdi>
           </h3>
-          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard to be scrolled */}
-          <pre className="error-panel__excerpt" role="region" aria-labelledby={`${headingId}-excerpt`} tabIndex={0}>
-            <bdi>{diagnosis.excerpt.text}</bdi>
-          </pre>
+          <ScrollBox labelledBy={`${headingId}-excerpt`} className="error-panel__excerpt">
+            <pre className="error-panel__excerpt-text">
+              <bdi>{diagnosis.excerpt.text}</bdi>
+            </pre>
+          </ScrollBox>
         </div>
       )}
 

@@ -40,7 +40,7 @@ describe("the missing-credentials guide", () => {
 
   test("gives the seed's fix as a copyable header and the seed's likely causes", () => {
     const diagnosis = describeError(apiError({ ...missing, keySent: false }));
-    expect(diagnosis.snippet?.text).toBe("Authorization: Bearer <API_KEY>");
+    expect(diagnosis.snippets.map((snippet) => snippet.text)).toEqual(["Authorization: Bearer <API_KEY>"]);
     expect(diagnosis.apiSays).toEqual({ title: "Unauthorized", detail: "Authentication credentials were not provided" });
     expect(diagnosis.status).toBe(401);
     expect(diagnosis.code).toBe("err:svc:authentication:missing");
@@ -55,8 +55,10 @@ describe("the missing-credentials guide", () => {
     expect(diagnosis.heading).toBe("Something between your browser and the API stripped the Authorization header");
     expect(diagnosis.whatHappened).toMatch(/^Keyscope sent your key in the `Authorization` header, but the API says no credentials arrived/);
     expect(diagnosis.likelyCauses[0]).toMatch(/proxy or API gateway/);
-    expect(diagnosis.snippet?.text).toContain(`curl -i -X POST '${REQUEST_URL}'`);
-    expect(diagnosis.snippet?.text).toContain('-H "Authorization: Bearer $API_KEY"');
+    const [header, curl] = diagnosis.snippets;
+    expect(header?.text).toBe("Authorization: Bearer <API_KEY>");
+    expect(curl?.text).toContain(`curl -i -X POST '${REQUEST_URL}'`);
+    expect(curl?.text).toContain('-H "Authorization: Bearer $API_KEY"');
   });
 
   test("names a redirect when the request was redirected", () => {
@@ -96,23 +98,23 @@ describe("specifics", () => {
   test("CORS gives the proxy-mode command for the API's origin", () => {
     const error = new NetworkError({ url: `${BASE_URL}/prefix/v2/keys.listKeys`, offline: false, crossOrigin: true });
     const diagnosis = describeError(error, { pageOrigin: "http://127.0.0.1:5173" });
-    expect(diagnosis.snippet?.text).toBe(`npm start -- --upstream ${BASE_URL}`);
+    expect(diagnosis.snippets[0]?.text).toBe(`npm start -- --upstream ${BASE_URL}`);
     expect(diagnosis.whatHappened).toMatch(/sends no CORS headers/);
     expect(diagnosis.fixSteps.join("\n")).toContain("--cors-origin http://127.0.0.1:5173");
-    expect(describeError(error, { baseUrl: "https://other.example:8443/x" }).snippet?.text).toBe(
+    expect(describeError(error, { baseUrl: "https://other.example:8443/x" }).snippets[0]?.text).toBe(
       "npm start -- --upstream https://other.example:8443",
     );
   });
 
   test("a relative request URL is made absolute with the page's origin for the curl command", () => {
     const error = new NetworkError({ url: "/v2/keys.listKeys", offline: false, crossOrigin: false });
-    expect(describeError(error, { pageOrigin: "http://127.0.0.1:8787" }).snippet?.text).toContain("'http://127.0.0.1:8787/v2/keys.listKeys'");
-    expect(describeError(error).snippet?.text).toContain("'<base URL>/v2/keys.listKeys'");
+    expect(describeError(error, { pageOrigin: "http://127.0.0.1:8787" }).snippets[0]?.text).toContain("'http://127.0.0.1:8787/v2/keys.listKeys'");
+    expect(describeError(error).snippets[0]?.text).toContain("'<base URL>/v2/keys.listKeys'");
   });
 
   test("a quote in the URL cannot break out of the shell command", () => {
     const error = new NetworkError({ url: "https://a.example/x'$(rm -rf ~)'/v2/keys.listKeys", offline: false, crossOrigin: false });
-    expect(describeError(error).snippet?.text).toContain(`'https://a.example/x'\\''$(rm -rf ~)'\\''/v2/keys.listKeys'`);
+    expect(describeError(error).snippets[0]?.text).toContain(`'https://a.example/x'\\''$(rm -rf ~)'\\''/v2/keys.listKeys'`);
   });
 
   test("an unexpected answer shows what came back, labelled with its content type", () => {

@@ -133,6 +133,8 @@ describe("the missing-credentials panel", () => {
     expect(heading).toHaveFocus();
     const firstParagraph = panel.querySelector("p:not(.error-panel__meta)");
     expect(firstParagraph).toHaveTextContent(/^Keyscope sent your key in the Authorization header, but the API says no credentials arrived/);
+    expect(within(panel).getByText("Authorization: Bearer <API_KEY>")).toBeInTheDocument();
+    expect(within(panel).getByRole("button", { name: "Copy the curl command" })).toBeInTheDocument();
   });
 
   test("when no key was sent, it gives the header to copy", async () => {
