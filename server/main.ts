@@ -33,9 +33,11 @@ async function main(): Promise<void> {
   }
 
   const running = await startKeyscope(config);
-  if (running.demoRootKey !== undefined) say(`Demo root key (shown once, store it now): ${running.demoRootKey}`);
-  say(`Keyscope is running at ${running.url}`);
-  if (config.upstream !== undefined) say(`Proxying /v2/* to ${displayUrl(config.upstream)}`);
+  const lines = [`Keyscope is running at ${running.url}`];
+  if (running.demoRootKey !== undefined) lines.unshift(`Demo root key (shown once, store it now): ${running.demoRootKey}`);
+  if (config.upstream !== undefined) lines.push(`Proxying /v2/* to ${displayUrl(config.upstream)}`);
+  // One write, so whoever waits for the running line has the lines around it too.
+  say(lines.join("\n"));
 
   installShutdown(() => running.close(), note);
 }

@@ -42,7 +42,7 @@ export function startServer(options: StartServerOptions = {}): Promise<StartedSe
     ["server/main.ts", "--port", "0", "--host", "127.0.0.1", "--no-build", "--data-dir", dataDir, ...(options.args ?? [])],
     {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...options.env, KEYSCOPE_PARENT_PID: String(process.pid) },
+      env: { ...process.env, KEYSCOPE_PARENT_PID: String(process.pid), ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
@@ -66,9 +66,10 @@ export function startServer(options: StartServerOptions = {}): Promise<StartedSe
 
   const admin = (args: string[]): Promise<string> =>
     new Promise((resolve, reject) => {
+      // `node --import tsx` is tsx in one process instead of two: admin commands start twice as fast.
       execFile(
-        TSX,
-        ["server/admin.ts", ...args, "--data-dir", dataDir],
+        process.execPath,
+        ["--import", "tsx", "server/admin.ts", ...args, "--data-dir", dataDir],
         { cwd: REPO_ROOT, env: process.env, maxBuffer: 64 * 1024 * 1024 },
         (error, adminStdout, adminStderr) => {
           if (error) reject(new Error(adminStderr.trim() || error.message));

@@ -1,0 +1,44 @@
+import Database from "better-sqlite3";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { startServer, type StartedServer } from "../support/server-process";
+import { asError, callApi, REQUEST_ID, typeFor } from "./http";
+
+let server: StartedServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+test("a failure inside the server is a generic 500 envelope that leaks no stack, and the server keeps serving", async () => {
+  const key = server.rootKey ?? "";
+  expect((await callApi(server.url, { key })).status).toBe(200);
+
+  const db = new Database(join(server.dataDir, "keyscope.sqlite"));
+  db.exec("DROP TABLE keys");
+  db.close();
+
+  const answer = await callApi(server.url, { key });
+
+  expect(answer.status).toBe(500);
+  expect(answer.json).toEqual({
+    meta: { requestId: expect.stringMatching(REQUEST_ID) },
+    error: {
+      detail: "An unexpected error occurred",
+      status: 500,
+      title: "Internal Server Error",
+      type: typeFor(server.url, "err:svc:application:unexpected_error"),
+    },
+  });
+  expect(answer.text).not.toMatch(/no such table|\.ts:\d+|at /);
+
+  // The operator's log names the request id, so a report can be traced.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(server.output()).toContain(asError(answer).meta.requestId);
+
+  expect((await callApi(server.url, { method: "GET", path: "/v2/liveness" })).status).toBe(200);
+});
