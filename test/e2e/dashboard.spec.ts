@@ -6,6 +6,8 @@ test("a valid key lists the workspace's keys", async ({ page, server, rootKey })
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await expect(page).toHaveURL(/\/keys$/);
+  await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
+  await page.getByLabel("Filter keys").fill("(production)");
   await expect(page.getByText("Checkout service (production)")).toBeVisible();
   await expect(page.getByText(demoKeyId)).toBeVisible();
   await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
@@ -57,14 +59,16 @@ test("a gateway that strips Authorization gets the missing-credentials panel nam
   const gateway = await startGateway({ target: server.url, stripAuthorization: true });
   try {
     await page.goto(gateway.url);
+    const answerArrives = page.waitForResponse((response) => response.url().endsWith("/v2/keys.listKeys"));
     await enterKey(page, rootKey);
-    const answer = await page.waitForResponse((response) => response.url().endsWith("/v2/keys.listKeys"));
+    const answer = await answerArrives;
     const body = (await answer.json()) as { error: { type: string } };
     const panel = page.getByRole("alert");
     await expect(panel).toContainText(/stripp/i);
     await expect(panel).toContainText("Authorization: Bearer <API_KEY>");
     await expect(panel.getByRole("link", { name: /docs/i })).toHaveAttribute("href", body.error.type);
     expect(body.error.type).toBe(`${gateway.url}/docs/errors/svc/authentication/missing`);
+    expect(gateway.seenAuthorization).toContain(`Bearer ${rootKey}`);
     await saveScreenshot(page, "panel-missing-stripped");
   } finally {
     await gateway.stop();
