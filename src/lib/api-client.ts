@@ -42,10 +42,10 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 // ---------------------------------------------------------------------------------------------------------------
 // Base URL
 
-export type BaseUrlCheck = { ok: true; baseUrl: string } | { ok: false; error: InvalidConnectionError };
+export type BaseUrlValidation = { ok: true; baseUrl: string } | { ok: false; error: InvalidConnectionError };
 
 /** The base URL as requests use it, or why it cannot be used. "" and "/path" mean this page's own origin. */
-export function checkBaseUrl(input: string): BaseUrlCheck {
+export function validateBaseUrl(input: string): BaseUrlValidation {
   const trimmed = input.trim();
   if (trimmed === "" || trimmed.startsWith("/")) {
     if (trimmed.startsWith("//")) return { ok: false, error: new InvalidConnectionError("base-url-not-http") };
@@ -73,7 +73,7 @@ export function checkBaseUrl(input: string): BaseUrlCheck {
 
 /** Trims and drops trailing slashes; throws an InvalidConnectionError for anything but http(s) (or "" / "/path"). */
 export function normalizeBaseUrl(input: string): string {
-  const check = checkBaseUrl(input);
+  const check = validateBaseUrl(input);
   if (!check.ok) throw check.error;
   return check.baseUrl;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from "vitest";
-import { checkBaseUrl, listKeys, MAX_RESPONSE_BYTES, normalizeBaseUrl, parseRetryAfter, type Connection } from "../../../src/lib/api-client";
+import { validateBaseUrl, listKeys, MAX_RESPONSE_BYTES, normalizeBaseUrl, parseRetryAfter, type Connection } from "../../../src/lib/api-client";
 import {
   ApiError,
   InvalidConnectionError,
@@ -417,7 +417,7 @@ describe("base URLs", () => {
     ["https://exa mple.com", "base-url-unparsable"],
   ])("%j is refused as %s", (input, problem) => {
     expect(() => normalizeBaseUrl(input)).toThrow(InvalidConnectionError);
-    expect(checkBaseUrl(input)).toMatchObject({ ok: false, error: { problem, field: "baseUrl" } });
+    expect(validateBaseUrl(input)).toMatchObject({ ok: false, error: { problem, field: "baseUrl" } });
   });
 });
 
