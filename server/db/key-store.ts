@@ -1,5 +1,4 @@
 import type { Database, Statement } from "better-sqlite3";
-import type { Key } from "../../src/lib/contract";
 
 /** What a request needs to know about the root key it carries. */
 export interface RootKeyRecord {
@@ -20,8 +19,22 @@ export interface ListKeysQuery {
   limit: number;
 }
 
+/**
+ * A listed key as stored, in column order: raw rows skip building an object per key, and `meta` stays the
+ * JSON text it is stored as (the schema only admits a JSON object there).
+ */
+export type KeyRow = [
+  keyId: string,
+  name: string,
+  start: string,
+  enabled: 0 | 1,
+  createdAt: number,
+  expires: number | null,
+  meta: string | null,
+];
+
 export interface KeyPage {
-  keys: Key[];
+  rows: KeyRow[];
   hasMore: boolean;
 }
 
@@ -31,6 +44,11 @@ export interface KeyStore {
   findRootKey(hash: string): RootKeyRecord | undefined;
   apiBelongsTo(apiId: string, workspaceId: string): boolean;
   listKeys(query: ListKeysQuery): KeyPage;
+  /**
+   * SQLite's `data_version`: it changes whenever another connection (the admin CLI) commits. The server's
+   * own connection never writes, so an unchanged value means every read would answer the same.
+   */
+  dataVersion(): number;
 }
 
 interface RootKeyRow {
@@ -42,16 +60,6 @@ interface RootKeyRow {
   ratelimit_window_ms: number | null;
 }
 
-interface KeyRow {
-  id: string;
-  name: string;
-  start: string;
-  enabled: number;
-  created_at: number;
-  expires: number | null;
-  meta: string | null;
-}
-
 const KEY_COLUMNS = "id, name, start, enabled, created_at, expires, meta";
 // "" sorts before every id, so a first page is the same index range scan as any other.
 const BEFORE_ALL_IDS = "";
@@ -61,24 +69,29 @@ export function createKeyStore(db: Database): KeyStore {
     `SELECT id, workspace_id, permissions, enabled, ratelimit_limit, ratelimit_window_ms
        FROM root_keys WHERE hash = ? AND revoked_at IS NULL`,
   );
+  const dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
   const apiInWorkspace = db
     .prepare<[string, string], number>("SELECT 1 FROM apis WHERE id = ? AND workspace_id = ?")
     .pluck();
 
   type PageArgs = [scope: string, after: string, limit: number];
   type FilteredPageArgs = [scope: string, externalId: string, after: string, limit: number];
-  const byWorkspace = db.prepare<PageArgs, KeyRow>(
-    `SELECT ${KEY_COLUMNS} FROM keys WHERE workspace_id = ? AND id > ? ORDER BY id LIMIT ?`,
-  );
-  const byApi = db.prepare<PageArgs, KeyRow>(
-    `SELECT ${KEY_COLUMNS} FROM keys WHERE api_id = ? AND id > ? ORDER BY id LIMIT ?`,
-  );
-  const byWorkspaceAndExternalId = db.prepare<FilteredPageArgs, KeyRow>(
-    `SELECT ${KEY_COLUMNS} FROM keys WHERE workspace_id = ? AND external_id = ? AND id > ? ORDER BY id LIMIT ?`,
-  );
-  const byApiAndExternalId = db.prepare<FilteredPageArgs, KeyRow>(
-    `SELECT ${KEY_COLUMNS} FROM keys WHERE api_id = ? AND external_id = ? AND id > ? ORDER BY id LIMIT ?`,
-  );
+  const byWorkspace = db
+    .prepare<PageArgs, KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE workspace_id = ? AND id > ? ORDER BY id LIMIT ?`)
+    .raw();
+  const byApi = db
+    .prepare<PageArgs, KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE api_id = ? AND id > ? ORDER BY id LIMIT ?`)
+    .raw();
+  const byWorkspaceAndExternalId = db
+    .prepare<FilteredPageArgs, KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM keys WHERE workspace_id = ? AND external_id = ? AND id > ? ORDER BY id LIMIT ?`,
+    )
+    .raw();
+  const byApiAndExternalId = db
+    .prepare<FilteredPageArgs, KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM keys WHERE api_id = ? AND external_id = ? AND id > ? ORDER BY id LIMIT ?`,
+    )
+    .raw();
 
   function pageRows(query: ListKeysQuery): KeyRow[] {
     const after = query.after ?? BEFORE_ALL_IDS;
@@ -111,31 +124,14 @@ export function createKeyStore(db: Database): KeyStore {
     apiBelongsTo(apiId, workspaceId) {
       return apiInWorkspace.get(apiId, workspaceId) === 1;
     },
+    dataVersion() {
+      return dataVersion.get() ?? 0;
+    },
     listKeys(query) {
       const rows = pageRows(query);
       const hasMore = rows.length > query.limit;
       if (hasMore) rows.length = query.limit;
-      return { keys: rows.map(toKey), hasMore };
+      return { rows, hasMore };
     },
   };
-}
-
-function toKey(row: KeyRow): Key {
-  const key: Key = {
-    keyId: row.id,
-    name: row.name,
-    start: row.start,
-    enabled: row.enabled === 1,
-    createdAt: row.created_at,
-  };
-  if (row.expires !== null) key.expires = row.expires;
-  if (row.meta !== null) {
-    const meta: unknown = JSON.parse(row.meta);
-    if (isRecord(meta)) key.meta = meta;
-  }
-  return key;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

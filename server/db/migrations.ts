@@ -37,7 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
         enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
         created_at INTEGER NOT NULL,
         expires INTEGER,
-        meta TEXT CHECK (meta IS NULL OR json_valid(meta)),
+        meta TEXT CHECK (meta IS NULL OR json_type(meta) = 'object'),
         external_id TEXT
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX keys_by_workspace ON keys (workspace_id, id);

@@ -226,6 +226,17 @@ describe("listing and paging", () => {
     expect(keys.some((key) => key.meta !== undefined)).toBe(true);
   });
 
+  test("a key created while the server runs is in the very next answer to the same request", async () => {
+    const freshApi = await server.admin(["apis", "create", "--name", "Fresh API"]);
+    const before = asKeyList(await callApi(server.url, { key: demoKey, body: { apiId: freshApi } }));
+    expect(before.data.keys).toEqual([]);
+
+    await server.admin(["keys", "create", "--name", "Just made", "--api", freshApi]);
+
+    const after = asKeyList(await callApi(server.url, { key: demoKey, body: { apiId: freshApi } }));
+    expect(after.data.keys.map((key) => key.name)).toEqual(["Just made"]);
+  });
+
   test("externalId filters the list", async () => {
     const keys = asKeyList(await callApi(server.url, { key: demoKey, body: { externalId: "org_acme" } })).data.keys;
     expect(keys.map((key) => key.name).sort()).toEqual(["Acme Corp integration", "Edge functions"]);
