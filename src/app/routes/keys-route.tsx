@@ -3,6 +3,7 @@ import { ErrorBoundary } from "react-error-boundary";
 import { KeysList } from "../../features/keys/components/keys-list";
 import { KeysPageShell } from "../../features/keys/components/keys-page-shell";
 import { ErrorPanel } from "../../features/troubleshoot/components/error-panel";
+import { RefreshErrorNotice } from "../refresh-error-notice";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
 import { usePageTitle } from "../use-page-title";
@@ -10,7 +11,7 @@ import { usePageTitle } from "../use-page-title";
 /**
  * The Keys page, composed: the keys feature lists, the troubleshoot feature explains a refusal.
  * A first load that fails throws to the boundary (nothing to show but the panel); a failed refresh
- * keeps the loaded keys on screen under a compact panel.
+ * keeps the loaded keys on screen under a one-line notice that opens the panel.
  */
 export function KeysRoute() {
   usePageTitle("Keys");
@@ -25,20 +26,25 @@ export function KeysRoute() {
             onReset={reset}
             resetKeys={[connection]}
             fallbackRender={({ error, resetErrorBoundary }) => (
-              <ErrorPanel
-                error={error}
-                baseUrl={connection.baseUrl}
-                onRetry={resetErrorBoundary}
-                onReenterKey={reenterKey}
-              />
+              <div className="keys-error">
+                <ErrorPanel
+                  error={error}
+                  baseUrl={connection.baseUrl}
+                  onRetry={resetErrorBoundary}
+                  onReenterKey={reenterKey}
+                />
+              </div>
             )}
           >
             <KeysList
               connection={connection}
               renderRefreshError={({ error, onRetry }) => (
-                <div className="refresh-error">
-                  <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} />
-                </div>
+                <RefreshErrorNotice
+                  error={error}
+                  baseUrl={connection.baseUrl}
+                  onRetry={onRetry}
+                  onReenterKey={reenterKey}
+                />
               )}
             />
           </ErrorBoundary>

@@ -172,9 +172,9 @@ describe("errors on the keys page", () => {
     expect(readStoredBaseUrl()).toBe(BASE_URL);
   });
 
-  test("a failed refresh keeps the keys on screen with the panel above them", async () => {
+  test("a failed refresh keeps the keys on screen under a notice that opens the panel", async () => {
     connect();
-    stubApi(
+    const api = stubApi(
       keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]),
       jsonResponse(403, {
         meta: { requestId: "req_1" },
@@ -185,13 +185,25 @@ describe("errors on the keys page", () => {
           type: "http://localhost/docs/errors/svc/authorization/key_disabled",
         },
       }),
+      keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker (renamed)" }]),
     );
     const { user } = renderApp("/keys");
     await screen.findByText("Billing worker");
     await user.click(screen.getByRole("button", { name: "Refresh" }));
-    const panel = await screen.findByRole("alert");
-    expect(panel).toHaveTextContent("err:svc:authorization:key_disabled");
+
+    const notice = await screen.findByRole("alert");
+    expect(notice).toHaveTextContent("Refresh failed: the API answered Key is disabled (HTTP 403).");
     expect(screen.getByText("Billing worker")).toBeVisible();
+
+    await user.click(screen.getByRole("button", { name: "Show details" }));
+    const panel = screen.getByRole("alert", { name: /disabled/i });
+    expect(panel).toHaveTextContent("err:svc:authorization:key_disabled");
+    expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus();
+
+    await user.click(within(screen.getByRole("region", { name: "Refresh failed" })).getAllByRole("button", { name: "Retry" })[0]!);
+    expect(await screen.findByText("Billing worker (renamed)")).toBeVisible();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(api.requests).toHaveLength(3);
   });
 });
 

@@ -3,21 +3,26 @@ import { useRef, type CSSProperties } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import type { Key } from "../../../lib/contract";
 import { type OptionalColumn } from "../key-view";
+import { useMediaQuery } from "../use-media-query";
 import { KeyStatusBadge } from "./key-status-badge";
 import { RelativeTime } from "./relative-time";
 
 /** Fixed, so the virtualizer never has to measure: 100,000 rows cost what the visible ones cost. */
 export const ROW_HEIGHT = 52;
 export const HEADER_HEIGHT = 40;
+/** On a phone each row is a small card: name and status, the id, then prefix and dates. */
+const COMPACT_ROW_HEIGHT = 100;
+const COMPACT_ROW_HEIGHT_BARE = 76;
+export const COMPACT_QUERY = "(max-width: 640px)";
 /** Start loading the next page this many rows before the end. */
 const LOAD_AHEAD_ROWS = 20;
 
 type Column = "keyId" | "name" | OptionalColumn;
 
 const COLUMNS: Record<Column, { label: string; width: string; minWidth: number }> = {
-  keyId: { label: "Key ID", width: "minmax(260px, 1.4fr)", minWidth: 260 },
-  name: { label: "Name", width: "minmax(180px, 1.6fr)", minWidth: 180 },
-  start: { label: "Prefix", width: "minmax(140px, 0.8fr)", minWidth: 140 },
+  keyId: { label: "Key ID", width: "minmax(330px, 1.5fr)", minWidth: 330 },
+  name: { label: "Name", width: "minmax(180px, 1.5fr)", minWidth: 180 },
+  start: { label: "Prefix", width: "minmax(160px, 0.8fr)", minWidth: 160 },
   status: { label: "Status", width: "minmax(110px, 0.6fr)", minWidth: 110 },
   createdAt: { label: "Created", width: "minmax(130px, 0.7fr)", minWidth: 130 },
   expires: { label: "Expires", width: "minmax(130px, 0.7fr)", minWidth: 130 },
@@ -32,20 +37,28 @@ interface KeysTableProps {
   onNearEnd?: () => void;
 }
 
-export function KeysTable({ keys, optionalColumns, now, onNearEnd }: KeysTableProps) {
+export function KeysTable(props: KeysTableProps) {
+  const compact = useMediaQuery(COMPACT_QUERY);
+  // A new layout is a new virtualizer: row heights are fixed per layout, never re-measured.
+  return <VirtualKeysTable key={compact ? "compact" : "wide"} compact={compact} {...props} />;
+}
+
+function VirtualKeysTable({ keys, optionalColumns, now, onNearEnd, compact }: KeysTableProps & { compact: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const columns: Column[] = ["keyId", "name", ...optionalColumns];
+  const rowHeight = compact ? (optionalColumns.length > 0 ? COMPACT_ROW_HEIGHT : COMPACT_ROW_HEIGHT_BARE) : ROW_HEIGHT;
+  // The wide layout's sticky header sits above the rows inside the same scroller; the compact one hides it visually.
+  const headerHeight = compact ? 0 : HEADER_HEIGHT;
   // The virtualizer re-renders this component itself on scroll; nothing here is memoized by a compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: keys.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     getItemKey: (index) => keys[index]?.keyId ?? index,
     overscan: 10,
-    // The sticky header sits above the rows inside the same scroller.
-    scrollMargin: HEADER_HEIGHT,
-    scrollPaddingStart: HEADER_HEIGHT,
+    scrollMargin: headerHeight,
+    scrollPaddingStart: headerHeight,
     onChange: (instance) => {
       const last = instance.getVirtualItems().at(-1);
       if (onNearEnd && last && last.index >= instance.options.count - 1 - LOAD_AHEAD_ROWS) onNearEnd();
@@ -54,14 +67,19 @@ export function KeysTable({ keys, optionalColumns, now, onNearEnd }: KeysTablePr
 
   const style = {
     "--keys-columns": columns.map((column) => COLUMNS[column].width).join(" "),
-    "--keys-min-width": `${columns.reduce((sum, column) => sum + COLUMNS[column].minWidth, 0)}px`,
+    "--keys-min-width": compact ? "0px" : `${columns.reduce((sum, column) => sum + COLUMNS[column].minWidth, 0)}px`,
+    "--keys-row-height": `${rowHeight}px`,
   } as CSSProperties;
 
   return (
-    <div className="keys-table__scroller" ref={scrollRef}>
+    <div
+      className="keys-table__scroller"
+      ref={scrollRef}
+      style={{ "--keys-content-height": `${headerHeight + keys.length * rowHeight + 2}px` } as CSSProperties}
+    >
       <div
         role="table"
-        className="keys-table"
+        className={compact ? "keys-table keys-table--compact" : "keys-table"}
         aria-label="API keys"
         aria-rowcount={keys.length + 1}
         aria-colcount={columns.length}
@@ -86,7 +104,7 @@ export function KeysTable({ keys, optionalColumns, now, onNearEnd }: KeysTablePr
                 key={item.key}
                 aria-rowindex={item.index + 2}
                 className="keys-table__row"
-                style={{ transform: `translateY(${item.start - HEADER_HEIGHT}px)` }}
+                style={{ transform: `translateY(${item.start - headerHeight}px)` }}
               >
                 <div role="cell" className="keys-table__cell keys-table__cell--keyId">
                   <code className="keys-table__id" title={key.keyId}>
@@ -105,7 +123,9 @@ export function KeysTable({ keys, optionalColumns, now, onNearEnd }: KeysTablePr
                 </div>
                 {optionalColumns.map((column) => (
                   <div role="cell" key={column} className={`keys-table__cell keys-table__cell--${column}`}>
-                    <OptionalCell column={column} keyData={key} now={now} />
+                    {compact && column === "createdAt" && <CompactLabel>Created</CompactLabel>}
+                    {compact && column === "expires" && key.expires !== undefined && <CompactLabel>Expires</CompactLabel>}
+                    <OptionalCell column={column} keyData={key} now={now} compact={compact} />
                   </div>
                 ))}
               </div>
@@ -117,7 +137,16 @@ export function KeysTable({ keys, optionalColumns, now, onNearEnd }: KeysTablePr
   );
 }
 
-function OptionalCell({ column, keyData, now }: { column: OptionalColumn; keyData: Key; now: number }) {
+/** Names a value inside a phone's card, for the eye; the column header names it for assistive technology. */
+function CompactLabel({ children }: { children: string }) {
+  return (
+    <span className="keys-table__cell-label" aria-hidden="true">
+      {children}
+    </span>
+  );
+}
+
+function OptionalCell({ column, keyData, now, compact }: { column: OptionalColumn; keyData: Key; now: number; compact: boolean }) {
   switch (column) {
     case "start":
       return keyData.start === undefined ? (
@@ -135,7 +164,7 @@ function OptionalCell({ column, keyData, now }: { column: OptionalColumn; keyDat
       );
     case "expires":
       return keyData.expires === undefined ? (
-        <span className="keys-table__muted">Never</span>
+        <span className="keys-table__muted">{compact ? "No expiry" : "Never"}</span>
       ) : (
         <RelativeTime time={keyData.expires} now={now} />
       );

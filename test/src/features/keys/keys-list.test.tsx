@@ -298,3 +298,36 @@ describe("the keys list", () => {
     expect(screen.queryByText("Service 0")).not.toBeInTheDocument();
   });
 });
+
+describe("on a phone", () => {
+  test("each key is a card with its name, status, id and dates, still in table rows", async () => {
+    vi.spyOn(window, "matchMedia").mockImplementation(
+      (query): MediaQueryList => ({
+        matches: query === "(max-width: 640px)",
+        media: query,
+        onchange: null,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        dispatchEvent: () => false,
+      }),
+    );
+    const now = Date.now();
+    stubApi(
+      keysEnvelope([
+        { keyId: "key_1", name: "Live", start: "sk_live_3fA", enabled: true, createdAt: now - 3 * DAY },
+        { keyId: "key_2", name: "Trial", start: "sk_live_8Kd", enabled: true, createdAt: now, expires: now + 61 * DAY },
+      ]),
+    );
+    renderKeysList();
+    await screen.findByText("Live");
+    const table = screen.getByRole("table", { name: "API keys" });
+    expect(table).toHaveClass("keys-table--compact");
+    expect(columnHeaders()).toEqual(["Key ID", "Name", "Prefix", "Status", "Created", "Expires"]);
+    const [live, trial] = rows();
+    expect(live).toHaveTextContent(/Created\s*3 days ago/);
+    expect(within(live!).getByText("No expiry")).toBeVisible();
+    expect(trial).toHaveTextContent(/Expires\s*in 2 months/);
+  });
+});

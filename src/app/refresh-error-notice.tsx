@@ -1,0 +1,61 @@
+import { useId, useState } from "react";
+import { ErrorPanel } from "../features/troubleshoot/components/error-panel";
+import { toKeyscopeError, type KeyscopeError } from "../lib/api-errors";
+
+interface RefreshErrorNoticeProps {
+  error: unknown;
+  baseUrl: string;
+  onRetry: () => void;
+  onReenterKey: () => void;
+}
+
+function summarize(error: KeyscopeError): string {
+  switch (error.name) {
+    case "ApiError":
+      return `the API answered ${error.title} (HTTP ${error.status})`;
+    case "NetworkError":
+      return "Keyscope could not reach the API";
+    case "TimeoutError":
+      return "the API did not answer in time";
+    case "UnexpectedResponseError":
+      return `the answer was not the API's (HTTP ${error.status})`;
+    case "InvalidConnectionError":
+    case "InternalError":
+      return error.message;
+  }
+}
+
+/**
+ * A failed refresh or "load more" while keys are on screen: one line that says so, the keys stay,
+ * and the full guided panel is a click away.
+ */
+export function RefreshErrorNotice({ error, baseUrl, onRetry, onReenterKey }: RefreshErrorNoticeProps) {
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  return (
+    <section className="refresh-notice" aria-label="Refresh failed">
+      <div className="refresh-notice__bar">
+        <p className="refresh-notice__text" role="alert">
+          <strong>Refresh failed:</strong> {summarize(toKeyscopeError(error))}. The list shows the keys loaded before.
+        </p>
+        <div className="refresh-notice__actions">
+          <button
+            type="button"
+            className="button button--small"
+            aria-expanded={open}
+            aria-controls={detailsId}
+            onClick={() => setOpen((shown) => !shown)}
+          >
+            {open ? "Hide details" : "Show details"}
+          </button>
+          <button type="button" className="button button--small button--primary" onClick={onRetry}>
+            Retry
+          </button>
+        </div>
+      </div>
+      <div id={detailsId} hidden={!open} className="keys-error">
+        {open && <ErrorPanel error={error} baseUrl={baseUrl} onRetry={onRetry} onReenterKey={onReenterKey} />}
+      </div>
+    </section>
+  );
+}
