@@ -1,5 +1,8 @@
 import type { ReactNode } from "react";
+import { CopyButton } from "../../../components/copy-button";
 import { ConnectForm } from "./connect-form";
+
+const CREATE_ROOT_KEY_COMMAND = "npm run admin -- root-key create --name me";
 
 interface ConnectPageProps {
   initialBaseUrl: string;
@@ -23,9 +26,10 @@ export function ConnectPage({ initialBaseUrl, pageOrigin, onConnected, notice }:
       <section className="connect-page__help" aria-labelledby="connect-help-heading">
         <h2 id="connect-help-heading">No key yet?</h2>
         <p>The reference server prints a demo root key the first time it starts. To make another one:</p>
-        <pre>
-          <code>npm run admin -- root-key create --name me</code>
-        </pre>
+        <div className="connect-page__command">
+          <code>{CREATE_ROOT_KEY_COMMAND}</code>
+          <CopyButton value={CREATE_ROOT_KEY_COMMAND} label="Copy command" />
+        </div>
       </section>
     </div>
   );
