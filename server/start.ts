@@ -76,13 +76,15 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
     },
   });
 
+  const listener = getRequestListener(app.fetch);
   const server = createServer(
     {
       headersTimeout: HEADERS_TIMEOUT_MS,
       requestTimeout: REQUEST_TIMEOUT_MS,
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     },
-    getRequestListener(app.fetch),
+    // The listener answers every error itself (app.onError), so its promise never rejects.
+    (incoming, outgoing) => void listener(incoming, outgoing),
   );
 
   let address: AddressInfo;

@@ -77,6 +77,13 @@ export async function callApi(baseUrl: string, options: CallOptions = {}): Promi
   return { status: response.status, headers: response.headers, text, json };
 }
 
+const WithRequestId = v.object({ meta: v.object({ requestId: v.pipe(v.string(), v.regex(REQUEST_ID)) }) });
+
+/** The answer's meta.requestId; throws unless it is `req_` + base58. */
+export function requestIdOf(answer: ApiAnswer): string {
+  return v.parse(WithRequestId, answer.json).meta.requestId;
+}
+
 export function asError(answer: ApiAnswer): ErrorEnvelope {
   return v.parse(ErrorEnvelope, answer.json);
 }

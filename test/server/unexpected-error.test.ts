@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startServer, type StartedServer } from "../support/server-process";
-import { asError, callApi, REQUEST_ID, typeFor } from "./http";
+import { asError, callApi, requestIdOf, typeFor } from "./http";
 
 let server: StartedServer;
 
@@ -26,7 +26,7 @@ test("a failure inside the server is a generic 500 envelope that leaks no stack,
 
   expect(answer.status).toBe(500);
   expect(answer.json).toEqual({
-    meta: { requestId: expect.stringMatching(REQUEST_ID) },
+    meta: { requestId: requestIdOf(answer) },
     error: {
       detail: "An unexpected error occurred",
       status: 500,
