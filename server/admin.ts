@@ -196,10 +196,13 @@ function parseCommandLine(argv: readonly string[]): { values: Values; positional
 
 function run(argv: readonly string[]): string | undefined {
   const { values, positionals } = parseCommandLine(argv);
-  if (values.help === true || positionals.length === 0) {
+  if (values.help === true) {
     process.stdout.write(USAGE);
-    if (values.help !== true) throw new UsageError("no command given");
     return undefined;
+  }
+  if (positionals.length === 0) {
+    process.stderr.write(USAGE);
+    throw new UsageError("no command given");
   }
   const [group = "", action = "", ...args] = positionals;
   const name = `${group} ${action}`;

@@ -2,7 +2,7 @@ import { buildDashboard, dashboardIsStale } from "./build-dashboard";
 import { displayUrl, parseServerArgs, SERVER_USAGE } from "./config";
 import { installShutdown } from "./lifecycle";
 import { REPO_ROOT } from "./paths";
-import { startKeyscope } from "./start";
+import { startKeyscope, type RunningServer } from "./start";
 
 // stdout is a contract that tests parse: the demo key line (first start only), the running line, then request lines.
 function say(line: string): void {
@@ -25,6 +25,12 @@ async function main(): Promise<void> {
   }
   const { config } = parsed;
 
+  // Installed before the (possibly long) build, so a signal or a vanished parent stops the process at any point.
+  let running: RunningServer | undefined = undefined;
+  installShutdown(async () => {
+    await running?.close();
+  }, note);
+
   if (config.build && dashboardIsStale(REPO_ROOT, config.distDir)) {
     note("Building the dashboard (it is missing or older than its sources)…");
     const startedAt = performance.now();
@@ -32,14 +38,12 @@ async function main(): Promise<void> {
     note(`Built the dashboard in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
   }
 
-  const running = await startKeyscope(config);
+  running = await startKeyscope(config);
   const lines = [`Keyscope is running at ${running.url}`];
   if (running.demoRootKey !== undefined) lines.unshift(`Demo root key (shown once, store it now): ${running.demoRootKey}`);
   if (config.upstream !== undefined) lines.push(`Proxying /v2/* to ${displayUrl(config.upstream)}`);
   // One write, so whoever waits for the running line has the lines around it too.
   say(lines.join("\n"));
-
-  installShutdown(() => running.close(), note);
 }
 
 main().catch((error: unknown) => {

@@ -86,7 +86,8 @@ export function startServer(options: StartServerOptions = {}): Promise<StartedSe
   return new Promise((resolve, reject) => {
     const fail = (reason: string) => {
       cleanup();
-      child.kill("SIGKILL");
+      // SIGTERM, which tsx passes on to the server process, rather than SIGKILL, which would orphan it.
+      child.kill("SIGTERM");
       reject(new Error(`${reason}\n--- server output ---\n${output}`));
     };
     const timer = setTimeout(() => fail(`the server did not start within ${STARTUP_TIMEOUT_MS / 1000} s`), STARTUP_TIMEOUT_MS);
