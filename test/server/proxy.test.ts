@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServer, type StartedServer } from "../support/server-process";
@@ -21,7 +20,13 @@ let upstreamUrl: string;
 const received: Received[] = [];
 
 function listenOnFreePort(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve, reject) =>
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      if (address === null || typeof address === "string") reject(new Error("no TCP address"));
+      else resolve(address.port);
+    }),
+  );
 }
 
 beforeAll(async () => {
