@@ -29,7 +29,9 @@ export interface AppOptions {
 
 const API_PREFIX = "/v2";
 
-function docsUrlResolver(configured: string | undefined): (requestUrl: string) => string {
+type DocsUrlResolver = (requestUrl: string) => string;
+
+function docsUrlResolver(configured: string | undefined): DocsUrlResolver {
   if (configured !== undefined) {
     const docsUrl = configured.replace(/\/+$/, "");
     return () => docsUrl;
@@ -42,8 +44,13 @@ function methodNotAllowed(allow: string) {
   return (c: Context<ApiEnv>) => errorResponse(c, "err:keyscope:routing:method_not_allowed", { headers: { allow } });
 }
 
-function directApi(deps: AuthDependencies, corsOrigins: readonly string[]): Hono<ApiEnv> {
+function directApi(deps: AuthDependencies, docsUrlFor: DocsUrlResolver, corsOrigins: readonly string[]): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
+  api.use(async (c, next) => {
+    c.set("requestId", newId("req"));
+    c.set("docsUrl", docsUrlFor(c.req.url));
+    await next();
+  });
   if (corsOrigins.length > 0) api.use(corsMiddleware(corsOrigins));
   const listKeysPath = LIST_KEYS_PATH.slice(API_PREFIX.length);
   const livenessPath = LIVENESS_PATH.slice(API_PREFIX.length);
@@ -63,12 +70,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   if (options.requestLog !== undefined) app.use(options.requestLog.middleware);
 
   if (options.mode.kind === "direct") {
-    app.use(`${API_PREFIX}/*`, async (c, next) => {
-      c.set("requestId", newId("req"));
-      c.set("docsUrl", docsUrlFor(c.req.url));
-      await next();
-    });
-    app.route(API_PREFIX, directApi(options.mode, options.corsOrigins ?? []));
+    app.route(API_PREFIX, directApi(options.mode, docsUrlFor, options.corsOrigins ?? []));
   } else {
     // Relayed answers carry the upstream's request id; this server makes one only for errors of its own.
     const proxy = new Hono<ApiEnv>();
