@@ -1,42 +1,66 @@
 // @ts-check
 import js from "@eslint/js";
-import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
-import importX from "eslint-plugin-import-x";
+import path from "node:path";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-const features = ["connect", "keys", "troubleshoot"];
+/** Which layer of the architecture a repository path belongs to, e.g. "src/features/keys", "src/lib", "server". */
+function layerOf(repoPath) {
+  const [top, second, third] = repoPath.split("/");
+  if (top === "src" && second === "features" && third) return `src/features/${third}`;
+  if (top === "src" && (second === "lib" || second === "components" || second === "app")) return `src/${second}`;
+  return top === "src" ? "src" : top;
+}
+
+/** Why an import from one layer into another breaks the architecture, or undefined when it does not. */
+function boundaryViolation(fromLayer, targetPath) {
+  const toLayer = layerOf(targetPath);
+  if (fromLayer === "server") {
+    return toLayer.startsWith("src") && targetPath.replace(/\.ts$/, "") !== "src/lib/contract"
+      ? "The server shares only src/lib/contract.ts with the dashboard."
+      : undefined;
+  }
+  if (!fromLayer.startsWith("src")) return undefined;
+  if (toLayer === "server") return "The dashboard must not import the server.";
+  if (fromLayer === "src/lib" || fromLayer === "src/components") {
+    if (toLayer.startsWith("src/features/")) return "Shared code must not import a feature.";
+    if (toLayer === "src/app") return "Shared code must not import the app shell.";
+  }
+  if (fromLayer.startsWith("src/features/")) {
+    if (toLayer.startsWith("src/features/") && toLayer !== fromLayer) {
+      return "Features must not import each other; compose them in src/app.";
+    }
+    if (toLayer === "src/app") return "A feature must not import the app shell.";
+  }
+  return undefined;
+}
 
 /**
- * The architecture, as import zones: shared code never imports features or the app shell,
- * features never import each other, and src/ and server/ share only the contract module.
+ * The architecture as a lint rule: shared code never imports features or the app shell, features never import
+ * each other, and src/ and server/ share only the contract module. Relative imports are resolved to paths.
  */
-const zones = [
-  ...["./src/lib", "./src/components"].flatMap((target) => [
-    { target, from: "./src/features", message: "Shared code must not import a feature." },
-    { target, from: "./src/app", message: "Shared code must not import the app shell." },
-  ]),
-  ...features.map((feature) => ({
-    target: `./src/features/${feature}`,
-    from: "./src/features",
-    except: [`./${feature}`],
-    message: "Features must not import each other; compose them in src/app.",
-  })),
-  ...features.map((feature) => ({
-    target: `./src/features/${feature}`,
-    from: "./src/app",
-    message: "A feature must not import the app shell.",
-  })),
-  { target: "./src", from: "./server", message: "The dashboard must not import the server." },
-  {
-    target: "./server",
-    from: "./src",
-    except: ["./lib/contract.ts"],
-    message: "The server shares only src/lib/contract.ts with the dashboard.",
+const boundaries = {
+  meta: { type: "problem", schema: [] },
+  create(context) {
+    const root = import.meta.dirname;
+    const fromLayer = layerOf(path.relative(root, context.filename).split(path.sep).join("/"));
+    function check(node) {
+      const source = node.source;
+      if (!source || source.type !== "Literal" || typeof source.value !== "string" || !source.value.startsWith(".")) return;
+      const target = path.relative(root, path.resolve(path.dirname(context.filename), source.value)).split(path.sep).join("/");
+      const message = boundaryViolation(fromLayer, target);
+      if (message) context.report({ node: source, message });
+    }
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
-];
+};
 
 export default tseslint.config(
   {
@@ -49,19 +73,14 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
       globals: { ...globals.browser, ...globals.node },
     },
-    plugins: { "import-x": importX },
-    settings: {
-      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
-    },
+    plugins: { keyscope: { rules: { boundaries } } },
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
-      "import-x/no-restricted-paths": ["error", { zones }],
-      "import-x/no-cycle": "error",
-      "import-x/no-self-import": "error",
+      "keyscope/boundaries": "error",
       "no-console": ["error", { allow: ["warn", "error"] }],
     },
   },

@@ -39,6 +39,15 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          name: "tooling",
+          environment: "node",
+          include: ["test/tooling/**/*.test.ts"],
+          testTimeout: 60_000,
+        },
+      },
     ],
   },
 });

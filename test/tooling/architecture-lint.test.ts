@@ -1,0 +1,46 @@
+import { ESLint } from "eslint";
+import { describe, expect, test } from "vitest";
+
+const eslint = new ESLint();
+
+/** The boundary messages ESLint reports for `code` written at `filePath` (an existing file, so types resolve). */
+async function boundaryMessages(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((message) => message.ruleId === "keyscope/boundaries").map((message) => message.message);
+}
+
+describe("the architecture lint", () => {
+  test("shared code may not import a feature or the app shell", async () => {
+    expect(await boundaryMessages("src/lib/api-client.ts", 'export { ErrorPanel } from "../features/troubleshoot/components/error-panel";\n')).toEqual([
+      "Shared code must not import a feature.",
+    ]);
+    expect(await boundaryMessages("src/components/copy-button.tsx", 'export { App } from "../app/app";\n')).toEqual([
+      "Shared code must not import the app shell.",
+    ]);
+  });
+
+  test("a feature may not import another feature, even through a dynamic import", async () => {
+    expect(
+      await boundaryMessages("src/features/keys/api/list-keys.ts", 'export const panel = import("../../troubleshoot/components/error-panel");\n'),
+    ).toEqual(["Features must not import each other; compose them in src/app."]);
+  });
+
+  test("a feature may import its own modules and shared code", async () => {
+    expect(
+      await boundaryMessages(
+        "src/features/keys/api/list-keys.ts",
+        'export { listKeys } from "../../../lib/api-client";\nexport { KeysList } from "../components/keys-list";\n',
+      ),
+    ).toEqual([]);
+  });
+
+  test("the server shares only the contract module with the dashboard", async () => {
+    expect(await boundaryMessages("server/app.ts", 'export { LIST_KEYS_PATH } from "../src/lib/contract";\n')).toEqual([]);
+    expect(await boundaryMessages("server/app.ts", 'export { listKeys } from "../src/lib/api-client";\n')).toEqual([
+      "The server shares only src/lib/contract.ts with the dashboard.",
+    ]);
+    expect(await boundaryMessages("src/lib/api-client.ts", 'export { createApp } from "../../server/app";\n')).toEqual([
+      "The dashboard must not import the server.",
+    ]);
+  });
+});
