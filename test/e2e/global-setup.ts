@@ -1,6 +1,7 @@
-import { build } from "vite";
+import { buildDashboard, dashboardIsStale } from "../../server/build-dashboard";
+import { DEFAULT_DIST_DIR, REPO_ROOT } from "../../server/paths";
 
-/** Every end-to-end run drives the dashboard as it is now: build it once, before any server starts. */
+/** Every end-to-end run drives the dashboard as its sources are now: build it once, before any server starts. */
 export default async function globalSetup(): Promise<void> {
-  await build({ logLevel: "warn" });
+  if (dashboardIsStale(REPO_ROOT, DEFAULT_DIST_DIR)) await buildDashboard(REPO_ROOT, DEFAULT_DIST_DIR);
 }
