@@ -1,3 +1,119 @@
-// The benchmarks (bundle, API throughput, deep paging, time to first row, many keys) are not written yet.
-// Until they are, this says so instead of printing figures nobody measured.
-console.log("npm run bench: no benchmarks yet — nothing was measured, bench/results.json is not written.");
+/**
+ * `npm run bench`: Keyscope against the floor of each thing it does, on this machine, in this run.
+ * Prints a table of ratios, writes bench/results.json and rewrites the README's benchmark block.
+ *
+ * `npm run bench -- --only api,paging --quick` measures a part, with fewer rounds, into bench/.work/ only.
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startServer, type StartedServer } from "../test/support/server-process";
+import { benchApi } from "./api";
+import { benchBrowser, chromiumVersion } from "./browser";
+import { benchBundle } from "./bundle";
+import { describeMachine } from "./lib/machine";
+import { APP_DIST, README_PATH, RESULTS_PATH, WORK_DIR } from "./lib/paths";
+import { markdownTable, updateReadme } from "./lib/report";
+import type { BenchResults, BenchRow } from "./lib/results";
+import { benchDeepPaging } from "./paging";
+
+const SECTIONS = ["bundle", "api", "browser", "paging"] as const;
+type Section = (typeof SECTIONS)[number];
+
+function isSection(name: string): name is Section {
+  return (SECTIONS as readonly string[]).includes(name);
+}
+
+const startedAt = performance.now();
+function log(line: string): void {
+  console.log(`[${((performance.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+}
+
+async function withServer<T>(seedCount: number, use: (server: StartedServer, rootKey: string) => Promise<T>): Promise<T> {
+  // --no-build and a fresh data directory (startServer's own), serving the dashboard the bench just built.
+  const server = await startServer({ args: ["--dist-dir", APP_DIST] });
+  try {
+    await server.admin(["keys", "seed", "--count", String(seedCount)]);
+    // A root key made with the admin CLI has no rate limit unless given one.
+    const rootKey = await server.admin(["root-key", "create", "--name", "bench"]);
+    log(`server ${server.url} with ${seedCount.toLocaleString("en")} seeded keys`);
+    return await use(server, rootKey);
+  } finally {
+    await server.stop();
+    rmSync(server.dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { only: { type: "string" }, quick: { type: "boolean" } },
+    strict: true,
+  });
+  const only = values.only?.split(",").map((name) => name.trim()) ?? [...SECTIONS];
+  const unknown = only.filter((name) => !isSection(name));
+  if (unknown.length > 0) throw new Error(`unknown section ${unknown.join(", ")}; sections: ${SECTIONS.join(", ")}`);
+  const sections = new Set(only.filter(isSection));
+  const quick = values.quick === true;
+  const partial = quick || sections.size < SECTIONS.length;
+
+  mkdirSync(WORK_DIR, { recursive: true });
+  const rows: BenchRow[] = [];
+  const chromium = await chromiumVersion();
+
+  // The bundle section builds the dashboard every other section serves.
+  if (sections.has("bundle")) rows.push(...(await benchBundle(log)));
+  else {
+    const { buildApp } = await import("./bundle");
+    await buildApp();
+  }
+
+  if (sections.has("api") || sections.has("browser")) {
+    await withServer(10_000, async (server, rootKey) => {
+      if (sections.has("api")) {
+        rows.push(
+          ...(await benchApi({
+            url: server.url,
+            rootKey,
+            rounds: quick ? 1 : 3,
+            durationSeconds: quick ? 2 : 5,
+            connections: 10,
+            log,
+          })),
+        );
+      }
+      if (sections.has("browser")) {
+        rows.push(
+          ...(await benchBrowser({
+            url: server.url,
+            rootKey,
+            firstRowRuns: quick ? 3 : 9,
+            manyKeysRuns: quick ? 1 : 3,
+            manyKeys: 10_000,
+            log,
+          })),
+        );
+      }
+    });
+  }
+
+  if (sections.has("paging")) {
+    await withServer(100_000, async (server, rootKey) => {
+      rows.push(...(await benchDeepPaging({ url: server.url, rootKey, requests: quick ? 100 : 300, log })));
+    });
+  }
+
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    machine: describeMachine(chromium),
+    wallTimeSeconds: (performance.now() - startedAt) / 1000,
+    rows,
+  };
+  const resultsPath = partial ? join(WORK_DIR, "results.json") : RESULTS_PATH;
+  writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
+  if (!partial) updateReadme(README_PATH, results);
+  console.log(`\n${markdownTable(results)}\n`);
+  console.log(partial ? `A partial run: written to ${resultsPath} only.` : `Written to ${resultsPath} and README.md.`);
+}
+
+await main();
