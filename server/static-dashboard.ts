@@ -1,6 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
 import type { Context } from "hono";
+import { COMMON_SECURITY_HEADERS, DASHBOARD_CSP, staticPageCsp, styleHash } from "./security-headers";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -27,10 +28,11 @@ const CONTENT_TYPES: Record<string, string> = {
 const HASHED_ASSET_CACHE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
 
+const NOT_BUILT_STYLE = ":root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}";
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Keyscope: dashboard not built</title>
-<style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}</style></head>
+<style>${NOT_BUILT_STYLE}</style></head>
 <body>
 <h1>The dashboard has not been built</h1>
 <p>Run <code>npm run build</code> and reload this page, or start the server without <code>--no-build</code>.</p>
@@ -38,6 +40,15 @@ const NOT_BUILT_PAGE = `<!doctype html>
 </body>
 </html>
 `;
+
+/** On every file of the dashboard: harmless on a script or stylesheet, and it covers any HTML file in dist/. */
+const DASHBOARD_HEADERS = { ...COMMON_SECURITY_HEADERS, "content-security-policy": DASHBOARD_CSP } as const;
+const NOT_BUILT_HEADERS = {
+  ...COMMON_SECURITY_HEADERS,
+  "content-security-policy": staticPageCsp([styleHash(NOT_BUILT_STYLE)]),
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": REVALIDATE,
+} as const;
 
 async function fileSize(path: string): Promise<number | undefined> {
   try {
@@ -74,19 +85,19 @@ export function dashboardHandler(distDir: string) {
       return c.body(await readFile(filePath), 200, {
         "content-type": CONTENT_TYPES[extname(filePath).toLowerCase()] ?? "application/octet-stream",
         "cache-control": isHashedAsset ? HASHED_ASSET_CACHE : REVALIDATE,
-        "x-content-type-options": "nosniff",
+        ...DASHBOARD_HEADERS,
       });
     }
     // A missing hashed asset is a stale page asking for an old build: answering with HTML would only break its script.
-    if (path.startsWith("/assets/")) return c.text("Not Found", 404);
+    if (path.startsWith("/assets/")) return c.text("Not Found", 404, COMMON_SECURITY_HEADERS);
 
     if ((await fileSize(indexPath)) === undefined) {
-      return c.body(NOT_BUILT_PAGE, 503, { "content-type": "text/html; charset=utf-8", "cache-control": REVALIDATE });
+      return c.body(NOT_BUILT_PAGE, 503, NOT_BUILT_HEADERS);
     }
     return c.body(await readFile(indexPath), 200, {
       "content-type": "text/html; charset=utf-8",
       "cache-control": REVALIDATE,
-      "x-content-type-options": "nosniff",
+      ...DASHBOARD_HEADERS,
     });
   };
 }

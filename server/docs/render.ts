@@ -2,8 +2,8 @@ import { parseErrorCode } from "../../src/lib/contract";
 import { SERVER_ERROR_CODES, SERVER_ERROR_KINDS, type ServerErrorCode } from "../errors";
 import { ERROR_DOCS } from "./error-docs";
 
-/** Self-contained pages: inline CSS only, no script, readable in light and dark. */
-const STYLE = `
+/** Self-contained pages: inline CSS only, no script, readable in light and dark. Its hash is in their CSP. */
+export const STYLE = `
 :root { color-scheme: light dark; --fg: #1b1f24; --muted: #57606a; --bg: #ffffff; --panel: #f4f6f8; --border: #d0d7de; --accent: #0b57d0; }
 @media (prefers-color-scheme: dark) {
   :root { --fg: #e6edf3; --muted: #9da7b3; --bg: #0d1117; --panel: #161b22; --border: #30363d; --accent: #7ab7ff; }

@@ -1,13 +1,14 @@
 import { Hono, type Context } from "hono";
 import { isServerErrorCode } from "../errors";
-import { renderErrorPage, renderIndexPage, renderUnknownKindPage } from "../docs/render";
+import { renderErrorPage, renderIndexPage, renderUnknownKindPage, STYLE } from "../docs/render";
+import { COMMON_SECURITY_HEADERS, staticPageCsp, styleHash } from "../security-headers";
 
 const HTML_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "cache-control": "no-cache",
-  // The pages are static text: nothing may run or load on them.
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
-  "x-content-type-options": "nosniff",
+  // The pages are static text: nothing may run or load on them but their own stylesheet.
+  "content-security-policy": staticPageCsp([styleHash(STYLE)]),
+  ...COMMON_SECURITY_HEADERS,
 } as const;
 
 function origin(c: Context): string {

@@ -1,6 +1,9 @@
 import { seriousViolations } from "./axe";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
+// axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
+test.use({ bypassCSP: true });
+
 for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`in the ${colorScheme} theme`, () => {
     test.use({ colorScheme });

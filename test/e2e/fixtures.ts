@@ -1,8 +1,11 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { startServer, type StartedServer } from "../support/server-process";
 
-/** Chromium reports every non-2xx answer as a console error; those are the API's answers, not page bugs. */
-const EXPECTED_CONSOLE_ERROR = /^Failed to load resource: the server responded with a status of \d{3}/;
+/**
+ * Chromium reports every non-2xx answer, and every answer its network stack gave up on (a cut connection,
+ * net::ERR_…), as a console error; those are what a server did, not page bugs.
+ */
+const EXPECTED_CONSOLE_ERROR = /^Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+)/;
 
 interface WorkerFixtures {
   /** A reference server of this worker's own, on a fresh data directory. */
