@@ -73,15 +73,15 @@ test("Retry resets the boundary, and Re-enter key passed through a render prop i
     url: "/v2/keys.listKeys",
   });
   render(<AppErrorFallback error={error} resetErrorBoundary={resetErrorBoundary} onReenterKey={onReenterKey} />);
-  expect(screen.getByRole("heading", { level: 2, name: "The API does not know this key" })).toHaveFocus();
+  expect(await screen.findByRole("heading", { level: 2, name: "The API does not know this key" })).toHaveFocus();
   await user.click(screen.getByRole("button", { name: "Retry" }));
   await user.click(screen.getByRole("button", { name: "Re-enter key" }));
   expect(resetErrorBoundary).toHaveBeenCalledTimes(1);
   expect(onReenterKey).toHaveBeenCalledTimes(1);
 });
 
-test("as FallbackComponent, a render bug gets Keyscope's own-problem panel", () => {
+test("as FallbackComponent, a render bug gets Keyscope's own-problem panel", async () => {
   render(<AppErrorFallback error={new TypeError("x is undefined")} resetErrorBoundary={vi.fn()} />);
-  expect(screen.getByRole("heading", { level: 2, name: "Keyscope ran into a problem of its own" })).toHaveFocus();
+  expect(await screen.findByRole("heading", { level: 2, name: "Keyscope ran into a problem of its own" })).toHaveFocus();
   expect(screen.getByRole("button", { name: "Retry" })).toBeEnabled();
 });
