@@ -22,6 +22,8 @@ export interface RunningServer {
 // A slow client may not hold a connection: headers within 10 s, the whole request within 15 s.
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 15_000;
+// How often those two are checked: Node's default (30 s) lets a dribbling client hold on for up to 40 s.
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -81,6 +83,7 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
     {
       headersTimeout: HEADERS_TIMEOUT_MS,
       requestTimeout: REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     },
     // The listener answers every error itself (app.onError), so its promise never rejects.

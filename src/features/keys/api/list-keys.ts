@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, useSuspenseInfiniteQuery } from "@tanstack/react-query";
+import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { listKeys, type Connection, type KeysPage } from "../../../lib/api-client";
 import type { ListKeysRequest } from "../../../lib/contract";
 import { fingerprint } from "../../../lib/fingerprint";
@@ -32,7 +32,15 @@ export function listKeysInfiniteQueryOptions(connection: Connection, params: Lis
   });
 }
 
-/** The pages of keys loaded so far; suspends while the first loads and throws its error to the nearest boundary. */
+/**
+ * The pages of keys loaded so far (no data while the first loads); a first page that fails is thrown to the
+ * nearest error boundary, a later failure stays on the query for the list to show beside the loaded keys.
+ * Not a suspense query: React holds back content that replaces a Suspense fallback for up to 300 ms, which
+ * was most of the time to the first key row.
+ */
 export function useListKeys(connection: Connection, params: ListKeysParams = {}) {
-  return useSuspenseInfiniteQuery(listKeysInfiniteQueryOptions(connection, params));
+  return useInfiniteQuery({
+    ...listKeysInfiniteQueryOptions(connection, params),
+    throwOnError: (_error, query) => query.state.data === undefined,
+  });
 }

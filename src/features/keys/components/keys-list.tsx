@@ -1,4 +1,4 @@
-import { Suspense, useDeferredValue, useId, useMemo, useState, type ReactNode } from "react";
+import { useDeferredValue, useId, useMemo, useState, type ReactNode } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { Spinner } from "../../../components/spinner";
 import type { Connection } from "../../../lib/api-client";
@@ -23,18 +23,23 @@ interface KeysListProps {
 
 const CREATE_KEY_COMMAND = 'npm run admin -- keys create --name "Checkout service"';
 
-/** The keys the connection can read: filter, count, refresh, the virtualized table and paging. Suspends while loading. */
+type KeysQuery = ReturnType<typeof useListKeys>;
+
+/** The keys the connection can read: filter, count, refresh, the virtualized table and paging. A skeleton while loading. */
 export function KeysList(props: KeysListProps) {
-  return (
-    <Suspense fallback={<KeysListSkeleton />}>
-      <KeysListContent {...props} />
-    </Suspense>
-  );
+  const query = useListKeys(props.connection, props.params);
+  if (query.data === undefined) return <KeysListSkeleton />;
+  return <KeysListContent query={query} data={query.data} renderRefreshError={props.renderRefreshError} />;
 }
 
-function KeysListContent({ connection, params, renderRefreshError }: KeysListProps) {
-  const query = useListKeys(connection, params);
-  const { data, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = query;
+interface KeysListContentProps {
+  query: KeysQuery;
+  data: NonNullable<KeysQuery["data"]>;
+  renderRefreshError: KeysListProps["renderRefreshError"];
+}
+
+function KeysListContent({ query, data, renderRefreshError }: KeysListContentProps) {
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = query;
   const [filter, setFilter] = useState("");
   // Typing stays instant with 100,000 keys loaded: the list catches up a frame later.
   const deferredFilter = useDeferredValue(filter);
