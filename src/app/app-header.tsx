@@ -1,8 +1,11 @@
 import { Link, NavLink } from "react-router-dom";
 import { useConnection } from "../features/connect/key-store";
 import { maskKey } from "../features/connect/mask-key";
+import { EnvironmentSwitcher } from "../features/environments/components/environment-switcher";
+import { useActiveEnvironment } from "./use-active-environment";
 import { PRODUCT_NAME } from "./use-page-title";
 import { useForgetKey } from "./use-forget-key";
+import { useSwitchEnvironment } from "./use-switch-environment";
 
 /** Where the stored key points, shown without the scheme when that reads better. */
 function displayBaseUrl(baseUrl: string): string {
@@ -12,6 +15,8 @@ function displayBaseUrl(baseUrl: string): string {
 export function AppHeader() {
   const connection = useConnection();
   const forgetKey = useForgetKey();
+  const { environments, active } = useActiveEnvironment();
+  const switchEnvironment = useSwitchEnvironment();
 
   return (
     <header className="app-header">
@@ -24,7 +29,11 @@ export function AppHeader() {
           <NavLink to="/keys" className="app-header__link">
             Keys
           </NavLink>
+          <NavLink to="/troubleshoot" className="app-header__link">
+            Troubleshoot
+          </NavLink>
         </nav>
+        <EnvironmentSwitcher environments={environments} active={active} onChoose={switchEnvironment} />
         {connection !== null && (
           <div className="app-header__connection">
             <dl className="app-header__facts">

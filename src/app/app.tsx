@@ -2,6 +2,7 @@ import { useState } from "react";
 import { ErrorBoundary } from "react-error-boundary";
 import { RouterProvider } from "react-router-dom";
 import { AppErrorFallback } from "../features/troubleshoot/components/app-error-fallback";
+import { TROUBLESHOOT_PATH } from "./paths";
 import { AppProviders } from "./providers";
 import { createAppRouter } from "./router";
 
@@ -9,7 +10,7 @@ export function App() {
   const [router] = useState(createAppRouter);
   return (
     // The last line of defence: anything the routes' own boundaries miss still gets a panel.
-    <ErrorBoundary FallbackComponent={AppErrorFallback}>
+    <ErrorBoundary fallbackRender={(props) => <AppErrorFallback {...props} troubleshootHref={TROUBLESHOOT_PATH} />}>
       <AppProviders>
         <RouterProvider router={router} />
       </AppProviders>

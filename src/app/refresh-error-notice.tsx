@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { ErrorPanel } from "../features/troubleshoot/components/error-panel";
 import { toKeyscopeError, type KeyscopeError } from "../lib/api-errors";
+import { TROUBLESHOOT_PATH } from "./paths";
 
 interface RefreshErrorNoticeProps {
   error: unknown;
@@ -54,7 +55,15 @@ export function RefreshErrorNotice({ error, baseUrl, onRetry, onReenterKey }: Re
         </div>
       </div>
       <div id={detailsId} hidden={!open} className="keys-error">
-        {open && <ErrorPanel error={error} baseUrl={baseUrl} onRetry={onRetry} onReenterKey={onReenterKey} />}
+        {open && (
+          <ErrorPanel
+            error={error}
+            baseUrl={baseUrl}
+            onRetry={onRetry}
+            onReenterKey={onReenterKey}
+            troubleshootHref={TROUBLESHOOT_PATH}
+          />
+        )}
       </div>
     </section>
   );

@@ -28,6 +28,10 @@ export const routes: RouteObject[] = [
         ],
       },
       {
+        path: "troubleshoot",
+        lazy: async () => ({ Component: (await import("./routes/troubleshoot-route")).TroubleshootRoute }),
+      },
+      {
         path: "*",
         lazy: async () => ({ Component: (await import("./routes/not-found-route")).NotFoundRoute }),
       },

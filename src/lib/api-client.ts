@@ -14,12 +14,20 @@ import {
   truncate,
   type UnexpectedResponseReason,
 } from "./api-errors";
-import { LIST_KEYS_PATH, type ErrorDetailEntry, type Key, type ListKeysRequest } from "./contract";
+import {
+  LIST_KEYS_PATH,
+  REAL_SERVICE_LIST_KEYS_PATH,
+  type ErrorDetailEntry,
+  type Key,
+  type ListKeysRequest,
+} from "./contract";
 
 export interface Connection {
   /** `https://api.example.com`, or "" for this page's own origin (the dev server and proxy mode serve /v2 there). */
   baseUrl: string;
   apiKey: string;
+  /** The API whose keys to list; the real service's `apis.listKeys` requires it (CONTRACT.md §3). */
+  apiId?: string | undefined;
 }
 
 export interface KeysPage {
@@ -33,6 +41,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /**
+   * The `Authorization` value exactly as given instead of `Bearer <apiKey>`: diagnostics send a pasted key
+   * unchanged so that the API can show what is wrong with it. It is scrubbed like the key.
+   */
+  authorization?: string;
 }
 
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -80,6 +93,8 @@ export function normalizeBaseUrl(input: string): string {
 
 /** Printable ASCII without spaces: what a key is, and what a header can carry without the browser refusing it. */
 const KEY_SHAPE = /^[\x21-\x7e]+$/;
+/** What `fetch` accepts as a header value: no line breaks, no characters beyond Latin-1. */
+const HEADER_VALUE_SHAPE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Schemas: lenient where the real service and the reference server differ, strict where the seed is.
@@ -129,15 +144,43 @@ const ErrorEnvelopeSchema = v.looseObject({ meta: MetaSchema, error: v.pipe(Plai
 // ---------------------------------------------------------------------------------------------------------------
 // listKeys
 
-/** `POST {baseUrl}/v2/keys.listKeys`: one page of keys, or a KeyscopeError. A caller's abort is re-thrown as is. */
+/**
+ * One page of keys, or a KeyscopeError; a caller's abort is re-thrown as is.
+ * `POST {baseUrl}/v2/keys.listKeys` (the reference server) by default; with an `apiId`, the real service's
+ * `POST {baseUrl}/v2/apis.listKeys`, falling back to `keys.listKeys` where that operation does not exist.
+ * When `keys.listKeys` does not exist either and no `apiId` is known, an InvalidConnectionError asks for one.
+ */
 export async function listKeys(
   connection: Connection,
   request: ListKeysRequest = {},
   options: RequestOptions = {},
 ): Promise<KeysPage> {
-  const body = Object.fromEntries(Object.entries(request).filter(([, value]) => value !== undefined));
-  const outcome = await post(connection, LIST_KEYS_PATH, JSON.stringify(body), options);
-  return toKeysPage(outcome);
+  // The connection's API ID picks the real service's operation; an `apiId` in the request alone is a filter.
+  const connectionApiId = connection.apiId?.trim() || undefined;
+  const apiId = request.apiId ?? connectionApiId;
+  const body = JSON.stringify(
+    Object.fromEntries(Object.entries({ ...request, apiId }).filter(([, value]) => value !== undefined)),
+  );
+  const paths = listKeysPaths(connectionApiId);
+  for (const [index, path] of paths.entries()) {
+    try {
+      return toKeysPage(await post(connection, path, body, options));
+    } catch (error) {
+      if (!isMissingOperation(error)) throw error;
+      if (index === paths.length - 1) throw apiId === undefined ? new InvalidConnectionError("api-id-required") : error;
+    }
+  }
+  throw new InvalidConnectionError("api-id-required");
+}
+
+/** The list operations to try, in order, for a request with or without an `apiId`. */
+export function listKeysPaths(apiId: string | undefined): readonly string[] {
+  return apiId === undefined ? [LIST_KEYS_PATH] : [REAL_SERVICE_LIST_KEYS_PATH, LIST_KEYS_PATH];
+}
+
+/** A 404 that is not the service's error envelope: the server has no such operation (a router's own 404). */
+export function isMissingOperation(error: unknown): boolean {
+  return error instanceof UnexpectedResponseError && error.status === 404;
 }
 
 interface Received {
@@ -158,15 +201,24 @@ interface Received {
 async function post(connection: Connection, path: string, body: string, options: RequestOptions): Promise<Received> {
   const baseUrl = normalizeBaseUrl(connection.baseUrl);
   const apiKey = connection.apiKey.trim();
-  if (apiKey !== "" && !KEY_SHAPE.test(apiKey)) throw new InvalidConnectionError("key-has-invalid-characters");
-  const secrets = apiKey === "" ? [] : [apiKey];
+  const rawAuthorization = options.authorization;
+  if (rawAuthorization === undefined && apiKey !== "" && !KEY_SHAPE.test(apiKey)) {
+    throw new InvalidConnectionError("key-has-invalid-characters");
+  }
+  if (rawAuthorization !== undefined && !HEADER_VALUE_SHAPE.test(rawAuthorization)) {
+    throw new InvalidConnectionError("key-has-invalid-characters");
+  }
+  // A pasted header value is scrubbed whole and word by word (the key in it), short words like "Bearer" aside.
+  const pastedWords = (rawAuthorization ?? "").split(/\s+/).filter((word) => word.length >= 8);
+  const secrets = [apiKey, connection.apiKey, rawAuthorization ?? "", ...pastedWords].filter((secret) => secret !== "");
   const scrub = (text: string) => scrubSecrets(text, secrets);
   const url = `${baseUrl}${path}`;
   const safeUrl = scrub(url);
-  const keySent = apiKey !== "";
+  const authorization = rawAuthorization ?? (apiKey === "" ? undefined : `Bearer ${apiKey}`);
+  const keySent = authorization !== undefined && authorization.trim() !== "";
 
   const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (keySent) headers.Authorization = `Bearer ${apiKey}`;
+  if (keySent) headers.Authorization = authorization;
 
   const callerSignal = options.signal;
   callerSignal?.throwIfAborted();

@@ -147,7 +147,8 @@ export type InvalidConnectionProblem =
   | "base-url-unparsable"
   | "base-url-has-credentials"
   | "base-url-has-query"
-  | "key-has-invalid-characters";
+  | "key-has-invalid-characters"
+  | "api-id-required";
 
 const INVALID_CONNECTION_MESSAGES: Record<InvalidConnectionProblem, string> = {
   "base-url-not-http": "The base URL must start with http:// or https://",
@@ -155,18 +156,22 @@ const INVALID_CONNECTION_MESSAGES: Record<InvalidConnectionProblem, string> = {
   "base-url-has-credentials": "The base URL must not contain a user name or password",
   "base-url-has-query": "The base URL must not contain ? or #",
   "key-has-invalid-characters": "The API key contains spaces, line breaks or characters that cannot be sent in a header",
+  "api-id-required": "This server has no keys.listKeys operation: it lists keys per API, so it needs an API ID",
 };
 
-/** The connection settings cannot make a request at all; caught before anything is sent. */
+/**
+ * The connection settings cannot make a request at all: caught before anything is sent, or (for a missing
+ * API ID) when the server turns out to have only the real service's per-API list operation.
+ */
 export class InvalidConnectionError extends Error {
   override readonly name = "InvalidConnectionError";
-  readonly field: "baseUrl" | "apiKey";
+  readonly field: "baseUrl" | "apiKey" | "apiId";
   readonly problem: InvalidConnectionProblem;
 
   constructor(problem: InvalidConnectionProblem) {
     super(INVALID_CONNECTION_MESSAGES[problem]);
     this.problem = problem;
-    this.field = problem.startsWith("key-") ? "apiKey" : "baseUrl";
+    this.field = problem.startsWith("key-") ? "apiKey" : problem.startsWith("api-id") ? "apiId" : "baseUrl";
   }
 }
 

@@ -2,10 +2,11 @@ import { test as base, expect, type Page } from "@playwright/test";
 import { startServer, type StartedServer } from "../support/server-process";
 
 /**
- * Chromium reports every non-2xx answer, and every answer its network stack gave up on (a cut connection,
- * net::ERR_…), as a console error; those are what a server did, not page bugs.
+ * Chromium reports every non-2xx answer, every answer its network stack gave up on (a cut connection,
+ * net::ERR_…), and every answer CORS hid from the page, as a console error; those are what a server did, not page bugs.
  */
-const EXPECTED_CONSOLE_ERROR = /^Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+)/;
+const EXPECTED_CONSOLE_ERROR =
+  /^(Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+)|Access to fetch at '[^']*' from origin '[^']*' has been blocked by CORS policy)/;
 
 interface WorkerFixtures {
   /** A reference server of this worker's own, on a fresh data directory. */

@@ -1,17 +1,23 @@
-import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { ConnectPage } from "../../features/connect/components/connect-page";
 import { defaultBaseUrl } from "../../features/connect/default-base-url";
-import { readStoredBaseUrl, useConnection } from "../../features/connect/key-store";
+import { useConnection, useStoredTarget } from "../../features/connect/key-store";
 import { maskKey } from "../../features/connect/mask-key";
+import { EnvironmentManager } from "../../features/environments/components/environment-manager";
+import { useActiveEnvironment } from "../use-active-environment";
 import { usePageTitle } from "../use-page-title";
+import { useSwitchEnvironment } from "../use-switch-environment";
 
 export function ConnectRoute() {
   usePageTitle("Connect");
   const navigate = useNavigate();
   const connection = useConnection();
-  // Read once: the field is the user's from then on.
-  const [initialBaseUrl] = useState(() => readStoredBaseUrl() ?? defaultBaseUrl());
+  const { environments, active } = useActiveEnvironment();
+  const switchEnvironment = useSwitchEnvironment();
+  // The form reads these once (the fields are the user's from then on); choosing an environment remounts it.
+  const target = useStoredTarget();
+  const storedBaseUrl = target?.baseUrl ?? defaultBaseUrl();
+  const storedApiId = target?.apiId ?? "";
 
   const notice =
     connection === null ? undefined : (
@@ -23,10 +29,20 @@ export function ConnectRoute() {
 
   return (
     <ConnectPage
-      initialBaseUrl={initialBaseUrl}
+      key={`${storedBaseUrl} ${storedApiId}`}
+      initialBaseUrl={storedBaseUrl}
+      initialApiId={storedApiId}
       pageOrigin={window.location.origin}
       onConnected={() => void navigate("/keys")}
       notice={notice}
-    />
+    >
+      <EnvironmentManager
+        environments={environments}
+        activeId={active?.id ?? null}
+        currentBaseUrl={storedBaseUrl}
+        currentApiId={storedApiId}
+        onChoose={switchEnvironment}
+      />
+    </ConnectPage>
   );
 }

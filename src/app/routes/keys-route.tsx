@@ -3,6 +3,7 @@ import { ErrorBoundary } from "react-error-boundary";
 import { KeysList } from "../../features/keys/components/keys-list";
 import { KeysPageShell } from "../../features/keys/components/keys-page-shell";
 import { ErrorPanel } from "../../features/troubleshoot/components/error-panel";
+import { TROUBLESHOOT_PATH } from "../paths";
 import { RefreshErrorNotice } from "../refresh-error-notice";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
@@ -32,6 +33,7 @@ export function KeysRoute() {
                   baseUrl={connection.baseUrl}
                   onRetry={resetErrorBoundary}
                   onReenterKey={reenterKey}
+                  troubleshootHref={TROUBLESHOOT_PATH}
                 />
               </div>
             )}

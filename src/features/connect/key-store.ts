@@ -8,6 +8,7 @@ import type { Connection } from "../../lib/api-client";
 
 const API_KEY_ITEM = "keyscope.apiKey";
 const BASE_URL_ITEM = "keyscope.baseUrl";
+const API_ID_ITEM = "keyscope.apiId";
 
 const listeners = new Set<() => void>();
 
@@ -25,19 +26,28 @@ function notify(): void {
 }
 
 // useSyncExternalStore needs the same object back while nothing changed.
-let snapshot: { apiKey: string | null; baseUrl: string | null; connection: Connection | null } = {
+let snapshot: { apiKey: string | null; baseUrl: string | null; apiId: string | null; connection: Connection | null } = {
   apiKey: null,
   baseUrl: null,
+  apiId: null,
   connection: null,
 };
 
 export function readConnection(): Connection | null {
   const apiKey = readItem(API_KEY_ITEM);
   const baseUrl = readItem(BASE_URL_ITEM);
-  if (apiKey !== snapshot.apiKey || baseUrl !== snapshot.baseUrl) {
-    snapshot = { apiKey, baseUrl, connection: apiKey && baseUrl ? { baseUrl, apiKey } : null };
+  const apiId = readItem(API_ID_ITEM);
+  if (apiKey !== snapshot.apiKey || baseUrl !== snapshot.baseUrl || apiId !== snapshot.apiId) {
+    const connection: Connection | null = apiKey && baseUrl ? { baseUrl, apiKey } : null;
+    if (connection && apiId) connection.apiId = apiId;
+    snapshot = { apiKey, baseUrl, apiId, connection };
   }
   return snapshot.connection;
+}
+
+/** The API ID last used in this tab (the real service lists keys per API); null when none. */
+export function readStoredApiId(): string | null {
+  return readItem(API_ID_ITEM);
 }
 
 /** The base URL last used in this tab, kept after the key is forgotten so re-entering is quick. */
@@ -47,9 +57,21 @@ export function readStoredBaseUrl(): string | null {
 
 /** Throws when the browser refuses storage; the caller tells the user. */
 export function saveConnection(connection: Connection): void {
-  sessionStorage.setItem(BASE_URL_ITEM, connection.baseUrl);
+  writeTarget(connection.baseUrl, connection.apiId);
   sessionStorage.setItem(API_KEY_ITEM, connection.apiKey);
   notify();
+}
+
+/** Point the stored connection (with or without a key) at another base URL and API ID; the key stays. */
+export function saveTarget(baseUrl: string, apiId: string | undefined): void {
+  writeTarget(baseUrl, apiId);
+  notify();
+}
+
+function writeTarget(baseUrl: string, apiId: string | undefined): void {
+  sessionStorage.setItem(BASE_URL_ITEM, baseUrl);
+  if (apiId?.trim()) sessionStorage.setItem(API_ID_ITEM, apiId.trim());
+  else sessionStorage.removeItem(API_ID_ITEM);
 }
 
 export function forgetKey(): void {
@@ -63,7 +85,7 @@ export function forgetKey(): void {
 
 // Another document of this tab's session (e.g. a same-origin frame) changed the stored key.
 function onStorage(event: StorageEvent): void {
-  if (event.key === null || event.key === API_KEY_ITEM || event.key === BASE_URL_ITEM) notify();
+  if (event.key === null || event.key === API_KEY_ITEM || event.key === BASE_URL_ITEM || event.key === API_ID_ITEM) notify();
 }
 
 export function subscribeToConnection(listener: () => void): () => void {
@@ -73,6 +95,21 @@ export function subscribeToConnection(listener: () => void): () => void {
     listeners.delete(listener);
     if (listeners.size === 0) window.removeEventListener("storage", onStorage);
   };
+}
+
+let targetSnapshot: { baseUrl: string; apiId: string | undefined } | null = null;
+
+/** The stored base URL and API ID, with or without a key (the same object back while nothing changed). */
+export function readTarget(): { baseUrl: string; apiId: string | undefined } | null {
+  const baseUrl = readItem(BASE_URL_ITEM);
+  const apiId = readItem(API_ID_ITEM) ?? undefined;
+  if (baseUrl === null) return (targetSnapshot = null);
+  if (targetSnapshot?.baseUrl !== baseUrl || targetSnapshot.apiId !== apiId) targetSnapshot = { baseUrl, apiId };
+  return targetSnapshot;
+}
+
+export function useStoredTarget(): { baseUrl: string; apiId: string | undefined } | null {
+  return useSyncExternalStore(subscribeToConnection, readTarget, () => null);
 }
 
 export function useConnection(): Connection | null {

@@ -641,6 +641,23 @@ const INVALID_CONNECTION_ENTRIES: Record<InvalidConnectionError["field"], Catalo
     likelyCauses: ["Quotes or a line break copied along with the key.", "A word processor that turned quotes curly."],
     actions: ["reenter-key"],
   },
+  apiId: {
+    id: "invalid-connection:api-id",
+    tone: "info",
+    heading: "This API lists keys per API: enter an API ID",
+    whatHappened:
+      "The server answered 404 to `POST /v2/keys.listKeys` without the API's error envelope: it has no such operation. The real service lists keys with `POST /v2/apis.listKeys`, which requires the `apiId` of the API whose keys to list.",
+    fix: [
+      "Find the API's id (it starts with `api_`) where your APIs are managed.",
+      "Choose Re-enter key and put it in the API ID field; Keyscope then uses `apis.listKeys`.",
+      "If the base URL should point at Keyscope's reference server, check it: that server does have `keys.listKeys`.",
+    ],
+    likelyCauses: [
+      "The base URL points at the real service (or a proxy to it), which has no `keys.listKeys` operation.",
+      "The base URL has a wrong path prefix, so the operation is not found.",
+    ],
+    actions: ["reenter-key", "troubleshoot"],
+  },
 };
 
 const INTERNAL_ENTRY: CatalogEntry<InternalError> = {

@@ -7,6 +7,8 @@ import "./connect-form.css";
 interface ConnectFormProps {
   /** What the Base URL field starts with. */
   initialBaseUrl: string;
+  /** What the optional API ID field starts with. */
+  initialApiId?: string;
   /** The origin Keyscope itself is served from, to warn about cross-origin and mixed-content requests. */
   pageOrigin: string;
   /** Called once the key and base URL are stored. */
@@ -19,9 +21,10 @@ const WARNING_MESSAGES: Record<BaseUrlWarning, string> = {
     "This API is on another origin than Keyscope. The browser shows its answers only if it sends CORS headers (the real service does not): serve Keyscope from the reference server, with --upstream to proxy a real deployment, or start the API with --cors-origin.",
 };
 
-export function ConnectForm({ initialBaseUrl, pageOrigin, onConnected }: ConnectFormProps) {
+export function ConnectForm({ initialBaseUrl, initialApiId = "", pageOrigin, onConnected }: ConnectFormProps) {
   const [keyInput, setKeyInput] = useState("");
   const [baseUrlInput, setBaseUrlInput] = useState(initialBaseUrl);
+  const [apiIdInput, setApiIdInput] = useState(initialApiId);
   const [showKey, setShowKey] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -38,6 +41,8 @@ export function ConnectForm({ initialBaseUrl, pageOrigin, onConnected }: Connect
     baseUrlNote: `${id}-base-url-note`,
     baseUrlError: `${id}-base-url-error`,
     baseUrlWarning: `${id}-base-url-warning`,
+    apiId: `${id}-api-id`,
+    apiIdHint: `${id}-api-id-hint`,
   };
 
   const keyCheck = checkKey(keyInput);
@@ -77,7 +82,7 @@ export function ConnectForm({ initialBaseUrl, pageOrigin, onConnected }: Connect
       return;
     }
     try {
-      saveConnection({ baseUrl: urlCheck.baseUrl, apiKey: keyCheck.key });
+      saveConnection({ baseUrl: urlCheck.baseUrl, apiKey: keyCheck.key, apiId: apiIdInput.trim() || undefined });
     } catch {
       setSaveError(
         "This browser refused to keep the key for this tab (session storage is blocked). Allow site data for this page and try again.",
@@ -195,6 +200,30 @@ export function ConnectForm({ initialBaseUrl, pageOrigin, onConnected }: Connect
         )}
         <p className="field__hint" id={ids.baseUrlHint}>
           Where the API answers <code>POST /v2/keys.listKeys</code>. A path prefix (a gateway mount point) is fine.
+        </p>
+      </div>
+
+      <div className="field">
+        <label className="field__label" htmlFor={ids.apiId}>
+          API ID <span className="field__optional">(optional)</span>
+        </label>
+        <input
+          id={ids.apiId}
+          className="input input--mono"
+          type="text"
+          name="api-id"
+          value={apiIdInput}
+          onChange={(event) => setApiIdInput(event.target.value)}
+          autoComplete="off"
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          placeholder="api_…"
+          aria-describedby={ids.apiIdHint}
+        />
+        <p className="field__hint" id={ids.apiIdHint}>
+          Needed for the real service, which lists keys per API (<code>POST /v2/apis.listKeys</code>). Leave empty
+          for Keyscope&apos;s reference server.
         </p>
       </div>
 

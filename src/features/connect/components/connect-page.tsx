@@ -6,13 +6,16 @@ const CREATE_ROOT_KEY_COMMAND = "npm run admin -- root-key create --name me";
 
 interface ConnectPageProps {
   initialBaseUrl: string;
+  initialApiId?: string;
   pageOrigin: string;
   onConnected: () => void;
   /** Shown above the form, e.g. that a key is already stored. */
   notice?: ReactNode;
+  /** Shown below the form, e.g. the saved environments. */
+  children?: ReactNode;
 }
 
-export function ConnectPage({ initialBaseUrl, pageOrigin, onConnected, notice }: ConnectPageProps) {
+export function ConnectPage({ initialBaseUrl, initialApiId, pageOrigin, onConnected, notice, children }: ConnectPageProps) {
   return (
     <div className="connect-page">
       <div className="connect-page__intro">
@@ -21,8 +24,14 @@ export function ConnectPage({ initialBaseUrl, pageOrigin, onConnected, notice }:
       </div>
       {notice}
       <div className="connect-page__card">
-        <ConnectForm initialBaseUrl={initialBaseUrl} pageOrigin={pageOrigin} onConnected={onConnected} />
+        <ConnectForm
+          initialBaseUrl={initialBaseUrl}
+          initialApiId={initialApiId}
+          pageOrigin={pageOrigin}
+          onConnected={onConnected}
+        />
       </div>
+      {children}
       <section className="connect-page__help" aria-labelledby="connect-help-heading">
         <h2 id="connect-help-heading">No key yet?</h2>
         <p>The reference server prints a demo root key the first time it starts. To make another one:</p>

@@ -5,6 +5,7 @@ import type { Connection } from "../../../lib/api-client";
 import type { Key } from "../../../lib/contract";
 import { useListKeys, type ListKeysParams } from "../api/list-keys";
 import { columnsFor, countText, filterKeys } from "../key-view";
+import { ExportButtons } from "./export-buttons";
 import { useNow } from "../use-now";
 import { KeysTable, ROW_HEIGHT } from "./keys-table";
 import "./keys.css";
@@ -101,6 +102,7 @@ function KeysListContent({ query, data, renderRefreshError }: KeysListContentPro
           {countText(keys.length, matching.length, filtering, hasNextPage)}
         </p>
         <RefreshButton refreshing={refreshing} onRefresh={() => void refetch()} />
+        <ExportButtons keys={keys} />
       </div>
 
       {failed &&

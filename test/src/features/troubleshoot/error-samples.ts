@@ -230,6 +230,12 @@ export function samples(): Sample[] {
       fix: "Copy the key again",
     },
     {
+      entryId: "invalid-connection:api-id",
+      error: new InvalidConnectionError("api-id-required"),
+      heading: /lists keys per API: enter an API ID/,
+      fix: "API ID field",
+    },
+    {
       entryId: "internal",
       error: new InternalError("TypeError: cannot read properties of undefined"),
       heading: /problem of its own/,

@@ -1,0 +1,53 @@
+import { useNavigate } from "react-router-dom";
+import { checkKey } from "../../features/connect/check-key";
+import { defaultBaseUrl } from "../../features/connect/default-base-url";
+import { useConnection, useStoredTarget } from "../../features/connect/key-store";
+import { maskKey } from "../../features/connect/mask-key";
+import type { KeyPreflight } from "../../features/troubleshoot/diagnostics/diagnose";
+import { TroubleshootPage } from "../../features/troubleshoot/components/troubleshoot-page";
+import { useActiveEnvironment } from "../use-active-environment";
+import { usePageTitle } from "../use-page-title";
+import { useSwitchEnvironment } from "../use-switch-environment";
+
+/** Key entry's checks, as the diagnostics need them: why a pasted key cannot be right. */
+function preflight(input: string): KeyPreflight {
+  const check = checkKey(input);
+  return {
+    ok: check.ok,
+    reason: check.ok ? null : check.reason,
+    hadBearerPrefix: check.fixes.includes("removed-bearer-prefix") || check.fixes.includes("removed-authorization-header"),
+  };
+}
+
+/** The troubleshoot page, composed: it tests the stored connection (or what key entry would use) without needing a key. */
+export function TroubleshootRoute() {
+  usePageTitle("Troubleshoot");
+  const navigate = useNavigate();
+  const connection = useConnection();
+  const { environments, active } = useActiveEnvironment();
+  const switchEnvironment = useSwitchEnvironment();
+  const target = useStoredTarget();
+  const baseUrl = target?.baseUrl ?? defaultBaseUrl();
+  const apiId = target?.apiId;
+
+  return (
+    <TroubleshootPage
+      // A new target is a new page: results of the old one must not be shown under it.
+      key={`${baseUrl} ${apiId ?? ""}`}
+      baseUrl={baseUrl}
+      apiId={apiId}
+      storedKey={connection?.apiKey ?? null}
+      storedKeyMasked={connection ? maskKey(connection.apiKey) : null}
+      environmentName={active?.name ?? null}
+      otherEnvironments={environments.filter((environment) => environment.id !== active?.id)}
+      preflight={preflight}
+      onSwitchEnvironment={(id) => {
+        const chosen = environments.find((environment) => environment.id === id);
+        if (!chosen) return;
+        switchEnvironment(chosen);
+        void navigate(connection ? "/keys" : "/connect");
+      }}
+      pageOrigin={window.location.origin}
+    />
+  );
+}

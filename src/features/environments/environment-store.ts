@@ -1,0 +1,133 @@
+import { useSyncExternalStore } from "react";
+import * as v from "valibot";
+import { validateBaseUrl } from "../../lib/api-client";
+
+/**
+ * Named base URLs ("Development", "Production"), kept in this browser's localStorage so they outlive the tab.
+ * Only names, base URLs and API IDs are ever written here: never a key. What is read back goes through a
+ * schema that keeps those three fields and drops anything else.
+ */
+
+export interface Environment {
+  id: string;
+  name: string;
+  baseUrl: string;
+  apiId?: string;
+}
+
+export type EnvironmentInput = Omit<Environment, "id">;
+
+const ITEM = "keyscope.environments";
+const MAX_NAME = 60;
+
+const StoredSchema = v.object({
+  environments: v.array(
+    v.object({
+      id: v.pipe(v.string(), v.nonEmpty()),
+      name: v.pipe(v.string(), v.nonEmpty()),
+      baseUrl: v.string(),
+      apiId: v.optional(v.string()),
+    }),
+  ),
+});
+
+const listeners = new Set<() => void>();
+let snapshot: { raw: string | null; environments: readonly Environment[] } = { raw: null, environments: [] };
+
+function readRaw(): string | null {
+  try {
+    return localStorage.getItem(ITEM);
+  } catch {
+    return null;
+  }
+}
+
+function parse(raw: string | null): readonly Environment[] {
+  if (raw === null) return [];
+  try {
+    const parsed = v.safeParse(StoredSchema, JSON.parse(raw));
+    if (!parsed.success) return [];
+    return parsed.output.environments.map(({ id, name, baseUrl, apiId }) => (apiId ? { id, name, baseUrl, apiId } : { id, name, baseUrl }));
+  } catch {
+    return [];
+  }
+}
+
+export function readEnvironments(): readonly Environment[] {
+  const raw = readRaw();
+  if (raw !== snapshot.raw) snapshot = { raw, environments: parse(raw) };
+  return snapshot.environments;
+}
+
+function write(environments: readonly Environment[]): void {
+  // Field by field, so nothing but these three values can ever reach storage.
+  const stored = environments.map(({ id, name, baseUrl, apiId }) => (apiId ? { id, name, baseUrl, apiId } : { id, name, baseUrl }));
+  localStorage.setItem(ITEM, JSON.stringify({ environments: stored }));
+  for (const listener of listeners) listener();
+}
+
+export type EnvironmentCheck = { ok: true; value: EnvironmentInput } | { ok: false; field: "name" | "baseUrl"; reason: string };
+
+/** A name and an http(s) base URL (trailing slashes dropped), or why not. */
+export function checkEnvironment(input: { name: string; baseUrl: string; apiId?: string }, others: readonly Environment[]): EnvironmentCheck {
+  const name = input.name.trim();
+  if (name === "") return { ok: false, field: "name", reason: "Give the environment a name, for example Production." };
+  if (name.length > MAX_NAME) return { ok: false, field: "name", reason: `Keep the name under ${MAX_NAME} characters.` };
+  if (others.some((environment) => environment.name.toLowerCase() === name.toLowerCase())) {
+    return { ok: false, field: "name", reason: `There is already an environment named “${name}”.` };
+  }
+  const url = validateBaseUrl(input.baseUrl);
+  if (!url.ok || url.baseUrl === "" || url.baseUrl.startsWith("/")) {
+    return { ok: false, field: "baseUrl", reason: "Enter the API's address, starting with http:// or https://." };
+  }
+  const apiId = input.apiId?.trim();
+  return { ok: true, value: apiId ? { name, baseUrl: url.baseUrl, apiId } : { name, baseUrl: url.baseUrl } };
+}
+
+function newId(): string {
+  return `env_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Throws when the browser refuses storage; the caller tells the user. */
+export function addEnvironment(input: EnvironmentInput): Environment {
+  const environment: Environment = { id: newId(), ...input };
+  write([...readEnvironments(), environment]);
+  return environment;
+}
+
+export function renameEnvironment(id: string, name: string): void {
+  write(readEnvironments().map((environment) => (environment.id === id ? { ...environment, name: name.trim() } : environment)));
+}
+
+export function removeEnvironment(id: string): void {
+  write(readEnvironments().filter((environment) => environment.id !== id));
+}
+
+/** The environment the connection points at: same base URL and same API ID (none counts as none). */
+export function activeEnvironment(
+  environments: readonly Environment[],
+  target: { baseUrl: string; apiId?: string | undefined } | null,
+): Environment | null {
+  if (target === null) return null;
+  return (
+    environments.find((environment) => environment.baseUrl === target.baseUrl && (environment.apiId ?? "") === (target.apiId ?? "")) ??
+    null
+  );
+}
+
+function onStorage(event: StorageEvent): void {
+  if (event.key === null || event.key === ITEM) for (const listener of listeners) listener();
+}
+
+export function subscribeToEnvironments(listener: () => void): () => void {
+  if (listeners.size === 0) window.addEventListener("storage", onStorage);
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0) window.removeEventListener("storage", onStorage);
+  };
+}
+
+export function useEnvironments(): readonly Environment[] {
+  return useSyncExternalStore(subscribeToEnvironments, readEnvironments, () => []);
+}

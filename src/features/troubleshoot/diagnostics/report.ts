@@ -1,0 +1,76 @@
+/**
+ * The plain-text (Markdown) report of a run, for a support ticket. The key never appears in it: the curl
+ * command names `$API_KEY`, and the whole text is scrubbed of every form of the key as a last defence.
+ */
+import { REDACTED, scrubSecrets } from "../../../lib/api-errors";
+import { curlCommand, type Finding } from "./diagnose";
+import type { Step } from "./steps";
+
+export interface ReportInput {
+  ranAt: Date;
+  baseUrl: string;
+  apiId?: string | undefined;
+  environmentName: string | null;
+  /** Which key was tested, described without the key: "the stored key (ks_root_…)". */
+  keyDescription: string;
+  steps: readonly Step[];
+  finding: Finding;
+  /** Everything that must not appear: the key as tested, and as stored. */
+  secrets: readonly string[];
+}
+
+const STATUS_LABELS: Record<Step["status"], string> = {
+  pending: "pending",
+  running: "running",
+  pass: "PASS",
+  fail: "FAIL",
+  skipped: "skipped",
+};
+
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\s+/g, " ");
+}
+
+export function buildReport(input: ReportInput): string {
+  const lines = [
+    "## Keyscope diagnostics",
+    "",
+    `- Time: ${input.ranAt.toISOString()}`,
+    `- Base URL: ${input.baseUrl === "" ? "(this page's origin)" : input.baseUrl}`,
+    `- Environment: ${input.environmentName ?? "(not a saved environment)"}`,
+    ...(input.apiId ? [`- API ID: ${input.apiId}`] : []),
+    `- Key tested: ${input.keyDescription}`,
+    "",
+    "| Step | Result | HTTP | Code | Request id | Time |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...input.steps.map(
+      (step) =>
+        `| ${cell(step.title)} | ${STATUS_LABELS[step.status]}${step.result ? `: ${cell(step.result)}` : ""} | ${step.httpStatus ?? "–"} | ${step.code ?? "–"} | ${step.requestId ?? "–"} | ${step.ms === null ? "–" : `${step.ms} ms`} |`,
+    ),
+    "",
+    `**Diagnosis:** ${input.finding.summary}`,
+    "",
+    `**Fix:** ${input.finding.fix}`,
+    ...(input.finding.command ? ["", "```sh", input.finding.command.text, "```"] : []),
+    "",
+    "Reproduce (set API_KEY in your shell first; the key is not part of this report):",
+    "",
+    "```sh",
+    curlCommand(input.baseUrl, input.apiId),
+    "```",
+    "",
+  ];
+  return scrubReport(lines.join("\n"), input.secrets);
+}
+
+/** The key in any form (raw, trimmed, without its `Bearer ` prefix, JSON- or URL-encoded) becomes a marker. */
+export function scrubReport(text: string, secrets: readonly string[]): string {
+  const forms = secrets.flatMap((secret) => {
+    const trimmed = secret.trim();
+    const bare = trimmed.replace(/^(authorization\s*:\s*)?bearer\s+/i, "").trim();
+    return [secret, trimmed, bare, ...bare.split(/\s+/)].filter((form) => form.length >= 6 && !/^bearer$/i.test(form));
+  });
+  // Longest first, so a part never leaves the rest of a longer form behind.
+  const unique = [...new Set(forms)].sort((a, b) => b.length - a.length);
+  return scrubSecrets(text, unique).replaceAll(`${REDACTED}${REDACTED}`, REDACTED);
+}
