@@ -1,5 +1,5 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useLayoutEffect, useRef, type CSSProperties } from "react";
+import { memo, useLayoutEffect, useRef, type CSSProperties } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import type { Key } from "../../../lib/contract";
 import { type OptionalColumn } from "../key-view";
@@ -109,36 +109,15 @@ function VirtualKeysTable({ keys, optionalColumns, now, onNearEnd, compact }: Ke
             const key = keys[item.index];
             if (!key) return null;
             return (
-              <div
-                role="row"
+              <KeyRow
                 key={item.key}
-                aria-rowindex={item.index + 2}
-                className="keys-table__row"
-                style={{ transform: `translateY(${item.start - headerHeight}px)` }}
-              >
-                <div role="cell" className="keys-table__cell keys-table__cell--keyId">
-                  <code className="keys-table__id" title={key.keyId}>
-                    {key.keyId}
-                  </code>
-                  <CopyButton value={key.keyId} label={`Copy key id ${key.keyId}`} className="keys-table__copy" />
-                </div>
-                <div role="cell" className="keys-table__cell keys-table__cell--name">
-                  {key.name === "" ? (
-                    <span className="keys-table__muted">Unnamed</span>
-                  ) : (
-                    <span className="keys-table__name" title={key.name}>
-                      {key.name}
-                    </span>
-                  )}
-                </div>
-                {optionalColumns.map((column) => (
-                  <div role="cell" key={column} className={`keys-table__cell keys-table__cell--${column}`}>
-                    {compact && column === "createdAt" && <CompactLabel>Created</CompactLabel>}
-                    {compact && column === "expires" && key.expires !== undefined && <CompactLabel>Expires</CompactLabel>}
-                    <OptionalCell column={column} keyData={key} now={now} compact={compact} />
-                  </div>
-                ))}
-              </div>
+                keyData={key}
+                index={item.index}
+                top={item.start - headerHeight}
+                optionalColumns={optionalColumns}
+                now={now}
+                compact={compact}
+              />
             );
           })}
         </div>
@@ -146,6 +125,45 @@ function VirtualKeysTable({ keys, optionalColumns, now, onNearEnd, compact }: Ke
     </div>
   );
 }
+
+interface KeyRowProps {
+  keyData: Key;
+  index: number;
+  /** Where the row sits inside the body; fixed for a row, so scrolling renders only the rows it brings in. */
+  top: number;
+  optionalColumns: readonly OptionalColumn[];
+  now: number;
+  compact: boolean;
+}
+
+const KeyRow = memo(function KeyRow({ keyData, index, top, optionalColumns, now, compact }: KeyRowProps) {
+  return (
+    <div role="row" aria-rowindex={index + 2} className="keys-table__row" style={{ transform: `translateY(${top}px)` }}>
+      <div role="cell" className="keys-table__cell keys-table__cell--keyId">
+        <code className="keys-table__id" title={keyData.keyId}>
+          {keyData.keyId}
+        </code>
+        <CopyButton value={keyData.keyId} label={`Copy key id ${keyData.keyId}`} className="keys-table__copy" />
+      </div>
+      <div role="cell" className="keys-table__cell keys-table__cell--name">
+        {keyData.name === "" ? (
+          <span className="keys-table__muted">Unnamed</span>
+        ) : (
+          <span className="keys-table__name" title={keyData.name}>
+            {keyData.name}
+          </span>
+        )}
+      </div>
+      {optionalColumns.map((column) => (
+        <div role="cell" key={column} className={`keys-table__cell keys-table__cell--${column}`}>
+          {compact && column === "createdAt" && <CompactLabel>Created</CompactLabel>}
+          {compact && column === "expires" && keyData.expires !== undefined && <CompactLabel>Expires</CompactLabel>}
+          <OptionalCell column={column} keyData={keyData} now={now} compact={compact} />
+        </div>
+      ))}
+    </div>
+  );
+});
 
 /** Names a value inside a phone's card, for the eye; the column header names it for assistive technology. */
 function CompactLabel({ children }: { children: string }) {
