@@ -131,7 +131,7 @@ test("the key is sent only to the base URL and kept only in sessionStorage, thro
   expect(consoleMessages.join("\n")).not.toContain(rootKey);
 });
 
-test("against an API on another origin, only that origin's API requests carry the key; error panels and copies never do", async ({
+test("against an API on another origin, only that origin's API requests carry the key; error panels, copies and the diagnostics report never do", async ({
   page,
   context,
   server,
@@ -172,6 +172,19 @@ test("against an API on another origin, only that origin's API requests carry th
     expect(copied.length).toBeGreaterThan(0);
     for (const text of copied) expect(text).not.toContain(secret);
 
+    // The diagnostics of the troubleshoot page, and the report it offers to copy.
+    await panel.getByRole("link", { name: "Troubleshooting guide" }).click();
+    await page.getByRole("button", { name: "Run diagnostics" }).click();
+    const diagnosis = page.getByRole("region", { name: "Diagnosis" });
+    await expect(diagnosis).toBeVisible({ timeout: 20_000 });
+    expect(await page.locator("body").innerText()).not.toContain(secret);
+    await page.evaluate(() => navigator.clipboard.writeText(""));
+    await diagnosis.getByRole("button", { name: "Copy report" }).click();
+    const report = await page.evaluate(() => navigator.clipboard.readText());
+    expect(report).toContain("## Keyscope diagnostics");
+    expect(report).not.toContain(secret);
+    expect(report).not.toContain(encodeURIComponent(secret));
+
     expect(await storedOutsideSession(page, context)).not.toContain(secret);
     for (const url of [...seen.urls, page.url()]) expect(url).not.toContain(secret);
 
@@ -184,7 +197,8 @@ test("against an API on another origin, only that origin's API requests carry th
       const { authorization, ...others } = request.headers;
       expect(JSON.stringify(others)).not.toContain(secret);
       const isBaseUrlApi = request.url.startsWith(`${hostile.url}/v2/`);
-      if (isBaseUrlApi && request.method === "POST") expect(authorization).toBe(`Bearer ${secret}`);
+      // Diagnostics also probe the API without the key; with it, it is exactly the header.
+      if (isBaseUrlApi && authorization !== undefined) expect(authorization).toBe(`Bearer ${secret}`);
       else expect(authorization, `${request.method} ${request.url} carries no key`).toBeUndefined();
     }
     // The server saw the key only in the header, on the operation's path.
