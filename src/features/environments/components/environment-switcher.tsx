@@ -8,7 +8,7 @@ interface EnvironmentSwitcherProps {
   onChoose: (environment: Environment) => void;
 }
 
-const OTHER = "";
+const PLACEHOLDER = "";
 
 /** The header's badge of the active environment, and a menu to switch to another one. */
 export function EnvironmentSwitcher({ environments, active, onChoose }: EnvironmentSwitcherProps) {
@@ -17,28 +17,29 @@ export function EnvironmentSwitcher({ environments, active, onChoose }: Environm
   return (
     <div className="environment-switcher">
       <span className={`badge ${active ? "badge--ok" : "badge--muted"} environment-switcher__badge`} data-testid="environment-badge">
-        {active ? active.name : "No saved environment"}
+        <span className="visually-hidden">Environment: </span>
+        {active ? active.name : "Unsaved base URL"}
       </span>
       <label htmlFor={selectId} className="visually-hidden">
-        Environment
+        Switch environment
       </label>
+      {/* Always shows "Switch…": the badge names the active one, so the menu does not repeat it. */}
       <select
         id={selectId}
         className="environment-switcher__select"
-        value={active?.id ?? OTHER}
+        value={PLACEHOLDER}
         onChange={(event) => {
           const chosen = environments.find((environment) => environment.id === event.target.value);
           if (chosen) onChoose(chosen);
         }}
       >
-        {active === null && (
-          <option value={OTHER} disabled>
-            Switch environment…
-          </option>
-        )}
+        <option value={PLACEHOLDER} disabled>
+          Switch…
+        </option>
         {environments.map((environment) => (
-          <option key={environment.id} value={environment.id}>
+          <option key={environment.id} value={environment.id} disabled={environment.id === active?.id}>
             {environment.name}
+            {environment.id === active?.id ? " (active)" : ""}
           </option>
         ))}
       </select>

@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { Spinner } from "../../../components/spinner";
 import {
@@ -57,6 +57,7 @@ export function TroubleshootPage(props: TroubleshootPageProps) {
   const [run, setRun] = useState<Run | null>(null);
   const [others, setOthers] = useState<{ results: OtherEnvironmentResult[]; trying: string | null }>({ results: [], trying: null });
   const abortRef = useRef<AbortController | null>(null);
+  const findingRef = useRef<HTMLHeadingElement>(null);
   const id = useId();
 
   const running = run !== null && !run.finished;
@@ -75,6 +76,11 @@ export function TroubleshootPage(props: TroubleshootPageProps) {
       otherEnvironments: others.results,
     });
   }, [run, baseUrl, pageOrigin, otherEnvironments.length, others.results]);
+
+  // A new diagnosis takes focus, so keyboard and screen-reader users (and the viewport) land on the answer.
+  useEffect(() => {
+    if (finding) findingRef.current?.focus();
+  }, [finding]);
 
   const report = useMemo(() => {
     if (!run || !finding) return null;
@@ -237,7 +243,9 @@ export function TroubleshootPage(props: TroubleshootPageProps) {
       <div aria-live="polite" className="troubleshoot__live">
         {finding && run && (
           <section className={`troubleshoot-finding troubleshoot-finding--${finding.tone}`} aria-labelledby={`${id}-finding`}>
-            <h2 id={`${id}-finding`}>Diagnosis</h2>
+            <h2 id={`${id}-finding`} ref={findingRef} tabIndex={-1} className="troubleshoot-finding__heading">
+              Diagnosis
+            </h2>
             <p className="troubleshoot-finding__summary" data-cause={finding.cause}>
               {finding.summary}
             </p>

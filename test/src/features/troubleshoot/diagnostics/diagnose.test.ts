@@ -1,0 +1,235 @@
+import { describe, expect, test } from "vitest";
+import {
+  diagnose,
+  type Cause,
+  type DiagnoseContext,
+  type OtherEnvironmentResult,
+} from "../../../../../src/features/troubleshoot/diagnostics/diagnose";
+import type { ApiOutcome, ProbeResults } from "../../../../../src/features/troubleshoot/diagnostics/probes";
+import {
+  InvalidConnectionError,
+  NetworkError,
+  TimeoutError,
+} from "../../../../../src/lib/api-errors";
+import { apiError, BASE_URL, unexpected } from "../error-samples";
+
+const PAGE = "http://127.0.0.1:8787";
+const context: DiagnoseContext = {
+  baseUrl: BASE_URL,
+  pageOrigin: PAGE,
+  preflight: { ok: true, reason: null, hadBearerPrefix: false },
+  asHeader: false,
+  otherEnvironmentCount: 0,
+  otherEnvironments: [],
+};
+
+const readable: ProbeResults["reach"] = { kind: "readable", status: 401, redirectedTo: null, ms: 12 };
+const askedForKey: ApiOutcome = {
+  kind: "error",
+  error: apiError({ path: "svc/authentication/missing", keySent: false, detail: "Authentication credentials were not provided" }),
+  ms: 8,
+};
+const refused = (error: Parameters<typeof apiError>[0]): ApiOutcome => ({ kind: "error", error: apiError(error), ms: 9 });
+const withKey = (outcome: ApiOutcome): ProbeResults => ({ reach: readable, withoutKey: askedForKey, withKey: outcome });
+
+interface Row {
+  name: string;
+  results: ProbeResults;
+  context?: Partial<DiagnoseContext>;
+  cause: Cause;
+  summary: RegExp;
+}
+
+const rows: Row[] = [
+  {
+    name: "a key that lists keys is all good",
+    results: withKey({ kind: "keys", count: 25, hasMore: false, requestId: "req_1", ms: 30 }),
+    cause: "all-good",
+    summary: /^All good: the key works and lists 25 keys\.$/,
+  },
+  {
+    name: "a full first page says at least",
+    results: withKey({ kind: "keys", count: 100, hasMore: true, requestId: "req_1", ms: 30 }),
+    cause: "all-good",
+    summary: /lists at least 100 keys/,
+  },
+  {
+    name: "no answer at all is a server that is down",
+    results: { reach: { kind: "unreachable", offline: false, ms: 3 }, withoutKey: null, withKey: null },
+    cause: "server-down",
+    summary: /^Nothing answers at https:\/\/api\.example\.com: the server is down/,
+  },
+  {
+    name: "no answer while offline is the browser being offline",
+    results: { reach: { kind: "unreachable", offline: true, ms: 3 }, withoutKey: null, withKey: null },
+    cause: "offline",
+    summary: /offline/,
+  },
+  {
+    name: "an opaque answer to no-cors only is CORS",
+    results: { reach: { kind: "cors-blocked", ms: 3 }, withoutKey: null, withKey: null },
+    cause: "cors",
+    summary: /answers, but it sends no CORS headers for this page \(http:\/\/127\.0\.0\.1:8787\)/,
+  },
+  {
+    name: "the key sent and the answer saying missing is a stripping proxy",
+    results: withKey(refused({ path: "svc/authentication/missing", keySent: true })),
+    cause: "stripped",
+    summary: /Keyscope sent the key, but the API says no credentials arrived: .* strips the Authorization header/,
+  },
+  {
+    name: "the real service's 400 security answer to a sent key is stripping too",
+    results: withKey(
+      refused({ status: 400, path: "unkey/application/invalid_input", errors: [{ location: "security", message: "missing" }] }),
+    ),
+    cause: "stripped",
+    summary: /strips the Authorization header/,
+  },
+  {
+    name: "an answer from another origin after a redirect is the redirect",
+    results: withKey(
+      refused({ path: "svc/authentication/missing", keySent: true, redirectedTo: "https://login.example.net/v2/keys.listKeys" }),
+    ),
+    cause: "redirect",
+    summary: /^The base URL redirects to https:\/\/login\.example\.net, another origin, and browsers drop the Authorization header/,
+  },
+  {
+    name: "a redirect within the same origin is not blamed",
+    results: withKey(refused({ path: "svc/authentication/missing", keySent: true, redirectedTo: `${BASE_URL}/v2/keys.listKeys` })),
+    cause: "stripped",
+    summary: /strips/,
+  },
+  {
+    name: "malformed, with check-key's reason",
+    results: withKey(refused({ status: 400, path: "svc/authentication/malformed" })),
+    context: { preflight: { ok: false, reason: "The key contains a space after “ks_root_…”.", hadBearerPrefix: false } },
+    cause: "malformed",
+    summary: /^The API refused the Authorization header as malformed: The key contains a space after “ks_root_…”\.$/,
+  },
+  {
+    name: "malformed, because Bearer was pasted along with the key",
+    results: withKey(refused({ status: 400, path: "svc/authentication/malformed" })),
+    context: { preflight: { ok: true, reason: null, hadBearerPrefix: true } },
+    cause: "malformed",
+    summary: /became “Bearer Bearer …”/,
+  },
+  {
+    name: "malformed, a whole header value without Bearer",
+    results: withKey(refused({ status: 400, path: "svc/authentication/malformed" })),
+    context: { asHeader: true, preflight: { ok: true, reason: null, hadBearerPrefix: false } },
+    cause: "malformed",
+    summary: /has no `Bearer ` prefix/,
+  },
+  {
+    name: "a key no header can carry was not sent",
+    results: withKey({ kind: "error", error: new InvalidConnectionError("key-has-invalid-characters"), ms: 0 }),
+    context: { preflight: { ok: false, reason: "The key contains a line break.", hadBearerPrefix: false } },
+    cause: "malformed",
+    summary: /^The key was not sent, .*The key contains a line break\.$/,
+  },
+  {
+    name: "key_not_found is an unknown or revoked key",
+    results: withKey(refused({})),
+    cause: "unknown-key",
+    summary: /does not know this key: it was never created there, or it was revoked or has expired/,
+  },
+  {
+    name: "a disabled key",
+    results: withKey(refused({ status: 403, path: "svc/authorization/key_disabled" })),
+    cause: "key-disabled",
+    summary: /disabled/,
+  },
+  {
+    name: "a key without read permission",
+    results: withKey(refused({ status: 403, path: "svc/authorization/insufficient_permissions" })),
+    cause: "no-permission",
+    summary: /lacks the permission to read keys/,
+  },
+  {
+    name: "rate limited, with the wait",
+    results: withKey(refused({ status: 429, path: "user/too_many_requests/rate_limited", retryAfterSeconds: 42 })),
+    cause: "rate-limited",
+    summary: /^The key is rate limited: the API asks to wait 42 s before the next request\.$/,
+  },
+  {
+    name: "a 5xx is the server's own error",
+    results: withKey(refused({ status: 503, path: "svc/application/unexpected_error" })),
+    cause: "server-error",
+    summary: /HTTP 503/,
+  },
+  {
+    name: "a CORS failure on the keyed request alone",
+    results: withKey({ kind: "error", error: new NetworkError({ url: BASE_URL, offline: false, crossOrigin: true }), ms: 5 }),
+    cause: "cors",
+    summary: /no CORS headers/,
+  },
+  {
+    name: "a timeout",
+    results: withKey({ kind: "error", error: new TimeoutError({ url: BASE_URL, timeoutMs: 8000 }), ms: 8000 }),
+    cause: "timeout",
+    summary: /did not answer within 8 s/,
+  },
+  {
+    name: "an HTML page is not the API",
+    results: withKey({ kind: "error", error: unexpected("html", 502), ms: 5 }),
+    cause: "not-the-api",
+    summary: /not the API \(HTTP 502, a web page\)/,
+  },
+  {
+    name: "a server without keys.listKeys needs an API ID",
+    results: withKey({ kind: "error", error: new InvalidConnectionError("api-id-required"), ms: 5 }),
+    cause: "api-id-needed",
+    summary: /needs an API ID/,
+  },
+  {
+    name: "without a key to test, an API asking for one is fine",
+    results: { reach: readable, withoutKey: askedForKey, withKey: null },
+    cause: "no-key",
+    summary: /answers and asks for a key, as it should/,
+  },
+  {
+    name: "an API that lists keys without a key is open",
+    results: { reach: readable, withoutKey: { kind: "keys", count: 3, hasMore: false, requestId: null, ms: 4 }, withKey: null },
+    cause: "open-api",
+    summary: /without any key/,
+  },
+];
+
+describe("diagnose", () => {
+  test.each(rows)("$name", ({ results, context: overrides, cause, summary }) => {
+    const found = diagnose(results, { ...context, ...overrides });
+    expect(found.cause).toBe(cause);
+    expect(found.summary).toMatch(summary);
+    expect(found.fix.length).toBeGreaterThan(10);
+    // One sentence: it ends with a full stop and has no second sentence start after one.
+    expect(found.summary.trim()).toMatch(/[.]$/);
+  });
+
+  test("the CORS finding carries the exact proxy-mode command for the API's origin", () => {
+    const found = diagnose({ reach: { kind: "cors-blocked", ms: 1 }, withoutKey: null, withKey: null }, context);
+    expect(found.command?.text).toBe("npm start -- --upstream https://api.example.com");
+  });
+
+  test("an unknown key offers the other environments only when there are some", () => {
+    expect(diagnose(withKey(refused({})), context).offerOtherEnvironments).toBe(false);
+    expect(diagnose(withKey(refused({})), { ...context, otherEnvironmentCount: 1 }).offerOtherEnvironments).toBe(true);
+  });
+
+  test("a key that works in another environment names it and offers to switch", () => {
+    const others: OtherEnvironmentResult[] = [
+      { id: "env_a", name: "Staging", outcome: { kind: "error", error: apiError({}), ms: 3 } },
+      { id: "env_b", name: "Production", outcome: { kind: "keys", count: 7, hasMore: false, requestId: "req_9", ms: 3 } },
+    ];
+    const found = diagnose(withKey(refused({})), { ...context, otherEnvironmentCount: 2, otherEnvironments: others });
+    expect(found.cause).toBe("wrong-environment");
+    expect(found.summary).toBe(
+      "This key belongs to Production: the API at https://api.example.com does not know it, but Production accepts it and lists 7 keys.",
+    );
+    expect(found.workingEnvironment).toEqual({ id: "env_b", name: "Production", count: 7 });
+  });
+
+  test("refused in every other environment too, it stays an unknown key", () => {
+    const others: OtherEnvironmentResult[] = [{ id: "env_a", name: "Staging", outcome: { kind: "error", error: apiError({}), ms: 3 } }];
+    expect(diagnose(withKey(refused({})), { ...context, otherEnvironmentCount: 1, otherEnvironments: others }).cause).toBe("unknown-key");
+  });
+});
