@@ -211,9 +211,10 @@ export function isKeyscopeError(value: unknown): value is KeyscopeError {
  * summary of a foreign error (a component's bug could have put it in a message).
  */
 export function toKeyscopeError(value: unknown, secrets: readonly string[] = []): KeyscopeError {
-  if (isKeyscopeError(value)) return value;
   let summary: string;
   try {
+    // Even `instanceof` can throw (a Proxy's getPrototypeOf trap), so the check is inside the try.
+    if (isKeyscopeError(value)) return value;
     summary = value instanceof Error ? `${value.name}: ${value.message}` : `Thrown value: ${String(value)}`;
   } catch {
     summary = "A value that cannot be shown was thrown";
