@@ -49,7 +49,13 @@ export function checkBaseUrl(input: string): BaseUrlCheck {
   return { ok: true, baseUrl: `${url.origin}${path}`, fixes, removedPath };
 }
 
-export type BaseUrlWarning = "cross-origin" | "mixed-content";
+export type BaseUrlWarning = "cross-origin" | "mixed-content" | "plain-http";
+
+/**
+ * Plain http hosts the served page's Content-Security-Policy lets Keyscope reach besides its own origin
+ * (server/security-headers.ts): a root key travels over plain http only to this computer.
+ */
+const CSP_HTTP_HOSTS = new Set(["127.0.0.1", "localhost"]);
 
 /** Things that are not wrong but will likely fail in a browser; shown as hints, never blocking. */
 export function baseUrlWarnings(baseUrl: string, pageOrigin: string): BaseUrlWarning[] {
@@ -64,6 +70,9 @@ export function baseUrlWarnings(baseUrl: string, pageOrigin: string): BaseUrlWar
   const warnings: BaseUrlWarning[] = [];
   const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(target.hostname);
   if (page.protocol === "https:" && target.protocol === "http:" && !loopback) warnings.push("mixed-content");
+  else if (target.protocol === "http:" && target.origin !== page.origin && !CSP_HTTP_HOSTS.has(target.hostname)) {
+    warnings.push("plain-http");
+  }
   if (target.origin !== page.origin) warnings.push("cross-origin");
   return warnings;
 }

@@ -17,6 +17,8 @@ interface ConnectFormProps {
 
 const WARNING_MESSAGES: Record<BaseUrlWarning, string> = {
   "mixed-content": "Keyscope is served over https, so the browser will block requests to an http:// address.",
+  "plain-http":
+    "Keyscope sends the key over plain http:// only to this computer (127.0.0.1 or localhost), so the browser will block this address: use its https:// address, or serve Keyscope from it.",
   "cross-origin":
     "This API is on another origin than Keyscope. The browser shows its answers only if it sends CORS headers (the real service does not): serve Keyscope from the reference server, with --upstream to proxy a real deployment, or start the API with --cors-origin.",
 };

@@ -46,6 +46,15 @@ describe("baseUrlWarnings", () => {
     expect(baseUrlWarnings("https://api.example.com", "http://127.0.0.1:8787")).toEqual(["cross-origin"]);
   });
 
+  test("plain http to another computer warns that the page's CSP blocks it; this computer and the page's own origin do not", () => {
+    expect(baseUrlWarnings("http://192.168.1.20:8787", "http://127.0.0.1:8787")).toEqual(["plain-http", "cross-origin"]);
+    expect(baseUrlWarnings("http://[::1]:8787", "http://127.0.0.1:8787")).toEqual(["plain-http", "cross-origin"]);
+    expect(baseUrlWarnings("http://localhost:9000", "http://127.0.0.1:8787")).toEqual(["cross-origin"]);
+    expect(baseUrlWarnings("http://127.0.0.1:9000", "http://127.0.0.1:8787")).toEqual(["cross-origin"]);
+    expect(baseUrlWarnings("http://192.168.1.20:8787", "http://192.168.1.20:8787")).toEqual([]);
+    expect(baseUrlWarnings("https://api.example.com", "http://192.168.1.20:8787")).toEqual(["cross-origin"]);
+  });
+
   test("http from an https page warns about mixed content, except on loopback", () => {
     expect(baseUrlWarnings("http://api.example.com", "https://keyscope.example.com")).toEqual(["mixed-content", "cross-origin"]);
     expect(baseUrlWarnings("http://localhost:8787", "https://keyscope.example.com")).toEqual(["cross-origin"]);
