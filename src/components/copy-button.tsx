@@ -5,6 +5,8 @@ export interface CopyButtonProps {
   value: string;
   /** The button's accessible name, e.g. "Copy request id". */
   label: string;
+  /** The visible text, when "Copy" alone would not say what is copied. */
+  text?: string;
   className?: string;
 }
 
@@ -17,7 +19,7 @@ type Feedback = { kind: "idle" } | { kind: "copied" } | { kind: "failed" };
  * Copies `value` to the clipboard and says, visibly and to screen readers, whether it worked.
  * The button keeps its name; the feedback sits next to it, so the name always matches what is seen.
  */
-export function CopyButton({ value, label, className }: CopyButtonProps) {
+export function CopyButton({ value, label, text = "Copy", className }: CopyButtonProps) {
   const [feedback, setFeedback] = useState<Feedback>({ kind: "idle" });
 
   // Each copy sets a new object, so a second click restarts the timer.
@@ -47,7 +49,7 @@ export function CopyButton({ value, label, className }: CopyButtonProps) {
         onClick={() => void copy()}
       >
         {feedback.kind === "copied" ? <CheckIcon /> : <CopyIcon />}
-        <span>Copy</span>
+        <span>{text}</span>
       </button>
       <span className={`copy-button__feedback copy-button__feedback--${feedback.kind}`} role="status">
         {feedback.kind === "copied" ? "Copied" : feedback.kind === "failed" ? "Copy failed — select and copy by hand" : ""}

@@ -32,6 +32,29 @@ for (const colorScheme of ["light", "dark"] as const) {
       await saveScreenshot(page, `panel-key-not-found-${colorScheme}`);
     });
 
+    test("the troubleshoot page with a diagnosis has no serious accessibility violation", async ({ page, server }) => {
+      await page.goto(server.url);
+      await enterKey(page, "ks_root_ThisKeyDoesNotExist1234567");
+      await page.getByRole("link", { name: "Troubleshoot", exact: true }).click();
+      await page.getByRole("button", { name: "Run diagnostics" }).click();
+      await expect(page.getByRole("heading", { name: "Diagnosis" })).toBeFocused();
+      expect(await seriousViolations(page)).toEqual([]);
+      await saveScreenshot(page, `troubleshoot-${colorScheme}`);
+    });
+
+    test("environments on key entry and in the header have no serious accessibility violation", async ({ page, server }) => {
+      await page.goto(`${server.url}/connect`);
+      const add = page.getByRole("form", { name: "Add an environment" });
+      await add.getByLabel("Environment name").fill("Development");
+      await add.getByRole("button", { name: "Add environment" }).click();
+      await add.getByLabel("Environment name").fill("Production");
+      await add.getByLabel("Environment URL").fill("https://api.example.com");
+      await add.getByRole("button", { name: "Add environment" }).click();
+      await expect(page.getByTestId("environment-badge")).toHaveText(/Development$/);
+      expect(await seriousViolations(page)).toEqual([]);
+      await saveScreenshot(page, `environments-${colorScheme}`);
+    });
+
     test("the not-found page has no serious accessibility violation", async ({ page, server }) => {
       await page.goto(`${server.url}/no/such/page`);
       await expect(page.getByRole("link", { name: /home|keys|back/i }).first()).toBeVisible();
@@ -43,6 +66,18 @@ for (const colorScheme of ["light", "dark"] as const) {
 
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test("the troubleshoot page fits and stays accessible", async ({ page, server }) => {
+    await page.goto(server.url);
+    await enterKey(page, "ks_root_ThisKeyDoesNotExist1234567");
+    await page.getByRole("link", { name: "Troubleshoot", exact: true }).click();
+    await page.getByRole("button", { name: "Run diagnostics" }).click();
+    await expect(page.getByRole("heading", { name: "Diagnosis" })).toBeFocused();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, "the page itself must not scroll sideways").toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await saveScreenshot(page, "troubleshoot-phone");
+  });
 
   test("the keys page fits and stays accessible", async ({ page, server, rootKey }) => {
     await page.goto(server.url);

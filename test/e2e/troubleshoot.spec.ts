@@ -116,7 +116,7 @@ test("a key from another environment is found there after a click, and Keyscope 
       await add.getByLabel("Environment URL").fill(url);
       await add.getByRole("button", { name: "Add environment" }).click();
     }
-    await page.getByRole("button", { name: "Use Development" }).click();
+    // Key entry suggests this page's origin, so Development is active before any choice.
     await expect(page.getByTestId("environment-badge")).toHaveText(/Development$/);
     await saveScreenshot(page, "environments");
     await enterKey(page, productionKey);
@@ -223,7 +223,7 @@ test("a server answering in the real service's shapes lists its keys through pro
     await expect(panel).toContainText("This API lists keys per API: enter an API ID");
     await saveScreenshot(page, "panel-api-id-needed");
     await panel.getByRole("button", { name: "Re-enter key" }).click();
-    await page.getByLabel("API ID").fill("api_4Fh8sRealApi");
+    await page.getByLabel("API ID (optional)", { exact: true }).fill("api_4Fh8sRealApi");
     await enterKey(page, realKey);
     await expect(page.getByText("Billing worker")).toBeVisible();
     await expect(page.getByText("Checkout service")).toBeVisible();

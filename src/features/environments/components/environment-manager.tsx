@@ -160,6 +160,8 @@ function AddEnvironmentForm({
     }
     setError(null);
     setName("");
+    setBaseUrl(initialBaseUrl);
+    setApiId(initialApiId);
   }
 
   return (
@@ -195,7 +197,7 @@ function AddEnvironmentForm({
       </div>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-api`}>
-          Its API, for the real service <span className="field__optional">(optional)</span>
+          Environment API ID <span className="field__optional">(optional, for the real service)</span>
         </label>
         <input
           id={`${id}-api`}

@@ -303,7 +303,7 @@ export function TroubleshootPage(props: TroubleshootPageProps) {
             )}
             {report && (
               <div className="troubleshoot-finding__report">
-                <CopyButton value={report} label="Copy report" />
+                <CopyButton value={report} label="Copy report" text="Copy report" />
                 <span>A Markdown report for a support ticket, without the key.</span>
               </div>
             )}
