@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { ErrorPanel } from "../features/troubleshoot/components/error-panel";
+import { LazyErrorPanel as ErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
 import { toKeyscopeError, type KeyscopeError } from "../lib/api-errors";
 import { TROUBLESHOOT_PATH } from "./paths";
 

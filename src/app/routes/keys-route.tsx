@@ -2,7 +2,7 @@ import { QueryErrorResetBoundary } from "@tanstack/react-query";
 import { ErrorBoundary } from "react-error-boundary";
 import { KeysList } from "../../features/keys/components/keys-list";
 import { KeysPageShell } from "../../features/keys/components/keys-page-shell";
-import { ErrorPanel } from "../../features/troubleshoot/components/error-panel";
+import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
 import { TROUBLESHOOT_PATH } from "../paths";
 import { RefreshErrorNotice } from "../refresh-error-notice";
 import { useRequiredConnection } from "../require-connection";
@@ -20,7 +20,7 @@ export function KeysRoute() {
   const reenterKey = useForgetKey();
 
   return (
-    <KeysPageShell baseUrl={connection.baseUrl}>
+    <KeysPageShell baseUrl={connection.baseUrl} apiId={connection.apiId}>
       <QueryErrorResetBoundary>
         {({ reset }) => (
           <ErrorBoundary
