@@ -69,13 +69,14 @@ export function TroubleshootPage(props: TroubleshootPageProps) {
     const results: ProbeResults = { reach: run.results.reach, withoutKey: run.results.withoutKey ?? null, withKey: run.results.withKey ?? null };
     return diagnose(results, {
       baseUrl,
+      apiId,
       pageOrigin,
       preflight: run.preflight,
       asHeader: run.key?.asHeader ?? false,
       otherEnvironmentCount: otherEnvironments.length,
       otherEnvironments: others.results,
     });
-  }, [run, baseUrl, pageOrigin, otherEnvironments.length, others.results]);
+  }, [run, baseUrl, apiId, pageOrigin, otherEnvironments.length, others.results]);
 
   // A new diagnosis takes focus, so keyboard and screen-reader users (and the viewport) land on the answer.
   useEffect(() => {

@@ -53,6 +53,8 @@ export interface OtherEnvironmentResult {
 
 export interface DiagnoseContext {
   baseUrl: string;
+  /** The API ID under test, for the commands the finding suggests. */
+  apiId?: string | undefined;
   pageOrigin: string;
   preflight: KeyPreflight | null;
   /** The pasted text was sent as the whole Authorization value rather than as the key after `Bearer `. */
@@ -157,7 +159,7 @@ function fromError(error: KeyscopeError, keySent: boolean, origin: string, conte
         "danger",
         "Keyscope sent the key, but the API says no credentials arrived: a proxy or gateway between this browser and the API strips the Authorization header.",
         "Configure the proxy or gateway in front of the API to pass the Authorization header on unchanged (nginx: no proxy_set_header Authorization override; Apache: CGIPassAuth On).",
-        { command: { caption: "Check by hand from the proxy's machine", text: curlCommand(context.baseUrl) } },
+        { command: { caption: "Check by hand from the proxy's machine", text: curlCommand(context.baseUrl, context.apiId) } },
       );
     }
     switch (kindOf(error)) {

@@ -61,7 +61,8 @@ function apiStep(id: "without-key" | "with-key", outcome: ApiOutcome): Step {
     if (id === "without-key" && error.missingCredentials) {
       return { ...step, status: "pass", result: "Asked for credentials, as the API should", docsUrl };
     }
-    return { ...step, result: `Refused: ${error.title}`, docsUrl };
+    const why = error.missingCredentials ? "the API says no credentials arrived" : error.title;
+    return { ...step, result: `Refused: ${why}`, docsUrl };
   }
   return { ...step, result: error.message };
 }
