@@ -1,0 +1,30 @@
+import { readFile } from "node:fs/promises";
+import { enterKey, expect, test } from "./fixtures";
+
+test("the Keys toolbar exports the loaded keys as CSV and JSON files named with the date", async ({ page, server, rootKey }) => {
+  await server.admin(["keys", "create", "--name", "=HYPERLINK(\"http://evil.example\")"]);
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
+  const count = Number((await page.getByText(/^\d+ keys$/).textContent())?.split(" ")[0]);
+  const today = new Date().toISOString().slice(0, 10);
+
+  const csvDownload = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  const csv = await csvDownload;
+  expect(csv.suggestedFilename()).toBe(`keyscope-keys-${today}.csv`);
+  const csvText = await readFile(await csv.path(), "utf8");
+  const lines = csvText.trimEnd().split("\r\n");
+  expect(lines[0]).toBe("keyId,name,start,enabled,createdAt,expires,meta");
+  expect(lines).toHaveLength(count + 1);
+  expect(csvText).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+  expect(csvText).not.toContain(rootKey);
+
+  const jsonDownload = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export JSON" }).click();
+  const json = await jsonDownload;
+  expect(json.suggestedFilename()).toBe(`keyscope-keys-${today}.json`);
+  const parsed = JSON.parse(await readFile(await json.path(), "utf8")) as { count: number; keys: { name: string }[] };
+  expect(parsed.count).toBe(count);
+  expect(parsed.keys.map((key) => key.name)).toContain('=HYPERLINK("http://evil.example")');
+});
