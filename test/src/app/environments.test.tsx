@@ -1,0 +1,71 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { AppProviders } from "../../../src/app/providers";
+import { routes } from "../../../src/app/router";
+import { readConnection, saveConnection } from "../../../src/features/connect/key-store";
+import { addEnvironment } from "../../../src/features/environments/environment-store";
+import { createQueryClient } from "../../../src/lib/query-client";
+import { keysEnvelope, makeKeys, stubApi } from "../support/keys-api";
+
+const KEY = "ks_root_S3cr3tValue42";
+const DEV = "http://127.0.0.1:8799";
+const PROD = "https://api.example.com";
+
+let queryClient: QueryClient;
+
+beforeEach(() => {
+  queryClient = createQueryClient();
+  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
+  vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1024);
+});
+
+afterEach(() => {
+  queryClient.clear();
+  vi.unstubAllGlobals();
+});
+
+test("the header shows the active environment, and switching points the key at the other one and drops cached answers", async () => {
+  addEnvironment({ name: "Development", baseUrl: DEV });
+  addEnvironment({ name: "Production", baseUrl: PROD, apiId: "api_prod" });
+  saveConnection({ baseUrl: DEV, apiKey: KEY });
+  const api = stubApi(keysEnvelope(makeKeys(3)));
+  const router = createMemoryRouter(routes, { initialEntries: ["/keys"] });
+  const user = userEvent.setup();
+  render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  expect(await screen.findByText("Service 0", {}, { timeout: 5000 })).toBeVisible();
+  expect(screen.getByTestId("environment-badge")).toHaveTextContent("Development");
+  const cached = queryClient.getQueryCache().getAll().length;
+  expect(cached).toBeGreaterThan(0);
+  const clear = vi.spyOn(queryClient, "clear");
+
+  await user.selectOptions(screen.getByRole("combobox", { name: "Switch environment" }), "Production");
+
+  expect(clear).toHaveBeenCalled();
+  expect(await screen.findByTestId("environment-badge")).toHaveTextContent("Production");
+  expect(readConnection()).toEqual({ baseUrl: PROD, apiKey: KEY, apiId: "api_prod" });
+  await screen.findByText("Service 0", {}, { timeout: 5000 });
+  expect(api.requests.at(-1)).toMatchObject({ url: `${PROD}/v2/apis.listKeys`, body: { apiId: "api_prod" } });
+  // The environments in localStorage hold no key.
+  expect(JSON.stringify({ ...localStorage })).not.toContain(KEY);
+});
+
+test("the troubleshoot page is linked from every screen's header and has its own title", async () => {
+  const router = createMemoryRouter(routes, { initialEntries: ["/connect"] });
+  const user = userEvent.setup();
+  render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  await user.click(await screen.findByRole("link", { name: "Troubleshoot" }));
+  expect(await screen.findByRole("heading", { level: 1, name: "Troubleshoot" }, { timeout: 5000 })).toBeVisible();
+  expect(document.title).toBe("Troubleshoot · Keyscope");
+  expect(screen.getByRole("button", { name: "Run diagnostics" })).toBeVisible();
+});
