@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "@playwright/test";
 import { answer, startHostileServer } from "../support/hostile-server";
-import { enterKey, expect, test } from "./fixtures";
+import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
 /**
  * The root key is a secret everywhere. Through the main flows, search for it in every place a browser keeps
@@ -209,5 +209,35 @@ test("against an API on another origin, only that origin's API requests carry th
     expect(consoleMessages.join("\n")).not.toContain(secret);
   } finally {
     await hostile.stop();
+  }
+});
+
+test("an API that redirects to another origin never gets the key sent there", async ({ page, server }) => {
+  const secret = "ks_root_SecretThatMustNotFollowRedirects1";
+  // After a cross-origin redirect the request's origin is "null": the target allows it, so the request does arrive.
+  const elsewhere = await startHostileServer({
+    allowOrigin: "null",
+    respond: () => answer(200, JSON.stringify({ meta: { requestId: "req_elsewhere" }, data: { keys: [] } })),
+  });
+  const redirecting = await startHostileServer({
+    allowOrigin: server.url,
+    respond: (request) => ({ kind: "answer", status: 307, headers: { location: `${elsewhere.url}${request.path}` }, body: "" }),
+  });
+  try {
+    const seen = record(page);
+    await page.goto(`${server.url}/connect`);
+    await enterKey(page, secret, redirecting.url);
+    await expect(page.getByText(/^0 keys$|No keys yet/).first()).toBeVisible();
+    expect(elsewhere.seen.length, "the redirected request arrived").toBeGreaterThan(0);
+    for (const request of elsewhere.seen) {
+      expect(request.headers.authorization, `${request.method} ${request.path} at the redirect target`).toBeUndefined();
+      expect(JSON.stringify(request)).not.toContain(secret);
+    }
+    for (const request of await seen.requests()) {
+      if (!request.url.startsWith(`${redirecting.url}/`)) expect(request.headers.authorization, request.url).toBeUndefined();
+    }
+    await saveScreenshot(page, "secrets-cross-origin-redirect");
+  } finally {
+    await Promise.all([redirecting.stop(), elsewhere.stop()]);
   }
 });
