@@ -33,8 +33,17 @@ function isRelayedHeader(name: string): boolean {
   return RELAYED_RESPONSE_HEADERS.has(name) || RELAYED_RESPONSE_PREFIXES.some((prefix) => name.startsWith(prefix));
 }
 
+/**
+ * The upstream's answers are served on the dashboard's own origin, where the root key lives: whatever they are
+ * (an HTML error page, a hostile document), a browser that opens one renders it sandboxed, with nothing to run.
+ */
+const RELAYED_SECURITY_HEADERS = {
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'; sandbox",
+  "x-content-type-options": "nosniff",
+} as const;
+
 function relayedHeaders(upstreamHeaders: IncomingHttpHeaders): Headers {
-  const headers = new Headers();
+  const headers = new Headers(RELAYED_SECURITY_HEADERS);
   for (const [name, value] of Object.entries(upstreamHeaders)) {
     if (value === undefined || !isRelayedHeader(name)) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);

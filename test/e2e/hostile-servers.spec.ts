@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { answer, startHostileServer, type HostileAnswer, type HostileServer, type SeenRequest } from "../support/hostile-server";
+import { startServer } from "../support/server-process";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
 /**
@@ -220,5 +221,33 @@ test("thousands of keys with hostile names are listed as plain text", async ({ p
     expect(overflow).toBeLessThanOrEqual(0);
   } finally {
     await hostile.stop();
+  }
+});
+
+// In proxy mode the upstream's answers come from the dashboard's own origin, where the key is kept.
+test("a hostile upstream's HTML opened through the proxy runs nothing on the dashboard's origin", async ({ browser }) => {
+  const upstream = await startHostileServer({
+    allowOrigin: "http://127.0.0.1",
+    respond: () =>
+      answer(200, "<!doctype html><title>evil</title><script>window.__hostile = sessionStorage.length</script><p>owned</p>", {
+        "content-type": "text/html",
+      }),
+  });
+  const proxy = await startServer({ args: ["--upstream", upstream.url] });
+  // Its own context: the sandbox's refusal to run the script is (rightly) a console error.
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${proxy.url}/connect`);
+    await page.evaluate(() => sessionStorage.setItem("keyscope.apiKey", "ks_root_x"));
+    await page.goto(`${proxy.url}/v2/evil.html`);
+    await expect(page.getByText("owned")).toBeVisible();
+    expect(await page.evaluate(() => (window as { __hostile?: unknown }).__hostile)).toBeUndefined();
+    // Sandboxed: an opaque origin, so the dashboard's storage is out of reach.
+    expect(await page.evaluate(() => window.origin)).toBe("null");
+  } finally {
+    await context.close();
+    await proxy.stop();
+    await upstream.stop();
   }
 });
