@@ -32,6 +32,9 @@ function cell(text: string): string {
 }
 
 export function buildReport(input: ReportInput): string {
+  const curl = curlCommand(input.baseUrl, input.apiId);
+  // The finding's own command, unless it is the same curl the report ends with anyway.
+  const command = input.finding.command?.text === curl ? null : input.finding.command;
   const lines = [
     "## Keyscope diagnostics",
     "",
@@ -51,12 +54,12 @@ export function buildReport(input: ReportInput): string {
     `**Diagnosis:** ${input.finding.summary}`,
     "",
     `**Fix:** ${input.finding.fix}`,
-    ...(input.finding.command ? ["", "```sh", input.finding.command.text, "```"] : []),
+    ...(command ? ["", "```sh", command.text, "```"] : []),
     "",
     "Reproduce (set API_KEY in your shell first; the key is not part of this report):",
     "",
     "```sh",
-    curlCommand(input.baseUrl, input.apiId),
+    curl,
     "```",
     "",
   ];
