@@ -78,7 +78,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
       requests: all.reduce((sum, result) => sum + result.requests, 0),
     };
   };
-  const method = `autocannon in a child process, ${options.connections} connections, ${options.durationSeconds} s × ${options.rounds} interleaved rounds, median req/s`;
+  const method = `autocannon in a child process, ${options.connections} connections, ${options.durationSeconds} s × ${options.rounds} interleaved rounds, median req/s; ratio: median of each round's ours/floor`;
   const floorMethod = "floor: bare node:http answering the same bytes";
 
   const rows: BenchRow[] = [];
@@ -92,6 +92,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
       ours: rps("ours401"),
       floor: rps("bare401"),
       goal: { kind: "ratio-at-least", target: 0.55 },
+      paired: true,
       method: `${method}; ${floorMethod}`,
       details: prefixed({ ours: ours401, floor: bare401 }),
     }),
@@ -105,6 +106,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
     ours: rps("oursList"),
     floor: rps("bareList"),
     goal: { kind: "ratio-at-least", target: 0.25 },
+    paired: true,
     method: `${method}; the same body every time, so the rendered page comes from the server's cache; ${floorMethod}`,
     details: prefixed({ ours: oursList, floor: bareList }),
   });
@@ -120,6 +122,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
       ours: rps("oursListUncached"),
       floor: rps("bareList"),
       goal: { kind: "none" },
+      paired: true,
       method: `${method}; ${uncachedBodies.length} distinct cursors in turn, more than the server's 500 cached pages, so every page is read and rendered; ${floorMethod}`,
       details: prefixed({ ours: uncached, floor: bareList }),
     }),

@@ -223,7 +223,8 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
       ours,
       floor,
       goal: { kind: "ratio-at-most", target: 1.3 },
-      method: `headless Chromium, navigation start to performance.mark("${FIRST_ROW_MARK}"), fresh context (empty cache) each run, ${options.firstRowRuns} interleaved runs; floor: bench/floor-page (one fetch, DOM calls), served by the same reference server from the same dist directory`,
+      paired: true,
+      method: `headless Chromium, navigation start to performance.mark("${FIRST_ROW_MARK}"), fresh context (empty cache) each run, ${options.firstRowRuns} interleaved runs, ratio: median of each run's ours/floor; floor: bench/floor-page (one fetch, DOM calls), served by the same reference server from the same dist directory`,
     }),
     makeRow({
       id: "many-keys-row-elements",

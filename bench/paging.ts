@@ -68,7 +68,8 @@ export async function benchDeepPaging(options: PagingBenchOptions): Promise<Benc
       ours: last,
       floor: first,
       goal: { kind: "ratio-at-most", target: 1.2 },
-      method: `${options.requests} requests each, alternating, every cursor distinct (no page-cache hits), median latency seen by a keep-alive client; limit 100`,
+      paired: true,
+      method: `${options.requests} requests each, alternating, every cursor distinct (no page-cache hits), median latency seen by a keep-alive client, ratio: median of each pair's last/first; limit 100`,
       details: {
         lastP90Ms: round(quantile(last, 0.9), 3),
         firstP90Ms: round(quantile(first, 0.9), 3),

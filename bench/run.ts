@@ -75,8 +75,8 @@ async function main(): Promise<void> {
           ...(await benchApi({
             url: server.url,
             rootKey,
-            rounds: quick ? 1 : 3,
-            durationSeconds: quick ? 2 : 5,
+            rounds: quick ? 1 : 5,
+            durationSeconds: quick ? 2 : 3,
             connections: 10,
             log,
           })),

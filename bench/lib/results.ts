@@ -33,7 +33,7 @@ export interface BenchRow {
   /** The goal in words, e.g. "≤ 1.10×"; null without a goal. */
   goalText: string | null;
   met: boolean | null;
-  samples: { ours: number[]; floor: number[] };
+  samples: { ours: number[]; floor: number[]; ratios?: number[] };
   /** Further figures of the same measurement (latency percentiles, error counts…). */
   details?: Record<string, number | string>;
   /** What the floor is and how the figure was taken, in a line. */
@@ -89,11 +89,21 @@ export function makeRow(input: {
   details?: Record<string, number | string>;
   /** The figure to compare when it is not the median of `ours` (e.g. a deterministic size). */
   summarize?: (samples: readonly number[]) => number;
+  /**
+   * `ours[i]` and `floor[i]` were taken one right after the other: the ratio is the median of the pairs'
+   * ratios, which a machine whose load drifts during the run disturbs far less than a ratio of medians.
+   */
+  paired?: boolean;
 }): BenchRow {
   const summarize = input.summarize ?? median;
   const ours = summarize(input.ours);
   const floor = input.floor === undefined || input.floor.length === 0 ? null : summarize(input.floor);
-  const ratio = floor === null || floor === 0 ? null : ours / floor;
+  const floorSamples = input.floor ?? [];
+  const pairedRatios =
+    input.paired === true && floorSamples.length === input.ours.length
+      ? input.ours.map((value, index) => value / (floorSamples[index] ?? Number.NaN))
+      : undefined;
+  const ratio = pairedRatios !== undefined ? median(pairedRatios) : floor === null || floor === 0 ? null : ours / floor;
   return {
     id: input.id,
     label: input.label,
@@ -104,7 +114,7 @@ export function makeRow(input: {
     goal: input.goal,
     goalText: goalText(input.goal),
     met: goalMet(input.goal, ours, ratio),
-    samples: { ours: [...input.ours], floor: [...(input.floor ?? [])] },
+    samples: { ours: [...input.ours], floor: [...floorSamples], ...(pairedRatios !== undefined && { ratios: pairedRatios }) },
     ...(input.details !== undefined && { details: input.details }),
     method: input.method,
   };
