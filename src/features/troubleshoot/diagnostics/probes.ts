@@ -65,9 +65,11 @@ export async function probeReach(target: ProbeTarget, options: ProbeOptions = {}
   const started = now();
   const url = probeUrl(target);
   const common: RequestInit = { method: "POST", body: "{}", credentials: "omit", cache: "no-store", referrerPolicy: "no-referrer" };
-  const timeout = () => timeoutSignal(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.signal);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   try {
-    const response = await fetchImpl(url, { ...common, headers: { "Content-Type": "application/json" }, signal: timeout() });
+    const response = await withTimeout(timeoutMs, options.signal, (signal) =>
+      fetchImpl(url, { ...common, headers: { "Content-Type": "application/json" }, signal }),
+    );
     await response.body?.cancel().catch(() => undefined);
     const redirectedTo = response.redirected && response.url !== "" ? response.url : null;
     return { kind: "readable", status: response.status, redirectedTo, ms: Math.round(now() - started) };
@@ -75,7 +77,9 @@ export async function probeReach(target: ProbeTarget, options: ProbeOptions = {}
     options.signal?.throwIfAborted();
   }
   try {
-    await fetchImpl(url, { ...common, mode: "no-cors", headers: { "Content-Type": "text/plain" }, signal: timeout() });
+    await withTimeout(timeoutMs, options.signal, (signal) =>
+      fetchImpl(url, { ...common, mode: "no-cors", headers: { "Content-Type": "text/plain" }, signal }),
+    );
     return { kind: "cors-blocked", ms: Math.round(now() - started) };
   } catch {
     options.signal?.throwIfAborted();
@@ -84,13 +88,18 @@ export async function probeReach(target: ProbeTarget, options: ProbeOptions = {}
   }
 }
 
-/** Aborts after `ms`, or with the caller's signal. */
-function timeoutSignal(ms: number, caller: AbortSignal | undefined): AbortSignal {
+/** Runs `request` with a signal that aborts after `ms` or with the caller's; the timer ends with the request. */
+async function withTimeout<T>(ms: number, caller: AbortSignal | undefined, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), ms);
-  caller?.addEventListener("abort", () => controller.abort(), { once: true });
-  controller.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
-  return controller.signal;
+  const forward = () => controller.abort();
+  caller?.addEventListener("abort", forward, { once: true });
+  try {
+    return await request(controller.signal);
+  } finally {
+    clearTimeout(timer);
+    caller?.removeEventListener("abort", forward);
+  }
 }
 
 /** (2) and (3): the list operation without a key, or with the key to test, through the one API client. */
