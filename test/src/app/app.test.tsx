@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { App } from "../../../src/app/app";
 import { AppProviders } from "../../../src/app/providers";
 import { rootOptions } from "../../../src/app/root-options";
-import { routes } from "../../../src/app/router";
+import { appRoutes, routes } from "../../../src/app/router";
 import { readConnection, readStoredBaseUrl, saveConnection } from "../../../src/features/connect/key-store";
 import { createQueryClient } from "../../../src/lib/query-client";
 import { takeConsoleErrors } from "../setup";
@@ -65,6 +65,15 @@ describe("routing", () => {
     expect(await screen.findByText("Service 0")).toBeVisible();
     expect(router.state.location.pathname).toBe("/keys");
     expect(document.title).toBe("Keys · Keyscope");
+  });
+
+  test("with the app's query client, the keys route asks for the first page itself, once, and the list shows it", async () => {
+    connect();
+    const api = stubApi(keysEnvelope(makeKeys(1)));
+    renderApp("/keys", appRoutes(queryClient));
+    expect(await screen.findByText("Service 0")).toBeVisible();
+    expect(api.requests).toHaveLength(1);
+    expect(api.requests[0]?.authorization).toBe(`Bearer ${KEY}`);
   });
 
   test("an unknown address gets a not-found page with a way home", async () => {
