@@ -250,7 +250,8 @@ describe("slow clients", () => {
     for (const slow of [headers, body, ...rest]) expect(slow.text).toMatch(/^(HTTP\/1\.1 408 |$)/);
     expect(Date.now() - startedAt).toBeLessThan(20_000);
     expect(latencies.length).toBeGreaterThan(20);
-    expect(Math.max(...latencies)).toBeLessThan(1_000);
+    // Prompt even on a loaded machine; a worker held by a slow client would take 10 s or more.
+    expect(Math.max(...latencies)).toBeLessThan(2_000);
   }, 45_000);
 
   test("a connection that sends nothing at all is closed", async () => {
