@@ -11,7 +11,7 @@ import { startServer, type StartedServer } from "../test/support/server-process"
 import { benchApi } from "./api";
 import { benchBrowser, chromiumVersion } from "./browser";
 import { benchBundle } from "./bundle";
-import { describeMachine } from "./lib/machine";
+import { describeMachine, loadNow } from "./lib/machine";
 import { APP_DIST, README_PATH, RESULTS_PATH, WORK_DIR } from "./lib/paths";
 import { markdownTable, updateReadme } from "./lib/report";
 import type { BenchResults, BenchRow } from "./lib/results";
@@ -25,6 +25,7 @@ function isSection(name: string): name is Section {
 }
 
 const startedAt = performance.now();
+const loadAtStart = loadNow();
 function log(line: string): void {
   console.log(`[${((performance.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${line}`);
 }
@@ -105,7 +106,7 @@ async function main(): Promise<void> {
 
   const results: BenchResults = {
     date: new Date().toISOString(),
-    machine: describeMachine(chromium),
+    machine: describeMachine(chromium, loadAtStart),
     wallTimeSeconds: (performance.now() - startedAt) / 1000,
     rows,
   };

@@ -1,7 +1,12 @@
-import { cpus, release, totalmem, type } from "node:os";
+import { cpus, loadavg, release, totalmem, type } from "node:os";
 import type { Machine } from "./results";
 
-export function describeMachine(chromium: string): Machine {
+/** The 1-minute load average now. */
+export function loadNow(): number {
+  return Math.round((loadavg()[0] ?? 0) * 100) / 100;
+}
+
+export function describeMachine(chromium: string, loadAtStart: number): Machine {
   const processors = cpus();
   return {
     cpuModel: processors[0]?.model.trim() ?? "unknown",
@@ -10,5 +15,6 @@ export function describeMachine(chromium: string): Machine {
     os: `${type()} ${release()}`,
     node: process.version,
     chromium,
+    loadAverage: { start: loadAtStart, end: loadNow() },
   };
 }

@@ -30,7 +30,7 @@ function met(row: BenchRow): string {
 export function markdownTable(results: BenchResults): string {
   const { machine } = results;
   const lines = [
-    `Measured ${results.date} on ${machine.cpuModel} (${machine.cores} cores), ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}, Chromium ${machine.chromium}; the whole run took ${Math.round(results.wallTimeSeconds)} s.`,
+    `Measured ${results.date} on ${machine.cpuModel} (${machine.cores} cores), ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}, Chromium ${machine.chromium}; the whole run took ${Math.round(results.wallTimeSeconds)} s. Load average ${machine.loadAverage.start} at the start, ${machine.loadAverage.end} at the end (other work on the machine slows both sides of each pair).`,
     "",
     "| Measure | Keyscope | Floor | Ratio | Goal | |",
     "| --- | --- | --- | --- | --- | --- |",
@@ -39,7 +39,7 @@ export function markdownTable(results: BenchResults): string {
         `| ${row.label} | ${cell(row.ours, row)}${latency(row, "ours")} | ${cell(row.floor, row)}${latency(row, "floor")} | ${row.ratio === null ? "—" : `${row.ratio.toFixed(2)}×`} | ${row.goalText ?? "—"} | ${met(row)} |`,
     ),
     "",
-    "How each figure was taken, and the raw samples: `bench/results.json`.",
+    "Figures are medians of interleaved runs; where Keyscope and its floor ran in pairs, the ratio is the median of the pairs' ratios. How each figure was taken, and the raw samples: `bench/results.json`.",
   ];
   return lines.join("\n");
 }

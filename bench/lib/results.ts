@@ -8,6 +8,8 @@ export interface Machine {
   os: string;
   node: string;
   chromium: string;
+  /** 1-minute load averages when the run started and ended: other work on the machine shows here. */
+  loadAverage: { start: number; end: number };
 }
 
 export type GoalKind =
