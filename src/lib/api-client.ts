@@ -234,10 +234,11 @@ async function post(connection: Connection, path: string, body: string, options:
 
   const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   // Rewrites whatever a failed step threw into the error the caller should see.
-  const rethrow = (cause: unknown, network: boolean): never => {
+  // `answered`: the status and headers had arrived, so CORS let the page read them and cannot be the cause.
+  const rethrow = (cause: unknown, network: boolean, answered = false): never => {
     if (callerSignal?.aborted) throw callerSignal.reason;
     if (timedOut) throw new TimeoutError({ url: safeUrl, timeoutMs });
-    if (network) throw new NetworkError({ url: safeUrl, offline: isOffline(), crossOrigin: isCrossOrigin(baseUrl) });
+    if (network) throw new NetworkError({ url: safeUrl, offline: isOffline(), crossOrigin: !answered && isCrossOrigin(baseUrl) });
     throw cause;
   };
 
@@ -291,7 +292,7 @@ async function post(connection: Connection, path: string, body: string, options:
     } catch (cause) {
       if (cause instanceof UnexpectedResponseError) throw cause;
       // The connection broke mid-body: as unreadable as no answer at all.
-      return rethrow(cause, true);
+      return rethrow(cause, true, true);
     }
 
     const receivedAt = Date.now();
