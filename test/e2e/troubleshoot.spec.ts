@@ -222,9 +222,9 @@ test("a server answering in the real service's shapes lists its keys through pro
     const panel = page.getByRole("alert");
     await expect(panel).toContainText("This API lists keys per API: enter an API ID");
     await saveScreenshot(page, "panel-api-id-needed");
-    await panel.getByRole("button", { name: "Re-enter key" }).click();
-    await page.getByLabel("API ID (optional)", { exact: true }).fill("api_4Fh8sRealApi");
-    await enterKey(page, realKey);
+    // The panel asks for the API ID itself: the key stays, and the list loads from apis.listKeys.
+    await panel.getByLabel("API ID", { exact: true }).fill("api_4Fh8sRealApi");
+    await panel.getByRole("button", { name: "List its keys" }).click();
     await expect(page.getByText("Billing worker")).toBeVisible();
     await expect(page.getByText("Checkout service")).toBeVisible();
     await expect(page.getByText(/^2 keys$/)).toBeVisible();

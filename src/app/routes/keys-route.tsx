@@ -1,5 +1,6 @@
-import { QueryErrorResetBoundary } from "@tanstack/react-query";
+import { QueryErrorResetBoundary, useQueryClient } from "@tanstack/react-query";
 import { ErrorBoundary } from "react-error-boundary";
+import { saveTarget } from "../../features/connect/key-store";
 import { KeysList } from "../../features/keys/components/keys-list";
 import { KeysPageShell } from "../../features/keys/components/keys-page-shell";
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
@@ -18,6 +19,12 @@ export function KeysRoute() {
   usePageTitle("Keys");
   const connection = useRequiredConnection();
   const reenterKey = useForgetKey();
+  const queryClient = useQueryClient();
+  // A per-API server's API ID, given in the panel: the connection changes, so the boundary resets and lists again.
+  const chooseApiId = (apiId: string) => {
+    saveTarget(connection.baseUrl, apiId);
+    queryClient.clear();
+  };
 
   return (
     <KeysPageShell baseUrl={connection.baseUrl} apiId={connection.apiId}>
@@ -33,6 +40,7 @@ export function KeysRoute() {
                   baseUrl={connection.baseUrl}
                   onRetry={resetErrorBoundary}
                   onReenterKey={reenterKey}
+                  onApiId={chooseApiId}
                   troubleshootHref={TROUBLESHOOT_PATH}
                 />
               </div>

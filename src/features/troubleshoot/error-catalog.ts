@@ -17,7 +17,7 @@ import { LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry } from "../../lib
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
 
 export type Tone = "danger" | "warning" | "info";
-export type Action = "retry" | "reenter-key" | "troubleshoot";
+export type Action = "retry" | "reenter-key" | "troubleshoot" | "enter-api-id";
 
 export interface Snippet {
   /** What it is, shown above it. */
@@ -649,14 +649,14 @@ const INVALID_CONNECTION_ENTRIES: Record<InvalidConnectionError["field"], Catalo
       "The server answered 404 to `POST /v2/keys.listKeys` without the API's error envelope: it has no such operation. The real service lists keys with `POST /v2/apis.listKeys`, which requires the `apiId` of the API whose keys to list.",
     fix: [
       "Find the API's id (it starts with `api_`) where your APIs are managed.",
-      "Choose Re-enter key and put it in the API ID field; Keyscope then uses `apis.listKeys`.",
+      "Enter it below (or in the API ID field of key entry); Keyscope then uses `apis.listKeys`.",
       "If the base URL should point at Keyscope's reference server, check it: that server does have `keys.listKeys`.",
     ],
     likelyCauses: [
       "The base URL points at the real service (or a proxy to it), which has no `keys.listKeys` operation.",
       "The base URL has a wrong path prefix, so the operation is not found.",
     ],
-    actions: ["reenter-key", "troubleshoot"],
+    actions: ["enter-api-id", "reenter-key", "troubleshoot"],
   },
 };
 

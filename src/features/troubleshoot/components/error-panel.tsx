@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { toKeyscopeError } from "../../../lib/api-errors";
 import { describeError, type Diagnosis, type Tone } from "../error-catalog";
@@ -14,6 +14,8 @@ export interface ErrorPanelProps {
   baseUrl?: string;
   onRetry?: () => void;
   onReenterKey?: () => void;
+  /** For a server that lists keys per API: use this API ID from now on (and retry). */
+  onApiId?: (apiId: string) => void;
   troubleshootHref?: string;
 }
 
@@ -21,7 +23,7 @@ export interface ErrorPanelProps {
  * Why the API (or what stands in front of it) refused, in plain words, with the fix, the likely causes,
  * the request id and the docs. Everything a server sent is shown as text, isolated from the page's direction.
  */
-export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, troubleshootHref }: ErrorPanelProps) {
+export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, onApiId, troubleshootHref }: ErrorPanelProps) {
   const diagnosis = useMemo(
     () => describeError(toKeyscopeError(error), { baseUrl, pageOrigin: window.location.origin }),
     [error, baseUrl],
@@ -211,6 +213,8 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, troubleshoot
         </dl>
       )}
 
+      {offers("enter-api-id") && onApiId && <ApiIdForm onApiId={onApiId} />}
+
       {(onRetry || onReenterKey || troubleshootHref) && (
         <div className="error-panel__actions">
           {offers("retry") && onRetry && (
@@ -241,6 +245,52 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, troubleshoot
         </div>
       )}
     </section>
+  );
+}
+
+/** The API ID a per-API server needs, asked for right in the panel so the key need not be entered again. */
+function ApiIdForm({ onApiId }: { onApiId: (apiId: string) => void }) {
+  const [value, setValue] = useState("");
+  const [invalid, setInvalid] = useState(false);
+  const id = useId();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const apiId = value.trim();
+    if (apiId === "" || /\s/.test(apiId)) {
+      setInvalid(true);
+      return;
+    }
+    onApiId(apiId);
+  }
+
+  return (
+    <form className="error-panel__api-id" onSubmit={submit} noValidate aria-label="Use an API ID">
+      <label className="field__label" htmlFor={id}>
+        API ID
+      </label>
+      <div className="error-panel__api-id-row">
+        <input
+          id={id}
+          className="input input--mono"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          placeholder="api_…"
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={invalid ? true : undefined}
+          aria-describedby={invalid ? `${id}-error` : undefined}
+        />
+        <button type="submit" className="button button--primary">
+          List its keys
+        </button>
+      </div>
+      {invalid && (
+        <p className="field__error" id={`${id}-error`}>
+          Enter the API&apos;s id, without spaces (it starts with api_).
+        </p>
+      )}
+    </form>
   );
 }
 

@@ -5,6 +5,7 @@
  */
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { ErrorBoundary } from "react-error-boundary";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { KeysList } from "../../../../src/features/keys/components/keys-list";
@@ -106,5 +107,26 @@ test("problem+json at the top level (RFC 9457, no envelope) is read too", async 
   );
   renderList({ baseUrl: BASE, apiKey: KEY, apiId: "api_4Fh8s" });
   expect(await screen.findByRole("heading", { name: "Too many requests: wait a moment" })).toBeInTheDocument();
+  takeConsoleErrors();
+});
+
+test("the API-ID panel asks for the API ID itself and hands it on", async () => {
+  const user = userEvent.setup();
+  const onApiId = vi.fn();
+  stubApi(new Response("404 Not Found", { status: 404, headers: { "content-type": "text/plain" } }));
+  render(
+    <QueryClientProvider client={queryClient}>
+      <ErrorBoundary fallbackRender={({ error }) => <ErrorPanel error={error} baseUrl={BASE} onApiId={onApiId} />}>
+        <KeysList connection={{ baseUrl: BASE, apiKey: KEY }} renderRefreshError={() => null} />
+      </ErrorBoundary>
+    </QueryClientProvider>,
+  );
+  const form = await screen.findByRole("form", { name: "Use an API ID" });
+  await user.click(screen.getByRole("button", { name: "List its keys" }));
+  expect(form).toHaveTextContent("Enter the API's id");
+  expect(onApiId).not.toHaveBeenCalled();
+  await user.type(screen.getByLabelText("API ID"), " api_4Fh8s ");
+  await user.click(screen.getByRole("button", { name: "List its keys" }));
+  expect(onApiId).toHaveBeenCalledWith("api_4Fh8s");
   takeConsoleErrors();
 });
