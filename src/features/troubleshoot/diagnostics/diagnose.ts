@@ -19,6 +19,7 @@ export type Cause =
   | "no-key"
   | "server-down"
   | "offline"
+  | "insecure-blocked"
   | "cors"
   | "redirect"
   | "stripped"
@@ -257,9 +258,32 @@ function fromError(error: KeyscopeError, keySent: boolean, origin: string, conte
   return finding("refused", "danger", "Keyscope ran into a problem of its own while testing.", "Run the diagnostics again; if it repeats, report it with this report.");
 }
 
+/**
+ * Plain http to another computer: the browser refuses it from an https page (mixed content), and Keyscope's own
+ * pages allow plain http only to this computer (their CSP), so nothing was sent at all.
+ */
+function refusedByPage(origin: string, pageOrigin: string): boolean {
+  try {
+    const target = new URL(origin);
+    const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(target.hostname);
+    return target.protocol === "http:" && !loopback && target.origin !== new URL(pageOrigin).origin;
+  } catch {
+    return false;
+  }
+}
+
 export function diagnose(results: ProbeResults, context: DiagnoseContext): Finding {
   const origin = originOf(context.baseUrl, context.pageOrigin);
   const { reach, withoutKey, withKey } = results;
+  if (reach.kind === "unreachable" && !reach.offline && refusedByPage(origin, context.pageOrigin)) {
+    return finding(
+      "insecure-blocked",
+      "danger",
+      `The browser sent nothing to ${origin}: this page may call plain http only on this computer, so a root key never travels unencrypted over the network.`,
+      "Use the API's https:// address, or serve Keyscope next to the API with the proxy mode and open that.",
+      { command: { caption: "Proxy mode: Keyscope and the API on one origin", text: `npm start -- --upstream ${origin}` } },
+    );
+  }
   if (reach.kind === "unreachable") return down(origin, reach.offline);
   if (reach.kind === "cors-blocked") return cors(origin, context);
 

@@ -60,6 +60,13 @@ const rows: Row[] = [
     summary: /^Nothing answers at https:\/\/api\.example\.com: the server is down/,
   },
   {
+    name: "no answer from plain http on another computer is the page refusing to send the key unencrypted",
+    results: { reach: { kind: "unreachable", offline: false, ms: 1 }, withoutKey: null, withKey: null },
+    context: { baseUrl: "http://10.0.0.5:8787" },
+    cause: "insecure-blocked",
+    summary: /^The browser sent nothing to http:\/\/10\.0\.0\.5:8787: this page may call plain http only on this computer/,
+  },
+  {
     name: "no answer while offline is the browser being offline",
     results: { reach: { kind: "unreachable", offline: true, ms: 3 }, withoutKey: null, withKey: null },
     cause: "offline",
