@@ -231,7 +231,7 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, onApiId, tro
           {offers("reenter-key") && onReenterKey && (
             <button
               type="button"
-              className={offers("retry") && onRetry ? "button" : "button button--primary"}
+              className={(offers("retry") && onRetry) || (offers("enter-api-id") && onApiId) ? "button" : "button button--primary"}
               onClick={onReenterKey}
             >
               Re-enter key
