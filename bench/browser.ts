@@ -250,12 +250,11 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
       label: "Frame length scrolling to the end (median)",
       unit: "ms",
       ours: oursMany.map((run) => run.frameMedianMs),
-      floor: floorMany.map((run) => run.frameMedianMs),
       goal: { kind: "value-below", target: 16 },
-      method: `${manyMethod}; requestAnimationFrame deltas while scrollTop goes top to end in ${frames} frames, Chromium without the 60 Hz cap (${UNCAPPED_FRAMES.join(" ")}), so a frame lasts as long as its work; floor: the same on the floor page's plain table`,
+      method: `${manyMethod}; requestAnimationFrame deltas while scrollTop goes top to end in ${frames} frames, Chromium without the 60 Hz cap (${UNCAPPED_FRAMES.join(" ")}), so a frame lasts as long as its work; no floor: the floor page's 100 plain rows scroll a far shorter distance, its frames are in details only`,
       details: {
         oursP90Ms: round(median(oursMany.map((run) => run.frameP90Ms)), 2),
-        floorP90Ms: round(median(floorMany.map((run) => run.frameP90Ms)), 2),
+        floorPageMedianMs: round(median(floorMany.map((run) => run.frameMedianMs)), 2),
       },
     }),
   ];
