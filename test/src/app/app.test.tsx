@@ -47,7 +47,8 @@ function connect() {
 describe("routing", () => {
   test("a keyless user who opens /keys is sent to key entry", async () => {
     const { router } = renderApp("/keys");
-    expect(await screen.findByLabelText("API key")).toBeVisible();
+    // The first test to visit key entry pays for loading its lazy route's modules, slow on a busy machine.
+    expect(await screen.findByLabelText("API key", {}, { timeout: 5000 })).toBeVisible();
     expect(router.state.location.pathname).toBe("/connect");
     expect(document.title).toBe("Connect · Keyscope");
   });
