@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { LazyErrorPanel as ErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
-import { toKeyscopeError, type KeyscopeError } from "../lib/api-errors";
+import { useSecondsUntil } from "../features/troubleshoot/use-seconds-until";
+import { ApiError, toKeyscopeError, type KeyscopeError } from "../lib/api-errors";
 import { TROUBLESHOOT_PATH } from "./paths";
 
 interface RefreshErrorNoticeProps {
@@ -33,6 +34,9 @@ function summarize(error: KeyscopeError): string {
 export function RefreshErrorNotice({ error, baseUrl, onRetry, onReenterKey }: RefreshErrorNoticeProps) {
   const [open, setOpen] = useState(false);
   const detailsId = useId();
+  // A rate-limited refresh may not be retried before the API allows it, here as in the panel.
+  const secondsLeft = useSecondsUntil(error instanceof ApiError ? error.retryAt : null);
+  const waiting = secondsLeft !== null && secondsLeft > 0;
   return (
     <section className="refresh-notice" aria-label="Refresh failed">
       <div className="refresh-notice__bar">
@@ -49,8 +53,8 @@ export function RefreshErrorNotice({ error, baseUrl, onRetry, onReenterKey }: Re
           >
             {open ? "Hide details" : "Show details"}
           </button>
-          <button type="button" className="button button--small button--primary" onClick={onRetry}>
-            Retry
+          <button type="button" className="button button--small button--primary" onClick={onRetry} disabled={waiting}>
+            {waiting ? `Retry in ${secondsLeft} s` : "Retry"}
           </button>
         </div>
       </div>

@@ -61,6 +61,11 @@ export class ApiError extends Error {
     this.receivedAt = init.receivedAt ?? Date.now();
     this.missingCredentials = isMissingCredentials(code, init.errors);
   }
+
+  /** When the API allows the next request (ms since the epoch), from Retry-After; null when it did not say. */
+  get retryAt(): number | null {
+    return this.retryAfterSeconds === null ? null : this.receivedAt + this.retryAfterSeconds * 1000;
+  }
 }
 
 function isMissingCredentials(code: string | null, errors: ErrorDetailEntry[]): boolean {

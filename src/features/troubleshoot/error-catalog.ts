@@ -751,7 +751,7 @@ export function describeError(error: KeyscopeError, context: DiagnosisContext = 
       requestId: error.requestId,
       docsHref,
       docsText: docsHref === null && error.type !== "" ? error.type : null,
-      retryAt: error.retryAfterSeconds === null ? null : error.receivedAt + error.retryAfterSeconds * 1000,
+      retryAt: error.retryAt,
     });
   }
   if (error instanceof NetworkError) {

@@ -215,6 +215,33 @@ describe("errors on the keys page", () => {
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
     expect(api.requests).toHaveLength(3);
   });
+  test("a rate-limited refresh offers Retry only once the API allows it", async () => {
+    connect();
+    stubApi(
+      keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]),
+      jsonResponse(
+        429,
+        {
+          meta: { requestId: "req_2" },
+          error: {
+            status: 429,
+            title: "Too Many Requests",
+            detail: "The root key has used up its rate limit",
+            type: "http://localhost/docs/errors/user/too_many_requests/rate_limited",
+          },
+        },
+        { "retry-after": "1" },
+      ),
+      keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]),
+    );
+    const { user } = renderApp("/keys");
+    await screen.findByText("Billing worker");
+    await user.click(screen.getByRole("button", { name: "Refresh" }));
+
+    const notice = await screen.findByRole("region", { name: "Refresh failed" });
+    expect(within(notice).getByRole("button", { name: "Retry in 1 s" })).toBeDisabled();
+    expect(await within(notice).findByRole("button", { name: "Retry" }, { timeout: 3000 })).toBeEnabled();
+  });
 });
 
 describe("the app", () => {
