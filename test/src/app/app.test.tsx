@@ -1,5 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
@@ -96,10 +96,11 @@ describe("routing", () => {
     const withBrokenPage: RouteObject[] = [{ ...root, children: [...(root.children ?? []), { path: "broken", Component: Broken }] }];
     renderApp("/broken", withBrokenPage);
     const panel = await screen.findByRole("alert");
-    expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus();
-    expect(within(panel).getByRole("button", { name: "Retry" })).toBeVisible();
     // React Router logs a render error in development; that is expected here.
     takeConsoleErrors();
+    // The panel loads lazily; its heading takes focus once it has mounted.
+    await waitFor(() => expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus());
+    expect(within(panel).getByRole("button", { name: "Retry" })).toBeVisible();
   });
 });
 
@@ -159,7 +160,8 @@ describe("errors on the keys page", () => {
     const api = stubApi(keyNotFound(), keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]));
     const { user } = renderApp("/keys");
     const panel = await screen.findByRole("alert");
-    expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus();
+    // The panel loads lazily; its heading takes focus once it has mounted.
+    await waitFor(() => expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus());
     expect(panel).toHaveTextContent("err:svc:authentication:key_not_found");
     expect(screen.getByRole("heading", { level: 1, name: "Keys" })).toBeVisible();
 
@@ -208,7 +210,8 @@ describe("errors on the keys page", () => {
     await user.click(screen.getByRole("button", { name: "Show details" }));
     const panel = screen.getByRole("alert", { name: /disabled/i });
     expect(panel).toHaveTextContent("err:svc:authorization:key_disabled");
-    expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus();
+    // The panel loads lazily; its heading takes focus once it has mounted.
+    await waitFor(() => expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus());
 
     await user.click(within(screen.getByRole("region", { name: "Refresh failed" })).getAllByRole("button", { name: "Retry" })[0]!);
     expect(await screen.findByText("Billing worker (renamed)")).toBeVisible();
