@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { LIST_KEYS_PATH, LIVENESS_PATH } from "../src/lib/contract";
+import { LIST_KEYS_PATH, LIVENESS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../src/lib/contract";
 import type { ApiEnv, AppEnv } from "./api-env";
 import type { AuthDependencies } from "./auth";
 import { corsMiddleware } from "./cors";
@@ -54,8 +54,11 @@ function directApi(deps: AuthDependencies, docsUrlFor: DocsUrlResolver, corsOrig
   if (corsOrigins.length > 0) api.use(corsMiddleware(corsOrigins));
   const listKeysPath = LIST_KEYS_PATH.slice(API_PREFIX.length);
   const livenessPath = LIVENESS_PATH.slice(API_PREFIX.length);
-  api.post(listKeysPath, listKeysHandler(deps));
+  const apisListKeysPath = REAL_SERVICE_LIST_KEYS_PATH.slice(API_PREFIX.length);
+  api.post(listKeysPath, listKeysHandler(deps, "keys.listKeys"));
   api.all(listKeysPath, methodNotAllowed("POST"));
+  api.post(apisListKeysPath, listKeysHandler(deps, "apis.listKeys"));
+  api.all(apisListKeysPath, methodNotAllowed("POST"));
   api.get(livenessPath, livenessHandler);
   api.all(livenessPath, methodNotAllowed("GET"));
   api.all("*", (c) => errorResponse(c, "err:keyscope:routing:not_found"));

@@ -41,11 +41,13 @@ const BODY_FIELDS = {
 
 const ListKeysBody = v.strictObject(BODY_FIELDS);
 type ListKeysBody = v.InferOutput<typeof ListKeysBody>;
+// The real service's operation names its API (CONTRACT.md §3).
+const ApiListKeysBody = v.strictObject({ ...BODY_FIELDS, apiId: v.pipe(v.string("apiId is required"), v.nonEmpty("apiId must not be empty")) });
 type BodyField = keyof typeof BODY_FIELDS;
 const FIELD_NAMES = Object.keys(BODY_FIELDS).join(", ");
 
 const FIXES: Record<BodyField, string> = {
-  apiId: "Pass the id of an API of your workspace, like api_…, or leave apiId out to list every API's keys.",
+  apiId: "Pass the id of an API of your workspace, like api_… (keys.listKeys also takes no apiId: then it lists every API's keys).",
   limit: `Pass a whole number from 1 to ${LIST_KEYS_LIMIT_MAX}, or leave limit out for ${LIST_KEYS_LIMIT_DEFAULT}.`,
   cursor: "Pass pagination.cursor from the previous page unchanged, or leave cursor out to start at the first page.",
   externalId: "Pass the external id as a non-empty string, or leave externalId out.",
@@ -78,14 +80,21 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[]): ErrorDetailEnt
 
 type ParsedBody = { ok: true; value: ListKeysBody } | { ok: false; errors: ErrorDetailEntry[] };
 
-function parseBody(input: unknown): ParsedBody {
+function parseBody(input: unknown, operation: ListOperation): ParsedBody {
+  const schema = operation === "apis.listKeys" ? ApiListKeysBody : ListKeysBody;
   // valibot accepts an array as an object; the body must be a plain one.
-  const result = v.safeParse(ListKeysBody, Array.isArray(input) ? null : input, { abortPipeEarly: true });
+  const result = v.safeParse(schema, Array.isArray(input) ? null : input, { abortPipeEarly: true });
   return result.success ? { ok: true, value: result.output } : { ok: false, errors: describeIssues(result.issues) };
 }
 
-/** `POST /v2/keys.listKeys`: checks in the contract's order, then one keyset page. */
-export function listKeysHandler(deps: AuthDependencies) {
+/**
+ * The two list operations: the seed's `keys.listKeys` (`data.keys`), and the real service's `apis.listKeys`
+ * (`apiId` required, `data` the array itself), so the dashboard's real-service path has a real server too.
+ */
+export type ListOperation = "keys.listKeys" | "apis.listKeys";
+
+/** `POST /v2/keys.listKeys` or `/v2/apis.listKeys`: checks in the contract's order, then one keyset page. */
+export function listKeysHandler(deps: AuthDependencies, operation: ListOperation = "keys.listKeys") {
   // Serialising a page is most of a request's cost and the data changes rarely (only the admin CLI writes):
   // a page is rendered once per version of the data, whoever asks for it.
   const pages = createVersionedCache<string>(() => deps.store.dataVersion(), CACHED_PAGES);
@@ -95,7 +104,9 @@ export function listKeysHandler(deps: AuthDependencies) {
     const lastKeyId = page.rows.at(-1)?.[0];
     const pagination: Pagination =
       page.hasMore && lastKeyId !== undefined ? { cursor: lastKeyId, hasMore: true } : { hasMore: false };
-    return `"data":{"keys":${keysJson(page.rows)}},"pagination":${JSON.stringify(pagination)}`;
+    const keys = keysJson(page.rows);
+    const data = operation === "apis.listKeys" ? keys : `{"keys":${keys}}`;
+    return `"data":${data},"pagination":${JSON.stringify(pagination)}`;
   }
 
   return async (c: Context<ApiEnv>): Promise<Response> => {
@@ -112,7 +123,7 @@ export function listKeysHandler(deps: AuthDependencies) {
         errors: [{ location: "body", message: body.message, fix: 'Send a JSON object such as {"limit": 10}.' }],
       });
     }
-    const parsed = parseBody(body.value);
+    const parsed = parseBody(body.value, operation);
     if (!parsed.ok) return errorResponse(c, "err:svc:application:invalid_input", { errors: parsed.errors });
     const { apiId, externalId, cursor, limit = LIST_KEYS_LIMIT_DEFAULT } = parsed.value;
 

@@ -289,6 +289,26 @@ describe("rate limits", () => {
   });
 });
 
+describe("the real service's apis.listKeys", () => {
+  test("lists one API's keys with data as the array itself, and pages like keys.listKeys", async () => {
+    const apiId = /api_[1-9A-HJ-NP-Za-km-z]+/.exec(await server.admin(["apis", "list"]))?.[0] ?? "";
+    const answer = await callApi(server.url, { key: demoKey, path: "/v2/apis.listKeys", body: { apiId, limit: 2 } });
+    expect(answer.status).toBe(200);
+    const body = answer.json as { data: unknown; pagination: { hasMore: boolean; cursor?: string } };
+    expect(Array.isArray(body.data)).toBe(true);
+    expect(body.data).toHaveLength(2);
+    expect(body.pagination.hasMore).toBe(true);
+    expect(body.pagination.cursor).toMatch(/^key_/);
+  });
+
+  test("refuses a request without apiId as invalid input naming the field", async () => {
+    const answer = await callApi(server.url, { key: demoKey, path: "/v2/apis.listKeys", body: {} });
+    expect(answer.status).toBe(400);
+    expect(asError(answer).error.type).toBe(typeFor(server.url, "err:svc:application:invalid_input"));
+    expect(asError(answer).error.errors?.[0]?.location).toBe("body.apiId");
+  });
+});
+
 describe("other routes", () => {
   test("liveness answers OK with a request id", async () => {
     const answer = await callApi(server.url, { method: "GET", path: "/v2/liveness" });
@@ -297,7 +317,7 @@ describe("other routes", () => {
   });
 
   test("an unknown operation is a 404 envelope and a wrong method a 405 naming the right one", async () => {
-    const unknown = await callApi(server.url, { path: "/v2/apis.listKeys" });
+    const unknown = await callApi(server.url, { path: "/v2/keys.deleteKey" });
     expect(unknown.status).toBe(404);
     expect(asError(unknown).error.type).toBe(typeFor(server.url, "err:keyscope:routing:not_found"));
 
