@@ -20,7 +20,11 @@ export function fetchKeysPage(
  * reaches the cache, devtools or an error report.
  */
 export function listKeysQueryKey(connection: Connection, params: ListKeysParams) {
-  return ["keys", "list", { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey), ...params }] as const;
+  return [
+    "keys",
+    "list",
+    { baseUrl: connection.baseUrl, apiId: connection.apiId ?? null, keyFingerprint: fingerprint(connection.apiKey), ...params },
+  ] as const;
 }
 
 export function listKeysInfiniteQueryOptions(connection: Connection, params: ListKeysParams = {}) {

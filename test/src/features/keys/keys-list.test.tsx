@@ -5,6 +5,7 @@ import { ErrorBoundary } from "react-error-boundary";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { KeysList } from "../../../../src/features/keys/components/keys-list";
 import type { Connection } from "../../../../src/lib/api-client";
+import { listKeysInfiniteQueryOptions } from "../../../../src/features/keys/api/list-keys";
 import { fingerprint } from "../../../../src/lib/fingerprint";
 import { createQueryClient } from "../../../../src/lib/query-client";
 import {
@@ -276,7 +277,14 @@ describe("the keys list", () => {
     const keys = queryClient.getQueryCache().getAll().map((query) => query.queryKey);
     expect(keys).toHaveLength(1);
     expect(JSON.stringify(keys)).not.toContain(CONNECTION.apiKey);
-    expect(keys[0]).toEqual(["keys", "list", { baseUrl: CONNECTION.baseUrl, keyFingerprint: fingerprint(CONNECTION.apiKey) }]);
+    expect(keys[0]).toEqual(["keys", "list", { baseUrl: CONNECTION.baseUrl, apiId: null, keyFingerprint: fingerprint(CONNECTION.apiKey) }]);
+  });
+
+  test("the query key holds the API ID the request is made for", () => {
+    const withApi = listKeysInfiniteQueryOptions({ ...CONNECTION, apiId: "api_7Hb2" }).queryKey;
+    const withoutApi = listKeysInfiniteQueryOptions(CONNECTION).queryKey;
+    expect(withApi).not.toEqual(withoutApi);
+    expect(withApi[2]).toMatchObject({ apiId: "api_7Hb2" });
   });
 
   test("10,000 keys keep only the visible rows in the DOM", async () => {
