@@ -1,15 +1,32 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { saveTarget } from "../features/connect/key-store";
+import { forgetKey, readConnection, saveTarget } from "../features/connect/key-store";
 import type { Environment } from "../features/environments/environment-store";
 
+export interface SwitchOptions {
+  /** The user just saw the key work in that environment: it may follow the switch. */
+  keepKey?: boolean;
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Point the connection at another saved environment (the key stays in this tab) and drop every cached
- * answer, so nothing from the old environment is shown under the new one's name.
+ * Point the connection at another saved environment and drop every cached answer, so nothing from the old
+ * environment is shown under the new one's name. A key belongs to the environment it was entered for: it
+ * follows only to the same origin, or when the user has just seen it work there; otherwise key entry asks again.
  */
-export function useSwitchEnvironment(): (environment: Environment) => void {
+export function useSwitchEnvironment(): (environment: Environment, options?: SwitchOptions) => void {
   const queryClient = useQueryClient();
-  return (environment) => {
+  return (environment, { keepKey = false } = {}) => {
+    const current = readConnection();
+    const sameOrigin = current !== null && originOf(current.baseUrl) === originOf(environment.baseUrl);
     saveTarget(environment.baseUrl, environment.apiId);
+    if (!keepKey && !sameOrigin) forgetKey();
     queryClient.clear();
   };
 }

@@ -44,7 +44,8 @@ export function TroubleshootRoute() {
       onSwitchEnvironment={(id) => {
         const chosen = environments.find((environment) => environment.id === id);
         if (!chosen) return;
-        switchEnvironment(chosen);
+        // Offered only after the key was seen to work there.
+        switchEnvironment(chosen, { keepKey: true });
         void navigate(connection ? "/keys" : "/connect");
       }}
       pageOrigin={window.location.origin}

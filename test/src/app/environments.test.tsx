@@ -27,7 +27,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-test("the header shows the active environment, and switching points the key at the other one and drops cached answers", async () => {
+test("the header shows the active environment; switching drops cached answers and asks for the key of the other one", async () => {
   addEnvironment({ name: "Development", baseUrl: DEV });
   addEnvironment({ name: "Production", baseUrl: PROD, apiId: "api_prod" });
   saveConnection({ baseUrl: DEV, apiKey: KEY });
@@ -48,9 +48,16 @@ test("the header shows the active environment, and switching points the key at t
   await user.selectOptions(screen.getByRole("combobox", { name: "Switch environment" }), "Production");
 
   expect(clear).toHaveBeenCalled();
-  expect(await screen.findByTestId("environment-badge")).toHaveTextContent("Production");
-  expect(readConnection()).toEqual({ baseUrl: PROD, apiKey: KEY, apiId: "api_prod" });
+  // The development key is not sent to production: key entry asks for production's key.
+  expect(readConnection()).toBeNull();
+  expect(await screen.findByLabelText("API key", {}, { timeout: 5000 })).toHaveValue("");
+  expect(router.state.location.pathname).toBe("/connect");
+  expect(screen.getByLabelText("Base URL")).toHaveValue(PROD);
+  expect(api.requests.every((request) => request.url.startsWith(DEV))).toBe(true);
+
+  await user.type(screen.getByLabelText("API key"), "ks_root_Pr0dKeyValue77{Enter}");
   await screen.findByText("Service 0", {}, { timeout: 5000 });
+  expect(await screen.findByTestId("environment-badge")).toHaveTextContent("Production");
   expect(api.requests.at(-1)).toMatchObject({ url: `${PROD}/v2/apis.listKeys`, body: { apiId: "api_prod" } });
   // The environments in localStorage hold no key.
   expect(JSON.stringify({ ...localStorage })).not.toContain(KEY);
