@@ -97,3 +97,15 @@ export function asKeyList(answer: ApiAnswer): ListKeysEnvelope {
 export function typeFor(baseUrl: string, code: string): string {
   return errorTypeUrl(`${baseUrl}/docs`, code);
 }
+
+/**
+ * Waits until the server's log holds the line of the request with `requestId`: the log arrives through a pipe,
+ * so a check of what it does not contain is meaningful only once the last request's line is there.
+ */
+export async function waitForLogLine(output: () => string, requestId: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!output().includes(requestId)) {
+    if (Date.now() > deadline) throw new Error(`the log has no line for ${requestId} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

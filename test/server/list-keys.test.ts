@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ERROR_KINDS, type ErrorCode } from "../../src/lib/contract";
 import { startServer, type StartedServer } from "../support/server-process";
-import { asError, asKeyList, callApi, requestIdOf, typeFor, type ApiAnswer } from "./http";
+import { asError, asKeyList, callApi, requestIdOf, typeFor, waitForLogLine, type ApiAnswer } from "./http";
 
 let server: StartedServer;
 let demoKey: string;
@@ -327,8 +327,8 @@ describe("other routes", () => {
   });
 
   test("each request is logged as one line without its key, header or query string", async () => {
-    await callApi(server.url, { key: demoKey, path: "/v2/keys.listKeys?secret=in-the-query", body: { limit: 1 } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answer = await callApi(server.url, { key: demoKey, path: "/v2/keys.listKeys?secret=in-the-query", body: { limit: 1 } });
+    await waitForLogLine(() => server.output(), requestIdOf(answer));
     expect(server.output()).toMatch(/^POST \/v2\/keys\.listKeys 200 \d+(\.\d+)?ms req_[1-9A-HJ-NP-Za-km-z]+$/m);
     expect(server.output()).not.toContain("in-the-query");
     expect(server.output().split(demoKey)).toHaveLength(2); // only the first-start line shows it

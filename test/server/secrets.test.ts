@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startServer, type StartedServer } from "../support/server-process";
-import { callApi } from "./http";
+import { callApi, requestIdOf, waitForLogLine } from "./http";
 
 let server: StartedServer;
 let rootKey: string;
@@ -45,8 +45,8 @@ test("the server's output never holds a key that was used, right or wrong", asyn
   await callApi(server.url, { key: rootKey, body: { limit: 1 } });
   await callApi(server.url, { key: wrongKey });
   await callApi(server.url, { authorization: `bearer ${rootKey}` });
-  await callApi(server.url, { key: rootKey, body: "{not json" });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  const last = await callApi(server.url, { key: rootKey, body: "{not json" });
+  await waitForLogLine(() => server.output(), requestIdOf(last));
 
   const output = server.output();
   expect(output).toMatch(/^POST \/v2\/keys\.listKeys 401 /m);

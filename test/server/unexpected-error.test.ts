@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startServer, type StartedServer } from "../support/server-process";
-import { asError, callApi, requestIdOf, typeFor } from "./http";
+import { asError, callApi, requestIdOf, typeFor, waitForLogLine } from "./http";
 
 let server: StartedServer;
 
@@ -37,8 +37,7 @@ test("a failure inside the server is a generic 500 envelope that leaks no stack,
   expect(answer.text).not.toMatch(/no such table|\.ts:\d+|at /);
 
   // The operator's log names the request id, so a report can be traced.
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  expect(server.output()).toContain(asError(answer).meta.requestId);
+  await waitForLogLine(() => server.output(), asError(answer).meta.requestId);
 
   expect((await callApi(server.url, { method: "GET", path: "/v2/liveness" })).status).toBe(200);
 });
