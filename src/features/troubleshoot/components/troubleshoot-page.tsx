@@ -140,9 +140,19 @@ export function TroubleshootPage(props: TroubleshootPageProps) {
   }
 
   async function tryIn(environment: EnvironmentOption) {
-    if (!run?.key) return;
+    if (!run?.key || others.trying !== null) return;
+    // The try belongs to this run: a newer run aborts it, and its answer must not land beside another key's steps.
+    const controller = abortRef.current;
     setOthers((current) => ({ ...current, trying: environment.id }));
-    const outcome = await probeList({ baseUrl: environment.baseUrl, apiId: environment.apiId }, run.key);
+    let outcome: Awaited<ReturnType<typeof probeList>>;
+    try {
+      outcome = await probeList({ baseUrl: environment.baseUrl, apiId: environment.apiId }, run.key, {
+        signal: controller?.signal,
+      });
+    } catch {
+      return; // Aborted by a newer run, which has reset the tries.
+    }
+    if (controller !== abortRef.current || controller?.signal.aborted) return;
     setOthers((current) => ({
       trying: null,
       results: [...current.results.filter((result) => result.id !== environment.id), { id: environment.id, name: environment.name, outcome }],
@@ -277,7 +287,7 @@ export function TroubleshootPage(props: TroubleshootPageProps) {
                           type="button"
                           className="button button--small"
                           onClick={() => void tryIn(environment)}
-                          aria-disabled={others.trying !== null}
+                          disabled={others.trying !== null}
                         >
                           {others.trying === environment.id ? <Spinner /> : null}
                           Try this key in {environment.name}

@@ -102,6 +102,33 @@ describe("Run diagnostics", () => {
     expect(report).not.toContain(STORED);
   });
 
+  test("a try in another environment still under way when diagnostics run again is dropped, not shown beside the new run", async () => {
+    stubNetwork();
+    const direct = globalThis.fetch;
+    let releaseProduction: () => void = () => undefined;
+    // Production answers only when released, and like a browser it rejects once the request is aborted.
+    vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+      if (!url.startsWith(PROD)) return direct(input, init);
+      return new Promise<Response>((resolve, reject) => {
+        init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+        releaseProduction = () => resolve(keysEnvelope(makeKeys(7)));
+      });
+    });
+    const { user } = renderPage();
+    await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
+    const first = await screen.findByRole("region", { name: "Diagnosis" });
+    await user.click(within(first).getByRole("button", { name: "Try this key in Production" }));
+    expect(within(first).getByRole("button", { name: "Try this key in Production" })).toBeDisabled();
+
+    await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
+    const second = await screen.findByRole("region", { name: "Diagnosis" });
+    releaseProduction();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(second).not.toHaveTextContent("Works there");
+    expect(within(second).getByRole("button", { name: "Try this key in Production" })).toBeEnabled();
+  });
+
   test("without any key, the key step is skipped and the API asking for one is the finding", async () => {
     stubNetwork();
     const { user } = renderPage({ storedKey: null, storedKeyMasked: null });
