@@ -5,7 +5,7 @@
  * by itself.
  *
  *   npx tsx bench/load.ts                       # 50 connections for 30 s against a fresh server of its own
- *   npx tsx bench/load.ts --url http://127.0.0.1:8787 --key ks_… [--connections 50] [--seconds 30]
+ *   KEYSCOPE_ROOT_KEY=ks_… npx tsx bench/load.ts --url http://127.0.0.1:8787 [--connections 50] [--seconds 30]
  *
  * The key must have no rate limit (the admin CLI's `root-key create` makes one without). Exit code 1 when any
  * request failed, got a 5xx or a wrong answer.
@@ -276,7 +276,6 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       url: { type: "string" },
-      key: { type: "string" },
       connections: { type: "string", default: "50" },
       seconds: { type: "string", default: "30" },
     },
@@ -284,8 +283,10 @@ async function main(): Promise<void> {
   const connections = Number(values.connections);
   const durationMs = Number(values.seconds) * 1000;
   if (values.url !== undefined) {
-    if (values.key === undefined) throw new Error("--url needs --key: a root key without a rate limit");
-    const report = await runLoad({ url: values.url, rootKey: values.key, connections, durationMs });
+    // The key comes from the environment, not the arguments, where any user of the machine could read it.
+    const rootKey = process.env.KEYSCOPE_ROOT_KEY;
+    if (!rootKey) throw new Error("--url needs KEYSCOPE_ROOT_KEY set to a root key without a rate limit");
+    const report = await runLoad({ url: values.url, rootKey, connections, durationMs });
     console.log(JSON.stringify(report, null, 2));
     process.exitCode = loadFailed(report) ? 1 : 0;
     return;
