@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 /**
  * A stand-in for the real service, answering in its shapes (CONTRACT.md §3): `POST /v2/apis.listKeys` only,
@@ -103,15 +103,5 @@ export async function startRealShapeServer(options: RealShapeServerOptions): Pro
       response.end(JSON.stringify({ meta: { requestId: requestId() }, data: options.keys, pagination: { hasMore: false } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), requests };
 }
