@@ -30,7 +30,7 @@ export interface RealShapeServer {
   stop(): Promise<void>;
 }
 
-const DOCS = "https://www.unkey.com/docs/errors/unkey";
+const DOCS = "https://docs.example.com/errors/unkey";
 
 function requestId(): string {
   return `req_${randomBytes(9).toString("base64url").replace(/[-_]/g, "x")}`;

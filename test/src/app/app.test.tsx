@@ -1,38 +1,26 @@
-import type { QueryClient } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router-dom";
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { App } from "../../../src/app/app";
 import { AppProviders } from "../../../src/app/providers";
 import { rootOptions } from "../../../src/app/root-options";
 import { appRoutes, routes } from "../../../src/app/router";
 import { readConnection, readStoredBaseUrl, saveConnection } from "../../../src/features/connect/key-store";
-import { createQueryClient } from "../../../src/lib/query-client";
 import { takeConsoleErrors } from "../setup";
 import { jsonResponse, keyNotFound, keysEnvelope, makeKeys, stubApi } from "../support/keys-api";
+import { freshQueryClientPerTest } from "../support/query-tests";
 
 const KEY = "ks_root_S3cr3tValue42";
 const BASE_URL = "http://127.0.0.1:8799";
 
-let queryClient: QueryClient;
-
-beforeEach(() => {
-  queryClient = createQueryClient();
-  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
-  vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1024);
-});
-
-afterEach(() => {
-  queryClient.clear();
-  vi.unstubAllGlobals();
-});
+const queryClient = freshQueryClientPerTest();
 
 function renderApp(path: string, appRoutes: RouteObject[] = routes) {
   const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
   const user = userEvent.setup();
   render(
-    <AppProviders queryClient={queryClient}>
+    <AppProviders queryClient={queryClient()}>
       <RouterProvider router={router} />
     </AppProviders>,
     { onCaughtError: rootOptions.onCaughtError },
@@ -71,7 +59,7 @@ describe("routing", () => {
   test("with the app's query client, the keys route asks for the first page itself, once, and the list shows it", async () => {
     connect();
     const api = stubApi(keysEnvelope(makeKeys(1)));
-    renderApp("/keys", appRoutes(queryClient));
+    renderApp("/keys", appRoutes(queryClient()));
     expect(await screen.findByText("Service 0")).toBeVisible();
     expect(api.requests).toHaveLength(1);
     expect(api.requests[0]?.authorization).toBe(`Bearer ${KEY}`);
@@ -140,7 +128,7 @@ describe("the header", () => {
     stubApi(keysEnvelope(makeKeys(3)));
     const { router, user } = renderApp("/keys");
     await screen.findByText("Service 0");
-    expect(queryClient.getQueryCache().getAll()).toHaveLength(1);
+    expect(queryClient().getQueryCache().getAll()).toHaveLength(1);
 
     await user.click(screen.getByRole("button", { name: "Forget key" }));
     expect(await screen.findByLabelText("API key")).toHaveValue("");
@@ -148,7 +136,7 @@ describe("the header", () => {
     expect(readConnection()).toBeNull();
     expect(JSON.stringify({ ...sessionStorage })).not.toContain(KEY);
     expect(localStorage.length).toBe(0);
-    expect(queryClient.getQueryCache().getAll()).toHaveLength(0);
+    expect(queryClient().getQueryCache().getAll()).toHaveLength(0);
     expect(screen.queryByRole("button", { name: "Forget key" })).not.toBeInTheDocument();
     expect(screen.getByLabelText("Base URL")).toHaveValue(BASE_URL);
   });

@@ -1,31 +1,19 @@
-import type { QueryClient } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
-import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import { AppProviders } from "../../../src/app/providers";
 import { routes } from "../../../src/app/router";
 import { readConnection, saveConnection } from "../../../src/features/connect/key-store";
 import { addEnvironment } from "../../../src/features/environments/environment-store";
-import { createQueryClient } from "../../../src/lib/query-client";
 import { keysEnvelope, makeKeys, stubApi } from "../support/keys-api";
+import { freshQueryClientPerTest } from "../support/query-tests";
 
 const KEY = "ks_root_S3cr3tValue42";
 const DEV = "http://127.0.0.1:8799";
 const PROD = "https://api.example.com";
 
-let queryClient: QueryClient;
-
-beforeEach(() => {
-  queryClient = createQueryClient();
-  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
-  vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1024);
-});
-
-afterEach(() => {
-  queryClient.clear();
-  vi.unstubAllGlobals();
-});
+const queryClient = freshQueryClientPerTest();
 
 test("the header shows the active environment; switching drops cached answers and asks for the key of the other one", async () => {
   addEnvironment({ name: "Development", baseUrl: DEV });
@@ -35,15 +23,15 @@ test("the header shows the active environment; switching drops cached answers an
   const router = createMemoryRouter(routes, { initialEntries: ["/keys"] });
   const user = userEvent.setup();
   render(
-    <AppProviders queryClient={queryClient}>
+    <AppProviders queryClient={queryClient()}>
       <RouterProvider router={router} />
     </AppProviders>,
   );
   expect(await screen.findByText("Service 0", {}, { timeout: 5000 })).toBeVisible();
   expect(screen.getByTestId("environment-badge")).toHaveTextContent("Development");
-  const cached = queryClient.getQueryCache().getAll().length;
+  const cached = queryClient().getQueryCache().getAll().length;
   expect(cached).toBeGreaterThan(0);
-  const clear = vi.spyOn(queryClient, "clear");
+  const clear = vi.spyOn(queryClient(), "clear");
 
   await user.selectOptions(screen.getByRole("combobox", { name: "Switch environment" }), "Production");
 
@@ -67,7 +55,7 @@ test("the troubleshoot page is linked from every screen's header and has its own
   const router = createMemoryRouter(routes, { initialEntries: ["/connect"] });
   const user = userEvent.setup();
   render(
-    <AppProviders queryClient={queryClient}>
+    <AppProviders queryClient={queryClient()}>
       <RouterProvider router={router} />
     </AppProviders>,
   );

@@ -197,7 +197,7 @@ describe("every error kind of the contract is an ApiError", () => {
         status: 400,
         title: "Bad Request",
         detail: "We were unable to validate the request",
-        type: "https://unkey.com/docs/errors/unkey/application/invalid_input",
+        type: "https://docs.example.com/errors/unkey/application/invalid_input",
         errors: [{ location: "security", message: "authorization header is missing" }],
       },
     };

@@ -3,34 +3,23 @@
  * an `apiId`, `data` as a plain array, `application/problem+json` errors, and 400 invalid_input located in
  * `security` for a missing header. The keys list and the error panel are composed as the app composes them.
  */
-import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ErrorBoundary } from "react-error-boundary";
-import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import { KeysList } from "../../../../src/features/keys/components/keys-list";
 import { ErrorPanel } from "../../../../src/features/troubleshoot/components/error-panel";
 import type { Connection } from "../../../../src/lib/api-client";
-import { createQueryClient } from "../../../../src/lib/query-client";
 import { takeConsoleErrors } from "../../setup";
 import { jsonResponse, realServiceEnvelope, stubApi } from "../../support/keys-api";
+import { freshQueryClientPerTest } from "../../support/query-tests";
 
 const BASE = "https://api.real.example";
 const KEY = "unkey_3ZbQ7rEalKey9xT";
-const DOCS = "https://www.unkey.com/docs/errors/unkey";
+const DOCS = "https://docs.example.com/errors/unkey";
 
-let queryClient: QueryClient;
-
-beforeEach(() => {
-  queryClient = createQueryClient();
-  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
-  vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1024);
-});
-
-afterEach(() => {
-  queryClient.clear();
-  vi.unstubAllGlobals();
-});
+const queryClient = freshQueryClientPerTest();
 
 function problem(status: number, title: string, kind: string, errors?: { location: string; message: string }[]): Response {
   return new Response(
@@ -41,7 +30,7 @@ function problem(status: number, title: string, kind: string, errors?: { locatio
 
 function renderList(connection: Connection) {
   render(
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider client={queryClient()}>
       <ErrorBoundary fallbackRender={({ error }) => <ErrorPanel error={error} baseUrl={connection.baseUrl} troubleshootHref="/troubleshoot" />}>
         <KeysList connection={connection} renderRefreshError={() => null} />
       </ErrorBoundary>
@@ -115,7 +104,7 @@ test("the API-ID panel asks for the API ID itself and hands it on", async () => 
   const onApiId = vi.fn();
   stubApi(new Response("404 Not Found", { status: 404, headers: { "content-type": "text/plain" } }));
   render(
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider client={queryClient()}>
       <ErrorBoundary fallbackRender={({ error }) => <ErrorPanel error={error} baseUrl={BASE} onApiId={onApiId} />}>
         <KeysList connection={{ baseUrl: BASE, apiKey: KEY }} renderRefreshError={() => null} />
       </ErrorBoundary>

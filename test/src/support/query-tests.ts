@@ -1,0 +1,24 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { afterEach, beforeEach, vi } from "vitest";
+import { createQueryClient } from "../../../src/lib/query-client";
+
+/**
+ * A new QueryClient for every test of the file, and a viewport the virtualized table can lay rows out in
+ * (happy-dom has no layout). Returns the current test's client.
+ */
+export function freshQueryClientPerTest(): () => QueryClient {
+  let queryClient: QueryClient | undefined;
+  beforeEach(() => {
+    queryClient = createQueryClient();
+    vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
+    vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1024);
+  });
+  afterEach(() => {
+    queryClient?.clear();
+    vi.unstubAllGlobals();
+  });
+  return () => {
+    if (queryClient === undefined) throw new Error("the query client exists only inside a test");
+    return queryClient;
+  };
+}
