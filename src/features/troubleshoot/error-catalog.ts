@@ -15,6 +15,7 @@ import {
 } from "../../lib/api-errors";
 import { LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry } from "../../lib/contract";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
+import { curlCommand } from "./curl-command";
 
 export type Tone = "danger" | "warning" | "info";
 export type Action = "retry" | "reenter-key" | "troubleshoot" | "enter-api-id";
@@ -101,21 +102,8 @@ const HEADER_SNIPPET: Snippet = {
   copyLabel: "Copy the header",
 };
 
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 function curlSnippet(context: Resolved): Snippet {
-  return {
-    caption: "The same request, by hand",
-    copyLabel: "Copy the curl command",
-    text: [
-      `curl -i -X POST ${shellQuote(context.requestUrl)} \\`,
-      `  -H "Authorization: Bearer $API_KEY" \\`,
-      `  -H 'Content-Type: application/json' \\`,
-      `  -d '{}'`,
-    ].join("\n"),
-  };
+  return { caption: "The same request, by hand", copyLabel: "Copy the curl command", text: curlCommand(context.requestUrl) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import {
 import { httpOriginOf } from "../../../lib/safe-url";
 import { catalogKeyOf, describeError } from "../error-catalog";
 import type { ApiOutcome, ProbeResults } from "./probes";
+import { listKeysCurl } from "../curl-command";
 
 export type Cause =
   | "all-good"
@@ -160,7 +161,7 @@ function fromError(error: KeyscopeError, keySent: boolean, origin: string, conte
         "danger",
         "Keyscope sent the key, but the API says no credentials arrived: a proxy or gateway between this browser and the API strips the Authorization header.",
         "Configure the proxy or gateway in front of the API to pass the Authorization header on unchanged (nginx: no proxy_set_header Authorization override; Apache: CGIPassAuth On).",
-        { command: { caption: "Check by hand from the proxy's machine", text: curlCommand(context.baseUrl, context.apiId) } },
+        { command: { caption: "Check by hand from the proxy's machine", text: listKeysCurl(context.baseUrl, context.apiId) } },
       );
     }
     switch (kindOf(error)) {
@@ -327,15 +328,3 @@ export function outcomeFacts(outcome: ApiOutcome): { status: number | null; code
   return { status: null, code: null, requestId: null };
 }
 
-/** The with-key request by hand, the key left to the shell: `$API_KEY`. */
-export function curlCommand(baseUrl: string, apiId?: string, requestUrl?: string): string {
-  const url = requestUrl ?? `${baseUrl}/v2/${apiId ? "apis" : "keys"}.listKeys`;
-  const body = apiId ? JSON.stringify({ apiId }) : "{}";
-  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  return [
-    `curl -i -X POST ${quote(url)} \\`,
-    `  -H "Authorization: Bearer $API_KEY" \\`,
-    `  -H 'Content-Type: application/json' \\`,
-    `  -d ${quote(body)}`,
-  ].join("\n");
-}

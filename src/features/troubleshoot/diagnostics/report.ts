@@ -3,7 +3,8 @@
  * command names `$API_KEY`, and the whole text is scrubbed of every form of the key as a last defence.
  */
 import { REDACTED, scrubSecrets } from "../../../lib/api-errors";
-import { curlCommand, type Finding } from "./diagnose";
+import { listKeysCurl } from "../curl-command";
+import type { Finding } from "./diagnose";
 import type { Step } from "./steps";
 
 export interface ReportInput {
@@ -32,7 +33,7 @@ function cell(text: string): string {
 }
 
 export function buildReport(input: ReportInput): string {
-  const curl = curlCommand(input.baseUrl, input.apiId);
+  const curl = listKeysCurl(input.baseUrl, input.apiId);
   // The finding's own command, unless it is the same curl the report ends with anyway.
   const command = input.finding.command?.text === curl ? null : input.finding.command;
   const lines = [
