@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
 import * as v from "valibot";
-import { validateBaseUrl } from "../../lib/api-client";
+import { checkBaseUrl } from "../../lib/check-base-url";
 
 /**
  * Named base URLs ("Development", "Production"), kept in this browser's localStorage so they outlive the tab.
@@ -68,7 +68,7 @@ function write(environments: readonly Environment[]): void {
 
 export type EnvironmentCheck = { ok: true; value: EnvironmentInput } | { ok: false; field: "name" | "baseUrl"; reason: string };
 
-/** A name and an http(s) base URL (trailing slashes dropped), or why not. */
+/** A name and an http(s) base URL (trailing slashes and a pasted operation path dropped), or why not. */
 export function checkEnvironment(input: { name: string; baseUrl: string; apiId?: string }, others: readonly Environment[]): EnvironmentCheck {
   const name = input.name.trim();
   if (name === "") return { ok: false, field: "name", reason: "Give the environment a name, for example Production." };
@@ -76,10 +76,9 @@ export function checkEnvironment(input: { name: string; baseUrl: string; apiId?:
   if (others.some((environment) => environment.name.toLowerCase() === name.toLowerCase())) {
     return { ok: false, field: "name", reason: `There is already an environment named “${name}”.` };
   }
-  const url = validateBaseUrl(input.baseUrl);
-  if (!url.ok || url.baseUrl === "" || url.baseUrl.startsWith("/")) {
-    return { ok: false, field: "baseUrl", reason: "Enter the API's address, starting with http:// or https://." };
-  }
+  // The same check as key entry: a pasted operation URL is cut back to its base.
+  const url = checkBaseUrl(input.baseUrl);
+  if (!url.ok) return { ok: false, field: "baseUrl", reason: url.reason };
   const apiId = input.apiId?.trim();
   return { ok: true, value: apiId ? { name, baseUrl: url.baseUrl, apiId } : { name, baseUrl: url.baseUrl } };
 }

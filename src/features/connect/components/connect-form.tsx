@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type ClipboardEvent, type FormEvent } from "react";
-import { baseUrlWarnings, checkBaseUrl, type BaseUrlWarning } from "../check-base-url";
+import { baseUrlWarnings, checkBaseUrl, type BaseUrlWarning } from "../../../lib/check-base-url";
 import { checkKey, KEY_FIX_MESSAGES } from "../check-key";
 import { saveConnection } from "../key-store";
 import "./connect-form.css";

@@ -14,6 +14,7 @@ import { httpOriginOf } from "../../../lib/safe-url";
 import { catalogKeyOf, describeError } from "../error-catalog";
 import type { ApiOutcome, ProbeResults } from "./probes";
 import { listKeysCurl } from "../curl-command";
+import { baseUrlWarnings } from "../../../lib/check-base-url";
 
 export type Cause =
   | "all-good"
@@ -264,13 +265,8 @@ function fromError(error: KeyscopeError, keySent: boolean, origin: string, conte
  * pages allow plain http only to this computer (their CSP), so nothing was sent at all.
  */
 function refusedByPage(origin: string, pageOrigin: string): boolean {
-  try {
-    const target = new URL(origin);
-    const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(target.hostname);
-    return target.protocol === "http:" && !loopback && target.origin !== new URL(pageOrigin).origin;
-  } catch {
-    return false;
-  }
+  const warnings = baseUrlWarnings(origin, pageOrigin);
+  return warnings.includes("plain-http") || warnings.includes("mixed-content");
 }
 
 export function diagnose(results: ProbeResults, context: DiagnoseContext): Finding {

@@ -54,6 +54,18 @@ describe("the environments store", () => {
     });
   });
 
+  test("a pasted operation URL is cut back to its base, as on key entry", () => {
+    expect(checkEnvironment({ name: "Prod", baseUrl: "https://api.example.com/v2/keys.listKeys" }, [])).toEqual({
+      ok: true,
+      value: { name: "Prod", baseUrl: "https://api.example.com" },
+    });
+    expect(checkEnvironment({ name: "Prod", baseUrl: "api.example.com" }, [])).toMatchObject({
+      ok: false,
+      field: "baseUrl",
+      reason: "Start the address with http:// or https://, for example https://api.example.com.",
+    });
+  });
+
   test("the active environment is the one with the connection's base URL and API ID", () => {
     const environments = [
       { id: "1", name: "Dev", baseUrl: "http://127.0.0.1:8787" },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { baseUrlWarnings, checkBaseUrl } from "../../../../src/features/connect/check-base-url";
+import { baseUrlWarnings, checkBaseUrl } from "../../../src/lib/check-base-url";
 
 describe("checkBaseUrl", () => {
   test.each([
