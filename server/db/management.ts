@@ -119,10 +119,6 @@ export function keyInserter(db: Database): (key: NewKey) => string {
   };
 }
 
-export function countKeys(db: Database, workspaceId: string): number {
-  return db.prepare<[string], number>("SELECT count(*) FROM keys WHERE workspace_id = ?").pluck().get(workspaceId) ?? 0;
-}
-
 /** Creates a root key and returns its id and secret; the secret exists only in this return value. */
 export function createRootKey(db: Database, rootKey: NewRootKey): { id: string; secret: string } {
   const id = newId("key");

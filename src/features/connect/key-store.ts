@@ -45,11 +45,6 @@ export function readConnection(): Connection | null {
   return snapshot.connection;
 }
 
-/** The API ID last used in this tab (the real service lists keys per API); null when none. */
-export function readStoredApiId(): string | null {
-  return readItem(API_ID_ITEM);
-}
-
 /** The base URL last used in this tab, kept after the key is forgotten so re-entering is quick. */
 export function readStoredBaseUrl(): string | null {
   return readItem(BASE_URL_ITEM);
