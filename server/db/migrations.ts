@@ -61,6 +61,61 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX root_keys_by_workspace ON root_keys (workspace_id, created_at);
     `,
   },
+  {
+    version: 2,
+    name: "the whole Key object: credits, refill, rate limits, identity, permissions, roles, usage times",
+    sql: `
+      ALTER TABLE keys ADD COLUMN updated_at INTEGER;
+      ALTER TABLE keys ADD COLUMN last_used_at INTEGER;
+      -- NULL: unlimited. refill_* NULL: never refilled.
+      ALTER TABLE keys ADD COLUMN credits_remaining INTEGER CHECK (credits_remaining IS NULL OR credits_remaining >= 0);
+      ALTER TABLE keys ADD COLUMN refill_interval TEXT CHECK (refill_interval IS NULL OR refill_interval IN ('daily', 'monthly'));
+      ALTER TABLE keys ADD COLUMN refill_amount INTEGER CHECK (refill_amount IS NULL OR refill_amount > 0);
+      ALTER TABLE keys ADD COLUMN refill_day INTEGER CHECK (refill_day IS NULL OR refill_day BETWEEN 1 AND 31);
+      ALTER TABLE keys ADD COLUMN last_refill_at INTEGER;
+      ALTER TABLE keys ADD COLUMN permissions TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(permissions));
+      ALTER TABLE keys ADD COLUMN roles TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(roles));
+
+      -- An identity groups keys by the caller's own id (external_id) and may carry meta and rate limits.
+      CREATE TABLE identities (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+        external_id TEXT NOT NULL,
+        meta TEXT CHECK (meta IS NULL OR json_type(meta) = 'object'),
+        created_at INTEGER NOT NULL,
+        UNIQUE (workspace_id, external_id)
+      ) STRICT;
+
+      -- A key's named rate limits; auto_apply ones are checked on every verification.
+      CREATE TABLE key_ratelimits (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL REFERENCES keys (id),
+        name TEXT NOT NULL,
+        "limit" INTEGER NOT NULL CHECK ("limit" > 0),
+        duration_ms INTEGER NOT NULL CHECK (duration_ms > 0),
+        auto_apply INTEGER NOT NULL DEFAULT 1 CHECK (auto_apply IN (0, 1)),
+        UNIQUE (key_id, name)
+      ) STRICT;
+
+      -- One row a verification of an existing key: the durable source of the analytics tables.
+      -- seq orders the rows for the analytics engine's incremental copy (rows written by any process).
+      CREATE TABLE key_verifications (
+        seq INTEGER PRIMARY KEY,
+        request_id TEXT NOT NULL UNIQUE,
+        time INTEGER NOT NULL,
+        workspace_id TEXT NOT NULL,
+        key_space_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        external_id TEXT NOT NULL DEFAULT '',
+        outcome TEXT NOT NULL CHECK (outcome IN ('VALID', 'RATE_LIMITED', 'INVALID', 'EXPIRED', 'DISABLED',
+          'INSUFFICIENT_PERMISSIONS', 'FORBIDDEN', 'USAGE_EXCEEDED')),
+        region TEXT NOT NULL,
+        tags TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(tags)),
+        spent_credits INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      CREATE INDEX key_verifications_by_key ON key_verifications (key_id, time);
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one immediate transaction, so two processes starting together don't both apply them. */
