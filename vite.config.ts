@@ -35,9 +35,6 @@ export default defineConfig({
           name: "server",
           environment: "node",
           include: ["test/server/**/*.test.ts"],
-          // Vitest's default on two cores is one file at a time; these files mostly wait on sockets, timers and
-          // child processes, so two at once finish sooner without needing more CPU.
-          maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
