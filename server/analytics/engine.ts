@@ -200,7 +200,13 @@ export async function createAnalyticsEngine(
       const connection = await takeConnection(workspaceId);
       let reusable = true;
       try {
-        const checked = await checkedSql(connection, sql);
+        let checked: QueryOutcome | string;
+        try {
+          checked = await checkedSql(connection, sql);
+        } catch (error) {
+          // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep).
+          return { kind: "refused", refusal: "query", message: errorMessage(error) };
+        }
         if (typeof checked !== "string") return checked;
         const ran = await run(connection, checked);
         reusable = ran.reusable;
