@@ -19,8 +19,15 @@ export interface AnalyticsRouteDependencies extends AuthDependencies {
 
 export const HOURLY_ANALYTICS_QUOTA: RateLimit = { limit: 1000, windowMs: 60 * 60 * 1000 };
 
+/** A dashboard's queries are a few hundred characters; a longer one is a literal meant to hurt. */
+export const MAX_QUERY_LENGTH = 64 * 1024;
+
 const Body = v.strictObject({
-  query: v.pipe(v.string("query must be a string"), v.nonEmpty("query must not be empty")),
+  query: v.pipe(
+    v.string("query must be a string"),
+    v.nonEmpty("query must not be empty"),
+    v.maxLength(MAX_QUERY_LENGTH, `query must be at most ${MAX_QUERY_LENGTH} characters`),
+  ),
 });
 
 const QUERY_FIX = 'Send {"query": "SELECT …"} over the public tables, e.g. SELECT count(*) AS n FROM key_verifications_v1.';
