@@ -85,7 +85,7 @@ function admin(dataDir: string, args: string[]): Promise<string> {
 function residentMiB(pid: number): Promise<number> {
   return new Promise((resolve, reject) => {
     execFile("ps", ["-o", "rss=", "-p", String(pid)], (error, stdout) => {
-      if (error) reject(error);
+      if (error) reject(new Error(`ps failed: ${error.message}`));
       else resolve(Number(stdout.trim()) / 1024);
     });
   });

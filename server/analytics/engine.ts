@@ -44,7 +44,8 @@ export interface AnalyticsEngine {
   catchUp(): Promise<void>;
   /** How many queries DuckDB is executing right now. */
   readonly runningQueries: number;
-  close(): void;
+  /** Stops the copy, interrupts the queries still running, and closes DuckDB. */
+  close(): Promise<void>;
 }
 
 // Workspace ids are this server's own (never request input), and are checked anyway before they go into a view.
@@ -110,6 +111,8 @@ export async function createAnalyticsEngine(
     allow_community_extensions: "false",
   });
   const admin = await instance.connect();
+  // The derived copy lives in a database of its own, which DuckDB compresses in memory at each checkpoint.
+  await admin.run("ATTACH ':memory:' AS store (COMPRESS)");
   await admin.run(storeSchemaSql());
   for (const macro of CLICKHOUSE_MACROS) await admin.run(`CREATE MACRO ${macro}`);
   await admin.run("SET TimeZone = 'UTC'");
@@ -120,12 +123,16 @@ export async function createAnalyticsEngine(
   await admin.run("SET lock_configuration = true");
 
   const sync: StoreSync = createStoreSync(sqlite, admin);
-  await sync.catchUp();
+  // The first copy runs while the server already answers; the first analytics query waits for it (and retries it
+  // if it failed).
+  sync.catchUp().catch(() => undefined);
 
   const idle = new Map<string, DuckDBConnection[]>();
   let idleCount = 0;
   let closed = false;
   let runningQueries = 0;
+  const busy = new Set<DuckDBConnection>();
+  const inFlight = new Set<Promise<QueryOutcome>>();
 
   async function takeConnection(workspaceId: string): Promise<DuckDBConnection> {
     const pooled = idle.get(workspaceId)?.pop();
@@ -210,29 +217,41 @@ export async function createAnalyticsEngine(
     get runningQueries() {
       return runningQueries;
     },
-    async query(workspaceId, sql) {
-      await sync.catchUp();
-      const connection = await takeConnection(workspaceId);
-      let reusable = true;
-      try {
-        let checked: QueryOutcome | string;
+    query(workspaceId, sql) {
+      if (closed) return Promise.resolve({ kind: "refused", refusal: "query", message: "The server is shutting down" });
+      const answer = (async (): Promise<QueryOutcome> => {
+        await sync.catchUp();
+        const connection = await takeConnection(workspaceId);
+        busy.add(connection);
+        let reusable = true;
         try {
-          checked = await checkedSql(connection, sql);
-        } catch (error) {
-          // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep).
-          return { kind: "refused", refusal: "query", message: errorMessage(error) };
+          let checked: QueryOutcome | string;
+          try {
+            checked = await checkedSql(connection, sql);
+          } catch (error) {
+            // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep).
+            return { kind: "refused", refusal: "query", message: errorMessage(error) };
+          }
+          if (typeof checked !== "string") return checked;
+          const ran = await run(connection, checked);
+          reusable = ran.reusable;
+          return ran.outcome;
+        } finally {
+          busy.delete(connection);
+          if (reusable) giveBack(workspaceId, connection);
+          else connection.closeSync();
         }
-        if (typeof checked !== "string") return checked;
-        const ran = await run(connection, checked);
-        reusable = ran.reusable;
-        return ran.outcome;
-      } finally {
-        if (reusable) giveBack(workspaceId, connection);
-        else connection.closeSync();
-      }
+      })();
+      inFlight.add(answer);
+      const forget = () => inFlight.delete(answer);
+      answer.then(forget, forget);
+      return answer;
     },
-    close() {
+    async close() {
       closed = true;
+      await sync.stop();
+      for (const connection of busy) connection.interrupt();
+      await Promise.allSettled(inFlight);
       for (const list of idle.values()) for (const connection of list) connection.closeSync();
       idle.clear();
       admin.closeSync();
