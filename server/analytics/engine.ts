@@ -51,6 +51,8 @@ export interface AnalyticsEngine {
 // Workspace ids are this server's own (never request input), and are checked anyway before they go into a view.
 const WORKSPACE_ID = /^ws_[A-Za-z0-9]{1,64}$/;
 const IDLE_CONNECTIONS = 16;
+/** Checked queries remembered by their text: a dashboard sends the same few again and again. */
+const CHECKED_QUERIES = 1000;
 
 function publicViewsSql(workspaceId: string): string {
   if (!WORKSPACE_ID.test(workspaceId)) throw new Error("not a workspace id");
@@ -131,6 +133,7 @@ export async function createAnalyticsEngine(
   let idleCount = 0;
   let closed = false;
   let runningQueries = 0;
+  const checkedQueries = new Map<string, QueryOutcome | string>();
   const busy = new Set<DuckDBConnection>();
   const inFlight = new Set<Promise<QueryOutcome>>();
 
@@ -225,12 +228,17 @@ export async function createAnalyticsEngine(
         busy.add(connection);
         let reusable = true;
         try {
-          let checked: QueryOutcome | string;
-          try {
-            checked = await checkedSql(connection, sql);
-          } catch (error) {
-            // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep).
-            return { kind: "refused", refusal: "query", message: errorMessage(error) };
+          let checked = checkedQueries.get(sql);
+          if (checked === undefined) {
+            try {
+              checked = await checkedSql(connection, sql);
+            } catch (error) {
+              // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep).
+              return { kind: "refused", refusal: "query", message: errorMessage(error) };
+            }
+            // The check depends on the text alone, never on the workspace or the data.
+            if (checkedQueries.size >= CHECKED_QUERIES) checkedQueries.clear();
+            checkedQueries.set(sql, checked);
           }
           if (typeof checked !== "string") return checked;
           const ran = await run(connection, checked);
