@@ -205,7 +205,8 @@ export async function createAnalyticsEngine(
       if (timedOut) {
         return { outcome: { kind: "limit", limit: "timeout", message: `The query ran longer than ${limits.timeoutMs / 1000} s` }, reusable: false };
       }
-      if (/out of memory/i.test(message)) {
+      // DuckDB names the kind of error first ("Out of Memory Error: …").
+      if (message.startsWith("Out of Memory Error")) {
         return { outcome: { kind: "limit", limit: "memory", message: "The query needs more memory than its limit" }, reusable: false };
       }
       return { outcome: { kind: "refused", refusal: "query", message }, reusable: true };
