@@ -33,3 +33,10 @@ export function mayListKeys(storedPermissions: string, apiId: string | undefined
   if (granted.has(READ_ANY_API_KEYS)) return true;
   return apiId !== undefined && granted.has(readApiKeysPermission(apiId));
 }
+
+/** Querying the workspace's verifications (`analytics.getVerifications`). */
+export const READ_ANALYTICS = "api.*.read_analytics";
+
+export function mayReadAnalytics(storedPermissions: string): boolean {
+  return permissionSet(storedPermissions).has(READ_ANALYTICS);
+}
