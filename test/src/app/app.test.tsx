@@ -106,7 +106,7 @@ describe("key entry", () => {
     expect(api.requests[0]).toMatchObject({ url: `${BASE_URL}/v2/keys.listKeys`, authorization: `Bearer ${KEY}` });
 
     const header = screen.getByRole("banner");
-    expect(within(header).getByText("ks_root_…")).toBeVisible();
+    expect(within(header).getByText("ks_root…e42")).toBeVisible();
     expect(within(header).getByText("127.0.0.1:8799")).toBeVisible();
     expect(document.body.textContent).not.toContain(KEY);
     expect(screen.getByRole("link", { name: "Keys" })).toHaveAttribute("aria-current", "page");
