@@ -1,0 +1,57 @@
+import { createElement, lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from "react";
+
+/**
+ * A lazily loaded component whose failed load is tried again on the next try. React.lazy and the router's
+ * `lazy` both keep a rejected import forever (a server that was down for a moment would leave a page broken
+ * until a full reload), hence this small wrapper of our own: a new React.lazy for each try. A failure is kept
+ * until `retryFailedLoads()` (a navigation, or a Retry) so that rendering does not hammer a server that is down.
+ */
+export interface RetryableLazy<P extends object> {
+  (props: P): ReactNode;
+  /** Start loading now (when the first screen is idle), so the code is there if the server goes away. Never rejects. */
+  preload(this: void): Promise<void>;
+}
+
+const resets = new Set<() => void>();
+
+/** The next try: every component whose code failed to load loads it again when next rendered. */
+export function retryFailedLoads(): void {
+  for (const reset of resets) reset();
+}
+
+export function retryableLazy<P extends object>(load: () => Promise<ComponentType<P>>): RetryableLazy<P> {
+  let loaded: ComponentType<P> | undefined;
+  let attempt: Promise<ComponentType<P>> | undefined;
+  let failed = false;
+
+  function start(): Promise<ComponentType<P>> {
+    attempt ??= load().then(
+      (Component) => (loaded = Component),
+      (error: unknown) => {
+        failed = true;
+        throw error;
+      },
+    );
+    return attempt;
+  }
+
+  const makeLazy = (): LazyExoticComponent<ComponentType<P>> => lazy(async () => ({ default: await start() }));
+  let Current = makeLazy();
+
+  resets.add(() => {
+    if (!failed) return;
+    failed = false;
+    attempt = undefined;
+    Current = makeLazy();
+  });
+
+  function Lazy(props: P) {
+    return createElement(loaded ?? Current, props);
+  }
+  Lazy.preload = () =>
+    start().then(
+      () => undefined,
+      () => undefined,
+    );
+  return Lazy;
+}
