@@ -47,6 +47,12 @@ describe("routing", () => {
     expect(first.router.state.location.pathname).toBe("/connect");
   });
 
+  test("/index.html is the home page, not a page that is not found", async () => {
+    const { router } = renderApp("/index.html");
+    await screen.findByLabelText("API key");
+    expect(router.state.location.pathname).toBe("/connect");
+  });
+
   test("/ goes to the keys when a key is stored", async () => {
     connect();
     stubApi(keysEnvelope(makeKeys(1)));
@@ -103,6 +109,8 @@ describe("key entry", () => {
 
     expect(await screen.findByText("Billing worker")).toBeVisible();
     expect(router.state.location.pathname).toBe("/keys");
+    // The form that had focus is gone: focus moves to the new page's content, not the body.
+    expect(screen.getByRole("main")).toHaveFocus();
     expect(api.requests[0]).toMatchObject({ url: `${BASE_URL}/v2/keys.listKeys`, authorization: `Bearer ${KEY}` });
 
     const header = screen.getByRole("banner");
