@@ -6,6 +6,7 @@ import { createQueryClient } from "../lib/query-client";
 import { FallbackShell } from "./fallback-shell";
 import { TROUBLESHOOT_PATH } from "./paths";
 import { AppProviders } from "./providers";
+import { reportCaughtError } from "./root-options";
 import { createAppRouter } from "./router";
 
 export function App() {
@@ -21,7 +22,7 @@ export function App() {
       )}
     >
       <AppProviders queryClient={queryClient}>
-        <RouterProvider router={router} />
+        <RouterProvider router={router} onError={reportCaughtError} />
       </AppProviders>
     </ErrorBoundary>
   );

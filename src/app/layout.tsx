@@ -1,8 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Suspense, useEffect, useRef, useState } from "react";
+import { Suspense, useEffect, useRef } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { onKeyForgottenElsewhere } from "../features/connect/key-store";
-import { retryFailedLoads } from "../lib/retryable-lazy";
 import { AppHeader } from "./app-header";
 import { preloadWhenIdle } from "./pages";
 
@@ -10,14 +9,6 @@ export function AppLayout() {
   const mainRef = useRef<HTMLElement>(null);
   const location = useLocation();
   const queryClient = useQueryClient();
-  const [seenLocationKey, setSeenLocationKey] = useState(location.key);
-
-  // A navigation is the next try of code that failed to load (before the page renders, hence not an effect).
-  if (seenLocationKey !== location.key) {
-    setSeenLocationKey(location.key);
-    retryFailedLoads();
-  }
-
   useEffect(preloadWhenIdle, []);
   // Another tab's "Forget key" removed this tab's key: nothing cached with it may stay on screen.
   useEffect(() => onKeyForgottenElsewhere(() => queryClient.clear()), [queryClient]);

@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
 import { readConnection } from "../features/connect/key-store";
+import { retryFailedLoads } from "../lib/retryable-lazy";
 import { AwaitKeyHandOver } from "./await-key-hand-over";
 import { HomeRedirect } from "./home-redirect";
 import { AppLayout, AppLoading } from "./layout";
@@ -68,5 +69,14 @@ function prefetchKeys(queryClient: QueryClient): null {
 }
 
 export function createAppRouter(queryClient?: QueryClient) {
-  return createBrowserRouter(appRoutes(queryClient));
+  const router = createBrowserRouter(appRoutes(queryClient));
+  // A navigation is the next try of code that failed to load. Subscribed before the RouterProvider is, so
+  // this runs before the new page renders; a render never retries by itself (it would hammer a server that is down).
+  let locationKey = router.state.location.key;
+  router.subscribe((state) => {
+    if (state.location.key === locationKey) return;
+    locationKey = state.location.key;
+    retryFailedLoads();
+  });
+  return router;
 }

@@ -12,6 +12,17 @@ export interface RetryableLazy<P extends object> {
   preload(this: void): Promise<void>;
 }
 
+/** The code of a page or panel did not arrive: the network's doing, not a bug in the page. */
+export class CodeLoadError extends Error {
+  override name = "CodeLoadError";
+  constructor(cause: unknown) {
+    super(
+      "This part of Keyscope could not be loaded from its server (down, unreachable, or updated since the page loaded). Retry once it answers.",
+      { cause },
+    );
+  }
+}
+
 const resets = new Set<() => void>();
 
 /** The next try: every component whose code failed to load loads it again when next rendered. */
@@ -29,7 +40,7 @@ export function retryableLazy<P extends object>(load: () => Promise<ComponentTyp
       (Component) => (loaded = Component),
       (error: unknown) => {
         failed = true;
-        throw error;
+        throw new CodeLoadError(error);
       },
     );
     return attempt;
