@@ -18,6 +18,8 @@ const API_KEY_ITEM = "keyscope.apiKey";
 const BASE_URL_ITEM = "keyscope.baseUrl";
 const API_ID_ITEM = "keyscope.apiId";
 const ENVIRONMENT_ITEM = "keyscope.environmentId";
+/** Why this tab's key was dropped (the origin it was for, the environment switched to): no secret. */
+const DROPPED_ITEM = "keyscope.keyDropped";
 const CHANNEL_NAME = "keyscope.key";
 /** Held (shared) by every tab holding a key, so that a new tab can tell "nobody to ask" without waiting. */
 const HOLDER_LOCK = "keyscope.key-holder";
@@ -69,6 +71,7 @@ export function readStoredBaseUrl(): string | null {
 export function saveConnection(connection: Connection): void {
   writeTarget(connection.baseUrl, connection.apiId);
   sessionStorage.setItem(API_KEY_ITEM, connection.apiKey);
+  sessionStorage.removeItem(DROPPED_ITEM);
   holdKey();
   notify();
 }
@@ -93,6 +96,7 @@ function writeTarget(baseUrl: string, apiId: string | undefined, environmentId?:
 function removeKey(): void {
   try {
     sessionStorage.removeItem(API_KEY_ITEM);
+    sessionStorage.removeItem(DROPPED_ITEM);
   } catch {
     // Nothing could have been stored.
   }
@@ -107,10 +111,48 @@ export function forgetKey(): void {
   notify();
 }
 
-/** Drop the key in this tab only: it belongs to another environment than the one this tab now points at. */
-export function dropKeyInThisTab(): void {
+export interface DroppedKey {
+  /** The origin the key was entered for. */
+  keyWasFor: string;
+  /** The environment switched to, at another origin. */
+  switchedTo: string;
+}
+
+/**
+ * Drop the key in this tab only: it belongs to another environment than the one this tab now points at.
+ * Key entry says why until a key is entered.
+ */
+export function dropKeyInThisTab(reason: DroppedKey): void {
   removeKey();
+  try {
+    sessionStorage.setItem(DROPPED_ITEM, JSON.stringify(reason));
+  } catch {
+    // Storage blocked: key entry simply does not say why.
+  }
   notify();
+}
+
+const DroppedKeySchema = v.object({ keyWasFor: v.string(), switchedTo: v.string() });
+let droppedSnapshot: { raw: string | null; reason: DroppedKey | null } = { raw: null, reason: null };
+
+/** Why this tab has no key, when a switch of environment dropped it (the same object back while nothing changed). */
+export function readDroppedKey(): DroppedKey | null {
+  const raw = readItem(DROPPED_ITEM);
+  if (raw !== droppedSnapshot.raw) {
+    let reason: DroppedKey | null = null;
+    try {
+      const parsed = v.safeParse(DroppedKeySchema, raw === null ? null : JSON.parse(raw));
+      if (parsed.success) reason = parsed.output;
+    } catch {
+      // Not ours: no reason to show.
+    }
+    droppedSnapshot = { raw, reason };
+  }
+  return droppedSnapshot.reason;
+}
+
+export function useDroppedKey(): DroppedKey | null {
+  return useSyncExternalStore(subscribeToConnection, readDroppedKey, () => null);
 }
 
 // Another document of this tab's session (e.g. a same-origin frame) changed the stored key.

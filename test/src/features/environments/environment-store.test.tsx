@@ -116,15 +116,55 @@ describe("managing environments", () => {
   });
 });
 
-test("the switcher shows the active one as a badge and switches on choice", async () => {
-  const user = userEvent.setup();
-  const onChoose = vi.fn();
+describe("the header's switcher", () => {
   const environments = [
     { id: "1", name: "Development", baseUrl: "http://127.0.0.1:8787" },
     { id: "2", name: "Production", baseUrl: "https://api.example.com" },
+    { id: "3", name: "Staging", baseUrl: "https://staging.example.com" },
   ];
-  render(<EnvironmentSwitcher environments={environments} active={environments[0] ?? null} onChoose={onChoose} />);
-  expect(screen.getByTestId("environment-badge")).toHaveTextContent("Environment: Development");
-  await user.selectOptions(screen.getByRole("combobox", { name: "Switch environment" }), "Production");
-  expect(onChoose).toHaveBeenCalledWith(environments[1]);
+
+  test("shows the active one as a badge and switches on a click", async () => {
+    const user = userEvent.setup();
+    const onChoose = vi.fn();
+    render(<EnvironmentSwitcher environments={environments} active={environments[0] ?? null} onChoose={onChoose} />);
+    expect(screen.getByTestId("environment-badge")).toHaveTextContent("Environment: Development");
+    await user.click(screen.getByRole("button", { name: "Switch environment" }));
+    await user.click(screen.getByRole("menuitem", { name: /^Production/ }));
+    expect(onChoose).toHaveBeenCalledWith(environments[1]);
+    expect(screen.queryByRole("menu")).not.toBeInTheDocument();
+  });
+
+  test("arrow keys move within the menu and switch nothing; Enter switches; Escape closes", async () => {
+    const user = userEvent.setup();
+    const onChoose = vi.fn();
+    render(<EnvironmentSwitcher environments={environments} active={environments[0] ?? null} onChoose={onChoose} />);
+    const button = screen.getByRole("button", { name: "Switch environment" });
+    button.focus();
+    await user.keyboard("{ArrowDown}");
+    expect(screen.getByRole("menuitem", { name: /^Production/ })).toHaveFocus();
+    await user.keyboard("{ArrowDown}");
+    expect(screen.getByRole("menuitem", { name: /^Staging/ })).toHaveFocus();
+    await user.keyboard("{ArrowDown}{ArrowDown}{ArrowUp}");
+    expect(screen.getByRole("menuitem", { name: /^Development/ })).toHaveFocus();
+    expect(onChoose).not.toHaveBeenCalled();
+
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("menu")).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+    expect(onChoose).not.toHaveBeenCalled();
+
+    await user.keyboard("{ArrowDown}{ArrowDown}{Enter}");
+    expect(onChoose).toHaveBeenCalledExactlyOnceWith(environments[2]);
+  });
+
+  test("the active one cannot be chosen again", async () => {
+    const user = userEvent.setup();
+    const onChoose = vi.fn();
+    render(<EnvironmentSwitcher environments={environments} active={environments[0] ?? null} onChoose={onChoose} />);
+    await user.click(screen.getByRole("button", { name: "Switch environment" }));
+    const active = screen.getByRole("menuitem", { name: /^Development \(active\)/ });
+    expect(active).toHaveAttribute("aria-disabled", "true");
+    await user.click(active);
+    expect(onChoose).not.toHaveBeenCalled();
+  });
 });
