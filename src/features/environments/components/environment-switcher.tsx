@@ -116,8 +116,10 @@ export function EnvironmentSwitcher({ environments, active, onChoose }: Environm
                   className="environment-switcher__item"
                   onClick={() => choose(environment)}
                 >
-                  <SafeName>{environment.name}</SafeName>
-                  {isActive && <span className="environment-switcher__active"> (active)</span>}
+                  <span>
+                    <SafeName>{environment.name}</SafeName>
+                    {isActive && " (active)"}
+                  </span>
                   <span className="environment-switcher__address">{environment.baseUrl}</span>
                 </button>
               </li>
