@@ -1,5 +1,9 @@
 import type { Page } from "@playwright/test";
+import { seriousViolations } from "./axe";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+
+// axe runs as an injected script, which the page's CSP would refuse.
+test.use({ bypassCSP: true });
 
 async function addEnvironment(page: Page, name: string, url: string): Promise<void> {
   const add = page.getByRole("form", { name: "Add an environment" });
@@ -27,6 +31,7 @@ test("in the header's environment menu, arrow keys only move; Enter switches, an
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("ArrowUp");
   await saveScreenshot(page, "environment-menu-open");
+  expect(await seriousViolations(page)).toEqual([]);
   // Nothing switched: still the keys, still the key, still Development.
   await expect(page).toHaveURL(/\/keys$/);
   await expect(page.getByTestId("environment-badge")).toHaveText(/Development$/);
@@ -44,6 +49,7 @@ test("in the header's environment menu, arrow keys only move; Enter switches, an
     `The key you had entered was for ${server.url}, so it did not follow you to Production, which is at another address`,
   );
   await saveScreenshot(page, "environment-switched-key-dropped");
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test("two environments at the same address: the second is warned about, and each can be chosen", async ({ page, server, rootKey }) => {
