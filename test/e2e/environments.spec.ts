@@ -83,3 +83,21 @@ test("an environment name with a right-to-left override shows the override, in t
   await expect(page.getByRole("list", { name: "Saved environments" })).toContainText("Prod ⟨U+202E⟩evil");
   await saveScreenshot(page, "environment-bidi-name");
 });
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test("the environment menu fits the screen", async ({ page, server }) => {
+    await page.goto(`${server.url}/connect`);
+    await addEnvironment(page, "Development", server.url);
+    await addEnvironment(page, "Production (billing, eu-west-1)", "https://api.example.com");
+    await page.getByRole("button", { name: "Switch environment" }).click();
+    const menu = page.getByRole("menu", { name: "Environments" });
+    await expect(menu).toBeVisible();
+    const box = await menu.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box?.x).toBeGreaterThanOrEqual(0);
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(360);
+    await page.screenshot({ path: "test-results/screenshots/environment-menu-phone.png" });
+  });
+});

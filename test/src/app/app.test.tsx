@@ -95,6 +95,9 @@ describe("routing", () => {
     // The panel loads lazily; its heading takes focus once it has mounted.
     await waitFor(() => expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus());
     expect(within(panel).getByRole("button", { name: "Retry" })).toBeVisible();
+    // The fallback keeps the landmarks and a way on.
+    expect(screen.getByRole("navigation", { name: "Main" })).toBeVisible();
+    expect(screen.getByRole("main")).toContainElement(panel);
   });
 });
 
