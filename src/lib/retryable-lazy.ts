@@ -24,9 +24,34 @@ export class CodeLoadError extends Error {
 }
 
 const resets = new Set<() => void>();
+const failedStylesheets = new Set<HTMLLinkElement>();
 
-/** The next try: every component whose code failed to load loads it again when next rendered. */
+/**
+ * Remember every stylesheet that failed to load. Vite loads a page's CSS by adding a <link> once per address
+ * and never again, so the next try puts a fresh <link> in its place, or the page would load its code but stay
+ * unstyled.
+ */
+export function watchFailedStylesheets(): void {
+  document.addEventListener(
+    "error",
+    (event) => {
+      if (event.target instanceof HTMLLinkElement && event.target.rel === "stylesheet") failedStylesheets.add(event.target);
+    },
+    // Capture: a <link>'s error event does not bubble.
+    true,
+  );
+}
+
+/** The next try: every component whose code failed to load loads it again (with its styles) when next rendered. */
 export function retryFailedLoads(): void {
+  for (const link of failedStylesheets) {
+    const fresh = document.createElement("link");
+    fresh.rel = "stylesheet";
+    fresh.href = link.href;
+    if (link.crossOrigin !== null) fresh.crossOrigin = link.crossOrigin;
+    link.replaceWith(fresh);
+  }
+  failedStylesheets.clear();
   for (const reset of resets) reset();
 }
 

@@ -61,5 +61,9 @@ test("a page whose code failed to load keeps the header, and Retry loads it", as
   await panel.getByRole("button", { name: "Retry" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Troubleshoot" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Run diagnostics" })).toBeVisible();
+  // Styled too: the page's stylesheet that failed is loaded now.
+  await expect
+    .poll(() => page.evaluate(() => [...document.styleSheets].some((sheet) => sheet.href?.includes("/assets/troubleshoot-route-") === true)))
+    .toBe(true);
   await saveScreenshot(page, "code-loading-retried");
 });
