@@ -37,32 +37,39 @@ export function storeSchemaSql(): string {
   `;
 }
 
-// Rows cross from SQLite to DuckDB as one JSON text per batch: SQLite writes it and DuckDB reads it natively,
-// which is many times faster than a call into DuckDB per value.
-const BATCH_ROWS = 20_000;
+// Rows cross from SQLite to DuckDB a batch at a time as one JSON array per column: SQLite writes each array and
+// DuckDB casts it (as JSON, which decodes its escapes) to a typed list natively. Arrays of plain values cast about twice as fast as the same rows as JSON
+// objects (json_transform), and both are many times faster than a call into DuckDB per value (the appender).
+const BATCH_ROWS = 50_000;
 const ROWS_PER_COMMIT = 200_000;
 const CHECKPOINT_AFTER_ROWS = 100_000;
-const ROW_SHAPE = JSON.stringify(
-  {
-    seq: "BIGINT",
-    request_id: "VARCHAR",
-    time: "BIGINT",
-    workspace_id: "VARCHAR",
-    key_space_id: "VARCHAR",
-    external_id: "VARCHAR",
-    key_id: "VARCHAR",
-    outcome: "VARCHAR",
-    region: "VARCHAR",
-    tags: ["VARCHAR"],
-    spent_credits: "BIGINT",
-  },
-);
+/** The store's raw columns in order, each with the type of its list. */
+const COLUMNS = [
+  ["seq", "BIGINT[]"],
+  ["request_id", "VARCHAR[]"],
+  ["time", "BIGINT[]"],
+  ["workspace_id", "VARCHAR[]"],
+  ["key_space_id", "VARCHAR[]"],
+  ["external_id", "VARCHAR[]"],
+  ["key_id", "VARCHAR[]"],
+  ["outcome", "VARCHAR[]"],
+  ["region", "VARCHAR[]"],
+  ["tags", "VARCHAR[][]"],
+  ["spent_credits", "BIGINT[]"],
+] as const;
 
-interface Batch {
-  rows: string;
-  lastSeq: number | null;
-  count: number;
-}
+type ColumnName = (typeof COLUMNS)[number][0];
+
+// All the aggregates of one query run over the rows in the same order, so the arrays line up row by row.
+const BATCH_SQL = `SELECT ${COLUMNS.map(([name]) => `json_group_array(${name === "tags" ? "json(tags)" : name}) AS ${name}`).join(", ")},
+    max(seq) AS lastSeq, count(*) AS count
+  FROM (SELECT * FROM key_verifications WHERE seq > ? ORDER BY seq LIMIT ?)`;
+
+// unnest of several lists in one SELECT zips them.
+const INSERT_BATCH_SQL = `INSERT INTO store.verifications
+  SELECT ${COLUMNS.map(([name, type]) => `unnest(CAST($${name}::JSON AS ${type}))`).join(", ")}`;
+
+type Batch = Record<ColumnName, string> & { lastSeq: number | null; count: number };
 
 export interface StoreSync {
   /** Copies the rows SQLite has beyond the last one copied and refreshes the rollups they touch. */
@@ -72,13 +79,7 @@ export interface StoreSync {
 }
 
 export function createStoreSync(sqlite: Database, connection: DuckDBConnection): StoreSync {
-  const nextBatch = sqlite.prepare<[number, number], Batch>(
-    `SELECT json_group_array(json_object(
-       'seq', seq, 'request_id', request_id, 'time', time, 'workspace_id', workspace_id, 'key_space_id', key_space_id,
-       'external_id', external_id, 'key_id', key_id, 'outcome', outcome, 'region', region, 'tags', json(tags),
-       'spent_credits', spent_credits)) AS rows, max(seq) AS lastSeq, count(*) AS count
-     FROM (SELECT * FROM key_verifications WHERE seq > ? ORDER BY seq LIMIT ?)`,
-  );
+  const nextBatch = sqlite.prepare<[number, number], Batch>(BATCH_SQL);
   const maxSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM key_verifications").pluck();
   let lastSeq = 0;
   let running: Promise<void> | undefined;
@@ -108,10 +109,7 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
       while (copied < limit && !stopped) {
         const batch = nextBatch.get(seq, BATCH_ROWS);
         if (batch?.lastSeq == null) break;
-        await connection.run(
-          "INSERT INTO store.verifications SELECT unnest(json_transform(value, $shape)) FROM json_each($rows::VARCHAR)",
-          { rows: batch.rows, shape: ROW_SHAPE },
-        );
+        await connection.run(INSERT_BATCH_SQL, Object.fromEntries(COLUMNS.map(([name]) => [name, batch[name]])));
         seq = batch.lastSeq;
         copied += batch.count;
       }

@@ -298,6 +298,21 @@ describe("workspace isolation", () => {
     // The other workspaces' rollups are untouched by this one's catch-up.
     expect(rowsOf(await query(keyA, "SELECT sum(count) AS n FROM key_verifications_per_hour_v1"))).toEqual([{ n: 2000 }]);
   });
+
+  test("text with quotes, commas, brackets, escapes and control characters is copied unchanged", async () => {
+    const workspace = createWorkspace(h.db, "odd text");
+    const key = createRootKey(h.db, { workspaceId: workspace, name: "odd", permissions: READ_ANALYTICS }).secret;
+    const externalId = 'a,b "c" [d] \\e \u001f\u0000 NULL é';
+    const tags = ["x,y", 'q"r', "[z]", "NULL", " ", "\u001f"];
+    h.db
+      .prepare(
+        `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
+         VALUES ('req_odd', ?, ?, 'ks_odd', 'key_odd', ?, 'VALID', 'local', ?, 3)`,
+      )
+      .run(Date.now(), workspace, externalId, JSON.stringify(tags));
+    const rows = rowsOf(await query(key, "SELECT external_id, tags, spent_credits FROM key_verifications_v1"));
+    expect(rows).toEqual([{ external_id: externalId, tags, spent_credits: 3 }]);
+  });
 });
 
 describe("the request", () => {
