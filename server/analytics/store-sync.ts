@@ -12,14 +12,47 @@ interface Rollup {
   /** The bucket of a Unix-ms expression, as the public table's `time`. */
   bucket: (ms: string) => string;
   timeType: "TIMESTAMP" | "DATE";
+  /**
+   * The finer rollup this one is summed from (its buckets nest in this one's, and it is refreshed first), with the
+   * bucket of its `time`; without one, the raw rows. A day from 24 hours is cheaper than from every verification.
+   */
+  from?: { table: string; bucket: (time: string) => string };
 }
 
 export const ROLLUPS: readonly Rollup[] = [
   { table: "store.per_minute", bucket: (ms) => `date_trunc('minute', epoch_ms(${ms}))`, timeType: "TIMESTAMP" },
-  { table: "store.per_hour", bucket: (ms) => `date_trunc('hour', epoch_ms(${ms}))`, timeType: "TIMESTAMP" },
-  { table: "store.per_day", bucket: (ms) => `CAST(epoch_ms(${ms}) AS DATE)`, timeType: "DATE" },
-  { table: "store.per_month", bucket: (ms) => `CAST(date_trunc('month', epoch_ms(${ms})) AS DATE)`, timeType: "DATE" },
+  {
+    table: "store.per_hour",
+    bucket: (ms) => `date_trunc('hour', epoch_ms(${ms}))`,
+    timeType: "TIMESTAMP",
+    from: { table: "store.per_minute", bucket: (time) => `date_trunc('hour', ${time})` },
+  },
+  {
+    table: "store.per_day",
+    bucket: (ms) => `CAST(epoch_ms(${ms}) AS DATE)`,
+    timeType: "DATE",
+    from: { table: "store.per_hour", bucket: (time) => `CAST(${time} AS DATE)` },
+  },
+  {
+    table: "store.per_month",
+    bucket: (ms) => `CAST(date_trunc('month', epoch_ms(${ms})) AS DATE)`,
+    timeType: "DATE",
+    from: { table: "store.per_day", bucket: (time) => `CAST(date_trunc('month', ${time}) AS DATE)` },
+  },
 ];
+
+/** The rows of `rollup` for one workspace from its first stale bucket on, sorted as the rollup keeps them. */
+function rollupRowsSql(rollup: Rollup, firstBucket: string): string {
+  const dimensions = "workspace_id, key_space_id, external_id, key_id, outcome, tags";
+  const source = rollup.from;
+  const select =
+    source === undefined
+      ? `SELECT ${rollup.bucket("time")} AS bucket, ${dimensions}, count(*), sum(spent_credits)
+         FROM store.verifications WHERE workspace_id = $workspace AND time >= epoch_ms(CAST(${firstBucket} AS TIMESTAMP))`
+      : `SELECT ${source.bucket("time")} AS bucket, ${dimensions}, sum(count), sum(spent_credits)
+         FROM ${source.table} WHERE workspace_id = $workspace AND time >= ${firstBucket}`;
+  return `${select} GROUP BY ALL ORDER BY key_id, bucket`;
+}
 
 export function storeSchemaSql(): string {
   const rollups = ROLLUPS.map(
@@ -140,22 +173,14 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
   async function refreshRollups(): Promise<void> {
     for (const [workspaceId, earliest] of stale) {
       for (const rollup of ROLLUPS) {
-        // Every bucket from the earliest new row's is recomputed from the raw rows: live traffic touches the last one.
+        // Every bucket from the earliest new row's is recomputed (ROLLUPS in order): live traffic touches the last one.
         // Sorted by key, then time (as a ClickHouse table ordered by key): a page of keys' usage reads the few row
         // groups whose key range holds them instead of every row group of the time range (a 36-hour usage of 100
         // keys out of 10,000 read 8,000 rows instead of 44,000 and took 5 ms instead of 8).
         const firstBucket = rollup.bucket("$earliest::BIGINT");
         const parameters = { workspace: workspaceId, earliest };
         await connection.run(`DELETE FROM ${rollup.table} WHERE workspace_id = $workspace AND time >= ${firstBucket}`, parameters);
-        await connection.run(
-          `INSERT INTO ${rollup.table}
-           SELECT ${rollup.bucket("time")} AS bucket, workspace_id, key_space_id, external_id, key_id, outcome, tags,
-                  count(*), sum(spent_credits)
-           FROM store.verifications
-           WHERE workspace_id = $workspace AND time >= epoch_ms(CAST(${firstBucket} AS TIMESTAMP))
-           GROUP BY ALL ORDER BY key_id, bucket`,
-          parameters,
-        );
+        await connection.run(`INSERT INTO ${rollup.table} ${rollupRowsSql(rollup, firstBucket)}`, parameters);
       }
     }
   }
