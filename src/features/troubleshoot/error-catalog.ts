@@ -727,7 +727,7 @@ const INVALID_CONNECTION_ENTRIES: Record<InvalidConnectionError["field"], Catalo
     id: "invalid-connection:base-url",
     tone: "danger",
     heading: "The base URL cannot be used",
-    whatHappened: (error) => `${error.message}, so Keyscope did not send the request.`,
+    whatHappened: (error) => `${error.message} Keyscope did not send the request.`,
     fix: [
       "Enter the API's address starting with `https://` (or `http://` for a local server), for example `https://api.example.com`.",
       "Leave out any `?` or `#` part, and any user name or password: the key is the only credential.",
