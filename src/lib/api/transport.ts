@@ -104,9 +104,7 @@ export async function send(connection: Connection, path: string, body: unknown, 
   if (rawAuthorization !== undefined && !HEADER_VALUE_SHAPE.test(rawAuthorization)) {
     throw new InvalidConnectionError("key-has-invalid-characters");
   }
-  // A pasted header value is scrubbed whole and word by word (the key in it), short words like "Bearer" aside.
-  const pastedWords = (rawAuthorization ?? "").split(/\s+/).filter((word) => word.length >= 8);
-  const secrets = [apiKey, connection.apiKey, rawAuthorization ?? "", ...pastedWords].filter((secret) => secret !== "");
+  const secrets = [connection.apiKey, rawAuthorization ?? ""];
   const scrub = (text: string) => scrubSecrets(text, secrets);
   const url = `${baseUrl}${path}`;
   const safeUrl = scrub(url);

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { diagnose } from "../../../../../src/features/troubleshoot/diagnostics/diagnose";
 import type { ProbeResults } from "../../../../../src/features/troubleshoot/diagnostics/probes";
-import { buildReport, scrubReport } from "../../../../../src/features/troubleshoot/diagnostics/report";
+import { buildReport } from "../../../../../src/features/troubleshoot/diagnostics/report";
+import { scrubSecrets } from "../../../../../src/lib/api-errors";
 import { stepsOf } from "../../../../../src/features/troubleshoot/diagnostics/steps";
 import { apiError, BASE_URL } from "../error-samples";
 
@@ -66,7 +67,7 @@ describe("the report", () => {
   test("scrubs a pasted header value, the key inside it, and its trimmed form", () => {
     const pasted = `  Bearer ${KEY} `;
     const text = `header "${pasted}" / key ${KEY} / json ${JSON.stringify(KEY)} / url ${encodeURIComponent(KEY)}`;
-    const scrubbed = scrubReport(text, [pasted]);
+    const scrubbed = scrubSecrets(text, [pasted]);
     expect(scrubbed).not.toContain(KEY);
     expect(scrubbed).not.toContain(KEY.slice(8));
   });
