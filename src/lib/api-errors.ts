@@ -79,26 +79,33 @@ function isMissingCredentials(code: string | null, errors: ErrorDetailEntry[]): 
   );
 }
 
+/** Why nothing readable came back (lib/api/network-failure classifies it, once, for every page). */
+export type NetworkFailureKind = "offline" | "blocked-by-page" | "cors" | "unreachable";
+
 export interface NetworkErrorInit {
   url: string;
   offline: boolean;
   crossOrigin: boolean;
+  /** Left out: offline, else CORS across origins, else unreachable. */
+  failure?: NetworkFailureKind;
 }
 
-/** No response could be read: offline, connection refused, DNS, or CORS (the browser hides which). */
+/** No response could be read: offline, refused by this page, CORS, or nothing answering (down, DNS). */
 export class NetworkError extends Error {
   override readonly name = "NetworkError";
   readonly url: string;
   /** `navigator.onLine === false` when the request failed. */
   readonly offline: boolean;
-  /** The API is on another origin than this page, so a missing CORS header is the likely cause. */
+  /** The API is on another origin than this page. */
   readonly crossOrigin: boolean;
+  readonly failure: NetworkFailureKind;
 
   constructor(init: NetworkErrorInit) {
     super(`Could not read an answer from ${init.url}`);
     this.url = init.url;
     this.offline = init.offline;
     this.crossOrigin = init.crossOrigin;
+    this.failure = init.failure ?? (init.offline ? "offline" : init.crossOrigin ? "cors" : "unreachable");
   }
 }
 

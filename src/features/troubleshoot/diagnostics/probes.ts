@@ -4,7 +4,8 @@
  */
 import { listKeys, listKeysPaths } from "../../../lib/api/list-keys";
 import { normalizeBaseUrl } from "../../../lib/check-base-url";
-import { deadline, defaultFetch, isOffline, untilAborted, type Connection } from "../../../lib/api/transport";
+import { deadline, defaultFetch, isOffline, untilAborted } from "../../../lib/api/fetch-tools";
+import type { Connection } from "../../../lib/api/transport";
 import { toKeyscopeError, type KeyscopeError } from "../../../lib/api-errors";
 
 export type ReachOutcome =
