@@ -52,7 +52,7 @@ export function buildReport(input: ReportInput): string {
         `| ${cell(step.title)} | ${STATUS_LABELS[step.status]}${step.result ? `: ${cell(step.result)}` : ""} | ${step.httpStatus ?? "–"} | ${step.code ?? "–"} | ${step.requestId ?? "–"} | ${step.ms === null ? "–" : `${step.ms} ms`} |`,
     ),
     "",
-    `**Diagnosis:** ${input.finding.summary}`,
+    `**Diagnosis:** ${input.finding.summary}${input.finding.detail === null ? "" : ` ${input.finding.detail}`}`,
     "",
     `**Fix:** ${input.finding.fix}`,
     ...(command ? ["", "```sh", command.text, "```"] : []),
