@@ -6,6 +6,7 @@ import { TroubleshootPage } from "../../features/troubleshoot/components/trouble
 import { useActiveEnvironment } from "../use-active-environment";
 import { usePageTitle } from "../use-page-title";
 import { useSwitchEnvironment } from "../use-switch-environment";
+import { paths } from "../paths";
 
 /** The troubleshoot page, composed: it tests the stored connection (or what key entry would use) without needing a key. */
 export function TroubleshootRoute() {
@@ -33,7 +34,7 @@ export function TroubleshootRoute() {
         if (!chosen) return;
         // Offered only after the key was seen to work there.
         switchEnvironment(chosen, { keepKey: true });
-        void navigate(connection ? "/keys" : "/connect");
+        void navigate(connection ? paths.keys : paths.connect);
       }}
       pageOrigin={window.location.origin}
     />
