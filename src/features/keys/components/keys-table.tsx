@@ -147,11 +147,11 @@ const KeyRow = memo(function KeyRow({ keyData, index, top, optionalColumns, now,
         <CopyButton value={keyData.keyId} label={`Copy key id ${keyData.keyId}`} className="keys-table__copy" />
       </div>
       <div role="cell" className="keys-table__cell keys-table__cell--name">
-        {keyData.name === "" ? (
+        {(keyData.name ?? "") === "" ? (
           <span className="keys-table__muted">Unnamed</span>
         ) : (
           <SafeName className="keys-table__name" withTitle>
-            {keyData.name}
+            {keyData.name ?? ""}
           </SafeName>
         )}
       </div>
