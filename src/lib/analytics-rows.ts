@@ -5,7 +5,7 @@
  * `WrongShapeError`, so the page shows why instead of a chart of half the numbers.
  */
 import * as v from "valibot";
-import { isVerificationOutcome, type VerificationOutcome } from "./analytics-sql";
+import { ANALYTICS_OUTCOMES, type AnalyticsOutcome } from "./analytics-sql";
 
 /** An analytics answer whose rows are not what the query asked for. */
 export class WrongShapeError extends Error {
@@ -28,7 +28,7 @@ const Instant = v.pipe(
   v.finite(),
 );
 
-const Outcome = v.pipe(v.string(), v.check(isVerificationOutcome, "not an outcome"), v.transform((value) => value as VerificationOutcome));
+const Outcome = v.picklist(ANALYTICS_OUTCOMES, "not an outcome");
 
 const Text = v.pipe(v.string(), v.maxLength(10_000));
 
@@ -73,7 +73,7 @@ const VerificationRow = v.looseObject({
 export interface Verification {
   requestId: string;
   time: number;
-  outcome: VerificationOutcome;
+  outcome: AnalyticsOutcome;
   region: string;
   tags: string[];
   /** Present when the query selected it. */

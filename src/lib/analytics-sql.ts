@@ -4,7 +4,8 @@
  * id's shape first or quoted by `sqlString`, never interpolated raw.
  */
 
-export const VERIFICATION_OUTCOMES = [
+/** The outcomes analytics records (CONTRACT.md §4), in the order charts stack them. */
+export const ANALYTICS_OUTCOMES = [
   "VALID",
   "RATE_LIMITED",
   "USAGE_EXCEEDED",
@@ -15,11 +16,7 @@ export const VERIFICATION_OUTCOMES = [
   "INVALID",
 ] as const;
 
-export type VerificationOutcome = (typeof VERIFICATION_OUTCOMES)[number];
-
-export function isVerificationOutcome(value: string): value is VerificationOutcome {
-  return (VERIFICATION_OUTCOMES as readonly string[]).includes(value);
-}
+export type AnalyticsOutcome = (typeof ANALYTICS_OUTCOMES)[number];
 
 const BASE58 = "[1-9A-HJ-NP-Za-km-z]";
 const KEY_ID = new RegExp(`^key_${BASE58}+$`);

@@ -1,6 +1,6 @@
-import type { VerificationOutcome } from "../../lib/analytics-sql";
+import type { AnalyticsOutcome } from "../../lib/analytics-sql";
 import { formatRelativeTime } from "../../lib/format-time";
-import { formatRateLimit, nextRefill, type KeyFacts } from "./key-facts";
+import { formatRateLimit, nextRefill, type KeyFacts } from "../../lib/key-facts";
 import type { OutcomeCounts } from "./usage-series";
 
 export type VerdictTone = "ok" | "refused" | "warning" | "quiet";
@@ -22,7 +22,7 @@ function times(count: number): string {
 }
 
 /** Why the key's own fields refuse every verification now, with the outcome that reason produces; null when none does. */
-function fieldReason(key: KeyFacts, now: number): { outcome: VerificationOutcome; reason: string } | null {
+function fieldReason(key: KeyFacts, now: number): { outcome: AnalyticsOutcome; reason: string } | null {
   if (key.expires !== undefined && key.expires <= now) {
     return { outcome: "EXPIRED", reason: `it expired ${when(key.expires, now)}` };
   }
@@ -41,7 +41,7 @@ function fieldReason(key: KeyFacts, now: number): { outcome: VerificationOutcome
 }
 
 /** What a refusal outcome says about the key, for when its fields do not explain it. */
-function outcomeReason(outcome: VerificationOutcome, key: KeyFacts): string {
+function outcomeReason(outcome: AnalyticsOutcome, key: KeyFacts): string {
   switch (outcome) {
     case "RATE_LIMITED": {
       const limits = (key.ratelimits ?? []).filter((limit) => limit.autoApply !== false);
@@ -66,9 +66,9 @@ function outcomeReason(outcome: VerificationOutcome, key: KeyFacts): string {
   }
 }
 
-function dominantRefusal(counts: OutcomeCounts): VerificationOutcome | null {
-  let best: VerificationOutcome | null = null;
-  for (const [outcome, count] of Object.entries(counts) as [VerificationOutcome, number][]) {
+function dominantRefusal(counts: OutcomeCounts): AnalyticsOutcome | null {
+  let best: AnalyticsOutcome | null = null;
+  for (const [outcome, count] of Object.entries(counts) as [AnalyticsOutcome, number][]) {
     if (outcome === "VALID" || count === 0) continue;
     if (best === null || count > counts[best]) best = outcome;
   }

@@ -1,22 +1,22 @@
-import { USAGE_WINDOWS, VERIFICATION_OUTCOMES, type UsageWindow, type VerificationOutcome } from "../../lib/analytics-sql";
+import { USAGE_WINDOWS, ANALYTICS_OUTCOMES, type UsageWindow, type AnalyticsOutcome } from "../../lib/analytics-sql";
 import type { UsageRow } from "../../lib/analytics-rows";
 
-export type OutcomeCounts = Record<VerificationOutcome, number>;
+export type OutcomeCounts = Record<AnalyticsOutcome, number>;
 
 export interface UsageSeries {
   window: UsageWindow;
   /** The start of every bucket (ms), oldest first, with no gaps. */
   buckets: number[];
   /** Per outcome, one count per bucket. */
-  counts: Record<VerificationOutcome, number[]>;
+  counts: Record<AnalyticsOutcome, number[]>;
   /** The outcomes that occur, in the catalog's order. */
-  outcomes: VerificationOutcome[];
+  outcomes: AnalyticsOutcome[];
   totals: OutcomeCounts;
   total: number;
 }
 
 export function emptyCounts(): OutcomeCounts {
-  return Object.fromEntries(VERIFICATION_OUTCOMES.map((outcome) => [outcome, 0])) as OutcomeCounts;
+  return Object.fromEntries(ANALYTICS_OUTCOMES.map((outcome) => [outcome, 0])) as OutcomeCounts;
 }
 
 /**
@@ -28,8 +28,8 @@ export function usageSeries(rows: readonly UsageRow[], window: UsageWindow, now:
   const last = Math.floor(now / bucketMs) * bucketMs;
   const first = last - (size - 1) * bucketMs;
   const buckets = Array.from({ length: size }, (_, index) => first + index * bucketMs);
-  const counts = Object.fromEntries(VERIFICATION_OUTCOMES.map((outcome) => [outcome, buckets.map(() => 0)])) as Record<
-    VerificationOutcome,
+  const counts = Object.fromEntries(ANALYTICS_OUTCOMES.map((outcome) => [outcome, buckets.map(() => 0)])) as Record<
+    AnalyticsOutcome,
     number[]
   >;
   const totals = emptyCounts();
@@ -39,7 +39,7 @@ export function usageSeries(rows: readonly UsageRow[], window: UsageWindow, now:
     counts[row.outcome][index] = (counts[row.outcome][index] ?? 0) + row.total;
     totals[row.outcome] += row.total;
   }
-  const outcomes = VERIFICATION_OUTCOMES.filter((outcome) => totals[outcome] > 0);
+  const outcomes = ANALYTICS_OUTCOMES.filter((outcome) => totals[outcome] > 0);
   const total = outcomes.reduce((sum, outcome) => sum + totals[outcome], 0);
   return { window, buckets, counts, outcomes, totals, total };
 }

@@ -3,7 +3,7 @@ import { CopyButton } from "../../../components/copy-button";
 import { VisibleText } from "../../../components/visible-text";
 import type { Key, KeyRatelimit } from "../../../lib/contract";
 import { formatIsoTime, formatRelativeTime } from "../../../lib/format-time";
-import { formatRateLimit, nextRefill } from "../key-facts";
+import { formatRateLimit, nextRefill } from "../../../lib/key-facts";
 import { MetaTree } from "./meta-tree";
 
 /** Items of a list (permissions, roles) shown before "Show all": 500 permissions stay a short page. */

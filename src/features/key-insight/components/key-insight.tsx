@@ -3,7 +3,7 @@ import { Link } from "react-router-dom";
 import { Spinner } from "../../../components/spinner";
 import { VisibleText } from "../../../components/visible-text";
 import type { Connection } from "../../../lib/api/transport";
-import { isKeyId, sqlString, USAGE_WINDOWS, type UsageWindow, type VerificationOutcome } from "../../../lib/analytics-sql";
+import { isKeyId, sqlString, USAGE_WINDOWS, type UsageWindow, type AnalyticsOutcome } from "../../../lib/analytics-sql";
 import type { Key } from "../../../lib/contract";
 import { useKey } from "../api/get-key";
 import { useKeyUsage, useRefusals } from "../api/key-analytics";
@@ -23,7 +23,7 @@ export interface KeyInsightProps {
   /** Where the request-id lookup is, optionally with an id filled in. */
   lookupHref: (requestId?: string) => string;
   /** What an outcome means for this key and how to fix it (from the error catalog). */
-  renderExplanation: (outcome: VerificationOutcome, apiKey: Key) => ReactNode;
+  renderExplanation: (outcome: AnalyticsOutcome, apiKey: Key) => ReactNode;
   /** Why the analytics could not be read, shown where the numbers would be; the rest of the page keeps working. */
   renderAnalyticsError: (error: unknown, onRetry: () => void) => ReactNode;
 }

@@ -1,11 +1,11 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import type { VerificationOutcome } from "../../../lib/analytics-sql";
+import type { AnalyticsOutcome } from "../../../lib/analytics-sql";
 import type { UsageSeries } from "../usage-series";
 
 /** The CSS custom property holding an outcome's colour (key-page.css), so both themes and the legend agree. */
-export function outcomeColorVar(outcome: VerificationOutcome): string {
+export function outcomeColorVar(outcome: AnalyticsOutcome): string {
   return `--outcome-${outcome.toLowerCase().replaceAll("_", "-")}`;
 }
 
