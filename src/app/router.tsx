@@ -33,6 +33,11 @@ export function appRoutes(queryClient?: QueryClient): RouteObject[] {
               ...(queryClient !== undefined && { loader: () => prefetchKeys(queryClient) }),
               lazy: async () => ({ Component: (await import("./routes/keys-route")).KeysRoute }),
             },
+            {
+              // Its own chunk: the chart library loads with a key's page, never with the keys list.
+              path: "keys/:keyId",
+              lazy: async () => ({ Component: (await import("./routes/key-route")).KeyRoute }),
+            },
           ],
         },
         {

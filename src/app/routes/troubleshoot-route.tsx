@@ -1,10 +1,13 @@
-import { useNavigate } from "react-router-dom";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { checkKey } from "../../features/connect/check-key";
 import { defaultBaseUrl } from "../../features/connect/default-base-url";
 import { useConnection, useStoredTarget } from "../../features/connect/key-store";
 import { maskKey } from "../../features/connect/mask-key";
 import type { KeyPreflight } from "../../features/troubleshoot/diagnostics/diagnose";
+import { useNow } from "../../features/keys/use-now";
+import { RequestIdLookup } from "../../features/troubleshoot/components/request-id-lookup";
 import { TroubleshootPage } from "../../features/troubleshoot/components/troubleshoot-page";
+import { keyPath } from "../paths";
 import { useActiveEnvironment } from "../use-active-environment";
 import { usePageTitle } from "../use-page-title";
 import { useSwitchEnvironment } from "../use-switch-environment";
@@ -29,8 +32,11 @@ export function TroubleshootRoute() {
   const target = useStoredTarget();
   const baseUrl = target?.baseUrl ?? defaultBaseUrl();
   const apiId = target?.apiId;
+  const [searchParams] = useSearchParams();
+  const now = useNow();
 
   return (
+    <>
     <TroubleshootPage
       // A new target is a new page: results of the old one must not be shown under it.
       key={`${baseUrl} ${apiId ?? ""}`}
@@ -50,5 +56,13 @@ export function TroubleshootRoute() {
       }}
       pageOrigin={window.location.origin}
     />
+    <RequestIdLookup
+      key={searchParams.get("request") ?? ""}
+      connection={connection}
+      initialRequestId={searchParams.get("request")}
+      keyHref={keyPath}
+      now={now}
+    />
+    </>
   );
 }

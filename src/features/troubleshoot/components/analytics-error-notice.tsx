@@ -3,6 +3,7 @@ import { CopyButton } from "../../../components/copy-button";
 import { toKeyscopeError } from "../../../lib/api-errors";
 import { describeError } from "../error-catalog";
 import { RichText } from "./rich-text";
+import "./request-lookup.css";
 
 /**
  * Why analytics could not be read, shown in place of the numbers while the rest of the page keeps working:

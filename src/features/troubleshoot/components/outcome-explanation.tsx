@@ -2,6 +2,7 @@ import { formatRelativeTime } from "../../../lib/format-time";
 import { nextRefill } from "../../../lib/key-facts";
 import { describeVerification, type VerificationFacts } from "../error-catalog";
 import { RichText } from "./rich-text";
+import "./request-lookup.css";
 
 /**
  * What a verification's outcome means and how to fix it, from the catalog, with what the key's fields add:

@@ -10,6 +10,7 @@ import { useFindVerification } from "../api/find-request";
 import { verificationFacts } from "../verification-facts";
 import { AnalyticsErrorNotice } from "./analytics-error-notice";
 import { OutcomeExplanation } from "./outcome-explanation";
+import "./request-lookup.css";
 
 export interface RequestIdLookupProps {
   /** The stored connection, to search analytics with; null: only this tab's own requests are searched. */
