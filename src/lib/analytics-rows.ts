@@ -37,10 +37,12 @@ export function toEpochMs(value: number | string): number {
   if (typeof value === "number") return value;
   const text = value.trim();
   if (/^-?\d{1,16}$/.test(text)) return Number(text);
-  const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}:?\d{2})?$/.exec(text);
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(text);
   if (!match) return Number.NaN;
   const [, date, time = "00:00:00", zone = "Z"] = match;
-  return Date.parse(`${date}T${time}${zone}`);
+  // `+00` and `+0000` (as DuckDB and others write zones) become the `+00:00` that Date.parse reads.
+  const offset = /^[+-]/.test(zone) ? `${zone.slice(0, 3)}:${zone.slice(3).replace(":", "") || "00"}` : "Z";
+  return Date.parse(`${date}T${time}${offset}`);
 }
 
 function parseRows<T extends v.GenericSchema>(schema: T, rows: readonly unknown[]): v.InferOutput<T>[] {

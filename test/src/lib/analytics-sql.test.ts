@@ -53,6 +53,8 @@ describe("analytics rows", () => {
     expect(toEpochMs("2026-11-23")).toBe(Date.UTC(2026, 10, 23));
     expect(toEpochMs("2026-11-23T10:00:00.000Z")).toBe(Date.UTC(2026, 10, 23, 10));
     expect(toEpochMs("1795000000000")).toBe(1795000000000);
+    expect(toEpochMs("2026-11-23 10:00:00+00")).toBe(Date.UTC(2026, 10, 23, 10));
+    expect(toEpochMs("2026-11-23 12:00:00+0200")).toBe(Date.UTC(2026, 10, 23, 10));
   });
 
   test("a row of the wrong shape makes the whole answer a WrongShapeError naming the field", () => {
