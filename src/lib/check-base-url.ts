@@ -1,3 +1,5 @@
+import { InvalidConnectionError } from "./api-errors";
+
 /**
  * The base URL Keyscope puts in front of `/v2/keys.listKeys`: an http(s) origin, optionally with a
  * path prefix (a gateway mount point). A pasted operation URL is cut back to its base, and the user told.
@@ -75,4 +77,40 @@ export function baseUrlWarnings(baseUrl: string, pageOrigin: string): BaseUrlWar
   }
   if (target.origin !== page.origin) warnings.push("cross-origin");
   return warnings;
+}
+
+export type BaseUrlValidation = { ok: true; baseUrl: string } | { ok: false; error: InvalidConnectionError };
+
+/** The base URL as requests use it, or why it cannot be used. "" and "/path" mean this page's own origin. */
+export function validateBaseUrl(input: string): BaseUrlValidation {
+  const trimmed = input.trim();
+  if (trimmed === "" || trimmed.startsWith("/")) {
+    if (trimmed.startsWith("//")) return { ok: false, error: new InvalidConnectionError("base-url-not-http") };
+    if (/[?#]/.test(trimmed)) return { ok: false, error: new InvalidConnectionError("base-url-has-query") };
+    return { ok: true, baseUrl: trimmed.replace(/\/+$/, "") };
+  }
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    const problem = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? "base-url-unparsable" : "base-url-not-http";
+    return { ok: false, error: new InvalidConnectionError(problem) };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return { ok: false, error: new InvalidConnectionError("base-url-not-http") };
+  }
+  if (url.username !== "" || url.password !== "") {
+    return { ok: false, error: new InvalidConnectionError("base-url-has-credentials") };
+  }
+  if (url.search !== "" || url.hash !== "" || /[?#]/.test(trimmed)) {
+    return { ok: false, error: new InvalidConnectionError("base-url-has-query") };
+  }
+  return { ok: true, baseUrl: `${url.origin}${url.pathname.replace(/\/+$/, "")}` };
+}
+
+/** Trims and drops trailing slashes; throws an InvalidConnectionError for anything but http(s) (or "" / "/path"). */
+export function normalizeBaseUrl(input: string): string {
+  const check = validateBaseUrl(input);
+  if (!check.ok) throw check.error;
+  return check.baseUrl;
 }

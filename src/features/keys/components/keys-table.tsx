@@ -146,7 +146,7 @@ const KeyRow = memo(function KeyRow({ keyData, index, top, optionalColumns, now,
         <CopyButton value={keyData.keyId} label={`Copy key id ${keyData.keyId}`} className="keys-table__copy" />
       </div>
       <div role="cell" className="keys-table__cell keys-table__cell--name">
-        {keyData.name === "" ? (
+        {(keyData.name ?? "") === "" ? (
           <span className="keys-table__muted">Unnamed</span>
         ) : (
           <span className="keys-table__name" title={keyData.name}>
