@@ -4,11 +4,11 @@
  * The transport records every call; nothing here ever holds a key: the Authorization header is not
  * recorded, a body's `key` field is replaced, and every text is scrubbed of the secrets the transport knows.
  */
+import { REDACTED } from "./api-errors";
 
 export const JOURNAL_SIZE = 50;
 /** Enough of an answer to read what it said; a page of keys is cut. */
 export const JOURNAL_BODY_MAX = 4000;
-export const REDACTED = "[redacted]";
 
 export interface JournalEntry {
   /** Increases with every call of this tab. */

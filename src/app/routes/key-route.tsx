@@ -34,7 +34,6 @@ export function KeyRoute() {
               <ErrorPanel
                 error={error}
                 baseUrl={connection.baseUrl}
-                operation="get-key"
                 onRetry={resetErrorBoundary}
                 onReenterKey={reenterKey}
                 troubleshootHref={TROUBLESHOOT_PATH}

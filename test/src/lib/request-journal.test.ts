@@ -6,8 +6,8 @@ import {
   journalEntries,
   recordRequest,
   redactRequestBody,
-  REDACTED,
 } from "../../../src/lib/request-journal";
+import { REDACTED } from "../../../src/lib/api-errors";
 
 beforeEach(() => clearJournal());
 

@@ -7,12 +7,12 @@ import "./request-lookup.css";
 
 /**
  * Why analytics could not be read, shown in place of the numbers while the rest of the page keeps working:
- * the catalog's heading and fix for the operation `analytics.getVerifications` (a missing `read_analytics`
- * permission named with its command), the API's own words, and Retry.
+ * the catalog's heading and fix (a 403 of `analytics.getVerifications` names the missing `read_analytics`
+ * permission with its command), the API's own words, and Retry.
  */
 export function AnalyticsErrorNotice({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const diagnosis = useMemo(
-    () => describeError(toKeyscopeError(error), { pageOrigin: window.location.origin, operation: "analytics" }),
+    () => describeError(toKeyscopeError(error), { pageOrigin: window.location.origin }),
     [error],
   );
   const headingId = useId();
