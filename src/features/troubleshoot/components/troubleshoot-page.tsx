@@ -8,6 +8,7 @@ import {
   type OtherEnvironmentResult,
 } from "../diagnostics/diagnose";
 import { probeList, runProbes, type KeyToTest, type ProbeId, type ProbeResults } from "../diagnostics/probes";
+import { journalEntries } from "../../../lib/request-journal";
 import { buildReport } from "../diagnostics/report";
 import { stepsOf, type Step } from "../diagnostics/steps";
 import "./troubleshoot.css";
@@ -94,6 +95,7 @@ export function TroubleshootPage(props: TroubleshootPageProps) {
       steps,
       finding,
       secrets: [run.key?.value ?? "", storedKey ?? ""].filter((secret) => secret !== ""),
+      journal: journalEntries(),
     });
   }, [run, finding, baseUrl, apiId, environmentName, steps, storedKey]);
 

@@ -71,3 +71,46 @@ describe("the report", () => {
     expect(scrubbed).not.toContain(KEY.slice(8));
   });
 });
+
+describe("the report's journal", () => {
+  test("lists this tab's last API calls with what was sent and what came back, never the key", () => {
+    const steps = stepsOf(unknownKey, null, true, true);
+    const finding = diagnose(unknownKey, {
+      baseUrl: BASE_URL,
+      pageOrigin: "http://127.0.0.1:8787",
+      preflight: { ok: true, reason: null, hadBearerPrefix: false },
+      asHeader: false,
+      otherEnvironmentCount: 0,
+      otherEnvironments: [],
+    });
+    const report = buildReport({
+      ranAt: new Date("2026-11-22T13:30:00Z"),
+      baseUrl: BASE_URL,
+      environmentName: null,
+      keyDescription: "the stored key (ks_root_…)",
+      steps,
+      finding,
+      secrets: [KEY],
+      journal: [
+        {
+          seq: 1,
+          at: Date.parse("2026-11-22T13:29:00Z"),
+          method: "POST",
+          url: `${BASE_URL}/v2/keys.getKey`,
+          requestBody: '{"keyId":"key_3ZbK9"}',
+          keySent: true,
+          status: 404,
+          requestId: "req_8Hq2Lm",
+          // A server that echoed the key back: the report still never holds it.
+          responseBody: `{"meta":{"requestId":"req_8Hq2Lm"},"error":{"detail":"no key ${KEY}"}}`,
+          durationMs: 12,
+        },
+      ],
+    });
+    expect(report).toContain("### This tab's last 1 API calls (oldest first; the key redacted)");
+    expect(report).toContain(`- 2026-11-22T13:29:00.000Z POST ${BASE_URL}/v2/keys.getKey → 404, req_8Hq2Lm, 12 ms`);
+    expect(report).toContain('  - sent: `{"keyId":"key_3ZbK9"}`');
+    expect(report).toContain("no key [redacted]");
+    expect(report).not.toContain(KEY);
+  });
+});
