@@ -1,5 +1,6 @@
 // Bidirectional overrides and isolates, zero-width and other invisible format characters: they can make a
 // value read backwards or hide part of it, so each is shown as a visible marker instead.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is made visible
 const INVISIBLE = /([\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u00ad]|[\u0000-\u0008\u000b-\u001f\u007f])/;
 
 function codePoint(char: string): string {

@@ -32,19 +32,17 @@ interface Handlers {
 /** A stubbed API that answers by operation; records each analytics query. */
 function fakeApi(handlers: Handlers) {
   const queries: string[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = input instanceof Request ? input.url : input.toString();
-      const body = JSON.parse(typeof init?.body === "string" ? init.body : "{}") as { query?: string };
-      if (url.endsWith("/v2/keys.getKey")) return handlers.getKey();
-      if (url.endsWith("/v2/analytics.getVerifications")) {
-        queries.push(body.query ?? "");
-        return handlers.analytics(body.query ?? "");
-      }
-      return new Response("not found", { status: 404 });
-    }),
-  );
+  function answer(input: RequestInfo | URL, init?: RequestInit): Response {
+    const url = input instanceof Request ? input.url : input.toString();
+    const body = JSON.parse(typeof init?.body === "string" ? init.body : "{}") as { query?: string };
+    if (url.endsWith("/v2/keys.getKey")) return handlers.getKey();
+    if (url.endsWith("/v2/analytics.getVerifications")) {
+      queries.push(body.query ?? "");
+      return handlers.analytics(body.query ?? "");
+    }
+    return new Response("not found", { status: 404 });
+  }
+  vi.stubGlobal("fetch", vi.fn((input: RequestInfo | URL, init?: RequestInit) => Promise.resolve(answer(input, init))));
   return { queries };
 }
 

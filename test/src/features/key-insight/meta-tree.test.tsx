@@ -21,8 +21,7 @@ describe("the meta tree", () => {
     expect(within(tree).getByText("{1 field}")).toBeVisible();
   });
 
-  test("a huge object shows its first entries and the rest on request", async () => {
-    const user = userEvent.setup();
+  test("a 1 MB object shows its first entries, and a button for more", () => {
     // About 1 MB of meta.
     const big = Object.fromEntries(Array.from({ length: 5000 }, (_, index) => [`field${index}`, "x".repeat(200)]));
     render(<MetaTree label="Meta" value={big} />);

@@ -37,10 +37,10 @@ function stubFetch(answer: (url: string, body: Record<string, unknown>) => Respo
   const calls: string[] = [];
   vi.stubGlobal(
     "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
       const url = input instanceof Request ? input.url : input.toString();
       calls.push(url);
-      return answer(url, JSON.parse(typeof init?.body === "string" ? init.body : "{}") as Record<string, unknown>);
+      return Promise.resolve(answer(url, JSON.parse(typeof init?.body === "string" ? init.body : "{}") as Record<string, unknown>));
     }),
   );
   return calls;
