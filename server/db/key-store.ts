@@ -136,7 +136,8 @@ export function createKeyStore(db: Database): KeyStore {
   const keyByHash = db.prepare<[string], KeyRecord>(`${KEY_SELECT} WHERE k.hash = ?`);
 
   const updateUsage = db.prepare<[number, number | null, number | null, string]>(
-    "UPDATE keys SET last_used_at = ?, credits_remaining = ?, last_refill_at = ? WHERE id = ?",
+    // max(): a replayed past verification (admin traffic) never moves lastUsedAt back.
+    "UPDATE keys SET last_used_at = max(coalesce(last_used_at, 0), ?), credits_remaining = ?, last_refill_at = ? WHERE id = ?",
   );
   const insertVerification = db.prepare<
     [string, number, string, string, string, string, string, string, string, number]
@@ -145,6 +146,9 @@ export function createKeyStore(db: Database): KeyStore {
        (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+
+  // One transaction function for every call: better-sqlite3 makes a savepoint of it when one is already open.
+  const inTransaction = db.transaction((work: () => unknown) => work());
 
   let ownWrites = 0;
   let seen = { dataVersion: dataVersion.get() ?? 0, ownWrites };
@@ -193,8 +197,13 @@ export function createKeyStore(db: Database): KeyStore {
     findKeyByHash(hash) {
       return keyByHash.get(hash);
     },
-    transaction(work) {
-      return db.transaction(work).immediate();
+    transaction<T>(work: () => T): T {
+      let result: { value: T } | undefined;
+      inTransaction.immediate(() => {
+        result = { value: work() };
+      });
+      if (result === undefined) throw new Error("the transaction ran nothing");
+      return result.value;
     },
     writeVerification({ keyId, lastUsedAt, creditsRemaining, lastRefillAt, record }) {
       updateUsage.run(lastUsedAt, creditsRemaining, lastRefillAt, keyId);

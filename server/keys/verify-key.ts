@@ -1,6 +1,5 @@
 import type { KeyRecord, KeyStore } from "../db/key-store";
 import { hasActionOnSomeApi, hasAnyPermission, permissionsFor } from "../permissions";
-import { hashSecret } from "../secrets";
 import { creditsAt } from "./credits";
 import type { KeyRateLimiter, RateLimitCheck } from "./key-rate-limiter";
 import { satisfies, type PermissionQuery } from "./permission-query";
@@ -23,7 +22,8 @@ export interface RequestedRateLimit {
 }
 
 export interface VerifyRequest {
-  key: string;
+  /** The SHA-256 of the secret asked about: the secret itself never reaches this module. */
+  keyHash: string;
   tags?: readonly string[];
   permissions?: PermissionQuery;
   credits?: { cost: number };
@@ -142,9 +142,8 @@ function keyFacts(key: KeyRecord, credits: number | null): VerifyData {
  */
 export function verifyKey(request: VerifyRequest, context: VerifyContext): VerifyResult {
   const { store, caller, now } = context;
-  const hash = hashSecret(request.key);
   return store.transaction((): VerifyResult => {
-    const found = store.findKeyByHash(hash);
+    const found = store.findKeyByHash(request.keyHash);
     const key = found?.workspace_id === caller.workspaceId ? found : undefined;
 
     if (!hasActionOnSomeApi(caller.permissions, "verify_key")) {

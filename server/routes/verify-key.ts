@@ -7,6 +7,7 @@ import { createKeyRateLimiter } from "../keys/key-rate-limiter";
 import { parsePermissionQuery, PERMISSION_QUERY_MAX_LENGTH } from "../keys/permission-query";
 import { verifyKey, type VerifyRequest } from "../keys/verify-key";
 import { missingPermissionsDetail } from "../permissions";
+import { hashSecret } from "../secrets";
 import { KEY_MAX_LENGTH } from "./get-key";
 import { readValidBody, type BodySpec } from "./json-body";
 
@@ -98,7 +99,7 @@ export function verifyKeyHandler(deps: AuthDependencies) {
     if (!body.ok) return body.response;
     const { key, tags, permissions, credits, ratelimits } = body.value;
 
-    const request: VerifyRequest = { key };
+    const request: VerifyRequest = { keyHash: hashSecret(key) };
     if (tags !== undefined) request.tags = tags;
     if (credits !== undefined) request.credits = credits;
     if (ratelimits !== undefined) request.ratelimits = ratelimits;
