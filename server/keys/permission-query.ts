@@ -19,6 +19,11 @@ export const PERMISSION_QUERY_MAX_LENGTH = 1000;
 /** Nesting deeper than this is refused: a query of a thousand "(" must not exhaust the stack. */
 const MAX_DEPTH = 32;
 const PERMISSION_NAME = /^[A-Za-z0-9_.:*-]+$/;
+
+/** A key permission's name as a query may name it, e.g. `documents.read`. */
+export function isPermissionName(value: string): boolean {
+  return PERMISSION_NAME.test(value);
+}
 const TOKEN = /\s*(\(|\)|[^\s()]+)/y;
 
 type Token = { kind: "open" } | { kind: "close" } | { kind: "and" } | { kind: "or" } | { kind: "name"; text: string };
