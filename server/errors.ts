@@ -65,7 +65,9 @@ export function errorEnvelopeJson(requestId: string, docsUrl: string, code: Serv
     title: kind.title,
     type: errorType(docsUrl, code),
   };
+  // Every 400 carries errors[] (possibly empty): the real schema requires it, and its client rejects a 400 without.
   if (extras.errors !== undefined) error.errors = extras.errors;
+  else if (kind.status === 400) error.errors = [];
   return JSON.stringify({ meta: { requestId }, error });
 }
 
