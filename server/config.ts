@@ -13,12 +13,18 @@ export interface ServerConfig {
   /** Build the dashboard before listening when it is missing or older than its sources. */
   build: boolean;
   distDir: string;
+  /** Analytics queries running longer are stopped (ms). */
+  analyticsTimeoutMs: number;
+  /** Analytics queries a workspace may run per hour. */
+  analyticsQuota: number;
 }
 
 export type ParsedServerArgs = { kind: "config"; config: ServerConfig } | { kind: "help" } | { kind: "error"; message: string };
 
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_ANALYTICS_TIMEOUT_SECONDS = 30;
+export const DEFAULT_ANALYTICS_QUOTA = 1000;
 
 export const SERVER_USAGE = `Usage: npm start -- [options]
 
@@ -33,6 +39,8 @@ Options:
   --cors-origin ORIGIN   let a page on ORIGIN call the API from a browser (repeatable)
   --no-build             serve dist/ as it is instead of building the dashboard when stale
   --dist-dir DIR         where the built dashboard lives (default: dist/ of the repository)
+  --analytics-timeout S  stop an analytics query after S seconds (default ${DEFAULT_ANALYTICS_TIMEOUT_SECONDS})
+  --analytics-quota N    analytics queries a workspace may run per hour (default ${DEFAULT_ANALYTICS_QUOTA})
   --help                 show this help
 `;
 
@@ -45,6 +53,8 @@ const OPTIONS = {
   "cors-origin": { type: "string", multiple: true },
   "no-build": { type: "boolean" },
   "dist-dir": { type: "string" },
+  "analytics-timeout": { type: "string" },
+  "analytics-quota": { type: "string" },
   help: { type: "boolean" },
 } as const;
 
@@ -67,6 +77,15 @@ function port(value: string | undefined): number {
   if (value === undefined) return DEFAULT_PORT;
   const number = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!(number >= 0 && number <= 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535, got "${value}"`);
+  return number;
+}
+
+function positiveNumber(flag: string, value: string | undefined, fallback: number, whole: boolean): number {
+  if (value === undefined) return fallback;
+  const number = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number > 0) || (whole && !Number.isInteger(number))) {
+    throw new UsageError(`${flag} must be a positive ${whole ? "whole " : ""}number, got "${value}"`);
+  }
   return number;
 }
 
@@ -117,6 +136,9 @@ export function parseServerArgs(argv: readonly string[]): ParsedServerArgs {
       corsOrigins: (values["cors-origin"] ?? []).map(corsOrigin),
       build: values["no-build"] !== true,
       distDir: resolve(nonEmpty("--dist-dir", values["dist-dir"]) ?? DEFAULT_DIST_DIR),
+      analyticsTimeoutMs:
+        positiveNumber("--analytics-timeout", values["analytics-timeout"], DEFAULT_ANALYTICS_TIMEOUT_SECONDS, false) * 1000,
+      analyticsQuota: positiveNumber("--analytics-quota", values["analytics-quota"], DEFAULT_ANALYTICS_QUOTA, true),
     };
     return { kind: "config", config };
   } catch (error) {

@@ -137,12 +137,12 @@ export function checkQuery(tree: unknown): CheckResult {
     if (tree.error_type === "parser") return { ok: false, refusal: "query", message: `The query could not be parsed: ${message}` };
     return { ok: false, refusal: "query_type", message: "Only SELECT queries are allowed" };
   }
-  const statements = tree.statements;
+  const statements: unknown = tree.statements;
   if (!Array.isArray(statements) || statements.length === 0) {
     return { ok: false, refusal: "query", message: "The query is empty" };
   }
   if (statements.length > 1) return { ok: false, refusal: "query_type", message: "Send one SELECT statement, not several" };
-  const [statement] = statements;
+  const statement: unknown = statements[0];
   if (!isObject(statement) || !isObject(statement.node) || !QUERY_NODES.has(text(statement.node.type))) {
     return { ok: false, refusal: "query_type", message: "Only SELECT queries are allowed" };
   }
@@ -150,7 +150,8 @@ export function checkQuery(tree: unknown): CheckResult {
     walk(statement, new Set());
   } catch (error) {
     if (error instanceof Refused) return { ok: false, refusal: error.refusal, message: error.message };
-    throw error;
+    // Only a tree too deep for the walk's stack gets here.
+    return { ok: false, refusal: "query", message: "The query is nested too deeply to be checked" };
   }
   return { ok: true, statement };
 }

@@ -22,7 +22,10 @@ export const CLICKHOUSE_MACROS: readonly string[] = [
   "groupArray(value) AS list(value)",
   "groupUniqArray(value) AS list(DISTINCT value)",
   '"any"(value) AS any_value(value)',
-  "now64() AS CAST(now() AS TIMESTAMP)",
+  // ClickHouse's now() is a DateTime (UTC here): as a plain TIMESTAMP it compares with the tables' times without
+  // a time-zone cast per row, which would also keep DuckDB from skipping row groups by their time range.
+  "now() AS CAST(get_current_timestamp() AS TIMESTAMP)",
+  "now64() AS CAST(get_current_timestamp() AS TIMESTAMP)",
   "toDate(value) AS CAST(value AS DATE)",
   "toDateTime(value) AS CAST(value AS TIMESTAMP)",
   "toDateTime64(value, digits) AS CAST(value AS TIMESTAMP)",

@@ -1,4 +1,5 @@
 import {
+  DuckDBDecimalValue,
   DuckDBInstance,
   DuckDBTypeId,
   JsonDuckDBValueConverter,
@@ -41,6 +42,8 @@ export interface AnalyticsEngine {
   query(workspaceId: string, sql: string): Promise<QueryOutcome>;
   /** Copies the verifications SQLite holds beyond the engine's copy (done before every query too). */
   catchUp(): Promise<void>;
+  /** How many queries DuckDB is executing right now. */
+  readonly runningQueries: number;
   close(): void;
 }
 
@@ -72,11 +75,15 @@ const WIDE_INTEGERS = new Set<DuckDBTypeId>([
   DuckDBTypeId.UHUGEINT,
 ]);
 
-/** DuckDB's JSON conversion, except that counts and sums (64- and 128-bit) are numbers while they fit exactly. */
+/**
+ * DuckDB's JSON conversion, except that counts and sums (64- and 128-bit) are numbers while they fit exactly, and
+ * decimals (what `round` of a literal gives) are numbers, as ClickHouse's JSON output has them.
+ */
 const toJson: DuckDBValueConverter<Json> = (value, type, converter) => {
   if (typeof value === "bigint" && WIDE_INTEGERS.has(type.typeId)) {
     return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : String(value);
   }
+  if (value instanceof DuckDBDecimalValue) return value.toDouble();
   return JsonDuckDBValueConverter(value, type, converter);
 };
 
@@ -106,6 +113,8 @@ export async function createAnalyticsEngine(
   await admin.run(storeSchemaSql());
   for (const macro of CLICKHOUSE_MACROS) await admin.run(`CREATE MACRO ${macro}`);
   await admin.run("SET TimeZone = 'UTC'");
+  // Never spill to disk (an in-memory database would use ./.tmp): the memory limit is the limit.
+  await admin.run("SET temp_directory = ''");
   // No files, no network, no extensions from here on; and no query may change that.
   await admin.run("SET enable_external_access = false");
   await admin.run("SET lock_configuration = true");
@@ -116,6 +125,7 @@ export async function createAnalyticsEngine(
   const idle = new Map<string, DuckDBConnection[]>();
   let idleCount = 0;
   let closed = false;
+  let runningQueries = 0;
 
   async function takeConnection(workspaceId: string): Promise<DuckDBConnection> {
     const pooled = idle.get(workspaceId)?.pop();
@@ -161,6 +171,7 @@ export async function createAnalyticsEngine(
       timedOut = true;
       connection.interrupt();
     }, limits.timeoutMs);
+    runningQueries += 1;
     try {
       const result = await connection.stream(sql);
       const rows: string[] = [];
@@ -189,18 +200,28 @@ export async function createAnalyticsEngine(
       }
       return { outcome: { kind: "refused", refusal: "query", message }, reusable: true };
     } finally {
+      runningQueries -= 1;
       clearTimeout(timer);
     }
   }
 
   return {
     catchUp: () => sync.catchUp(),
+    get runningQueries() {
+      return runningQueries;
+    },
     async query(workspaceId, sql) {
       await sync.catchUp();
       const connection = await takeConnection(workspaceId);
       let reusable = true;
       try {
-        const checked = await checkedSql(connection, sql);
+        let checked: QueryOutcome | string;
+        try {
+          checked = await checkedSql(connection, sql);
+        } catch (error) {
+          // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep).
+          return { kind: "refused", refusal: "query", message: errorMessage(error) };
+        }
         if (typeof checked !== "string") return checked;
         const ran = await run(connection, checked);
         reusable = ran.reusable;
