@@ -6,6 +6,12 @@ import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 // axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
 test.use({ bypassCSP: true });
 
+/** The whole page in one picture: the app scrolls inside its main element, which a full-page screenshot does not unroll. */
+async function saveWholePage(page: Page, name: string): Promise<void> {
+  await page.addStyleTag({ content: ".app { height: auto !important } .app__main { overflow: visible !important }" });
+  await saveScreenshot(page, name);
+}
+
 const ANALYTICS_ROOT_KEY = ["root-key", "create", "--name", "e2e-analytics", "--permissions", "api.*.read_key,api.*.read_analytics"];
 
 /** The id of a demo key, asked of the API as the dashboard would. */
@@ -44,7 +50,7 @@ test("the key page explains its refusals from the demo data", async ({ page, ser
   await expect(refusals.getByRole("link", { name: /^Look up request req_/ }).first()).toBeVisible();
   await usage.getByRole("button", { name: "30 days" }).click();
   await expect(usage.getByRole("img", { name: /per day over the last 30 days/ })).toBeVisible();
-  await saveScreenshot(page, "key-page-expired");
+  await saveWholePage(page, "key-page-expired");
 });
 
 test("a refused verification's request id is found, and so is one of the dashboard's own requests", async ({ page, server }) => {
@@ -62,7 +68,7 @@ test("a refused verification's request id is found, and so is one of the dashboa
   await expect(found.getByRole("link", { name: /Nightly data export/ })).toHaveAttribute("href", `/keys/${keyId}`);
   await expect(found.getByRole("heading", { name: /Refused: the key has expired/ })).toBeVisible();
   await expect(page.getByLabel("Request id")).toHaveValue(requestId);
-  await saveScreenshot(page, "request-id-verification");
+  await saveWholePage(page, "request-id-verification");
 
   await page.getByLabel("Request id").fill(ownRequestId);
   await page.getByRole("button", { name: "Look up" }).click();
@@ -71,7 +77,7 @@ test("a refused verification's request id is found, and so is one of the dashboa
   await expect(own).toContainText("Bearer [redacted]");
   await expect(own).toContainText(keyId);
   expect(await page.content()).not.toContain(rootKey);
-  await saveScreenshot(page, "request-id-own");
+  await saveWholePage(page, "request-id-own");
 });
 
 test("a root key without read_analytics gets the key's fields and the missing permission named", async ({ page, server, rootKey }) => {
@@ -81,7 +87,7 @@ test("a root key without read_analytics gets the key's fields and the missing pe
   await expect(notices).toHaveCount(2);
   await expect(notices.first()).toContainText("api.*.read_analytics");
   await expect(page.getByRole("alert")).toHaveCount(0);
-  await saveScreenshot(page, "key-page-no-analytics");
+  await saveWholePage(page, "key-page-no-analytics");
 });
 
 for (const colorScheme of ["light", "dark"] as const) {
@@ -92,14 +98,14 @@ for (const colorScheme of ["light", "dark"] as const) {
     await expect(page.getByRole("region", { name: "Usage by outcome" }).getByRole("img")).toBeVisible();
     await page.getByText("The numbers as a table").click();
     expect(await seriousViolations(page)).toEqual([]);
-    await saveScreenshot(page, `key-page-${colorScheme}`);
+    await saveWholePage(page, `key-page-${colorScheme}`);
 
     await page.getByRole("link", { name: "Look up a request id" }).click();
     await page.getByLabel("Request id").fill("req_NotThere1");
     await page.getByRole("button", { name: "Look up" }).click();
     await expect(page.getByText(/No verification has the request id/)).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
-    await saveScreenshot(page, `request-lookup-${colorScheme}`);
+    await saveWholePage(page, `request-lookup-${colorScheme}`);
   });
 }
 
@@ -113,6 +119,7 @@ test.describe("on a phone", () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, "the page itself must not scroll sideways").toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
-    await saveScreenshot(page, "key-page-phone");
+    await saveScreenshot(page, "key-page-phone-first-screen");
+    await saveWholePage(page, "key-page-phone");
   });
 });

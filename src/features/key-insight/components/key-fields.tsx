@@ -110,7 +110,8 @@ export function Timestamp({ time, now }: { time: number | undefined; now: number
   return (
     <span className="timestamp">
       <time dateTime={iso}>{formatRelativeTime(time, now)}</time>
-      <span className="timestamp__exact"> · {iso.replace("T", " ").replace(/\.\d+Z$/, " UTC")}</span>
+      <span className="timestamp__sep"> · </span>
+      <span className="timestamp__exact">{iso.replace("T", " ").replace(/\.\d+Z$/, " UTC")}</span>
     </span>
   );
 }

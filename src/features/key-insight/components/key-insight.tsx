@@ -308,7 +308,7 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
                       </span>
                     </td>
                     <td>{item.region === "" ? "—" : <VisibleText text={item.region} />}</td>
-                    <td>
+                    <td className="refusals__tags">
                       {item.tags.length === 0
                         ? "—"
                         : item.tags.map((itemTag, index) => (

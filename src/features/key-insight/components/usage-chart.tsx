@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import type { AnalyticsOutcome } from "../../../lib/analytics-sql";
+import { USAGE_WINDOWS, type AnalyticsOutcome } from "../../../lib/analytics-sql";
 import type { UsageSeries } from "../usage-series";
 
 /** The CSS custom property holding an outcome's colour (key-page.css), so both themes and the legend agree. */
@@ -32,6 +32,10 @@ export function UsageChart({ series, label }: { series: UsageSeries; label: stri
       running.push(series.counts[outcome].map((count, bucket) => count + (below?.[bucket] ?? 0)));
     }
     const bars = uPlot.paths.bars?.({ size: [0.8, 48], gap: 1 });
+    const seconds = series.buckets.map((time) => time / 1000);
+    const first = seconds[0] ?? 0;
+    const last = seconds.at(-1) ?? first;
+    const halfBucket = USAGE_WINDOWS[series.window].bucketMs / 2000;
     const order = [...outcomes.keys()].reverse();
     const options: uPlot.Options = {
       width: Math.max(280, container.clientWidth),
@@ -39,10 +43,21 @@ export function UsageChart({ series, label }: { series: UsageSeries; label: stri
       legend: { show: false },
       cursor: { show: false },
       tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), "Etc/UTC"),
-      scales: { x: { time: true }, y: { range: (_self, _min, max) => [0, Math.max(1, max)] } },
+      scales: {
+        // Half a bucket of room at each end, so the first and last bars show whole.
+        x: { time: true, range: () => [first - halfBucket, last + halfBucket] },
+        y: { range: (_self, _min, max) => [0, Math.max(1, max)] },
+      },
       axes: [
         { stroke: color("--muted"), grid: { stroke: color("--border"), width: 1 }, ticks: { stroke: color("--border") } },
-        { stroke: color("--muted"), grid: { stroke: color("--border"), width: 1 }, ticks: { stroke: color("--border") }, size: 48 },
+        {
+          stroke: color("--muted"),
+          grid: { stroke: color("--border"), width: 1 },
+          ticks: { stroke: color("--border") },
+          size: 48,
+          // Counts: whole-number steps only.
+          incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 1e7, 1e8],
+        },
       ],
       series: [
         {},
@@ -59,7 +74,7 @@ export function UsageChart({ series, label }: { series: UsageSeries; label: stri
         }),
       ],
     };
-    const data: uPlot.AlignedData = [series.buckets.map((time) => time / 1000), ...order.map((index) => running[index] ?? [])];
+    const data: uPlot.AlignedData = [seconds, ...order.map((index) => running[index] ?? [])];
     const chart = new uPlot(options, data, container);
     const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(280, container.clientWidth), height: HEIGHT }));
     resize.observe(container);
