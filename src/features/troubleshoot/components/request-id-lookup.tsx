@@ -1,4 +1,4 @@
-import { useId, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { Spinner } from "../../../components/spinner";
 import { VisibleText } from "../../../components/visible-text";
@@ -35,6 +35,12 @@ export function RequestIdLookup({ connection, initialRequestId, keyHref, now }: 
   // Re-renders when the journal changes, so a request made meanwhile is found.
   useSyncExternalStore(subscribeToJournal, journalEntries, journalEntries);
   const own = valid ? findInJournal(trimmed) : null;
+  const sectionRef = useRef<HTMLElement>(null);
+
+  // Arriving with an id (from a key's page): the lookup is what the person came for, below the diagnostics.
+  useEffect(() => {
+    if (initialRequestId !== null) sectionRef.current?.scrollIntoView({ block: "start" });
+  }, [initialRequestId]);
 
   function lookUp(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -80,7 +86,7 @@ export function RequestIdLookup({ connection, initialRequestId, keyHref, now }: 
   }
 
   return (
-    <section className="request-lookup" aria-labelledby={`${id}-heading`} id="request-id">
+    <section className="request-lookup" aria-labelledby={`${id}-heading`} id="request-id" ref={sectionRef}>
       <h2 id={`${id}-heading`}>Find a request</h2>
       <form className="request-lookup__form" onSubmit={lookUp} aria-label="Find a request by its id">
         <div className="field">
