@@ -47,7 +47,9 @@ export function KeyRoute() {
             now={now}
             keysHref={KEYS_PATH}
             lookupHref={requestLookupPath}
-            renderExplanation={(outcome, apiKey) => <OutcomeExplanation facts={verificationFacts(outcome, apiKey)} now={now} />}
+            renderExplanation={(outcome, apiKey, latest) => (
+              <OutcomeExplanation facts={verificationFacts(outcome, apiKey, latest)} now={now} />
+            )}
             renderAnalyticsError={(error, onRetry) => <AnalyticsErrorNotice error={error} onRetry={onRetry} />}
           />
         </ErrorBoundary>

@@ -22,8 +22,8 @@ export interface KeyInsightProps {
   keysHref: string;
   /** Where the request-id lookup is, optionally with an id filled in. */
   lookupHref: (requestId?: string) => string;
-  /** What an outcome means for this key and how to fix it (from the error catalog). */
-  renderExplanation: (outcome: AnalyticsOutcome, apiKey: Key) => ReactNode;
+  /** What an outcome means for this key and how to fix it (from the error catalog); `latest`: its newest refusal (ms). */
+  renderExplanation: (outcome: AnalyticsOutcome, apiKey: Key, latest: number) => ReactNode;
   /** Why the analytics could not be read, shown where the numbers would be; the rest of the page keeps working. */
   renderAnalyticsError: (error: unknown, onRetry: () => void) => ReactNode;
 }
@@ -218,7 +218,12 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
   const tagLiteral = check?.ok ? check.literal : undefined;
   const query = useRefusals(connection, keyId, tagLiteral, check === null || check.ok);
   const items = useMemo(() => query.data?.pages.flatMap((page) => page.items) ?? [], [query.data]);
-  const outcomes = useMemo(() => [...new Set(items.map((item) => item.outcome))], [items]);
+  // Each outcome once, with its newest refusal (the list is newest first).
+  const outcomes = useMemo(() => {
+    const latest = new Map<AnalyticsOutcome, number>();
+    for (const item of items) if (!latest.has(item.outcome)) latest.set(item.outcome, item.time);
+    return [...latest];
+  }, [items]);
 
   function filter(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -278,9 +283,9 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
         <>
           <div className="refusals__why">
             <h3>Why they were refused</h3>
-            {outcomes.map((outcome) => (
+            {outcomes.map(([outcome, latest]) => (
               <div key={outcome} className="refusals__explanation" data-outcome={outcome}>
-                {renderExplanation(outcome, apiKey)}
+                {renderExplanation(outcome, apiKey, latest)}
               </div>
             ))}
           </div>

@@ -218,4 +218,35 @@ describe("a key's page", () => {
     expect(screen.getByText("perm.499")).toBeVisible();
     expect(await screen.findByText("Not verified in the last 24 h.")).toBeVisible();
   });
+
+  test("a key with its fields absent or null shows its id as its name and says what is missing", async () => {
+    fakeApi({
+      getKey: () =>
+        jsonResponse(200, {
+          meta: { requestId: "req_GetKey2" },
+          data: { keyId: KEY_ID, name: null, start: null, enabled: null, createdAt: null, meta: null, permissions: null, credits: null, identity: null },
+        }),
+      analytics: () => rowsAnswer([]),
+    });
+    renderKeyPage();
+    expect(await screen.findByRole("heading", { level: 1, name: KEY_ID })).toBeVisible();
+    const fields = screen.getByRole("region", { name: "Fields" });
+    expect(within(fields).getAllByText("None").length).toBeGreaterThanOrEqual(8);
+    expect(within(fields).getByText("Unlimited")).toBeVisible();
+    expect(await screen.findByText("Not verified in the last 24 h.")).toBeVisible();
+  });
+
+  test("rate-limited refusals name the key's only rate limit and when it reset", async () => {
+    const refusedAt = Date.now() - 10 * 60_000;
+    fakeApi({
+      getKey: () => keyAnswer({ name: "Search", ratelimits: [{ id: "rl_1", name: "burst", limit: 5, duration: 60_000, autoApply: true }] }),
+      analytics: (query) =>
+        query.includes("_per_")
+          ? rowsAnswer([{ time: hourStart(0), outcome: "RATE_LIMITED", total: 3 }])
+          : rowsAnswer([{ request_id: "req_Rl1", time: refusedAt, outcome: "RATE_LIMITED", region: "us-east-1", tags: [] }]),
+    });
+    renderKeyPage();
+    const explanation = await screen.findByText(/more often than its rate limit/);
+    expect(explanation).toHaveTextContent(`burst allows. The limit resets at ${new Date(refusedAt + 60_000).toISOString()}.`);
+  });
 });
