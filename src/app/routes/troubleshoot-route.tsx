@@ -1,9 +1,7 @@
 import { useNavigate, useSearchParams } from "react-router-dom";
-import { checkKey } from "../../features/connect/check-key";
 import { defaultBaseUrl } from "../../features/connect/default-base-url";
 import { useConnection, useStoredTarget } from "../../features/connect/key-store";
 import { maskKey } from "../../features/connect/mask-key";
-import type { KeyPreflight } from "../../features/troubleshoot/diagnostics/diagnose";
 import { useNow } from "../../features/keys/use-now";
 import { RequestIdLookup } from "../../features/troubleshoot/components/request-id-lookup";
 import { TroubleshootPage } from "../../features/troubleshoot/components/troubleshoot-page";
@@ -11,16 +9,6 @@ import { keyPath } from "../paths";
 import { useActiveEnvironment } from "../use-active-environment";
 import { usePageTitle } from "../use-page-title";
 import { useSwitchEnvironment } from "../use-switch-environment";
-
-/** Key entry's checks, as the diagnostics need them: why a pasted key cannot be right. */
-function preflight(input: string): KeyPreflight {
-  const check = checkKey(input);
-  return {
-    ok: check.ok,
-    reason: check.ok ? null : check.reason,
-    hadBearerPrefix: check.fixes.includes("removed-bearer-prefix") || check.fixes.includes("removed-authorization-header"),
-  };
-}
 
 /** The troubleshoot page, composed: it tests the stored connection (or what key entry would use) without needing a key. */
 export function TroubleshootRoute() {
@@ -33,36 +21,31 @@ export function TroubleshootRoute() {
   const baseUrl = target?.baseUrl ?? defaultBaseUrl();
   const apiId = target?.apiId;
   const [searchParams] = useSearchParams();
+  const requestId = searchParams.get("request");
   const now = useNow();
 
   return (
     <>
-    <TroubleshootPage
-      // A new target is a new page: results of the old one must not be shown under it.
-      key={`${baseUrl} ${apiId ?? ""}`}
-      baseUrl={baseUrl}
-      apiId={apiId}
-      storedKey={connection?.apiKey ?? null}
-      storedKeyMasked={connection ? maskKey(connection.apiKey) : null}
-      environmentName={active?.name ?? null}
-      otherEnvironments={environments.filter((environment) => environment.id !== active?.id)}
-      preflight={preflight}
-      onSwitchEnvironment={(id) => {
-        const chosen = environments.find((environment) => environment.id === id);
-        if (!chosen) return;
-        // Offered only after the key was seen to work there.
-        switchEnvironment(chosen, { keepKey: true });
-        void navigate(connection ? "/keys" : "/connect");
-      }}
-      pageOrigin={window.location.origin}
-    />
-    <RequestIdLookup
-      key={searchParams.get("request") ?? ""}
-      connection={connection}
-      initialRequestId={searchParams.get("request")}
-      keyHref={keyPath}
-      now={now}
-    />
+      <TroubleshootPage
+        // A new target is a new page: results of the old one must not be shown under it.
+        key={`${baseUrl} ${apiId ?? ""}`}
+        baseUrl={baseUrl}
+        apiId={apiId}
+        storedKey={connection?.apiKey ?? null}
+        storedKeyMasked={connection ? maskKey(connection.apiKey) : null}
+        environmentName={active?.name ?? null}
+        otherEnvironments={environments.filter((environment) => environment.id !== active?.id)}
+        onSwitchEnvironment={(id) => {
+          const chosen = environments.find((environment) => environment.id === id);
+          if (!chosen) return;
+          // Offered only after the key was seen to work there.
+          switchEnvironment(chosen, { keepKey: true });
+          void navigate(connection ? "/keys" : "/connect");
+        }}
+        pageOrigin={window.location.origin}
+      />
+      {/* A small section of its own: the diagnostics above are unaware of it. */}
+      <RequestIdLookup key={requestId ?? ""} connection={connection} initialRequestId={requestId} keyHref={keyPath} now={now} />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { ErrorPanel } from "../../../../src/features/troubleshoot/components/error-panel";
+import { saveConnection } from "../../../../src/features/connect/key-store";
 import { ApiError, NetworkError } from "../../../../src/lib/api-errors";
 import { toSafeHttpUrl } from "../../../../src/lib/safe-url";
 import { apiError, BASE_URL, REQUEST_URL, samples } from "./error-samples";
@@ -216,5 +217,17 @@ describe("the panel's frame", () => {
     screen.getByRole("heading", { level: 2 }).blur();
     rerender(<ErrorPanel error={new NetworkError({ url: REQUEST_URL, offline: true, crossOrigin: false })} />);
     expect(screen.getByRole("heading", { level: 2, name: "You are offline" })).toHaveFocus();
+  });
+});
+
+describe("the key is a secret in the bug report", () => {
+  test("a thrown error's message with the stored key in it is scrubbed from the details for a bug report", () => {
+    const key = "ks_root_Pan3lSecretValue77";
+    saveConnection({ baseUrl: BASE_URL, apiKey: key });
+    const { panel } = renderPanel(new TypeError(`cannot read the answer for ${key}`));
+    expect(within(panel).getByText(/Details for a bug report/)).toBeVisible();
+    expect(panel.textContent).toContain("TypeError: cannot read the answer for [redacted]");
+    expect(panel.textContent).not.toContain(key);
+    expect(panel.textContent).not.toContain(key.slice(8));
   });
 });
