@@ -71,7 +71,6 @@ function directApi(deps: AuthDependencies, docsUrlFor: DocsUrlResolver, corsOrig
     api.post(path, handler);
     api.all(path, methodNotAllowed("POST"));
   }
-  // Analytics (CONTRACT.md §4): analytics.getVerifications is registered here, beside the key operations.
   api.get(livenessPath, livenessHandler);
   api.all(livenessPath, methodNotAllowed("GET"));
   api.all("*", (c) => errorResponse(c, "err:keyscope:routing:not_found"));

@@ -98,7 +98,7 @@ describe("apis.listKeys", () => {
     const error = await unkey.apis.listKeys({ apiId, decrypt: true }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ForbiddenErrorResponse);
     expect((error as ForbiddenErrorResponse).error.detail).toBe(
-      `Missing one of these permissions: [api.*.decrypt_key, api.${apiId}.decrypt_key]`,
+      `Missing one of these permissions: api.*.decrypt_key or api.${apiId}.decrypt_key`,
     );
   });
 
@@ -154,6 +154,21 @@ describe("keys.getKey and keys.whoami", () => {
     expect(got.data.start).toBe(secret.slice(0, got.data.start.length));
     expect(got.data.plaintext).toBeUndefined();
     expect(got.data.expires).toBeGreaterThan(Date.now());
+  });
+
+  test("the per-API permission forms: api.<apiId>.read_key reads that API's keys, another API's gets a typed 403", async () => {
+    const { keyId, secret } = await createKey();
+    const otherApi = await server.admin(["apis", "create", "--name", "Elsewhere"]);
+    const ownApiReader = clientWith(await server.admin(["root-key", "create", "--permissions", `api.${apiId}.read_key,api.${apiId}.verify_key`]));
+    const otherApiReader = clientWith(await server.admin(["root-key", "create", "--permissions", `api.${otherApi}.read_key`]));
+
+    expect((await ownApiReader.keys.getKey({ keyId })).data.keyId).toBe(keyId);
+    expect((await ownApiReader.keys.verifyKey({ key: secret })).data.code).toBe("VALID");
+    for (const call of [() => otherApiReader.keys.getKey({ keyId }), () => otherApiReader.keys.whoami({ key: secret })]) {
+      const error = await call().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ForbiddenErrorResponse);
+      expect((error as ForbiddenErrorResponse).error.detail).toBe(`Missing one of these permissions: api.*.read_key or api.${apiId}.read_key`);
+    }
   });
 
   test("an unknown key id or secret is a typed 404 key_not_found", async () => {
@@ -218,7 +233,7 @@ describe("keys.verifyKey", () => {
 
     expect(error).toBeInstanceOf(ForbiddenErrorResponse);
     expect((error as ForbiddenErrorResponse).error.detail).toBe(
-      `Missing one of these permissions: [api.*.verify_key, api.${apiId}.verify_key]`,
+      `Missing one of these permissions: api.*.verify_key or api.${apiId}.verify_key`,
     );
   });
 
