@@ -81,7 +81,6 @@ function directApi(
     api.post(path, handler);
     api.all(path, methodNotAllowed("POST"));
   }
-  // Analytics (CONTRACT.md §4): analytics.getVerifications is registered here, beside the key operations.
   api.get(livenessPath, livenessHandler);
   api.all(livenessPath, methodNotAllowed("GET"));
   if (analytics !== undefined) {

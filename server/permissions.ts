@@ -51,9 +51,9 @@ export function hasActionOnSomeApi(storedPermissions: string, action: ApiAction)
   return false;
 }
 
-/** The 403's detail, worded as the real service's. */
+/** The 403's detail, worded as the real service's current one (which no longer lists what the key has). */
 export function missingPermissionsDetail(wanted: readonly string[]): string {
-  return `Missing one of these permissions: [${wanted.join(", ")}]`;
+  return `Missing one of these permissions: ${wanted.join(" or ")}`;
 }
 
 /** Listing all keys needs `api.*.read_key`; listing one API's keys, that or `api.<apiId>.read_key`. */

@@ -62,7 +62,7 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
   if (config.upstream === undefined) {
     db = openDatabase(config.dataDir);
     demoRootKey = ensureDemoData(db)?.rootKeySecret;
-    mode = { kind: "direct", store: createKeyStore(db), rateLimiter: createRateLimiter() };
+    mode = { kind: "direct", store: createKeyStore(db), rateLimiter: createRateLimiter(), region: config.region };
     try {
       analytics = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, timeoutMs: config.analyticsTimeoutMs });
     } catch (error) {
