@@ -249,4 +249,22 @@ describe("a key's page", () => {
     const explanation = await screen.findByText(/more often than its rate limit/);
     expect(explanation).toHaveTextContent(`burst allows. The limit resets at ${new Date(refusedAt + 60_000).toISOString()}.`);
   });
+
+  test("an analytics query stopped at its time limit says so where the numbers would be, and the fields stay", async () => {
+    fakeApi({
+      getKey: () => keyAnswer({ name: "Checkout" }),
+      analytics: () =>
+        errorEnvelope(
+          422,
+          "Unprocessable Entity",
+          "The query took longer than 30 s",
+          "http://127.0.0.1:8799/docs/errors/user/unprocessable_entity/query_execution_timeout",
+        ),
+    });
+    renderKeyPage();
+    const notices = await screen.findAllByTestId("analytics-notice");
+    expect(within(notices[0] ?? document.body).getByRole("heading")).toHaveTextContent("The analytics query took longer than 30 seconds");
+    expect(screen.getByRole("region", { name: "Fields" })).toHaveTextContent("sk_live");
+    expect(screen.getByTestId("key-verdict")).toHaveTextContent("its recent verifications could not be read");
+  });
 });
