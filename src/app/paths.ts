@@ -2,6 +2,9 @@
 export const TROUBLESHOOT_PATH = "/troubleshoot";
 export const KEYS_PATH = "/keys";
 
+/** The route of a key's page. */
+export const KEY_PATH_PATTERN = `${KEYS_PATH}/:keyId`;
+
 /** A key's page; the id is encoded, whatever a server sent as one. */
 export function keyPath(keyId: string): string {
   return `${KEYS_PATH}/${encodeURIComponent(keyId)}`;

@@ -2,6 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
 import { readConnection } from "../features/connect/key-store";
 import { HomeRedirect } from "./home-redirect";
+import { KEY_PATH_PATTERN } from "./paths";
 import { AppLayout, AppLoading } from "./layout";
 import { RequireConnection } from "./require-connection";
 import { RouteError } from "./route-error";
@@ -35,7 +36,7 @@ export function appRoutes(queryClient?: QueryClient): RouteObject[] {
             },
             {
               // Its own chunk: the chart library loads with a key's page, never with the keys list.
-              path: "keys/:keyId",
+              path: KEY_PATH_PATTERN,
               lazy: async () => ({ Component: (await import("./routes/key-route")).KeyRoute }),
             },
           ],
