@@ -1,11 +1,12 @@
 import { Navigate, Outlet, useOutletContext } from "react-router-dom";
 import { useConnection } from "../features/connect/key-store";
 import type { Connection } from "../lib/api/transport";
+import { paths } from "./paths";
 
 /** The guard of every page that needs a key: without one stored, key entry is where you go. */
 export function RequireConnection() {
   const connection = useConnection();
-  if (connection === null) return <Navigate to="/connect" replace />;
+  if (connection === null) return <Navigate to={paths.connect} replace />;
   return <Outlet context={connection} />;
 }
 

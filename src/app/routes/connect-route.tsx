@@ -7,6 +7,7 @@ import { EnvironmentManager } from "../../features/environments/components/envir
 import { useActiveEnvironment } from "../use-active-environment";
 import { usePageTitle } from "../use-page-title";
 import { useSwitchEnvironment } from "../use-switch-environment";
+import { paths } from "../paths";
 
 export function ConnectRoute() {
   usePageTitle("Connect");
@@ -23,7 +24,7 @@ export function ConnectRoute() {
     connection === null ? undefined : (
       <p className="stored-key-notice">
         A key (<code>{maskKey(connection.apiKey)}</code>) is stored in this tab; saving another replaces it.{" "}
-        <Link to="/keys">Back to keys</Link>
+        <Link to={paths.keys}>Back to keys</Link>
       </p>
     );
 
@@ -33,7 +34,7 @@ export function ConnectRoute() {
       initialBaseUrl={storedBaseUrl}
       initialApiId={storedApiId}
       pageOrigin={window.location.origin}
-      onConnected={() => void navigate("/keys")}
+      onConnected={() => void navigate(paths.keys)}
       notice={notice}
     >
       <EnvironmentManager

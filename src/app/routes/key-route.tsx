@@ -7,7 +7,7 @@ import { AnalyticsErrorNotice } from "../../features/troubleshoot/components/ana
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
 import { OutcomeExplanation } from "../../features/troubleshoot/components/outcome-explanation";
 import { verificationFacts } from "../../features/troubleshoot/verification-facts";
-import { KEYS_PATH, requestLookupPath, TROUBLESHOOT_PATH } from "../paths";
+import { paths, requestLookupPath, TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
 import { usePageTitle } from "../use-page-title";
@@ -45,7 +45,7 @@ export function KeyRoute() {
             connection={connection}
             keyId={keyId}
             now={now}
-            keysHref={KEYS_PATH}
+            keysHref={paths.keys}
             lookupHref={requestLookupPath}
             renderExplanation={(outcome, apiKey, latest) => (
               <OutcomeExplanation facts={verificationFacts(outcome, apiKey, latest)} now={now} />

@@ -5,10 +5,10 @@ import { maskKey } from "../../features/connect/mask-key";
 import { useNow } from "../../features/keys/use-now";
 import { RequestIdLookup } from "../../features/troubleshoot/components/request-id-lookup";
 import { TroubleshootPage } from "../../features/troubleshoot/components/troubleshoot-page";
-import { keyPath } from "../paths";
 import { useActiveEnvironment } from "../use-active-environment";
 import { usePageTitle } from "../use-page-title";
 import { useSwitchEnvironment } from "../use-switch-environment";
+import { keyPath, paths } from "../paths";
 
 /** The troubleshoot page, composed: it tests the stored connection (or what key entry would use) without needing a key. */
 export function TroubleshootRoute() {
@@ -40,7 +40,7 @@ export function TroubleshootRoute() {
           if (!chosen) return;
           // Offered only after the key was seen to work there.
           switchEnvironment(chosen, { keepKey: true });
-          void navigate(connection ? "/keys" : "/connect");
+          void navigate(connection ? paths.keys : paths.connect);
         }}
         pageOrigin={window.location.origin}
       />

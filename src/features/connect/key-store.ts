@@ -48,11 +48,6 @@ export function readConnection(): Connection | null {
   return snapshot.connection;
 }
 
-/** The base URL last used in this tab, kept after the key is forgotten so re-entering is quick. */
-export function readStoredBaseUrl(): string | null {
-  return readItem(BASE_URL_ITEM);
-}
-
 /** Throws when the browser refuses storage; the caller tells the user. */
 export function saveConnection(connection: Connection): void {
   writeTarget(connection.baseUrl, connection.apiId);

@@ -322,10 +322,11 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     id: "too_many_requests:rate_limited",
     tone: "warning",
     heading: "Too many requests: wait a moment",
+    // The wait itself is the live countdown beside this text: a second, frozen number would contradict it.
     whatHappened: (error) =>
       error.retryAfterSeconds === null
         ? "The key has used up its rate limit. The API did not say how long to wait; give it a minute."
-        : `The key has used up its rate limit. The API asks to wait ${error.retryAfterSeconds} s before the next request.`,
+        : "The key has used up its rate limit. The API said when the next request may be sent: the countdown shows how long is left.",
     fix: [
       "Wait until the countdown ends, then retry.",
       "Avoid reloading repeatedly: every request counts against the limit.",
@@ -445,7 +446,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     heading: "This workspace ran its 1,000 analytics queries of the hour",
     whatHappened: (error) =>
       "Each workspace may run 1,000 analytics queries an hour, and this one has." +
-      (error.retryAfterSeconds === null ? "" : ` The API asks to wait ${error.retryAfterSeconds} s.`),
+      (error.retryAfterSeconds === null ? "" : " The countdown shows how long is left until the next may run."),
     fix: [
       "Wait until the countdown ends, then retry.",
       "Check for a program that queries analytics in a loop: every query counts, whichever key sends it.",
@@ -556,7 +557,7 @@ const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5x
     whatHappened: (error) =>
       error.retryAfterSeconds === null
         ? "The answer was 429 Too Many Requests, without saying how long to wait; give it a minute."
-        : `The answer was 429 Too Many Requests: wait ${error.retryAfterSeconds} s before the next request.`,
+        : "The answer was 429 Too Many Requests, with the time to wait: the countdown shows how long is left.",
     fix: ["Wait until the countdown ends, then retry.", "Avoid reloading repeatedly: every request counts."],
     likelyCauses: ["Several tabs or programs sharing the same key or address.", "A gateway's own rate limit."],
     actions: ["retry", "troubleshoot"],

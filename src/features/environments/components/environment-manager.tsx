@@ -4,6 +4,7 @@ import {
   checkEnvironment,
   removeEnvironment,
   renameEnvironment,
+  STORAGE_REFUSED,
   type Environment,
 } from "../environment-store";
 import "./environments.css";
@@ -58,6 +59,7 @@ function EnvironmentRow({ environment, active, others, onChoose }: EnvironmentRo
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(environment.name);
   const [error, setError] = useState<string | null>(null);
+  const [removeError, setRemoveError] = useState<string | null>(null);
   const inputId = useId();
 
   function saveName(event: FormEvent<HTMLFormElement>) {
@@ -67,9 +69,23 @@ function EnvironmentRow({ environment, active, others, onChoose }: EnvironmentRo
       setError(check.reason);
       return;
     }
-    renameEnvironment(environment.id, check.value.name);
+    try {
+      renameEnvironment(environment.id, check.value.name);
+    } catch {
+      // The typed name stays in the field, to save again once storage works.
+      setError(STORAGE_REFUSED);
+      return;
+    }
     setRenaming(false);
     setError(null);
+  }
+
+  function remove() {
+    try {
+      removeEnvironment(environment.id);
+    } catch {
+      setRemoveError(STORAGE_REFUSED);
+    }
   }
 
   return (
@@ -121,10 +137,15 @@ function EnvironmentRow({ environment, active, others, onChoose }: EnvironmentRo
           >
             Rename<span className="visually-hidden"> {environment.name}</span>
           </button>
-          <button type="button" className="button button--small" onClick={() => removeEnvironment(environment.id)}>
+          <button type="button" className="button button--small" onClick={remove}>
             Remove<span className="visually-hidden"> {environment.name}</span>
           </button>
         </div>
+      )}
+      {removeError && (
+        <p className="field__error" role="alert">
+          {removeError}
+        </p>
       )}
     </li>
   );
@@ -155,7 +176,7 @@ function AddEnvironmentForm({
     try {
       addEnvironment(check.value);
     } catch {
-      setError({ field: "storage", reason: "This browser refused to save it (site data is blocked)." });
+      setError({ field: "storage", reason: STORAGE_REFUSED });
       return;
     }
     setError(null);

@@ -3,6 +3,7 @@ import { CopyButton } from "../../../components/copy-button";
 import { Spinner } from "../../../components/spinner";
 import type { Finding, OtherEnvironmentResult } from "../diagnostics/diagnose";
 import type { EnvironmentOption } from "../use-diagnostics";
+import { useSecondsUntil } from "../use-seconds-until";
 import { RichText } from "./rich-text";
 
 export interface DiagnosisFindingProps {
@@ -21,6 +22,7 @@ export interface DiagnosisFindingProps {
 export function DiagnosisFinding(props: DiagnosisFindingProps) {
   const { finding, headingId, canTryElsewhere, otherEnvironments, others, onTryIn, onSwitchEnvironment, report } = props;
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const secondsLeft = useSecondsUntil(finding.retryAt);
 
   // A new diagnosis takes focus, so keyboard and screen-reader users (and the viewport) land on the answer.
   useEffect(() => {
@@ -38,6 +40,11 @@ export function DiagnosisFinding(props: DiagnosisFindingProps) {
       {finding.detail !== null && (
         <p className="troubleshoot-finding__detail">
           <RichText text={finding.detail} />
+        </p>
+      )}
+      {secondsLeft !== null && (
+        <p className="troubleshoot-finding__countdown" role="timer">
+          {secondsLeft > 0 ? `Try again in ${secondsLeft} s` : "You can try again now"}
         </p>
       )}
       <p className="troubleshoot-finding__fix">

@@ -56,7 +56,8 @@ export interface Finding {
   /** What to do about it, in one sentence. */
   fix: string;
   command: { caption: string; text: string } | null;
-  retryAfterSeconds: number | null;
+  /** When the API allows the next request (ms since the epoch), for a countdown. */
+  retryAt: number | null;
   /** Offer to try the key in the other environments (an explicit click). */
   offerOtherEnvironments: boolean;
   /** Another environment where the key works, to offer switching to. */
@@ -71,7 +72,7 @@ function finding(cause: Finding["cause"], tone: Finding["tone"], summary: string
     detail: null,
     fix,
     command: null,
-    retryAfterSeconds: null,
+    retryAt: null,
     offerOtherEnvironments: false,
     workingEnvironment: null,
     ...extra,
@@ -108,7 +109,7 @@ function fromCatalog(error: KeyscopeError, context: DiagnoseContext): Finding {
   return finding(described.entryId, described.tone, `${described.heading}.`, described.fixSteps[0] ?? "See the error's documentation.", {
     detail: why === null ? described.whatHappened : `${described.whatHappened} ${why}`,
     command: snippet === undefined ? null : { caption: snippet.caption, text: snippet.text },
-    retryAfterSeconds: error instanceof ApiError ? error.retryAfterSeconds : null,
+    retryAt: error instanceof ApiError ? error.retryAt : null,
     offerOtherEnvironments: described.entryId === "authentication:key_not_found" && context.otherEnvironmentCount > 0,
   });
 }

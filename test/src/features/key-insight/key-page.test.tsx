@@ -1,8 +1,8 @@
+import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { describe, expect, test, vi } from "vitest";
-import { AppProviders } from "../../../../src/app/providers";
 import { RequireConnection } from "../../../../src/app/require-connection";
 import { rootOptions } from "../../../../src/app/root-options";
 import { KeyRoute } from "../../../../src/app/routes/key-route";
@@ -89,9 +89,9 @@ function renderKeyPage(path = `/keys/${KEY_ID}`) {
     { initialEntries: [path] },
   );
   render(
-    <AppProviders queryClient={queryClient()}>
+    <QueryClientProvider client={queryClient()}>
       <RouterProvider router={router} />
-    </AppProviders>,
+    </QueryClientProvider>,
     { onCaughtError: rootOptions.onCaughtError },
   );
   return { router, user: userEvent.setup() };

@@ -1,8 +1,8 @@
+import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { beforeEach, describe, expect, test, vi } from "vitest";
-import { AppProviders } from "../../../../src/app/providers";
 import { RequestIdLookup } from "../../../../src/features/troubleshoot/components/request-id-lookup";
 import { getKey } from "../../../../src/lib/api/get-key";
 import type { Connection } from "../../../../src/lib/api/transport";
@@ -26,9 +26,9 @@ function renderLookup(connection: Connection | null, initialRequestId: string | 
     { initialEntries: ["/"] },
   );
   render(
-    <AppProviders queryClient={queryClient()}>
+    <QueryClientProvider client={queryClient()}>
       <RouterProvider router={router} />
-    </AppProviders>,
+    </QueryClientProvider>,
   );
   return userEvent.setup();
 }

@@ -192,7 +192,7 @@ const rows: Row[] = [
     results: withKey(refused({ status: 429, path: "user/too_many_requests/rate_limited", retryAfterSeconds: 42 })),
     cause: "too_many_requests:rate_limited",
     summary: /^Too many requests: wait a moment\.$/,
-    detail: /wait 42 s before the next request/,
+    detail: /the countdown shows how long is left/,
   },
   {
     name: "a 5xx is the server's own error",
@@ -249,6 +249,11 @@ describe("diagnose", () => {
     expect(found.fix.length).toBeGreaterThan(10);
     // One sentence: it ends with a full stop and has no second sentence start after one.
     expect(found.summary.trim()).toMatch(/[.]$/);
+  });
+
+  test("a rate-limited finding carries when the next request may go, for its countdown", () => {
+    const error = apiError({ status: 429, path: "user/too_many_requests/rate_limited", retryAfterSeconds: 42, receivedAt: 1_000_000 });
+    expect(diagnose(withKey({ kind: "error", error, ms: 3 }), context).retryAt).toBe(1_042_000);
   });
 
   test("the CORS finding carries the exact proxy-mode command for the API's origin", () => {
