@@ -40,6 +40,15 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[], spec: BodySpec<
 }
 
 /**
+ * JSON.parse's message quotes the start of the body (`Unexpected token 's', "{"key": sk_live_ab"... is not valid
+ * JSON`): a body may hold a secret (verifyKey, whoami), so the answer keeps only what went wrong and where.
+ */
+function withoutQuotedInput(message: string): string {
+  const quote = message.indexOf(', "');
+  return quote === -1 ? message : `${message.slice(0, quote)} (the body is not valid JSON)`;
+}
+
+/**
  * Reads and validates an operation's JSON body. Every failure is the contract's envelope: 413 for a body over
  * 1 MiB, 400 `invalid_input` with one `errors[]` entry per problem otherwise.
  */
@@ -59,7 +68,7 @@ export async function readValidBody<TSchema extends v.GenericSchema>(
       ok: false,
       response: errorResponse(c, "err:svc:application:invalid_input", {
         detail: "The request body is not valid JSON",
-        errors: [{ location: "body", message: body.message, fix: `Send a JSON object such as ${spec.example}.` }],
+        errors: [{ location: "body", message: withoutQuotedInput(body.message), fix: `Send a JSON object such as ${spec.example}.` }],
       }),
     };
   }

@@ -113,6 +113,13 @@ describe.each(Object.entries(BAD_BODIES))("%s", (operation, cases) => {
   });
 });
 
+test("a body that is not JSON is refused without quoting it back: it may hold a secret", async () => {
+  const answer = await post("keys.verifyKey", '{"key": sk_live_secretpart123}');
+  expect(answer.status).toBe(400);
+  expect(JSON.stringify(answer.json)).not.toMatch(/secretpart|sk_live_s/);
+  expect(v.parse(ErrorAnswer, answer.json).error.errors[0]?.message).toMatch(/^Unexpected token/);
+});
+
 test("a verifyKey ratelimit naming no limit of the key, without limit and duration, is invalid_input at its name", async () => {
   const workspace = findWorkspace(db);
   const api = workspace === undefined ? undefined : findApi(db, workspace.id);
