@@ -105,7 +105,7 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
   try {
     address = await listen(server, config.port, config.host);
   } catch (error) {
-    analytics?.close();
+    await analytics?.close();
     db?.close();
     throw error;
   }
@@ -116,7 +116,7 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
     async close() {
       await closeServer(server);
       requestLog.flush();
-      analytics?.close();
+      await analytics?.close();
       db?.close();
     },
   };

@@ -4,6 +4,7 @@ import {
   DuckDBTypeId,
   JsonDuckDBValueConverter,
   type DuckDBConnection,
+  type DuckDBPreparedStatement,
   type DuckDBValueConverter,
   type Json,
 } from "@duckdb/node-api";
@@ -44,12 +45,20 @@ export interface AnalyticsEngine {
   catchUp(): Promise<void>;
   /** How many queries DuckDB is executing right now. */
   readonly runningQueries: number;
-  close(): void;
+  /** Stops the copy, interrupts the queries still running, and closes DuckDB. */
+  close(): Promise<void>;
 }
 
 // Workspace ids are this server's own (never request input), and are checked anyway before they go into a view.
 const WORKSPACE_ID = /^ws_[A-Za-z0-9]{1,64}$/;
 const IDLE_CONNECTIONS = 16;
+/** Checked queries remembered by their text: a dashboard sends the same few again and again. */
+const CHECKED_QUERIES = 1000;
+/**
+ * Planned queries kept per pooled connection: planning a query with a long IN list costs more than running it over
+ * the rollups, and a plan stays right as rows change (only the views, which never change, are in it).
+ */
+const PLANS_PER_CONNECTION = 64;
 
 function publicViewsSql(workspaceId: string): string {
   if (!WORKSPACE_ID.test(workspaceId)) throw new Error("not a workspace id");
@@ -110,6 +119,8 @@ export async function createAnalyticsEngine(
     allow_community_extensions: "false",
   });
   const admin = await instance.connect();
+  // The derived copy lives in a database of its own, which DuckDB compresses in memory at each checkpoint.
+  await admin.run("ATTACH ':memory:' AS store (COMPRESS)");
   await admin.run(storeSchemaSql());
   for (const macro of CLICKHOUSE_MACROS) await admin.run(`CREATE MACRO ${macro}`);
   await admin.run("SET TimeZone = 'UTC'");
@@ -120,12 +131,18 @@ export async function createAnalyticsEngine(
   await admin.run("SET lock_configuration = true");
 
   const sync: StoreSync = createStoreSync(sqlite, admin);
-  await sync.catchUp();
+  // The first copy runs while the server already answers; the first analytics query waits for it (and retries it
+  // if it failed).
+  sync.catchUp().catch(() => undefined);
 
   const idle = new Map<string, DuckDBConnection[]>();
   let idleCount = 0;
   let closed = false;
   let runningQueries = 0;
+  const checkedQueries = new Map<string, QueryOutcome | string>();
+  const plans = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
+  const busy = new Set<DuckDBConnection>();
+  const inFlight = new Set<Promise<QueryOutcome>>();
 
   async function takeConnection(workspaceId: string): Promise<DuckDBConnection> {
     const pooled = idle.get(workspaceId)?.pop();
@@ -165,6 +182,24 @@ export async function createAnalyticsEngine(
     return printed;
   }
 
+  async function plan(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
+    let kept = plans.get(connection);
+    if (kept === undefined) {
+      kept = new Map();
+      plans.set(connection, kept);
+    }
+    let statement = kept.get(sql);
+    if (statement === undefined) {
+      statement = await connection.prepare(sql);
+      if (kept.size >= PLANS_PER_CONNECTION) {
+        for (const old of kept.values()) old.destroySync();
+        kept.clear();
+      }
+      kept.set(sql, statement);
+    }
+    return statement;
+  }
+
   async function run(connection: DuckDBConnection, sql: string): Promise<{ outcome: QueryOutcome; reusable: boolean }> {
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -173,7 +208,7 @@ export async function createAnalyticsEngine(
     }, limits.timeoutMs);
     runningQueries += 1;
     try {
-      const result = await connection.stream(sql);
+      const result = await (await plan(connection, sql)).stream();
       const rows: string[] = [];
       let bytes = 0;
       for await (const chunk of result.yieldConvertedRowObjects(toJson)) {
@@ -195,7 +230,8 @@ export async function createAnalyticsEngine(
       if (timedOut) {
         return { outcome: { kind: "limit", limit: "timeout", message: `The query ran longer than ${limits.timeoutMs / 1000} s` }, reusable: false };
       }
-      if (/out of memory/i.test(message)) {
+      // DuckDB names the kind of error first ("Out of Memory Error: …").
+      if (message.startsWith("Out of Memory Error")) {
         return { outcome: { kind: "limit", limit: "memory", message: "The query needs more memory than its limit" }, reusable: false };
       }
       return { outcome: { kind: "refused", refusal: "query", message }, reusable: true };
@@ -210,29 +246,46 @@ export async function createAnalyticsEngine(
     get runningQueries() {
       return runningQueries;
     },
-    async query(workspaceId, sql) {
-      await sync.catchUp();
-      const connection = await takeConnection(workspaceId);
-      let reusable = true;
-      try {
-        let checked: QueryOutcome | string;
+    query(workspaceId, sql) {
+      if (closed) return Promise.resolve({ kind: "refused", refusal: "query", message: "The server is shutting down" });
+      const answer = (async (): Promise<QueryOutcome> => {
+        await sync.catchUp();
+        const connection = await takeConnection(workspaceId);
+        busy.add(connection);
+        let reusable = true;
         try {
-          checked = await checkedSql(connection, sql);
-        } catch (error) {
-          // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep).
-          return { kind: "refused", refusal: "query", message: errorMessage(error) };
+          let checked = checkedQueries.get(sql);
+          if (checked === undefined) {
+            try {
+              checked = await checkedSql(connection, sql);
+            } catch (error) {
+              // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep).
+              return { kind: "refused", refusal: "query", message: errorMessage(error) };
+            }
+            // The check depends on the text alone, never on the workspace or the data.
+            if (checkedQueries.size >= CHECKED_QUERIES) checkedQueries.clear();
+            checkedQueries.set(sql, checked);
+          }
+          if (typeof checked !== "string") return checked;
+          const ran = await run(connection, checked);
+          reusable = ran.reusable;
+          return ran.outcome;
+        } finally {
+          busy.delete(connection);
+          if (reusable) giveBack(workspaceId, connection);
+          else connection.closeSync();
         }
-        if (typeof checked !== "string") return checked;
-        const ran = await run(connection, checked);
-        reusable = ran.reusable;
-        return ran.outcome;
-      } finally {
-        if (reusable) giveBack(workspaceId, connection);
-        else connection.closeSync();
-      }
+      })();
+      inFlight.add(answer);
+      const forget = () => inFlight.delete(answer);
+      answer.then(forget, forget);
+      return answer;
     },
-    close() {
+    async close() {
       closed = true;
+      await sync.stop();
+      for (const connection of busy) connection.interrupt();
+      await Promise.allSettled(inFlight);
       for (const list of idle.values()) for (const connection of list) connection.closeSync();
       idle.clear();
       admin.closeSync();

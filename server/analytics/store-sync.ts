@@ -1,9 +1,10 @@
-import { LIST, VARCHAR, type DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Database } from "better-sqlite3";
 
 /**
  * The engine's derived copy of SQLite's `key_verifications` (the source of truth, written by any process):
- * the raw rows and four rollups in DuckDB's `store` schema, caught up by `seq`.
+ * the raw rows and four rollups in an in-memory database `store` that DuckDB compresses at each checkpoint,
+ * caught up by `seq`.
  */
 
 interface Rollup {
@@ -28,7 +29,6 @@ export function storeSchemaSql(): string {
     );`,
   );
   return `
-    CREATE SCHEMA store;
     CREATE TABLE store.verifications (
       seq BIGINT, request_id VARCHAR, time BIGINT, workspace_id VARCHAR, key_space_id VARCHAR, external_id VARCHAR,
       key_id VARCHAR, outcome VARCHAR, region VARCHAR, tags VARCHAR[], spent_credits BIGINT
@@ -37,81 +37,110 @@ export function storeSchemaSql(): string {
   `;
 }
 
-type SourceRow = [
-  seq: number,
-  requestId: string,
-  time: number,
-  workspaceId: string,
-  keySpaceId: string,
-  keyId: string,
-  externalId: string,
-  outcome: string,
-  region: string,
-  tags: string,
-  spentCredits: number,
-];
+// Rows cross from SQLite to DuckDB as one JSON text per batch: SQLite writes it and DuckDB reads it natively,
+// which is many times faster than a call into DuckDB per value.
+const BATCH_ROWS = 20_000;
+const ROWS_PER_COMMIT = 200_000;
+const CHECKPOINT_AFTER_ROWS = 100_000;
+const ROW_SHAPE = JSON.stringify(
+  {
+    seq: "BIGINT",
+    request_id: "VARCHAR",
+    time: "BIGINT",
+    workspace_id: "VARCHAR",
+    key_space_id: "VARCHAR",
+    external_id: "VARCHAR",
+    key_id: "VARCHAR",
+    outcome: "VARCHAR",
+    region: "VARCHAR",
+    tags: ["VARCHAR"],
+    spent_credits: "BIGINT",
+  },
+);
 
-const BATCH_ROWS = 100_000;
-const TAGS = LIST(VARCHAR);
-
-function parseTags(json: string): string[] {
-  const value: unknown = JSON.parse(json);
-  return Array.isArray(value) ? value.map(String) : [];
+interface Batch {
+  rows: string;
+  lastSeq: number | null;
+  count: number;
 }
 
 export interface StoreSync {
   /** Copies the rows SQLite has beyond the last one copied and refreshes the rollups they touch. */
   catchUp(): Promise<void>;
-  /** The highest `seq` copied. */
-  readonly lastSeq: number;
+  /** Ends the copy at its next batch; resolves once it has stopped. */
+  stop(): Promise<void>;
 }
 
 export function createStoreSync(sqlite: Database, connection: DuckDBConnection): StoreSync {
-  const newRows = sqlite
-    .prepare<[number, number], SourceRow>(
-      `SELECT seq, request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits
-       FROM key_verifications WHERE seq > ? ORDER BY seq LIMIT ?`,
-    )
-    .raw();
+  const nextBatch = sqlite.prepare<[number, number], Batch>(
+    `SELECT json_group_array(json_object(
+       'seq', seq, 'request_id', request_id, 'time', time, 'workspace_id', workspace_id, 'key_space_id', key_space_id,
+       'external_id', external_id, 'key_id', key_id, 'outcome', outcome, 'region', region, 'tags', json(tags),
+       'spent_credits', spent_credits)) AS rows, max(seq) AS lastSeq, count(*) AS count
+     FROM (SELECT * FROM key_verifications WHERE seq > ? ORDER BY seq LIMIT ?)`,
+  );
   const maxSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM key_verifications").pluck();
   let lastSeq = 0;
   let running: Promise<void> | undefined;
+  // Workspace → the earliest time whose rollup buckets are still to be recomputed.
+  const stale = new Map<string, number>();
+  let uncompressedRows = 0;
+  let stopped = false;
 
-  async function copyNewRows(): Promise<{ earliest: number; workspaces: Set<string> } | undefined> {
-    let earliest = Number.POSITIVE_INFINITY;
-    const workspaces = new Set<string>();
-    const appender = await connection.createAppender("verifications", "store");
-    for (;;) {
-      const rows = newRows.all(lastSeq, BATCH_ROWS);
-      for (const [seq, requestId, time, workspaceId, keySpaceId, keyId, externalId, outcome, region, tags, spent] of rows) {
-        appender.appendBigInt(BigInt(seq));
-        appender.appendVarchar(requestId);
-        appender.appendBigInt(BigInt(time));
-        appender.appendVarchar(workspaceId);
-        appender.appendVarchar(keySpaceId);
-        appender.appendVarchar(externalId);
-        appender.appendVarchar(keyId);
-        appender.appendVarchar(outcome);
-        appender.appendVarchar(region);
-        appender.appendList(parseTags(tags), TAGS);
-        appender.appendBigInt(BigInt(spent));
-        appender.endRow();
-        if (time < earliest) earliest = time;
-        workspaces.add(workspaceId);
-      }
-      const last = rows.at(-1);
-      if (last !== undefined) lastSeq = last[0];
-      if (rows.length < BATCH_ROWS) break;
-      // Let other requests in between batches of a big copy (a first start, or another process's bulk traffic).
-      await new Promise((resolve) => setImmediate(resolve));
+  async function inTransaction(work: () => Promise<void>): Promise<void> {
+    await connection.run("BEGIN TRANSACTION");
+    try {
+      await work();
+      await connection.run("COMMIT");
+    } catch (error) {
+      await connection.run("ROLLBACK");
+      throw error;
     }
-    appender.flushSync();
-    appender.closeSync();
-    return workspaces.size === 0 ? undefined : { earliest, workspaces };
   }
 
-  async function refreshRollups(earliest: number, workspaces: ReadonlySet<string>): Promise<void> {
-    for (const workspaceId of workspaces) {
+  /** Copies up to `limit` new rows in one transaction; resolves how many it copied. */
+  async function copyNewRows(limit: number): Promise<number> {
+    const before = lastSeq;
+    let seq = lastSeq;
+    let copied = 0;
+    const earliest = new Map<string, number>();
+    await inTransaction(async () => {
+      while (copied < limit && !stopped) {
+        const batch = nextBatch.get(seq, BATCH_ROWS);
+        if (batch?.lastSeq == null) break;
+        await connection.run(
+          "INSERT INTO store.verifications SELECT unnest(json_transform(value, $shape)) FROM json_each($rows::VARCHAR)",
+          { rows: batch.rows, shape: ROW_SHAPE },
+        );
+        seq = batch.lastSeq;
+        copied += batch.count;
+      }
+      const reader = await connection.runAndReadAll(
+        "SELECT workspace_id, min(time) FROM store.verifications WHERE seq > $before GROUP BY workspace_id",
+        { before },
+      );
+      for (const [workspaceId, time] of reader.getRowsJS()) {
+        if (typeof workspaceId === "string") earliest.set(workspaceId, Number(time));
+      }
+    });
+    lastSeq = seq;
+    for (const [workspaceId, time] of earliest) stale.set(workspaceId, Math.min(time, stale.get(workspaceId) ?? time));
+    return copied;
+  }
+
+  /** Compresses what was added since the last checkpoint, once there is enough of it to matter. */
+  async function compressIfWorthIt(): Promise<void> {
+    if (uncompressedRows < CHECKPOINT_AFTER_ROWS) return;
+    uncompressedRows = 0;
+    try {
+      await connection.run("CHECKPOINT store");
+    } catch {
+      // A checkpoint waits for no one: with a query writing nothing but still open, it is simply tried next time.
+    }
+  }
+
+  async function refreshRollups(): Promise<void> {
+    for (const [workspaceId, earliest] of stale) {
       for (const rollup of ROLLUPS) {
         // Every bucket from the earliest new row's is recomputed from the raw rows: live traffic touches the last one.
         const firstBucket = rollup.bucket("$earliest::BIGINT");
@@ -132,26 +161,34 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
 
   async function catchUpOnce(): Promise<void> {
     // Nothing new (the common case): one indexed lookup in SQLite.
-    if ((maxSeq.get() ?? 0) <= lastSeq) return;
-    await connection.run("BEGIN TRANSACTION");
-    try {
-      const copied = await copyNewRows();
-      if (copied !== undefined) await refreshRollups(copied.earliest, copied.workspaces);
-      await connection.run("COMMIT");
-    } catch (error) {
-      await connection.run("ROLLBACK");
-      throw error;
+    if (stopped || ((maxSeq.get() ?? 0) <= lastSeq && stale.size === 0)) return;
+    // A big copy (the first start, another process's bulk traffic) commits and compresses as it goes, to bound memory.
+    let copiedNow = 0;
+    for (;;) {
+      const copied = await copyNewRows(ROWS_PER_COMMIT);
+      copiedNow += copied;
+      uncompressedRows += copied;
+      await compressIfWorthIt();
+      if (copied < ROWS_PER_COMMIT || stopped) break;
+    }
+    if (stale.size > 0 && !stopped) {
+      await inTransaction(refreshRollups);
+      stale.clear();
+      // The rollups rewrote about as many rows as were copied (fewer, being sums).
+      uncompressedRows += copiedNow;
+      await compressIfWorthIt();
     }
   }
 
   return {
-    get lastSeq() {
-      return lastSeq;
-    },
     catchUp() {
       // One copy at a time; a caller arriving during one waits for it, then checks again.
       running = (running ?? Promise.resolve()).then(catchUpOnce, catchUpOnce);
       return running;
+    },
+    async stop() {
+      stopped = true;
+      await running?.catch(() => undefined);
     },
   };
 }

@@ -27,8 +27,8 @@ beforeAll(async () => {
   engine = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, timeoutMs: 10_000 });
 });
 
-afterAll(() => {
-  engine.close();
+afterAll(async () => {
+  await engine.close();
   db.close();
 });
 

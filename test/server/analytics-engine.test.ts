@@ -57,7 +57,7 @@ interface Harness {
   db: Database;
   engine: AnalyticsEngine;
   call(key: string, body: unknown, path?: string): Promise<Answer>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 async function harness(limits: Partial<AnalyticsLimits> = {}, quota?: RateLimit, db?: Database): Promise<Harness> {
@@ -80,8 +80,8 @@ async function harness(limits: Partial<AnalyticsLimits> = {}, quota?: RateLimit,
       });
       return { status: response.status, headers: response.headers, json: await response.json() };
     },
-    close() {
-      engine.close();
+    async close() {
+      await engine.close();
       if (db === undefined) database.close();
     },
   };
@@ -104,8 +104,8 @@ beforeAll(async () => {
   h = await harness({ memoryLimitBytes: 64 * 1024 ** 2, maxRows: 100_000 }, undefined, db);
 });
 
-afterAll(() => {
-  h.close();
+afterAll(async () => {
+  await h.close();
   h.db.close();
 });
 
@@ -348,7 +348,7 @@ describe("limits", () => {
       const error = expectError(await running, "err:user:unprocessable_entity:query_execution_timeout");
       expect(error.detail).toBe("The query ran longer than 1 s");
     } finally {
-      slow.close();
+      await slow.close();
     }
   });
 
@@ -363,7 +363,7 @@ describe("limits", () => {
       // Another workspace has a quota of its own.
       expect((await quota.call(keyB, { query: "SELECT 1" })).status).toBe(200);
     } finally {
-      quota.close();
+      await quota.close();
     }
   });
 });
