@@ -29,8 +29,8 @@ beforeAll(async () => {
   engine = await createAnalyticsEngine(sqlite);
 });
 
-afterAll(() => {
-  engine.close();
+afterAll(async () => {
+  await engine.close();
   sqlite.close();
 });
 
