@@ -4,7 +4,6 @@ import {
   DuckDBTypeId,
   JsonDuckDBValueConverter,
   type DuckDBConnection,
-  type DuckDBPreparedStatement,
   type DuckDBValueConverter,
   type Json,
 } from "@duckdb/node-api";
@@ -54,11 +53,6 @@ const WORKSPACE_ID = /^ws_[A-Za-z0-9]{1,64}$/;
 const IDLE_CONNECTIONS = 16;
 /** Checked queries remembered by their text: a dashboard sends the same few again and again. */
 const CHECKED_QUERIES = 1000;
-/**
- * Planned queries kept per pooled connection: planning a query with a long IN list costs more than running it over
- * the rollups, and a plan stays right as rows change (only the views, which never change, are in it).
- */
-const PLANS_PER_CONNECTION = 64;
 
 function publicViewsSql(workspaceId: string): string {
   if (!WORKSPACE_ID.test(workspaceId)) throw new Error("not a workspace id");
@@ -140,7 +134,6 @@ export async function createAnalyticsEngine(
   let closed = false;
   let runningQueries = 0;
   const checkedQueries = new Map<string, QueryOutcome | string>();
-  const plans = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
   const busy = new Set<DuckDBConnection>();
   const inFlight = new Set<Promise<QueryOutcome>>();
 
@@ -182,24 +175,6 @@ export async function createAnalyticsEngine(
     return printed;
   }
 
-  async function plan(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
-    let kept = plans.get(connection);
-    if (kept === undefined) {
-      kept = new Map();
-      plans.set(connection, kept);
-    }
-    let statement = kept.get(sql);
-    if (statement === undefined) {
-      statement = await connection.prepare(sql);
-      if (kept.size >= PLANS_PER_CONNECTION) {
-        for (const old of kept.values()) old.destroySync();
-        kept.clear();
-      }
-      kept.set(sql, statement);
-    }
-    return statement;
-  }
-
   async function run(connection: DuckDBConnection, sql: string): Promise<{ outcome: QueryOutcome; reusable: boolean }> {
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -208,7 +183,8 @@ export async function createAnalyticsEngine(
     }, limits.timeoutMs);
     runningQueries += 1;
     try {
-      const result = await (await plan(connection, sql)).stream();
+      // Not a kept prepared statement: it went on reading the rows of the store as they were when it was planned.
+      const result = await connection.stream(sql);
       const rows: string[] = [];
       let bytes = 0;
       for await (const chunk of result.yieldConvertedRowObjects(toJson)) {

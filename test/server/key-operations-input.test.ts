@@ -27,12 +27,13 @@ let app: ReturnType<typeof createApp>;
 let rootKey: string;
 
 beforeAll(() => {
-  db = openDatabase(mkdtempSync(join(tmpdir(), "keyscope-key-ops-")));
+  const dataDir = mkdtempSync(join(tmpdir(), "keyscope-key-ops-"));
+  db = openDatabase(dataDir);
   ensureDemoData(db);
   const workspace = findWorkspace(db);
   if (workspace === undefined) throw new Error("no demo workspace");
   rootKey = createRootKey(db, { workspaceId: workspace.id, name: "t", permissions: ["api.*.read_key", "api.*.verify_key"] }).secret;
-  app = createApp({ mode: { kind: "direct", store: createKeyStore(db), rateLimiter: createRateLimiter() }, distDir: "/nonexistent" });
+  app = createApp({ mode: { kind: "direct", store: createKeyStore(db), rateLimiter: createRateLimiter(db, dataDir) }, distDir: "/nonexistent" });
 });
 
 afterAll(() => {

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from "react";
 import { CopyButton } from "../../../components/copy-button";
-import { VisibleText } from "../../../components/visible-text";
+import { SafeName } from "../../../components/safe-name";
 import type { Key, KeyRatelimit } from "../../../lib/contract";
 import { formatIsoTime, formatRelativeTime } from "../../../lib/format-time";
 import { formatRateLimit, nextRefill } from "../../../lib/key-facts";
@@ -16,11 +16,11 @@ export function KeyFields({ apiKey, now }: { apiKey: Key; now: number }) {
     <dl className="key-fields">
       <Field term="Key id">
         <code className="key-fields__id">
-          <VisibleText text={apiKey.keyId} />
+          <SafeName>{apiKey.keyId}</SafeName>
         </code>{" "}
         <CopyButton value={apiKey.keyId} label="Copy the key id" />
       </Field>
-      <Field term="Prefix">{apiKey.start === undefined ? <None /> : <code><VisibleText text={apiKey.start} /></code>}</Field>
+      <Field term="Prefix">{apiKey.start === undefined ? <None /> : <code><SafeName>{apiKey.start}</SafeName></code>}</Field>
       <Field term="Enabled">{apiKey.enabled === undefined ? <None /> : apiKey.enabled ? "Yes" : "No: every verification is refused"}</Field>
       <Field term="Created">
         <Timestamp time={apiKey.createdAt} now={now} />
@@ -68,12 +68,12 @@ export function KeyFields({ apiKey, now }: { apiKey: Key; now: number }) {
           <dl className="key-fields__nested">
             <Field term="External id">
               <code>
-                <VisibleText text={identity.externalId} />
+                <SafeName>{identity.externalId}</SafeName>
               </code>
             </Field>
             <Field term="Identity id">
               <code>
-                <VisibleText text={identity.id} />
+                <SafeName>{identity.id}</SafeName>
               </code>
             </Field>
             {identity.ratelimits !== undefined && (
@@ -123,7 +123,7 @@ function RateLimits({ limits }: { limits: readonly KeyRatelimit[] | undefined })
       {limits.map((limit, index) => (
         <li key={`${limit.id}-${index}`}>
           <strong>
-            <VisibleText text={limit.name} />
+            <SafeName>{limit.name}</SafeName>
           </strong>
           : {formatRateLimit(limit)}
           {limit.autoApply ? ", on every verification" : ", when a verification asks for it"}
@@ -143,7 +143,7 @@ function TextList({ items, noun }: { items: readonly string[] | undefined; noun:
         {shown.map((item, index) => (
           <li key={`${index}-${item}`}>
             <code>
-              <VisibleText text={item} />
+              <SafeName>{item}</SafeName>
             </code>
           </li>
         ))}

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { Spinner } from "../../../components/spinner";
-import { VisibleText } from "../../../components/visible-text";
+import { SafeName } from "../../../components/safe-name";
 import type { Connection } from "../../../lib/api/transport";
 import { isKeyId, sqlString, USAGE_WINDOWS, type UsageWindow, type AnalyticsOutcome } from "../../../lib/analytics-sql";
 import type { Key } from "../../../lib/contract";
@@ -62,11 +62,11 @@ function KeyInsightContent(props: KeyInsightProps & { apiKey: Key }) {
       <nav aria-label="Breadcrumb" className="key-page__breadcrumb">
         <Link to={props.keysHref}>Keys</Link> <span aria-hidden="true">/</span>{" "}
         <span aria-current="page">
-          <VisibleText text={title} />
+          <SafeName>{title}</SafeName>
         </span>
       </nav>
       <h1 className="key-page__title">
-        <VisibleText text={title} />
+        <SafeName>{title}</SafeName>
       </h1>
       <p className={`key-verdict key-verdict--${verdict.tone}`} data-testid="key-verdict">
         {day.isPending && analyzable ? <Spinner /> : null}
@@ -97,7 +97,7 @@ function KeyInsightContent(props: KeyInsightProps & { apiKey: Key }) {
 function NotAnalyzable({ keyId }: { keyId: string }) {
   return (
     <p className="key-page__notice">
-      The id “<VisibleText text={keyId.slice(0, 80)} />” is not a key id of the form <code>key_…</code> (letters and digits), so
+      The id “<SafeName>{keyId.slice(0, 80)}</SafeName>” is not a key id of the form <code>key_…</code> (letters and digits), so
       Keyscope does not put it in an analytics query.
     </p>
   );
@@ -277,7 +277,7 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
         </p>
       ) : items.length === 0 ? (
         <p className="usage__empty">
-          No refused verifications{tag === undefined ? "" : <> with the tag “<VisibleText text={tag} />”</>}.
+          No refused verifications{tag === undefined ? "" : <> with the tag “<SafeName>{tag}</SafeName>”</>}.
         </p>
       ) : (
         <>
@@ -312,20 +312,20 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
                         {item.outcome}
                       </span>
                     </td>
-                    <td>{item.region === "" ? "—" : <VisibleText text={item.region} />}</td>
+                    <td>{item.region === "" ? "—" : <SafeName>{item.region}</SafeName>}</td>
                     <td className="refusals__tags">
                       {item.tags.length === 0
                         ? "—"
                         : item.tags.map((itemTag, index) => (
                             <code key={index} className="refusals__tag">
-                              <VisibleText text={itemTag} />
+                              <SafeName>{itemTag}</SafeName>
                             </code>
                           ))}
                     </td>
                     <td>
                       <Link to={lookupHref(item.requestId)} aria-label={`Look up request ${item.requestId}`}>
                         <code>
-                          <VisibleText text={item.requestId} />
+                          <SafeName>{item.requestId}</SafeName>
                         </code>
                       </Link>
                     </td>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { VisibleText } from "../../../components/visible-text";
+import { SafeName } from "../../../components/safe-name";
 
 /** Entries of an object or array shown before "Show more"; a 1 MB meta stays quick to open. */
 export const ENTRIES_SHOWN = 50;
@@ -93,7 +93,7 @@ function Branch({ name, value, depth, index }: { name: string; value: Container;
 function Name({ name, index }: { name: string; index: boolean }) {
   return (
     <span className={index ? "meta-tree__index" : "meta-tree__name"}>
-      {index ? name : <VisibleText text={name} />}
+      {index ? name : <SafeName>{name}</SafeName>}
       <span aria-hidden="true">: </span>
     </span>
   );
@@ -105,7 +105,7 @@ function Scalar({ value }: { value: unknown }) {
     const long = value.length > STRING_SHOWN;
     return (
       <span className="meta-tree__string">
-        “<VisibleText text={long && !all ? value.slice(0, STRING_SHOWN) : value} />
+        “<SafeName>{long && !all ? value.slice(0, STRING_SHOWN) : value}</SafeName>
         {long && !all ? "…" : "”"}
         {long && (
           <button type="button" className="button button--small meta-tree__more" onClick={() => setAll((shown) => !shown)}>

@@ -1,11 +1,15 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { ErrorBoundary } from "react-error-boundary";
 import { InternalError, toKeyscopeError } from "../../../lib/api-errors";
+import { retryFailedLoads, retryableLazy } from "../../../lib/retryable-lazy";
 import type { ErrorPanelProps } from "./error-panel";
 
-// The panel and its catalog are needed only once something failed: they load then, not on the way to a
-// first screen (the first bundle, or the keys page before its first row).
-const ErrorPanel = lazy(async () => ({ default: (await import("./error-panel")).ErrorPanel }));
+// The panel and its catalog are needed only once something failed: not on the way to a first screen (the
+// first bundle, or the keys page before its first row), but loaded once that screen is idle (the app calls
+// `preloadErrorPanel`), since a failure is often the server going away.
+const ErrorPanel = retryableLazy(async () => (await import("./error-panel")).ErrorPanel);
+
+export const preloadErrorPanel = (): Promise<void> => ErrorPanel.preload();
 
 /** The error panel, loaded on first use; if its code cannot load, the error's message still shows. */
 export function LazyErrorPanel(props: ErrorPanelProps) {
@@ -32,7 +36,15 @@ function PanelCodeFailed({ error, onRetry }: Pick<ErrorPanelProps, "error" | "on
       {onRetry && (
         <>
           {" "}
-          <button type="button" className="button" onClick={onRetry}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              // The panel's code is tried again with the retry.
+              retryFailedLoads();
+              onRetry();
+            }}
+          >
             Retry
           </button>
         </>

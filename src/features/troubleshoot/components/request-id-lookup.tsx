@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { Spinner } from "../../../components/spinner";
-import { VisibleText } from "../../../components/visible-text";
+import { SafeName } from "../../../components/safe-name";
 import type { Connection } from "../../../lib/api/transport";
 import { isRequestId } from "../../../lib/analytics-sql";
 import { formatIsoTime, formatRelativeTime } from "../../../lib/format-time";
@@ -51,7 +51,7 @@ export function RequestIdLookup({ connection, initialRequestId, keyHref, now }: 
   if (trimmed !== null && !valid) {
     result = (
       <p className="request-lookup__problem" role="alert">
-        “<VisibleText text={trimmed.slice(0, 100)} />” is not a request id: one is <code>req_</code> followed by letters and digits
+        “<SafeName>{trimmed.slice(0, 100)}</SafeName>” is not a request id: one is <code>req_</code> followed by letters and digits
         (no 0, O, I or l), as in <code>req_4VmxDkT9qLp2</code>.
       </p>
     );
@@ -152,14 +152,14 @@ function FoundVerificationView({
               "—"
             ) : (
               <Link to={keyHref(verification.keyId)}>
-                {key?.name !== undefined ? <VisibleText text={key.name} /> : null} <code>{verification.keyId}</code>
+                {key?.name !== undefined ? <SafeName>{key.name}</SafeName> : null} <code>{verification.keyId}</code>
               </Link>
             )}
           </dd>
         </div>
         <div>
           <dt>Region</dt>
-          <dd>{verification.region === "" ? "—" : <VisibleText text={verification.region} />}</dd>
+          <dd>{verification.region === "" ? "—" : <SafeName>{verification.region}</SafeName>}</dd>
         </div>
         <div>
           <dt>Tags</dt>
@@ -168,7 +168,7 @@ function FoundVerificationView({
               ? "—"
               : verification.tags.map((tag, index) => (
                   <code key={index} className="request-lookup__tag">
-                    <VisibleText text={tag} />
+                    <SafeName>{tag}</SafeName>
                   </code>
                 ))}
           </dd>
