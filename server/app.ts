@@ -11,8 +11,10 @@ import { proxyHandler } from "./proxy";
 import type { RateLimit } from "./rate-limit";
 import type { RequestLog } from "./request-log";
 import { docsRoutes } from "./routes/docs";
+import { getKeyHandler, whoamiHandler } from "./routes/get-key";
 import { listKeysHandler } from "./routes/list-keys";
 import { livenessHandler } from "./routes/liveness";
+import { verifyKeyHandler } from "./routes/verify-key";
 import { dashboardHandler } from "./static-dashboard";
 
 export type AppMode = ({ kind: "direct" } & AuthDependencies) | { kind: "proxy"; upstream: URL };
@@ -69,6 +71,16 @@ function directApi(
   api.all(listKeysPath, methodNotAllowed("POST"));
   api.post(apisListKeysPath, listKeysHandler(deps, "apis.listKeys"));
   api.all(apisListKeysPath, methodNotAllowed("POST"));
+  // The real service's key operations (CONTRACT.md §4).
+  const keyOperations = {
+    "/keys.getKey": getKeyHandler(deps),
+    "/keys.whoami": whoamiHandler(deps),
+    "/keys.verifyKey": verifyKeyHandler(deps),
+  };
+  for (const [path, handler] of Object.entries(keyOperations)) {
+    api.post(path, handler);
+    api.all(path, methodNotAllowed("POST"));
+  }
   api.get(livenessPath, livenessHandler);
   api.all(livenessPath, methodNotAllowed("GET"));
   if (analytics !== undefined) {

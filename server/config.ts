@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { DEFAULT_REGION } from "./auth";
 import { DEFAULT_DATA_DIR, DEFAULT_DIST_DIR } from "./paths";
 
 export interface ServerConfig {
@@ -17,6 +18,8 @@ export interface ServerConfig {
   analyticsTimeoutMs: number;
   /** Analytics queries a workspace may run per hour. */
   analyticsQuota: number;
+  /** Recorded as the `region` of every verification this server makes. */
+  region: string;
 }
 
 export type ParsedServerArgs = { kind: "config"; config: ServerConfig } | { kind: "help" } | { kind: "error"; message: string };
@@ -41,6 +44,7 @@ Options:
   --dist-dir DIR         where the built dashboard lives (default: dist/ of the repository)
   --analytics-timeout S  stop an analytics query after S seconds (default ${DEFAULT_ANALYTICS_TIMEOUT_SECONDS})
   --analytics-quota N    analytics queries a workspace may run per hour (default ${DEFAULT_ANALYTICS_QUOTA})
+  --region NAME          the region recorded with each key verification (default ${DEFAULT_REGION})
   --help                 show this help
 `;
 
@@ -55,6 +59,7 @@ const OPTIONS = {
   "dist-dir": { type: "string" },
   "analytics-timeout": { type: "string" },
   "analytics-quota": { type: "string" },
+  region: { type: "string" },
   help: { type: "boolean" },
 } as const;
 
@@ -106,6 +111,14 @@ function corsOrigin(value: string): string {
   return value;
 }
 
+function region(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_REGION;
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(value)) {
+    throw new UsageError(`--region must be a name like eu-west-1 (lowercase letters, digits and -), got "${value}"`);
+  }
+  return value;
+}
+
 function nonEmpty(flag: string, value: string | undefined): string | undefined {
   if (value !== undefined && value.trim() === "") throw new UsageError(`${flag} must not be empty`);
   return value;
@@ -139,6 +152,7 @@ export function parseServerArgs(argv: readonly string[]): ParsedServerArgs {
       analyticsTimeoutMs:
         positiveNumber("--analytics-timeout", values["analytics-timeout"], DEFAULT_ANALYTICS_TIMEOUT_SECONDS, false) * 1000,
       analyticsQuota: positiveNumber("--analytics-quota", values["analytics-quota"], DEFAULT_ANALYTICS_QUOTA, true),
+      region: region(values.region),
     };
     return { kind: "config", config };
   } catch (error) {

@@ -5,9 +5,9 @@ import { readConnection } from "../features/connect/key-store";
 import { retryFailedLoads } from "../lib/retryable-lazy";
 import { AwaitKeyHandOver } from "./await-key-hand-over";
 import { HomeRedirect } from "./home-redirect";
-import { paths } from "./paths";
 import { AppLayout, AppLoading } from "./layout";
-import { ConnectPage, KeysPage, lazyRoute, NotFoundPage, TroubleshootPage } from "./pages";
+import { ConnectPage, KeyPage, KeysPage, lazyRoute, NotFoundPage, TroubleshootPage } from "./pages";
+import { paths } from "./paths";
 import { RequireConnection } from "./require-connection";
 import { reportCaughtError } from "./root-options";
 import { RootRouteError, RouteError } from "./route-error";
@@ -36,7 +36,11 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
             { Component: AwaitKeyHandOver, children: [{ path: paths.connect.slice(1), lazy: lazyRoute(ConnectPage) }] },
             {
               Component: RequireConnection,
-              children: [{ path: paths.keys.slice(1), loader: () => prefetchKeys(queryClient), lazy: lazyRoute(KeysPage) }],
+              children: [
+                { path: paths.keys.slice(1), loader: () => prefetchKeys(queryClient), lazy: lazyRoute(KeysPage) },
+                // Its own chunk: the chart library loads with a key's page, never with the keys list.
+                { path: paths.key.slice(1), lazy: lazyRoute(KeyPage) },
+              ],
             },
             { path: paths.troubleshoot.slice(1), lazy: lazyRoute(TroubleshootPage) },
             { path: "*", lazy: lazyRoute(NotFoundPage) },

@@ -14,7 +14,7 @@ import {
   type KeyscopeError,
   type NetworkFailureKind,
 } from "../../lib/api-errors";
-import { LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry, type Key } from "../../lib/contract";
+import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry, type Key } from "../../lib/contract";
 import { formatIsoTime } from "../../lib/format-time";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
 import { curlCommand } from "./curl-command";
@@ -75,6 +75,24 @@ interface Resolved {
   /** The API's origin, or a placeholder. */
   apiOrigin: string;
   pageOrigin: string | null;
+  /** The permission the request's operation needs (CONTRACT.md §4), for a 403 that says it is missing. */
+  permission: NeededPermission;
+}
+
+interface NeededPermission {
+  name: string;
+  perApi: string;
+  /** "read analytics": what the key may not do without it. */
+  action: string;
+}
+
+/** Which permission an operation needs, by its path; listing keys unless the request was another operation. */
+function neededPermission(requestUrl: string): NeededPermission {
+  if (requestUrl.endsWith(GET_VERIFICATIONS_PATH)) {
+    return { name: "api.*.read_analytics", perApi: "api.<apiId>.read_analytics", action: "read analytics" };
+  }
+  const action = requestUrl.endsWith(GET_KEY_PATH) ? "read this key" : "list keys";
+  return { name: "api.*.read_key", perApi: "api.<apiId>.read_key", action };
 }
 
 export interface CatalogEntry<E> {
@@ -212,17 +230,19 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
   "authorization:insufficient_permissions": {
     id: "authorization:insufficient_permissions",
     tone: "danger",
-    heading: "This key may not list keys",
-    whatHappened: "The API knows the key, but the key lacks the permission to read keys.",
-    fix: [
-      "Give the root key the permission to read keys (`api.*.read_key`, or `api.<apiId>.read_key` for one API).",
+    heading: (_error, context) => `This key may not ${context.permission.action}`,
+    whatHappened: (_error, context) =>
+      `The API knows the key, but the key lacks the permission to ${context.permission.action}: \`${context.permission.name}\`.`,
+    fix: (_error, context) => [
+      `Give the root key \`${context.permission.name}\` (or \`${context.permission.perApi}\` for one API).`,
       "Or use a root key that already has it, with Re-enter key.",
       "On Keyscope's reference server, the command below creates such a root key.",
     ],
-    snippets: [
+    snippets: (_error, context) => [
       {
-        caption: "A root key that may read keys, on the reference server",
-        text: "npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key'",
+        caption: `A root key that may ${context.permission.action}, on the reference server`,
+        // Every page reads keys; the analytics permission comes on top of that.
+        text: `npm run admin -- root-key create --name keyscope --permissions '${[...new Set(["api.*.read_key", context.permission.name])].join(",")}'`,
         copyLabel: "Copy the command",
       },
     ],
@@ -232,6 +252,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     ],
     actions: ["reenter-key", "retry", "troubleshoot"],
   },
+
   "authorization:key_disabled": {
     id: "authorization:key_disabled",
     tone: "danger",
@@ -964,7 +985,7 @@ const VERIFICATION_ENTRIES: Record<VerificationOutcome, CatalogEntry<Verificatio
 
 const VERIFICATION_BY_OUTCOME = new Map<string, CatalogEntry<VerificationFacts>>(Object.entries(VERIFICATION_ENTRIES));
 /** An outcome's explanation needs no request: the fillers read only the facts. */
-const NO_CONTEXT: Resolved = { requestUrl: "", apiOrigin: "", pageOrigin: null };
+const NO_CONTEXT: Resolved = { requestUrl: "", apiOrigin: "", pageOrigin: null, permission: neededPermission("") };
 
 /** What a verification's outcome means and how to fix it; an outcome newer than this catalog gets a plain sentence. */
 export function describeVerification(facts: VerificationFacts): OutcomeExplanation {
@@ -1025,7 +1046,7 @@ function resolveContext(error: KeyscopeError, context: DiagnosisContext): Resolv
   }
   const apiOrigin =
     (context.baseUrl ? httpOriginOf(context.baseUrl) : null) ?? httpOriginOf(requestUrl) ?? "<API origin>";
-  return { requestUrl, apiOrigin, pageOrigin };
+  return { requestUrl, apiOrigin, pageOrigin, permission: neededPermission(requestUrl) };
 }
 
 function describe<E extends KeyscopeError>(

@@ -3,6 +3,7 @@ import { toKeyscopeError } from "../../lib/api-errors";
 import { checkKey, type KeyCheck } from "../../lib/check-key";
 import { diagnose, type Finding, type OtherEnvironmentResult } from "./diagnostics/diagnose";
 import { probeList, runProbes, type KeyToTest, type ProbeId, type ProbeResults } from "./diagnostics/probes";
+import { journalEntries } from "../../lib/request-journal";
 import { buildReport } from "./diagnostics/report";
 import { stepsOf, type Step } from "./diagnostics/steps";
 
@@ -78,6 +79,7 @@ export function useDiagnostics(target: DiagnosticsTarget) {
       steps,
       finding,
       secrets: [run.pasted ?? "", storedKey ?? ""],
+      journal: journalEntries(),
     });
   }, [run, finding, baseUrl, apiId, environmentName, steps, storedKey]);
 

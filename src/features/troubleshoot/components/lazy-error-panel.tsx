@@ -40,6 +40,7 @@ function PanelCodeFailed({ error, onRetry }: Pick<ErrorPanelProps, "error" | "on
             type="button"
             className="button"
             onClick={() => {
+              // The panel's code is tried again with the retry.
               retryFailedLoads();
               onRetry();
             }}

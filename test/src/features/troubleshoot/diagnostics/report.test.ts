@@ -4,11 +4,12 @@ import type { ProbeResults } from "../../../../../src/features/troubleshoot/diag
 import { buildReport } from "../../../../../src/features/troubleshoot/diagnostics/report";
 import { scrubSecrets } from "../../../../../src/lib/api-errors";
 import { stepsOf } from "../../../../../src/features/troubleshoot/diagnostics/steps";
+import type { JournalEntry } from "../../../../../src/lib/request-journal";
 import { apiError, BASE_URL } from "../error-samples";
 
 const KEY = "ks_root_7xQ9mZpL3vRt8sKw2NcB";
 
-function reportFor(results: ProbeResults, secrets: string[] = [KEY]) {
+function reportFor(results: ProbeResults, secrets: string[] = [KEY], journal: JournalEntry[] = []) {
   const steps = stepsOf(results, null, "given", true);
   const finding = diagnose(results, {
     baseUrl: BASE_URL,
@@ -26,6 +27,7 @@ function reportFor(results: ProbeResults, secrets: string[] = [KEY]) {
     steps,
     finding,
     secrets,
+    journal,
   });
 }
 
@@ -77,5 +79,30 @@ describe("the report", () => {
     const report = reportFor(unreachable);
     expect(report).toContain("skipped: nothing readable answered");
     expect(report).not.toMatch(/skipped: skipped/i);
+  });
+});
+
+describe("the report's journal", () => {
+  test("lists this tab's last API calls with what was sent and what came back, never the key", () => {
+    const report = reportFor(unknownKey, [KEY], [
+      {
+        seq: 1,
+        at: Date.parse("2026-11-22T13:29:00Z"),
+        method: "POST",
+        url: `${BASE_URL}/v2/keys.getKey`,
+        requestBody: '{"keyId":"key_3ZbK9"}',
+        keySent: true,
+        status: 404,
+        requestId: "req_8Hq2Lm",
+        // A server that echoed the key back: the report still never holds it.
+        responseBody: `{"meta":{"requestId":"req_8Hq2Lm"},"error":{"detail":"no key ${KEY}"}}`,
+        durationMs: 12,
+      },
+    ]);
+    expect(report).toContain("### This tab's last 1 API calls (oldest first; the key redacted)");
+    expect(report).toContain(`- 2026-11-22T13:29:00.000Z POST ${BASE_URL}/v2/keys.getKey → 404, req_8Hq2Lm, 12 ms`);
+    expect(report).toContain('  - sent: `{"keyId":"key_3ZbK9"}`');
+    expect(report).toContain("no key [redacted]");
+    expect(report).not.toContain(KEY);
   });
 });
