@@ -1,55 +1,51 @@
-import type { QueryClient } from "@tanstack/react-query";
-import { createBrowserRouter, type RouteObject } from "react-router-dom";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { createBrowserRouter, RouterProvider, type RouteObject } from "react-router-dom";
 import { readConnection } from "../features/connect/key-store";
+import { retryFailedLoads } from "../lib/retryable-lazy";
+import { AwaitKeyHandOver } from "./await-key-hand-over";
 import { HomeRedirect } from "./home-redirect";
+import { paths } from "./paths";
 import { AppLayout, AppLoading } from "./layout";
+import { ConnectPage, KeysPage, lazyRoute, NotFoundPage, TroubleshootPage } from "./pages";
 import { RequireConnection } from "./require-connection";
-import { RouteError } from "./route-error";
+import { reportCaughtError } from "./root-options";
+import { RootRouteError, RouteError } from "./route-error";
 
 /**
- * The first bundle holds the shell both first screens share; each page's own code (key entry, the keys page
- * with its virtualizer, troubleshooting, not found) loads when it is first visited. Given the app's query
- * client, the keys page's first request starts as soon as the route matches, while the page's code loads,
- * instead of after it (`npm run bench` times the first key row).
+ * The first bundle holds the shell both first screens share; each page's own code loads when it is first
+ * visited (./pages.ts), or when the first screen is idle. Given the app's query client, the keys page's first
+ * request starts as soon as the route matches, while the page's code loads, instead of after it (`npm run
+ * bench` times the first key row). A page that fails keeps the header and its navigation: its error shows
+ * inside the layout. Paths are those of ./paths.
  */
-export function appRoutes(queryClient?: QueryClient): RouteObject[] {
+export function appRoutes(queryClient: QueryClient): RouteObject[] {
   return [
     {
-      path: "/",
+      path: paths.home,
       Component: AppLayout,
-      ErrorBoundary: RouteError,
+      ErrorBoundary: RootRouteError,
       HydrateFallback: AppLoading,
       children: [
-        { index: true, Component: HomeRedirect },
         {
-          path: "connect",
-          lazy: async () => ({ Component: (await import("./routes/connect-route")).ConnectRoute }),
-        },
-        {
-          Component: RequireConnection,
+          ErrorBoundary: RouteError,
           children: [
+            { index: true, Component: HomeRedirect },
+            // What a server or a bookmark may name the home page.
+            { path: "index.html", Component: HomeRedirect },
+            { Component: AwaitKeyHandOver, children: [{ path: paths.connect.slice(1), lazy: lazyRoute(ConnectPage) }] },
             {
-              path: "keys",
-              ...(queryClient !== undefined && { loader: () => prefetchKeys(queryClient) }),
-              lazy: async () => ({ Component: (await import("./routes/keys-route")).KeysRoute }),
+              Component: RequireConnection,
+              children: [{ path: paths.keys.slice(1), loader: () => prefetchKeys(queryClient), lazy: lazyRoute(KeysPage) }],
             },
+            { path: paths.troubleshoot.slice(1), lazy: lazyRoute(TroubleshootPage) },
+            { path: "*", lazy: lazyRoute(NotFoundPage) },
           ],
-        },
-        {
-          path: "troubleshoot",
-          lazy: async () => ({ Component: (await import("./routes/troubleshoot-route")).TroubleshootRoute }),
-        },
-        {
-          path: "*",
-          lazy: async () => ({ Component: (await import("./routes/not-found-route")).NotFoundRoute }),
         },
       ],
     },
   ];
 }
-
-/** The routes without prefetching, for tests that bring their own query client. */
-export const routes: RouteObject[] = appRoutes();
 
 /**
  * Starts the first page of keys without waiting for it (the list picks up the request in flight). The query's
@@ -66,6 +62,22 @@ function prefetchKeys(queryClient: QueryClient): null {
   return null;
 }
 
-export function createAppRouter(queryClient?: QueryClient) {
-  return createBrowserRouter(appRoutes(queryClient));
+/** The app's router, made once, on the one query client the providers made. */
+export function AppRouter() {
+  const queryClient = useQueryClient();
+  const [router] = useState(() => createAppRouter(queryClient));
+  return <RouterProvider router={router} onError={reportCaughtError} />;
+}
+
+function createAppRouter(queryClient: QueryClient) {
+  const router = createBrowserRouter(appRoutes(queryClient));
+  // A navigation is the next try of code that failed to load. Subscribed before the RouterProvider is, so
+  // this runs before the new page renders; a render never retries by itself (it would hammer a server that is down).
+  let locationKey = router.state.location.key;
+  router.subscribe((state) => {
+    if (state.location.key === locationKey) return;
+    locationKey = state.location.key;
+    retryFailedLoads();
+  });
+  return router;
 }

@@ -1,12 +1,14 @@
 import { Link, useNavigate } from "react-router-dom";
+import { SafeName } from "../../components/safe-name";
 import { ConnectPage } from "../../features/connect/components/connect-page";
 import { defaultBaseUrl } from "../../features/connect/default-base-url";
-import { useConnection, useStoredTarget } from "../../features/connect/key-store";
+import { useConnection, useDroppedKey, useStoredTarget } from "../../features/connect/key-store";
 import { maskKey } from "../../features/connect/mask-key";
 import { EnvironmentManager } from "../../features/environments/components/environment-manager";
 import { useActiveEnvironment } from "../use-active-environment";
 import { usePageTitle } from "../use-page-title";
 import { useSwitchEnvironment } from "../use-switch-environment";
+import { paths } from "../paths";
 
 export function ConnectRoute() {
   usePageTitle("Connect");
@@ -14,16 +16,24 @@ export function ConnectRoute() {
   const connection = useConnection();
   const { environments, active } = useActiveEnvironment();
   const switchEnvironment = useSwitchEnvironment();
+  const droppedKey = useDroppedKey();
   // The form reads these once (the fields are the user's from then on); choosing an environment remounts it.
   const target = useStoredTarget();
   const storedBaseUrl = target?.baseUrl ?? defaultBaseUrl();
   const storedApiId = target?.apiId ?? "";
 
   const notice =
-    connection === null ? undefined : (
+    connection === null ? (
+      droppedKey !== null && (
+        <p className="stored-key-notice" role="status">
+          The key you had entered was for <code>{droppedKey.keyWasFor}</code>, so it did not follow you to{" "}
+          <SafeName>{droppedKey.switchedTo}</SafeName>, which is at another address: enter that environment&apos;s key.
+        </p>
+      )
+    ) : (
       <p className="stored-key-notice">
         A key (<code>{maskKey(connection.apiKey)}</code>) is stored in this tab; saving another replaces it.{" "}
-        <Link to="/keys">Back to keys</Link>
+        <Link to={paths.keys}>Back to keys</Link>
       </p>
     );
 
@@ -33,7 +43,7 @@ export function ConnectRoute() {
       initialBaseUrl={storedBaseUrl}
       initialApiId={storedApiId}
       pageOrigin={window.location.origin}
-      onConnected={() => void navigate("/keys")}
+      onConnected={() => void navigate(paths.keys)}
       notice={notice}
     >
       <EnvironmentManager

@@ -26,7 +26,7 @@ function isoOrEmpty(ms: number | undefined): string {
 function cells(key: Key): string[] {
   return [
     key.keyId,
-    key.name,
+    key.name ?? "",
     key.start ?? "",
     key.enabled === undefined ? "" : String(key.enabled),
     isoOrEmpty(key.createdAt),

@@ -33,7 +33,7 @@ export function filterKeys(keys: readonly Key[], query: string): readonly Key[] 
   if (needle === "") return keys;
   return keys.filter(
     (key) =>
-      key.name.toLowerCase().includes(needle) ||
+      (key.name?.toLowerCase().includes(needle) ?? false) ||
       key.keyId.toLowerCase().includes(needle) ||
       (key.start?.toLowerCase().includes(needle) ?? false),
   );

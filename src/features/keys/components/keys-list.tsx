@@ -1,7 +1,7 @@
 import { useDeferredValue, useId, useMemo, useState, type ReactNode } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { Spinner } from "../../../components/spinner";
-import type { Connection } from "../../../lib/api-client";
+import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import { useListKeys, type ListKeysParams } from "../api/list-keys";
 import { columnsFor, countText, filterKeys } from "../key-view";

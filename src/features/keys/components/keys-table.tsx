@@ -1,6 +1,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useLayoutEffect, useRef, type CSSProperties } from "react";
 import { CopyButton } from "../../../components/copy-button";
+import { SafeName } from "../../../components/safe-name";
 import type { Key } from "../../../lib/contract";
 import { type OptionalColumn } from "../key-view";
 import { useMediaQuery } from "../use-media-query";
@@ -146,12 +147,12 @@ const KeyRow = memo(function KeyRow({ keyData, index, top, optionalColumns, now,
         <CopyButton value={keyData.keyId} label={`Copy key id ${keyData.keyId}`} className="keys-table__copy" />
       </div>
       <div role="cell" className="keys-table__cell keys-table__cell--name">
-        {keyData.name === "" ? (
+        {(keyData.name ?? "") === "" ? (
           <span className="keys-table__muted">Unnamed</span>
         ) : (
-          <span className="keys-table__name" title={keyData.name}>
-            {keyData.name}
-          </span>
+          <SafeName className="keys-table__name" withTitle>
+            {keyData.name ?? ""}
+          </SafeName>
         )}
       </div>
       {optionalColumns.map((column) => (
