@@ -14,12 +14,12 @@ export interface ServerConfig {
   /** Build the dashboard before listening when it is missing or older than its sources. */
   build: boolean;
   distDir: string;
+  /** Recorded as the `region` of every verification this server makes. */
+  region: string;
   /** Analytics queries running longer are stopped (ms). */
   analyticsTimeoutMs: number;
   /** Analytics queries a workspace may run per hour. */
   analyticsQuota: number;
-  /** Recorded as the `region` of every verification this server makes. */
-  region: string;
 }
 
 export type ParsedServerArgs = { kind: "config"; config: ServerConfig } | { kind: "help" } | { kind: "error"; message: string };
@@ -42,9 +42,9 @@ Options:
   --cors-origin ORIGIN   let a page on ORIGIN call the API from a browser (repeatable)
   --no-build             serve dist/ as it is instead of building the dashboard when stale
   --dist-dir DIR         where the built dashboard lives (default: dist/ of the repository)
+  --region NAME          the region recorded with each key verification (default ${DEFAULT_REGION})
   --analytics-timeout S  stop an analytics query after S seconds (default ${DEFAULT_ANALYTICS_TIMEOUT_SECONDS})
   --analytics-quota N    analytics queries a workspace may run per hour (default ${DEFAULT_ANALYTICS_QUOTA})
-  --region NAME          the region recorded with each key verification (default ${DEFAULT_REGION})
   --help                 show this help
 `;
 
@@ -57,9 +57,9 @@ const OPTIONS = {
   "cors-origin": { type: "string", multiple: true },
   "no-build": { type: "boolean" },
   "dist-dir": { type: "string" },
+  region: { type: "string" },
   "analytics-timeout": { type: "string" },
   "analytics-quota": { type: "string" },
-  region: { type: "string" },
   help: { type: "boolean" },
 } as const;
 
@@ -149,10 +149,10 @@ export function parseServerArgs(argv: readonly string[]): ParsedServerArgs {
       corsOrigins: (values["cors-origin"] ?? []).map(corsOrigin),
       build: values["no-build"] !== true,
       distDir: resolve(nonEmpty("--dist-dir", values["dist-dir"]) ?? DEFAULT_DIST_DIR),
+      region: region(values.region),
       analyticsTimeoutMs:
         positiveNumber("--analytics-timeout", values["analytics-timeout"], DEFAULT_ANALYTICS_TIMEOUT_SECONDS, false) * 1000,
       analyticsQuota: positiveNumber("--analytics-quota", values["analytics-quota"], DEFAULT_ANALYTICS_QUOTA, true),
-      region: region(values.region),
     };
     return { kind: "config", config };
   } catch (error) {

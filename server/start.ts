@@ -4,7 +4,6 @@ import { getRequestListener } from "@hono/node-server";
 import type { Database } from "better-sqlite3";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "./analytics/engine";
 import { createApp, type AppMode } from "./app";
-import { DEFAULT_REGION } from "./auth";
 import type { ServerConfig } from "./config";
 import { createKeyStore } from "./db/key-store";
 import { openDatabase } from "./db/open";
@@ -55,10 +54,10 @@ function urlHost(host: string): string {
 }
 
 /** What direct mode reads through the server's connection to `<dataDir>/keyscope.sqlite`. */
-export function directMode(db: Database, dataDir: string, region: string = DEFAULT_REGION): AppMode {
+export function directMode(db: Database, dataDir: string, region?: string): AppMode {
   // Attached before the store prepares its statements.
   const rateLimiter = createRateLimiter(db, dataDir);
-  return { kind: "direct", store: createKeyStore(db), rateLimiter, region };
+  return { kind: "direct", store: createKeyStore(db), rateLimiter, ...(region !== undefined && { region }) };
 }
 
 /** Opens the database (direct mode), creates the demo data on a first start, and listens. */

@@ -5,11 +5,6 @@ import { newApiKeySecret } from "../secrets";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PROGRESS_EVERY = 2_000;
-/**
- * Keys per transaction: a running server's verifications write too, and each waits for the write lock (blocking
- * its event loop), so the lock is held for a batch at a time (a fraction of a second), never for the whole seed.
- */
-const BATCH = 5_000;
 
 export interface SeedOptions {
   workspaceId: string;
@@ -20,14 +15,14 @@ export interface SeedOptions {
 }
 
 /**
- * Inserts `count` keys with generated names through one prepared statement, in transactions of {@link BATCH}.
+ * Inserts `count` keys with generated names in one transaction through one prepared statement.
  * Most are live and enabled; some are test keys, disabled, or expire within a year.
  */
 export function seedKeys(db: Database, options: SeedOptions): number {
   const { workspaceId, apiId, count, onProgress, now = Date.now() } = options;
   const insert = keyInserter(db);
-  const insertBatch = db.transaction((start: number) => {
-    for (let index = start; index < Math.min(count, start + BATCH); index += 1) {
+  db.transaction(() => {
+    for (let index = 0; index < count; index += 1) {
       const roll = Math.random();
       insert({
         workspaceId,
@@ -40,8 +35,7 @@ export function seedKeys(db: Database, options: SeedOptions): number {
       });
       if ((index + 1) % PROGRESS_EVERY === 0) onProgress?.(index + 1, count);
     }
-  });
-  for (let start = 0; start < count; start += BATCH) insertBatch.immediate(start);
+  }).immediate();
   onProgress?.(count, count);
   return count;
 }

@@ -49,6 +49,45 @@ export interface KeyRecord {
   ratelimits: string;
 }
 
+/** A row of KEY_SELECT as better-sqlite3 returns it raw: in column order, which is twice as fast as its objects. */
+type KeyRow = [
+  id: string,
+  workspace_id: string,
+  api_id: string,
+  name: string,
+  start: string,
+  enabled: 0 | 1,
+  created_at: number,
+  updated_at: number | null,
+  last_used_at: number | null,
+  expires: number | null,
+  meta: string | null,
+  credits_remaining: number | null,
+  refill_interval: "daily" | "monthly" | null,
+  refill_amount: number | null,
+  refill_day: number | null,
+  last_refill_at: number | null,
+  permissions: string,
+  roles: string,
+  external_id: string | null,
+  identity_id: string | null,
+  identity_meta: string | null,
+  ratelimits: string,
+];
+
+function toRecord(row: KeyRow): KeyRecord {
+  const [
+    id, workspace_id, api_id, name, start, enabled, created_at, updated_at, last_used_at, expires, meta,
+    credits_remaining, refill_interval, refill_amount, refill_day, last_refill_at,
+    permissions, roles, external_id, identity_id, identity_meta, ratelimits,
+  ] = row;
+  return {
+    id, workspace_id, api_id, name, start, enabled, created_at, updated_at, last_used_at, expires, meta,
+    credits_remaining, refill_interval, refill_amount, refill_day, last_refill_at,
+    permissions, roles, external_id, identity_id, identity_meta, ratelimits,
+  };
+}
+
 export interface KeyPage {
   rows: KeyRecord[];
   hasMore: boolean;
@@ -125,15 +164,15 @@ export function createKeyStore(db: Database): KeyStore {
 
   type PageArgs = [scope: string, after: string, limit: number];
   type FilteredPageArgs = [scope: string, externalId: string, after: string, limit: number];
-  function page<Args extends unknown[]>(where: string): Statement<Args, KeyRecord> {
-    return db.prepare<Args, KeyRecord>(`${KEY_SELECT} WHERE ${where} AND k.id > ? ORDER BY k.id LIMIT ?`);
+  function page<Args extends unknown[]>(where: string): Statement<Args, KeyRow> {
+    return db.prepare<Args, KeyRow>(`${KEY_SELECT} WHERE ${where} AND k.id > ? ORDER BY k.id LIMIT ?`).raw();
   }
   const byWorkspace = page<PageArgs>("k.workspace_id = ?");
   const byApi = page<PageArgs>("k.api_id = ?");
   const byWorkspaceAndExternalId = page<FilteredPageArgs>("k.workspace_id = ? AND k.external_id = ?");
   const byApiAndExternalId = page<FilteredPageArgs>("k.api_id = ? AND k.external_id = ?");
-  const keyById = db.prepare<[string, string], KeyRecord>(`${KEY_SELECT} WHERE k.id = ? AND k.workspace_id = ?`);
-  const keyByHash = db.prepare<[string], KeyRecord>(`${KEY_SELECT} WHERE k.hash = ?`);
+  const keyById = db.prepare<[string, string], KeyRow>(`${KEY_SELECT} WHERE k.id = ? AND k.workspace_id = ?`).raw();
+  const keyByHash = db.prepare<[string], KeyRow>(`${KEY_SELECT} WHERE k.hash = ?`).raw();
 
   const updateUsage = db.prepare<[number, number | null, number | null, string]>(
     // max(): a replayed past verification (admin traffic) never moves lastUsedAt back.
@@ -154,7 +193,7 @@ export function createKeyStore(db: Database): KeyStore {
   let seen = { dataVersion: dataVersion.get() ?? 0, ownWrites };
   let version = 0;
 
-  function pageRows(query: ListKeysQuery): KeyRecord[] {
+  function pageRows(query: ListKeysQuery): KeyRow[] {
     const after = query.after ?? BEFORE_ALL_IDS;
     // One row more than asked tells whether another page exists.
     const fetch = query.limit + 1;
@@ -189,13 +228,15 @@ export function createKeyStore(db: Database): KeyStore {
       const rows = pageRows(query);
       const hasMore = rows.length > query.limit;
       if (hasMore) rows.length = query.limit;
-      return { rows, hasMore };
+      return { rows: rows.map(toRecord), hasMore };
     },
     findKeyById(keyId, workspaceId) {
-      return keyById.get(keyId, workspaceId);
+      const row = keyById.get(keyId, workspaceId);
+      return row === undefined ? undefined : toRecord(row);
     },
     findKeyByHash(hash) {
-      return keyByHash.get(hash);
+      const row = keyByHash.get(hash);
+      return row === undefined ? undefined : toRecord(row);
     },
     transaction<T>(work: () => T): T {
       let result: { value: T } | undefined;

@@ -5,11 +5,10 @@ import type { Database } from "better-sqlite3";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../server/app";
-import { createKeyStore } from "../../server/db/key-store";
 import { createRootKey, findApi, findWorkspace, keyInserter } from "../../server/db/management";
 import { openDatabase } from "../../server/db/open";
 import { ensureDemoData } from "../../server/demo-data";
-import { createRateLimiter } from "../../server/rate-limit";
+import { directMode } from "../../server/start";
 
 /** Every body field of the key operations, in-process: each bad value gets the invalid_input envelope naming it. */
 
@@ -33,7 +32,7 @@ beforeAll(() => {
   const workspace = findWorkspace(db);
   if (workspace === undefined) throw new Error("no demo workspace");
   rootKey = createRootKey(db, { workspaceId: workspace.id, name: "t", permissions: ["api.*.read_key", "api.*.verify_key"] }).secret;
-  app = createApp({ mode: { kind: "direct", store: createKeyStore(db), rateLimiter: createRateLimiter(db, dataDir) }, distDir: "/nonexistent" });
+  app = createApp({ mode: directMode(db, dataDir), distDir: "/nonexistent" });
 });
 
 afterAll(() => {

@@ -16,7 +16,7 @@ import { startServer, type StartedServer } from "../support/server-process";
  * The real service's official TypeScript client (`@unkey/api`, pinned in devDependencies) against a real
  * `npm start` server: every operation the server serves, its typed results (a response that did not match the
  * client's schema would throw its ResponseValidationError), its page iterator, and its typed errors.
- * analytics.getVerifications is left to the analytics suite, which owns that operation.
+ * analytics.getVerifications is called once here; its SQL rules are the analytics suites' own.
  */
 
 let server: StartedServer;
@@ -245,6 +245,15 @@ describe("keys.verifyKey", () => {
     expect(others).toEqual([]);
     expect(entry?.location).toBe("body.permissions");
     expect(entry?.message).toContain("end of the query");
+  });
+});
+
+describe("analytics.getVerifications", () => {
+  test("answers the client's call with typed rows", async () => {
+    const answer = await unkey.analytics.getVerifications({
+      query: "SELECT outcome, count(*) AS n FROM key_verifications_v1 GROUP BY outcome",
+    });
+    expect(Array.isArray(answer.data)).toBe(true);
   });
 });
 
