@@ -1,11 +1,13 @@
 import { useId, useState } from "react";
 import { LazyErrorPanel as ErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
-import { useSecondsUntil } from "../features/troubleshoot/use-seconds-until";
+import { useSecondsUntil } from "../lib/use-seconds-until";
 import { ApiError, toKeyscopeError, type KeyscopeError } from "../lib/api-errors";
 import { TROUBLESHOOT_PATH } from "./paths";
 
 interface RefreshErrorNoticeProps {
   error: unknown;
+  /** What failed: reloading the list, or loading its next page. */
+  action: "refresh" | "load-more";
   baseUrl: string;
   onRetry: () => void;
   onReenterKey: () => void;
@@ -31,17 +33,19 @@ function summarize(error: KeyscopeError): string {
  * A failed refresh or "load more" while keys are on screen: one line that says so, the keys stay,
  * and the full guided panel is a click away.
  */
-export function RefreshErrorNotice({ error, baseUrl, onRetry, onReenterKey }: RefreshErrorNoticeProps) {
+export function RefreshErrorNotice({ error, action, baseUrl, onRetry, onReenterKey }: RefreshErrorNoticeProps) {
   const [open, setOpen] = useState(false);
   const detailsId = useId();
   // A rate-limited refresh may not be retried before the API allows it, here as in the panel.
   const secondsLeft = useSecondsUntil(error instanceof ApiError ? error.retryAt : null);
   const waiting = secondsLeft !== null && secondsLeft > 0;
+  const what = action === "refresh" ? "Refresh failed" : "Loading more keys failed";
+  const kept = action === "refresh" ? "The list shows the keys loaded before." : "The keys loaded so far stay listed.";
   return (
-    <section className="refresh-notice" aria-label="Refresh failed">
+    <section className="refresh-notice" aria-label={what}>
       <div className="refresh-notice__bar">
         <p className="refresh-notice__text" role="alert">
-          <strong>Refresh failed:</strong> {summarize(toKeyscopeError(error))}. The list shows the keys loaded before.
+          <strong>{what}:</strong> {summarize(toKeyscopeError(error))}. {kept}
         </p>
         <div className="refresh-notice__actions">
           <button
