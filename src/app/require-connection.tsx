@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useOutletContext } from "react-router-dom";
 import { useConnection } from "../features/connect/key-store";
-import type { Connection } from "../lib/api-client";
+import type { Connection } from "../lib/api/transport";
 
 /** The guard of every page that needs a key: without one stored, key entry is where you go. */
 export function RequireConnection() {

@@ -148,6 +148,7 @@ export class UnexpectedResponseError extends Error {
 }
 
 export type InvalidConnectionProblem =
+  | "base-url-empty"
   | "base-url-not-http"
   | "base-url-unparsable"
   | "base-url-has-credentials"
@@ -155,13 +156,15 @@ export type InvalidConnectionProblem =
   | "key-has-invalid-characters"
   | "api-id-required";
 
+/** The short form of each problem; lib/check-base-url gives a base URL's own reason instead. */
 const INVALID_CONNECTION_MESSAGES: Record<InvalidConnectionProblem, string> = {
-  "base-url-not-http": "The base URL must start with http:// or https://",
-  "base-url-unparsable": "The base URL is not a web address",
-  "base-url-has-credentials": "The base URL must not contain a user name or password",
-  "base-url-has-query": "The base URL must not contain ? or #",
-  "key-has-invalid-characters": "The API key contains spaces, line breaks or characters that cannot be sent in a header",
-  "api-id-required": "This server has no keys.listKeys operation: it lists keys per API, so it needs an API ID",
+  "base-url-empty": "The base URL is empty.",
+  "base-url-not-http": "The base URL must start with http:// or https://.",
+  "base-url-unparsable": "The base URL is not a web address.",
+  "base-url-has-credentials": "The base URL must not contain a user name or password.",
+  "base-url-has-query": "The base URL must not contain ? or #.",
+  "key-has-invalid-characters": "The API key contains spaces, line breaks or characters that cannot be sent in a header.",
+  "api-id-required": "This server has no keys.listKeys operation: it lists keys per API, so it needs an API ID.",
 };
 
 /**
@@ -173,8 +176,8 @@ export class InvalidConnectionError extends Error {
   readonly field: "baseUrl" | "apiKey" | "apiId";
   readonly problem: InvalidConnectionProblem;
 
-  constructor(problem: InvalidConnectionProblem) {
-    super(INVALID_CONNECTION_MESSAGES[problem]);
+  constructor(problem: InvalidConnectionProblem, message: string = INVALID_CONNECTION_MESSAGES[problem]) {
+    super(message);
     this.problem = problem;
     this.field = problem.startsWith("key-") ? "apiKey" : problem.startsWith("api-id") ? "apiId" : "baseUrl";
   }

@@ -1,5 +1,5 @@
 import { useNavigate } from "react-router-dom";
-import { checkKey } from "../../features/connect/check-key";
+import { checkKey } from "../../lib/check-key";
 import { defaultBaseUrl } from "../../features/connect/default-base-url";
 import { useConnection, useStoredTarget } from "../../features/connect/key-store";
 import { maskKey } from "../../features/connect/mask-key";

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import type { Connection } from "../../lib/api-client";
+import type { Connection } from "../../lib/api/transport";
 
 /**
  * The one place the API key lives: this tab's sessionStorage. It survives a reload and is gone

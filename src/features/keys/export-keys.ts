@@ -3,7 +3,7 @@
  * and JSON. Pure, so the quoting and the formula neutralising are tested without a browser.
  */
 import type { ColumnId } from "./key-columns";
-import type { ListedKey } from "./key-fields";
+import type { Key } from "../../lib/contract";
 import { keyStatuses, STATUS_LABELS } from "./key-status";
 
 /** Spreadsheet programs on Windows read a CSV as UTF-8 only when it starts with this. */
@@ -27,7 +27,7 @@ function isoOrEmpty(ms: number | undefined): string {
 }
 
 /** Each table column as CSV: its header and its value. The usage bars are not exported (they cover only the rows seen). */
-const CSV_COLUMNS: Record<Exclude<ColumnId, "usage">, { header: string; value: (key: ListedKey, now: number) => string }> = {
+const CSV_COLUMNS: Record<Exclude<ColumnId, "usage">, { header: string; value: (key: Key, now: number) => string }> = {
   name: { header: "name", value: (key) => key.name ?? "" },
   keyId: { header: "keyId", value: (key) => key.keyId },
   start: { header: "start", value: (key) => key.start ?? "" },
@@ -50,7 +50,7 @@ export function isExportedColumn(column: ColumnId): column is Exclude<ColumnId, 
 }
 
 /** A byte-order mark, the header row and one row per key, in the given columns; CRLF line ends as RFC 4180 has them. */
-export function keysToCsv(keys: readonly ListedKey[], columns: readonly ColumnId[], now: number): string {
+export function keysToCsv(keys: readonly Key[], columns: readonly ColumnId[], now: number): string {
   const exported = columns.filter(isExportedColumn).map((column) => CSV_COLUMNS[column]);
   const lines = [
     exported.map((column) => column.header).join(","),
@@ -59,7 +59,7 @@ export function keysToCsv(keys: readonly ListedKey[], columns: readonly ColumnId
   return `${UTF8_BOM}${lines.join("\r\n")}\r\n`;
 }
 
-export function keysToJson(keys: readonly ListedKey[], exportedAt: Date): string {
+export function keysToJson(keys: readonly Key[], exportedAt: Date): string {
   return `${JSON.stringify({ exportedAt: exportedAt.toISOString(), count: keys.length, keys }, null, 2)}\n`;
 }
 

@@ -13,7 +13,7 @@ import {
   sortFn_basic,
   tableFeatures,
 } from "@tanstack/react-table";
-import type { ListedKey } from "./key-fields";
+import type { Key } from "../../lib/contract";
 import { fieldStatuses, statusFacets } from "./key-status";
 
 /**
@@ -50,7 +50,7 @@ export interface ColumnSpec {
   width: string;
   minWidth: number;
   /** Whether a key carries what the column shows; a column no loaded key has a value for is not offered. */
-  present?: (key: ListedKey) => boolean;
+  present?: (key: Key) => boolean;
   /** Off until the person turns it on. */
   hiddenByDefault?: boolean;
 }
@@ -90,7 +90,7 @@ export const COLUMN_ORDER: readonly ColumnId[] = [
 export const ALWAYS_SHOWN: ReadonlySet<ColumnId> = new Set(["name"]);
 
 /** The columns whose field at least one key carries (name, id and usage always). */
-export function presentColumns(keys: readonly ListedKey[]): Set<ColumnId> {
+export function presentColumns(keys: readonly Key[]): Set<ColumnId> {
   const present = new Set<ColumnId>(["name", "keyId", "usage"]);
   const pending = COLUMN_ORDER.filter((id) => !present.has(id));
   for (const key of keys) {
@@ -100,7 +100,7 @@ export function presentColumns(keys: readonly ListedKey[]): Set<ColumnId> {
   return present;
 }
 
-const helper = createColumnHelper<typeof keysTableFeatures, ListedKey>();
+const helper = createColumnHelper<typeof keysTableFeatures, Key>();
 
 /**
  * Column definitions for a moment `now` (statuses and "expires" depend on it). Undefined values sort last in
@@ -136,6 +136,6 @@ export function keyColumns(now: number, usageTotal: (keyId: string) => number | 
 const SEVERITY = { expired: 5, disabled: 4, "no-credits": 3, expiring: 2, "low-credits": 1 } as const;
 
 /** 0 for a key with nothing wrong, higher the worse its worst field status. */
-function statusRank(key: ListedKey, now: number): number {
+function statusRank(key: Key, now: number): number {
   return Math.max(0, ...fieldStatuses(key, now).map((status) => SEVERITY[status]));
 }

@@ -1,4 +1,4 @@
-import type { ListedKey } from "./key-fields";
+import type { Key } from "../../lib/contract";
 
 /**
  * A key's status as badges: what its fields say (disabled, expired, expiring, credits) and what its recent
@@ -41,7 +41,7 @@ export const STATUS_TONES: Record<KeyStatusKind, "danger" | "warn" | "muted"> = 
 };
 
 /** The statuses a key's own fields give it, most severe first. An expired key is not also "expiring". */
-export function fieldStatuses(key: ListedKey, now: number): FieldStatus[] {
+export function fieldStatuses(key: Key, now: number): FieldStatus[] {
   const statuses: FieldStatus[] = [];
   if (key.enabled === false) statuses.push("disabled");
   if (key.expires !== undefined) {
@@ -56,13 +56,13 @@ export function fieldStatuses(key: ListedKey, now: number): FieldStatus[] {
   return statuses;
 }
 
-function lowCreditsThreshold(key: ListedKey): number {
+function lowCreditsThreshold(key: Key): number {
   const refill = key.credits?.refill?.amount;
   return refill !== undefined && refill > 0 ? refill * LOW_CREDITS_SHARE : LOW_CREDITS;
 }
 
 /** The status filter's values for a key: its field statuses, or "ok". */
-export function statusFacets(key: ListedKey, now: number): StatusFacet[] {
+export function statusFacets(key: Key, now: number): StatusFacet[] {
   const statuses = fieldStatuses(key, now);
   return statuses.length === 0 ? ["ok"] : statuses;
 }
@@ -85,6 +85,6 @@ export function usageStatuses(totals: UsageTotals | undefined): UsageStatus[] {
   return statuses;
 }
 
-export function keyStatuses(key: ListedKey, now: number, usage?: UsageTotals): KeyStatusKind[] {
+export function keyStatuses(key: Key, now: number, usage?: UsageTotals): KeyStatusKind[] {
   return [...fieldStatuses(key, now), ...usageStatuses(usage)];
 }

@@ -1,7 +1,7 @@
-import type { ListedKey } from "./key-fields";
+import type { Key } from "../../lib/contract";
 
 /** Keys whose name, id or visible prefix contains the query, ignoring case. */
-export function filterKeys<TKey extends ListedKey>(keys: readonly TKey[], query: string): readonly TKey[] {
+export function filterKeys<TKey extends Key>(keys: readonly TKey[], query: string): readonly TKey[] {
   const needle = query.trim().toLowerCase();
   if (needle === "") return keys;
   return keys.filter(

@@ -1,6 +1,6 @@
 import type { InfiniteData, InfiniteQueryObserverResult } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { KeysPage } from "../../lib/api-client";
+import type { KeysPage } from "../../lib/api/list-keys";
 import { ApiError, NetworkError } from "../../lib/api-errors";
 
 /**

@@ -8,7 +8,7 @@ import {
 import { useMemo, useState } from "react";
 import { readColumnVisibility, saveColumnVisibility, type ColumnVisibility } from "./column-preferences";
 import { COLUMN_ORDER, COLUMN_SPECS, keyColumns, keysTableFeatures, presentColumns } from "./key-columns";
-import type { ListedKey } from "./key-fields";
+import type { Key } from "../../lib/contract";
 import type { StatusFacet } from "./key-status";
 
 const DEFAULT_VISIBILITY: ColumnVisibility = Object.fromEntries(
@@ -27,7 +27,7 @@ interface Options {
  * The Keys table's model: sorting, the status filter with its counts, and the columns shown (the person's
  * choice, remembered, among the columns whose field some key carries).
  */
-export function useKeysTable(keys: readonly ListedKey[], { now, usageTotal, usageAvailable }: Options) {
+export function useKeysTable(keys: readonly Key[], { now, usageTotal, usageAvailable }: Options) {
   const [sorting, setSorting] = useState<SortingState>([]);
   const [statusFilter, setStatusFilter] = useState<StatusFacet[]>([]);
   const columnFilters = useMemo<ColumnFiltersState>(

@@ -13,7 +13,8 @@ import {
   type InternalError,
   type KeyscopeError,
 } from "../../lib/api-errors";
-import { LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry } from "../../lib/contract";
+import { LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry, type Key } from "../../lib/contract";
+import { formatIsoTime } from "../../lib/format-time";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
 import { curlCommand } from "./curl-command";
 
@@ -74,7 +75,7 @@ interface Resolved {
   pageOrigin: string | null;
 }
 
-export interface CatalogEntry<E extends KeyscopeError> {
+export interface CatalogEntry<E> {
   id: string;
   tone: Tone;
   heading: Fill<E, string>;
@@ -306,6 +307,121 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       "Reloading or paging quickly through many pages.",
       "A low rate limit set on the root key.",
     ],
+    actions: ["retry", "troubleshoot"],
+  },
+  "data:key_not_found": {
+    id: "data:key_not_found",
+    tone: "danger",
+    heading: "There is no key with this id",
+    whatHappened:
+      "The API answered 404 for the `keyId` in the request: no key with that id exists in this workspace, or it was deleted.",
+    fix: [
+      "Check the `keyId`: it starts with `key_`; copy it again from the keys list.",
+      "Check that the base URL points at the workspace and environment the key belongs to.",
+    ],
+    likelyCauses: [
+      "A typo in the `keyId`, or an id cut off when it was copied.",
+      "The key was deleted.",
+      "The key belongs to another workspace or environment.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  },
+  "bad_request:invalid_analytics_query_type": {
+    id: "bad_request:invalid_analytics_query_type",
+    tone: "danger",
+    heading: "Only SELECT queries may run on analytics",
+    whatHappened:
+      "The analytics query is not a `SELECT`: analytics only reads, so anything that writes or changes tables (`INSERT`, `ALTER`, `DROP`…) is refused.",
+    fix: [
+      "Write the query as a `SELECT` (with `WITH`, `UNION`, subqueries or window functions if needed).",
+      "Remove any statement after the first `;`.",
+    ],
+    likelyCauses: ["A statement that is not a `SELECT`.", "Two statements in one query."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "bad_request:invalid_analytics_query": {
+    id: "bad_request:invalid_analytics_query",
+    tone: "danger",
+    heading: "The analytics query could not be parsed",
+    whatHappened: "The analytics query is not valid SQL, so it was not run. The API's own words below say where it stopped.",
+    fix: [
+      "Check the query near the place the API names: brackets, quotes and commas.",
+      "Quote text with single quotes (`'VALID'`); identifiers need no quotes.",
+    ],
+    likelyCauses: ["A typo or an unbalanced bracket or quote.", "SQL of another dialect than ClickHouse's."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "bad_request:invalid_analytics_table": {
+    id: "bad_request:invalid_analytics_table",
+    tone: "danger",
+    heading: "The analytics query reads a table it may not",
+    whatHappened:
+      "Analytics queries may read only `key_verifications_v1` and `key_verifications_per_{minute,hour,day,month}_v1`, also inside subqueries and `WITH`.",
+    fix: [
+      "Read from one of the five verification tables instead.",
+      "Remove table functions and `system.*` or `information_schema.*` tables.",
+    ],
+    likelyCauses: ["A misspelled table name.", "A table of the database itself rather than a public table."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "bad_request:invalid_analytics_function": {
+    id: "bad_request:invalid_analytics_function",
+    tone: "danger",
+    heading: "The analytics query uses a function that is not allowed",
+    whatHappened:
+      "Analytics queries may call only a listed set of aggregate, date, text and array functions; the query uses another one.",
+    fix: [
+      "Use an allowed function instead: `count`, `sum`, `countIf`, `toStartOfHour`, `fromUnixTimestamp64Milli`, `has`…",
+      "Read the API's detail below: it names the function refused.",
+    ],
+    likelyCauses: ["A ClickHouse function outside the allowed list.", "A misspelled function name."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "unprocessable_entity:query_execution_timeout": {
+    id: "unprocessable_entity:query_execution_timeout",
+    tone: "warning",
+    heading: "The analytics query took longer than 30 seconds",
+    whatHappened: "The query ran for the 30 seconds a query may take and was stopped before it finished.",
+    fix: [
+      "Narrow the time range with a `WHERE time >= …` condition.",
+      "Read a per-hour or per-day table (`key_verifications_per_day_v1`) instead of single verifications.",
+    ],
+    likelyCauses: ["A long time range over single verifications.", "A join or subquery over many rows."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "unprocessable_entity:query_memory_limit_exceeded": {
+    id: "unprocessable_entity:query_memory_limit_exceeded",
+    tone: "warning",
+    heading: "The analytics query needed more than 1 GB of memory",
+    whatHappened: "The query was stopped when it needed more than the 1 GB of memory a query may use.",
+    fix: [
+      "Group by fewer columns, or by coarser time buckets.",
+      "Narrow the time range, or read a per-hour or per-day table.",
+    ],
+    likelyCauses: ["Grouping by a column with very many values (`request_id`, `key_id`).", "A long time range."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "unprocessable_entity:query_rows_limit_exceeded": {
+    id: "unprocessable_entity:query_rows_limit_exceeded",
+    tone: "warning",
+    heading: "The analytics query returned too many rows",
+    whatHappened: "The query's result would be larger than the 10 million rows a query may return.",
+    fix: ["Add a `LIMIT`, or aggregate with `GROUP BY` instead of listing single verifications."],
+    likelyCauses: ["A `SELECT *` over single verifications without a `LIMIT`."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "too_many_requests:query_quota_exceeded": {
+    id: "too_many_requests:query_quota_exceeded",
+    tone: "warning",
+    heading: "This workspace ran its 1,000 analytics queries of the hour",
+    whatHappened: (error) =>
+      "Each workspace may run 1,000 analytics queries an hour, and this one has." +
+      (error.retryAfterSeconds === null ? "" : ` The API asks to wait ${error.retryAfterSeconds} s.`),
+    fix: [
+      "Wait until the countdown ends, then retry.",
+      "Check for a program that queries analytics in a loop: every query counts, whichever key sends it.",
+    ],
+    likelyCauses: ["A dashboard or script that refreshes analytics often.", "Several people querying the same workspace."],
     actions: ["retry", "troubleshoot"],
   },
   "application:unexpected_error": {
@@ -581,7 +697,7 @@ const UNEXPECTED_ENTRIES: Record<UnexpectedResponseError["reason"], CatalogEntry
     heading: "The answer is not in the API's format",
     whatHappened: (error) =>
       error.status >= 200 && error.status < 300
-        ? `The answer (HTTP ${error.status}) was not the API's list of keys: \`{meta, data}\` with keys that each have a text \`keyId\` and \`name\`.`
+        ? `The answer (HTTP ${error.status}) was not the API's list of keys: \`{meta, data}\` with keys that each have a text \`keyId\`.`
         : `The answer (HTTP ${error.status}) was not the API's error envelope \`{meta, error: {title, detail, status, type}}\`.`,
     fix: [
       "Check that the base URL points at the key-management API, not another service.",
@@ -611,7 +727,7 @@ const INVALID_CONNECTION_ENTRIES: Record<InvalidConnectionError["field"], Catalo
     id: "invalid-connection:base-url",
     tone: "danger",
     heading: "The base URL cannot be used",
-    whatHappened: (error) => `${error.message}, so Keyscope did not send the request.`,
+    whatHappened: (error) => `${error.message} Keyscope did not send the request.`,
     fix: [
       "Enter the API's address starting with `https://` (or `http://` for a local server), for example `https://api.example.com`.",
       "Leave out any `?` or `#` part, and any user name or password: the key is the only credential.",
@@ -658,6 +774,176 @@ const INTERNAL_ENTRY: CatalogEntry<InternalError> = {
   likelyCauses: ["A bug in Keyscope."],
   actions: ["retry", "troubleshoot"],
 };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Verification outcomes: `keys.verifyKey` answers 200 with a `code`, and analytics records an `outcome`
+
+export const VERIFICATION_OUTCOMES = [
+  "VALID",
+  "NOT_FOUND",
+  "FORBIDDEN",
+  "INSUFFICIENT_PERMISSIONS",
+  "USAGE_EXCEEDED",
+  "RATE_LIMITED",
+  "DISABLED",
+  "EXPIRED",
+  "INVALID",
+] as const;
+
+export type VerificationOutcome = (typeof VERIFICATION_OUTCOMES)[number];
+
+/** What is known about one verification, for the specifics: the more, the more precise the sentence. */
+export interface VerificationFacts {
+  /** `code` of a `keys.verifyKey` answer, or `outcome` of an analytics row. */
+  outcome: string;
+  /** The key that was verified, as `keys.getKey` returned it: its expiry, credits and their refill. */
+  key?: Key | undefined;
+  /** The rate limit that refused it, and when it resets (ms since the epoch). */
+  ratelimit?: { name: string; reset?: number | undefined } | undefined;
+  /** The permission query the verification asked for. */
+  permissions?: string | undefined;
+}
+
+/** What an outcome means, for a key's page: no status, code or request of its own. */
+export type OutcomeExplanation = Pick<Diagnosis, "entryId" | "tone" | "heading" | "whatHappened" | "fixSteps" | "likelyCauses">;
+
+function at(ms: number | undefined): string | null {
+  return ms === undefined ? null : formatIsoTime(ms);
+}
+
+const VERIFICATION_ENTRIES: Record<VerificationOutcome, CatalogEntry<VerificationFacts>> = {
+  VALID: {
+    id: "verification:VALID",
+    tone: "info",
+    heading: "Verified",
+    whatHappened: "The key exists, is enabled and not expired, had the permissions and credits asked for, and was within its rate limits.",
+    fix: [],
+    likelyCauses: [],
+    actions: [],
+  },
+  NOT_FOUND: {
+    id: "verification:NOT_FOUND",
+    tone: "danger",
+    heading: "Refused: no such key",
+    whatHappened:
+      "The key presented does not exist in this API: it was never created here, was deleted, or was cut off or mistyped by the caller.",
+    fix: [
+      "Check that the caller sends the whole key, exactly as it was created.",
+      "Check that the caller verifies against the API (and environment) the key was created in.",
+    ],
+    likelyCauses: ["A deleted or never-created key.", "A key from another API or environment.", "A key truncated on the way."],
+    actions: [],
+  },
+  FORBIDDEN: {
+    id: "verification:FORBIDDEN",
+    tone: "danger",
+    heading: "Refused: the key may not be used here",
+    whatHappened: "The key exists but belongs to another API than the one it was verified against, so it was refused.",
+    fix: ["Verify the key against the API it belongs to, or create a key for this API."],
+    likelyCauses: ["A key of another API in the same workspace.", "The caller's API id is configured wrongly."],
+    actions: [],
+  },
+  INSUFFICIENT_PERMISSIONS: {
+    id: "verification:INSUFFICIENT_PERMISSIONS",
+    tone: "danger",
+    heading: "Refused: the key lacks a permission",
+    whatHappened: (facts) =>
+      `The verification asked for ${facts.permissions ? `\`${facts.permissions}\`` : "permissions"} and the key does not have ${facts.permissions ? "them" : "all of them"}` +
+      (facts.key?.permissions ? ` (it has ${facts.key.permissions.length === 0 ? "none" : facts.key.permissions.map((name) => `\`${name}\``).join(", ")}).` : "."),
+    fix: [
+      "Give the key the permission (directly or through a role), if it should have it.",
+      "Otherwise the refusal is right: the caller asked for something this key may not do.",
+    ],
+    likelyCauses: ["The key was created before the permission was required.", "A role that does not include the permission."],
+    actions: [],
+  },
+  USAGE_EXCEEDED: {
+    id: "verification:USAGE_EXCEEDED",
+    tone: "warning",
+    heading: "Refused: the key has no credits left",
+    whatHappened: (facts) => {
+      const refill = facts.key?.credits?.refill;
+      const when = refill === undefined ? "" : refill.interval === "daily" ? " They refill daily" : ` They refill monthly${refill.refillDay === undefined ? "" : ` on day ${refill.refillDay}`}`;
+      return `Each verification spends credits, and this key has ${facts.key?.credits?.remaining ?? 0} left.${refill === undefined ? " They do not refill by themselves." : `${when}, by ${refill.amount}.`}`;
+    },
+    fix: ["Add credits to the key (or raise its refill), if it should go on being used.", "Otherwise wait for the next refill."],
+    likelyCauses: ["The key's usage was capped on purpose.", "A client retrying in a loop spent the credits."],
+    actions: [],
+  },
+  RATE_LIMITED: {
+    id: "verification:RATE_LIMITED",
+    tone: "warning",
+    heading: "Refused: the key hit its rate limit",
+    whatHappened: (facts) => {
+      const name = facts.ratelimit ? `its rate limit \`${facts.ratelimit.name}\`` : "one of its rate limits";
+      const reset = at(facts.ratelimit?.reset);
+      return `The key was used more often than ${name} allows.${reset === null ? "" : ` The limit resets at ${reset}.`}`;
+    },
+    fix: [
+      "Slow the caller down, or spread its requests over time.",
+      "Raise the limit on the key or its identity, if the traffic is expected.",
+    ],
+    likelyCauses: ["A burst of traffic from one client.", "Several clients sharing one key.", "A limit set lower than the traffic."],
+    actions: [],
+  },
+  DISABLED: {
+    id: "verification:DISABLED",
+    tone: "danger",
+    heading: "Refused: the key is disabled",
+    whatHappened: "The key exists but is disabled, so every verification of it is refused until it is enabled again.",
+    fix: ["Enable the key again, if it was disabled by mistake.", "Otherwise give the caller another key."],
+    likelyCauses: ["Someone disabled the key on purpose, for example while rotating keys.", "An automated policy disabled it."],
+    actions: [],
+  },
+  EXPIRED: {
+    id: "verification:EXPIRED",
+    tone: "danger",
+    heading: "Refused: the key has expired",
+    whatHappened: (facts) => {
+      const since = at(facts.key?.expires);
+      return `The key's expiry date has passed${since === null ? "" : ` (it expired at ${since})`}, so every verification of it is refused.`;
+    },
+    fix: ["Give the caller a new key.", "Or move the key's expiry date, if it should still work."],
+    likelyCauses: ["A key created with an expiry date that has passed.", "A temporary key still in use."],
+    actions: [],
+  },
+  INVALID: {
+    id: "verification:INVALID",
+    tone: "danger",
+    heading: "Refused: the key was invalid",
+    whatHappened: "Analytics recorded the verification as invalid: the key was malformed or failed a check that has no outcome of its own.",
+    fix: ["Check that the caller sends the whole key, without quotes, spaces or a `Bearer ` prefix."],
+    likelyCauses: ["A malformed or truncated key.", "A key sent in the wrong form."],
+    actions: [],
+  },
+};
+
+const VERIFICATION_BY_OUTCOME = new Map<string, CatalogEntry<VerificationFacts>>(Object.entries(VERIFICATION_ENTRIES));
+/** An outcome's explanation needs no request: the fillers read only the facts. */
+const NO_CONTEXT: Resolved = { requestUrl: "", apiOrigin: "", pageOrigin: null };
+
+/** What a verification's outcome means and how to fix it; an outcome newer than this catalog gets a plain sentence. */
+export function describeVerification(facts: VerificationFacts): OutcomeExplanation {
+  const entry = VERIFICATION_BY_OUTCOME.get(facts.outcome);
+  if (entry === undefined) {
+    return {
+      entryId: "verification:other",
+      tone: "warning",
+      heading: `Outcome ${facts.outcome}`,
+      whatHappened: `The verification ended with ${facts.outcome}, an outcome this version of Keyscope has no explanation for.`,
+      fixSteps: [],
+      likelyCauses: [],
+    };
+  }
+  return {
+    entryId: entry.id,
+    tone: entry.tone,
+    heading: fill(entry.heading, facts, NO_CONTEXT),
+    whatHappened: fill(entry.whatHappened, facts, NO_CONTEXT),
+    fixSteps: [...fill(entry.fix, facts, NO_CONTEXT)],
+    likelyCauses: [...fill(entry.likelyCauses, facts, NO_CONTEXT)],
+  };
+}
 
 /** The id of every entry: what the tests walk through to check that each one renders. */
 export const CATALOG_IDS: readonly string[] = [

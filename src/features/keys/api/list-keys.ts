@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { listKeys, type Connection, type KeysPage } from "../../../lib/api-client";
+import { listKeys, type KeysPage } from "../../../lib/api/list-keys";
+import type { Connection } from "../../../lib/api/transport";
 import { ApiError } from "../../../lib/api-errors";
 import type { ListKeysRequest } from "../../../lib/contract";
 import { fingerprint } from "../../../lib/fingerprint";

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { COLUMN_SPECS, type ColumnId } from "../key-columns";
-import type { ListedKey } from "../key-fields";
+import type { Key } from "../../../lib/contract";
 import { exportFileName, isExportedColumn, keysToCsv, keysToJson } from "../export-keys";
 import type { KeysLoader } from "../use-keys-loader";
 import "./export-buttons.css";
@@ -21,7 +21,7 @@ function download(content: string, type: string, fileName: string): void {
 
 interface ExportPanelProps {
   /** The rows the table shows: its filter and sort applied. */
-  keys: readonly { original: ListedKey }[];
+  keys: readonly { original: Key }[];
   columns: readonly ColumnId[];
   now: number;
   loaded: number;

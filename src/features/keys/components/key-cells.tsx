@@ -2,7 +2,7 @@ import { Link } from "react-router-dom";
 import { CopyButton } from "../../../components/copy-button";
 import { formatIsoTime, formatRelativeTime } from "../../../lib/format-time";
 import type { ColumnId } from "../key-columns";
-import type { ListedKey } from "../key-fields";
+import type { Key } from "../../../lib/contract";
 import type { KeyUsage } from "../usage";
 import { KeyStatusBadges } from "./key-status-badge";
 import { RelativeTime } from "./relative-time";
@@ -15,7 +15,7 @@ export function keyPagePath(keyId: string): string {
 
 export interface CellProps {
   column: ColumnId;
-  keyData: ListedKey;
+  keyData: Key;
   now: number;
   /** This key's usage once the analytics answer is in; undefined while it loads or when it failed. */
   usage: KeyUsage | undefined;
@@ -85,7 +85,7 @@ function ExactTime({ time, now }: { time: number; now: number }) {
   );
 }
 
-function Credits({ keyData }: { keyData: ListedKey }) {
+function Credits({ keyData }: { keyData: Key }) {
   const credits = keyData.credits;
   if (credits === undefined) return <Muted />;
   if (credits.remaining === null) return <Muted>Unlimited</Muted>;

@@ -1,8 +1,8 @@
-import type { ListedKey } from "../key-fields";
+import type { Key } from "../../../lib/contract";
 import { keyStatuses, STATUS_LABELS, STATUS_TONES, type UsageTotals } from "../key-status";
 
 /** A key's status badges, worst first; "Active" when nothing is wrong, "—" when the API sent no field to judge by. */
-export function KeyStatusBadges({ keyData, now, usage }: { keyData: ListedKey; now: number; usage: UsageTotals | undefined }) {
+export function KeyStatusBadges({ keyData, now, usage }: { keyData: Key; now: number; usage: UsageTotals | undefined }) {
   const statuses = keyStatuses(keyData, now, usage);
   if (statuses.length === 0) {
     const known = keyData.enabled !== undefined || keyData.expires !== undefined || keyData.credits !== undefined;

@@ -2,11 +2,12 @@ import { useQueryClient, type InfiniteData } from "@tanstack/react-query";
 import { useCallback, useDeferredValue, useEffect, useEffectEvent, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { Spinner } from "../../../components/spinner";
-import type { Connection, KeysPage } from "../../../lib/api-client";
+import type { KeysPage } from "../../../lib/api/list-keys";
+import type { Connection } from "../../../lib/api/transport";
 import { ApiError } from "../../../lib/api-errors";
 import { useSecondsUntil } from "../../../lib/use-seconds-until";
 import { listKeysQueryKey, useListKeys, type ListKeysParams } from "../api/list-keys";
-import type { ListedKey } from "../key-fields";
+import type { Key } from "../../../lib/contract";
 import { countText, filterKeys } from "../key-view";
 import { useKeysLoader } from "../use-keys-loader";
 import { useKeysTable } from "../use-keys-table";
@@ -306,7 +307,7 @@ function RefreshButton({ refreshing, waitSeconds, onRefresh }: RefreshButtonProp
 }
 
 /** Pages are keyset-ordered by keyId, but a key seen twice (e.g. created between two pages) must render once. */
-function uniqueKeys(keys: ListedKey[]): ListedKey[] {
+function uniqueKeys(keys: Key[]): Key[] {
   const seen = new Set<string>();
   return keys.filter((key) => {
     if (seen.has(key.keyId)) return false;

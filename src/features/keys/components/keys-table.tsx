@@ -1,7 +1,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useLayoutEffect, useRef, type CSSProperties } from "react";
 import { COLUMN_SPECS, type ColumnId } from "../key-columns";
-import type { ListedKey } from "../key-fields";
+import type { Key } from "../../../lib/contract";
 import type { KeyUsage } from "../usage";
 import { useMediaQuery } from "../use-media-query";
 import type { KeysTableModel } from "../use-keys-table";
@@ -152,7 +152,7 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
 }
 
 interface KeyRowProps {
-  keyData: ListedKey;
+  keyData: Key;
   index: number;
   /** Where the row sits inside the body; fixed for a row, so scrolling renders only the rows it brings in. */
   top: number;

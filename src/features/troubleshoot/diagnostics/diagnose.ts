@@ -247,7 +247,7 @@ function fromError(error: KeyscopeError, keySent: boolean, origin: string, conte
         "Copy the key again from where it was created, alone and on one line.",
       );
     }
-    return finding("not-the-api", "danger", `${error.message}, so nothing was sent.`, "Correct the base URL on the key-entry page.");
+    return finding("not-the-api", "danger", `${error.message} Nothing was sent.`, "Correct the base URL on the key-entry page.");
   }
   if (error instanceof UnexpectedResponseError) {
     return finding(
@@ -266,7 +266,7 @@ function fromError(error: KeyscopeError, keySent: boolean, origin: string, conte
  */
 function refusedByPage(origin: string, pageOrigin: string): boolean {
   const warnings = baseUrlWarnings(origin, pageOrigin);
-  return warnings.includes("plain-http") || warnings.includes("mixed-content");
+  return warnings.some((warning) => warning !== "cross-origin");
 }
 
 export function diagnose(results: ProbeResults, context: DiagnoseContext): Finding {

@@ -2,7 +2,9 @@
  * The probes of a diagnostics run, as plain functions of a base URL and a key: no React here.
  * Each one sends one request and records what came back (or why nothing could be read), and how long it took.
  */
-import { listKeys, listKeysPaths, normalizeBaseUrl, type Connection } from "../../../lib/api-client";
+import { listKeys, listKeysPaths } from "../../../lib/api/list-keys";
+import { normalizeBaseUrl } from "../../../lib/check-base-url";
+import { deadline, defaultFetch, isOffline, untilAborted, type Connection } from "../../../lib/api/transport";
 import { toKeyscopeError, type KeyscopeError } from "../../../lib/api-errors";
 
 export type ReachOutcome =
@@ -60,7 +62,7 @@ export function probeUrl(target: ProbeTarget): string {
  * `no-cors` request resolves (with an opaque answer) if the server answered and only CORS hid it.
  */
 export async function probeReach(target: ProbeTarget, options: ProbeOptions = {}): Promise<ReachOutcome> {
-  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const fetchImpl = options.fetch ?? defaultFetch;
   const now = clock(options);
   const started = now();
   const url = probeUrl(target);
@@ -83,23 +85,14 @@ export async function probeReach(target: ProbeTarget, options: ProbeOptions = {}
     return { kind: "cors-blocked", ms: Math.round(now() - started) };
   } catch {
     options.signal?.throwIfAborted();
-    const offline = typeof navigator !== "undefined" && navigator.onLine === false;
-    return { kind: "unreachable", offline, ms: Math.round(now() - started) };
+    return { kind: "unreachable", offline: isOffline(), ms: Math.round(now() - started) };
   }
 }
 
-/** Runs `request` with a signal that aborts after `ms` or with the caller's; the timer ends with the request. */
-async function withTimeout<T>(ms: number, caller: AbortSignal | undefined, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  const forward = () => controller.abort();
-  caller?.addEventListener("abort", forward, { once: true });
-  try {
-    return await request(controller.signal);
-  } finally {
-    clearTimeout(timer);
-    caller?.removeEventListener("abort", forward);
-  }
+/** Runs `request` with the client's deadline: it gives up after `ms` or with the caller's signal. */
+function withTimeout<T>(ms: number, caller: AbortSignal | undefined, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const { signal } = deadline(ms, caller);
+  return untilAborted(request(signal), signal);
 }
 
 /** (2) and (3): the list operation without a key, or with the key to test, through the one API client. */

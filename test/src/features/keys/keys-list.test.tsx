@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { ErrorBoundary } from "react-error-boundary";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { KeysList } from "../../../../src/features/keys/components/keys-list";
-import type { Connection } from "../../../../src/lib/api-client";
+import type { Connection } from "../../../../src/lib/api/transport";
 import { listKeysInfiniteQueryOptions } from "../../../../src/features/keys/api/list-keys";
 import { fingerprint } from "../../../../src/lib/fingerprint";
 import { createQueryClient } from "../../../../src/lib/query-client";

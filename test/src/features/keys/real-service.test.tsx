@@ -10,7 +10,7 @@ import { ErrorBoundary } from "react-error-boundary";
 import { expect, test, vi } from "vitest";
 import { KeysList } from "../../../../src/features/keys/components/keys-list";
 import { ErrorPanel } from "../../../../src/features/troubleshoot/components/error-panel";
-import type { Connection } from "../../../../src/lib/api-client";
+import type { Connection } from "../../../../src/lib/api/transport";
 import { takeConsoleErrors } from "../../setup";
 import { jsonResponse, realServiceEnvelope, stubApi } from "../../support/keys-api";
 import { freshQueryClientPerTest } from "../../support/query-tests";

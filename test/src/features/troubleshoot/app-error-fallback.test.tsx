@@ -5,7 +5,7 @@ import { Suspense } from "react";
 import { ErrorBoundary } from "react-error-boundary";
 import { expect, test, vi } from "vitest";
 import { AppErrorFallback } from "../../../../src/features/troubleshoot/components/app-error-fallback";
-import { listKeys } from "../../../../src/lib/api-client";
+import { listKeys } from "../../../../src/lib/api/list-keys";
 import { ApiError } from "../../../../src/lib/api-errors";
 import { createQueryClient } from "../../../../src/lib/query-client";
 import { takeConsoleErrors } from "../../setup";
