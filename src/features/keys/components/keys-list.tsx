@@ -6,9 +6,12 @@ import type { KeysPage } from "../../../lib/api/list-keys";
 import type { Connection } from "../../../lib/api/transport";
 import { ApiError } from "../../../lib/api-errors";
 import { useSecondsUntil } from "../../../lib/use-seconds-until";
+import { isKeyNotFound, lookupUnavailable, useKeyLookup } from "../api/get-key";
+import { isAnalyticsForbidden, READ_ANALYTICS_PERMISSION, useKeysUsage } from "../api/get-keys-usage";
 import { listKeysQueryKey, useListKeys, type ListKeysParams } from "../api/list-keys";
 import type { Key } from "../../../lib/contract";
-import { countText, filterKeys } from "../key-view";
+import { countText, exactKeyId, filterKeys } from "../key-view";
+import type { KeyUsage } from "../usage";
 import { useKeysLoader } from "../use-keys-loader";
 import { useKeysTable } from "../use-keys-table";
 import { useNow } from "../use-now";
@@ -51,13 +54,14 @@ interface KeysListContentProps extends KeysListProps {
   data: KeysData;
 }
 
-const noUsageTotal = () => undefined;
+const ANALYTICS_ROOT_KEY_COMMAND = `npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key,${READ_ANALYTICS_PERMISSION}'`;
 
 function KeysListContent({ connection, params, query, data, renderRefreshError }: KeysListContentProps) {
   const { hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = query;
   const queryClient = useQueryClient();
   const online = useOnline();
   const loader = useKeysLoader(fetchNextPage);
+  const { start: startLoading, reset: resetLoading } = loader;
   const [filter, setFilter] = useState("");
   // Typing stays instant with 100,000 keys loaded: the list catches up a frame later.
   const deferredFilter = useDeferredValue(filter);
@@ -67,8 +71,34 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
   const [refreshQueued, setRefreshQueued] = useState(false);
 
   const keys = useMemo(() => uniqueKeys(data.pages.flatMap((page) => page.keys)), [data]);
-  const matching = useMemo(() => filterKeys(keys, deferredFilter), [keys, deferredFilter]);
-  const model = useKeysTable(matching, { now, usageTotal: noUsageTotal, usageAvailable: true });
+  const loadedMatches = useMemo(() => filterKeys(keys, deferredFilter), [keys, deferredFilter]);
+
+  // An exact key id not among the loaded keys is asked for directly (keys.getKey), not searched page by page.
+  const typedId = exactKeyId(deferredFilter);
+  const lookupId = typedId !== null && loadedMatches.length === 0 ? typedId : null;
+  const lookup = useKeyLookup(connection, lookupId);
+  const foundKey = lookupId !== null && lookup.data?.keyId === lookupId ? lookup.data : undefined;
+  const lookupNotFound = lookupId !== null && isKeyNotFound(lookup.error);
+  const matching = useMemo(() => (foundKey === undefined ? loadedMatches : [foundKey]), [foundKey, loadedMatches]);
+
+  // Usage: one analytics query for the rows in view, asked once they are painted and scrolling has settled.
+  const [keysInView, setKeysInView] = useState<readonly string[]>([]);
+  const onKeysInView = useCallback(
+    (ids: readonly string[]) => setKeysInView((previous) => (previous.join(" ") === ids.join(" ") ? previous : ids)),
+    [],
+  );
+  const usage = useKeysUsage(connection, keysInView);
+  const usageForbidden = isAnalyticsForbidden(usage.error);
+  // The usage column sorts by what is known of it; a stable reader, so new usage never rebuilds 100,000 rows.
+  const knownUsage = useRef(new Map<string, KeyUsage>());
+  useEffect(() => {
+    if (usage.data) for (const [id, value] of usage.data) knownUsage.current.set(id, value);
+  }, [usage.data]);
+  const usageTotal = useCallback((keyId: string) => {
+    const totals = knownUsage.current.get(keyId)?.totals;
+    return totals === undefined ? undefined : totals.valid + totals.refused;
+  }, []);
+  const model = useKeysTable(matching, { now, usageTotal, usageAvailable: !usageForbidden });
   const shown = model.table.getRowModel().rows;
   const filtering = deferredFilter.trim() !== "";
   const narrowed = filtering || model.statusFilter.length > 0;
@@ -90,7 +120,7 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
       setRefreshQueued(true);
       return;
     }
-    loader.reset();
+    resetLoading();
     // Only the first page is asked again; the pages after it load again as they are scrolled to (issue 14.6).
     queryClient.setQueryData<KeysData>(listKeysQueryKey(connection, params ?? {}), (current) =>
       current === undefined || current.pages.length <= 1
@@ -99,7 +129,7 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
     );
     setScrollResetKey((count) => count + 1);
     void refetch();
-  }, [connection, params, queryClient, refetch, loader]);
+  }, [connection, params, queryClient, refetch, resetLoading]);
 
   // Back online: the list may have changed meanwhile. A load that waited for the connection goes on by itself.
   const onReconnect = useEffectEvent(() => {
@@ -120,10 +150,19 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
     (pages: readonly KeysPage[]) => filterKeys(pages.flatMap((page) => page.keys), deferredFilter).length > 0,
     [deferredFilter],
   );
-  const keepSearching = filtering && matching.length === 0 && hasNextPage && state.phase === "idle" && online;
+  const lookupPending = lookupId !== null && lookup.isPending;
+  const keepSearching =
+    filtering &&
+    matching.length === 0 &&
+    hasNextPage &&
+    state.phase === "idle" &&
+    online &&
+    !lookupPending &&
+    !lookupNotFound &&
+    (lookupId === null || lookupUnavailable(lookup.error));
   useEffect(() => {
-    if (keepSearching) void loader.start("search", searchGoal);
-  }, [keepSearching, loader, searchGoal]);
+    if (keepSearching) void startLoading("search", searchGoal);
+  }, [keepSearching, startLoading, searchGoal]);
 
   const canLoad = hasNextPage && online && !waitingForRateLimit;
   const loadMore = () => {
@@ -209,6 +248,30 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
         </p>
       )}
 
+      {usageForbidden && (
+        <div className="keys-notice keys-notice--warn" role="note" aria-label="Usage not shown">
+          <p>
+            <strong>Usage is not shown:</strong> this root key may list keys but not read analytics. Give it the permission{" "}
+            <code>{READ_ANALYTICS_PERMISSION}</code>, or use a root key that has it. On the reference server:
+          </p>
+          <code>{ANALYTICS_ROOT_KEY_COMMAND}</code>
+          <CopyButton value={ANALYTICS_ROOT_KEY_COMMAND} label="Copy the command" />
+        </div>
+      )}
+      {usage.isError && !usageForbidden && (
+        <p className="keys-notice keys-notice--warn" role="note">
+          <strong>Usage could not be loaded:</strong> {usage.error.message}{" "}
+          <button type="button" className="button button--small" onClick={() => void usage.refetch()}>
+            Try again
+          </button>
+        </p>
+      )}
+      {foundKey !== undefined && (
+        <p className="keys-notice" role="status">
+          Found with <code>keys.getKey</code>: this key is not among the {keys.length.toLocaleString("en")} keys loaded.
+        </p>
+      )}
+
       <StatusFilter model={model} loaded={keys.length} hasMore={hasNextPage} onLoadAll={() => void loader.start("all")} loading={loading} />
 
       <LoadProgress
@@ -226,7 +289,11 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
         <div className="keys-empty keys-empty--inline">
           <h2>{filtering ? `No keys match “${deferredFilter.trim()}”` : "No key has the chosen status"}</h2>
           <p>
-            {hasNextPage
+            {lookupNotFound
+              ? `The API has no key with the id ${lookupId}.`
+              : lookupPending
+                ? `Asking the API for ${lookupId}…`
+                : hasNextPage
               ? `Among the ${keys.length.toLocaleString("en")} keys loaded so far, none matches. More keys are not loaded yet.`
               : `None of the ${keys.length.toLocaleString("en")} keys matches.`}
           </p>
@@ -243,7 +310,14 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
           </button>
         </div>
       ) : (
-        <KeysTable model={model} now={now} usage={undefined} onNearEnd={autoLoad} scrollResetKey={scrollResetKey} />
+        <KeysTable
+          model={model}
+          now={now}
+          usage={usage.data}
+          onNearEnd={autoLoad}
+          onKeysInView={usageForbidden ? undefined : onKeysInView}
+          scrollResetKey={scrollResetKey}
+        />
       )}
 
       {hasNextPage && (
