@@ -8,8 +8,10 @@ import { newId } from "./ids";
 import { proxyHandler } from "./proxy";
 import type { RequestLog } from "./request-log";
 import { docsRoutes } from "./routes/docs";
+import { getKeyHandler, whoamiHandler } from "./routes/get-key";
 import { listKeysHandler } from "./routes/list-keys";
 import { livenessHandler } from "./routes/liveness";
+import { verifyKeyHandler } from "./routes/verify-key";
 import { dashboardHandler } from "./static-dashboard";
 
 export type AppMode = ({ kind: "direct" } & AuthDependencies) | { kind: "proxy"; upstream: URL };
@@ -59,6 +61,16 @@ function directApi(deps: AuthDependencies, docsUrlFor: DocsUrlResolver, corsOrig
   api.all(listKeysPath, methodNotAllowed("POST"));
   api.post(apisListKeysPath, listKeysHandler(deps, "apis.listKeys"));
   api.all(apisListKeysPath, methodNotAllowed("POST"));
+  // The real service's key operations (CONTRACT.md §4).
+  const keyOperations = {
+    "/keys.getKey": getKeyHandler(deps),
+    "/keys.whoami": whoamiHandler(deps),
+    "/keys.verifyKey": verifyKeyHandler(deps),
+  };
+  for (const [path, handler] of Object.entries(keyOperations)) {
+    api.post(path, handler);
+    api.all(path, methodNotAllowed("POST"));
+  }
   api.get(livenessPath, livenessHandler);
   api.all(livenessPath, methodNotAllowed("GET"));
   api.all("*", (c) => errorResponse(c, "err:keyscope:routing:not_found"));

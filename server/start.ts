@@ -60,7 +60,7 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
   if (config.upstream === undefined) {
     db = openDatabase(config.dataDir);
     demoRootKey = ensureDemoData(db)?.rootKeySecret;
-    mode = { kind: "direct", store: createKeyStore(db), rateLimiter: createRateLimiter() };
+    mode = { kind: "direct", store: createKeyStore(db), rateLimiter: createRateLimiter(), region: config.region };
   } else {
     mode = { kind: "proxy", upstream: config.upstream };
   }

@@ -5,6 +5,11 @@ import { newApiKeySecret } from "../secrets";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PROGRESS_EVERY = 2_000;
+/**
+ * Keys per transaction: a running server's verifications write too, and each waits for the write lock (blocking
+ * its event loop), so the lock is held for a batch at a time (a fraction of a second), never for the whole seed.
+ */
+const BATCH = 5_000;
 
 export interface SeedOptions {
   workspaceId: string;
@@ -15,14 +20,14 @@ export interface SeedOptions {
 }
 
 /**
- * Inserts `count` keys with generated names in one transaction through one prepared statement.
+ * Inserts `count` keys with generated names through one prepared statement, in transactions of {@link BATCH}.
  * Most are live and enabled; some are test keys, disabled, or expire within a year.
  */
 export function seedKeys(db: Database, options: SeedOptions): number {
   const { workspaceId, apiId, count, onProgress, now = Date.now() } = options;
   const insert = keyInserter(db);
-  db.transaction(() => {
-    for (let index = 0; index < count; index += 1) {
+  const insertBatch = db.transaction((start: number) => {
+    for (let index = start; index < Math.min(count, start + BATCH); index += 1) {
       const roll = Math.random();
       insert({
         workspaceId,
@@ -35,7 +40,8 @@ export function seedKeys(db: Database, options: SeedOptions): number {
       });
       if ((index + 1) % PROGRESS_EVERY === 0) onProgress?.(index + 1, count);
     }
-  }).immediate();
+  });
+  for (let start = 0; start < count; start += BATCH) insertBatch.immediate(start);
   onProgress?.(count, count);
   return count;
 }

@@ -109,6 +109,18 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
       "A typo in the id, or an id from another environment.",
     ],
   },
+  "err:svc:data:key_not_found": {
+    whatHappened:
+      "`keys.getKey` found no key with this `keyId` in the root key's workspace, or `keys.whoami` found no key with this secret.",
+    howToFix: [
+      "Use a `keyId` from the key list (`keys.listKeys` or `apis.listKeys`) of the same workspace.",
+      "For `keys.whoami`, send the whole secret exactly as it was handed out, prefix included.",
+    ],
+    commonMistakes: [
+      "The key belongs to another workspace than the root key.",
+      "The secret was trimmed, re-encoded or copied with a stray character.",
+    ],
+  },
   "err:user:bad_request:request_body_too_large": {
     whatHappened: "The request body is larger than 1 MiB, the most this API reads.",
     howToFix: [

@@ -52,6 +52,11 @@ export const ERROR_KINDS = {
     title: "Not Found",
     detail: "The requested API does not exist",
   },
+  "err:svc:data:key_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "The requested key does not exist",
+  },
   "err:user:bad_request:request_body_too_large": {
     status: 413,
     title: "Request Entity Too Large",
