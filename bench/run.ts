@@ -8,6 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startServer, type StartedServer } from "../test/support/server-process";
+import { benchAnalytics } from "./analytics";
 import { benchApi } from "./api";
 import { benchBrowser, chromiumVersion } from "./browser";
 import { benchBundle } from "./bundle";
@@ -17,7 +18,7 @@ import { markdownTable, updateReadme } from "./lib/report";
 import type { BenchResults, BenchRow } from "./lib/results";
 import { benchDeepPaging } from "./paging";
 
-const SECTIONS = ["bundle", "api", "browser", "paging"] as const;
+const SECTIONS = ["bundle", "api", "browser", "paging", "analytics"] as const;
 type Section = (typeof SECTIONS)[number];
 
 function isSection(name: string): name is Section {
@@ -111,6 +112,12 @@ async function main(): Promise<void> {
     await withServer(100_000, async (server, rootKey) => {
       rows.push(...(await benchDeepPaging({ url: server.url, rootKey, requests: quick ? 100 : 300, log })));
     });
+  }
+
+  if (sections.has("analytics")) {
+    rows.push(
+      ...(await benchAnalytics({ verifications: 1_000_000, keys: 10_000, requests: quick ? 100 : 300, log })),
+    );
   }
 
   const results: BenchResults = {

@@ -1,11 +1,14 @@
 import { Hono, type Context } from "hono";
-import { LIST_KEYS_PATH, LIVENESS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../src/lib/contract";
+import { ANALYTICS_GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, LIVENESS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../src/lib/contract";
+import type { AnalyticsEngine } from "./analytics/engine";
+import { HOURLY_ANALYTICS_QUOTA, getVerificationsHandler } from "./analytics/get-verifications";
 import type { ApiEnv, AppEnv } from "./api-env";
 import type { AuthDependencies } from "./auth";
 import { corsMiddleware } from "./cors";
 import { errorEnvelopeJson, errorResponse, JSON_HEADERS } from "./errors";
 import { newId } from "./ids";
 import { proxyHandler } from "./proxy";
+import { createRateLimiter, type RateLimit } from "./rate-limit";
 import type { RequestLog } from "./request-log";
 import { docsRoutes } from "./routes/docs";
 import { getKeyHandler, whoamiHandler } from "./routes/get-key";
@@ -25,6 +28,8 @@ export interface AppOptions {
   /** Where the built dashboard lives. */
   distDir: string;
   requestLog?: RequestLog;
+  /** The analytics engine (direct mode): `analytics.getVerifications` is served when given. */
+  analytics?: { engine: AnalyticsEngine; quota?: RateLimit };
   /** Hears about every unexpected error; the client only ever gets the generic envelope. */
   reportError?: (error: unknown, requestId: string | undefined) => void;
 }
@@ -46,7 +51,12 @@ function methodNotAllowed(allow: string) {
   return (c: Context<ApiEnv>) => errorResponse(c, "err:keyscope:routing:method_not_allowed", { headers: { allow } });
 }
 
-function directApi(deps: AuthDependencies, docsUrlFor: DocsUrlResolver, corsOrigins: readonly string[]): Hono<ApiEnv> {
+function directApi(
+  deps: AuthDependencies,
+  docsUrlFor: DocsUrlResolver,
+  corsOrigins: readonly string[],
+  analytics: AppOptions["analytics"],
+): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
   api.use(async (c, next) => {
     c.set("requestId", newId("req"));
@@ -73,6 +83,12 @@ function directApi(deps: AuthDependencies, docsUrlFor: DocsUrlResolver, corsOrig
   }
   api.get(livenessPath, livenessHandler);
   api.all(livenessPath, methodNotAllowed("GET"));
+  if (analytics !== undefined) {
+    const analyticsPath = ANALYTICS_GET_VERIFICATIONS_PATH.slice(API_PREFIX.length);
+    const quota = analytics.quota ?? HOURLY_ANALYTICS_QUOTA;
+    api.post(analyticsPath, getVerificationsHandler({ ...deps, engine: analytics.engine, quotaLimiter: createRateLimiter(), quota }));
+    api.all(analyticsPath, methodNotAllowed("POST"));
+  }
   api.all("*", (c) => errorResponse(c, "err:keyscope:routing:not_found"));
   return api;
 }
@@ -85,7 +101,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   if (options.requestLog !== undefined) app.use(options.requestLog.middleware);
 
   if (options.mode.kind === "direct") {
-    app.route(API_PREFIX, directApi(options.mode, docsUrlFor, options.corsOrigins ?? []));
+    app.route(API_PREFIX, directApi(options.mode, docsUrlFor, options.corsOrigins ?? [], options.analytics));
   } else {
     // Relayed answers carry the upstream's request id; this server makes one only for errors of its own.
     const proxy = new Hono<ApiEnv>();

@@ -16,12 +16,18 @@ export interface ServerConfig {
   distDir: string;
   /** Recorded as the `region` of every verification this server makes. */
   region: string;
+  /** Analytics queries running longer are stopped (ms). */
+  analyticsTimeoutMs: number;
+  /** Analytics queries a workspace may run per hour. */
+  analyticsQuota: number;
 }
 
 export type ParsedServerArgs = { kind: "config"; config: ServerConfig } | { kind: "help" } | { kind: "error"; message: string };
 
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_ANALYTICS_TIMEOUT_SECONDS = 30;
+export const DEFAULT_ANALYTICS_QUOTA = 1000;
 
 export const SERVER_USAGE = `Usage: npm start -- [options]
 
@@ -37,6 +43,8 @@ Options:
   --no-build             serve dist/ as it is instead of building the dashboard when stale
   --dist-dir DIR         where the built dashboard lives (default: dist/ of the repository)
   --region NAME          the region recorded with each key verification (default ${DEFAULT_REGION})
+  --analytics-timeout S  stop an analytics query after S seconds (default ${DEFAULT_ANALYTICS_TIMEOUT_SECONDS})
+  --analytics-quota N    analytics queries a workspace may run per hour (default ${DEFAULT_ANALYTICS_QUOTA})
   --help                 show this help
 `;
 
@@ -50,6 +58,8 @@ const OPTIONS = {
   "no-build": { type: "boolean" },
   "dist-dir": { type: "string" },
   region: { type: "string" },
+  "analytics-timeout": { type: "string" },
+  "analytics-quota": { type: "string" },
   help: { type: "boolean" },
 } as const;
 
@@ -72,6 +82,15 @@ function port(value: string | undefined): number {
   if (value === undefined) return DEFAULT_PORT;
   const number = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!(number >= 0 && number <= 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535, got "${value}"`);
+  return number;
+}
+
+function positiveNumber(flag: string, value: string | undefined, fallback: number, whole: boolean): number {
+  if (value === undefined) return fallback;
+  const number = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number > 0) || (whole && !Number.isInteger(number))) {
+    throw new UsageError(`${flag} must be a positive ${whole ? "whole " : ""}number, got "${value}"`);
+  }
   return number;
 }
 
@@ -131,6 +150,9 @@ export function parseServerArgs(argv: readonly string[]): ParsedServerArgs {
       build: values["no-build"] !== true,
       distDir: resolve(nonEmpty("--dist-dir", values["dist-dir"]) ?? DEFAULT_DIST_DIR),
       region: region(values.region),
+      analyticsTimeoutMs:
+        positiveNumber("--analytics-timeout", values["analytics-timeout"], DEFAULT_ANALYTICS_TIMEOUT_SECONDS, false) * 1000,
+      analyticsQuota: positiveNumber("--analytics-quota", values["analytics-quota"], DEFAULT_ANALYTICS_QUOTA, true),
     };
     return { kind: "config", config };
   } catch (error) {

@@ -60,3 +60,10 @@ export function missingPermissionsDetail(wanted: readonly string[]): string {
 export function mayListKeys(storedPermissions: string, apiId: string | undefined): boolean {
   return hasAnyPermission(storedPermissions, permissionsFor("read_key", apiId));
 }
+
+/** Querying the workspace's verifications (`analytics.getVerifications`). */
+export const READ_ANALYTICS = "api.*.read_analytics";
+
+export function mayReadAnalytics(storedPermissions: string): boolean {
+  return permissionSet(storedPermissions).has(READ_ANALYTICS);
+}

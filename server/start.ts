@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Database } from "better-sqlite3";
+import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "./analytics/engine";
 import { createApp, type AppMode } from "./app";
 import type { ServerConfig } from "./config";
 import { createKeyStore } from "./db/key-store";
@@ -57,10 +58,17 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
   let db: Database | undefined;
   let mode: AppMode;
   let demoRootKey: string | undefined;
+  let analytics: AnalyticsEngine | undefined;
   if (config.upstream === undefined) {
     db = openDatabase(config.dataDir);
     demoRootKey = ensureDemoData(db)?.rootKeySecret;
     mode = { kind: "direct", store: createKeyStore(db), rateLimiter: createRateLimiter(), region: config.region };
+    try {
+      analytics = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, timeoutMs: config.analyticsTimeoutMs });
+    } catch (error) {
+      db.close();
+      throw error;
+    }
   } else {
     mode = { kind: "proxy", upstream: config.upstream };
   }
@@ -71,6 +79,9 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
     docsUrl: config.docsUrl,
     corsOrigins: config.corsOrigins,
     distDir: config.distDir,
+    ...(analytics !== undefined && {
+      analytics: { engine: analytics, quota: { limit: config.analyticsQuota, windowMs: 60 * 60 * 1000 } },
+    }),
     requestLog,
     reportError: (error, requestId) => {
       const description = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -94,6 +105,7 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
   try {
     address = await listen(server, config.port, config.host);
   } catch (error) {
+    await analytics?.close();
     db?.close();
     throw error;
   }
@@ -104,6 +116,7 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
     async close() {
       await closeServer(server);
       requestLog.flush();
+      await analytics?.close();
       db?.close();
     },
   };

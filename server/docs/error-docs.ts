@@ -22,6 +22,11 @@ const LIST_KEYS_EXAMPLE = `curl -X POST {origin}/v2/keys.listKeys \\
   -H "Content-Type: application/json" \\
   -d '{"limit": 10}'`;
 
+const ANALYTICS_EXAMPLE = `curl -X POST {origin}/v2/analytics.getVerifications \\
+  -H "Authorization: Bearer <API_KEY>" \\
+  -H "Content-Type: application/json" \\
+  -d '{"query": "SELECT outcome, SUM(count) AS n FROM key_verifications_per_day_v1 WHERE time >= now() - INTERVAL 30 DAY GROUP BY outcome"}'`;
+
 export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
   "err:svc:authentication:missing": {
     whatHappened:
@@ -141,6 +146,70 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
       "A retry loop that ignores `Retry-After` and keeps the key limited.",
       "Many workers sharing one root key and its single limit.",
     ],
+  },
+  "err:user:bad_request:invalid_analytics_query": {
+    whatHappened:
+      "The `query` of `analytics.getVerifications` could not be parsed or run: a syntax error, an unknown column, or a type mismatch. `error.detail` carries the engine's message.",
+    howToFix: [
+      "Read `error.detail`: it names the token or column at fault.",
+      "Check the column names of the public tables: `time`, `key_id`, `key_space_id`, `external_id`, `outcome`, `region`, `tags`, `spent_credits`, and `count` in the aggregated tables.",
+      "Write `quantile(x, 0.9)` instead of ClickHouse's `quantile(0.9)(x)`, and `\"any\"(x)` for `any(x)`.",
+    ],
+    example: ANALYTICS_EXAMPLE,
+    commonMistakes: [
+      "A recursive CTE (`WITH RECURSIVE`), which analytics queries do not support.",
+      "Grouping by an `arrayJoin(…)` alias in the same SELECT: unnest in a subquery first.",
+    ],
+  },
+  "err:user:bad_request:invalid_analytics_query_type": {
+    whatHappened: "Analytics queries may only read: one `SELECT` (with `WITH`, `UNION`, `EXCEPT`, subqueries and window functions).",
+    howToFix: ["Send a single `SELECT` statement, without a trailing second statement."],
+    example: ANALYTICS_EXAMPLE,
+    commonMistakes: ["Two statements separated by `;`.", "`INSERT`, `CREATE`, `SET`, `PRAGMA`, `ATTACH`, `COPY` or `INSTALL` sent as a query."],
+  },
+  "err:user:bad_request:invalid_analytics_table": {
+    whatHappened:
+      "The query reads something other than the five public tables: `key_verifications_v1` and `key_verifications_per_{minute,hour,day,month}_v1` (or a CTE of its own).",
+    howToFix: [
+      "Read from the public tables by their bare names; your workspace's rows are selected automatically.",
+      "Use the aggregated tables (`…_per_hour_v1` and so on) for usage over time: they are much faster.",
+    ],
+    example: ANALYTICS_EXAMPLE,
+    commonMistakes: [
+      "A schema-qualified or physical name such as `default.key_verifications_raw_v2`.",
+      "Table functions (`read_csv`, `read_parquet`, `glob`) or system catalogs (`system.*`, `information_schema.*`).",
+    ],
+  },
+  "err:user:bad_request:invalid_analytics_function": {
+    whatHappened: "The query calls a function outside the documented list; `error.detail` names it.",
+    howToFix: [
+      "Use the documented functions: aggregates (`count sum avg min max any groupArray groupUniqArray uniq uniqExact quantile countIf sumIf`), dates (`now today toStartOfHour toStartOfDay fromUnixTimestamp64Milli …`), strings, arrays (`has hasAny hasAll arrayJoin arrayFilter`) and conversions.",
+    ],
+    example: ANALYTICS_EXAMPLE,
+    commonMistakes: ["A function of another SQL dialect, such as `strftime` or `getenv`."],
+  },
+  "err:user:unprocessable_entity:query_execution_timeout": {
+    whatHappened: "The analytics query ran longer than the time limit (30 s unless the server was started with `--analytics-timeout`) and was stopped.",
+    howToFix: [
+      "Narrow the time range with a `WHERE time >= …` condition.",
+      "Read an aggregated table (`key_verifications_per_hour_v1`, `…_per_day_v1`) instead of the raw one.",
+    ],
+    commonMistakes: ["A join of a table with itself without a join condition."],
+  },
+  "err:user:unprocessable_entity:query_memory_limit_exceeded": {
+    whatHappened: "The analytics query (or its result) needs more memory than the limit of 1 GB.",
+    howToFix: ["Aggregate in the query instead of returning raw rows.", "Narrow the time range or the keys."],
+    commonMistakes: ["`SELECT *` over the raw table without a `LIMIT`."],
+  },
+  "err:user:unprocessable_entity:query_rows_limit_exceeded": {
+    whatHappened: "The analytics query returns more than 10 million rows, the most one answer may hold.",
+    howToFix: ["Aggregate with `GROUP BY`, or add a `LIMIT`."],
+    commonMistakes: ["A cross join of two tables."],
+  },
+  "err:user:too_many_requests:query_quota_exceeded": {
+    whatHappened: "The workspace has sent 1000 analytics queries in the last hour, its quota.",
+    howToFix: ["Wait the number of seconds in `Retry-After`, then retry.", "Cache answers instead of asking again for the same range."],
+    commonMistakes: ["A dashboard refreshing every chart every second."],
   },
   "err:svc:application:unexpected_error": {
     whatHappened: "Something failed inside the API while handling the request. It is not caused by the request itself.",

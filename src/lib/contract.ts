@@ -10,6 +10,7 @@ export const REAL_SERVICE_LIST_KEYS_PATH = "/v2/apis.listKeys";
 export const LIVENESS_PATH = "/v2/liveness";
 export const GET_KEY_PATH = "/v2/keys.getKey";
 export const GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
+export const ANALYTICS_GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
 
 export const LIST_KEYS_LIMIT_MAX = 100;
 export const LIST_KEYS_LIMIT_DEFAULT = 100;
@@ -66,6 +67,46 @@ export const ERROR_KINDS = {
     status: 429,
     title: "Too Many Requests",
     detail: "The root key has used up its rate limit; retry after the time in the Retry-After header",
+  },
+  "err:user:bad_request:invalid_analytics_query": {
+    status: 400,
+    title: "Bad Request",
+    detail: "The analytics query is not valid SQL",
+  },
+  "err:user:bad_request:invalid_analytics_query_type": {
+    status: 400,
+    title: "Bad Request",
+    detail: "Only SELECT queries are allowed",
+  },
+  "err:user:bad_request:invalid_analytics_table": {
+    status: 400,
+    title: "Bad Request",
+    detail: "The analytics query reads a table that is not one of the public analytics tables",
+  },
+  "err:user:bad_request:invalid_analytics_function": {
+    status: 400,
+    title: "Bad Request",
+    detail: "The analytics query calls a function that is not supported",
+  },
+  "err:user:unprocessable_entity:query_execution_timeout": {
+    status: 422,
+    title: "Unprocessable Entity",
+    detail: "The analytics query ran longer than its time limit",
+  },
+  "err:user:unprocessable_entity:query_memory_limit_exceeded": {
+    status: 422,
+    title: "Unprocessable Entity",
+    detail: "The analytics query needs more memory than its limit",
+  },
+  "err:user:unprocessable_entity:query_rows_limit_exceeded": {
+    status: 422,
+    title: "Unprocessable Entity",
+    detail: "The analytics query returns more rows than its limit",
+  },
+  "err:user:too_many_requests:query_quota_exceeded": {
+    status: 429,
+    title: "Too Many Requests",
+    detail: "The workspace has used up its analytics queries for this hour",
   },
   "err:svc:application:unexpected_error": {
     status: 500,

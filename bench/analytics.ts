@@ -1,0 +1,228 @@
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import Database from "better-sqlite3";
+import { parsePage, postListKeys } from "./lib/keyscope-api";
+import { APP_DIST, REPO_ROOT } from "./lib/paths";
+import { makeRow, type BenchRow } from "./lib/results";
+import { median, quantile, round } from "./lib/stats";
+
+export interface AnalyticsBenchOptions {
+  /** Verifications written to SQLite before the server starts. */
+  verifications: number;
+  keys: number;
+  /** Timed pairs (a listKeys page, then the analytics query of its keys). */
+  requests: number;
+  log: (line: string) => void;
+}
+
+const GET_VERIFICATIONS = "/v2/analytics.getVerifications";
+const DAY_MS = 24 * 60 * 60 * 1000;
+const OUTCOMES = ["VALID", "VALID", "VALID", "VALID", "VALID", "VALID", "RATE_LIMITED", "USAGE_EXCEEDED", "INSUFFICIENT_PERMISSIONS", "EXPIRED"];
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+function base58(value: number): string {
+  let text = "";
+  let rest = value;
+  do {
+    text = BASE58[rest % 58] + text;
+    rest = Math.floor(rest / 58);
+  } while (rest > 0);
+  return text;
+}
+
+interface ServerProcess {
+  url: string;
+  pid: number;
+  startMs: number;
+  stop(): Promise<void>;
+}
+
+/** The server in a process of its own (node, not the tsx wrapper), so that its pid is the one whose memory counts. */
+function startServerProcess(dataDir: string): Promise<ServerProcess> {
+  const startedAt = performance.now();
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "server/main.ts", "--port", "0", "--no-build", "--dist-dir", APP_DIST, "--data-dir", dataDir, "--analytics-quota", "1000000"],
+    { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, KEYSCOPE_PARENT_PID: String(process.pid) } },
+  );
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return new Promise((resolve, reject) => {
+    let output = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      output += chunk;
+      const url = /^Keyscope is running at (\S+)$/m.exec(output)?.[1];
+      if (url === undefined || child.pid === undefined) return;
+      child.stdout.removeAllListeners("data");
+      child.stdout.resume();
+      resolve({
+        url,
+        pid: child.pid,
+        startMs: performance.now() - startedAt,
+        stop: async () => {
+          child.kill("SIGTERM");
+          await exited;
+        },
+      });
+    });
+    child.once("exit", (code) => reject(new Error(`the server exited with code ${code} before listening`)));
+  });
+}
+
+function admin(dataDir: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ["--import", "tsx", "server/admin.ts", ...args, "--data-dir", dataDir], { cwd: REPO_ROOT }, (error, stdout, stderr) => {
+      if (error) reject(new Error(stderr.trim() || error.message));
+      else resolve(stdout.trim());
+    });
+  });
+}
+
+/** Resident memory of a process in MiB (Linux /proc through ps, which also works on macOS). */
+function residentMiB(pid: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    execFile("ps", ["-o", "rss=", "-p", String(pid)], (error, stdout) => {
+      if (error) reject(new Error(`ps failed: ${error.message}`));
+      else resolve(Number(stdout.trim()) / 1024);
+    });
+  });
+}
+
+/** Verifications straight into SQLite, spread over 30 days and over every key, with the usual mix of outcomes. */
+function seedVerifications(dataDir: string, count: number): void {
+  const db = new Database(join(dataDir, "keyscope.sqlite"));
+  try {
+    const keys = db.prepare<[], { id: string; api_id: string; workspace_id: string }>("SELECT id, api_id, workspace_id FROM keys").all();
+    const insert = db.prepare(
+      `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
+       VALUES (?, ?, ?, ?, ?, '', ?, 'local', ?, ?)`,
+    );
+    const now = Date.now();
+    const tags = [JSON.stringify(["path=/api/users"]), JSON.stringify(["path=/api/orders", "plan=pro"]), "[]"];
+    db.transaction(() => {
+      for (let index = 0; index < count; index += 1) {
+        const key = keys[(index * 7919) % keys.length];
+        if (key === undefined) throw new Error("no keys to verify");
+        const outcome = OUTCOMES[index % OUTCOMES.length] ?? "VALID";
+        insert.run(`req_bench${base58(index)}`, now - ((index * 2_654_435_761) % (30 * DAY_MS)), key.workspace_id, key.api_id, key.id, outcome, tags[index % 3], outcome === "VALID" ? 1 : 0);
+      }
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+async function postAnalytics(url: string, rootKey: string, query: string): Promise<{ status: number; body: string }> {
+  const response = await fetch(`${url}${GET_VERIFICATIONS}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${rootKey}` },
+    body: JSON.stringify({ query }),
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+/**
+ * With a million verifications: the 36-hour usage of one page of 100 keys (one query over the per-hour table)
+ * against the uncached listKeys page of the same keys; and the server's resident memory.
+ */
+export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<BenchRow[]> {
+  const { log } = options;
+  const dataDir = mkdtempSync(join(tmpdir(), "keyscope-bench-analytics-"));
+  try {
+    // A first start creates the workspace; keys and root key by the admin CLI; verifications straight into SQLite.
+    const first = await startServerProcess(dataDir);
+    await first.stop();
+    await admin(dataDir, ["keys", "seed", "--count", String(options.keys)]);
+    const rootKey = (await admin(dataDir, ["root-key", "create", "--name", "bench", "--permissions", "api.*.read_key,api.*.read_analytics"])).split(/\s+/).at(-1) ?? "";
+    const seededAt = performance.now();
+    seedVerifications(dataDir, options.verifications);
+    log(`analytics: ${options.verifications.toLocaleString("en")} verifications seeded in ${((performance.now() - seededAt) / 1000).toFixed(1)} s`);
+
+    const server = await startServerProcess(dataDir);
+    try {
+      log(`analytics: server ${server.url} running ${(server.startMs / 1000).toFixed(1)} s after spawn`);
+      const firstPage = await postListKeys(server.url, rootKey, { limit: 100 });
+      if (firstPage.status !== 200) throw new Error(`listKeys answered ${firstPage.status}: ${firstPage.body.slice(0, 200)}`);
+      const keyIds = parsePage(firstPage.body).data.keys.map((key) => key.keyId);
+      const firstId = keyIds[0];
+      if (keyIds.length !== 100 || firstId === undefined) throw new Error("the first page does not hold 100 keys");
+      const usageQuery = `SELECT key_id, time, outcome, sum(count) AS count FROM key_verifications_per_hour_v1
+        WHERE key_id IN (${keyIds.map((id) => `'${id}'`).join(", ")}) AND time >= now() - INTERVAL 36 HOUR
+        GROUP BY key_id, time, outcome ORDER BY key_id, time`;
+
+      async function timeList(index: number): Promise<number> {
+        const startedAt = performance.now();
+        // A cursor the server has never seen that still names the first page: never from the page cache.
+        const answer = await postListKeys(server.url, rootKey, { limit: 100, cursor: `key_11111${base58(index)}` });
+        const elapsed = performance.now() - startedAt;
+        if (answer.status !== 200 || parsePage(answer.body).data.keys[0]?.keyId !== firstId) throw new Error("listKeys gave another page");
+        return elapsed;
+      }
+      let usageRows = 0;
+      async function timeUsage(): Promise<number> {
+        const startedAt = performance.now();
+        const answer = await postAnalytics(server.url, rootKey, usageQuery);
+        const elapsed = performance.now() - startedAt;
+        if (answer.status !== 200) throw new Error(`analytics answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+        usageRows = (JSON.parse(answer.body) as { data: unknown[] }).data.length;
+        return elapsed;
+      }
+
+      // The first query waits for the engine's first copy of the verifications, which starts with the server.
+      const firstQueryMs = await timeUsage();
+      const rssAfterLoad = await residentMiB(server.pid);
+      log(`analytics: first query answered ${(firstQueryMs / 1000).toFixed(1)} s after the server listened (first copy)`);
+      for (let index = 0; index < 20; index += 1) {
+        await timeList(1_000_000 + index);
+        await timeUsage();
+      }
+      const list: number[] = [];
+      const usage: number[] = [];
+      for (let index = 0; index < options.requests; index += 1) {
+        list.push(await timeList(index));
+        usage.push(await timeUsage());
+      }
+      const rssAfterQueries = await residentMiB(server.pid);
+      log(`analytics: usage ${round(median(usage), 2)} ms (${usageRows} rows) vs listKeys ${round(median(list), 2)} ms; RSS ${Math.round(rssAfterQueries)} MiB`);
+      const verifications = options.verifications.toLocaleString("en");
+      return [
+        makeRow({
+          id: "analytics-usage",
+          label: `36-hour usage of a page of 100 keys (${verifications} verifications) vs its uncached listKeys page`,
+          unit: "ms",
+          ours: usage,
+          floor: list,
+          goal: { kind: "ratio-at-most", target: 2 },
+          paired: true,
+          method: `${options.requests} pairs, alternating, keep-alive client: one analytics.getVerifications query over key_verifications_per_hour_v1 for the page's key ids (grouped by key, hour, outcome) against keys.listKeys of the same page with a never-seen cursor; ratio: median of each pair's usage/list`,
+          details: {
+            usageP90Ms: round(quantile(usage, 0.9), 3),
+            listP90Ms: round(quantile(list, 0.9), 3),
+            usageRows,
+            keys: options.keys,
+          },
+        }),
+        makeRow({
+          id: "analytics-memory",
+          label: `Server resident memory with ${verifications} verifications`,
+          unit: "MiB",
+          ours: [rssAfterQueries],
+          goal: { kind: "none" },
+          method: "ps RSS of the server process after its first analytics answer (the engine's copy and rollups loaded) and after the usage queries",
+          details: {
+            afterLoadMiB: round(rssAfterLoad, 1),
+            listenSeconds: round(server.startMs / 1000, 2),
+            firstCopySeconds: round(firstQueryMs / 1000, 2),
+          },
+        }),
+      ];
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,270 @@
+import {
+  DuckDBDecimalValue,
+  DuckDBInstance,
+  DuckDBTypeId,
+  JsonDuckDBValueConverter,
+  type DuckDBConnection,
+  type DuckDBValueConverter,
+  type Json,
+} from "@duckdb/node-api";
+import type { Database } from "better-sqlite3";
+import { checkQuery, type QueryRefusal } from "./check-query";
+import { CLICKHOUSE_MACROS } from "./dialect";
+import { createStoreSync, storeSchemaSql, type StoreSync } from "./store-sync";
+
+export interface AnalyticsLimits {
+  /** A query running longer is interrupted. */
+  timeoutMs: number;
+  /** DuckDB's memory_limit, in bytes. */
+  memoryLimitBytes: number;
+  /** More result rows than this: the query is refused. */
+  maxRows: number;
+  /** More result JSON than this (the Node process holds it whole): refused as over the memory limit. */
+  maxResultBytes: number;
+  threads: number;
+}
+
+export const DEFAULT_ANALYTICS_LIMITS: AnalyticsLimits = {
+  timeoutMs: 30_000,
+  memoryLimitBytes: 1024 ** 3,
+  maxRows: 10_000_000,
+  maxResultBytes: 256 * 1024 ** 2,
+  threads: 2,
+};
+
+export type QueryOutcome =
+  | { kind: "rows"; json: string; rowCount: number }
+  | { kind: "refused"; refusal: QueryRefusal; message: string }
+  | { kind: "limit"; limit: "timeout" | "memory" | "rows"; message: string };
+
+export interface AnalyticsEngine {
+  /** Runs an analytics query over one workspace's rows only; never rejects for anything the query does. */
+  query(workspaceId: string, sql: string): Promise<QueryOutcome>;
+  /** Copies the verifications SQLite holds beyond the engine's copy (done before every query too). */
+  catchUp(): Promise<void>;
+  /** How many queries DuckDB is executing right now. */
+  readonly runningQueries: number;
+  /** Stops the copy, interrupts the queries still running, and closes DuckDB. */
+  close(): Promise<void>;
+}
+
+// Workspace ids are this server's own (never request input), and are checked anyway before they go into a view.
+const WORKSPACE_ID = /^ws_[A-Za-z0-9]{1,64}$/;
+const IDLE_CONNECTIONS = 16;
+/** Checked queries remembered by their text: a dashboard sends the same few again and again. */
+const CHECKED_QUERIES = 1000;
+
+function publicViewsSql(workspaceId: string): string {
+  if (!WORKSPACE_ID.test(workspaceId)) throw new Error("not a workspace id");
+  // DuckDB views take no parameters: the id is a checked literal.
+  const workspace = `workspace_id = '${workspaceId}'`;
+  const dimensions = "time, workspace_id, key_space_id, external_id, key_id, outcome, tags, count, spent_credits";
+  return `
+    CREATE TEMP VIEW key_verifications_v1 AS
+      SELECT request_id, time, workspace_id, key_space_id, external_id, key_id, outcome, region,
+             'api' AS source, '' AS app_id, tags, spent_credits
+      FROM store.verifications WHERE ${workspace};
+    CREATE TEMP VIEW key_verifications_per_minute_v1 AS SELECT ${dimensions} FROM store.per_minute WHERE ${workspace};
+    CREATE TEMP VIEW key_verifications_per_hour_v1 AS SELECT ${dimensions} FROM store.per_hour WHERE ${workspace};
+    CREATE TEMP VIEW key_verifications_per_day_v1 AS SELECT ${dimensions} FROM store.per_day WHERE ${workspace};
+    CREATE TEMP VIEW key_verifications_per_month_v1 AS SELECT ${dimensions} FROM store.per_month WHERE ${workspace};
+  `;
+}
+
+const WIDE_INTEGERS = new Set<DuckDBTypeId>([
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UHUGEINT,
+]);
+
+/**
+ * DuckDB's JSON conversion, except that counts and sums (64- and 128-bit) are numbers while they fit exactly, and
+ * decimals (what `round` of a literal gives) are numbers, as ClickHouse's JSON output has them.
+ */
+const toJson: DuckDBValueConverter<Json> = (value, type, converter) => {
+  if (typeof value === "bigint" && WIDE_INTEGERS.has(type.typeId)) {
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : String(value);
+  }
+  if (value instanceof DuckDBDecimalValue) return value.toDouble();
+  return JsonDuckDBValueConverter(value, type, converter);
+};
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The parse tree of `sql` as DuckDB's `json_serialize_sql` gives it. */
+async function parseTree(connection: DuckDBConnection, sql: string): Promise<unknown> {
+  const reader = await connection.runAndReadAll("SELECT json_serialize_sql($sql::VARCHAR)", { sql });
+  const text = reader.value(0, 0);
+  return typeof text === "string" ? JSON.parse(text) : undefined;
+}
+
+export async function createAnalyticsEngine(
+  sqlite: Database,
+  limits: AnalyticsLimits = DEFAULT_ANALYTICS_LIMITS,
+): Promise<AnalyticsEngine> {
+  const instance = await DuckDBInstance.create(":memory:", {
+    threads: String(limits.threads),
+    memory_limit: `${Math.floor(limits.memoryLimitBytes / 1024 ** 2)}MB`,
+    autoinstall_known_extensions: "false",
+    autoload_known_extensions: "false",
+    allow_community_extensions: "false",
+  });
+  const admin = await instance.connect();
+  // The derived copy lives in a database of its own, which DuckDB compresses in memory at each checkpoint.
+  await admin.run("ATTACH ':memory:' AS store (COMPRESS)");
+  await admin.run(storeSchemaSql());
+  for (const macro of CLICKHOUSE_MACROS) await admin.run(`CREATE MACRO ${macro}`);
+  await admin.run("SET TimeZone = 'UTC'");
+  // Never spill to disk (an in-memory database would use ./.tmp): the memory limit is the limit.
+  await admin.run("SET temp_directory = ''");
+  // No files, no network, no extensions from here on; and no query may change that.
+  await admin.run("SET enable_external_access = false");
+  await admin.run("SET lock_configuration = true");
+
+  const sync: StoreSync = createStoreSync(sqlite, admin);
+  // The first copy runs while the server already answers; the first analytics query waits for it (and retries it
+  // if it failed).
+  sync.catchUp().catch(() => undefined);
+
+  const idle = new Map<string, DuckDBConnection[]>();
+  let idleCount = 0;
+  let closed = false;
+  let runningQueries = 0;
+  const checkedQueries = new Map<string, QueryOutcome | string>();
+  const busy = new Set<DuckDBConnection>();
+  const inFlight = new Set<Promise<QueryOutcome>>();
+
+  async function takeConnection(workspaceId: string): Promise<DuckDBConnection> {
+    const pooled = idle.get(workspaceId)?.pop();
+    if (pooled !== undefined) {
+      idleCount -= 1;
+      return pooled;
+    }
+    const connection = await instance.connect();
+    await connection.run(publicViewsSql(workspaceId));
+    return connection;
+  }
+
+  function giveBack(workspaceId: string, connection: DuckDBConnection): void {
+    if (closed || idleCount >= IDLE_CONNECTIONS) {
+      connection.closeSync();
+      return;
+    }
+    const list = idle.get(workspaceId) ?? [];
+    list.push(connection);
+    idle.set(workspaceId, list);
+    idleCount += 1;
+  }
+
+  /** The checked query as SQL printed from its checked tree, so what runs is exactly what was checked. */
+  async function checkedSql(connection: DuckDBConnection, sql: string): Promise<QueryOutcome | string> {
+    const checked = checkQuery(await parseTree(connection, sql));
+    if (!checked.ok) return { kind: "refused", refusal: checked.refusal, message: checked.message };
+    // Positions are 2^64 - 1 where unknown, which a JavaScript number cannot hold: they are left out.
+    const tree = JSON.stringify({ error: false, statements: [checked.statement] }, (key, value: unknown) =>
+      key === "query_location" ? undefined : value,
+    );
+    const printed = (await connection.runAndReadAll("SELECT json_deserialize_sql($tree::JSON)", { tree })).value(0, 0);
+    if (typeof printed !== "string") return { kind: "refused", refusal: "query", message: "The query could not be parsed" };
+    // Printing must not change the query: the printed text passes the same check.
+    const recheck = checkQuery(await parseTree(connection, printed));
+    if (!recheck.ok) return { kind: "refused", refusal: recheck.refusal, message: recheck.message };
+    return printed;
+  }
+
+  async function run(connection: DuckDBConnection, sql: string): Promise<{ outcome: QueryOutcome; reusable: boolean }> {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      connection.interrupt();
+    }, limits.timeoutMs);
+    runningQueries += 1;
+    try {
+      const result = await connection.stream(sql);
+      const rows: string[] = [];
+      let bytes = 0;
+      for await (const chunk of result.yieldConvertedRowObjects(toJson)) {
+        for (const row of chunk) {
+          const json = JSON.stringify(row);
+          bytes += json.length + 1;
+          rows.push(json);
+        }
+        if (rows.length > limits.maxRows) {
+          return { outcome: { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` }, reusable: false };
+        }
+        if (bytes > limits.maxResultBytes) {
+          return { outcome: { kind: "limit", limit: "memory", message: "The query's result is too large to return" }, reusable: false };
+        }
+      }
+      return { outcome: { kind: "rows", json: `[${rows.join(",")}]`, rowCount: rows.length }, reusable: true };
+    } catch (error) {
+      const message = errorMessage(error);
+      if (timedOut) {
+        return { outcome: { kind: "limit", limit: "timeout", message: `The query ran longer than ${limits.timeoutMs / 1000} s` }, reusable: false };
+      }
+      // DuckDB names the kind of error first ("Out of Memory Error: …").
+      if (message.startsWith("Out of Memory Error")) {
+        return { outcome: { kind: "limit", limit: "memory", message: "The query needs more memory than its limit" }, reusable: false };
+      }
+      return { outcome: { kind: "refused", refusal: "query", message }, reusable: true };
+    } finally {
+      runningQueries -= 1;
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    catchUp: () => sync.catchUp(),
+    get runningQueries() {
+      return runningQueries;
+    },
+    query(workspaceId, sql) {
+      if (closed) return Promise.resolve({ kind: "refused", refusal: "query", message: "The server is shutting down" });
+      const answer = (async (): Promise<QueryOutcome> => {
+        await sync.catchUp();
+        const connection = await takeConnection(workspaceId);
+        busy.add(connection);
+        let reusable = true;
+        try {
+          let checked = checkedQueries.get(sql);
+          if (checked === undefined) {
+            try {
+              checked = await checkedSql(connection, sql);
+            } catch (error) {
+              // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep).
+              return { kind: "refused", refusal: "query", message: errorMessage(error) };
+            }
+            // The check depends on the text alone, never on the workspace or the data.
+            if (checkedQueries.size >= CHECKED_QUERIES) checkedQueries.clear();
+            checkedQueries.set(sql, checked);
+          }
+          if (typeof checked !== "string") return checked;
+          const ran = await run(connection, checked);
+          reusable = ran.reusable;
+          return ran.outcome;
+        } finally {
+          busy.delete(connection);
+          if (reusable) giveBack(workspaceId, connection);
+          else connection.closeSync();
+        }
+      })();
+      inFlight.add(answer);
+      const forget = () => inFlight.delete(answer);
+      answer.then(forget, forget);
+      return answer;
+    },
+    async close() {
+      closed = true;
+      await sync.stop();
+      for (const connection of busy) connection.interrupt();
+      await Promise.allSettled(inFlight);
+      for (const list of idle.values()) for (const connection of list) connection.closeSync();
+      idle.clear();
+      admin.closeSync();
+      instance.closeSync();
+    },
+  };
+}

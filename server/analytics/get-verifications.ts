@@ -1,0 +1,101 @@
+import type { Context } from "hono";
+import * as v from "valibot";
+import { MAX_BODY_BYTES, type ErrorDetailEntry } from "../../src/lib/contract";
+import type { ApiEnv } from "../api-env";
+import { authenticateRootKey, type AuthDependencies } from "../auth";
+import { errorResponse, JSON_HEADERS, type ServerErrorCode } from "../errors";
+import { mayReadAnalytics, READ_ANALYTICS } from "../permissions";
+import type { RateLimit, RateLimiter } from "../rate-limit";
+import { readJsonBody } from "../request-body";
+import type { QueryRefusal } from "./check-query";
+import type { AnalyticsEngine, QueryOutcome } from "./engine";
+
+export interface AnalyticsRouteDependencies extends AuthDependencies {
+  engine: AnalyticsEngine;
+  /** Counts queries per workspace. */
+  quotaLimiter: RateLimiter;
+  quota: RateLimit;
+}
+
+export const HOURLY_ANALYTICS_QUOTA: RateLimit = { limit: 1000, windowMs: 60 * 60 * 1000 };
+
+/** A dashboard's queries are a few hundred characters; a longer one is a literal meant to hurt. */
+export const MAX_QUERY_LENGTH = 64 * 1024;
+
+const Body = v.strictObject({
+  query: v.pipe(
+    v.string("query must be a string"),
+    v.nonEmpty("query must not be empty"),
+    v.maxLength(MAX_QUERY_LENGTH, `query must be at most ${MAX_QUERY_LENGTH} characters`),
+  ),
+});
+
+const QUERY_FIX = 'Send {"query": "SELECT …"} over the public tables, e.g. SELECT count(*) AS n FROM key_verifications_v1.';
+
+function bodyErrors(issues: readonly v.BaseIssue<unknown>[]): ErrorDetailEntry[] {
+  return issues.map((issue) => {
+    const field = issue.path?.map((item) => String(item.key)).join(".");
+    if (field === undefined) return { location: "body", message: "The body must be a JSON object", fix: QUERY_FIX };
+    if (field !== "query") return { location: `body.${field}`, message: `Unknown field "${field}"`, fix: "Remove it: the body accepts only query." };
+    return { location: "body.query", message: issue.message, fix: QUERY_FIX };
+  });
+}
+
+const REFUSALS: Record<QueryRefusal, ServerErrorCode> = {
+  query: "err:user:bad_request:invalid_analytics_query",
+  query_type: "err:user:bad_request:invalid_analytics_query_type",
+  table: "err:user:bad_request:invalid_analytics_table",
+  function: "err:user:bad_request:invalid_analytics_function",
+};
+
+const LIMITS = {
+  timeout: "err:user:unprocessable_entity:query_execution_timeout",
+  memory: "err:user:unprocessable_entity:query_memory_limit_exceeded",
+  rows: "err:user:unprocessable_entity:query_rows_limit_exceeded",
+} as const satisfies Record<string, ServerErrorCode>;
+
+function outcomeResponse(c: Context<ApiEnv>, outcome: QueryOutcome): Response {
+  if (outcome.kind === "rows") return c.body(`{"meta":{"requestId":"${c.var.requestId}"},"data":${outcome.json}}`, 200, JSON_HEADERS);
+  if (outcome.kind === "refused") {
+    return errorResponse(c, REFUSALS[outcome.refusal], {
+      detail: outcome.message,
+      errors: [{ location: "body.query", message: outcome.message }],
+    });
+  }
+  return errorResponse(c, LIMITS[outcome.limit], { detail: outcome.message });
+}
+
+/** `POST /v2/analytics.getVerifications`: the workspace's verifications through a checked SQL query. */
+export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
+  return async (c: Context<ApiEnv>): Promise<Response> => {
+    const rootKey = authenticateRootKey(c, deps);
+    if (rootKey instanceof Response) return rootKey;
+
+    const body = await readJsonBody(c.req.raw, MAX_BODY_BYTES);
+    if (body.kind === "too_large") {
+      return errorResponse(c, "err:user:bad_request:request_body_too_large", { headers: { connection: "close" } });
+    }
+    if (body.kind === "invalid_json") {
+      return errorResponse(c, "err:svc:application:invalid_input", {
+        detail: "The request body is not valid JSON",
+        errors: [{ location: "body", message: body.message, fix: QUERY_FIX }],
+      });
+    }
+    const parsed = v.safeParse(Body, Array.isArray(body.value) ? null : body.value, { abortPipeEarly: true });
+    if (!parsed.success) return errorResponse(c, "err:svc:application:invalid_input", { errors: bodyErrors(parsed.issues) });
+
+    if (!mayReadAnalytics(rootKey.permissions)) {
+      return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
+        detail: `Missing one of these permissions: ${READ_ANALYTICS}`,
+      });
+    }
+    const retryAfterSeconds = deps.quotaLimiter.take(rootKey.workspaceId, deps.quota);
+    if (retryAfterSeconds !== undefined) {
+      return errorResponse(c, "err:user:too_many_requests:query_quota_exceeded", {
+        detail: `The workspace has used its ${deps.quota.limit} analytics queries for this window`,
+        headers: { "retry-after": String(retryAfterSeconds) },
+      });
+    }
+    return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, parsed.output.query));
+  };
+}

@@ -1,0 +1,194 @@
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { Database } from "better-sqlite3";
+
+/**
+ * The engine's derived copy of SQLite's `key_verifications` (the source of truth, written by any process):
+ * the raw rows and four rollups in an in-memory database `store` that DuckDB compresses at each checkpoint,
+ * caught up by `seq`.
+ */
+
+interface Rollup {
+  table: string;
+  /** The bucket of a Unix-ms expression, as the public table's `time`. */
+  bucket: (ms: string) => string;
+  timeType: "TIMESTAMP" | "DATE";
+}
+
+export const ROLLUPS: readonly Rollup[] = [
+  { table: "store.per_minute", bucket: (ms) => `date_trunc('minute', epoch_ms(${ms}))`, timeType: "TIMESTAMP" },
+  { table: "store.per_hour", bucket: (ms) => `date_trunc('hour', epoch_ms(${ms}))`, timeType: "TIMESTAMP" },
+  { table: "store.per_day", bucket: (ms) => `CAST(epoch_ms(${ms}) AS DATE)`, timeType: "DATE" },
+  { table: "store.per_month", bucket: (ms) => `CAST(date_trunc('month', epoch_ms(${ms})) AS DATE)`, timeType: "DATE" },
+];
+
+export function storeSchemaSql(): string {
+  const rollups = ROLLUPS.map(
+    (rollup) => `CREATE TABLE ${rollup.table} (
+      time ${rollup.timeType}, workspace_id VARCHAR, key_space_id VARCHAR, external_id VARCHAR, key_id VARCHAR,
+      outcome VARCHAR, tags VARCHAR[], count BIGINT, spent_credits BIGINT
+    );`,
+  );
+  return `
+    CREATE TABLE store.verifications (
+      seq BIGINT, request_id VARCHAR, time BIGINT, workspace_id VARCHAR, key_space_id VARCHAR, external_id VARCHAR,
+      key_id VARCHAR, outcome VARCHAR, region VARCHAR, tags VARCHAR[], spent_credits BIGINT
+    );
+    ${rollups.join("\n")}
+  `;
+}
+
+// Rows cross from SQLite to DuckDB as one JSON text per batch: SQLite writes it and DuckDB reads it natively,
+// which is many times faster than a call into DuckDB per value.
+const BATCH_ROWS = 20_000;
+const ROWS_PER_COMMIT = 200_000;
+const CHECKPOINT_AFTER_ROWS = 100_000;
+const ROW_SHAPE = JSON.stringify(
+  {
+    seq: "BIGINT",
+    request_id: "VARCHAR",
+    time: "BIGINT",
+    workspace_id: "VARCHAR",
+    key_space_id: "VARCHAR",
+    external_id: "VARCHAR",
+    key_id: "VARCHAR",
+    outcome: "VARCHAR",
+    region: "VARCHAR",
+    tags: ["VARCHAR"],
+    spent_credits: "BIGINT",
+  },
+);
+
+interface Batch {
+  rows: string;
+  lastSeq: number | null;
+  count: number;
+}
+
+export interface StoreSync {
+  /** Copies the rows SQLite has beyond the last one copied and refreshes the rollups they touch. */
+  catchUp(): Promise<void>;
+  /** Ends the copy at its next batch; resolves once it has stopped. */
+  stop(): Promise<void>;
+}
+
+export function createStoreSync(sqlite: Database, connection: DuckDBConnection): StoreSync {
+  const nextBatch = sqlite.prepare<[number, number], Batch>(
+    `SELECT json_group_array(json_object(
+       'seq', seq, 'request_id', request_id, 'time', time, 'workspace_id', workspace_id, 'key_space_id', key_space_id,
+       'external_id', external_id, 'key_id', key_id, 'outcome', outcome, 'region', region, 'tags', json(tags),
+       'spent_credits', spent_credits)) AS rows, max(seq) AS lastSeq, count(*) AS count
+     FROM (SELECT * FROM key_verifications WHERE seq > ? ORDER BY seq LIMIT ?)`,
+  );
+  const maxSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM key_verifications").pluck();
+  let lastSeq = 0;
+  let running: Promise<void> | undefined;
+  // Workspace → the earliest time whose rollup buckets are still to be recomputed.
+  const stale = new Map<string, number>();
+  let uncompressedRows = 0;
+  let stopped = false;
+
+  async function inTransaction(work: () => Promise<void>): Promise<void> {
+    await connection.run("BEGIN TRANSACTION");
+    try {
+      await work();
+      await connection.run("COMMIT");
+    } catch (error) {
+      await connection.run("ROLLBACK");
+      throw error;
+    }
+  }
+
+  /** Copies up to `limit` new rows in one transaction; resolves how many it copied. */
+  async function copyNewRows(limit: number): Promise<number> {
+    const before = lastSeq;
+    let seq = lastSeq;
+    let copied = 0;
+    const earliest = new Map<string, number>();
+    await inTransaction(async () => {
+      while (copied < limit && !stopped) {
+        const batch = nextBatch.get(seq, BATCH_ROWS);
+        if (batch?.lastSeq == null) break;
+        await connection.run(
+          "INSERT INTO store.verifications SELECT unnest(json_transform(value, $shape)) FROM json_each($rows::VARCHAR)",
+          { rows: batch.rows, shape: ROW_SHAPE },
+        );
+        seq = batch.lastSeq;
+        copied += batch.count;
+      }
+      const reader = await connection.runAndReadAll(
+        "SELECT workspace_id, min(time) FROM store.verifications WHERE seq > $before GROUP BY workspace_id",
+        { before },
+      );
+      for (const [workspaceId, time] of reader.getRowsJS()) {
+        if (typeof workspaceId === "string") earliest.set(workspaceId, Number(time));
+      }
+    });
+    lastSeq = seq;
+    for (const [workspaceId, time] of earliest) stale.set(workspaceId, Math.min(time, stale.get(workspaceId) ?? time));
+    return copied;
+  }
+
+  /** Compresses what was added since the last checkpoint, once there is enough of it to matter. */
+  async function compressIfWorthIt(): Promise<void> {
+    if (uncompressedRows < CHECKPOINT_AFTER_ROWS) return;
+    uncompressedRows = 0;
+    try {
+      await connection.run("CHECKPOINT store");
+    } catch {
+      // A checkpoint waits for no one: with a query writing nothing but still open, it is simply tried next time.
+    }
+  }
+
+  async function refreshRollups(): Promise<void> {
+    for (const [workspaceId, earliest] of stale) {
+      for (const rollup of ROLLUPS) {
+        // Every bucket from the earliest new row's is recomputed from the raw rows: live traffic touches the last one.
+        const firstBucket = rollup.bucket("$earliest::BIGINT");
+        const parameters = { workspace: workspaceId, earliest };
+        await connection.run(`DELETE FROM ${rollup.table} WHERE workspace_id = $workspace AND time >= ${firstBucket}`, parameters);
+        await connection.run(
+          `INSERT INTO ${rollup.table}
+           SELECT ${rollup.bucket("time")} AS bucket, workspace_id, key_space_id, external_id, key_id, outcome, tags,
+                  count(*), sum(spent_credits)
+           FROM store.verifications
+           WHERE workspace_id = $workspace AND time >= epoch_ms(CAST(${firstBucket} AS TIMESTAMP))
+           GROUP BY ALL ORDER BY bucket`,
+          parameters,
+        );
+      }
+    }
+  }
+
+  async function catchUpOnce(): Promise<void> {
+    // Nothing new (the common case): one indexed lookup in SQLite.
+    if (stopped || ((maxSeq.get() ?? 0) <= lastSeq && stale.size === 0)) return;
+    // A big copy (the first start, another process's bulk traffic) commits and compresses as it goes, to bound memory.
+    let copiedNow = 0;
+    for (;;) {
+      const copied = await copyNewRows(ROWS_PER_COMMIT);
+      copiedNow += copied;
+      uncompressedRows += copied;
+      await compressIfWorthIt();
+      if (copied < ROWS_PER_COMMIT || stopped) break;
+    }
+    if (stale.size > 0 && !stopped) {
+      await inTransaction(refreshRollups);
+      stale.clear();
+      // The rollups rewrote about as many rows as were copied (fewer, being sums).
+      uncompressedRows += copiedNow;
+      await compressIfWorthIt();
+    }
+  }
+
+  return {
+    catchUp() {
+      // One copy at a time; a caller arriving during one waits for it, then checks again.
+      running = (running ?? Promise.resolve()).then(catchUpOnce, catchUpOnce);
+      return running;
+    },
+    async stop() {
+      stopped = true;
+      await running?.catch(() => undefined);
+    },
+  };
+}

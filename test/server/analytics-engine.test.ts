@@ -1,0 +1,369 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Database } from "better-sqlite3";
+import * as v from "valibot";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { ANALYTICS_GET_VERIFICATIONS_PATH, ERROR_KINDS, LIVENESS_PATH, type ErrorCode } from "../../src/lib/contract";
+import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine, type AnalyticsLimits } from "../../server/analytics/engine";
+import { MAX_QUERY_LENGTH } from "../../server/analytics/get-verifications";
+import { createApp } from "../../server/app";
+import { createKeyStore } from "../../server/db/key-store";
+import { createRootKey, createWorkspace } from "../../server/db/management";
+import { openDatabase } from "../../server/db/open";
+import { createRateLimiter, type RateLimit } from "../../server/rate-limit";
+import { seedVerifications } from "./analytics-data";
+
+/** In-process: the app with a real engine over a real SQLite file, with limits small enough to reach in a test. */
+
+const READ_ANALYTICS = ["api.*.read_analytics"];
+const HOUR = 60 * 60 * 1000;
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  json: unknown;
+}
+
+const Rows = v.object({ meta: v.object({ requestId: v.string() }), data: v.array(v.record(v.string(), v.unknown())) });
+const ErrorAnswer = v.object({
+  meta: v.object({ requestId: v.string() }),
+  error: v.object({
+    detail: v.string(),
+    status: v.number(),
+    title: v.string(),
+    type: v.string(),
+    errors: v.optional(v.array(v.object({ location: v.string(), message: v.string() }))),
+  }),
+});
+
+function rowsOf(answer: Answer): Record<string, unknown>[] {
+  if (answer.status !== 200) throw new Error(`expected rows, got ${answer.status}: ${JSON.stringify(answer.json)}`);
+  return v.parse(Rows, answer.json).data;
+}
+
+function expectError(answer: Answer, code: ErrorCode) {
+  const kind = ERROR_KINDS[code];
+  const envelope = v.parse(ErrorAnswer, answer.json);
+  expect({ status: answer.status, type: envelope.error.type }).toEqual({
+    status: kind.status,
+    type: expect.stringMatching(new RegExp(`/errors/${code.split(":").slice(1).join("/")}$`)) as unknown,
+  });
+  if (kind.status === 400) expect(envelope.error.errors).toBeInstanceOf(Array);
+  return envelope.error;
+}
+
+interface Harness {
+  db: Database;
+  engine: AnalyticsEngine;
+  call(key: string, body: unknown, path?: string): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+async function harness(limits: Partial<AnalyticsLimits> = {}, quota?: RateLimit, db?: Database): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), "keyscope-analytics-"));
+  const database = db ?? openDatabase(dataDir);
+  const engine = await createAnalyticsEngine(database, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, ...limits });
+  const app = createApp({
+    mode: { kind: "direct", store: createKeyStore(database), rateLimiter: createRateLimiter() },
+    distDir: dataDir,
+    analytics: { engine, ...(quota !== undefined && { quota }) },
+  });
+  return {
+    db: database,
+    engine,
+    async call(key, body, path = ANALYTICS_GET_VERIFICATIONS_PATH) {
+      const response = await app.request(path, {
+        method: path === LIVENESS_PATH ? "GET" : "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        ...(path !== LIVENESS_PATH && { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      });
+      return { status: response.status, headers: response.headers, json: await response.json() };
+    },
+    async close() {
+      await engine.close();
+      if (db === undefined) database.close();
+    },
+  };
+}
+
+let h: Harness;
+let workspaceA: string;
+let workspaceB: string;
+let keyA: string;
+let keyB: string;
+
+beforeAll(async () => {
+  const db = openDatabase(mkdtempSync(join(tmpdir(), "keyscope-analytics-")));
+  workspaceA = createWorkspace(db, "A");
+  workspaceB = createWorkspace(db, "B");
+  seedVerifications(db, { workspaceId: workspaceA, count: 2000, prefix: "a" });
+  seedVerifications(db, { workspaceId: workspaceB, count: 500, prefix: "b" });
+  keyA = createRootKey(db, { workspaceId: workspaceA, name: "a", permissions: READ_ANALYTICS }).secret;
+  keyB = createRootKey(db, { workspaceId: workspaceB, name: "b", permissions: READ_ANALYTICS }).secret;
+  h = await harness({ memoryLimitBytes: 64 * 1024 ** 2, maxRows: 100_000 }, undefined, db);
+});
+
+afterAll(async () => {
+  await h.close();
+  h.db.close();
+});
+
+const query = (key: string, sql: string) => h.call(key, { query: sql });
+
+describe("the contract's examples run unchanged", () => {
+  test("outcomes of the last 30 days from the per-day table", async () => {
+    const rows = rowsOf(
+      await query(keyA, "SELECT outcome, SUM(count) AS n FROM key_verifications_per_day_v1 WHERE time >= now() - INTERVAL 30 DAY GROUP BY outcome"),
+    );
+    expect(rows.map((row) => [row.outcome, row.n]).sort()).toEqual([
+      ["DISABLED", 500],
+      ["RATE_LIMITED", 500],
+      ["USAGE_EXCEEDED", 500],
+      ["VALID", 500],
+    ]);
+  });
+
+  test("verifications with a tag", async () => {
+    expect(rowsOf(await query(keyA, "SELECT count(*) AS n FROM key_verifications_v1 WHERE has(tags, 'path=/api/users')"))).toEqual([
+      { n: 1000 },
+    ]);
+  });
+
+  test("refusals of one key per hour", async () => {
+    const rows = rowsOf(
+      await query(
+        keyA,
+        `SELECT toStartOfHour(fromUnixTimestamp64Milli(time)) AS hour, countIf(outcome != 'VALID') AS refused FROM key_verifications_v1 WHERE key_id = 'key_${workspaceA}_3' GROUP BY hour ORDER BY hour`,
+      ),
+    );
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.every((row) => typeof row.hour === "string" && /:00:00$/.test(row.hour) && typeof row.refused === "number")).toBe(true);
+    const total = rows.reduce((sum, row) => sum + Number(row.refused), 0);
+    // key 3 of 7 gets every 7th row; three in four outcomes are refusals.
+    expect(total).toBe(rowsOf(await query(keyA, `SELECT count(*) AS n FROM key_verifications_v1 WHERE key_id = 'key_${workspaceA}_3' AND outcome != 'VALID'`))[0]?.n);
+  });
+});
+
+describe("the five tables", () => {
+  test("the raw table has the contract's columns, time in Unix ms and tags as an array", async () => {
+    const [row] = rowsOf(await query(keyA, "SELECT * FROM key_verifications_v1 ORDER BY time DESC LIMIT 1"));
+    expect(row).toEqual({
+      request_id: "req_a0",
+      time: expect.any(Number) as unknown,
+      workspace_id: workspaceA,
+      key_space_id: `ks_${workspaceA}`,
+      external_id: "user_1",
+      key_id: `key_${workspaceA}_0`,
+      outcome: "VALID",
+      region: "local",
+      source: "api",
+      app_id: "",
+      tags: ["path=/api/users", "region=0"],
+      spent_credits: 1,
+    });
+  });
+
+  test.each([
+    ["minute", /^\d{4}-\d\d-\d\d \d\d:\d\d:00$/],
+    ["hour", /^\d{4}-\d\d-\d\d \d\d:00:00$/],
+    ["day", /^\d{4}-\d\d-\d\d$/],
+    ["month", /^\d{4}-\d\d-01$/],
+  ])("the per-%s table sums every verification into its bucket", async (unit, timeFormat) => {
+    const table = `key_verifications_per_${unit}_v1`;
+    const [totals] = rowsOf(await query(keyA, `SELECT sum(count) AS n, sum(spent_credits) AS credits, min(time) AS first FROM ${table}`));
+    expect(totals).toMatchObject({ n: 2000, credits: 500 });
+    expect(String(totals?.first)).toMatch(timeFormat);
+  });
+});
+
+describe("ClickHouse functions", () => {
+  test("aggregates, arrays, dates and conversions of the documented list", async () => {
+    const [row] = rowsOf(
+      await query(
+        keyA,
+        `SELECT uniq(key_id) AS keys, uniqExact(outcome) AS outcomes, sumIf(spent_credits, outcome = 'VALID') AS spent,
+                groupUniqArray(region) AS regions, "any"(region) AS region, quantile(spent_credits, 0.5) AS median,
+                max(arrayFilter(t -> startsWith(t, 'region='), tags)) AS region_tags,
+                countIf(hasAny(tags, ['region=1', 'region=2'])) AS tagged, countIf(hasAll(tags, [])) AS all_rows,
+                toString(toInt64(toFloat64(toInt32('7')))) AS seven, formatDateTime(toDate('2026-01-02'), '%Y/%m/%d') AS day,
+                toUnixTimestamp64Milli(toDateTime('2026-01-01 00:00:00')) AS ms,
+                toStartOfMonth(toDateTime64('2026-03-15 10:00:00', 3)) AS month, toStartOfDay(now64()) <= now64() AS ordered,
+                today() - toIntervalDay(1) < today() AS yesterday, lower(upper(substring(concat('ab', 'cd'), 2, 2))) AS bc,
+                length(trim('  x ')) AS one, round(abs(-1.6)) + floor(1.5) + ceil(0.5) AS four, coalesce(NULL, 5) AS five,
+                if(endsWith('abc', 'c'), 'yes', 'no') AS ends, JSONExtractString('{"a":"b"}', 'a') AS json
+         FROM key_verifications_v1`,
+      ),
+    );
+    expect(row).toMatchObject({
+      keys: 7,
+      outcomes: 4,
+      spent: 500,
+      regions: ["local"],
+      region: "local",
+      median: 0,
+      tagged: 666,
+      all_rows: 2000,
+      seven: "7",
+      day: "2026/01/02",
+      ms: 1767225600000,
+      month: "2026-03-01",
+      ordered: true,
+      yesterday: true,
+      bc: "bc",
+      one: 1,
+      four: 4,
+      five: 5,
+      ends: "yes",
+      json: "b",
+    });
+  });
+
+  test("arrayJoin unnests tags in a subquery, and window functions run", async () => {
+    const rows = rowsOf(
+      await query(
+        keyA,
+        `SELECT tag, count(*) AS n, row_number() OVER (ORDER BY tag) AS position
+         FROM (SELECT arrayJoin(tags) AS tag FROM key_verifications_v1) GROUP BY tag ORDER BY tag`,
+      ),
+    );
+    expect(rows).toEqual([
+      { tag: "path=/api/users", n: 1000, position: 1 },
+      { tag: "region=0", n: 334, position: 2 },
+      { tag: "region=1", n: 333, position: 3 },
+      { tag: "region=2", n: 333, position: 4 },
+    ]);
+  });
+
+  test("WITH, UNION ALL, EXCEPT and subqueries are allowed, and a CTE may shadow a table name", async () => {
+    const rows = rowsOf(
+      await query(
+        keyA,
+        `WITH key_verifications_v1 AS (SELECT key_id FROM key_verifications_per_day_v1), refused AS (SELECT key_id FROM key_verifications_v1)
+         SELECT count(*) AS n FROM (SELECT key_id FROM refused UNION ALL SELECT key_id FROM key_verifications_v1 EXCEPT SELECT 'none')
+         WHERE key_id IN (SELECT key_id FROM key_verifications_per_month_v1)`,
+      ),
+    );
+    expect(rows).toEqual([{ n: 7 }]);
+  });
+});
+
+describe("workspace isolation", () => {
+  test.each(["key_verifications_v1", "key_verifications_per_minute_v1", "key_verifications_per_hour_v1", "key_verifications_per_day_v1", "key_verifications_per_month_v1"])(
+    "%s holds only the caller's workspace",
+    async (table) => {
+      const ownA = rowsOf(await query(keyA, `SELECT DISTINCT workspace_id AS ws FROM ${table}`));
+      const ownB = rowsOf(await query(keyB, `SELECT DISTINCT workspace_id AS ws FROM ${table}`));
+      expect(ownA).toEqual([{ ws: workspaceA }]);
+      expect(ownB).toEqual([{ ws: workspaceB }]);
+    },
+  );
+
+  test("asking for the other workspace by id finds nothing", async () => {
+    expect(rowsOf(await query(keyA, `SELECT count(*) AS n FROM key_verifications_v1 WHERE workspace_id = '${workspaceB}'`))).toEqual([{ n: 0 }]);
+    expect(rowsOf(await query(keyB, "SELECT count(*) AS n FROM key_verifications_v1"))).toEqual([{ n: 500 }]);
+  });
+
+  test("rows written to SQLite after the start (by any process) show up in the next query, in every table", async () => {
+    const workspace = createWorkspace(h.db, "late");
+    const key = createRootKey(h.db, { workspaceId: workspace, name: "late", permissions: READ_ANALYTICS }).secret;
+    expect(rowsOf(await query(key, "SELECT count(*) AS n FROM key_verifications_v1"))).toEqual([{ n: 0 }]);
+    seedVerifications(h.db, { workspaceId: workspace, count: 30, prefix: "late" });
+    expect(rowsOf(await query(key, "SELECT count(*) AS n FROM key_verifications_v1"))).toEqual([{ n: 30 }]);
+    seedVerifications(h.db, { workspaceId: workspace, count: 5, prefix: "later", now: Date.now() + 1000 });
+    expect(rowsOf(await query(key, "SELECT sum(count) AS n FROM key_verifications_per_hour_v1"))).toEqual([{ n: 35 }]);
+    expect(rowsOf(await query(key, "SELECT sum(count) AS n FROM key_verifications_per_minute_v1"))).toEqual([{ n: 35 }]);
+    // The other workspaces' rollups are untouched by this one's catch-up.
+    expect(rowsOf(await query(keyA, "SELECT sum(count) AS n FROM key_verifications_per_hour_v1"))).toEqual([{ n: 2000 }]);
+  });
+});
+
+describe("the request", () => {
+  test.each([
+    ["no query", {}, "body.query"],
+    ["a query that is not a string", { query: 1 }, "body.query"],
+    ["an empty query", { query: "" }, "body.query"],
+    ["an unknown field", { query: "SELECT 1", limit: 5 }, "body.limit"],
+    ["a query longer than the limit", { query: `SELECT '${"x".repeat(MAX_QUERY_LENGTH)}'` }, "body.query"],
+    ["an array", [], "body"],
+  ])("%s is invalid input naming the field", async (_, body, location) => {
+    const error = expectError(await h.call(keyA, body), "err:svc:application:invalid_input");
+    expect(error.errors?.[0]?.location).toBe(location);
+  });
+
+  test("a body that is not JSON is invalid input", async () => {
+    expectError(await h.call(keyA, "{query"), "err:svc:application:invalid_input");
+  });
+
+  test("a root key without api.*.read_analytics gets a 403 naming the permission", async () => {
+    const key = createRootKey(h.db, { workspaceId: workspaceA, name: "reader", permissions: ["api.*.read_key"] }).secret;
+    const error = expectError(await query(key, "SELECT 1"), "err:svc:authorization:insufficient_permissions");
+    expect(error.detail).toBe("Missing one of these permissions: api.*.read_analytics");
+  });
+
+  test("an unknown root key is refused before the query is looked at", async () => {
+    expectError(await query("ks_root_unknown", "SELECT 1"), "err:svc:authentication:key_not_found");
+  });
+
+  test("a refused query names its reason in errors[] at body.query", async () => {
+    const error = expectError(await query(keyA, "SELECT getenv('HOME')"), "err:user:bad_request:invalid_analytics_function");
+    expect(error.errors).toEqual([{ location: "body.query", message: error.detail }]);
+    expect(error.detail).toContain("getenv");
+  });
+
+  test("an unknown column is an invalid query with the engine's reason", async () => {
+    const error = expectError(await query(keyA, "SELECT nope FROM key_verifications_v1"), "err:user:bad_request:invalid_analytics_query");
+    expect(error.detail).toContain("nope");
+  });
+});
+
+describe("limits", () => {
+  test("more rows than the limit is a 422", async () => {
+    const error = expectError(
+      await query(keyA, "SELECT a.request_id FROM key_verifications_v1 a, key_verifications_v1 b"),
+      "err:user:unprocessable_entity:query_rows_limit_exceeded",
+    );
+    expect(error.detail).toContain("100000");
+  });
+
+  test("more memory than the limit is a 422", async () => {
+    expectError(
+      await query(keyA, "SELECT count(DISTINCT concat(a.request_id, b.request_id, a.key_id)) AS n FROM key_verifications_v1 a, key_verifications_v1 b"),
+      "err:user:unprocessable_entity:query_memory_limit_exceeded",
+    );
+  });
+
+  test("a runaway query is stopped at the time limit while other requests are answered", async () => {
+    const slow = await harness({ timeoutMs: 1000 }, undefined, h.db);
+    try {
+      const running = slow.call(keyA, {
+        query: `SELECT count(*) AS n FROM key_verifications_v1 a, key_verifications_v1 b, key_verifications_v1 c
+                WHERE concat(a.request_id, b.request_id, c.request_id) = 'x'`,
+      });
+      // vi.waitFor polls on timers: it gets its turn only because the query runs off the main thread.
+      await vi.waitFor(() => expect(slow.engine.runningQueries).toBe(1), { timeout: 10_000 });
+      expect((await slow.call(keyA, undefined, LIVENESS_PATH)).status).toBe(200);
+      expect(rowsOf(await slow.call(keyA, { query: "SELECT 1 AS one" }))).toEqual([{ one: 1 }]);
+      expect(slow.engine.runningQueries).toBeGreaterThanOrEqual(1);
+      const error = expectError(await running, "err:user:unprocessable_entity:query_execution_timeout");
+      expect(error.detail).toBe("The query ran longer than 1 s");
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test("the quota counts queries per workspace and answers 429 with Retry-After once used", async () => {
+    const quota = await harness({}, { limit: 2, windowMs: HOUR }, h.db);
+    try {
+      expect((await quota.call(keyA, { query: "SELECT 1" })).status).toBe(200);
+      expect((await quota.call(keyA, { query: "SELECT nope" })).status).toBe(400);
+      const refused = await quota.call(keyA, { query: "SELECT 1" });
+      expectError(refused, "err:user:too_many_requests:query_quota_exceeded");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
+      // Another workspace has a quota of its own.
+      expect((await quota.call(keyB, { query: "SELECT 1" })).status).toBe(200);
+    } finally {
+      await quota.close();
+    }
+  });
+});
