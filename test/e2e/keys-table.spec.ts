@@ -29,3 +29,18 @@ test("the keys table sorts by a column, remembers the chosen columns, and links 
   expect(stored).not.toContain(rootKey);
   expect(await page.evaluate(() => localStorage.getItem("keyscope.keys.columns"))).toContain('"keyId":false');
 });
+
+test("the demo root key sees last use, credits, identities, badges and a 36-hour usage bar per row", async ({ page, server }) => {
+  const demoKey = server.rootKey;
+  if (demoKey === undefined) throw new Error("the server printed no demo root key");
+  await page.goto(server.url);
+  await enterKey(page, demoKey);
+  const table = page.getByRole("table", { name: "API keys" });
+  await expect(table.getByRole("row").nth(1)).toBeVisible();
+  for (const header of ["Last used", "Usage, 36 h", "Credits", "External ID", "Status"]) {
+    await expect(table.getByRole("columnheader", { name: header })).toBeVisible();
+  }
+  await expect(table.getByText(/^36 h: [\d,]+ valid, [\d,]+ refused$/).first()).toBeAttached();
+  await expect(page.getByRole("group", { name: "Filter by status" })).toBeVisible();
+  await saveScreenshot(page, "keys-table-usage");
+});

@@ -57,15 +57,15 @@ export interface ColumnSpec {
 
 export const COLUMN_SPECS: Record<ColumnId, ColumnSpec> = {
   name: { label: "Name", width: "minmax(180px, 1.4fr)", minWidth: 180 },
-  keyId: { label: "Key ID", width: "minmax(300px, 1.3fr)", minWidth: 300 },
+  keyId: { label: "Key ID", width: "minmax(240px, 1fr)", minWidth: 240 },
   start: { label: "Prefix", width: "minmax(120px, 0.6fr)", minWidth: 120, present: (key) => key.start !== undefined, hiddenByDefault: true },
   status: {
     label: "Status",
-    width: "minmax(150px, 0.9fr)",
-    minWidth: 150,
+    width: "minmax(170px, 1fr)",
+    minWidth: 170,
     present: (key) => key.enabled !== undefined || key.expires !== undefined || key.credits !== undefined,
   },
-  lastUsed: { label: "Last used", width: "minmax(120px, 0.6fr)", minWidth: 120, present: (key) => key.lastUsedAt !== undefined || key.createdAt !== undefined },
+  lastUsed: { label: "Last used", width: "minmax(140px, 0.7fr)", minWidth: 140, present: (key) => key.lastUsedAt !== undefined || key.createdAt !== undefined },
   usage: { label: "Usage, 36 h", width: "minmax(150px, 0.7fr)", minWidth: 150 },
   credits: { label: "Credits", width: "minmax(100px, 0.5fr)", minWidth: 100, present: (key) => key.credits !== undefined },
   externalId: { label: "External ID", width: "minmax(140px, 0.7fr)", minWidth: 140, present: (key) => key.identity !== undefined },
