@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
+import { startServer, type StartedServer } from "../support/server-process";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
 /** Counts the requests the page sends to one operation from now on. */
@@ -35,13 +36,21 @@ async function allKeys(page: Page, baseUrl: string, rootKey: string): Promise<Li
 const count = (page: Page) => page.locator(".keys-toolbar__count");
 
 test.describe("with a few hundred keys", () => {
-  test.beforeAll(async ({ server }) => {
-    await server.admin(["keys", "seed", "--count", "320"]);
+  // A server of its own: the seeded keys must not reach the other files' tests, which share the worker's server.
+  let seeded: StartedServer;
+  let seededKey: string;
+  test.beforeAll(async () => {
+    seeded = await startServer();
+    await seeded.admin(["keys", "seed", "--count", "320"]);
+    seededKey = await seeded.admin(["root-key", "create", "--name", "e2e"]);
+  });
+  test.afterAll(async () => {
+    await seeded.stop();
   });
 
-  test("export holds what the table shows, says how many of how many, and can load the rest first (14.5, 14.16)", async ({ page, server, rootKey }) => {
-    await page.goto(server.url);
-    await enterKey(page, rootKey);
+  test("export holds what the table shows, says how many of how many, and can load the rest first (14.5, 14.16)", async ({ page }) => {
+    await page.goto(seeded.url);
+    await enterKey(page, seededKey);
     await expect(count(page)).toHaveText("100 keys loaded, more available");
     await page.getByRole("group", { name: "Filter by status" }).getByRole("button", { name: /^Disabled/ }).click();
     await page.getByRole("button", { name: "Export…" }).click();
@@ -68,12 +77,12 @@ test.describe("with a few hundred keys", () => {
     expect(lines[0]).not.toContain("usage");
     expect(lines).toHaveLength(shown + 1);
     for (const line of lines.slice(1)) expect(line).toContain("Disabled");
-    expect(csv).not.toContain(rootKey);
+    expect(csv).not.toContain(seededKey);
   });
 
-  test("Refresh reloads the first page only, however many are loaded, and the rest load again as needed (14.6)", async ({ page, server, rootKey }) => {
-    await page.goto(server.url);
-    await enterKey(page, rootKey);
+  test("Refresh reloads the first page only, however many are loaded, and the rest load again as needed (14.6)", async ({ page }) => {
+    await page.goto(seeded.url);
+    await enterKey(page, seededKey);
     await expect(count(page)).toHaveText("100 keys loaded, more available");
     await page.getByRole("button", { name: "Load more", exact: true }).click();
     await expect(count(page)).toHaveText("200 keys loaded, more available");
@@ -89,9 +98,9 @@ test.describe("with a few hundred keys", () => {
     await expect(count(page)).toHaveText("200 keys loaded, more available");
   });
 
-  test("offline is said at once, the list is marked not current, and it refreshes when the connection is back (14.7)", async ({ page, context, server, rootKey }) => {
-    await page.goto(server.url);
-    await enterKey(page, rootKey);
+  test("offline is said at once, the list is marked not current, and it refreshes when the connection is back (14.7)", async ({ page, context }) => {
+    await page.goto(seeded.url);
+    await enterKey(page, seededKey);
     await expect(count(page)).toHaveText("100 keys loaded, more available");
     await context.setOffline(true);
     await expect(page.getByText("You are offline.")).toBeVisible({ timeout: 2_000 });
@@ -108,11 +117,11 @@ test.describe("with a few hundred keys", () => {
     await expect(count(page)).toHaveText("100 keys loaded, more available");
   });
 
-  test("a filter that finds nothing keeps loading until it does; an exact key id is asked for directly (14.8)", async ({ page, server, rootKey }) => {
-    const last = (await allKeys(page, server.url, rootKey)).at(-1);
+  test("a filter that finds nothing keeps loading until it does; an exact key id is asked for directly (14.8)", async ({ page }) => {
+    const last = (await allKeys(page, seeded.url, seededKey)).at(-1);
     if (last === undefined) throw new Error("no keys");
-    await page.goto(server.url);
-    await enterKey(page, rootKey);
+    await page.goto(seeded.url);
+    await enterKey(page, seededKey);
     await expect(count(page)).toHaveText("100 keys loaded, more available");
 
     const lookups = countRequests(page, "keys.getKey");
@@ -131,9 +140,9 @@ test.describe("with a few hundred keys", () => {
     expect(pages.count()).toBeGreaterThanOrEqual(2);
   });
 
-  test("a rate limit paces loading with a countdown, Refresh waits for it, and it is not called a failed refresh (14.6, 14.11)", async ({ page, server }) => {
-    const limited = await server.admin(["root-key", "create", "--name", "paced", "--ratelimit", "3/60s"]);
-    await page.goto(server.url);
+  test("a rate limit paces loading with a countdown, Refresh waits for it, and it is not called a failed refresh (14.6, 14.11)", async ({ page }) => {
+    const limited = await seeded.admin(["root-key", "create", "--name", "paced", "--ratelimit", "3/60s"]);
+    await page.goto(seeded.url);
     await enterKey(page, limited);
     await expect(count(page)).toHaveText("100 keys loaded, more available");
     const progress = page.locator(".keys-progress");
