@@ -22,6 +22,8 @@ export interface LoadOptions {
   rootKey: string;
   connections?: number;
   durationMs?: number;
+  /** Keep going past the duration until this many requests were sent, so a slow machine still sends a whole mix. */
+  minRequests?: number;
   /** Check the whole body of one answer in this many (status and content type are always checked). */
   sampleEvery?: number;
 }
@@ -165,6 +167,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const connections = Math.min(MAX_CONNECTIONS, Math.max(1, Math.floor(options.connections ?? 50)));
   const durationMs = Math.min(MAX_DURATION_MS, Math.max(100, options.durationMs ?? 30_000));
   const sampleEvery = Math.max(1, Math.floor(options.sampleEvery ?? 10));
+  const minRequests = Math.max(0, Math.floor(options.minRequests ?? 0));
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
 
   const byKind: Record<string, number> = {};
@@ -235,7 +238,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   }
 
   async function worker(offset: number): Promise<void> {
-    for (let turn = offset; performance.now() < deadline; turn += 1) {
+    for (let turn = offset; performance.now() < deadline || requests < minRequests; turn += 1) {
       const kind = KINDS[turn % KINDS.length];
       if (kind === undefined) continue;
       requests += 1;

@@ -92,6 +92,8 @@ interface Command {
   options: readonly OptionName[];
   /** How many positional arguments follow the command's two words. */
   argumentCount: number;
+  /** Only reads: on a data directory without a database it fails instead of creating one with a demo workspace. */
+  reads?: boolean;
   run(db: Database, workspace: WorkspaceRow, values: Values, args: readonly string[]): string;
 }
 
@@ -139,6 +141,7 @@ const COMMANDS: Record<string, Command> = {
   "root-key list": {
     options: [],
     argumentCount: 0,
+    reads: true,
     run(db, workspace) {
       const rows = listRootKeys(db, workspace.id).map((key) => [
         key.id,
@@ -210,6 +213,7 @@ const COMMANDS: Record<string, Command> = {
   "apis list": {
     options: [],
     argumentCount: 0,
+    reads: true,
     run(db, workspace) {
       const rows = listApis(db, workspace.id).map((api) => [api.id, api.name, String(api.keyCount)]);
       return table(["ID", "NAME", "KEYS"], rows);
@@ -293,9 +297,9 @@ function run(argv: readonly string[]): string | undefined {
   const stray = Object.keys(values).find((option) => !allowed.has(option));
   if (stray !== undefined) throw new UsageError(`"${name}" does not take --${stray}`);
 
-  const db = openDatabase(values["data-dir"] ?? DEFAULT_DATA_DIR);
+  const db = openDatabase(values["data-dir"] ?? DEFAULT_DATA_DIR, { create: command.reads !== true });
   try {
-    const demo = ensureDemoData(db);
+    const demo = command.reads === true ? undefined : ensureDemoData(db);
     if (demo !== undefined) {
       process.stderr.write(
         `Created the demo workspace ${demo.workspaceId} with its API and keys (its demo root key is not shown here; create one with "root-key create").\n`,

@@ -8,7 +8,7 @@ import { corsMiddleware } from "./cors";
 import { errorEnvelopeJson, errorResponse, JSON_HEADERS } from "./errors";
 import { newId } from "./ids";
 import { proxyHandler } from "./proxy";
-import { createRateLimiter, type RateLimit } from "./rate-limit";
+import type { RateLimit } from "./rate-limit";
 import type { RequestLog } from "./request-log";
 import { docsRoutes } from "./routes/docs";
 import { getKeyHandler, whoamiHandler } from "./routes/get-key";
@@ -86,7 +86,8 @@ function directApi(
   if (analytics !== undefined) {
     const analyticsPath = ANALYTICS_GET_VERIFICATIONS_PATH.slice(API_PREFIX.length);
     const quota = analytics.quota ?? HOURLY_ANALYTICS_QUOTA;
-    api.post(analyticsPath, getVerificationsHandler({ ...deps, engine: analytics.engine, quotaLimiter: createRateLimiter(), quota }));
+    // The quota is counted like a root key's rate limit, per workspace, by the same (persistent) limiter.
+    api.post(analyticsPath, getVerificationsHandler({ ...deps, engine: analytics.engine, quota }));
     api.all(analyticsPath, methodNotAllowed("POST"));
   }
   api.all("*", (c) => errorResponse(c, "err:keyscope:routing:not_found"));

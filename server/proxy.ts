@@ -65,6 +65,8 @@ export function proxyHandler(upstream: URL) {
   const send = isHttps ? httpsRequest : httpRequest;
   const agent = isHttps ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const basePath = upstream.pathname.replace(/\/+$/, "");
+  // Never its user info, should the address carry any.
+  const upstreamAddress = upstream.origin + basePath;
 
   function forward(c: Context<ApiEnv>, body: Uint8Array | undefined): Promise<UpstreamResult> {
     const url = new URL(c.req.url);
@@ -130,8 +132,11 @@ export function proxyHandler(upstream: URL) {
     if (result.kind === "failed" || result.status < 200 || result.status > 599) {
       c.set("requestId", newId("req"));
       const reason = result.kind === "failed" ? result.reason : `it answered with status ${result.status}`;
+      // The API behind is not at fault: this proxy's --upstream is, and the operator can fix it.
       return errorResponse(c, "err:keyscope:proxy:upstream_unreachable", {
-        detail: `The upstream API at ${upstream.origin} could not be reached: ${reason}`,
+        detail:
+          `This proxy could not reach its upstream API at ${upstreamAddress} (--upstream): ${reason}. ` +
+          "Check that the API runs there, or restart the proxy with --upstream set to the API's address.",
       });
     }
     const nullBody = c.req.method === "HEAD" || NULL_BODY_STATUSES.has(result.status);

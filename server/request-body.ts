@@ -5,6 +5,9 @@ export type JsonBody =
 
 const decoder = new TextDecoder();
 
+// Hand-written rather than hono/body-limit: that middleware refuses a large body before the handler runs, but the
+// contract checks the key first (no key: 401 whatever the size), and the proxy needs the bytes themselves.
+
 /** Reads at most `limitBytes` of the body and parses it as JSON; an empty body reads as `{}`. */
 export async function readJsonBody(request: Request, limitBytes: number): Promise<JsonBody> {
   const bytes = await readBodyBytes(request, limitBytes);

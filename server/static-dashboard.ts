@@ -79,6 +79,11 @@ export function dashboardHandler(distDir: string) {
 
   return async (c: Context): Promise<Response> => {
     const path = c.req.path;
+    // The page itself lives at "/": its router has no /index.html route and would show "Page not found".
+    if (path === "/index.html") {
+      const url = new URL(c.req.url);
+      return c.body(null, 301, { location: `/${url.search}`, ...COMMON_SECURITY_HEADERS });
+    }
     const filePath = path === "/" ? undefined : resolveInside(root, path);
     if (filePath !== undefined && (await fileSize(filePath)) !== undefined) {
       const isHashedAsset = path.startsWith("/assets/");

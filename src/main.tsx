@@ -6,9 +6,15 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
 import { rootOptions } from "./app/root-options";
+import { joinOtherTabs } from "./features/connect/key-store";
+import { watchFailedStylesheets } from "./lib/retryable-lazy";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
+
+// Before the first render: a new tab asks the open ones for the key instead of showing key entry.
+joinOtherTabs();
+watchFailedStylesheets();
 
 createRoot(container, rootOptions).render(
   <StrictMode>

@@ -32,12 +32,17 @@ export function formatRateLimit({ limit, windowMs }: RateLimit): string {
   return `${limit}/${windowMs}ms`;
 }
 
-/** A comma-separated list like `api.*.read_key,api.api_123.read_key`; empty means none. */
+/** A comma-separated list like `api.*.read_key,api.api_123.read_key`, of at least one. */
 export function parsePermissions(value: string): string[] {
   const permissions = value
     .split(",")
     .map((item) => item.trim())
     .filter((item) => item !== "");
+  if (permissions.length === 0) {
+    throw new UsageError(
+      `--permissions must name at least one, like api.*.read_key: a root key without any may do nothing (leave the option out for the default)`,
+    );
+  }
   const invalid = permissions.find((permission) => !isPermission(permission));
   if (invalid !== undefined) {
     throw new UsageError(`--permissions takes entries like api.*.read_key or api.<apiId>.read_key, got "${invalid}"`);

@@ -183,6 +183,7 @@ export async function createAnalyticsEngine(
     }, limits.timeoutMs);
     runningQueries += 1;
     try {
+      // Not a kept prepared statement: it went on reading the rows of the store as they were when it was planned.
       const result = await connection.stream(sql);
       const rows: string[] = [];
       let bytes = 0;

@@ -5,15 +5,14 @@ import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { errorResponse, JSON_HEADERS, type ServerErrorCode } from "../errors";
 import { mayReadAnalytics, READ_ANALYTICS } from "../permissions";
-import type { RateLimit, RateLimiter } from "../rate-limit";
+import type { RateLimit } from "../rate-limit";
 import { readJsonBody } from "../request-body";
 import type { QueryRefusal } from "./check-query";
 import type { AnalyticsEngine, QueryOutcome } from "./engine";
 
 export interface AnalyticsRouteDependencies extends AuthDependencies {
   engine: AnalyticsEngine;
-  /** Counts queries per workspace. */
-  quotaLimiter: RateLimiter;
+  /** Queries per workspace and window, counted by the root keys' rate limiter under the workspace's own name. */
   quota: RateLimit;
 }
 
@@ -89,7 +88,7 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
         detail: `Missing one of these permissions: ${READ_ANALYTICS}`,
       });
     }
-    const retryAfterSeconds = deps.quotaLimiter.take(rootKey.workspaceId, deps.quota);
+    const retryAfterSeconds = deps.rateLimiter.take(`analytics-quota:${rootKey.workspaceId}`, deps.quota);
     if (retryAfterSeconds !== undefined) {
       return errorResponse(c, "err:user:too_many_requests:query_quota_exceeded", {
         detail: `The workspace has used its ${deps.quota.limit} analytics queries for this window`,

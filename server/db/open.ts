@@ -1,14 +1,55 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { migrate } from "./migrations";
 
 export const DATABASE_FILE_NAME = "keyscope.sqlite";
 
+/** A data directory that cannot be used, said in one line that names it and the fix. */
+export class DataDirError extends Error {}
+
+export interface OpenOptions {
+  /** false: a missing database is an error instead of a new one (commands that only read). */
+  create?: boolean;
+}
+
+const NOT_A_DIRECTORY = new Set(["EEXIST", "ENOTDIR"]);
+const NOT_WRITABLE = new Set(["EACCES", "EPERM", "EROFS", "SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_READONLY_DIRECTORY"]);
+
+function codeOf(error: unknown): string | undefined {
+  return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
+}
+
+/** The one-line reason for a file-system or SQLite failure on the data directory, or the error itself. */
+function explain(error: unknown, dataDir: string): unknown {
+  const code = codeOf(error) ?? "";
+  const path = resolve(dataDir);
+  if (NOT_A_DIRECTORY.has(code)) {
+    return new DataDirError(`the data directory ${path} is a file (or lies under one): pass a directory with --data-dir`);
+  }
+  if (NOT_WRITABLE.has(code) || code.startsWith("SQLITE_READONLY")) {
+    return new DataDirError(
+      `cannot write in the data directory ${path} (${code}): make it writable for this user, or pass another with --data-dir`,
+    );
+  }
+  return error;
+}
+
 /** Opens (creating if needed) `<dataDir>/keyscope.sqlite`, ready for the server and the admin CLI to share. */
-export function openDatabase(dataDir: string): Database.Database {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, DATABASE_FILE_NAME));
+export function openDatabase(dataDir: string, { create = true }: OpenOptions = {}): Database.Database {
+  const file = join(dataDir, DATABASE_FILE_NAME);
+  if (!create && !existsSync(file)) {
+    throw new DataDirError(
+      `there is no Keyscope database at ${resolve(file)}: check --data-dir (the directory the server was started with)`,
+    );
+  }
+  let db: Database.Database;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    db = new Database(file);
+  } catch (error) {
+    throw explain(error, dataDir);
+  }
   try {
     // busy_timeout first: switching to WAL itself waits for a lock when another process has the file open.
     db.pragma("busy_timeout = 5000");
@@ -19,6 +60,6 @@ export function openDatabase(dataDir: string): Database.Database {
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw explain(error, dataDir);
   }
 }

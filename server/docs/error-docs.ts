@@ -235,6 +235,7 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     howToFix: [
       "Check the `--upstream` address: scheme, host and port.",
       "Check that this machine can reach it, for example with `curl <upstream>/v2/liveness`.",
+      "If the address is wrong, stop the proxy and start it again with `npm start -- --upstream <the API's origin>`.",
     ],
     commonMistakes: ["A typo in the upstream host, or `http` where the upstream only speaks `https`."],
   },

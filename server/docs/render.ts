@@ -11,11 +11,13 @@ export const STYLE = `
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 main { max-width: 46rem; margin: 0 auto; padding: 2.5rem 1.25rem 4rem; }
+/* Codes and addresses are long words: on a narrow screen they wrap rather than widen the page. */
+h1, p, li, dd, td:first-child { overflow-wrap: anywhere; }
 h1 { font-size: 1.75rem; line-height: 1.25; margin: 0.25rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 2rem 0 0.5rem; }
 a { color: var(--accent); }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; }
-code { background: var(--panel); border: 1px solid var(--border); border-radius: 4px; padding: 0.05em 0.3em; }
+code { background: var(--panel); border: 1px solid var(--border); border-radius: 4px; padding: 0.05em 0.3em; box-decoration-break: clone; -webkit-box-decoration-break: clone; }
 pre { background: var(--panel); border: 1px solid var(--border); border-radius: 6px; padding: 0.9rem 1rem; overflow-x: auto; }
 pre code { background: none; border: 0; padding: 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1rem; margin: 0; }
@@ -25,10 +27,25 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 0.45rem 0.5rem; border-bottom: 1px solid var(--border); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }
+th:nth-child(2), td:nth-child(2) { white-space: nowrap; }
+@media (max-width: 30rem) {
+  h1 { font-size: 1.4rem; }
+  /* The index's rows as cards: the code on a line of its own, then status and title. */
+  thead { display: none; }
+  table, tbody { display: block; }
+  tr { display: grid; grid-template-columns: auto 1fr; padding: 0.45rem 0; border-bottom: 1px solid var(--border); }
+  td { border-bottom: 0; padding: 0.1rem 0.5rem; }
+  td:first-child { grid-column: 1 / -1; }
+}
 `;
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** An error code, escaped, that may wrap after each colon on a narrow screen. */
+function wrappableCode(code: string): string {
+  return escapeHtml(code).replaceAll(":", ":<wbr>");
 }
 
 /** Escapes, then turns `backticks` into code spans. */
@@ -71,7 +88,7 @@ export function renderErrorPage(code: ServerErrorCode, origin: string): string {
   return page(
     kind.title,
     `<p class="crumbs"><a href="/docs">Error reference</a></p>
-<h1>${escapeHtml(kind.title)}: <code>${escapeHtml(code)}</code></h1>
+<h1>${escapeHtml(kind.title)}: <code>${wrappableCode(code)}</code></h1>
 <dl class="facts">
 <dt>Code</dt><dd><code>${escapeHtml(code)}</code></dd>
 <dt>HTTP status</dt><dd>${kind.status} ${escapeHtml(kind.title)}</dd>
@@ -94,7 +111,7 @@ ${list(doc.commonMistakes)}
 export function renderIndexPage(): string {
   const rows = SERVER_ERROR_CODES.map((code) => {
     const kind = SERVER_ERROR_KINDS[code];
-    return `<tr><td><a href="${errorDocsPath(code)}"><code>${escapeHtml(code)}</code></a></td><td>${kind.status}</td><td>${escapeHtml(kind.title)}</td></tr>`;
+    return `<tr><td><a href="${errorDocsPath(code)}"><code>${wrappableCode(code)}</code></a></td><td>${kind.status}</td><td>${escapeHtml(kind.title)}</td></tr>`;
   }).join("\n");
   return page(
     "All error kinds",

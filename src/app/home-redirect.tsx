@@ -1,7 +1,10 @@
 import { Navigate } from "react-router-dom";
-import { useConnection } from "../features/connect/key-store";
+import { useConnection, useKeyHandOverPending } from "../features/connect/key-store";
+import { KeyHandOverPending } from "./await-key-hand-over";
 
 export function HomeRedirect() {
   const connection = useConnection();
+  const pending = useKeyHandOverPending();
+  if (connection === null && pending) return <KeyHandOverPending />;
   return <Navigate to={connection === null ? "/connect" : "/keys"} replace />;
 }

@@ -1,47 +1,49 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
 import { readConnection } from "../features/connect/key-store";
+import { retryFailedLoads } from "../lib/retryable-lazy";
+import { AwaitKeyHandOver } from "./await-key-hand-over";
 import { HomeRedirect } from "./home-redirect";
 import { AppLayout, AppLoading } from "./layout";
+import { ConnectPage, KeysPage, lazyRoute, NotFoundPage, TroubleshootPage } from "./pages";
 import { RequireConnection } from "./require-connection";
-import { RouteError } from "./route-error";
+import { RootRouteError, RouteError } from "./route-error";
 
 /**
- * The first bundle holds the shell both first screens share; each page's own code (key entry, the keys page
- * with its virtualizer, troubleshooting, not found) loads when it is first visited. Given the app's query
- * client, the keys page's first request starts as soon as the route matches, while the page's code loads,
- * instead of after it (`npm run bench` times the first key row).
+ * The first bundle holds the shell both first screens share; each page's own code loads when it is first
+ * visited (./pages.ts), or when the first screen is idle. Given the app's query client, the keys page's first
+ * request starts as soon as the route matches, while the page's code loads, instead of after it (`npm run
+ * bench` times the first key row). A page that fails keeps the header and its navigation: its error shows
+ * inside the layout.
  */
 export function appRoutes(queryClient?: QueryClient): RouteObject[] {
   return [
     {
       path: "/",
       Component: AppLayout,
-      ErrorBoundary: RouteError,
+      ErrorBoundary: RootRouteError,
       HydrateFallback: AppLoading,
       children: [
-        { index: true, Component: HomeRedirect },
         {
-          path: "connect",
-          lazy: async () => ({ Component: (await import("./routes/connect-route")).ConnectRoute }),
-        },
-        {
-          Component: RequireConnection,
+          ErrorBoundary: RouteError,
           children: [
+            { index: true, Component: HomeRedirect },
+            // What a server or a bookmark may name the home page.
+            { path: "index.html", Component: HomeRedirect },
+            { Component: AwaitKeyHandOver, children: [{ path: "connect", lazy: lazyRoute(ConnectPage) }] },
             {
-              path: "keys",
-              ...(queryClient !== undefined && { loader: () => prefetchKeys(queryClient) }),
-              lazy: async () => ({ Component: (await import("./routes/keys-route")).KeysRoute }),
+              Component: RequireConnection,
+              children: [
+                {
+                  path: "keys",
+                  ...(queryClient !== undefined && { loader: () => prefetchKeys(queryClient) }),
+                  lazy: lazyRoute(KeysPage),
+                },
+              ],
             },
+            { path: "troubleshoot", lazy: lazyRoute(TroubleshootPage) },
+            { path: "*", lazy: lazyRoute(NotFoundPage) },
           ],
-        },
-        {
-          path: "troubleshoot",
-          lazy: async () => ({ Component: (await import("./routes/troubleshoot-route")).TroubleshootRoute }),
-        },
-        {
-          path: "*",
-          lazy: async () => ({ Component: (await import("./routes/not-found-route")).NotFoundRoute }),
         },
       ],
     },
@@ -67,5 +69,14 @@ function prefetchKeys(queryClient: QueryClient): null {
 }
 
 export function createAppRouter(queryClient?: QueryClient) {
-  return createBrowserRouter(appRoutes(queryClient));
+  const router = createBrowserRouter(appRoutes(queryClient));
+  // A navigation is the next try of code that failed to load. Subscribed before the RouterProvider is, so
+  // this runs before the new page renders; a render never retries by itself (it would hammer a server that is down).
+  let locationKey = router.state.location.key;
+  router.subscribe((state) => {
+    if (state.location.key === locationKey) return;
+    locationKey = state.location.key;
+    retryFailedLoads();
+  });
+  return router;
 }

@@ -206,7 +206,8 @@ test("thousands of keys with hostile names are listed as plain text", async ({ p
     await expect(page.getByText(/^[\d,]+ of [\d,]+ keys( loaded)? match/)).toBeVisible();
     await expect(page.getByText(`${MARKUP} #0`, { exact: true })).toBeVisible();
     await page.getByLabel("Filter keys").fill("gnp.exe #1");
-    await expect(page.getByText(`${RTL} #1`, { exact: true })).toBeVisible();
+    // The override is shown, not obeyed (see names.spec.ts).
+    await expect(page.getByText("⟨U+202E⟩gnp.exe #1", { exact: true })).toBeVisible();
     await page.getByLabel("Filter keys").fill("");
     // Scrolling to the end loads the next page, until all of them are in.
     await expect(async () => {

@@ -1,26 +1,38 @@
 import Database from "better-sqlite3";
-import { mkdtempSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, type StartedServer } from "../support/server-process";
 import { runTsx } from "./cli";
 import { asKeyList, callApi } from "./http";
+import { startInProcess, type InProcessServer } from "./in-process";
+
+/**
+ * The admin CLI as a process of its own, on the database a running server reads: here the server is the app
+ * in this process (its own connection, as `npm start` has), the CLI a real `node` process beside it.
+ */
 
 const ROOT_KEY_SECRET = /^ks_root_[1-9A-HJ-NP-Za-km-z]{28}$/;
 
-let server: StartedServer;
+let server: InProcessServer;
 
-beforeAll(async () => {
-  server = await startServer();
+beforeAll(() => {
+  server = startInProcess();
 });
 
-afterAll(async () => {
-  await server.stop();
+afterAll(() => {
+  server.close();
 });
 
 function admin(...args: string[]) {
   return runTsx("server/admin.ts", [...args, "--data-dir", server.dataDir]);
+}
+
+/** Runs an admin command that must succeed; its trimmed stdout. */
+async function adminOk(...args: string[]): Promise<string> {
+  const run = await admin(...args);
+  if (run.code !== 0) throw new Error(`admin ${args.join(" ")} exited with ${run.code}: ${run.stderr}`);
+  return run.stdout.trim();
 }
 
 function listedRow(list: string, keyId: string): string {
@@ -31,14 +43,14 @@ function listedRow(list: string, keyId: string): string {
 
 describe("root keys, while the server runs", () => {
   test("create prints the secret alone, and the key works at once", async () => {
-    const secret = await server.admin(["root-key", "create", "--name", "Fresh key"]);
+    const secret = await adminOk("root-key", "create", "--name", "Fresh key");
     expect(secret).toMatch(ROOT_KEY_SECRET);
-    expect((await callApi(server.url, { key: secret })).status).toBe(200);
+    expect((await callApi(server, { key: secret })).status).toBe(200);
   });
 
   test("list shows id, name, start, permissions, state and rate limit, and never a secret", async () => {
-    const secret = await server.admin(["root-key", "create", "--name", "Listed key", "--permissions", "api.*.read_key,api.*.create_key", "--ratelimit", "1000/1m"]);
-    const list = await server.admin(["root-key", "list"]);
+    const secret = await adminOk("root-key", "create", "--name", "Listed key", "--permissions", "api.*.read_key,api.*.create_key", "--ratelimit", "1000/1m");
+    const list = await adminOk("root-key", "list");
 
     expect(list.split("\n")[0]).toMatch(/^ID\s+NAME\s+START\s+PERMISSIONS\s+STATE\s+RATELIMIT$/);
     const row = list.split("\n").find((line) => line.includes("Listed key")) ?? "";
@@ -48,19 +60,19 @@ describe("root keys, while the server runs", () => {
   });
 
   test("revoke, disable and enable change what the server answers", async () => {
-    const secret = await server.admin(["root-key", "create", "--name", "Changing key"]);
-    const keyId = (await server.admin(["root-key", "list"])).split("\n").find((line) => line.includes("Changing key"))?.split(/\s+/)[0] ?? "";
+    const secret = await adminOk("root-key", "create", "--name", "Changing key");
+    const keyId = (await adminOk("root-key", "list")).split("\n").find((line) => line.includes("Changing key"))?.split(/\s+/)[0] ?? "";
 
-    expect(await server.admin(["root-key", "disable", keyId])).toBe(`${keyId} disabled`);
-    expect((await callApi(server.url, { key: secret })).status).toBe(403);
-    expect(listedRow(await server.admin(["root-key", "list"]), keyId)).toMatch(/\sdisabled\s/);
+    expect(await adminOk("root-key", "disable", keyId)).toBe(`${keyId} disabled`);
+    expect((await callApi(server, { key: secret })).status).toBe(403);
+    expect(listedRow(await adminOk("root-key", "list"), keyId)).toMatch(/\sdisabled\s/);
 
-    await server.admin(["root-key", "enable", keyId]);
-    expect((await callApi(server.url, { key: secret })).status).toBe(200);
+    await adminOk("root-key", "enable", keyId);
+    expect((await callApi(server, { key: secret })).status).toBe(200);
 
-    expect(await server.admin(["root-key", "revoke", keyId])).toBe(`${keyId} revoked`);
-    expect((await callApi(server.url, { key: secret })).status).toBe(401);
-    expect(listedRow(await server.admin(["root-key", "list"]), keyId)).toMatch(/\srevoked\s/);
+    expect(await adminOk("root-key", "revoke", keyId)).toBe(`${keyId} revoked`);
+    expect((await callApi(server, { key: secret })).status).toBe(401);
+    expect(listedRow(await adminOk("root-key", "list"), keyId)).toMatch(/\srevoked\s/);
 
     const reenable = await admin("root-key", "enable", keyId);
     expect(reenable.code).toBe(1);
@@ -70,34 +82,34 @@ describe("root keys, while the server runs", () => {
 
 describe("keys and apis", () => {
   test("apis create prints the new id and apis list shows it with its key count", async () => {
-    const apiId = await server.admin(["apis", "create", "--name", "Billing API"]);
+    const apiId = await adminOk("apis", "create", "--name", "Billing API");
     expect(apiId).toMatch(/^api_[1-9A-HJ-NP-Za-km-z]+$/);
-    await server.admin(["keys", "create", "--name", "one", "--api", apiId]);
-    await server.admin(["keys", "create", "--name", "two", "--api", apiId, "--disabled"]);
+    await adminOk("keys", "create", "--name", "one", "--api", apiId);
+    await adminOk("keys", "create", "--name", "two", "--api", apiId, "--disabled");
 
-    expect(await server.admin(["apis", "list"])).toMatch(new RegExp(`^${apiId}\\s+Billing API\\s+2$`, "m"));
+    expect(await adminOk("apis", "list")).toMatch(new RegExp(`^${apiId}\\s+Billing API\\s+2$`, "m"));
   });
 
   test("keys create prints '<keyId> <secret>' and the key is listed with its state", async () => {
-    const apiId = await server.admin(["apis", "create", "--name", "Create API"]);
-    const line = await server.admin(["keys", "create", "--name", "Disabled, expiring", "--api", apiId, "--disabled", "--expires", "2030-01-31"]);
+    const apiId = await adminOk("apis", "create", "--name", "Create API");
+    const line = await adminOk("keys", "create", "--name", "Disabled, expiring", "--api", apiId, "--disabled", "--expires", "2030-01-31");
     expect(line).toMatch(/^key_[1-9A-HJ-NP-Za-km-z]+ sk_live_[1-9A-HJ-NP-Za-km-z]{24}$/);
     const [keyId] = line.split(" ");
 
-    const keys = asKeyList(await callApi(server.url, { key: server.rootKey ?? "", body: { apiId } })).data.keys;
+    const keys = asKeyList(await callApi(server, { key: server.rootKey, body: { apiId } })).data.keys;
     expect(keys).toEqual([expect.objectContaining({ keyId, name: "Disabled, expiring", enabled: false, expires: Date.parse("2030-01-31") })]);
   });
 
   test("keys seed --count 100000 creates them all, while the server keeps answering", async () => {
-    const apiId = await server.admin(["apis", "create", "--name", "Seeded API"]);
-    // A root key without a rate limit: on a busy machine the polling may outlast the demo key's 300 a minute.
-    const pollingKey = await server.admin(["root-key", "create", "--name", "polling"]);
-    const seeding = server.admin(["keys", "seed", "--count", "100000", "--api", apiId]);
+    const apiId = await adminOk("apis", "create", "--name", "Seeded API");
+    // A key without a rate limit: the demo key's 300 a minute would run out while a slow machine seeds.
+    const poller = server.admin.createRootKey({ name: "poller" }).secret;
+    const seeding = adminOk("keys", "seed", "--count", "100000", "--api", apiId);
     const statuses: number[] = [];
     let done = false;
     void seeding.finally(() => (done = true));
     while (!done) {
-      statuses.push((await callApi(server.url, { key: pollingKey, body: { limit: 5 } })).status);
+      statuses.push((await callApi(server, { key: poller, body: { limit: 5 } })).status);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
 
@@ -113,11 +125,11 @@ describe("keys and apis", () => {
     }
 
     // A page at the far end of 100,000 keys is as good as the first.
-    const last = asKeyList(await callApi(server.url, { key: server.rootKey ?? "", body: { apiId, cursor: "key_zzzzzzzzzzzzzzzzzzzzzz" } }));
+    const last = asKeyList(await callApi(server, { key: server.rootKey, body: { apiId, cursor: "key_zzzzzzzzzzzzzzzzzzzzzz" } }));
     expect(last.pagination.hasMore).toBe(false);
-    const first = asKeyList(await callApi(server.url, { key: server.rootKey ?? "", body: { apiId } }));
+    const first = asKeyList(await callApi(server, { key: server.rootKey, body: { apiId } }));
     expect(first.data.keys).toHaveLength(100);
-  });
+  }, 90_000);
 });
 
 describe("usage", () => {
@@ -127,6 +139,8 @@ describe("usage", () => {
     ["an option the command does not take", ["keys", "seed", "--count", "5", "--name", "x"]],
     ["a bad rate limit", ["root-key", "create", "--ratelimit", "ten/1m"]],
     ["a bad permission", ["root-key", "create", "--permissions", "everything"]],
+    ["empty permissions", ["root-key", "create", "--permissions", ""]],
+    ["permissions that are only commas", ["root-key", "create", "--permissions", " , "]],
     ["a bad expiry", ["keys", "create", "--name", "x", "--expires", "soon"]],
     ["a count of zero", ["keys", "seed", "--count", "0"]],
   ])("%s is an error on stderr with exit code 2 and nothing on stdout", async (_case, args) => {
@@ -142,13 +156,57 @@ describe("usage", () => {
     expect(run.stderr).toMatch(/no workspace ws_1111111111111111111111/);
   });
 
-  test("on an empty data directory it creates the demo workspace, says so on stderr, and shows no demo key", async () => {
+  test("a command that writes, on an empty data directory, creates the demo workspace, says so on stderr, and shows no demo key", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "keyscope-admin-"));
-    const run = await runTsx("server/admin.ts", ["root-key", "list", "--data-dir", dataDir]);
+    const run = await runTsx("server/admin.ts", ["apis", "create", "--name", "First API", "--data-dir", dataDir]);
 
     expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^api_[1-9A-HJ-NP-Za-km-z]+\n$/);
     expect(run.stderr).toMatch(/Created the demo workspace ws_\S+/);
     expect(run.stderr + run.stdout).not.toMatch(/ks_root_[1-9A-HJ-NP-Za-km-z]{28}/);
-    expect(run.stdout).toMatch(/Demo root key\s+ks_root_\S{4}…\s+api\.\*\.read_key,api\.\*\.read_analytics,api\.\*\.verify_key\s+enabled\s+300\/1m/);
+    const list = await runTsx("server/admin.ts", ["root-key", "list", "--data-dir", dataDir]);
+    expect(list.stdout).toMatch(/Demo root key\s+ks_root_\S{4}…\s+api\.\*\.read_key,api\.\*\.read_analytics,api\.\*\.verify_key\s+enabled\s+300\/1m/);
+  });
+});
+
+describe("a data directory that cannot be used is one line naming it and the fix", () => {
+  test.concurrent.each([["root-key", "list"], ["apis", "list"]])(
+    "%s %s on a mistyped --data-dir creates nothing there",
+    async (group, action) => {
+      const mistyped = join(mkdtempSync(join(tmpdir(), "keyscope-admin-")), "dta");
+      const run = await runTsx("server/admin.ts", [group, action, "--data-dir", mistyped]);
+
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe(
+        `keyscope admin: there is no Keyscope database at ${join(mistyped, "keyscope.sqlite")}: check --data-dir (the directory the server was started with)\n`,
+      );
+      expect(existsSync(mistyped)).toBe(false);
+    },
+  );
+
+  test("a data directory that is a file", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "keyscope-admin-")), "data");
+    writeFileSync(file, "not a directory");
+    const run = await runTsx("server/admin.ts", ["root-key", "create", "--data-dir", file]);
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`keyscope admin: the data directory ${file} is a file (or lies under one): pass a directory with --data-dir\n`);
+  });
+
+  test("a data directory this user may not write in", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "keyscope-admin-"));
+    const readOnly = join(parent, "read-only");
+    mkdirSync(readOnly);
+    chmodSync(parent, 0o755);
+    chmodSync(readOnly, 0o555);
+    // root may write anywhere: the command then runs as nobody, for whom the directory is read-only.
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+    const run = await runTsx("server/admin.ts", ["root-key", "create", "--data-dir", readOnly], asUser);
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      new RegExp(`^keyscope admin: cannot write in the data directory ${resolve(readOnly)} \\(\\w+\\): make it writable for this user, or pass another with --data-dir\n$`),
+    );
   });
 });

@@ -10,6 +10,7 @@ import { MAX_QUERY_LENGTH } from "../../server/analytics/get-verifications";
 import { createApp } from "../../server/app";
 import { createKeyStore } from "../../server/db/key-store";
 import { createRootKey, createWorkspace } from "../../server/db/management";
+import { hashSecret, secretStart } from "../../server/secrets";
 import { openDatabase } from "../../server/db/open";
 import { createRateLimiter, type RateLimit } from "../../server/rate-limit";
 import { seedVerifications } from "./analytics-data";
@@ -60,12 +61,14 @@ interface Harness {
   close(): Promise<void>;
 }
 
-async function harness(limits: Partial<AnalyticsLimits> = {}, quota?: RateLimit, db?: Database): Promise<Harness> {
+async function harness(limits: Partial<AnalyticsLimits> = {}, quota?: RateLimit): Promise<Harness> {
+  // Every harness on a database of its own: the rate limiter attaches its file to the connection once.
   const dataDir = mkdtempSync(join(tmpdir(), "keyscope-analytics-"));
-  const database = db ?? openDatabase(dataDir);
+  const database = openDatabase(dataDir);
+  seedWorkspaces(database);
   const engine = await createAnalyticsEngine(database, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, ...limits });
   const app = createApp({
-    mode: { kind: "direct", store: createKeyStore(database), rateLimiter: createRateLimiter() },
+    mode: { kind: "direct", store: createKeyStore(database), rateLimiter: createRateLimiter(database, dataDir) },
     distDir: dataDir,
     analytics: { engine, ...(quota !== undefined && { quota }) },
   });
@@ -82,7 +85,7 @@ async function harness(limits: Partial<AnalyticsLimits> = {}, quota?: RateLimit,
     },
     async close() {
       await engine.close();
-      if (db === undefined) database.close();
+      database.close();
     },
   };
 }
@@ -93,20 +96,39 @@ let workspaceB: string;
 let keyA: string;
 let keyB: string;
 
-beforeAll(async () => {
-  const db = openDatabase(mkdtempSync(join(tmpdir(), "keyscope-analytics-")));
-  workspaceA = createWorkspace(db, "A");
-  workspaceB = createWorkspace(db, "B");
+const KEY_A = "ks_root_AnalyticsTestKeyA1111111111";
+const KEY_B = "ks_root_AnalyticsTestKeyB1111111111";
+
+/** A root key with a chosen secret, so that one key works in every harness's database. */
+function insertRootKey(db: Database, workspaceId: string, secret: string): string {
+  db.prepare(
+    `INSERT INTO root_keys (id, workspace_id, name, start, hash, permissions, created_at) VALUES (?, ?, 'analytics', ?, ?, ?, ?)`,
+  ).run(`key_${workspaceId.slice(3)}`, workspaceId, secretStart(secret), hashSecret(secret), JSON.stringify(READ_ANALYTICS), Date.now());
+  return secret;
+}
+
+/** Two workspaces with their verifications and a reading root key each, the same in every harness's database. */
+function seedWorkspaces(db: Database): void {
+  const ids = new Map([
+    ["A", "ws_AnalyticsTestA"],
+    ["B", "ws_AnalyticsTestB"],
+  ]);
+  const insert = db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?)");
+  for (const [name, id] of ids) insert.run(id, name, Date.now());
+  workspaceA = ids.get("A") ?? "";
+  workspaceB = ids.get("B") ?? "";
   seedVerifications(db, { workspaceId: workspaceA, count: 2000, prefix: "a" });
   seedVerifications(db, { workspaceId: workspaceB, count: 500, prefix: "b" });
-  keyA = createRootKey(db, { workspaceId: workspaceA, name: "a", permissions: READ_ANALYTICS }).secret;
-  keyB = createRootKey(db, { workspaceId: workspaceB, name: "b", permissions: READ_ANALYTICS }).secret;
-  h = await harness({ memoryLimitBytes: 64 * 1024 ** 2, maxRows: 100_000 }, undefined, db);
+  keyA = insertRootKey(db, workspaceA, KEY_A);
+  keyB = insertRootKey(db, workspaceB, KEY_B);
+}
+
+beforeAll(async () => {
+  h = await harness({ memoryLimitBytes: 64 * 1024 ** 2, maxRows: 100_000 });
 });
 
 afterAll(async () => {
   await h.close();
-  h.db.close();
 });
 
 const query = (key: string, sql: string) => h.call(key, { query: sql });
@@ -334,7 +356,7 @@ describe("limits", () => {
   });
 
   test("a runaway query is stopped at the time limit while other requests are answered", async () => {
-    const slow = await harness({ timeoutMs: 1000 }, undefined, h.db);
+    const slow = await harness({ timeoutMs: 1000 });
     try {
       const running = slow.call(keyA, {
         query: `SELECT count(*) AS n FROM key_verifications_v1 a, key_verifications_v1 b, key_verifications_v1 c
@@ -353,7 +375,7 @@ describe("limits", () => {
   });
 
   test("the quota counts queries per workspace and answers 429 with Retry-After once used", async () => {
-    const quota = await harness({}, { limit: 2, windowMs: HOUR }, h.db);
+    const quota = await harness({}, { limit: 2, windowMs: HOUR });
     try {
       expect((await quota.call(keyA, { query: "SELECT 1" })).status).toBe(200);
       expect((await quota.call(keyA, { query: "SELECT nope" })).status).toBe(400);

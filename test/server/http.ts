@@ -73,7 +73,20 @@ export interface CallOptions {
   path?: string;
 }
 
-export async function callApi(baseUrl: string, options: CallOptions = {}): Promise<ApiAnswer> {
+/** A server to call: a real one over HTTP, or the app in this process (test/server/in-process.ts). */
+export interface ApiTarget {
+  /** `http://127.0.0.1:PORT`, or the in-process app's made-up origin. */
+  url: string;
+  fetch: (url: string, init?: RequestInit) => Promise<Response>;
+}
+
+function targetOf(target: string | ApiTarget): ApiTarget {
+  return typeof target === "string" ? { url: target, fetch: (url, init) => fetch(url, init) } : target;
+}
+
+/** `target` is a real server's base URL, or the app in this process. */
+export async function callApi(target: string | ApiTarget, options: CallOptions = {}): Promise<ApiAnswer> {
+  const { url: baseUrl, fetch } = targetOf(target);
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   if (options.authorization !== undefined) headers.authorization = options.authorization;
   else if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;

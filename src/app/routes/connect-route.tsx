@@ -1,7 +1,8 @@
 import { Link, useNavigate } from "react-router-dom";
+import { SafeName } from "../../components/safe-name";
 import { ConnectPage } from "../../features/connect/components/connect-page";
 import { defaultBaseUrl } from "../../features/connect/default-base-url";
-import { useConnection, useStoredTarget } from "../../features/connect/key-store";
+import { useConnection, useDroppedKey, useStoredTarget } from "../../features/connect/key-store";
 import { maskKey } from "../../features/connect/mask-key";
 import { EnvironmentManager } from "../../features/environments/components/environment-manager";
 import { useActiveEnvironment } from "../use-active-environment";
@@ -14,13 +15,21 @@ export function ConnectRoute() {
   const connection = useConnection();
   const { environments, active } = useActiveEnvironment();
   const switchEnvironment = useSwitchEnvironment();
+  const droppedKey = useDroppedKey();
   // The form reads these once (the fields are the user's from then on); choosing an environment remounts it.
   const target = useStoredTarget();
   const storedBaseUrl = target?.baseUrl ?? defaultBaseUrl();
   const storedApiId = target?.apiId ?? "";
 
   const notice =
-    connection === null ? undefined : (
+    connection === null ? (
+      droppedKey !== null && (
+        <p className="stored-key-notice" role="status">
+          The key you had entered was for <code>{droppedKey.keyWasFor}</code>, so it did not follow you to{" "}
+          <SafeName>{droppedKey.switchedTo}</SafeName>, which is at another address: enter that environment&apos;s key.
+        </p>
+      )
+    ) : (
       <p className="stored-key-notice">
         A key (<code>{maskKey(connection.apiKey)}</code>) is stored in this tab; saving another replaces it.{" "}
         <Link to="/keys">Back to keys</Link>

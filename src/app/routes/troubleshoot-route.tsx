@@ -6,6 +6,7 @@ import { maskKey } from "../../features/connect/mask-key";
 import type { KeyPreflight } from "../../features/troubleshoot/diagnostics/diagnose";
 import { TroubleshootPage } from "../../features/troubleshoot/components/troubleshoot-page";
 import { useActiveEnvironment } from "../use-active-environment";
+import { revealBidiControls } from "../../lib/bidi";
 import { usePageTitle } from "../use-page-title";
 import { useSwitchEnvironment } from "../use-switch-environment";
 
@@ -38,8 +39,11 @@ export function TroubleshootRoute() {
       apiId={apiId}
       storedKey={connection?.apiKey ?? null}
       storedKeyMasked={connection ? maskKey(connection.apiKey) : null}
-      environmentName={active?.name ?? null}
-      otherEnvironments={environments.filter((environment) => environment.id !== active?.id)}
+      // Names shown as text there: their bidirectional controls made visible first.
+      environmentName={active ? revealBidiControls(active.name) : null}
+      otherEnvironments={environments
+        .filter((environment) => environment.id !== active?.id)
+        .map((environment) => ({ ...environment, name: revealBidiControls(environment.name) }))}
       preflight={preflight}
       onSwitchEnvironment={(id) => {
         const chosen = environments.find((environment) => environment.id === id);

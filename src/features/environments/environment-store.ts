@@ -72,7 +72,7 @@ export type EnvironmentCheck = { ok: true; value: EnvironmentInput } | { ok: fal
 export function checkEnvironment(input: { name: string; baseUrl: string; apiId?: string }, others: readonly Environment[]): EnvironmentCheck {
   const name = input.name.trim();
   if (name === "") return { ok: false, field: "name", reason: "Give the environment a name, for example Production." };
-  if (name.length > MAX_NAME) return { ok: false, field: "name", reason: `Keep the name under ${MAX_NAME} characters.` };
+  if (name.length > MAX_NAME) return { ok: false, field: "name", reason: `Keep the name to at most ${MAX_NAME} characters.` };
   if (others.some((environment) => environment.name.toLowerCase() === name.toLowerCase())) {
     return { ok: false, field: "name", reason: `There is already an environment named “${name}”.` };
   }
@@ -81,6 +81,11 @@ export function checkEnvironment(input: { name: string; baseUrl: string; apiId?:
   if (!url.ok) return { ok: false, field: "baseUrl", reason: url.reason };
   const apiId = input.apiId?.trim();
   return { ok: true, value: apiId ? { name, baseUrl: url.baseUrl, apiId } : { name, baseUrl: url.baseUrl } };
+}
+
+/** A saved environment at the same address (base URL and API ID) as `input`: allowed, but worth a warning. */
+export function sameAddressAs(input: EnvironmentInput, others: readonly Environment[]): Environment | undefined {
+  return others.find((other) => other.baseUrl === input.baseUrl && (other.apiId ?? "") === (input.apiId ?? ""));
 }
 
 function newId(): string {
@@ -102,16 +107,19 @@ export function removeEnvironment(id: string): void {
   write(readEnvironments().filter((environment) => environment.id !== id));
 }
 
-/** The environment the connection points at: same base URL and same API ID (none counts as none). */
+/**
+ * The environment the connection points at: same base URL and same API ID (none counts as none). When several
+ * share that address, the one last chosen (`environmentId`) is it, else the first.
+ */
 export function activeEnvironment(
   environments: readonly Environment[],
-  target: { baseUrl: string; apiId?: string | undefined } | null,
+  target: { baseUrl: string; apiId?: string | undefined; environmentId?: string | undefined } | null,
 ): Environment | null {
   if (target === null) return null;
-  return (
-    environments.find((environment) => environment.baseUrl === target.baseUrl && (environment.apiId ?? "") === (target.apiId ?? "")) ??
-    null
+  const matching = environments.filter(
+    (environment) => environment.baseUrl === target.baseUrl && (environment.apiId ?? "") === (target.apiId ?? ""),
   );
+  return matching.find((environment) => environment.id === target.environmentId) ?? matching[0] ?? null;
 }
 
 function onStorage(event: StorageEvent): void {

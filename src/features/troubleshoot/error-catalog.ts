@@ -437,6 +437,23 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     likelyCauses: ["A bug or an outage in the API.", "A database or dependency of the API that is unavailable."],
     actions: ["retry", "troubleshoot"],
   },
+  "proxy:upstream_unreachable": {
+    id: "proxy:upstream_unreachable",
+    tone: "danger",
+    heading: "The proxy cannot reach the API behind it",
+    whatHappened:
+      "The base URL is a Keyscope proxy (started with `--upstream`), and it got no answer from the API it relays to. Neither your request nor your key caused it, and the API may be fine: the detail below names the address the proxy tried.",
+    fix: [
+      "Check that the API at that address runs and that the machine running the proxy can reach it.",
+      "If the address is wrong, stop the proxy and start it again with `npm start -- --upstream <the API's origin>`.",
+    ],
+    likelyCauses: [
+      "The upstream API is down or restarting.",
+      "A typo in `--upstream`: the host, the port, or `http` where the API speaks `https`.",
+      "A firewall, VPN or proxy between the proxy's machine and the API.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  },
 };
 
 // ---------------------------------------------------------------------------------------------------------------

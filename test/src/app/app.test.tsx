@@ -47,6 +47,12 @@ describe("routing", () => {
     expect(first.router.state.location.pathname).toBe("/connect");
   });
 
+  test("/index.html is the home page, not a page that is not found", async () => {
+    const { router } = renderApp("/index.html");
+    await screen.findByLabelText("API key");
+    expect(router.state.location.pathname).toBe("/connect");
+  });
+
   test("/ goes to the keys when a key is stored", async () => {
     connect();
     stubApi(keysEnvelope(makeKeys(1)));
@@ -89,6 +95,9 @@ describe("routing", () => {
     // The panel loads lazily; its heading takes focus once it has mounted.
     await waitFor(() => expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus());
     expect(within(panel).getByRole("button", { name: "Retry" })).toBeVisible();
+    // The fallback keeps the landmarks and a way on.
+    expect(screen.getByRole("navigation", { name: "Main" })).toBeVisible();
+    expect(screen.getByRole("main")).toContainElement(panel);
   });
 });
 
@@ -103,10 +112,12 @@ describe("key entry", () => {
 
     expect(await screen.findByText("Billing worker")).toBeVisible();
     expect(router.state.location.pathname).toBe("/keys");
+    // The form that had focus is gone: focus moves to the new page's content, not the body.
+    expect(screen.getByRole("main")).toHaveFocus();
     expect(api.requests[0]).toMatchObject({ url: `${BASE_URL}/v2/keys.listKeys`, authorization: `Bearer ${KEY}` });
 
     const header = screen.getByRole("banner");
-    expect(within(header).getByText("ks_root_…")).toBeVisible();
+    expect(within(header).getByText("ks_root…e42")).toBeVisible();
     expect(within(header).getByText("127.0.0.1:8799")).toBeVisible();
     expect(document.body.textContent).not.toContain(KEY);
     expect(screen.getByRole("link", { name: "Keys" })).toHaveAttribute("aria-current", "page");

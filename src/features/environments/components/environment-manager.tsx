@@ -1,9 +1,11 @@
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { SafeName } from "../../../components/safe-name";
 import {
   addEnvironment,
   checkEnvironment,
   removeEnvironment,
   renameEnvironment,
+  sameAddressAs,
   type Environment,
 } from "../environment-store";
 import "./environments.css";
@@ -21,16 +23,27 @@ interface EnvironmentManagerProps {
 /** Add, rename, remove and choose the named base URLs kept in this browser. */
 export function EnvironmentManager({ environments, activeId, currentBaseUrl, currentApiId, onChoose }: EnvironmentManagerProps) {
   const headingId = useId();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const focusAfterRemove = useRef(false);
+
+  // The removed item's buttons are gone: focus goes to the list (or, once it is empty, the section's heading).
+  useEffect(() => {
+    if (!focusAfterRemove.current) return;
+    focusAfterRemove.current = false;
+    (listRef.current ?? headingRef.current)?.focus();
+  }, [environments]);
+
   return (
     <section className="environments" aria-labelledby={headingId}>
-      <h2 id={headingId} className="environments__heading">
+      <h2 id={headingId} className="environments__heading" ref={headingRef} tabIndex={-1}>
         Environments
       </h2>
       <p className="environments__intro">
         Named base URLs, such as Development and Production, kept in this browser. Keys are never saved with them.
       </p>
       {environments.length > 0 && (
-        <ul className="environments__list">
+        <ul className="environments__list" ref={listRef} tabIndex={-1} aria-label="Saved environments">
           {environments.map((environment) => (
             <EnvironmentRow
               key={environment.id}
@@ -38,6 +51,10 @@ export function EnvironmentManager({ environments, activeId, currentBaseUrl, cur
               active={environment.id === activeId}
               others={environments.filter((other) => other.id !== environment.id)}
               onChoose={() => onChoose(environment)}
+              onRemove={() => {
+                focusAfterRemove.current = true;
+                removeEnvironment(environment.id);
+              }}
             />
           ))}
         </ul>
@@ -52,13 +69,23 @@ interface EnvironmentRowProps {
   active: boolean;
   others: readonly Environment[];
   onChoose: () => void;
+  onRemove: () => void;
 }
 
-function EnvironmentRow({ environment, active, others, onChoose }: EnvironmentRowProps) {
+function EnvironmentRow({ environment, active, others, onChoose, onRemove }: EnvironmentRowProps) {
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(environment.name);
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
+  const errorId = useId();
+  // After Save, Cancel or Escape, focus returns to this item's Rename button (which names the new name).
+  const focusRename = useRef(false);
+
+  function endRename() {
+    focusRename.current = true;
+    setRenaming(false);
+    setError(null);
+  }
 
   function saveName(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -68,37 +95,51 @@ function EnvironmentRow({ environment, active, others, onChoose }: EnvironmentRo
       return;
     }
     renameEnvironment(environment.id, check.value.name);
-    setRenaming(false);
-    setError(null);
+    endRename();
   }
 
   return (
     <li className="environments__item">
       {renaming ? (
-        <form className="environments__rename" onSubmit={saveName} aria-label={`Rename ${environment.name}`}>
+        <form
+          className="environments__rename"
+          onSubmit={saveName}
+          aria-label={`Rename ${environment.name}`}
+          noValidate
+        >
           <label htmlFor={inputId} className="visually-hidden">
-            New name for {environment.name}
+            New name for <SafeName>{environment.name}</SafeName>
           </label>
           <input
             id={inputId}
             className="input"
             value={name}
             onChange={(event) => setName(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key !== "Escape") return;
+              event.preventDefault();
+              endRename();
+            }}
             aria-invalid={error ? true : undefined}
+            aria-describedby={error ? errorId : undefined}
             // eslint-disable-next-line jsx-a11y/no-autofocus -- the field appears because the user asked to rename
             autoFocus
           />
           <button type="submit" className="button button--small button--primary">
             Save
           </button>
-          <button type="button" className="button button--small" onClick={() => setRenaming(false)}>
+          <button type="button" className="button button--small" onClick={endRename}>
             Cancel
           </button>
-          {error && <p className="field__error">{error}</p>}
+          {error && (
+            <p className="field__error" id={errorId} role="alert">
+              {error}
+            </p>
+          )}
         </form>
       ) : (
         <div className="environments__summary">
-          <span className="environments__name">{environment.name}</span>
+          <SafeName className="environments__name">{environment.name}</SafeName>
           {active && <span className="badge badge--ok">Active</span>}
           <code className="environments__url">{environment.baseUrl}</code>
           {environment.apiId && <code className="environments__url">{environment.apiId}</code>}
@@ -114,6 +155,11 @@ function EnvironmentRow({ environment, active, others, onChoose }: EnvironmentRo
           <button
             type="button"
             className="button button--small"
+            ref={(element) => {
+              if (element === null || !focusRename.current) return;
+              focusRename.current = false;
+              element.focus();
+            }}
             onClick={() => {
               setName(environment.name);
               setRenaming(true);
@@ -121,7 +167,7 @@ function EnvironmentRow({ environment, active, others, onChoose }: EnvironmentRo
           >
             Rename<span className="visually-hidden"> {environment.name}</span>
           </button>
-          <button type="button" className="button button--small" onClick={() => removeEnvironment(environment.id)}>
+          <button type="button" className="button button--small" onClick={onRemove}>
             Remove<span className="visually-hidden"> {environment.name}</span>
           </button>
         </div>
@@ -143,6 +189,8 @@ function AddEnvironmentForm({
   const [baseUrl, setBaseUrl] = useState(initialBaseUrl);
   const [apiId, setApiId] = useState(initialApiId);
   const [error, setError] = useState<{ field: "name" | "baseUrl" | "storage"; reason: string } | null>(null);
+  // The saved environment at the same address, once the user was told; a second submit adds anyway.
+  const [duplicateOf, setDuplicateOf] = useState<Environment | null>(null);
   const id = useId();
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -152,13 +200,19 @@ function AddEnvironmentForm({
       setError({ field: check.field, reason: check.reason });
       return;
     }
+    setError(null);
+    const duplicate = sameAddressAs(check.value, environments);
+    if (duplicate !== undefined && duplicate.id !== duplicateOf?.id) {
+      setDuplicateOf(duplicate);
+      return;
+    }
     try {
       addEnvironment(check.value);
     } catch {
       setError({ field: "storage", reason: "This browser refused to save it (site data is blocked)." });
       return;
     }
-    setError(null);
+    setDuplicateOf(null);
     setName("");
     setBaseUrl(initialBaseUrl);
     setApiId(initialApiId);
@@ -189,10 +243,13 @@ function AddEnvironmentForm({
           className="input input--mono"
           type="url"
           value={baseUrl}
-          onChange={(event) => setBaseUrl(event.target.value)}
+          onChange={(event) => {
+            setBaseUrl(event.target.value);
+            setDuplicateOf(null);
+          }}
           placeholder="https://api.example.com"
           aria-invalid={error?.field === "baseUrl" ? true : undefined}
-          aria-describedby={error?.field === "baseUrl" ? `${id}-error` : undefined}
+          aria-describedby={error?.field === "baseUrl" ? `${id}-error` : duplicateOf ? `${id}-duplicate` : undefined}
         />
       </div>
       <div className="field">
@@ -203,7 +260,10 @@ function AddEnvironmentForm({
           id={`${id}-api`}
           className="input input--mono"
           value={apiId}
-          onChange={(event) => setApiId(event.target.value)}
+          onChange={(event) => {
+            setApiId(event.target.value);
+            setDuplicateOf(null);
+          }}
           placeholder="api_…"
         />
       </div>
@@ -212,8 +272,14 @@ function AddEnvironmentForm({
           {error.reason}
         </p>
       )}
+      {duplicateOf && (
+        <p className="environments__warning" id={`${id}-duplicate`} role="alert">
+          <SafeName>{duplicateOf.name}</SafeName> already uses this address{duplicateOf.apiId ? " and API ID" : ""}. Add it
+          anyway? Both stay in the list and each can be chosen.
+        </p>
+      )}
       <button type="submit" className="button">
-        Add environment
+        {duplicateOf ? "Add anyway" : "Add environment"}
       </button>
     </form>
   );

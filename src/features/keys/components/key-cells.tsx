@@ -1,5 +1,6 @@
 import { Link } from "react-router-dom";
 import { CopyButton } from "../../../components/copy-button";
+import { SafeName } from "../../../components/safe-name";
 import { formatIsoTime, formatRelativeTime } from "../../../lib/format-time";
 import type { ColumnId } from "../key-columns";
 import type { Key } from "../../../lib/contract";
@@ -31,8 +32,8 @@ export function KeyCell({ column, keyData, now, usage, compact }: CellProps) {
     case "name": {
       const name = keyData.name ?? "";
       return (
-        <Link className="keys-table__name" to={keyPagePath(keyData.keyId)} title={name === "" ? undefined : name}>
-          {name === "" ? <span className="keys-table__muted">Unnamed</span> : <bdi>{name}</bdi>}
+        <Link className="keys-table__name" to={keyPagePath(keyData.keyId)}>
+          {name === "" ? <span className="keys-table__muted">Unnamed</span> : <SafeName withTitle>{name}</SafeName>}
         </Link>
       );
     }
@@ -59,8 +60,8 @@ export function KeyCell({ column, keyData, now, usage, compact }: CellProps) {
       return keyData.identity === undefined ? (
         <Muted />
       ) : (
-        <code className="keys-table__external" title={keyData.identity.externalId}>
-          <bdi>{keyData.identity.externalId}</bdi>
+        <code className="keys-table__external">
+          <SafeName withTitle>{keyData.identity.externalId}</SafeName>
         </code>
       );
     case "createdAt":

@@ -1,9 +1,13 @@
-import { Component, lazy, Suspense, type ReactNode } from "react";
+import { Component, Suspense, type ReactNode } from "react";
+import { retryFailedLoads, retryableLazy } from "../../../lib/retryable-lazy";
 import type { ErrorPanelProps } from "./error-panel";
 
-// The panel and its catalog are needed only once something failed: they load then, not on the way to a
-// first screen (the first bundle, or the keys page before its first row).
-const ErrorPanel = lazy(async () => ({ default: (await import("./error-panel")).ErrorPanel }));
+// The panel and its catalog are needed only once something failed: not on the way to a first screen (the
+// first bundle, or the keys page before its first row), but loaded once that screen is idle (the app calls
+// `preloadErrorPanel`), since a failure is often the server going away.
+const ErrorPanel = retryableLazy(async () => (await import("./error-panel")).ErrorPanel);
+
+export const preloadErrorPanel = (): Promise<void> => ErrorPanel.preload();
 
 /** The error panel, loaded on first use; if its code cannot load, the error's message still shows. */
 export function LazyErrorPanel(props: ErrorPanelProps) {
@@ -43,7 +47,14 @@ class PanelLoadFailed extends Component<PanelLoadFailedProps, { failed: boolean 
         {onRetry && (
           <>
             {" "}
-            <button type="button" className="button" onClick={onRetry}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                retryFailedLoads();
+                onRetry();
+              }}
+            >
               Retry
             </button>
           </>

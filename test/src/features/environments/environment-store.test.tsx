@@ -66,6 +66,26 @@ describe("the environments store", () => {
     });
   });
 
+  test("a name of 60 characters is the longest allowed, and the reason says so", () => {
+    expect(checkEnvironment({ name: "x".repeat(60), baseUrl: "https://a.example" }, [])).toMatchObject({ ok: true });
+    expect(checkEnvironment({ name: "x".repeat(61), baseUrl: "https://a.example" }, [])).toEqual({
+      ok: false,
+      field: "name",
+      reason: "Keep the name to at most 60 characters.",
+    });
+  });
+
+  test("of two environments at the same address, the one last chosen is active", () => {
+    const environments = [
+      { id: "1", name: "Live", baseUrl: "https://api.example.com" },
+      { id: "2", name: "Live (billing team)", baseUrl: "https://api.example.com" },
+    ];
+    const target = { baseUrl: "https://api.example.com", apiId: undefined };
+    expect(activeEnvironment(environments, { ...target, environmentId: "2" })?.name).toBe("Live (billing team)");
+    expect(activeEnvironment(environments, { ...target, environmentId: "1" })?.name).toBe("Live");
+    expect(activeEnvironment(environments, target)?.name).toBe("Live");
+  });
+
   test("the active environment is the one with the connection's base URL and API ID", () => {
     const environments = [
       { id: "1", name: "Dev", baseUrl: "http://127.0.0.1:8787" },
@@ -107,6 +127,59 @@ describe("managing environments", () => {
     expect(readEnvironments()).toEqual([]);
   });
 
+  test("focus stays on the item after Rename→Save, Escape cancels, and after Remove it goes to the list", async () => {
+    const user = userEvent.setup();
+    addEnvironment({ name: "Dev", baseUrl: "http://127.0.0.1:8787" });
+    addEnvironment({ name: "Prod", baseUrl: "https://api.example.com" });
+    render(<Manager onChoose={vi.fn()} />);
+
+    await user.click(screen.getByRole("button", { name: "Rename Prod" }));
+    await user.type(screen.getByLabelText("New name for Prod"), "uction{Enter}");
+    expect(screen.getByRole("button", { name: "Rename Production" })).toHaveFocus();
+
+    await user.click(screen.getByRole("button", { name: "Rename Production" }));
+    await user.type(screen.getByLabelText("New name for Production"), " typo{Escape}");
+    expect(screen.queryByLabelText("New name for Production")).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Rename Production" })).toHaveFocus();
+    expect(readEnvironments().map((environment) => environment.name)).toEqual(["Dev", "Production"]);
+
+    await user.click(screen.getByRole("button", { name: "Remove Dev" }));
+    expect(screen.getByRole("list", { name: "Saved environments" })).toHaveFocus();
+    await user.click(screen.getByRole("button", { name: "Remove Production" }));
+    expect(screen.getByRole("heading", { name: "Environments" })).toHaveFocus();
+  });
+
+  test("a rename that is refused says why, tied to its field", async () => {
+    const user = userEvent.setup();
+    addEnvironment({ name: "Dev", baseUrl: "http://127.0.0.1:8787" });
+    render(<Manager onChoose={vi.fn()} />);
+    await user.click(screen.getByRole("button", { name: "Rename Dev" }));
+    const field = screen.getByLabelText("New name for Dev");
+    await user.clear(field);
+    await user.type(field, `${"x".repeat(60)}y{Enter}`);
+    expect(field).toHaveAttribute("aria-invalid", "true");
+    expect(field).toHaveAccessibleDescription("Keep the name to at most 60 characters.");
+  });
+
+  test("adding a second environment at the same address is warned, and both can be kept", async () => {
+    const user = userEvent.setup();
+    addEnvironment({ name: "Live", baseUrl: "https://api.example.com" });
+    render(<Manager onChoose={vi.fn()} />);
+    const form = screen.getByRole("form", { name: "Add an environment" });
+    await user.type(within(form).getByLabelText("Environment name"), "Live again");
+    await user.click(within(form).getByRole("button", { name: "Add environment" }));
+    expect(within(form).getByRole("alert")).toHaveTextContent("Live already uses this address. Add it anyway?");
+    expect(readEnvironments()).toHaveLength(1);
+    await user.click(within(form).getByRole("button", { name: "Add anyway" }));
+    expect(readEnvironments().map((environment) => environment.name)).toEqual(["Live", "Live again"]);
+  });
+
+  test("names are shown with their bidirectional controls visible", () => {
+    addEnvironment({ name: "Prod \u202Eevil", baseUrl: "https://api.example.com" });
+    render(<Manager onChoose={vi.fn()} />);
+    expect(screen.getByText("⟨U+202E⟩")).toHaveAttribute("title", expect.stringContaining("RIGHT-TO-LEFT OVERRIDE"));
+  });
+
   test("an empty name is refused with a reason", async () => {
     const user = userEvent.setup();
     render(<Manager onChoose={vi.fn()} />);
@@ -116,15 +189,55 @@ describe("managing environments", () => {
   });
 });
 
-test("the switcher shows the active one as a badge and switches on choice", async () => {
-  const user = userEvent.setup();
-  const onChoose = vi.fn();
+describe("the header's switcher", () => {
   const environments = [
     { id: "1", name: "Development", baseUrl: "http://127.0.0.1:8787" },
     { id: "2", name: "Production", baseUrl: "https://api.example.com" },
+    { id: "3", name: "Staging", baseUrl: "https://staging.example.com" },
   ];
-  render(<EnvironmentSwitcher environments={environments} active={environments[0] ?? null} onChoose={onChoose} />);
-  expect(screen.getByTestId("environment-badge")).toHaveTextContent("Environment: Development");
-  await user.selectOptions(screen.getByRole("combobox", { name: "Switch environment" }), "Production");
-  expect(onChoose).toHaveBeenCalledWith(environments[1]);
+
+  test("shows the active one as a badge and switches on a click", async () => {
+    const user = userEvent.setup();
+    const onChoose = vi.fn();
+    render(<EnvironmentSwitcher environments={environments} active={environments[0] ?? null} onChoose={onChoose} />);
+    expect(screen.getByTestId("environment-badge")).toHaveTextContent("Environment: Development");
+    await user.click(screen.getByRole("button", { name: "Switch environment" }));
+    await user.click(screen.getByRole("menuitem", { name: /^Production/ }));
+    expect(onChoose).toHaveBeenCalledWith(environments[1]);
+    expect(screen.queryByRole("menu")).not.toBeInTheDocument();
+  });
+
+  test("arrow keys move within the menu and switch nothing; Enter switches; Escape closes", async () => {
+    const user = userEvent.setup();
+    const onChoose = vi.fn();
+    render(<EnvironmentSwitcher environments={environments} active={environments[0] ?? null} onChoose={onChoose} />);
+    const button = screen.getByRole("button", { name: "Switch environment" });
+    button.focus();
+    await user.keyboard("{ArrowDown}");
+    expect(screen.getByRole("menuitem", { name: /^Production/ })).toHaveFocus();
+    await user.keyboard("{ArrowDown}");
+    expect(screen.getByRole("menuitem", { name: /^Staging/ })).toHaveFocus();
+    await user.keyboard("{ArrowDown}{ArrowDown}{ArrowUp}");
+    expect(screen.getByRole("menuitem", { name: /^Development/ })).toHaveFocus();
+    expect(onChoose).not.toHaveBeenCalled();
+
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("menu")).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+    expect(onChoose).not.toHaveBeenCalled();
+
+    await user.keyboard("{ArrowDown}{ArrowDown}{Enter}");
+    expect(onChoose).toHaveBeenCalledExactlyOnceWith(environments[2]);
+  });
+
+  test("the active one cannot be chosen again", async () => {
+    const user = userEvent.setup();
+    const onChoose = vi.fn();
+    render(<EnvironmentSwitcher environments={environments} active={environments[0] ?? null} onChoose={onChoose} />);
+    await user.click(screen.getByRole("button", { name: "Switch environment" }));
+    const active = screen.getByRole("menuitem", { name: /^Development \(active\)/ });
+    expect(active).toHaveAttribute("aria-disabled", "true");
+    await user.click(active);
+    expect(onChoose).not.toHaveBeenCalled();
+  });
 });

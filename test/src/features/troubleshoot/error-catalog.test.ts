@@ -29,6 +29,15 @@ describe("choosing the entry", () => {
     expect(describeError(apiError(realMissing)).entryId).toBe("authentication:missing:stripped");
   });
 
+  test("a proxy whose upstream is down is the proxy's --upstream, not the API failing on its side", () => {
+    const detail = "This proxy could not reach its upstream API at http://127.0.0.1:9 (--upstream): connect ECONNREFUSED 127.0.0.1:9.";
+    const diagnosis = describeError(apiError({ status: 502, title: "Bad Gateway", detail, path: "keyscope/proxy/upstream_unreachable" }));
+    expect(diagnosis.entryId).toBe("proxy:upstream_unreachable");
+    expect(diagnosis.apiSays?.detail).toContain("http://127.0.0.1:9 (--upstream)");
+    expect(diagnosis.fixSteps.join(" ")).toContain("--upstream");
+    expect(`${diagnosis.heading} ${diagnosis.fixSteps.join(" ")}`).not.toMatch(/failed on its side|whoever runs the API/);
+  });
+
   test("an unknown code falls back on the status", () => {
     expect(describeError(apiError({ status: 502, path: "svc/gateway/bad" })).entryId).toBe("status:5xx");
     expect(describeError(apiError({ status: 418, type: "not a url" })).entryId).toBe("status:other");

@@ -170,6 +170,12 @@ export function samples(): Sample[] {
       fix: "report it to whoever runs the API",
     },
     {
+      entryId: "proxy:upstream_unreachable",
+      error: apiError({ status: 502, title: "Bad Gateway", path: "keyscope/proxy/upstream_unreachable" }),
+      heading: /proxy cannot reach the API behind it/,
+      fix: "npm start -- --upstream",
+    },
+    {
       entryId: "status:400",
       error: apiError({ status: 400, title: "Bad Request", path: "svc/application/something_new" }),
       heading: /The API rejected the request$/,

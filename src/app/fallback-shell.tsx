@@ -1,0 +1,32 @@
+import type { ReactNode } from "react";
+import { PRODUCT_NAME } from "./use-page-title";
+
+/**
+ * The page's frame when the app's own layout failed: the same landmarks, and plain links (a full page load,
+ * which needs nothing of the failed app) as a way on.
+ */
+export function FallbackShell({ children }: { children: ReactNode }) {
+  return (
+    <div className="app">
+      <header className="app-header">
+        <div className="app-header__inner">
+          <a href="/" className="app-header__brand">
+            <img src="/favicon.svg" alt="" width={26} height={26} />
+            <span>{PRODUCT_NAME}</span>
+          </a>
+          <nav aria-label="Main" className="app-header__nav">
+            <a href="/keys" className="app-header__link">
+              Keys
+            </a>
+            <a href="/troubleshoot" className="app-header__link">
+              Troubleshoot
+            </a>
+          </nav>
+        </div>
+      </header>
+      <main id="main" className="app__main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

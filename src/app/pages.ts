@@ -1,0 +1,42 @@
+import { preloadErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
+import type { ComponentType } from "react";
+import { retryableLazy, type RetryableLazy } from "../lib/retryable-lazy";
+
+/**
+ * Each page's own code (key entry, the keys page with its virtualizer, troubleshooting, not found) loads when
+ * it is first visited, and a load that failed is tried again on the next visit or Retry.
+ */
+export const ConnectPage = retryableLazy(async () => (await import("./routes/connect-route")).ConnectRoute);
+export const KeysPage = retryableLazy(async () => (await import("./routes/keys-route")).KeysRoute);
+export const TroubleshootPage = retryableLazy(async () => (await import("./routes/troubleshoot-route")).TroubleshootRoute);
+export const NotFoundPage = retryableLazy(async () => (await import("./routes/not-found-route")).NotFoundRoute);
+
+/**
+ * A route's `lazy`: the router loads the page's code while it runs the route's loader, and never sees a
+ * failure (it would keep it forever); a page whose code failed to load throws that error when rendered, into
+ * the route's error boundary, and loads again on the next try.
+ */
+export function lazyRoute(Page: RetryableLazy<object>): () => Promise<{ Component: ComponentType }> {
+  return async () => {
+    await Page.preload();
+    return { Component: Page };
+  };
+}
+
+/** Set when the code needed while the server is away (Troubleshoot, the error panel) has loaded. */
+export const CODE_READY_MARK = "keyscope:code-ready";
+
+/**
+ * Diagnostics are needed exactly when the server is down, so their code must not be fetched at that moment:
+ * once the first screen is idle, load Troubleshoot and the error panel (and the other pages, which are small).
+ */
+export function preloadWhenIdle(): () => void {
+  // Browsers without requestIdleCallback (and jsdom) load each page on first use.
+  if (typeof requestIdleCallback !== "function") return () => undefined;
+  const handle = requestIdleCallback(() => {
+    void Promise.all([TroubleshootPage.preload(), preloadErrorPanel(), ConnectPage.preload(), KeysPage.preload(), NotFoundPage.preload()]).then(
+      () => performance.mark(CODE_READY_MARK),
+    );
+  });
+  return () => cancelIdleCallback(handle);
+}

@@ -1,0 +1,69 @@
+import { startServer } from "../support/server-process";
+import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+
+/** Once the first screen is idle, the code needed while the server is away has loaded (the app sets this mark). */
+const CODE_READY_MARK = "keyscope:code-ready";
+
+test("with the server stopped, Troubleshoot still opens, and after it restarts diagnostics pass", async ({ page }) => {
+  // A server of this test's own, to stop and start again on the same port and data directory.
+  let server = await startServer();
+  try {
+    const rootKey = await server.admin(["root-key", "create", "--name", "e2e"]);
+    const port = new URL(server.url).port;
+    await page.goto(server.url);
+    await enterKey(page, rootKey);
+    await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
+    await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, CODE_READY_MARK);
+
+    await server.stop();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Troubleshoot" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Troubleshoot" })).toBeVisible();
+    await expect(page.getByRole("banner")).toBeVisible();
+    await page.getByRole("button", { name: "Run diagnostics" }).click();
+    const diagnosis = page.getByRole("region", { name: "Diagnosis" });
+    await expect(diagnosis).toBeVisible({ timeout: 20_000 });
+    await expect(diagnosis).not.toContainText("All good");
+    await saveScreenshot(page, "code-loading-troubleshoot-server-down");
+
+    server = await startServer({ dataDir: server.dataDir, args: ["--port", port] });
+    expect(server.url).toBe(`http://127.0.0.1:${port}`);
+    await page.getByRole("button", { name: /Run diagnostics|Run again/ }).click();
+    await expect(diagnosis).toContainText(/All good/, { timeout: 20_000 });
+    await expect(page.getByText(/Unable to preload CSS/)).toHaveCount(0);
+    await saveScreenshot(page, "code-loading-troubleshoot-server-back");
+  } finally {
+    await server.stop();
+  }
+});
+
+test("a page whose code failed to load keeps the header, and Retry loads it", async ({ page, server, rootKey }) => {
+  // The troubleshoot page's code (script and stylesheet) does not arrive, as when the server is away.
+  const chunk = /\/assets\/troubleshoot-route-[^/]+\.(js|css)$/;
+  let blocked = 0;
+  await page.route(chunk, async (route) => {
+    blocked += 1;
+    await route.abort("connectionrefused");
+  });
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Troubleshoot" }).click();
+  const panel = page.getByRole("alert");
+  await expect(panel).toContainText("could not be loaded");
+  expect(blocked).toBeGreaterThan(0);
+  // Not a takeover: the header, its navigation and the main landmark stay.
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Keys" })).toBeVisible();
+  await expect(page.getByRole("main")).toBeVisible();
+  await saveScreenshot(page, "code-loading-failed-chunk");
+
+  await page.unroute(chunk);
+  await panel.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Troubleshoot" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Run diagnostics" })).toBeVisible();
+  // Styled too: the page's stylesheet that failed is loaded now.
+  await expect
+    .poll(() => page.evaluate(() => [...document.styleSheets].some((sheet) => sheet.href?.includes("/assets/troubleshoot-route-") === true)))
+    .toBe(true);
+  await saveScreenshot(page, "code-loading-retried");
+});

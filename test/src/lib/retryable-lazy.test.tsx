@@ -1,0 +1,57 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Suspense } from "react";
+import { ErrorBoundary } from "react-error-boundary";
+import { expect, test, vi } from "vitest";
+import { retryableLazy, retryFailedLoads } from "../../../src/lib/retryable-lazy";
+import { takeConsoleErrors } from "../setup";
+
+function Page() {
+  return <h1>Loaded page</h1>;
+}
+
+test("code that failed to load once loads again on the next try, and not before", async () => {
+  const load = vi
+    .fn<() => Promise<typeof Page>>()
+    .mockRejectedValueOnce(new TypeError("Failed to fetch dynamically imported module"))
+    .mockResolvedValue(Page);
+  const Lazy = retryableLazy(load);
+  const user = userEvent.setup();
+  render(
+    <ErrorBoundary
+      fallbackRender={({ resetErrorBoundary }) => (
+        <button
+          type="button"
+          onClick={() => {
+            retryFailedLoads();
+            resetErrorBoundary();
+          }}
+        >
+          Retry
+        </button>
+      )}
+    >
+      <Suspense fallback={<p>Loading…</p>}>
+        <Lazy />
+      </Suspense>
+    </ErrorBoundary>,
+  );
+  const retry = await screen.findByRole("button", { name: "Retry" });
+  takeConsoleErrors();
+  expect(load).toHaveBeenCalledTimes(1);
+
+  await user.click(retry);
+  expect(await screen.findByRole("heading", { name: "Loaded page" })).toBeVisible();
+  expect(load).toHaveBeenCalledTimes(2);
+});
+
+test("preloading never rejects, and a preloaded component renders without loading again", async () => {
+  const load = vi.fn<() => Promise<typeof Page>>().mockRejectedValueOnce(new TypeError("offline")).mockResolvedValue(Page);
+  const Lazy = retryableLazy(load);
+  await expect(Lazy.preload()).resolves.toBeUndefined();
+  retryFailedLoads();
+  await Lazy.preload();
+  render(<Lazy />);
+  expect(screen.getByRole("heading", { name: "Loaded page" })).toBeVisible();
+  expect(load).toHaveBeenCalledTimes(2);
+});
