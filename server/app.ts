@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { ANALYTICS_GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, LIVENESS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../src/lib/contract";
+import { GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, LIVENESS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../src/lib/contract";
 import type { AnalyticsEngine } from "./analytics/engine";
 import { HOURLY_ANALYTICS_QUOTA, getVerificationsHandler } from "./analytics/get-verifications";
 import type { ApiEnv, AppEnv } from "./api-env";
@@ -84,7 +84,7 @@ function directApi(
   api.get(livenessPath, livenessHandler);
   api.all(livenessPath, methodNotAllowed("GET"));
   if (analytics !== undefined) {
-    const analyticsPath = ANALYTICS_GET_VERIFICATIONS_PATH.slice(API_PREFIX.length);
+    const analyticsPath = GET_VERIFICATIONS_PATH.slice(API_PREFIX.length);
     const quota = analytics.quota ?? HOURLY_ANALYTICS_QUOTA;
     // The quota is counted like a root key's rate limit, per workspace, by the same (persistent) limiter.
     api.post(analyticsPath, getVerificationsHandler({ ...deps, engine: analytics.engine, quota }));

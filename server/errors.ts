@@ -19,6 +19,11 @@ export const LOCAL_ERROR_KINDS = {
     title: "Bad Gateway",
     detail: "The upstream API could not be reached",
   },
+  "err:keyscope:proxy:upstream_redirect": {
+    status: 502,
+    title: "Bad Gateway",
+    detail: "The upstream API answered with a redirect to another origin",
+  },
 } as const satisfies Record<string, { status: number; title: string; detail: string }>;
 
 export const SERVER_ERROR_KINDS = { ...ERROR_KINDS, ...LOCAL_ERROR_KINDS };

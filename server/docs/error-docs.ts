@@ -239,4 +239,13 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     ],
     commonMistakes: ["A typo in the upstream host, or `http` where the upstream only speaks `https`."],
   },
+  "err:keyscope:proxy:upstream_redirect": {
+    whatHappened:
+      "Keyscope runs as a proxy (`--upstream`) and the upstream answered with a redirect to another origin (`error.errors[]` names it), often a sign-in page. A browser cannot follow it with the key: it drops `Authorization` on the way, and the other origin sends no CORS headers.",
+    howToFix: [
+      "If the redirect leads to the API's real address, start the proxy with that address as `--upstream`.",
+      "If it leads to a sign-in page, the upstream sits behind single sign-on: point `--upstream` at an address that reaches the API directly.",
+    ],
+    commonMistakes: ["`--upstream` with `http://` where the API redirects to `https://`.", "A gateway that requires a browser sign-in in front of the API."],
+  },
 };

@@ -8,7 +8,7 @@ async function refreshUntilRateLimited(page: Page) {
     await page.getByRole("button", { name: "Refresh" }).click();
     await expect(notice).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 10_000 });
-  await expect(notice).toContainText("HTTP 429");
+  await expect(notice).toContainText("Refresh failed: Too many requests: wait a moment.");
   await notice.getByRole("button", { name: "Show details" }).click();
   return page.getByRole("alert", { name: "Too many requests: wait a moment" });
 }

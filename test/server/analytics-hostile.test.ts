@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ANALYTICS_GET_VERIFICATIONS_PATH, ERROR_KINDS, LIVENESS_PATH, type ErrorCode } from "../../src/lib/contract";
+import { GET_VERIFICATIONS_PATH, ERROR_KINDS, LIVENESS_PATH, type ErrorCode } from "../../src/lib/contract";
 import { createWorkspace } from "../../server/db/management";
 import { startServer, type StartedServer } from "../support/server-process";
 import { seedVerifications } from "./analytics-data";
@@ -36,7 +36,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-const query = (sql: string) => callApi(server.url, { key, path: ANALYTICS_GET_VERIFICATIONS_PATH, body: { query: sql } });
+const query = (sql: string) => callApi(server.url, { key, path: GET_VERIFICATIONS_PATH, body: { query: sql } });
 
 const TABLE: ErrorCode = "err:user:bad_request:invalid_analytics_table";
 const TYPE: ErrorCode = "err:user:bad_request:invalid_analytics_query_type";

@@ -1,24 +1,13 @@
 import { useNavigate } from "react-router-dom";
-import { checkKey } from "../../lib/check-key";
 import { defaultBaseUrl } from "../../features/connect/default-base-url";
 import { useConnection, useStoredTarget } from "../../features/connect/key-store";
 import { maskKey } from "../../features/connect/mask-key";
-import type { KeyPreflight } from "../../features/troubleshoot/diagnostics/diagnose";
 import { TroubleshootPage } from "../../features/troubleshoot/components/troubleshoot-page";
 import { useActiveEnvironment } from "../use-active-environment";
 import { revealBidiControls } from "../../lib/bidi";
 import { usePageTitle } from "../use-page-title";
 import { useSwitchEnvironment } from "../use-switch-environment";
-
-/** Key entry's checks, as the diagnostics need them: why a pasted key cannot be right. */
-function preflight(input: string): KeyPreflight {
-  const check = checkKey(input);
-  return {
-    ok: check.ok,
-    reason: check.ok ? null : check.reason,
-    hadBearerPrefix: check.fixes.includes("removed-bearer-prefix") || check.fixes.includes("removed-authorization-header"),
-  };
-}
+import { paths } from "../paths";
 
 /** The troubleshoot page, composed: it tests the stored connection (or what key entry would use) without needing a key. */
 export function TroubleshootRoute() {
@@ -44,13 +33,12 @@ export function TroubleshootRoute() {
       otherEnvironments={environments
         .filter((environment) => environment.id !== active?.id)
         .map((environment) => ({ ...environment, name: revealBidiControls(environment.name) }))}
-      preflight={preflight}
       onSwitchEnvironment={(id) => {
         const chosen = environments.find((environment) => environment.id === id);
         if (!chosen) return;
         // Offered only after the key was seen to work there.
         switchEnvironment(chosen, { keepKey: true });
-        void navigate(connection ? "/keys" : "/connect");
+        void navigate(connection ? paths.keys : paths.connect);
       }}
       pageOrigin={window.location.origin}
     />

@@ -12,11 +12,13 @@ import {
   UnexpectedResponseError,
   type InternalError,
   type KeyscopeError,
+  type NetworkFailureKind,
 } from "../../lib/api-errors";
 import { LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry, type Key } from "../../lib/contract";
 import { formatIsoTime } from "../../lib/format-time";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
 import { curlCommand } from "./curl-command";
+import { proxyCommand } from "./proxy-command";
 
 export type Tone = "danger" | "warning" | "info";
 export type Action = "retry" | "reenter-key" | "troubleshoot" | "enter-api-id";
@@ -102,6 +104,12 @@ const HEADER_SNIPPET: Snippet = {
   text: "Authorization: Bearer <API_KEY>",
   copyLabel: "Copy the header",
 };
+
+/** The proxy-mode command, unless it would point the proxy at this page itself. */
+function proxySnippets(_error: unknown, context: Resolved): Snippet[] {
+  const text = proxyCommand(context.apiOrigin, context.pageOrigin);
+  return text === null ? [] : [{ caption: "Keyscope's server in proxy mode, in front of the API", text, copyLabel: "Copy the proxy command" }];
+}
 
 function curlSnippet(context: Resolved): Snippet {
   return { caption: "The same request, by hand", copyLabel: "Copy the curl command", text: curlCommand(context.requestUrl) };
@@ -294,10 +302,11 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     id: "too_many_requests:rate_limited",
     tone: "warning",
     heading: "Too many requests: wait a moment",
+    // The wait itself is the live countdown beside this text: a second, frozen number would contradict it.
     whatHappened: (error) =>
       error.retryAfterSeconds === null
         ? "The key has used up its rate limit. The API did not say how long to wait; give it a minute."
-        : `The key has used up its rate limit. The API asks to wait ${error.retryAfterSeconds} s before the next request.`,
+        : "The key has used up its rate limit. The API said when the next request may be sent: the countdown shows how long is left.",
     fix: [
       "Wait until the countdown ends, then retry.",
       "Avoid reloading repeatedly: every request counts against the limit.",
@@ -417,12 +426,30 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     heading: "This workspace ran its 1,000 analytics queries of the hour",
     whatHappened: (error) =>
       "Each workspace may run 1,000 analytics queries an hour, and this one has." +
-      (error.retryAfterSeconds === null ? "" : ` The API asks to wait ${error.retryAfterSeconds} s.`),
+      (error.retryAfterSeconds === null ? "" : " The countdown shows how long is left until the next may run."),
     fix: [
       "Wait until the countdown ends, then retry.",
       "Check for a program that queries analytics in a loop: every query counts, whichever key sends it.",
     ],
     likelyCauses: ["A dashboard or script that refreshes analytics often.", "Several people querying the same workspace."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "proxy:upstream_redirect": {
+    id: "proxy:upstream_redirect",
+    tone: "danger",
+    heading: "The API behind the proxy redirects to another site",
+    whatHappened: (error) => {
+      const target = error.errors.find((entry) => entry.location === "header.location")?.message;
+      return `Keyscope's proxy asked the upstream API, which answered with a redirect${target ? ` to ${target}` : " to another origin"}. A browser cannot follow it with the key, so the proxy stopped there. A redirect to a sign-in page means the upstream sits behind single sign-on.`;
+    },
+    fix: [
+      "If the redirect leads to the API's real address, restart the proxy with that address as `--upstream`.",
+      "If it leads to a sign-in page, point `--upstream` at an address that reaches the API without a browser sign-in.",
+    ],
+    likelyCauses: [
+      "`--upstream` with `http://` where the API redirects to `https://`, or an old address that moved.",
+      "A single-sign-on gateway in front of the API.",
+    ],
     actions: ["retry", "troubleshoot"],
   },
   "application:unexpected_error": {
@@ -527,7 +554,7 @@ const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5x
     whatHappened: (error) =>
       error.retryAfterSeconds === null
         ? "The answer was 429 Too Many Requests, without saying how long to wait; give it a minute."
-        : `The answer was 429 Too Many Requests: wait ${error.retryAfterSeconds} s before the next request.`,
+        : "The answer was 429 Too Many Requests, with the time to wait: the countdown shows how long is left.",
     fix: ["Wait until the countdown ends, then retry.", "Avoid reloading repeatedly: every request counts."],
     likelyCauses: ["Several tabs or programs sharing the same key or address.", "A gateway's own rate limit."],
     actions: ["retry", "troubleshoot"],
@@ -557,36 +584,24 @@ const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5x
   },
 };
 
+const STATUS_BY_CODE = new Map<number, CatalogEntry<ApiError>>(
+  ([400, 401, 403, 404, 413, 429] as const).map((status) => [status, STATUS_ENTRIES[`${status}`]]),
+);
+
 function statusEntry(status: number): CatalogEntry<ApiError> {
-  if (status >= 500) return STATUS_ENTRIES["5xx"];
-  switch (status) {
-    case 400:
-      return STATUS_ENTRIES["400"];
-    case 401:
-      return STATUS_ENTRIES["401"];
-    case 403:
-      return STATUS_ENTRIES["403"];
-    case 404:
-      return STATUS_ENTRIES["404"];
-    case 413:
-      return STATUS_ENTRIES["413"];
-    case 429:
-      return STATUS_ENTRIES["429"];
-    default:
-      return STATUS_ENTRIES.other;
-  }
+  return STATUS_BY_CODE.get(status) ?? (status >= 500 ? STATUS_ENTRIES["5xx"] : STATUS_ENTRIES.other);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // No answer, or an answer that is not the API's
 
-const NETWORK_ENTRIES: Record<"generic" | "offline" | "cors", CatalogEntry<NetworkError>> = {
-  generic: {
+const NETWORK_ENTRIES: Record<NetworkFailureKind, CatalogEntry<NetworkError>> = {
+  unreachable: {
     id: "network",
     tone: "danger",
     heading: "Keyscope could not reach the API",
     whatHappened: (_error, context) =>
-      `The request to ${context.requestUrl} failed before any answer arrived: the API may be down, the address may be wrong, or something on the way blocked the connection.`,
+      `The request to ${context.requestUrl} failed before any answer arrived: nothing answers there. The API may be down, its host name may not resolve, or something on the way blocked the connection.`,
     fix: [
       "Check the base URL: host, port, and `http` versus `https`.",
       "Check that the API is running: send the request below from this machine.",
@@ -596,10 +611,28 @@ const NETWORK_ENTRIES: Record<"generic" | "offline" | "cors", CatalogEntry<Netwo
     likelyCauses: [
       "The API is not running, or is restarting.",
       "A typo in the base URL.",
+      "A host name that does not resolve (a typo, or a name only another network knows).",
       "A firewall, VPN or browser extension that blocks the request.",
-      "A page served over https calling an http API: the browser blocks that mixed content.",
     ],
     actions: ["retry", "reenter-key", "troubleshoot"],
+  },
+  "blocked-by-page": {
+    id: "network:blocked-by-page",
+    tone: "danger",
+    heading: "The browser sent nothing: this page may not call that address",
+    whatHappened: (_error, context) =>
+      `The API at ${context.apiOrigin} is plain http on another computer (or an https page calling http), and this page may send a root key unencrypted only to this computer, so the browser refused the request before it left.`,
+    fix: (_error, context) => [
+      "Use the API's `https://` address as the base URL.",
+      "Or serve Keyscope next to the API with proxy mode, and open the address it prints.",
+      ...(context.apiOrigin.includes("[::1]") ? ["For this computer, write `127.0.0.1` or `localhost` instead of `[::1]`."] : []),
+    ],
+    snippets: proxySnippets,
+    likelyCauses: [
+      "A base URL with `http://` for a server on another computer.",
+      "`[::1]`, which the page's security policy cannot name: use `127.0.0.1`.",
+    ],
+    actions: ["reenter-key", "troubleshoot"],
   },
   offline: {
     id: "network:offline",
@@ -621,16 +654,10 @@ const NETWORK_ENTRIES: Record<"generic" | "offline" | "cors", CatalogEntry<Netwo
       "Open Keyscope from that server and keep its own address as the base URL: it relays `/v2/*` to the API unchanged.",
       `Is the API Keyscope's own reference server? Start it with \`--cors-origin ${context.pageOrigin ?? "<this page's origin>"}\` to allow this page instead.`,
     ],
-    snippets: (_error, context) => [
-      {
-        caption: "Keyscope's server in proxy mode, in front of the API",
-        text: `npm start -- --upstream ${context.apiOrigin}`,
-        copyLabel: "Copy the proxy command",
-      },
-    ],
+    snippets: proxySnippets,
     likelyCauses: [
       "The API sends no `Access-Control-Allow-Origin` header for this page's origin.",
-      "The API is down or the address is wrong: across origins, the browser reports that the same way.",
+      "The real service, which sends no CORS headers at all, called straight from the browser.",
     ],
     actions: ["retry", "reenter-key", "troubleshoot"],
   },
@@ -1047,8 +1074,7 @@ export function describeError(error: KeyscopeError, context: DiagnosisContext = 
     });
   }
   if (error instanceof NetworkError) {
-    const entry = error.offline ? NETWORK_ENTRIES.offline : error.crossOrigin ? NETWORK_ENTRIES.cors : NETWORK_ENTRIES.generic;
-    return describe(entry, error, resolved, {});
+    return describe(NETWORK_ENTRIES[error.failure], error, resolved, {});
   }
   if (error instanceof TimeoutError) return describe(TIMEOUT_ENTRY, error, resolved, {});
   if (error instanceof UnexpectedResponseError) {

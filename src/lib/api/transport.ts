@@ -4,6 +4,8 @@
  */
 import { InvalidConnectionError, NetworkError, TimeoutError, UnexpectedResponseError, scrubSecrets, truncate } from "../api-errors";
 import { normalizeBaseUrl } from "../check-base-url";
+import { deadline, defaultFetch, isCrossOrigin, isOffline, untilAborted } from "./fetch-tools";
+import { classifyNetworkFailure } from "./network-failure";
 
 export interface Connection {
   /** `https://api.example.com`, or "" for this page's own origin (the dev server and proxy mode serve /v2 there). */
@@ -32,47 +34,6 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 const KEY_SHAPE = /^[\x21-\x7e]+$/;
 /** What `fetch` accepts as a header value: no line breaks, no characters beyond Latin-1. */
 const HEADER_VALUE_SHAPE = /^[\t\x20-\x7e\x80-\xff]*$/;
-
-/** The browser's fetch, looked up at call time so that a test's stub of the global is seen. */
-export const defaultFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
-
-export function isOffline(): boolean {
-  return typeof navigator !== "undefined" && navigator.onLine === false;
-}
-
-export function isCrossOrigin(baseUrl: string): boolean {
-  if (typeof location === "undefined") return false;
-  try {
-    return new URL(baseUrl === "" ? "/" : baseUrl, location.href).origin !== location.origin;
-  } catch {
-    return false;
-  }
-}
-
-export interface Deadline {
-  /** Aborts when the caller aborts or the time is up, whichever comes first. */
-  signal: AbortSignal;
-  /** The time ran out (and the caller had not aborted first). */
-  timedOut: () => boolean;
-}
-
-/** One signal for "the caller gave up or the time is up". */
-export function deadline(timeoutMs: number, caller?: AbortSignal): Deadline {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = caller === undefined ? timeout : AbortSignal.any([caller, timeout]);
-  return { signal, timedOut: () => timeout.aborted && caller?.aborted !== true };
-}
-
-/** Settles like `promise`, or rejects with an AbortError as soon as `signal` aborts: a fetch that ignores its signal still gives up. */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    // Which abort it was (the caller's or the deadline) is decided by the caller of this, not by the reason.
-    const onAbort = () => reject(new DOMException("The request was aborted", "AbortError"));
-    if (signal.aborted) onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    void promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
 
 /** What came back, with everything the server echoed already scrubbed of the key. */
 export interface Received {
@@ -104,9 +65,7 @@ export async function send(connection: Connection, path: string, body: unknown, 
   if (rawAuthorization !== undefined && !HEADER_VALUE_SHAPE.test(rawAuthorization)) {
     throw new InvalidConnectionError("key-has-invalid-characters");
   }
-  // A pasted header value is scrubbed whole and word by word (the key in it), short words like "Bearer" aside.
-  const pastedWords = (rawAuthorization ?? "").split(/\s+/).filter((word) => word.length >= 8);
-  const secrets = [apiKey, connection.apiKey, rawAuthorization ?? "", ...pastedWords].filter((secret) => secret !== "");
+  const secrets = [connection.apiKey, rawAuthorization ?? ""];
   const scrub = (text: string) => scrubSecrets(text, secrets);
   const url = `${baseUrl}${path}`;
   const safeUrl = scrub(url);
@@ -121,10 +80,13 @@ export async function send(connection: Connection, path: string, body: unknown, 
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const { signal, timedOut } = deadline(timeoutMs, callerSignal);
   // Why nothing readable came back. `answered`: the status and headers had arrived, so CORS cannot be the cause.
-  const unreadable = (answered: boolean): never => {
+  const unreadable = async (answered: boolean): Promise<never> => {
     if (callerSignal?.aborted) throw callerSignal.reason;
     if (timedOut()) throw new TimeoutError({ url: safeUrl, timeoutMs });
-    throw new NetworkError({ url: safeUrl, offline: isOffline(), crossOrigin: !answered && isCrossOrigin(baseUrl) });
+    const crossOrigin = isCrossOrigin(baseUrl);
+    const failure = answered ? (isOffline() ? "offline" : "unreachable") : await classifyNetworkFailure(url, baseUrl, { fetch: options.fetch, signal });
+    if (callerSignal?.aborted) throw callerSignal.reason;
+    throw new NetworkError({ url: safeUrl, offline: isOffline(), crossOrigin: !answered && crossOrigin, failure });
   };
 
   let response: Response;
@@ -143,7 +105,7 @@ export async function send(connection: Connection, path: string, body: unknown, 
       signal,
     );
   } catch {
-    return unreadable(false);
+    return await unreadable(false);
   }
 
   const contentType = response.headers.get("content-type");
@@ -156,7 +118,7 @@ export async function send(connection: Connection, path: string, body: unknown, 
     text = await readCapped(response, signal);
   } catch {
     // The connection broke mid-body: as unreadable as no answer at all.
-    return unreadable(true);
+    return await unreadable(true);
   }
   if (text === null) {
     throw new UnexpectedResponseError({

@@ -3,10 +3,10 @@ import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router-dom";
 import { describe, expect, test } from "vitest";
 import { App } from "../../../src/app/app";
-import { AppProviders } from "../../../src/app/providers";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { rootOptions } from "../../../src/app/root-options";
-import { appRoutes, routes } from "../../../src/app/router";
-import { readConnection, readStoredBaseUrl, saveConnection } from "../../../src/features/connect/key-store";
+import { appRoutes } from "../../../src/app/router";
+import { readConnection, readTarget, saveConnection } from "../../../src/features/connect/key-store";
 import { takeConsoleErrors } from "../setup";
 import { jsonResponse, keyNotFound, keysEnvelope, makeKeys, stubApi } from "../support/keys-api";
 import { freshQueryClientPerTest } from "../support/query-tests";
@@ -16,13 +16,13 @@ const BASE_URL = "http://127.0.0.1:8799";
 
 const queryClient = freshQueryClientPerTest();
 
-function renderApp(path: string, appRoutes: RouteObject[] = routes) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+function renderApp(path: string, routes: RouteObject[] = appRoutes(queryClient())) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
   const user = userEvent.setup();
   render(
-    <AppProviders queryClient={queryClient()}>
+    <QueryClientProvider client={queryClient()}>
       <RouterProvider router={router} />
-    </AppProviders>,
+    </QueryClientProvider>,
     { onCaughtError: rootOptions.onCaughtError },
   );
   return { router, user };
@@ -65,7 +65,7 @@ describe("routing", () => {
   test("with the app's query client, the keys route asks for the first page itself, once, and the list shows it", async () => {
     connect();
     const api = stubApi(keysEnvelope(makeKeys(1)));
-    renderApp("/keys", appRoutes(queryClient()));
+    renderApp("/keys");
     expect(await screen.findByText("Service 0")).toBeVisible();
     expect(api.requests).toHaveLength(1);
     expect(api.requests[0]?.authorization).toBe(`Bearer ${KEY}`);
@@ -85,7 +85,7 @@ describe("routing", () => {
     function Broken(): never {
       throw new Error("render bug");
     }
-    const [root] = routes;
+    const [root] = appRoutes(queryClient());
     if (root === undefined || root.index === true) throw new Error("the app's routes start with the layout route");
     const withBrokenPage: RouteObject[] = [{ ...root, children: [...(root.children ?? []), { path: "broken", Component: Broken }] }];
     renderApp("/broken", withBrokenPage);
@@ -184,7 +184,7 @@ describe("errors on the keys page", () => {
     expect(router.state.location.pathname).toBe("/connect");
     expect(screen.getByLabelText("Base URL")).toHaveValue(BASE_URL);
     expect(readConnection()).toBeNull();
-    expect(readStoredBaseUrl()).toBe(BASE_URL);
+    expect(readTarget()?.baseUrl).toBe(BASE_URL);
   });
 
   test("a failed refresh keeps the keys on screen under a notice that opens the panel", async () => {
@@ -208,7 +208,7 @@ describe("errors on the keys page", () => {
     await user.click(screen.getByRole("button", { name: "Refresh" }));
 
     const notice = await screen.findByRole("alert");
-    expect(notice).toHaveTextContent("Refresh failed: the API answered Too Many Requests (HTTP 429).");
+    expect(notice).toHaveTextContent("Refresh failed: Too many requests: wait a moment. The list shows the keys loaded before.");
     expect(screen.getByText("Billing worker")).toBeVisible();
 
     await user.click(screen.getByRole("button", { name: "Show details" }));

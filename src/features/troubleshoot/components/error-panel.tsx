@@ -256,17 +256,23 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, onApiId, tro
 /** The API ID a per-API server needs, asked for right in the panel so the key need not be entered again. */
 function ApiIdForm({ onApiId }: { onApiId: (apiId: string) => void }) {
   const [value, setValue] = useState("");
-  const [invalid, setInvalid] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const invalid = problem !== null;
   const id = useId();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const apiId = value.trim();
     if (apiId === "" || /\s/.test(apiId)) {
-      setInvalid(true);
+      setProblem("Enter the API's id, without spaces (it starts with api_).");
       return;
     }
-    onApiId(apiId);
+    try {
+      onApiId(apiId);
+    } catch {
+      // Saving it can fail in storage (blocked site data, a full quota): say so, and keep what was typed.
+      setProblem("This browser refused to save the API ID (site data is blocked or storage is full); nothing was changed.");
+    }
   }
 
   return (
@@ -290,9 +296,9 @@ function ApiIdForm({ onApiId }: { onApiId: (apiId: string) => void }) {
           List its keys
         </button>
       </div>
-      {invalid && (
+      {problem !== null && (
         <p className="field__error" id={`${id}-error`}>
-          Enter the API&apos;s id, without spaces (it starts with api_).
+          {problem}
         </p>
       )}
     </form>

@@ -4,13 +4,19 @@
  */
 import { listKeys, listKeysPaths } from "../../../lib/api/list-keys";
 import { normalizeBaseUrl } from "../../../lib/check-base-url";
-import { deadline, defaultFetch, isOffline, untilAborted, type Connection } from "../../../lib/api/transport";
+import { deadline, defaultFetch, untilAborted } from "../../../lib/api/fetch-tools";
+import { classifyNetworkFailure } from "../../../lib/api/network-failure";
+import type { Connection } from "../../../lib/api/transport";
 import { toKeyscopeError, type KeyscopeError } from "../../../lib/api-errors";
 
 export type ReachOutcome =
   | { kind: "readable"; status: number; redirectedTo: string | null; ms: number }
   | { kind: "cors-blocked"; ms: number }
-  | { kind: "unreachable"; offline: boolean; ms: number };
+  /** The page itself refused to send it: plain http to another computer, mixed content, `[::1]`. */
+  | { kind: "page-blocked"; ms: number }
+  | { kind: "unreachable"; offline: boolean; ms: number }
+  /** The base URL cannot be used at all, so nothing was sent. */
+  | { kind: "invalid"; error: KeyscopeError; ms: number };
 
 export type ApiOutcome =
   | { kind: "keys"; count: number; hasMore: boolean; requestId: string | null; ms: number }
@@ -40,6 +46,8 @@ export interface ProbeOptions {
   signal?: AbortSignal;
   /** Per request; a diagnosis should take seconds, not the client's usual 15. */
   timeoutMs?: number;
+  /** This page's origin, for the classification of a failure; the browser's own by default. */
+  pageOrigin?: string;
   now?: () => number;
 }
 
@@ -65,28 +73,39 @@ export async function probeReach(target: ProbeTarget, options: ProbeOptions = {}
   const fetchImpl = options.fetch ?? defaultFetch;
   const now = clock(options);
   const started = now();
-  const url = probeUrl(target);
-  const common: RequestInit = { method: "POST", body: "{}", credentials: "omit", cache: "no-store", referrerPolicy: "no-referrer" };
+  const elapsed = () => Math.round(now() - started);
+  let url: string;
+  try {
+    url = probeUrl(target);
+  } catch (error) {
+    return { kind: "invalid", error: toKeyscopeError(error), ms: elapsed() };
+  }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   try {
     const response = await withTimeout(timeoutMs, options.signal, (signal) =>
-      fetchImpl(url, { ...common, headers: { "Content-Type": "application/json" }, signal }),
+      fetchImpl(url, {
+        method: "POST",
+        body: "{}",
+        credentials: "omit",
+        cache: "no-store",
+        referrerPolicy: "no-referrer",
+        headers: { "Content-Type": "application/json" },
+        signal,
+      }),
     );
     await response.body?.cancel().catch(() => undefined);
     const redirectedTo = response.redirected && response.url !== "" ? response.url : null;
-    return { kind: "readable", status: response.status, redirectedTo, ms: Math.round(now() - started) };
+    return { kind: "readable", status: response.status, redirectedTo, ms: elapsed() };
   } catch {
     options.signal?.throwIfAborted();
   }
-  try {
-    await withTimeout(timeoutMs, options.signal, (signal) =>
-      fetchImpl(url, { ...common, mode: "no-cors", headers: { "Content-Type": "text/plain" }, signal }),
-    );
-    return { kind: "cors-blocked", ms: Math.round(now() - started) };
-  } catch {
-    options.signal?.throwIfAborted();
-    return { kind: "unreachable", offline: isOffline(), ms: Math.round(now() - started) };
-  }
+  // The client's own classification, so that the Keys page and this page name a failure the same way.
+  const { signal } = deadline(timeoutMs, options.signal);
+  const failure = await classifyNetworkFailure(url, target.baseUrl, { fetch: options.fetch, signal, pageOrigin: options.pageOrigin });
+  options.signal?.throwIfAborted();
+  if (failure === "cors") return { kind: "cors-blocked", ms: elapsed() };
+  if (failure === "blocked-by-page") return { kind: "page-blocked", ms: elapsed() };
+  return { kind: "unreachable", offline: failure === "offline", ms: elapsed() };
 }
 
 /** Runs `request` with the client's deadline: it gives up after `ms` or with the caller's signal. */

@@ -2,7 +2,7 @@
  * The plain-text (Markdown) report of a run, for a support ticket. The key never appears in it: the curl
  * command names `$API_KEY`, and the whole text is scrubbed of every form of the key as a last defence.
  */
-import { REDACTED, scrubSecrets } from "../../../lib/api-errors";
+import { scrubSecrets } from "../../../lib/api-errors";
 import { listKeysCurl } from "../curl-command";
 import type { Finding } from "./diagnose";
 import type { Step } from "./steps";
@@ -52,7 +52,7 @@ export function buildReport(input: ReportInput): string {
         `| ${cell(step.title)} | ${STATUS_LABELS[step.status]}${step.result ? `: ${cell(step.result)}` : ""} | ${step.httpStatus ?? "–"} | ${step.code ?? "–"} | ${step.requestId ?? "–"} | ${step.ms === null ? "–" : `${step.ms} ms`} |`,
     ),
     "",
-    `**Diagnosis:** ${input.finding.summary}`,
+    `**Diagnosis:** ${input.finding.summary}${input.finding.detail === null ? "" : ` ${input.finding.detail}`}`,
     "",
     `**Fix:** ${input.finding.fix}`,
     ...(command ? ["", "```sh", command.text, "```"] : []),
@@ -64,17 +64,5 @@ export function buildReport(input: ReportInput): string {
     "```",
     "",
   ];
-  return scrubReport(lines.join("\n"), input.secrets);
-}
-
-/** The key in any form (raw, trimmed, without its `Bearer ` prefix, JSON- or URL-encoded) becomes a marker. */
-export function scrubReport(text: string, secrets: readonly string[]): string {
-  const forms = secrets.flatMap((secret) => {
-    const trimmed = secret.trim();
-    const bare = trimmed.replace(/^(authorization\s*:\s*)?bearer\s+/i, "").trim();
-    return [secret, trimmed, bare, ...bare.split(/\s+/)].filter((form) => form.length >= 6 && !/^bearer$/i.test(form));
-  });
-  // Longest first, so a part never leaves the rest of a longer form behind.
-  const unique = [...new Set(forms)].sort((a, b) => b.length - a.length);
-  return scrubSecrets(text, unique).replaceAll(`${REDACTED}${REDACTED}`, REDACTED);
+  return scrubSecrets(lines.join("\n"), input.secrets);
 }

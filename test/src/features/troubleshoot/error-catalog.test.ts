@@ -100,7 +100,8 @@ describe("specifics", () => {
   test("a rate limit with Retry-After gives the moment a retry makes sense", () => {
     const diagnosis = describeError(apiError({ status: 429, path: "user/too_many_requests/rate_limited", retryAfterSeconds: 12, receivedAt: 1_000_000 }));
     expect(diagnosis.retryAt).toBe(1_012_000);
-    expect(diagnosis.whatHappened).toContain("12 s");
+    // The wait is the live countdown only: a frozen "12 s" beside it would soon contradict it.
+    expect(diagnosis.whatHappened).not.toContain("12 s");
     expect(describeError(apiError({ status: 429, path: "user/too_many_requests/rate_limited" })).retryAt).toBeNull();
   });
 
@@ -177,5 +178,33 @@ describe("verification outcomes", () => {
 
   test("an outcome newer than the catalog still gets a sentence", () => {
     expect(describeVerification({ outcome: "QUANTUM" })).toMatchObject({ entryId: "verification:other", heading: "Outcome QUANTUM" });
+  });
+});
+
+describe("network failures, one classification", () => {
+  test("plain http to another computer, an unresolvable host, CORS and offline each get their own guide", () => {
+    const url = "http://10.0.0.5:8787/v2/keys.listKeys";
+    const entry = (failure: NetworkError["failure"]) =>
+      describeError(new NetworkError({ url, offline: failure === "offline", crossOrigin: true, failure }), { pageOrigin: "http://127.0.0.1:8787" });
+    expect(entry("blocked-by-page").entryId).toBe("network:blocked-by-page");
+    expect(entry("blocked-by-page").fixSteps.join(" ")).not.toContain("--cors-origin");
+    expect(entry("unreachable")).toMatchObject({ entryId: "network", whatHappened: expect.stringContaining("host name may not resolve") as unknown });
+    expect(entry("cors").entryId).toBe("network:cors");
+    expect(entry("offline").entryId).toBe("network:offline");
+  });
+
+  test("a redirect through the proxy names where it goes", () => {
+    const diagnosis = describeError(
+      apiError({ status: 502, path: "keyscope/proxy/upstream_redirect", errors: [{ location: "header.location", message: "https://sso.example.net/login" }] }),
+    );
+    expect(diagnosis.whatHappened).toContain("a redirect to https://sso.example.net/login");
+  });
+
+  test("the proxy command never points the proxy at this page itself", () => {
+    const own = describeError(new NetworkError({ url: "http://127.0.0.1:8787/v2/keys.listKeys", offline: false, crossOrigin: true }), {
+      baseUrl: "http://127.0.0.1:8787",
+      pageOrigin: "http://127.0.0.1:8787",
+    });
+    expect(own.snippets.map((snippet) => snippet.text).join("\n")).not.toContain("--upstream");
   });
 });

@@ -242,6 +242,23 @@ export function samples(): Sample[] {
       fix: "Start Keyscope's server in proxy mode",
     },
     {
+      entryId: "network:blocked-by-page",
+      error: new NetworkError({ url: "http://10.0.0.5:8787/v2/keys.listKeys", offline: false, crossOrigin: true, failure: "blocked-by-page" }),
+      heading: /The browser sent nothing/,
+      fix: "Use the API's https:// address",
+    },
+    {
+      entryId: "proxy:upstream_redirect",
+      error: apiError({
+        status: 502,
+        title: "Bad Gateway",
+        path: "keyscope/proxy/upstream_redirect",
+        errors: [{ location: "header.location", message: "https://sso.example.net/login" }],
+      }),
+      heading: /redirects to another site/,
+      fix: "restart the proxy with that address",
+    },
+    {
       entryId: "timeout",
       error: new TimeoutError({ url: REQUEST_URL, timeoutMs: 15_000 }),
       heading: /took too long to answer/,
