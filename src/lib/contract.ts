@@ -10,6 +10,7 @@ export const REAL_SERVICE_LIST_KEYS_PATH = "/v2/apis.listKeys";
 export const LIVENESS_PATH = "/v2/liveness";
 export const GET_KEY_PATH = "/v2/keys.getKey";
 export const GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
+export const ANALYTICS_GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
 
 export const LIST_KEYS_LIMIT_MAX = 100;
 export const LIST_KEYS_LIMIT_DEFAULT = 100;

@@ -48,9 +48,10 @@ export function KeysRoute() {
           >
             <KeysList
               connection={connection}
-              renderRefreshError={({ error, onRetry }) => (
+              renderRefreshError={({ error, action, onRetry }) => (
                 <RefreshErrorNotice
                   error={error}
+                  action={action}
                   baseUrl={connection.baseUrl}
                   onRetry={onRetry}
                   onReenterKey={reenterKey}

@@ -225,7 +225,8 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       "The key belongs to another environment or deployment than the base URL.",
       "Part of the key was cut off when it was copied.",
     ],
-    actions: ["reenter-key", "retry", "troubleshoot"],
+    // A retry with a key the API does not know cannot work: the fix is another key (issue 14.13).
+    actions: ["reenter-key", "troubleshoot"],
   },
   "authorization:insufficient_permissions": {
     id: "authorization:insufficient_permissions",

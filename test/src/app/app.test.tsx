@@ -139,7 +139,7 @@ describe("the header", () => {
     stubApi(keysEnvelope(makeKeys(3)));
     const { router, user } = renderApp("/keys");
     await screen.findByText("Service 0");
-    expect(queryClient().getQueryCache().getAll()).toHaveLength(1);
+    expect(queryClient().getQueryCache().findAll({ queryKey: ["keys", "list"] })).toHaveLength(1);
 
     await user.click(screen.getByRole("button", { name: "Forget key" }));
     expect(await screen.findByLabelText("API key")).toHaveValue("");
@@ -156,12 +156,16 @@ describe("the header", () => {
 describe("errors on the keys page", () => {
   test("a refused key gets the error panel, and Retry asks again", async () => {
     connect();
-    const api = stubApi(keyNotFound(), keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]));
+    const disabled = jsonResponse(403, {
+      meta: { requestId: "req_1" },
+      error: { status: 403, title: "Key is disabled", detail: "The root key is disabled", type: "http://localhost/docs/errors/svc/authorization/key_disabled" },
+    });
+    const api = stubApi(disabled, keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]));
     const { user } = renderApp("/keys");
     const panel = await screen.findByRole("alert");
     // The panel loads lazily; its heading takes focus once it has mounted.
     await waitFor(() => expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus());
-    expect(panel).toHaveTextContent("err:svc:authentication:key_not_found");
+    expect(panel).toHaveTextContent("err:svc:authorization:key_disabled");
     expect(screen.getByRole("heading", { level: 1, name: "Keys" })).toBeVisible();
 
     await user.click(within(panel).getByRole("button", { name: "Retry" }));
@@ -187,13 +191,14 @@ describe("errors on the keys page", () => {
     connect();
     const api = stubApi(
       keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]),
-      jsonResponse(403, {
+      // A refusal of the key itself takes the list away (14.13); a rate limit keeps it under a notice.
+      jsonResponse(429, {
         meta: { requestId: "req_1" },
         error: {
-          status: 403,
-          title: "Key is disabled",
-          detail: "The root key is disabled",
-          type: "http://localhost/docs/errors/svc/authorization/key_disabled",
+          status: 429,
+          title: "Too Many Requests",
+          detail: "The root key has used up its rate limit",
+          type: "http://localhost/docs/errors/user/too_many_requests/rate_limited",
         },
       }),
       keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker (renamed)" }]),
@@ -203,12 +208,12 @@ describe("errors on the keys page", () => {
     await user.click(screen.getByRole("button", { name: "Refresh" }));
 
     const notice = await screen.findByRole("alert");
-    expect(notice).toHaveTextContent("Refresh failed: This key is disabled. The list shows the keys loaded before.");
+    expect(notice).toHaveTextContent("Refresh failed: Too many requests: wait a moment. The list shows the keys loaded before.");
     expect(screen.getByText("Billing worker")).toBeVisible();
 
     await user.click(screen.getByRole("button", { name: "Show details" }));
-    const panel = screen.getByRole("alert", { name: /disabled/i });
-    expect(panel).toHaveTextContent("err:svc:authorization:key_disabled");
+    const panel = screen.getByRole("alert", { name: /too many requests/i });
+    expect(panel).toHaveTextContent("err:user:too_many_requests:rate_limited");
     // The panel loads lazily; its heading takes focus once it has mounted.
     await waitFor(() => expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus());
 

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "rea
 import { CopyButton } from "../../../components/copy-button";
 import { toKeyscopeError } from "../../../lib/api-errors";
 import { describeError, type Diagnosis, type Tone } from "../error-catalog";
-import { useSecondsUntil } from "../use-seconds-until";
+import { useSecondsUntil } from "../../../lib/use-seconds-until";
 import { RichText } from "./rich-text";
 import { ScrollBox } from "./scroll-box";
 import "./error-panel.css";
@@ -40,6 +40,20 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, onApiId, tro
 
   const offers = (action: Diagnosis["actions"][number]) => diagnosis.actions.includes(action);
   const waiting = secondsLeft !== null && secondsLeft > 0;
+  // The catalog's order is the order of the buttons: where another key is the fix, Re-enter key comes first.
+  const reenterFirst =
+    offers("reenter-key") && onReenterKey !== undefined && diagnosis.actions.indexOf("reenter-key") < diagnosis.actions.indexOf("retry");
+  const retryButton = offers("retry") && onRetry && (
+    <button
+      type="button"
+      className={reenterFirst ? "button" : "button button--primary"}
+      onClick={onRetry}
+      disabled={waiting}
+      aria-describedby={secondsLeft !== null ? countdownId : undefined}
+    >
+      Retry
+    </button>
+  );
 
   return (
     <section className={`error-panel error-panel--${diagnosis.tone}`} role="alert" aria-labelledby={headingId}>
@@ -217,26 +231,17 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, onApiId, tro
 
       {(onRetry || onReenterKey || troubleshootHref) && (
         <div className="error-panel__actions">
-          {offers("retry") && onRetry && (
-            <button
-              type="button"
-              className="button button--primary"
-              onClick={onRetry}
-              disabled={waiting}
-              aria-describedby={secondsLeft !== null ? countdownId : undefined}
-            >
-              Retry
-            </button>
-          )}
+          {!reenterFirst && retryButton}
           {offers("reenter-key") && onReenterKey && (
             <button
               type="button"
-              className={(offers("retry") && onRetry) || (offers("enter-api-id") && onApiId) ? "button" : "button button--primary"}
+              className={reenterFirst || !((offers("retry") && onRetry) || (offers("enter-api-id") && onApiId)) ? "button button--primary" : "button"}
               onClick={onReenterKey}
             >
               Re-enter key
             </button>
           )}
+          {reenterFirst && retryButton}
           {offers("troubleshoot") && troubleshootHref && (
             <a className="button button--ghost" href={troubleshootHref}>
               Troubleshooting guide
