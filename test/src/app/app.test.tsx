@@ -35,11 +35,12 @@ function connect() {
 describe("routing", () => {
   test("a keyless user who opens /keys is sent to key entry", async () => {
     const { router } = renderApp("/keys");
-    // The first test to visit key entry pays for loading its lazy route's modules, slow on a busy machine.
-    expect(await screen.findByLabelText("API key", {}, { timeout: 5000 })).toBeVisible();
+    // The first test to visit key entry pays for loading its lazy route's modules (slow on a busy machine) and
+    // for the wait for another tab to hand over a key (no Web Locks here to tell at once that none holds one).
+    expect(await screen.findByLabelText("API key", {}, { timeout: 20_000 })).toBeVisible();
     expect(router.state.location.pathname).toBe("/connect");
     expect(document.title).toBe("Connect · Keyscope");
-  });
+  }, 30_000);
 
   test("/ goes to key entry when no key is stored", async () => {
     const first = renderApp("/");
