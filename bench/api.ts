@@ -8,15 +8,18 @@ export interface ApiBenchOptions {
   /** The reference server (started with --no-build on a fresh data dir) and a root key without a rate limit. */
   url: string;
   rootKey: string;
+  /** Secrets of plain keys (no credits, no rate limit) for keys.verifyKey; the root key may verify them. */
+  verifySecrets: readonly string[];
   rounds: number;
   durationSeconds: number;
   connections: number;
   log: (line: string) => void;
 }
 
-type Scenario = "ours401" | "bare401" | "oursList" | "bareList" | "oursListUncached";
+type Scenario = "ours401" | "bare401" | "oursList" | "bareList" | "oursListUncached" | "oursVerify" | "bareVerify";
 
-const SCENARIOS: readonly Scenario[] = ["ours401", "bare401", "oursList", "bareList", "oursListUncached"];
+const SCENARIOS: readonly Scenario[] = ["ours401", "bare401", "oursList", "bareList", "oursListUncached", "oursVerify", "bareVerify"];
+const VERIFY_KEY = "/v2/keys.verifyKey";
 
 export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
   const { url, rootKey, log } = options;
@@ -24,10 +27,20 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
   // The floor answers exactly what the reference server answers, byte for byte, with the same status.
   const unauthorized = await postListKeys(url, undefined, { limit: 100 });
   const page = await postListKeys(url, rootKey, { limit: 100 });
-  if (unauthorized.status !== 401 || page.status !== 200) throw new Error(`unexpected answers ${unauthorized.status}, ${page.status}`);
+  const verifyBodies = options.verifySecrets.map((key) => JSON.stringify({ key, tags: ["path=/api/users"] }));
+  const verified = await fetch(`${url}${VERIFY_KEY}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${rootKey}` },
+    body: verifyBodies[0] ?? "{}",
+  });
+  const verifiedBody = await verified.text();
+  if (unauthorized.status !== 401 || page.status !== 200 || !verifiedBody.includes('"code":"VALID"')) {
+    throw new Error(`unexpected answers ${unauthorized.status}, ${page.status}, ${verified.status} ${verifiedBody.slice(0, 200)}`);
+  }
   const bare = await startBareServer({
     "/401": { status: 401, body: unauthorized.body },
     "/list": { status: 200, body: page.body },
+    "/verify": { status: 200, body: verifiedBody },
   });
 
   // Distinct cursors, each a full page of 100: far more of them than the 500 pages the server keeps.
@@ -45,12 +58,22 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
     oursList: (d) => load(`${url}${LIST_KEYS}`, auth, [listBody], d),
     bareList: (d) => load(`${bare.url}/list`, auth, [listBody], d),
     oursListUncached: (d) => load(`${url}${LIST_KEYS}`, auth, uncachedBodies, d),
+    oursVerify: (d) => load(`${url}${VERIFY_KEY}`, auth, verifyBodies, d),
+    bareVerify: (d) => load(`${bare.url}/verify`, auth, verifyBodies, d),
   };
 
-  const results: Record<Scenario, LoadResult[]> = { ours401: [], bare401: [], oursList: [], bareList: [], oursListUncached: [] };
+  const results: Record<Scenario, LoadResult[]> = {
+    ours401: [],
+    bare401: [],
+    oursList: [],
+    bareList: [],
+    oursListUncached: [],
+    oursVerify: [],
+    bareVerify: [],
+  };
   try {
     // Warm both servers (JIT, connections, the page cache) before anything counts.
-    for (const scenario of ["ours401", "oursList", "bareList"] as const) await run[scenario](1);
+    for (const scenario of ["ours401", "oursList", "bareList", "oursVerify", "bareVerify"] as const) await run[scenario](1);
     for (let round = 1; round <= options.rounds; round += 1) {
       for (const scenario of SCENARIOS) {
         const result = await run[scenario]();
@@ -127,6 +150,20 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
       details: prefixed({ ours: uncached, floor: bareList }),
     }),
   );
+  const oursVerify = details("oursVerify", "200");
+  const verifyRow = makeRow({
+    id: "api-verify-key",
+    label: "keys.verifyKey (VALID, recorded)",
+    unit: "req/s",
+    ours: rps("oursVerify"),
+    floor: rps("bareVerify"),
+    goal: { kind: "ratio-at-least", target: 0.3 },
+    paired: true,
+    method: `${method}; ${verifyBodies.length} keys in turn, each call one SQLite transaction (lookup by hash, lastUsedAt, a key_verifications row); ${floorMethod}`,
+    details: prefixed({ ours: oursVerify, floor: details("bareVerify", "200") }),
+  });
+  if (oursVerify.errors + oursVerify.unexpectedStatus > 0) verifyRow.met = false;
+  rows.push(verifyRow);
   return rows;
 }
 

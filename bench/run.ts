@@ -31,15 +31,23 @@ function log(line: string): void {
   console.log(`[${((performance.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${line}`);
 }
 
-async function withServer<T>(seedCount: number, use: (server: StartedServer, rootKey: string) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  seedCount: number,
+  use: (server: StartedServer, rootKey: string, verifySecrets: string[]) => Promise<T>,
+): Promise<T> {
   // --no-build and a fresh data directory (startServer's own), serving the dashboard the bench just built.
   const server = await startServer({ args: ["--dist-dir", APP_DIST] });
   try {
     await server.admin(["keys", "seed", "--count", String(seedCount)]);
     // A root key made with the admin CLI has no rate limit unless given one.
-    const rootKey = await server.admin(["root-key", "create", "--name", "bench"]);
+    const rootKey = await server.admin(["root-key", "create", "--name", "bench", "--permissions", "api.*.read_key,api.*.verify_key"]);
+    const verifySecrets: string[] = [];
+    for (let index = 0; index < 10; index += 1) {
+      const created = await server.admin(["keys", "create", "--name", `bench verify ${index}`]);
+      verifySecrets.push(created.split(" ")[1] ?? "");
+    }
     log(`server ${server.url} with ${seedCount.toLocaleString("en")} seeded keys`);
-    return await use(server, rootKey);
+    return await use(server, rootKey, verifySecrets);
   } finally {
     await server.stop();
     rmSync(server.dataDir, { recursive: true, force: true });
@@ -71,12 +79,13 @@ async function main(): Promise<void> {
   }
 
   if (sections.has("api") || sections.has("browser")) {
-    await withServer(10_000, async (server, rootKey) => {
+    await withServer(10_000, async (server, rootKey, verifySecrets) => {
       if (sections.has("api")) {
         rows.push(
           ...(await benchApi({
             url: server.url,
             rootKey,
+            verifySecrets,
             rounds: quick ? 1 : 5,
             durationSeconds: quick ? 2 : 3,
             connections: 10,

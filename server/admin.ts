@@ -1,11 +1,24 @@
 import { parseArgs } from "node:util";
 import type { Database } from "better-sqlite3";
-import { formatRateLimit, parseCount, parseIsoDate, parsePermissions, parseRateLimit, requireText, UsageError } from "./admin/values";
+import {
+  formatRateLimit,
+  parseCount,
+  parseExpiry,
+  parseMeta,
+  parseNameList,
+  parsePermissions,
+  parseRateLimit,
+  parseRefill,
+  parseWhole,
+  requireText,
+  UsageError,
+} from "./admin/values";
 import { seedKeys } from "./admin/seed-keys";
 import {
   changeRootKey,
   createApi,
   createRootKey,
+  createWorkspace,
   findApi,
   findWorkspace,
   keyInserter,
@@ -14,7 +27,9 @@ import {
   type RootKeyChange,
   type WorkspaceRow,
 } from "./db/management";
+import { createKeyStore } from "./db/key-store";
 import { openDatabase } from "./db/open";
+import { recordTraffic } from "./keys/traffic";
 import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "./demo-data";
 import { DEFAULT_DATA_DIR } from "./paths";
 import { newApiKeySecret } from "./secrets";
@@ -25,16 +40,22 @@ Commands:
   root-key create [--name N] [--permissions P,…] [--ratelimit N/WINDOW]   prints the new secret
   root-key list                                                          id, name, start, permissions, state, rate limit
   root-key revoke KEY_ID | disable KEY_ID | enable KEY_ID
-  keys create --name N [--api API_ID] [--expires ISO] [--disabled]      prints "<keyId> <secret>"
+  keys create --name N [--api API_ID] [--expires ISO|+30d|=-3d] [--disabled]
+              [--credits N] [--refill daily|monthly:AMOUNT] [--ratelimit N/WINDOW]
+              [--permissions P,…] [--roles R,…] [--external-id ID] [--meta JSON]
+                                                                         prints "<keyId> <secret>"
   keys seed --count N [--api API_ID]                                     prints how many keys were created
+  traffic --days N --count M [--api API_ID]                              records M verifications over N days
   apis list
   apis create --name N                                                   prints the api id
+  workspaces create --name N                                             prints the workspace id
 
 Options:
   --data-dir DIR      the server's data directory (default ${DEFAULT_DATA_DIR})
   --workspace ws_…    act on this workspace instead of the first one
-  --permissions P,…   default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}
-  --ratelimit N/W     e.g. 300/60s, 1000/1m; no limit unless given
+  --permissions P,…   root keys: api.*.read_key, api.*.verify_key, api.*.read_analytics or api.<apiId>.…
+                      (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}); keys: their own, e.g. documents.read
+  --ratelimit N/W     e.g. 300/60s, 1000/1m; no limit unless given (on a key: checked on every verification)
 `;
 
 const OPTIONS = {
@@ -47,6 +68,12 @@ const OPTIONS = {
   expires: { type: "string" },
   disabled: { type: "boolean" },
   count: { type: "string" },
+  credits: { type: "string" },
+  refill: { type: "string" },
+  roles: { type: "string" },
+  "external-id": { type: "string" },
+  meta: { type: "string" },
+  days: { type: "string" },
   help: { type: "boolean" },
 } as const;
 
@@ -56,6 +83,8 @@ type OptionName = keyof typeof OPTIONS;
 /** Options every command takes. */
 const COMMON: readonly OptionName[] = ["data-dir", "workspace", "help"];
 const MAX_SEED_COUNT = 10_000_000;
+const MAX_TRAFFIC_COUNT = 100_000_000;
+const MAX_TRAFFIC_DAYS = 3650;
 
 class CommandError extends Error {}
 
@@ -129,21 +158,38 @@ const COMMANDS: Record<string, Command> = {
   "root-key disable": rootKeyChange("disable", "disabled"),
   "root-key enable": rootKeyChange("enable", "enabled"),
   "keys create": {
-    options: ["name", "api", "expires", "disabled"],
+    options: ["name", "api", "expires", "disabled", "credits", "refill", "ratelimit", "permissions", "roles", "external-id", "meta"],
     argumentCount: 0,
     run(db, workspace, values) {
+      const now = Date.now();
       const name = requireText("--name", values.name);
-      const expires = values.expires === undefined ? undefined : parseIsoDate("--expires", values.expires);
+      const expires = values.expires === undefined ? undefined : parseExpiry(values.expires, now);
+      const refill = values.refill === undefined ? undefined : parseRefill(values.refill);
+      // A refill without a starting balance starts full.
+      const credits = values.credits === undefined ? refill?.amount : parseWhole("--credits", values.credits);
+      const ratelimit = values.ratelimit === undefined ? undefined : parseRateLimit(values.ratelimit);
+      const externalId = values["external-id"] === undefined ? undefined : requireText("--external-id", values["external-id"]);
       const secret = newApiKeySecret("live");
-      const keyId = keyInserter(db)({
-        workspaceId: workspace.id,
-        apiId: apiOf(db, workspace, values.api),
-        name,
-        secret,
-        enabled: values.disabled !== true,
-        createdAt: Date.now(),
-        ...(expires !== undefined && { expires }),
-      });
+      const keyId = db.transaction(() =>
+        keyInserter(db)({
+          workspaceId: workspace.id,
+          apiId: apiOf(db, workspace, values.api),
+          name,
+          secret,
+          enabled: values.disabled !== true,
+          createdAt: now,
+          ...(expires !== undefined && { expires }),
+          ...(credits !== undefined && { credits }),
+          ...(refill !== undefined && { refill }),
+          ...(ratelimit !== undefined && {
+            ratelimits: [{ name: "requests", limit: ratelimit.limit, durationMs: ratelimit.windowMs, autoApply: true }],
+          }),
+          ...(values.permissions !== undefined && { permissions: parseNameList("--permissions", values.permissions) }),
+          ...(values.roles !== undefined && { roles: parseNameList("--roles", values.roles) }),
+          ...(externalId !== undefined && { externalId }),
+          ...(values.meta !== undefined && { meta: parseMeta(values.meta) }),
+        }),
+      )();
       return `${keyId} ${secret}`;
     },
   },
@@ -180,6 +226,35 @@ const COMMANDS: Record<string, Command> = {
       return createApi(db, workspace.id, requireText("--name", values.name));
     },
   },
+  "workspaces create": {
+    options: ["name"],
+    argumentCount: 0,
+    run(db, _workspace, values) {
+      return createWorkspace(db, requireText("--name", values.name));
+    },
+  },
+  traffic: {
+    options: ["days", "count", "api"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const days = parseCount(requireText("--days", values.days), MAX_TRAFFIC_DAYS);
+      const count = parseCount(requireText("--count", values.count), MAX_TRAFFIC_COUNT);
+      const apiId = values.api === undefined ? undefined : apiOf(db, workspace, values.api);
+      const showProgress = process.stderr.isTTY;
+      const outcomes = recordTraffic(db, createKeyStore(db), {
+        workspaceId: workspace.id,
+        days,
+        count,
+        ...(apiId !== undefined && { apiId }),
+        ...(showProgress && { onProgress: progressBar }),
+      });
+      if (showProgress) process.stderr.write("\n");
+      return Object.entries(outcomes)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([outcome, n]) => `${outcome} ${n}`)
+        .join("\n");
+    },
+  },
 };
 
 function progressBar(done: number, total: number): void {
@@ -208,8 +283,11 @@ function run(argv: readonly string[]): string | undefined {
     process.stderr.write(USAGE);
     throw new UsageError("no command given");
   }
-  const [group = "", action = "", ...args] = positionals;
-  const name = `${group} ${action}`;
+  const [group = "", action = "", ...rest] = positionals;
+  // `traffic` is one word; the other commands are "<group> <action>".
+  const oneWord = Object.hasOwn(COMMANDS, group);
+  const name = oneWord ? group : `${group} ${action}`;
+  const args = oneWord ? positionals.slice(1) : rest;
   const command = COMMANDS[name];
   if (command === undefined) throw new UsageError(`unknown command "${positionals.slice(0, 2).join(" ")}"`);
   if (args.length !== command.argumentCount) {

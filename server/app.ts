@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { ANALYTICS_GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, LIVENESS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../src/lib/contract";
+import { GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, LIVENESS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../src/lib/contract";
 import type { AnalyticsEngine } from "./analytics/engine";
 import { HOURLY_ANALYTICS_QUOTA, getVerificationsHandler } from "./analytics/get-verifications";
 import type { ApiEnv, AppEnv } from "./api-env";
@@ -11,8 +11,10 @@ import { proxyHandler } from "./proxy";
 import type { RateLimit } from "./rate-limit";
 import type { RequestLog } from "./request-log";
 import { docsRoutes } from "./routes/docs";
+import { getKeyHandler, whoamiHandler } from "./routes/get-key";
 import { listKeysHandler } from "./routes/list-keys";
 import { livenessHandler } from "./routes/liveness";
+import { verifyKeyHandler } from "./routes/verify-key";
 import { dashboardHandler } from "./static-dashboard";
 
 export type AppMode = ({ kind: "direct" } & AuthDependencies) | { kind: "proxy"; upstream: URL };
@@ -69,10 +71,20 @@ function directApi(
   api.all(listKeysPath, methodNotAllowed("POST"));
   api.post(apisListKeysPath, listKeysHandler(deps, "apis.listKeys"));
   api.all(apisListKeysPath, methodNotAllowed("POST"));
+  // The real service's key operations (CONTRACT.md §4).
+  const keyOperations = {
+    "/keys.getKey": getKeyHandler(deps),
+    "/keys.whoami": whoamiHandler(deps),
+    "/keys.verifyKey": verifyKeyHandler(deps),
+  };
+  for (const [path, handler] of Object.entries(keyOperations)) {
+    api.post(path, handler);
+    api.all(path, methodNotAllowed("POST"));
+  }
   api.get(livenessPath, livenessHandler);
   api.all(livenessPath, methodNotAllowed("GET"));
   if (analytics !== undefined) {
-    const analyticsPath = ANALYTICS_GET_VERIFICATIONS_PATH.slice(API_PREFIX.length);
+    const analyticsPath = GET_VERIFICATIONS_PATH.slice(API_PREFIX.length);
     const quota = analytics.quota ?? HOURLY_ANALYTICS_QUOTA;
     // The quota is counted like a root key's rate limit, per workspace, by the same (persistent) limiter.
     api.post(analyticsPath, getVerificationsHandler({ ...deps, engine: analytics.engine, quota }));

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { ApiEnv } from "./api-env";
 import type { KeyStore, RootKeyRecord } from "./db/key-store";
+import type { KeyRateLimiter } from "./keys/key-rate-limiter";
 import { errorResponse } from "./errors";
 import type { RateLimiter } from "./rate-limit";
 import { hashSecret } from "./secrets";
@@ -19,8 +20,15 @@ export function parseAuthorization(header: string | undefined): Credential {
 
 export interface AuthDependencies {
   store: KeyStore;
+  /** The root keys' own rate limits. */
   rateLimiter: RateLimiter;
+  /** The verified keys' rate limits; a fresh one per app when not given. */
+  keyRateLimiter?: KeyRateLimiter;
+  /** Recorded as each verification's `region` (default {@link DEFAULT_REGION}). */
+  region?: string;
 }
+
+export const DEFAULT_REGION = "local";
 
 /**
  * The checks every operation starts with, in the contract's order: header, key lookup, disabled, rate limit.
@@ -29,7 +37,17 @@ export interface AuthDependencies {
 export function authenticateRootKey(c: Context<ApiEnv>, deps: AuthDependencies): RootKeyRecord | Response {
   const credential = parseAuthorization(c.req.header("authorization"));
   if (credential.kind === "missing") return errorResponse(c, "err:svc:authentication:missing");
-  if (credential.kind === "malformed") return errorResponse(c, "err:svc:authentication:malformed");
+  if (credential.kind === "malformed") {
+    return errorResponse(c, "err:svc:authentication:malformed", {
+      errors: [
+        {
+          location: "header.Authorization",
+          message: "The header is not the word Bearer, one space, then the key",
+          fix: "Send the header as Authorization: Bearer <ROOT_KEY>.",
+        },
+      ],
+    });
+  }
 
   // Unknown and revoked keys get the same answer: nothing tells a caller which one it holds.
   const rootKey = deps.store.findRootKey(hashSecret(credential.token));

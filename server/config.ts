@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { DEFAULT_REGION } from "./auth";
 import { DEFAULT_DATA_DIR, DEFAULT_DIST_DIR } from "./paths";
 
 export interface ServerConfig {
@@ -13,6 +14,8 @@ export interface ServerConfig {
   /** Build the dashboard before listening when it is missing or older than its sources. */
   build: boolean;
   distDir: string;
+  /** Recorded as the `region` of every verification this server makes. */
+  region: string;
   /** Analytics queries running longer are stopped (ms). */
   analyticsTimeoutMs: number;
   /** Analytics queries a workspace may run per hour. */
@@ -39,6 +42,7 @@ Options:
   --cors-origin ORIGIN   let a page on ORIGIN call the API from a browser (repeatable)
   --no-build             serve dist/ as it is instead of building the dashboard when stale
   --dist-dir DIR         where the built dashboard lives (default: dist/ of the repository)
+  --region NAME          the region recorded with each key verification (default ${DEFAULT_REGION})
   --analytics-timeout S  stop an analytics query after S seconds (default ${DEFAULT_ANALYTICS_TIMEOUT_SECONDS})
   --analytics-quota N    analytics queries a workspace may run per hour (default ${DEFAULT_ANALYTICS_QUOTA})
   --help                 show this help
@@ -53,6 +57,7 @@ const OPTIONS = {
   "cors-origin": { type: "string", multiple: true },
   "no-build": { type: "boolean" },
   "dist-dir": { type: "string" },
+  region: { type: "string" },
   "analytics-timeout": { type: "string" },
   "analytics-quota": { type: "string" },
   help: { type: "boolean" },
@@ -106,6 +111,14 @@ function corsOrigin(value: string): string {
   return value;
 }
 
+function region(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_REGION;
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(value)) {
+    throw new UsageError(`--region must be a name like eu-west-1 (lowercase letters, digits and -), got "${value}"`);
+  }
+  return value;
+}
+
 function nonEmpty(flag: string, value: string | undefined): string | undefined {
   if (value !== undefined && value.trim() === "") throw new UsageError(`${flag} must not be empty`);
   return value;
@@ -136,6 +149,7 @@ export function parseServerArgs(argv: readonly string[]): ParsedServerArgs {
       corsOrigins: (values["cors-origin"] ?? []).map(corsOrigin),
       build: values["no-build"] !== true,
       distDir: resolve(nonEmpty("--dist-dir", values["dist-dir"]) ?? DEFAULT_DIST_DIR),
+      region: region(values.region),
       analyticsTimeoutMs:
         positiveNumber("--analytics-timeout", values["analytics-timeout"], DEFAULT_ANALYTICS_TIMEOUT_SECONDS, false) * 1000,
       analyticsQuota: positiveNumber("--analytics-quota", values["analytics-quota"], DEFAULT_ANALYTICS_QUOTA, true),

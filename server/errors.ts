@@ -19,6 +19,11 @@ export const LOCAL_ERROR_KINDS = {
     title: "Bad Gateway",
     detail: "The upstream API could not be reached",
   },
+  "err:keyscope:proxy:upstream_redirect": {
+    status: 502,
+    title: "Bad Gateway",
+    detail: "The upstream API answered with a redirect to another origin",
+  },
 } as const satisfies Record<string, { status: number; title: string; detail: string }>;
 
 export const SERVER_ERROR_KINDS = { ...ERROR_KINDS, ...LOCAL_ERROR_KINDS };
@@ -65,12 +70,25 @@ export function errorEnvelopeJson(requestId: string, docsUrl: string, code: Serv
     title: kind.title,
     type: errorType(docsUrl, code),
   };
+  // Every 400 carries errors[] (possibly empty): the real schema requires it, and its client rejects a 400 without.
   if (extras.errors !== undefined) error.errors = extras.errors;
+  else if (kind.status === 400) error.errors = [];
   return JSON.stringify({ meta: { requestId }, error });
+}
+
+/**
+ * The real service sends its 429 as `application/problem+json`, and its official client recognises a 429 by that
+ * type only (any other 429 becomes a generic APIError): this one answer follows it. The body is the same envelope.
+ */
+const PROBLEM_JSON_HEADERS = { ...JSON_HEADERS, "content-type": "application/problem+json" } as const;
+
+function headersFor(code: ServerErrorCode): Record<string, string> {
+  return code === "err:user:too_many_requests:rate_limited" ? PROBLEM_JSON_HEADERS : JSON_HEADERS;
 }
 
 export function errorResponse(c: Context<ApiEnv>, code: ServerErrorCode, extras: ErrorExtras = {}): Response {
   const json = errorEnvelopeJson(c.var.requestId, c.var.docsUrl, code, extras);
   const status = SERVER_ERROR_KINDS[code].status;
-  return c.body(json, status, extras.headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...extras.headers });
+  const headers = headersFor(code);
+  return c.body(json, status, extras.headers === undefined ? headers : { ...headers, ...extras.headers });
 }

@@ -1,7 +1,12 @@
 import { parsePermissionList } from "./db/management";
 
+/** What a root key may do with the keys of an API: `api.*.<action>` for every API, `api.<apiId>.<action>` for one. */
+export type ApiAction = "read_key" | "verify_key" | "read_analytics" | "decrypt_key";
+
 /** Reading the keys of every API of the workspace. */
 export const READ_ANY_API_KEYS = "api.*.read_key";
+export const VERIFY_ANY_API_KEYS = "api.*.verify_key";
+export const READ_ANY_API_ANALYTICS = "api.*.read_analytics";
 
 export function readApiKeysPermission(apiId: string): string {
   return `api.${apiId}.read_key`;
@@ -27,11 +32,33 @@ function permissionSet(stored: string): ReadonlySet<string> {
   return set;
 }
 
+/** The permissions that each allow `action` on `apiId`'s keys (on every API's when no id is given), wildcard first. */
+export function permissionsFor(action: ApiAction, apiId?: string): string[] {
+  return apiId === undefined ? [`api.*.${action}`] : [`api.*.${action}`, `api.${apiId}.${action}`];
+}
+
+export function hasAnyPermission(storedPermissions: string, wanted: readonly string[]): boolean {
+  const granted = permissionSet(storedPermissions);
+  return wanted.some((permission) => granted.has(permission));
+}
+
+/** Whether the root key may do `action` on the keys of at least one API. */
+export function hasActionOnSomeApi(storedPermissions: string, action: ApiAction): boolean {
+  const suffix = `.${action}`;
+  for (const permission of permissionSet(storedPermissions)) {
+    if (permission.startsWith("api.") && permission.endsWith(suffix)) return true;
+  }
+  return false;
+}
+
+/** The 403's detail, worded as the real service's current one (which no longer lists what the key has). */
+export function missingPermissionsDetail(wanted: readonly string[]): string {
+  return `Missing one of these permissions: ${wanted.join(" or ")}`;
+}
+
 /** Listing all keys needs `api.*.read_key`; listing one API's keys, that or `api.<apiId>.read_key`. */
 export function mayListKeys(storedPermissions: string, apiId: string | undefined): boolean {
-  const granted = permissionSet(storedPermissions);
-  if (granted.has(READ_ANY_API_KEYS)) return true;
-  return apiId !== undefined && granted.has(readApiKeysPermission(apiId));
+  return hasAnyPermission(storedPermissions, permissionsFor("read_key", apiId));
 }
 
 /** Querying the workspace's verifications (`analytics.getVerifications`). */

@@ -57,7 +57,8 @@ type UpstreamResult =
 
 /**
  * `/v2/*` relayed to `<upstream>/v2/*`: method, path, query and body bytes unchanged, the response's status,
- * body bytes and meaningful headers back. Redirects are relayed, not followed. The upstream is asked for
+ * body bytes and meaningful headers back. Redirects are relayed, not followed; one to another origin, which a
+ * browser could not follow with the key, is answered with the proxy's own envelope. The upstream is asked for
  * `identity` encoding so the bytes need no decoding; if it compresses anyway, its content-encoding goes along.
  */
 export function proxyHandler(upstream: URL) {
@@ -139,7 +140,28 @@ export function proxyHandler(upstream: URL) {
           "Check that the API runs there, or restart the proxy with --upstream set to the API's address.",
       });
     }
+    const redirectedTo = crossOriginRedirect(result, upstream);
+    if (redirectedTo !== null) {
+      // The browser would follow it to another origin, without the key and blocked by CORS: say where it leads.
+      c.set("requestId", newId("req"));
+      return errorResponse(c, "err:keyscope:proxy:upstream_redirect", {
+        detail: `The upstream API at ${upstream.origin} answered ${result.status}, a redirect to ${redirectedTo}`,
+        errors: [{ location: "header.location", message: redirectedTo }],
+      });
+    }
     const nullBody = c.req.method === "HEAD" || NULL_BODY_STATUSES.has(result.status);
     return new Response(nullBody ? null : new Uint8Array(result.body), { status: result.status, headers: relayedHeaders(result.headers) });
   };
+}
+
+/** Where an upstream redirect leads when that is another origin than the upstream's, else null. */
+function crossOriginRedirect(result: { status: number; headers: IncomingHttpHeaders }, upstream: URL): string | null {
+  const location = result.headers.location;
+  if (result.status < 300 || result.status > 399 || typeof location !== "string") return null;
+  try {
+    const target = new URL(location, upstream);
+    return target.origin === upstream.origin ? null : target.href;
+  } catch {
+    return null;
+  }
 }

@@ -54,10 +54,10 @@ function urlHost(host: string): string {
 }
 
 /** What direct mode reads through the server's connection to `<dataDir>/keyscope.sqlite`. */
-export function directMode(db: Database, dataDir: string): AppMode {
+export function directMode(db: Database, dataDir: string, region?: string): AppMode {
   // Attached before the store prepares its statements.
   const rateLimiter = createRateLimiter(db, dataDir);
-  return { kind: "direct", store: createKeyStore(db), rateLimiter };
+  return { kind: "direct", store: createKeyStore(db), rateLimiter, ...(region !== undefined && { region }) };
 }
 
 /** Opens the database (direct mode), creates the demo data on a first start, and listens. */
@@ -69,7 +69,7 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
   if (config.upstream === undefined) {
     db = openDatabase(config.dataDir);
     demoRootKey = ensureDemoData(db)?.rootKeySecret;
-    mode = directMode(db, config.dataDir);
+    mode = directMode(db, config.dataDir, config.region);
     try {
       analytics = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, timeoutMs: config.analyticsTimeoutMs });
     } catch (error) {

@@ -1,3 +1,4 @@
+import { isPermissionName } from "../keys/permission-query";
 import { isPermission } from "../permissions";
 import type { RateLimit } from "../rate-limit";
 
@@ -65,4 +66,65 @@ export function parseCount(value: string, max: number): number {
 export function requireText(flag: string, value: string | undefined): string {
   if (value === undefined || value.trim() === "") throw new UsageError(`${flag} is required and must not be empty`);
   return value.trim();
+}
+
+/** A comma-separated list of a key's own permissions or roles, like `documents.read,users.view`. */
+export function parseNameList(flag: string, value: string): string[] {
+  const names = value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+  const invalid = names.find((name) => !isPermissionName(name));
+  if (invalid !== undefined) {
+    throw new UsageError(`${flag} takes names of letters, digits and _ . : * - separated by commas, got "${invalid}"`);
+  }
+  return names;
+}
+
+const RELATIVE_TIME = /^([+-])(\d+)([mhd])$/;
+const RELATIVE_UNITS_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `--expires`: an ISO date, or a time relative to `now` like `+30d`, `-3d`, `+2h` (the past makes an expired key). */
+export function parseExpiry(value: string, now: number): number {
+  const match = RELATIVE_TIME.exec(value);
+  if (match === null) return parseIsoDate("--expires", value);
+  const [, sign = "+", amount = "0", unit = "d"] = match;
+  const size = unit === "m" || unit === "h" || unit === "d" ? RELATIVE_UNITS_MS[unit] : 0;
+  return now + (sign === "-" ? -1 : 1) * Number(amount) * size;
+}
+
+export interface Refill {
+  interval: "daily" | "monthly";
+  amount: number;
+}
+
+/** `daily:AMOUNT` or `monthly:AMOUNT` (monthly refills on the 1st). */
+export function parseRefill(value: string): Refill {
+  const match = /^(daily|monthly):(\d+)$/.exec(value);
+  const amount = Number(match?.[2]);
+  if (match === null || !(amount >= 1) || !Number.isSafeInteger(amount)) {
+    throw new UsageError(`--refill must be daily:AMOUNT or monthly:AMOUNT with a whole AMOUNT ≥ 1, got "${value}"`);
+  }
+  return { interval: match[1] === "daily" ? "daily" : "monthly", amount };
+}
+
+/** A whole number ≥ 0 for `flag`. */
+export function parseWhole(flag: string, value: string): number {
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number)) throw new UsageError(`${flag} must be a whole number ≥ 0, got "${value}"`);
+  return number;
+}
+
+/** `--meta`: a JSON object. */
+export function parseMeta(value: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new UsageError(`--meta must be a JSON object like '{"team":"billing"}', got "${value}"`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`--meta must be a JSON object like '{"team":"billing"}', got "${value}"`);
+  }
+  return Object.fromEntries(Object.entries(parsed));
 }

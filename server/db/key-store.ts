@@ -20,35 +20,115 @@ export interface ListKeysQuery {
 }
 
 /**
- * A listed key as stored, in column order: raw rows skip building an object per key, and `meta` stays the
- * JSON text it is stored as (the schema only admits a JSON object there).
+ * A key as stored, with its identity and rate limits joined in. JSON columns (`meta`, `permissions`, `roles`,
+ * `identity_meta`, `ratelimits`) stay the text they are stored as: a page is written straight from it.
  */
-export type KeyRow = [
-  keyId: string,
+export interface KeyRecord {
+  id: string;
+  workspace_id: string;
+  api_id: string;
+  name: string;
+  start: string;
+  enabled: 0 | 1;
+  created_at: number;
+  updated_at: number | null;
+  last_used_at: number | null;
+  expires: number | null;
+  meta: string | null;
+  credits_remaining: number | null;
+  refill_interval: "daily" | "monthly" | null;
+  refill_amount: number | null;
+  refill_day: number | null;
+  last_refill_at: number | null;
+  permissions: string;
+  roles: string;
+  external_id: string | null;
+  identity_id: string | null;
+  identity_meta: string | null;
+  /** JSON array of `{id, name, limit, duration, autoApply}`, ordered by name; `[]` when none. */
+  ratelimits: string;
+}
+
+/** A row of KEY_SELECT as better-sqlite3 returns it raw: in column order, which is twice as fast as its objects. */
+type KeyRow = [
+  id: string,
+  workspace_id: string,
+  api_id: string,
   name: string,
   start: string,
   enabled: 0 | 1,
-  createdAt: number,
+  created_at: number,
+  updated_at: number | null,
+  last_used_at: number | null,
   expires: number | null,
   meta: string | null,
+  credits_remaining: number | null,
+  refill_interval: "daily" | "monthly" | null,
+  refill_amount: number | null,
+  refill_day: number | null,
+  last_refill_at: number | null,
+  permissions: string,
+  roles: string,
+  external_id: string | null,
+  identity_id: string | null,
+  identity_meta: string | null,
+  ratelimits: string,
 ];
 
+function toRecord(row: KeyRow): KeyRecord {
+  const [
+    id, workspace_id, api_id, name, start, enabled, created_at, updated_at, last_used_at, expires, meta,
+    credits_remaining, refill_interval, refill_amount, refill_day, last_refill_at,
+    permissions, roles, external_id, identity_id, identity_meta, ratelimits,
+  ] = row;
+  return {
+    id, workspace_id, api_id, name, start, enabled, created_at, updated_at, last_used_at, expires, meta,
+    credits_remaining, refill_interval, refill_amount, refill_day, last_refill_at,
+    permissions, roles, external_id, identity_id, identity_meta, ratelimits,
+  };
+}
+
 export interface KeyPage {
-  rows: KeyRow[];
+  rows: KeyRecord[];
   hasMore: boolean;
 }
 
-/** The request path's reads, prepared once per database. */
+/** What one verification changes: the key's usage columns, and the row analytics reads. */
+export interface VerificationWrite {
+  keyId: string;
+  lastUsedAt: number;
+  creditsRemaining: number | null;
+  lastRefillAt: number | null;
+  record: {
+    requestId: string;
+    time: number;
+    workspaceId: string;
+    keySpaceId: string;
+    keyId: string;
+    externalId: string;
+    outcome: string;
+    region: string;
+    tags: string;
+    spentCredits: number;
+  };
+}
+
+/** The request path's reads and writes, prepared once per database. */
 export interface KeyStore {
   /** The unrevoked root key with this secret hash. */
   findRootKey(hash: string): RootKeyRecord | undefined;
   apiBelongsTo(apiId: string, workspaceId: string): boolean;
   listKeys(query: ListKeysQuery): KeyPage;
+  findKeyById(keyId: string, workspaceId: string): KeyRecord | undefined;
+  findKeyByHash(hash: string): KeyRecord | undefined;
+  /** Runs `work` in one immediate transaction: a verification reads and writes a key atomically across processes. */
+  transaction<T>(work: () => T): T;
+  writeVerification(write: VerificationWrite): void;
   /**
-   * SQLite's `data_version`: it changes whenever another connection (the admin CLI) commits. The server's
-   * own connection never writes, so an unchanged value means every read would answer the same.
+   * Changes whenever the stored data may have: another connection (the admin CLI) committed, or this one
+   * wrote. SQLite's `data_version` alone misses this connection's own writes.
    */
-  dataVersion(): number;
+  changeVersion(): number;
 }
 
 interface RootKeyRow {
@@ -60,7 +140,15 @@ interface RootKeyRow {
   ratelimit_window_ms: number | null;
 }
 
-const KEY_COLUMNS = "id, name, start, enabled, created_at, expires, meta";
+const KEY_SELECT = `
+  SELECT k.id, k.workspace_id, k.api_id, k.name, k.start, k.enabled, k.created_at, k.updated_at, k.last_used_at,
+         k.expires, k.meta, k.credits_remaining, k.refill_interval, k.refill_amount, k.refill_day, k.last_refill_at,
+         k.permissions, k.roles, k.external_id, i.id AS identity_id, i.meta AS identity_meta,
+         (SELECT json_group_array(json_object('id', r.id, 'name', r.name, 'limit', r."limit",
+                   'duration', r.duration_ms, 'autoApply', json(iif(r.auto_apply = 1, 'true', 'false'))))
+            FROM (SELECT * FROM key_ratelimits WHERE key_id = k.id ORDER BY name) r) AS ratelimits
+    FROM keys k LEFT JOIN identities i ON i.workspace_id = k.workspace_id AND i.external_id = k.external_id`;
+
 // "" sorts before every id, so a first page is the same index range scan as any other.
 const BEFORE_ALL_IDS = "";
 
@@ -76,22 +164,34 @@ export function createKeyStore(db: Database): KeyStore {
 
   type PageArgs = [scope: string, after: string, limit: number];
   type FilteredPageArgs = [scope: string, externalId: string, after: string, limit: number];
-  const byWorkspace = db
-    .prepare<PageArgs, KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE workspace_id = ? AND id > ? ORDER BY id LIMIT ?`)
-    .raw();
-  const byApi = db
-    .prepare<PageArgs, KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE api_id = ? AND id > ? ORDER BY id LIMIT ?`)
-    .raw();
-  const byWorkspaceAndExternalId = db
-    .prepare<FilteredPageArgs, KeyRow>(
-      `SELECT ${KEY_COLUMNS} FROM keys WHERE workspace_id = ? AND external_id = ? AND id > ? ORDER BY id LIMIT ?`,
-    )
-    .raw();
-  const byApiAndExternalId = db
-    .prepare<FilteredPageArgs, KeyRow>(
-      `SELECT ${KEY_COLUMNS} FROM keys WHERE api_id = ? AND external_id = ? AND id > ? ORDER BY id LIMIT ?`,
-    )
-    .raw();
+  function page<Args extends unknown[]>(where: string): Statement<Args, KeyRow> {
+    return db.prepare<Args, KeyRow>(`${KEY_SELECT} WHERE ${where} AND k.id > ? ORDER BY k.id LIMIT ?`).raw();
+  }
+  const byWorkspace = page<PageArgs>("k.workspace_id = ?");
+  const byApi = page<PageArgs>("k.api_id = ?");
+  const byWorkspaceAndExternalId = page<FilteredPageArgs>("k.workspace_id = ? AND k.external_id = ?");
+  const byApiAndExternalId = page<FilteredPageArgs>("k.api_id = ? AND k.external_id = ?");
+  const keyById = db.prepare<[string, string], KeyRow>(`${KEY_SELECT} WHERE k.id = ? AND k.workspace_id = ?`).raw();
+  const keyByHash = db.prepare<[string], KeyRow>(`${KEY_SELECT} WHERE k.hash = ?`).raw();
+
+  const updateUsage = db.prepare<[number, number | null, number | null, string]>(
+    // max(): a replayed past verification (admin traffic) never moves lastUsedAt back.
+    "UPDATE keys SET last_used_at = max(coalesce(last_used_at, 0), ?), credits_remaining = ?, last_refill_at = ? WHERE id = ?",
+  );
+  const insertVerification = db.prepare<
+    [string, number, string, string, string, string, string, string, string, number]
+  >(
+    `INSERT INTO key_verifications
+       (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+
+  // One transaction function for every call: better-sqlite3 makes a savepoint of it when one is already open.
+  const inTransaction = db.transaction((work: () => unknown) => work());
+
+  let ownWrites = 0;
+  let seen = { dataVersion: dataVersion.get() ?? 0, ownWrites };
+  let version = 0;
 
   function pageRows(query: ListKeysQuery): KeyRow[] {
     const after = query.after ?? BEFORE_ALL_IDS;
@@ -99,7 +199,7 @@ export function createKeyStore(db: Database): KeyStore {
     const fetch = query.limit + 1;
     const scope = query.apiId ?? query.workspaceId;
     if (query.externalId === undefined) {
-      const statement: Statement<PageArgs, KeyRow> = query.apiId === undefined ? byWorkspace : byApi;
+      const statement = query.apiId === undefined ? byWorkspace : byApi;
       return statement.all(scope, after, fetch);
     }
     const statement = query.apiId === undefined ? byWorkspaceAndExternalId : byApiAndExternalId;
@@ -124,14 +224,51 @@ export function createKeyStore(db: Database): KeyStore {
     apiBelongsTo(apiId, workspaceId) {
       return apiInWorkspace.get(apiId, workspaceId) === 1;
     },
-    dataVersion() {
-      return dataVersion.get() ?? 0;
-    },
     listKeys(query) {
       const rows = pageRows(query);
       const hasMore = rows.length > query.limit;
       if (hasMore) rows.length = query.limit;
-      return { rows, hasMore };
+      return { rows: rows.map(toRecord), hasMore };
+    },
+    findKeyById(keyId, workspaceId) {
+      const row = keyById.get(keyId, workspaceId);
+      return row === undefined ? undefined : toRecord(row);
+    },
+    findKeyByHash(hash) {
+      const row = keyByHash.get(hash);
+      return row === undefined ? undefined : toRecord(row);
+    },
+    transaction<T>(work: () => T): T {
+      let result: { value: T } | undefined;
+      inTransaction.immediate(() => {
+        result = { value: work() };
+      });
+      if (result === undefined) throw new Error("the transaction ran nothing");
+      return result.value;
+    },
+    writeVerification({ keyId, lastUsedAt, creditsRemaining, lastRefillAt, record }) {
+      updateUsage.run(lastUsedAt, creditsRemaining, lastRefillAt, keyId);
+      insertVerification.run(
+        record.requestId,
+        record.time,
+        record.workspaceId,
+        record.keySpaceId,
+        record.keyId,
+        record.externalId,
+        record.outcome,
+        record.region,
+        record.tags,
+        record.spentCredits,
+      );
+      ownWrites += 1;
+    },
+    changeVersion() {
+      const now = { dataVersion: dataVersion.get() ?? 0, ownWrites };
+      if (now.dataVersion !== seen.dataVersion || now.ownWrites !== seen.ownWrites) {
+        seen = now;
+        version += 1;
+      }
+      return version;
     },
   };
 }

@@ -35,7 +35,22 @@ export interface NewKey {
   createdAt: number;
   expires?: number;
   meta?: Record<string, unknown>;
+  /** Puts the key in this identity of the workspace, created when it does not exist yet. */
   externalId?: string;
+  /** Remaining credits; unlimited when left out. */
+  credits?: number;
+  refill?: { interval: "daily" | "monthly"; amount: number; refillDay?: number };
+  permissions?: readonly string[];
+  roles?: readonly string[];
+  ratelimits?: readonly NewKeyRateLimit[];
+  lastUsedAt?: number;
+}
+
+export interface NewKeyRateLimit {
+  name: string;
+  limit: number;
+  durationMs: number;
+  autoApply: boolean;
 }
 
 export interface NewRootKey {
@@ -97,11 +112,19 @@ export function findApi(db: Database, workspaceId: string, apiId?: string): { id
 /** One prepared insert for many keys; the caller decides the transaction. Returns the new key's id. */
 export function keyInserter(db: Database): (key: NewKey) => string {
   const insert = db.prepare(
-    `INSERT INTO keys (id, workspace_id, api_id, name, start, hash, enabled, created_at, expires, meta, external_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO keys (id, workspace_id, api_id, name, start, hash, enabled, created_at, expires, meta, external_id,
+                       credits_remaining, refill_interval, refill_amount, refill_day, permissions, roles, last_used_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertIdentity = db.prepare(
+    "INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+  );
+  const insertRateLimit = db.prepare(
+    `INSERT INTO key_ratelimits (id, key_id, name, "limit", duration_ms, auto_apply) VALUES (?, ?, ?, ?, ?, ?)`,
   );
   return (key) => {
     const id = newId("key");
+    if (key.externalId !== undefined) insertIdentity.run(newId("id"), key.workspaceId, key.externalId, key.createdAt);
     insert.run(
       id,
       key.workspaceId,
@@ -114,7 +137,17 @@ export function keyInserter(db: Database): (key: NewKey) => string {
       key.expires ?? null,
       key.meta === undefined ? null : JSON.stringify(key.meta),
       key.externalId ?? null,
+      key.credits ?? null,
+      key.refill?.interval ?? null,
+      key.refill?.amount ?? null,
+      key.refill?.interval === "monthly" ? (key.refill.refillDay ?? 1) : null,
+      JSON.stringify(key.permissions ?? []),
+      JSON.stringify(key.roles ?? []),
+      key.lastUsedAt ?? null,
     );
+    for (const limit of key.ratelimits ?? []) {
+      insertRateLimit.run(newId("rl"), id, limit.name, limit.limit, limit.durationMs, limit.autoApply ? 1 : 0);
+    }
     return id;
   };
 }

@@ -116,6 +116,36 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX key_verifications_by_key ON key_verifications (key_id, time);
     `,
   },
+  {
+    version: 3,
+    name: "key_verifications without the unique index on request_id, which made every verification twice as slow",
+    sql: `
+      -- Request ids are random, so their unique index took a write at a random page in every verification's
+      -- commit (measured: the insert's cost doubled). They are 128-bit random ids made by this server, so
+      -- they stay unique by construction; seq and every other column are kept as they are.
+      CREATE TABLE key_verifications_v3 (
+        seq INTEGER PRIMARY KEY,
+        request_id TEXT NOT NULL,
+        time INTEGER NOT NULL,
+        workspace_id TEXT NOT NULL,
+        key_space_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        external_id TEXT NOT NULL DEFAULT '',
+        outcome TEXT NOT NULL CHECK (outcome IN ('VALID', 'RATE_LIMITED', 'INVALID', 'EXPIRED', 'DISABLED',
+          'INSUFFICIENT_PERMISSIONS', 'FORBIDDEN', 'USAGE_EXCEEDED')),
+        region TEXT NOT NULL,
+        tags TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(tags)),
+        spent_credits INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      INSERT INTO key_verifications_v3
+             (seq, request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
+      SELECT seq, request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits
+        FROM key_verifications;
+      DROP TABLE key_verifications;
+      ALTER TABLE key_verifications_v3 RENAME TO key_verifications;
+      CREATE INDEX key_verifications_by_key ON key_verifications (key_id, time);
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one immediate transaction, so two processes starting together don't both apply them. */

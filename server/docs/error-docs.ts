@@ -114,6 +114,18 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
       "A typo in the id, or an id from another environment.",
     ],
   },
+  "err:svc:data:key_not_found": {
+    whatHappened:
+      "`keys.getKey` found no key with this `keyId` in the root key's workspace, or `keys.whoami` found no key with this secret.",
+    howToFix: [
+      "Use a `keyId` from the key list (`keys.listKeys` or `apis.listKeys`) of the same workspace.",
+      "For `keys.whoami`, send the whole secret exactly as it was handed out, prefix included.",
+    ],
+    commonMistakes: [
+      "The key belongs to another workspace than the root key.",
+      "The secret was trimmed, re-encoded or copied with a stray character.",
+    ],
+  },
   "err:user:bad_request:request_body_too_large": {
     whatHappened: "The request body is larger than 1 MiB, the most this API reads.",
     howToFix: [
@@ -226,5 +238,14 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
       "If the address is wrong, stop the proxy and start it again with `npm start -- --upstream <the API's origin>`.",
     ],
     commonMistakes: ["A typo in the upstream host, or `http` where the upstream only speaks `https`."],
+  },
+  "err:keyscope:proxy:upstream_redirect": {
+    whatHappened:
+      "Keyscope runs as a proxy (`--upstream`) and the upstream answered with a redirect to another origin (`error.errors[]` names it), often a sign-in page. A browser cannot follow it with the key: it drops `Authorization` on the way, and the other origin sends no CORS headers.",
+    howToFix: [
+      "If the redirect leads to the API's real address, start the proxy with that address as `--upstream`.",
+      "If it leads to a sign-in page, the upstream sits behind single sign-on: point `--upstream` at an address that reaches the API directly.",
+    ],
+    commonMistakes: ["`--upstream` with `http://` where the API redirects to `https://`.", "A gateway that requires a browser sign-in in front of the API."],
   },
 };

@@ -1,20 +1,15 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import {
-  LIST_KEYS_LIMIT_DEFAULT,
-  LIST_KEYS_LIMIT_MAX,
-  MAX_BODY_BYTES,
-  type ErrorDetailEntry,
-  type Pagination,
-} from "../../src/lib/contract";
+import { LIST_KEYS_LIMIT_DEFAULT, LIST_KEYS_LIMIT_MAX, type Pagination } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
-import type { KeyRow, ListKeysQuery } from "../db/key-store";
-import { BASE58_PATTERN } from "../ids";
+import type { ListKeysQuery } from "../db/key-store";
 import { errorResponse, JSON_HEADERS } from "../errors";
-import { mayListKeys } from "../permissions";
-import { readJsonBody } from "../request-body";
+import { BASE58_PATTERN } from "../ids";
+import { keysJson } from "../keys/key-json";
+import { hasAnyPermission, missingPermissionsDetail, permissionsFor } from "../permissions";
 import { createVersionedCache } from "../versioned-cache";
+import { readValidBody, type BodySpec } from "./json-body";
 
 /** Rendered pages kept until the data changes: about 20 KB each at 100 keys, so at most ~10 MB. */
 const CACHED_PAGES = 500;
@@ -39,52 +34,42 @@ const BODY_FIELDS = {
   ),
 };
 
-const ListKeysBody = v.strictObject(BODY_FIELDS);
-type ListKeysBody = v.InferOutput<typeof ListKeysBody>;
-// The real service's operation names its API (CONTRACT.md §3).
-const ApiListKeysBody = v.strictObject({ ...BODY_FIELDS, apiId: v.pipe(v.string("apiId is required"), v.nonEmpty("apiId must not be empty")) });
-type BodyField = keyof typeof BODY_FIELDS;
-const FIELD_NAMES = Object.keys(BODY_FIELDS).join(", ");
-
-const FIXES: Record<BodyField, string> = {
+const FIXES = {
   apiId: "Pass the id of an API of your workspace, like api_… (keys.listKeys also takes no apiId: then it lists every API's keys).",
   limit: `Pass a whole number from 1 to ${LIST_KEYS_LIMIT_MAX}, or leave limit out for ${LIST_KEYS_LIMIT_DEFAULT}.`,
   cursor: "Pass pagination.cursor from the previous page unchanged, or leave cursor out to start at the first page.",
   externalId: "Pass the external id as a non-empty string, or leave externalId out.",
 };
 
-function isBodyField(name: string): name is BodyField {
-  return Object.hasOwn(BODY_FIELDS, name);
-}
+const KEYS_LIST_KEYS: BodySpec<v.GenericSchema<unknown, ListKeysBody>> = {
+  schema: v.strictObject(BODY_FIELDS),
+  fixes: FIXES,
+  example: '{"limit": 10}',
+};
 
-function describeIssues(issues: readonly v.BaseIssue<unknown>[]): ErrorDetailEntry[] {
-  return issues.map((issue) => {
-    const field = issue.path?.map((item) => String(item.key)).join(".");
-    if (field === undefined) {
-      return {
-        location: "body",
-        message: "The body must be a JSON object",
-        fix: `Send an object such as {"limit": 10}; its fields are ${FIELD_NAMES}.`,
-      };
-    }
-    if (!isBodyField(field)) {
-      return {
-        location: `body.${field}`,
-        message: `Unknown field "${field}"`,
-        fix: `Remove it: the body accepts only ${FIELD_NAMES}.`,
-      };
-    }
-    return { location: `body.${field}`, message: issue.message, fix: FIXES[field] };
-  });
-}
+// The real service's operation names its API and takes what its official client always sends (CONTRACT.md §4).
+const APIS_LIST_KEYS: BodySpec<v.GenericSchema<unknown, ListKeysBody>> = {
+  schema: v.strictObject({
+    ...BODY_FIELDS,
+    apiId: v.pipe(v.string("apiId is required and must be a string"), v.nonEmpty("apiId must not be empty")),
+    decrypt: v.optional(v.boolean("decrypt must be true or false")),
+    revalidateKeysCache: v.optional(v.boolean("revalidateKeysCache must be true or false")),
+  }),
+  fixes: {
+    ...FIXES,
+    decrypt: "Pass true or false, or leave decrypt out; this server never returns plaintext (keys are not stored recoverable).",
+    revalidateKeysCache: "Pass true to read past the page cache, false or nothing to use it.",
+  },
+  example: '{"apiId": "api_…", "limit": 10}',
+};
 
-type ParsedBody = { ok: true; value: ListKeysBody } | { ok: false; errors: ErrorDetailEntry[] };
-
-function parseBody(input: unknown, operation: ListOperation): ParsedBody {
-  const schema = operation === "apis.listKeys" ? ApiListKeysBody : ListKeysBody;
-  // valibot accepts an array as an object; the body must be a plain one.
-  const result = v.safeParse(schema, Array.isArray(input) ? null : input, { abortPipeEarly: true });
-  return result.success ? { ok: true, value: result.output } : { ok: false, errors: describeIssues(result.issues) };
+interface ListKeysBody {
+  apiId?: string;
+  limit?: number;
+  cursor?: string;
+  externalId?: string;
+  decrypt?: boolean;
+  revalidateKeysCache?: boolean;
 }
 
 /**
@@ -95,13 +80,14 @@ export type ListOperation = "keys.listKeys" | "apis.listKeys";
 
 /** `POST /v2/keys.listKeys` or `/v2/apis.listKeys`: checks in the contract's order, then one keyset page. */
 export function listKeysHandler(deps: AuthDependencies, operation: ListOperation = "keys.listKeys") {
-  // Serialising a page is most of a request's cost and the data changes rarely (only the admin CLI writes):
-  // a page is rendered once per version of the data, whoever asks for it.
-  const pages = createVersionedCache<string>(() => deps.store.dataVersion(), CACHED_PAGES);
+  // Serialising a page is most of a request's cost: a page is rendered once per version of the data (which
+  // the admin CLI's commits and this server's own verifications change), whoever asks for it.
+  const pages = createVersionedCache<string>(() => deps.store.changeVersion(), CACHED_PAGES);
+  const spec = operation === "apis.listKeys" ? APIS_LIST_KEYS : KEYS_LIST_KEYS;
 
   function renderPage(query: ListKeysQuery): string {
     const page = deps.store.listKeys(query);
-    const lastKeyId = page.rows.at(-1)?.[0];
+    const lastKeyId = page.rows.at(-1)?.id;
     const pagination: Pagination =
       page.hasMore && lastKeyId !== undefined ? { cursor: lastKeyId, hasMore: true } : { hasMore: false };
     const keys = keysJson(page.rows);
@@ -113,26 +99,20 @@ export function listKeysHandler(deps: AuthDependencies, operation: ListOperation
     const rootKey = authenticateRootKey(c, deps);
     if (rootKey instanceof Response) return rootKey;
 
-    const body = await readJsonBody(c.req.raw, MAX_BODY_BYTES);
-    if (body.kind === "too_large") {
-      return errorResponse(c, "err:user:bad_request:request_body_too_large", { headers: { connection: "close" } });
-    }
-    if (body.kind === "invalid_json") {
-      return errorResponse(c, "err:svc:application:invalid_input", {
-        detail: "The request body is not valid JSON",
-        errors: [{ location: "body", message: body.message, fix: 'Send a JSON object such as {"limit": 10}.' }],
-      });
-    }
-    const parsed = parseBody(body.value, operation);
-    if (!parsed.ok) return errorResponse(c, "err:svc:application:invalid_input", { errors: parsed.errors });
-    const { apiId, externalId, cursor, limit = LIST_KEYS_LIMIT_DEFAULT } = parsed.value;
+    const body = await readValidBody(c, spec);
+    if (!body.ok) return body.response;
+    const { apiId, externalId, cursor, limit = LIST_KEYS_LIMIT_DEFAULT, decrypt = false, revalidateKeysCache = false } = body.value;
 
-    if (!mayListKeys(rootKey.permissions, apiId)) {
+    const needed = permissionsFor("read_key", apiId);
+    if (!hasAnyPermission(rootKey.permissions, needed)) {
+      return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(needed) });
+    }
+    // As the real service: decrypting needs its own permission; keys here are never stored recoverable, so
+    // a permitted decrypt still returns no plaintext.
+    const decryptPermissions = permissionsFor("decrypt_key", apiId);
+    if (decrypt && !hasAnyPermission(rootKey.permissions, decryptPermissions)) {
       return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
-        detail:
-          apiId === undefined
-            ? "Listing the keys of every API needs the permission api.*.read_key"
-            : `Listing the keys of ${apiId} needs the permission api.*.read_key or api.${apiId}.read_key`,
+        detail: missingPermissionsDetail(decryptPermissions),
       });
     }
     if (apiId !== undefined && !deps.store.apiBelongsTo(apiId, rootKey.workspaceId)) {
@@ -140,24 +120,9 @@ export function listKeysHandler(deps: AuthDependencies, operation: ListOperation
     }
 
     const query: ListKeysQuery = { workspaceId: rootKey.workspaceId, apiId, externalId, after: cursor, limit };
-    const page = pages.get(JSON.stringify([query.workspaceId, apiId, externalId, cursor, limit]), () => renderPage(query));
+    const page = revalidateKeysCache
+      ? renderPage(query)
+      : pages.get(JSON.stringify([query.workspaceId, apiId, externalId, cursor, limit]), () => renderPage(query));
     return c.body(`{"meta":{"requestId":"${c.var.requestId}"},${page}}`, 200, JSON_HEADERS);
   };
-}
-
-/**
- * The `Key` objects of the contract as JSON text, written straight from the rows: a page of 100 keys is the
- * request's biggest cost, and this skips an object per key and a parse and stringify of every `meta`
- * (stored as JSON text, and only ever an object).
- */
-function keysJson(rows: readonly KeyRow[]): string {
-  let json = "";
-  for (const [keyId, name, start, enabled, createdAt, expires, meta] of rows) {
-    if (json !== "") json += ",";
-    json += `{"keyId":${JSON.stringify(keyId)},"name":${JSON.stringify(name)},"start":${JSON.stringify(start)},"enabled":${enabled === 1},"createdAt":${createdAt}`;
-    if (expires !== null) json += `,"expires":${expires}`;
-    if (meta !== null) json += `,"meta":${meta}`;
-    json += "}";
-  }
-  return `[${json}]`;
 }

@@ -6,6 +6,7 @@ import { useActiveEnvironment } from "./use-active-environment";
 import { PRODUCT_NAME } from "./use-page-title";
 import { useForgetKey } from "./use-forget-key";
 import { useSwitchEnvironment } from "./use-switch-environment";
+import { paths } from "./paths";
 
 /** Where the stored key points, shown without the scheme when that reads better. */
 function displayBaseUrl(baseUrl: string): string {
@@ -21,15 +22,15 @@ export function AppHeader() {
   return (
     <header className="app-header">
       <div className="app-header__inner">
-        <Link to="/" className="app-header__brand">
+        <Link to={paths.home} className="app-header__brand">
           <img src="/favicon.svg" alt="" width={26} height={26} />
           <span>{PRODUCT_NAME}</span>
         </Link>
         <nav aria-label="Main" className="app-header__nav">
-          <NavLink to="/keys" className="app-header__link">
+          <NavLink to={paths.keys} className="app-header__link">
             Keys
           </NavLink>
-          <NavLink to="/troubleshoot" className="app-header__link">
+          <NavLink to={paths.troubleshoot} className="app-header__link">
             Troubleshoot
           </NavLink>
         </nav>

@@ -8,6 +8,8 @@ import { retryableLazy, type RetryableLazy } from "../lib/retryable-lazy";
  */
 export const ConnectPage = retryableLazy(async () => (await import("./routes/connect-route")).ConnectRoute);
 export const KeysPage = retryableLazy(async () => (await import("./routes/keys-route")).KeysRoute);
+/** Not preloaded when idle: its chart library is paid for only by those who open a key. */
+export const KeyPage = retryableLazy(async () => (await import("./routes/key-route")).KeyRoute);
 export const TroubleshootPage = retryableLazy(async () => (await import("./routes/troubleshoot-route")).TroubleshootRoute);
 export const NotFoundPage = retryableLazy(async () => (await import("./routes/not-found-route")).NotFoundRoute);
 

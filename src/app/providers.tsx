@@ -1,14 +1,9 @@
-import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { createQueryClient } from "../lib/query-client";
 
-interface AppProvidersProps {
-  children: ReactNode;
-  /** A test's own client; the app makes exactly one. */
-  queryClient?: QueryClient;
-}
-
-export function AppProviders({ children, queryClient }: AppProvidersProps) {
-  const [client] = useState(() => queryClient ?? createQueryClient());
+/** The app's one QueryClient, made here once; the router takes it from context. */
+export function AppProviders({ children }: { children: ReactNode }) {
+  const [client] = useState(createQueryClient);
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

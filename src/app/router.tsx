@@ -1,12 +1,15 @@
-import type { QueryClient } from "@tanstack/react-query";
-import { createBrowserRouter, type RouteObject } from "react-router-dom";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { createBrowserRouter, RouterProvider, type RouteObject } from "react-router-dom";
 import { readConnection } from "../features/connect/key-store";
 import { retryFailedLoads } from "../lib/retryable-lazy";
 import { AwaitKeyHandOver } from "./await-key-hand-over";
 import { HomeRedirect } from "./home-redirect";
 import { AppLayout, AppLoading } from "./layout";
-import { ConnectPage, KeysPage, lazyRoute, NotFoundPage, TroubleshootPage } from "./pages";
+import { ConnectPage, KeyPage, KeysPage, lazyRoute, NotFoundPage, TroubleshootPage } from "./pages";
+import { paths } from "./paths";
 import { RequireConnection } from "./require-connection";
+import { reportCaughtError } from "./root-options";
 import { RootRouteError, RouteError } from "./route-error";
 
 /**
@@ -14,12 +17,12 @@ import { RootRouteError, RouteError } from "./route-error";
  * visited (./pages.ts), or when the first screen is idle. Given the app's query client, the keys page's first
  * request starts as soon as the route matches, while the page's code loads, instead of after it (`npm run
  * bench` times the first key row). A page that fails keeps the header and its navigation: its error shows
- * inside the layout.
+ * inside the layout. Paths are those of ./paths.
  */
-export function appRoutes(queryClient?: QueryClient): RouteObject[] {
+export function appRoutes(queryClient: QueryClient): RouteObject[] {
   return [
     {
-      path: "/",
+      path: paths.home,
       Component: AppLayout,
       ErrorBoundary: RootRouteError,
       HydrateFallback: AppLoading,
@@ -30,18 +33,16 @@ export function appRoutes(queryClient?: QueryClient): RouteObject[] {
             { index: true, Component: HomeRedirect },
             // What a server or a bookmark may name the home page.
             { path: "index.html", Component: HomeRedirect },
-            { Component: AwaitKeyHandOver, children: [{ path: "connect", lazy: lazyRoute(ConnectPage) }] },
+            { Component: AwaitKeyHandOver, children: [{ path: paths.connect.slice(1), lazy: lazyRoute(ConnectPage) }] },
             {
               Component: RequireConnection,
               children: [
-                {
-                  path: "keys",
-                  ...(queryClient !== undefined && { loader: () => prefetchKeys(queryClient) }),
-                  lazy: lazyRoute(KeysPage),
-                },
+                { path: paths.keys.slice(1), loader: () => prefetchKeys(queryClient), lazy: lazyRoute(KeysPage) },
+                // Its own chunk: the chart library loads with a key's page, never with the keys list.
+                { path: paths.key.slice(1), lazy: lazyRoute(KeyPage) },
               ],
             },
-            { path: "troubleshoot", lazy: lazyRoute(TroubleshootPage) },
+            { path: paths.troubleshoot.slice(1), lazy: lazyRoute(TroubleshootPage) },
             { path: "*", lazy: lazyRoute(NotFoundPage) },
           ],
         },
@@ -49,9 +50,6 @@ export function appRoutes(queryClient?: QueryClient): RouteObject[] {
     },
   ];
 }
-
-/** The routes without prefetching, for tests that bring their own query client. */
-export const routes: RouteObject[] = appRoutes();
 
 /**
  * Starts the first page of keys without waiting for it (the list picks up the request in flight). The query's
@@ -68,7 +66,14 @@ function prefetchKeys(queryClient: QueryClient): null {
   return null;
 }
 
-export function createAppRouter(queryClient?: QueryClient) {
+/** The app's router, made once, on the one query client the providers made. */
+export function AppRouter() {
+  const queryClient = useQueryClient();
+  const [router] = useState(() => createAppRouter(queryClient));
+  return <RouterProvider router={router} onError={reportCaughtError} />;
+}
+
+function createAppRouter(queryClient: QueryClient) {
   const router = createBrowserRouter(appRoutes(queryClient));
   // A navigation is the next try of code that failed to load. Subscribed before the RouterProvider is, so
   // this runs before the new page renders; a render never retries by itself (it would hammer a server that is down).

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router-dom";
 import { forgetKey } from "../features/connect/key-store";
+import { paths } from "./paths";
 
 /**
  * Forget the key (the base URL stays, to make re-entering quick), drop every cached answer made
@@ -12,6 +13,6 @@ export function useForgetKey(): () => void {
   return () => {
     forgetKey();
     queryClient.clear();
-    void navigate("/connect");
+    void navigate(paths.connect);
   };
 }

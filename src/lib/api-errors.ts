@@ -79,26 +79,33 @@ function isMissingCredentials(code: string | null, errors: ErrorDetailEntry[]): 
   );
 }
 
+/** Why nothing readable came back (lib/api/network-failure classifies it, once, for every page). */
+export type NetworkFailureKind = "offline" | "blocked-by-page" | "cors" | "unreachable";
+
 export interface NetworkErrorInit {
   url: string;
   offline: boolean;
   crossOrigin: boolean;
+  /** Left out: offline, else CORS across origins, else unreachable. */
+  failure?: NetworkFailureKind;
 }
 
-/** No response could be read: offline, connection refused, DNS, or CORS (the browser hides which). */
+/** No response could be read: offline, refused by this page, CORS, or nothing answering (down, DNS). */
 export class NetworkError extends Error {
   override readonly name = "NetworkError";
   readonly url: string;
   /** `navigator.onLine === false` when the request failed. */
   readonly offline: boolean;
-  /** The API is on another origin than this page, so a missing CORS header is the likely cause. */
+  /** The API is on another origin than this page. */
   readonly crossOrigin: boolean;
+  readonly failure: NetworkFailureKind;
 
   constructor(init: NetworkErrorInit) {
     super(`Could not read an answer from ${init.url}`);
     this.url = init.url;
     this.offline = init.offline;
     this.crossOrigin = init.crossOrigin;
+    this.failure = init.failure ?? (init.offline ? "offline" : init.crossOrigin ? "cors" : "unreachable");
   }
 }
 
@@ -148,6 +155,7 @@ export class UnexpectedResponseError extends Error {
 }
 
 export type InvalidConnectionProblem =
+  | "base-url-empty"
   | "base-url-not-http"
   | "base-url-unparsable"
   | "base-url-has-credentials"
@@ -155,13 +163,15 @@ export type InvalidConnectionProblem =
   | "key-has-invalid-characters"
   | "api-id-required";
 
+/** The short form of each problem; lib/check-base-url gives a base URL's own reason instead. */
 const INVALID_CONNECTION_MESSAGES: Record<InvalidConnectionProblem, string> = {
-  "base-url-not-http": "The base URL must start with http:// or https://",
-  "base-url-unparsable": "The base URL is not a web address",
-  "base-url-has-credentials": "The base URL must not contain a user name or password",
-  "base-url-has-query": "The base URL must not contain ? or #",
-  "key-has-invalid-characters": "The API key contains spaces, line breaks or characters that cannot be sent in a header",
-  "api-id-required": "This server has no keys.listKeys operation: it lists keys per API, so it needs an API ID",
+  "base-url-empty": "The base URL is empty.",
+  "base-url-not-http": "The base URL must start with http:// or https://.",
+  "base-url-unparsable": "The base URL is not a web address.",
+  "base-url-has-credentials": "The base URL must not contain a user name or password.",
+  "base-url-has-query": "The base URL must not contain ? or #.",
+  "key-has-invalid-characters": "The API key contains spaces, line breaks or characters that cannot be sent in a header.",
+  "api-id-required": "This server has no keys.listKeys operation: it lists keys per API, so it needs an API ID.",
 };
 
 /**
@@ -173,8 +183,8 @@ export class InvalidConnectionError extends Error {
   readonly field: "baseUrl" | "apiKey" | "apiId";
   readonly problem: InvalidConnectionProblem;
 
-  constructor(problem: InvalidConnectionProblem) {
-    super(INVALID_CONNECTION_MESSAGES[problem]);
+  constructor(problem: InvalidConnectionProblem, message: string = INVALID_CONNECTION_MESSAGES[problem]) {
+    super(message);
     this.problem = problem;
     this.field = problem.startsWith("key-") ? "apiKey" : problem.startsWith("api-id") ? "apiId" : "baseUrl";
   }
@@ -239,13 +249,39 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-/** Replace every occurrence of each secret (raw, JSON-escaped and URL-encoded) with a marker. */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
+const remembered = new Set<string>();
+
+/**
+ * A secret this page holds (the stored key): from now on every scrub removes it, whether or not the caller
+ * passes it, so a foreign error's message or a bug report cannot carry it.
+ */
+export function rememberSecret(secret: string): void {
+  if (secret.trim() !== "") remembered.add(secret);
+}
+
+/** A word of a pasted value shorter than this is not taken for (a part of) a key: "Bearer", "Token". */
+const MIN_SECRET_PART = 6;
+
+/** The key in every form it may appear in: as given, trimmed, without `Authorization: Bearer `, and each word of a pasted value. */
+function secretForms(secret: string): string[] {
+  const trimmed = secret.trim();
+  const bare = trimmed.replace(/^(authorization\s*:\s*)?bearer\s+/i, "").trim();
+  const parts = bare.split(/\s+/).filter((part) => part.length >= MIN_SECRET_PART && !/^bearer$/i.test(part));
+  return [secret, trimmed, bare, ...parts].filter((form) => form !== "");
+}
+
+/**
+ * The one scrub: every form of each secret (and of every remembered one), raw, JSON-escaped and URL-encoded,
+ * becomes a marker. Used by the client, the error panel, the diagnostics and the report alike.
+ */
+export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
+  const forms = [...new Set([...secrets, ...remembered].flatMap(secretForms))]
+    // Longest first, so a part never leaves the rest of a longer form behind.
+    .sort((a, b) => b.length - a.length);
   let result = text;
-  for (const secret of secrets) {
-    if (secret === "") continue;
-    const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
-    for (const form of forms) result = result.split(form).join(REDACTED);
+  for (const form of forms) {
+    const encodings = new Set([form, JSON.stringify(form).slice(1, -1), encodeURIComponent(form)]);
+    for (const encoded of encodings) result = result.split(encoded).join(REDACTED);
   }
-  return result;
+  return result.replaceAll(`${REDACTED}${REDACTED}`, REDACTED);
 }

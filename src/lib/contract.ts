@@ -8,6 +8,8 @@ export const LIST_KEYS_PATH = "/v2/keys.listKeys";
 /** The real service's list operation (CONTRACT.md §3); it requires `apiId`. */
 export const REAL_SERVICE_LIST_KEYS_PATH = "/v2/apis.listKeys";
 export const LIVENESS_PATH = "/v2/liveness";
+export const GET_KEY_PATH = "/v2/keys.getKey";
+export const GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
 export const ANALYTICS_GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
 
 export const LIST_KEYS_LIMIT_MAX = 100;
@@ -50,6 +52,11 @@ export const ERROR_KINDS = {
     status: 404,
     title: "Not Found",
     detail: "The requested API does not exist",
+  },
+  "err:svc:data:key_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "The requested key does not exist",
   },
   "err:user:bad_request:request_body_too_large": {
     status: 413,
@@ -159,26 +166,47 @@ export interface ErrorBody {
   errors?: ErrorDetailEntry[];
 }
 
-export interface Meta {
-  requestId: string;
+/** A rate limit configured on a key or its identity; `duration` in milliseconds. */
+export interface KeyRatelimit {
+  id: string;
+  name: string;
+  limit: number;
+  duration: number;
+  autoApply: boolean;
 }
 
-export interface ErrorEnvelope {
-  meta: Meta;
-  error: ErrorBody;
+export interface KeyCredits {
+  /** null: unlimited. */
+  remaining: number | null;
+  refill?: { interval: "daily" | "monthly"; amount: number; refillDay?: number };
 }
 
-/** A key as listed. Only `keyId` and `name` are guaranteed by the seed. */
+export interface KeyIdentity {
+  id: string;
+  externalId: string;
+  meta?: Record<string, unknown>;
+  ratelimits?: KeyRatelimit[];
+}
+
+/**
+ * The Key object (CONTRACT.md §4). Only `keyId` is relied on: the seed's answers and hostile servers may leave
+ * out the rest, so every other field is optional here. Times are Unix milliseconds. Never the secret.
+ */
 export interface Key {
   keyId: string;
-  name: string;
+  name?: string;
   start?: string;
   enabled?: boolean;
-  /** Unix milliseconds. */
   createdAt?: number;
-  /** Unix milliseconds. */
+  updatedAt?: number;
+  lastUsedAt?: number;
   expires?: number;
   meta?: Record<string, unknown>;
+  permissions?: string[];
+  roles?: string[];
+  credits?: KeyCredits;
+  identity?: KeyIdentity;
+  ratelimits?: KeyRatelimit[];
 }
 
 export interface Pagination {
@@ -191,10 +219,4 @@ export interface ListKeysRequest {
   limit?: number;
   cursor?: string;
   externalId?: string;
-}
-
-export interface ListKeysEnvelope {
-  meta: Meta;
-  data: { keys: Key[] };
-  pagination?: Pagination;
 }

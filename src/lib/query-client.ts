@@ -17,12 +17,13 @@ const MAX_RETRIES = 2;
 const RETRY_DELAYS_MS = [500, 1500];
 
 /**
- * Retry only what may go away by itself: an unreachable API and 5xx answers, at most twice.
+ * Retry only what may go away by itself: an API that did not answer and 5xx answers, at most twice.
  * A 4xx, a timeout (already 15 s of waiting), a 2xx in the wrong shape, or a bad setting will not.
  */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (failureCount >= MAX_RETRIES) return false;
-  if (error instanceof NetworkError) return true;
+  // Only a server that did not answer may come back; a page-refused address or a CORS block stays so.
+  if (error instanceof NetworkError) return error.failure === "unreachable" || error.failure === "offline";
   if (error instanceof ApiError || error instanceof UnexpectedResponseError) return error.status >= 500;
   return false;
 }

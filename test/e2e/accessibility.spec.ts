@@ -24,6 +24,18 @@ for (const colorScheme of ["light", "dark"] as const) {
       await saveScreenshot(page, `keys-${colorScheme}`);
     });
 
+    test("the keys table with usage bars, badges, the columns menu and the export panel has no serious violation", async ({ page, server }) => {
+      await page.goto(server.url);
+      await enterKey(page, server.rootKey ?? "");
+      const table = page.getByRole("table", { name: "API keys" });
+      await expect(table.getByText(/^36 h: /).first()).toBeAttached();
+      await page.getByText("Columns", { exact: true }).click();
+      await page.getByRole("button", { name: "Export…" }).click();
+      await expect(page.getByRole("region", { name: "Export" })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await saveScreenshot(page, `keys-usage-export-${colorScheme}`);
+    });
+
     test("an error panel has no serious accessibility violation", async ({ page, server }) => {
       await page.goto(server.url);
       await enterKey(page, "ks_root_ThisKeyDoesNotExist1234567");

@@ -61,13 +61,13 @@ test("a gateway that strips Authorization gets the missing-credentials panel nam
     await page.goto(gateway.url);
     const answerArrives = page.waitForResponse((response) => response.url().endsWith("/v2/keys.listKeys"));
     await enterKey(page, rootKey);
-    const answer = await answerArrives;
-    const body = (await answer.json()) as { error: { type: string } };
+    // Only the status: the page moves on (key entry to the keys page) as the answer lands, and a response's
+    // body is not available once the page that made it navigated away. The type is checked on the page itself.
+    expect((await answerArrives).status()).toBe(401);
     const panel = page.getByRole("alert");
     await expect(panel).toContainText(/stripp/i);
     await expect(panel).toContainText("Authorization: Bearer <API_KEY>");
-    await expect(panel.getByRole("link", { name: /docs/i })).toHaveAttribute("href", body.error.type);
-    expect(body.error.type).toBe(`${gateway.url}/docs/errors/svc/authentication/missing`);
+    await expect(panel.getByRole("link", { name: /docs/i })).toHaveAttribute("href", `${gateway.url}/docs/errors/svc/authentication/missing`);
     expect(gateway.seenAuthorization).toContain(`Bearer ${rootKey}`);
     await saveScreenshot(page, "panel-missing-stripped");
   } finally {

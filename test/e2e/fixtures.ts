@@ -5,8 +5,9 @@ import { startServer, type StartedServer } from "../support/server-process";
  * Chromium reports every non-2xx answer, every answer its network stack gave up on (a cut connection,
  * net::ERR_…), and every answer CORS hid from the page, as a console error; those are what a server did, not page bugs.
  */
+// The browser's own reports of a request it refused (CORS, or the page's connect-src for plain http elsewhere).
 const EXPECTED_CONSOLE_ERROR =
-  /^(Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+)|Access to fetch at '[^']*' from origin '[^']*' has been blocked by CORS policy)/;
+  /^(Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+)|Access to fetch at '[^']*' from origin '[^']*' has been blocked by CORS policy|Connecting to '[^']*' violates the following Content Security Policy directive: "connect-src |Fetch API cannot load \S+ Refused to connect because it violates the document's Content Security Policy)/;
 
 interface WorkerFixtures {
   /** A reference server of this worker's own, on a fresh data directory. */

@@ -8,7 +8,7 @@ async function refreshUntilRateLimited(page: Page) {
     await page.getByRole("button", { name: "Refresh" }).click();
     await expect(notice).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 10_000 });
-  await expect(notice).toContainText("HTTP 429");
+  await expect(notice).toContainText("Refresh failed: Too many requests: wait a moment.");
   await notice.getByRole("button", { name: "Show details" }).click();
   return page.getByRole("alert", { name: "Too many requests: wait a moment" });
 }
@@ -34,8 +34,9 @@ test("a spent rate limit shows a countdown that ticks down, with Retry disabled 
   await expect(panel.getByRole("button", { name: "Retry" })).toBeDisabled();
   await expect.poll(async () => secondsIn(await timer.textContent()), { timeout: 5_000 }).toBeLessThanOrEqual(first - 2);
   await expect(panel.getByRole("button", { name: "Retry" })).toBeDisabled();
-  // The keys loaded before stay on screen.
-  await expect(page.getByText(/^[\d,]+ keys$/)).toBeVisible();
+  // The keys loaded before stay on screen, marked as not current, and Refresh waits for the countdown too (14.11).
+  await expect(page.getByText(/^[\d,]+ keys · not current$/)).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Refresh in \d+ s$/ })).toHaveAttribute("aria-disabled", "true");
   await saveScreenshot(page, "panel-rate-limited");
 });
 

@@ -41,8 +41,8 @@ test("through a gateway that strips Authorization, the diagnosis names the strip
     await enterKey(page, rootKey);
     await openTroubleshootFromPanel(page);
     const diagnosis = await runDiagnostics(page);
-    await expect(diagnosis).toContainText("Keyscope sent the key, but the API says no credentials arrived");
-    await expect(diagnosis).toContainText("strips the Authorization header");
+    await expect(diagnosis).toContainText("Something between your browser and the API stripped the Authorization header.");
+    await expect(diagnosis).toContainText("Keyscope sent your key in the Authorization header, but the API says no credentials arrived");
     await saveScreenshot(page, "troubleshoot-stripped");
   } finally {
     await gateway.stop();
@@ -72,14 +72,25 @@ test("a base URL that redirects to another origin is named as the cause", async 
   }
 });
 
-test("a pasted key with a space inside is named malformed, with the pre-flight reason", async ({ page, server, rootKey }) => {
+test("a pasted key with a space inside gets key entry's checks first and is not sent", async ({ page, server, rootKey }) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await page.getByRole("link", { name: "Troubleshoot", exact: true }).click();
   await page.getByLabel("Key to test").fill(`${rootKey.slice(0, 12)} ${rootKey.slice(12)}`);
   const diagnosis = await runDiagnostics(page);
-  await expect(diagnosis).toContainText("The API refused the Authorization header as malformed");
-  await expect(diagnosis).toContainText(`The key contains a space after “${rootKey.slice(0, 8)}…”`);
+  await expect(diagnosis).toContainText(`The key was not sent, because key entry's checks refuse it: The key contains a space after “${rootKey.slice(0, 8)}…”`);
+  await expect(page.getByRole("listitem").nth(2)).toContainText("Skipped: key entry's checks refuse the key");
+  await saveScreenshot(page, "troubleshoot-key-refused");
+});
+
+test("a pasted key with Bearer in front is sent as pasted and named malformed, with the reason", async ({ page, server, rootKey }) => {
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await page.getByRole("link", { name: "Troubleshoot", exact: true }).click();
+  await page.getByLabel("Key to test").fill(`Bearer ${rootKey}`);
+  const diagnosis = await runDiagnostics(page);
+  await expect(diagnosis).toContainText("The Authorization header is not in the form the API expects.");
+  await expect(diagnosis).toContainText("the header became “Bearer Bearer …”");
   await expect(page.getByText("err:svc:authentication:malformed", { exact: true })).toBeVisible();
   await saveScreenshot(page, "troubleshoot-malformed");
 });
@@ -89,7 +100,8 @@ test("an unknown key is named, and so is a revoked one", async ({ page, server }
   await enterKey(page, "ks_root_ThisKeyDoesNotExist1234567");
   await openTroubleshootFromPanel(page);
   let diagnosis = await runDiagnostics(page);
-  await expect(diagnosis).toContainText(/does not know this key: it was never created there, or it was revoked or has expired/);
+  await expect(diagnosis).toContainText("The API does not know this key.");
+  await expect(diagnosis).toContainText("it never existed there, or it was revoked");
   await saveScreenshot(page, "troubleshoot-unknown-key");
 
   const revoked = await server.admin(["root-key", "create", "--name", "to revoke"]);
@@ -99,7 +111,7 @@ test("an unknown key is named, and so is a revoked one", async ({ page, server }
   await server.admin(["root-key", "revoke", id ?? ""]);
   await page.getByLabel("Key to test").fill(revoked);
   diagnosis = await runDiagnostics(page);
-  await expect(diagnosis).toContainText(/does not know this key: .*revoked/);
+  await expect(diagnosis).toContainText(/does not know this key\..*revoked/);
 });
 
 test("a key from another environment is found there after a click, and Keyscope switches to it", async ({ page, server }) => {
@@ -165,7 +177,8 @@ test("a rate-limited key is named with the wait", async ({ page, server }) => {
   await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
   await page.getByRole("link", { name: "Troubleshoot", exact: true }).click();
   const diagnosis = await runDiagnostics(page);
-  await expect(diagnosis).toContainText(/The key is rate limited: the API asks to wait \d+ s before the next request/);
+  await expect(diagnosis).toContainText("Too many requests: wait a moment.");
+  await expect(diagnosis.getByRole("timer")).toHaveText(/Try again in \d+ s/);
   await saveScreenshot(page, "troubleshoot-rate-limited");
 });
 

@@ -165,7 +165,7 @@ describe("usage", () => {
     expect(run.stderr).toMatch(/Created the demo workspace ws_\S+/);
     expect(run.stderr + run.stdout).not.toMatch(/ks_root_[1-9A-HJ-NP-Za-km-z]{28}/);
     const list = await runTsx("server/admin.ts", ["root-key", "list", "--data-dir", dataDir]);
-    expect(list.stdout).toMatch(/Demo root key\s+ks_root_\S{4}…\s+api\.\*\.read_key\s+enabled\s+300\/1m/);
+    expect(list.stdout).toMatch(/Demo root key\s+ks_root_\S{4}…\s+api\.\*\.read_key,api\.\*\.read_analytics,api\.\*\.verify_key\s+enabled\s+300\/1m/);
   });
 });
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { ANALYTICS_GET_VERIFICATIONS_PATH, ERROR_KINDS, LIVENESS_PATH, type ErrorCode } from "../../src/lib/contract";
+import { GET_VERIFICATIONS_PATH, ERROR_KINDS, LIVENESS_PATH, type ErrorCode } from "../../src/lib/contract";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine, type AnalyticsLimits } from "../../server/analytics/engine";
 import { MAX_QUERY_LENGTH } from "../../server/analytics/get-verifications";
 import { createApp } from "../../server/app";
@@ -75,7 +75,7 @@ async function harness(limits: Partial<AnalyticsLimits> = {}, quota?: RateLimit)
   return {
     db: database,
     engine,
-    async call(key, body, path = ANALYTICS_GET_VERIFICATIONS_PATH) {
+    async call(key, body, path = GET_VERIFICATIONS_PATH) {
       const response = await app.request(path, {
         method: path === LIVENESS_PATH ? "GET" : "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

@@ -19,14 +19,31 @@ const ErrorEnvelope = v.strictObject({
 });
 export type ErrorEnvelope = v.InferOutput<typeof ErrorEnvelope>;
 
-const ListedKey = v.strictObject({
+const RateLimit = v.strictObject({ id: v.string(), name: v.string(), limit: v.number(), duration: v.number(), autoApply: v.boolean() });
+
+/** The whole Key object of CONTRACT.md §4, and nothing else (never a secret). */
+export const ListedKey = v.strictObject({
   keyId: v.pipe(v.string(), v.regex(KEY_ID)),
   name: v.string(),
   start: v.string(),
   enabled: v.boolean(),
   createdAt: v.number(),
+  updatedAt: v.optional(v.number()),
+  lastUsedAt: v.optional(v.number()),
   expires: v.optional(v.number()),
   meta: v.optional(v.record(v.string(), v.unknown())),
+  permissions: v.optional(v.array(v.string())),
+  roles: v.optional(v.array(v.string())),
+  credits: v.optional(
+    v.strictObject({
+      remaining: v.nullable(v.number()),
+      refill: v.optional(
+        v.strictObject({ interval: v.picklist(["daily", "monthly"]), amount: v.number(), refillDay: v.optional(v.number()) }),
+      ),
+    }),
+  ),
+  identity: v.optional(v.strictObject({ id: v.string(), externalId: v.string(), meta: v.optional(v.record(v.string(), v.unknown())) })),
+  ratelimits: v.optional(v.array(RateLimit)),
 });
 
 const ListKeysEnvelope = v.strictObject({

@@ -21,7 +21,8 @@ afterAll(() => {
 function expectError(answer: ApiAnswer, code: ErrorCode) {
   const kind = ERROR_KINDS[code];
   expect(answer.status).toBe(kind.status);
-  expect(answer.headers.get("content-type")).toBe("application/json");
+  // A 429 is problem+json, as the real service's (its official client reads a 429 by that type only).
+  expect(answer.headers.get("content-type")).toBe(kind.status === 429 ? "application/problem+json" : "application/json");
   const envelope = asError(answer);
   expect(envelope.error).toMatchObject({ status: kind.status, title: kind.title, type: typeFor(server.url, code) });
   return envelope;

@@ -120,11 +120,17 @@ describe("proxy mode", () => {
     expect(received[0]?.headers.authorization).toBeUndefined();
   });
 
-  test("redirects are relayed, not followed", async () => {
+  test("a redirect to another origin is not relayed: the proxy's own envelope names where it leads", async () => {
     received.length = 0;
     const response = await proxy.fetch(`${proxy.url}/v2/moved`, { method: "POST", redirect: "manual" });
-    expect(response.status).toBe(307);
-    expect(response.headers.get("location")).toBe("https://elsewhere.example.com/v2/keys.listKeys");
+    expect(response.status).toBe(502);
+    const body: unknown = await response.json();
+    expect(body).toMatchObject({
+      error: {
+        type: typeFor(proxy.url, "err:keyscope:proxy:upstream_redirect"),
+        errors: [{ location: "header.location", message: "https://elsewhere.example.com/v2/keys.listKeys" }],
+      },
+    });
     expect(received).toHaveLength(1);
   });
 

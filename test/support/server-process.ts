@@ -30,16 +30,17 @@ export interface StartServerOptions {
 }
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const TSX = join(REPO_ROOT, "node_modules", ".bin", "tsx");
 const STARTUP_TIMEOUT_MS = 30_000;
 const RUNNING_LINE = /^Keyscope is running at (\S+)\n/m;
 const ROOT_KEY_LINE = /^Demo root key \(shown once, store it now\): (\S+)\n/m;
 
 export function startServer(options: StartServerOptions = {}): Promise<StartedServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "keyscope-test-"));
+  // `node --import tsx`: one process, so a test's signal reaches the server itself. The tsx binary relays
+  // signals to a child and, when the child's answer is slow (a busy machine), exits 130 on its own.
   const child = spawn(
-    TSX,
-    ["server/main.ts", "--port", "0", "--host", "127.0.0.1", "--no-build", "--data-dir", dataDir, ...(options.args ?? [])],
+    process.execPath,
+    ["--import", "tsx", "server/main.ts", "--port", "0", "--host", "127.0.0.1", "--no-build", "--data-dir", dataDir, ...(options.args ?? [])],
     {
       cwd: REPO_ROOT,
       env: { ...process.env, KEYSCOPE_PARENT_PID: String(process.pid), ...options.env },
@@ -86,7 +87,7 @@ export function startServer(options: StartServerOptions = {}): Promise<StartedSe
   return new Promise((resolve, reject) => {
     const fail = (reason: string) => {
       cleanup();
-      // SIGTERM, which tsx passes on to the server process, rather than SIGKILL, which would orphan it.
+      // SIGTERM, so the server closes its databases, rather than SIGKILL.
       child.kill("SIGTERM");
       reject(new Error(`${reason}\n--- server output ---\n${output}`));
     };

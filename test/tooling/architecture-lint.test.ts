@@ -11,7 +11,7 @@ async function boundaryMessages(filePath: string, code: string): Promise<string[
 
 describe("the architecture lint", () => {
   test("shared code may not import a feature or the app shell", async () => {
-    expect(await boundaryMessages("src/lib/api-client.ts", 'export { ErrorPanel } from "../features/troubleshoot/components/error-panel";\n')).toEqual([
+    expect(await boundaryMessages("src/lib/check-base-url.ts", 'export { ErrorPanel } from "../features/troubleshoot/components/error-panel";\n')).toEqual([
       "Shared code must not import a feature.",
     ]);
     expect(await boundaryMessages("src/components/copy-button.tsx", 'export { App } from "../app/app";\n')).toEqual([
@@ -29,17 +29,17 @@ describe("the architecture lint", () => {
     expect(
       await boundaryMessages(
         "src/features/keys/api/list-keys.ts",
-        'export { listKeys } from "../../../lib/api-client";\nexport { KeysList } from "../components/keys-list";\n',
+        'export { listKeys } from "../../../lib/api/list-keys";\nexport { KeysList } from "../components/keys-list";\n',
       ),
     ).toEqual([]);
   });
 
   test("the server shares only the contract module with the dashboard", async () => {
     expect(await boundaryMessages("server/app.ts", 'export { LIST_KEYS_PATH } from "../src/lib/contract";\n')).toEqual([]);
-    expect(await boundaryMessages("server/app.ts", 'export { listKeys } from "../src/lib/api-client";\n')).toEqual([
+    expect(await boundaryMessages("server/app.ts", 'export { listKeys } from "../src/lib/api/list-keys";\n')).toEqual([
       "The server shares only src/lib/contract.ts with the dashboard.",
     ]);
-    expect(await boundaryMessages("src/lib/api-client.ts", 'export { createApp } from "../../server/app";\n')).toEqual([
+    expect(await boundaryMessages("src/lib/check-base-url.ts", 'export { createApp } from "../../server/app";\n')).toEqual([
       "The dashboard must not import the server.",
     ]);
   });

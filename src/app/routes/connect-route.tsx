@@ -8,6 +8,7 @@ import { EnvironmentManager } from "../../features/environments/components/envir
 import { useActiveEnvironment } from "../use-active-environment";
 import { usePageTitle } from "../use-page-title";
 import { useSwitchEnvironment } from "../use-switch-environment";
+import { paths } from "../paths";
 
 export function ConnectRoute() {
   usePageTitle("Connect");
@@ -32,7 +33,7 @@ export function ConnectRoute() {
     ) : (
       <p className="stored-key-notice">
         A key (<code>{maskKey(connection.apiKey)}</code>) is stored in this tab; saving another replaces it.{" "}
-        <Link to="/keys">Back to keys</Link>
+        <Link to={paths.keys}>Back to keys</Link>
       </p>
     );
 
@@ -42,7 +43,7 @@ export function ConnectRoute() {
       initialBaseUrl={storedBaseUrl}
       initialApiId={storedApiId}
       pageOrigin={window.location.origin}
-      onConnected={() => void navigate("/keys")}
+      onConnected={() => void navigate(paths.keys)}
       notice={notice}
     >
       <EnvironmentManager

@@ -4,8 +4,8 @@ import { saveTarget } from "../../features/connect/key-store";
 import { KeysList } from "../../features/keys/components/keys-list";
 import { KeysPageShell } from "../../features/keys/components/keys-page-shell";
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
+import { RefreshErrorNotice } from "../../features/troubleshoot/components/refresh-error-notice";
 import { TROUBLESHOOT_PATH } from "../paths";
-import { RefreshErrorNotice } from "../refresh-error-notice";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
 import { usePageTitle } from "../use-page-title";
@@ -48,12 +48,14 @@ export function KeysRoute() {
           >
             <KeysList
               connection={connection}
-              renderRefreshError={({ error, onRetry }) => (
+              renderRefreshError={({ error, action, onRetry }) => (
                 <RefreshErrorNotice
                   error={error}
+                  action={action}
                   baseUrl={connection.baseUrl}
                   onRetry={onRetry}
                   onReenterKey={reenterKey}
+                  troubleshootHref={TROUBLESHOOT_PATH}
                 />
               )}
             />

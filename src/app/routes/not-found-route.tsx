@@ -1,5 +1,6 @@
 import { Link, useLocation } from "react-router-dom";
 import { usePageTitle } from "../use-page-title";
+import { paths } from "../paths";
 
 export function NotFoundRoute() {
   usePageTitle("Page not found");
@@ -11,7 +12,7 @@ export function NotFoundRoute() {
       <p>
         There is nothing at <code>{pathname}</code>.
       </p>
-      <Link className="button button--primary" to="/">
+      <Link className="button button--primary" to={paths.home}>
         Go home
       </Link>
     </div>

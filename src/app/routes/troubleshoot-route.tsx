@@ -1,24 +1,15 @@
-import { useNavigate } from "react-router-dom";
-import { checkKey } from "../../features/connect/check-key";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { defaultBaseUrl } from "../../features/connect/default-base-url";
 import { useConnection, useStoredTarget } from "../../features/connect/key-store";
 import { maskKey } from "../../features/connect/mask-key";
-import type { KeyPreflight } from "../../features/troubleshoot/diagnostics/diagnose";
+import { useNow } from "../../features/keys/use-now";
+import { RequestIdLookup } from "../../features/troubleshoot/components/request-id-lookup";
 import { TroubleshootPage } from "../../features/troubleshoot/components/troubleshoot-page";
 import { useActiveEnvironment } from "../use-active-environment";
 import { revealBidiControls } from "../../lib/bidi";
 import { usePageTitle } from "../use-page-title";
 import { useSwitchEnvironment } from "../use-switch-environment";
-
-/** Key entry's checks, as the diagnostics need them: why a pasted key cannot be right. */
-function preflight(input: string): KeyPreflight {
-  const check = checkKey(input);
-  return {
-    ok: check.ok,
-    reason: check.ok ? null : check.reason,
-    hadBearerPrefix: check.fixes.includes("removed-bearer-prefix") || check.fixes.includes("removed-authorization-header"),
-  };
-}
+import { keyPath, paths } from "../paths";
 
 /** The troubleshoot page, composed: it tests the stored connection (or what key entry would use) without needing a key. */
 export function TroubleshootRoute() {
@@ -30,29 +21,35 @@ export function TroubleshootRoute() {
   const target = useStoredTarget();
   const baseUrl = target?.baseUrl ?? defaultBaseUrl();
   const apiId = target?.apiId;
+  const [searchParams] = useSearchParams();
+  const requestId = searchParams.get("request");
+  const now = useNow();
 
   return (
-    <TroubleshootPage
-      // A new target is a new page: results of the old one must not be shown under it.
-      key={`${baseUrl} ${apiId ?? ""}`}
-      baseUrl={baseUrl}
-      apiId={apiId}
-      storedKey={connection?.apiKey ?? null}
-      storedKeyMasked={connection ? maskKey(connection.apiKey) : null}
-      // Names shown as text there: their bidirectional controls made visible first.
-      environmentName={active ? revealBidiControls(active.name) : null}
-      otherEnvironments={environments
-        .filter((environment) => environment.id !== active?.id)
-        .map((environment) => ({ ...environment, name: revealBidiControls(environment.name) }))}
-      preflight={preflight}
-      onSwitchEnvironment={(id) => {
-        const chosen = environments.find((environment) => environment.id === id);
-        if (!chosen) return;
-        // Offered only after the key was seen to work there.
-        switchEnvironment(chosen, { keepKey: true });
-        void navigate(connection ? "/keys" : "/connect");
-      }}
-      pageOrigin={window.location.origin}
-    />
+    <>
+      <TroubleshootPage
+        // A new target is a new page: results of the old one must not be shown under it.
+        key={`${baseUrl} ${apiId ?? ""}`}
+        baseUrl={baseUrl}
+        apiId={apiId}
+        storedKey={connection?.apiKey ?? null}
+        storedKeyMasked={connection ? maskKey(connection.apiKey) : null}
+        // Names shown as text there: their bidirectional controls made visible first.
+        environmentName={active ? revealBidiControls(active.name) : null}
+        otherEnvironments={environments
+          .filter((environment) => environment.id !== active?.id)
+          .map((environment) => ({ ...environment, name: revealBidiControls(environment.name) }))}
+        onSwitchEnvironment={(id) => {
+          const chosen = environments.find((environment) => environment.id === id);
+          if (!chosen) return;
+          // Offered only after the key was seen to work there.
+          switchEnvironment(chosen, { keepKey: true });
+          void navigate(connection ? paths.keys : paths.connect);
+        }}
+        pageOrigin={window.location.origin}
+      />
+      {/* A small section of its own: the diagnostics above are unaware of it. */}
+      <RequestIdLookup key={requestId ?? ""} connection={connection} initialRequestId={requestId} keyHref={keyPath} now={now} />
+    </>
   );
 }

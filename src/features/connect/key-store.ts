@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from "react";
 import * as v from "valibot";
-import type { Connection } from "../../lib/api-client";
+import { rememberSecret } from "../../lib/api-errors";
+import type { Connection } from "../../lib/api/transport";
 
 /**
  * The one place the API key lives: this tab's sessionStorage. It survives a reload and is gone with the tab;
@@ -55,6 +56,8 @@ export function readConnection(): Connection | null {
   const baseUrl = readItem(BASE_URL_ITEM);
   const apiId = readItem(API_ID_ITEM);
   if (apiKey !== snapshot.apiKey || baseUrl !== snapshot.baseUrl || apiId !== snapshot.apiId) {
+    // Every scrub removes the stored key from then on, whoever forgets to pass it.
+    if (apiKey) rememberSecret(apiKey);
     const connection: Connection | null = apiKey && baseUrl ? { baseUrl, apiKey } : null;
     if (connection && apiId) connection.apiId = apiId;
     snapshot = { apiKey, baseUrl, apiId, connection };
@@ -62,14 +65,10 @@ export function readConnection(): Connection | null {
   return snapshot.connection;
 }
 
-/** The base URL last used in this tab, kept after the key is forgotten so re-entering is quick. */
-export function readStoredBaseUrl(): string | null {
-  return readItem(BASE_URL_ITEM);
-}
-
 /** Throws when the browser refuses storage; the caller tells the user. */
 export function saveConnection(connection: Connection): void {
   writeTarget(connection.baseUrl, connection.apiId);
+  rememberSecret(connection.apiKey);
   sessionStorage.setItem(API_KEY_ITEM, connection.apiKey);
   sessionStorage.removeItem(DROPPED_ITEM);
   holdKey();

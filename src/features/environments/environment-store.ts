@@ -92,6 +92,9 @@ function newId(): string {
   return `env_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/** What to tell the user when the browser refuses to store (site data blocked, storage full). */
+export const STORAGE_REFUSED = "This browser refused to save the change (site data is blocked or storage is full); nothing was changed.";
+
 /** Throws when the browser refuses storage; the caller tells the user. */
 export function addEnvironment(input: EnvironmentInput): Environment {
   const environment: Environment = { id: newId(), ...input };
@@ -99,10 +102,12 @@ export function addEnvironment(input: EnvironmentInput): Environment {
   return environment;
 }
 
+/** Throws when the browser refuses storage; the caller tells the user. */
 export function renameEnvironment(id: string, name: string): void {
   write(readEnvironments().map((environment) => (environment.id === id ? { ...environment, name: name.trim() } : environment)));
 }
 
+/** Throws when the browser refuses storage; the caller tells the user. */
 export function removeEnvironment(id: string): void {
   write(readEnvironments().filter((environment) => environment.id !== id));
 }

@@ -1,10 +1,13 @@
 /**
- * The loaded keys as files: CSV (RFC 4180, safe to open in a spreadsheet) and JSON. Pure, so the quoting
- * and the formula neutralising are tested without a browser.
+ * What the table shows, as files: CSV (RFC 4180, UTF-8 with a byte-order mark, safe to open in a spreadsheet)
+ * and JSON. Pure, so the quoting and the formula neutralising are tested without a browser.
  */
+import type { ColumnId } from "./key-columns";
 import type { Key } from "../../lib/contract";
+import { keyStatuses, STATUS_LABELS } from "./key-status";
 
-const COLUMNS = ["keyId", "name", "start", "enabled", "createdAt", "expires", "meta"] as const;
+/** Spreadsheet programs on Windows read a CSV as UTF-8 only when it starts with this. */
+export const UTF8_BOM = "\uFEFF";
 
 /** A cell a spreadsheet would run as a formula (=, +, -, @, or a tab/CR that hides one) gets a leading '. */
 export function neutralizeFormula(value: string): string {
@@ -23,21 +26,37 @@ function isoOrEmpty(ms: number | undefined): string {
   return Number.isNaN(date.getTime()) ? "" : date.toISOString();
 }
 
-function cells(key: Key): string[] {
-  return [
-    key.keyId,
-    key.name,
-    key.start ?? "",
-    key.enabled === undefined ? "" : String(key.enabled),
-    isoOrEmpty(key.createdAt),
-    isoOrEmpty(key.expires),
-    key.meta === undefined ? "" : JSON.stringify(key.meta),
-  ];
+/** Each table column as CSV: its header and its value. The usage bars are not exported (they cover only the rows seen). */
+const CSV_COLUMNS: Record<Exclude<ColumnId, "usage">, { header: string; value: (key: Key, now: number) => string }> = {
+  name: { header: "name", value: (key) => key.name ?? "" },
+  keyId: { header: "keyId", value: (key) => key.keyId },
+  start: { header: "start", value: (key) => key.start ?? "" },
+  status: {
+    header: "status",
+    value: (key, now) => keyStatuses(key, now).map((status) => STATUS_LABELS[status]).join("; "),
+  },
+  lastUsed: { header: "lastUsedAt", value: (key) => isoOrEmpty(key.lastUsedAt) },
+  credits: {
+    header: "creditsRemaining",
+    value: (key) => (key.credits === undefined ? "" : key.credits.remaining === null ? "unlimited" : String(key.credits.remaining)),
+  },
+  externalId: { header: "externalId", value: (key) => key.identity?.externalId ?? "" },
+  createdAt: { header: "createdAt", value: (key) => isoOrEmpty(key.createdAt) },
+  expires: { header: "expires", value: (key) => isoOrEmpty(key.expires) },
+};
+
+export function isExportedColumn(column: ColumnId): column is Exclude<ColumnId, "usage"> {
+  return column !== "usage";
 }
 
-/** Header row and one row per key, CRLF line ends as RFC 4180 has them. */
-export function keysToCsv(keys: readonly Key[]): string {
-  return [COLUMNS.join(","), ...keys.map((key) => cells(key).map(csvField).join(","))].join("\r\n") + "\r\n";
+/** A byte-order mark, the header row and one row per key, in the given columns; CRLF line ends as RFC 4180 has them. */
+export function keysToCsv(keys: readonly Key[], columns: readonly ColumnId[], now: number): string {
+  const exported = columns.filter(isExportedColumn).map((column) => CSV_COLUMNS[column]);
+  const lines = [
+    exported.map((column) => column.header).join(","),
+    ...keys.map((key) => exported.map((column) => csvField(column.value(key, now))).join(",")),
+  ];
+  return `${UTF8_BOM}${lines.join("\r\n")}\r\n`;
 }
 
 export function keysToJson(keys: readonly Key[], exportedAt: Date): string {

@@ -1,4 +1,4 @@
-import { listKeysPaths } from "../../lib/api-client";
+import { listKeysPaths } from "../../lib/api/list-keys";
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;

@@ -12,10 +12,13 @@ import {
   UnexpectedResponseError,
   type InternalError,
   type KeyscopeError,
+  type NetworkFailureKind,
 } from "../../lib/api-errors";
-import { LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry } from "../../lib/contract";
+import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry, type Key } from "../../lib/contract";
+import { formatIsoTime } from "../../lib/format-time";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
 import { curlCommand } from "./curl-command";
+import { proxyCommand } from "./proxy-command";
 
 export type Tone = "danger" | "warning" | "info";
 export type Action = "retry" | "reenter-key" | "troubleshoot" | "enter-api-id";
@@ -72,9 +75,27 @@ interface Resolved {
   /** The API's origin, or a placeholder. */
   apiOrigin: string;
   pageOrigin: string | null;
+  /** The permission the request's operation needs (CONTRACT.md §4), for a 403 that says it is missing. */
+  permission: NeededPermission;
 }
 
-export interface CatalogEntry<E extends KeyscopeError> {
+interface NeededPermission {
+  name: string;
+  perApi: string;
+  /** "read analytics": what the key may not do without it. */
+  action: string;
+}
+
+/** Which permission an operation needs, by its path; listing keys unless the request was another operation. */
+function neededPermission(requestUrl: string): NeededPermission {
+  if (requestUrl.endsWith(GET_VERIFICATIONS_PATH)) {
+    return { name: "api.*.read_analytics", perApi: "api.<apiId>.read_analytics", action: "read analytics" };
+  }
+  const action = requestUrl.endsWith(GET_KEY_PATH) ? "read this key" : "list keys";
+  return { name: "api.*.read_key", perApi: "api.<apiId>.read_key", action };
+}
+
+export interface CatalogEntry<E> {
   id: string;
   tone: Tone;
   heading: Fill<E, string>;
@@ -101,6 +122,12 @@ const HEADER_SNIPPET: Snippet = {
   text: "Authorization: Bearer <API_KEY>",
   copyLabel: "Copy the header",
 };
+
+/** The proxy-mode command, unless it would point the proxy at this page itself. */
+function proxySnippets(_error: unknown, context: Resolved): Snippet[] {
+  const text = proxyCommand(context.apiOrigin, context.pageOrigin);
+  return text === null ? [] : [{ caption: "Keyscope's server in proxy mode, in front of the API", text, copyLabel: "Copy the proxy command" }];
+}
 
 function curlSnippet(context: Resolved): Snippet {
   return { caption: "The same request, by hand", copyLabel: "Copy the curl command", text: curlCommand(context.requestUrl) };
@@ -198,22 +225,25 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       "The key belongs to another environment or deployment than the base URL.",
       "Part of the key was cut off when it was copied.",
     ],
-    actions: ["reenter-key", "retry", "troubleshoot"],
+    // A retry with a key the API does not know cannot work: the fix is another key (issue 14.13).
+    actions: ["reenter-key", "troubleshoot"],
   },
   "authorization:insufficient_permissions": {
     id: "authorization:insufficient_permissions",
     tone: "danger",
-    heading: "This key may not list keys",
-    whatHappened: "The API knows the key, but the key lacks the permission to read keys.",
-    fix: [
-      "Give the root key the permission to read keys (`api.*.read_key`, or `api.<apiId>.read_key` for one API).",
+    heading: (_error, context) => `This key may not ${context.permission.action}`,
+    whatHappened: (_error, context) =>
+      `The API knows the key, but the key lacks the permission to ${context.permission.action}: \`${context.permission.name}\`.`,
+    fix: (_error, context) => [
+      `Give the root key \`${context.permission.name}\` (or \`${context.permission.perApi}\` for one API).`,
       "Or use a root key that already has it, with Re-enter key.",
       "On Keyscope's reference server, the command below creates such a root key.",
     ],
-    snippets: [
+    snippets: (_error, context) => [
       {
-        caption: "A root key that may read keys, on the reference server",
-        text: "npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key'",
+        caption: `A root key that may ${context.permission.action}, on the reference server`,
+        // Every page reads keys; the analytics permission comes on top of that.
+        text: `npm run admin -- root-key create --name keyscope --permissions '${[...new Set(["api.*.read_key", context.permission.name])].join(",")}'`,
         copyLabel: "Copy the command",
       },
     ],
@@ -223,6 +253,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     ],
     actions: ["reenter-key", "retry", "troubleshoot"],
   },
+
   "authorization:key_disabled": {
     id: "authorization:key_disabled",
     tone: "danger",
@@ -292,10 +323,11 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     id: "too_many_requests:rate_limited",
     tone: "warning",
     heading: "Too many requests: wait a moment",
+    // The wait itself is the live countdown beside this text: a second, frozen number would contradict it.
     whatHappened: (error) =>
       error.retryAfterSeconds === null
         ? "The key has used up its rate limit. The API did not say how long to wait; give it a minute."
-        : `The key has used up its rate limit. The API asks to wait ${error.retryAfterSeconds} s before the next request.`,
+        : "The key has used up its rate limit. The API said when the next request may be sent: the countdown shows how long is left.",
     fix: [
       "Wait until the countdown ends, then retry.",
       "Avoid reloading repeatedly: every request counts against the limit.",
@@ -305,6 +337,139 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       "Several tabs or programs using the same root key.",
       "Reloading or paging quickly through many pages.",
       "A low rate limit set on the root key.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  },
+  "data:key_not_found": {
+    id: "data:key_not_found",
+    tone: "danger",
+    heading: "There is no key with this id",
+    whatHappened:
+      "The API answered 404 for the `keyId` in the request: no key with that id exists in this workspace, or it was deleted.",
+    fix: [
+      "Check the `keyId`: it starts with `key_`; copy it again from the keys list.",
+      "Check that the base URL points at the workspace and environment the key belongs to.",
+    ],
+    likelyCauses: [
+      "A typo in the `keyId`, or an id cut off when it was copied.",
+      "The key was deleted.",
+      "The key belongs to another workspace or environment.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  },
+  "bad_request:invalid_analytics_query_type": {
+    id: "bad_request:invalid_analytics_query_type",
+    tone: "danger",
+    heading: "Only SELECT queries may run on analytics",
+    whatHappened:
+      "The analytics query is not a `SELECT`: analytics only reads, so anything that writes or changes tables (`INSERT`, `ALTER`, `DROP`…) is refused.",
+    fix: [
+      "Write the query as a `SELECT` (with `WITH`, `UNION`, subqueries or window functions if needed).",
+      "Remove any statement after the first `;`.",
+    ],
+    likelyCauses: ["A statement that is not a `SELECT`.", "Two statements in one query."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "bad_request:invalid_analytics_query": {
+    id: "bad_request:invalid_analytics_query",
+    tone: "danger",
+    heading: "The analytics query could not be parsed",
+    whatHappened: "The analytics query is not valid SQL, so it was not run. The API's own words below say where it stopped.",
+    fix: [
+      "Check the query near the place the API names: brackets, quotes and commas.",
+      "Quote text with single quotes (`'VALID'`); identifiers need no quotes.",
+    ],
+    likelyCauses: ["A typo or an unbalanced bracket or quote.", "SQL of another dialect than ClickHouse's."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "bad_request:invalid_analytics_table": {
+    id: "bad_request:invalid_analytics_table",
+    tone: "danger",
+    heading: "The analytics query reads a table it may not",
+    whatHappened:
+      "Analytics queries may read only `key_verifications_v1` and `key_verifications_per_{minute,hour,day,month}_v1`, also inside subqueries and `WITH`.",
+    fix: [
+      "Read from one of the five verification tables instead.",
+      "Remove table functions and `system.*` or `information_schema.*` tables.",
+    ],
+    likelyCauses: ["A misspelled table name.", "A table of the database itself rather than a public table."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "bad_request:invalid_analytics_function": {
+    id: "bad_request:invalid_analytics_function",
+    tone: "danger",
+    heading: "The analytics query uses a function that is not allowed",
+    whatHappened:
+      "Analytics queries may call only a listed set of aggregate, date, text and array functions; the query uses another one.",
+    fix: [
+      "Use an allowed function instead: `count`, `sum`, `countIf`, `toStartOfHour`, `fromUnixTimestamp64Milli`, `has`…",
+      "Read the API's detail below: it names the function refused.",
+    ],
+    likelyCauses: ["A ClickHouse function outside the allowed list.", "A misspelled function name."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "unprocessable_entity:query_execution_timeout": {
+    id: "unprocessable_entity:query_execution_timeout",
+    tone: "warning",
+    heading: "The analytics query took longer than 30 seconds",
+    whatHappened: "The query ran for the 30 seconds a query may take and was stopped before it finished.",
+    fix: [
+      "Narrow the time range with a `WHERE time >= …` condition.",
+      "Read a per-hour or per-day table (`key_verifications_per_day_v1`) instead of single verifications.",
+    ],
+    likelyCauses: ["A long time range over single verifications.", "A join or subquery over many rows."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "unprocessable_entity:query_memory_limit_exceeded": {
+    id: "unprocessable_entity:query_memory_limit_exceeded",
+    tone: "warning",
+    heading: "The analytics query needed more than 1 GB of memory",
+    whatHappened: "The query was stopped when it needed more than the 1 GB of memory a query may use.",
+    fix: [
+      "Group by fewer columns, or by coarser time buckets.",
+      "Narrow the time range, or read a per-hour or per-day table.",
+    ],
+    likelyCauses: ["Grouping by a column with very many values (`request_id`, `key_id`).", "A long time range."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "unprocessable_entity:query_rows_limit_exceeded": {
+    id: "unprocessable_entity:query_rows_limit_exceeded",
+    tone: "warning",
+    heading: "The analytics query returned too many rows",
+    whatHappened: "The query's result would be larger than the 10 million rows a query may return.",
+    fix: ["Add a `LIMIT`, or aggregate with `GROUP BY` instead of listing single verifications."],
+    likelyCauses: ["A `SELECT *` over single verifications without a `LIMIT`."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "too_many_requests:query_quota_exceeded": {
+    id: "too_many_requests:query_quota_exceeded",
+    tone: "warning",
+    heading: "This workspace ran its 1,000 analytics queries of the hour",
+    whatHappened: (error) =>
+      "Each workspace may run 1,000 analytics queries an hour, and this one has." +
+      (error.retryAfterSeconds === null ? "" : " The countdown shows how long is left until the next may run."),
+    fix: [
+      "Wait until the countdown ends, then retry.",
+      "Check for a program that queries analytics in a loop: every query counts, whichever key sends it.",
+    ],
+    likelyCauses: ["A dashboard or script that refreshes analytics often.", "Several people querying the same workspace."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "proxy:upstream_redirect": {
+    id: "proxy:upstream_redirect",
+    tone: "danger",
+    heading: "The API behind the proxy redirects to another site",
+    whatHappened: (error) => {
+      const target = error.errors.find((entry) => entry.location === "header.location")?.message;
+      return `Keyscope's proxy asked the upstream API, which answered with a redirect${target ? ` to ${target}` : " to another origin"}. A browser cannot follow it with the key, so the proxy stopped there. A redirect to a sign-in page means the upstream sits behind single sign-on.`;
+    },
+    fix: [
+      "If the redirect leads to the API's real address, restart the proxy with that address as `--upstream`.",
+      "If it leads to a sign-in page, point `--upstream` at an address that reaches the API without a browser sign-in.",
+    ],
+    likelyCauses: [
+      "`--upstream` with `http://` where the API redirects to `https://`, or an old address that moved.",
+      "A single-sign-on gateway in front of the API.",
     ],
     actions: ["retry", "troubleshoot"],
   },
@@ -410,7 +575,7 @@ const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5x
     whatHappened: (error) =>
       error.retryAfterSeconds === null
         ? "The answer was 429 Too Many Requests, without saying how long to wait; give it a minute."
-        : `The answer was 429 Too Many Requests: wait ${error.retryAfterSeconds} s before the next request.`,
+        : "The answer was 429 Too Many Requests, with the time to wait: the countdown shows how long is left.",
     fix: ["Wait until the countdown ends, then retry.", "Avoid reloading repeatedly: every request counts."],
     likelyCauses: ["Several tabs or programs sharing the same key or address.", "A gateway's own rate limit."],
     actions: ["retry", "troubleshoot"],
@@ -440,36 +605,24 @@ const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5x
   },
 };
 
+const STATUS_BY_CODE = new Map<number, CatalogEntry<ApiError>>(
+  ([400, 401, 403, 404, 413, 429] as const).map((status) => [status, STATUS_ENTRIES[`${status}`]]),
+);
+
 function statusEntry(status: number): CatalogEntry<ApiError> {
-  if (status >= 500) return STATUS_ENTRIES["5xx"];
-  switch (status) {
-    case 400:
-      return STATUS_ENTRIES["400"];
-    case 401:
-      return STATUS_ENTRIES["401"];
-    case 403:
-      return STATUS_ENTRIES["403"];
-    case 404:
-      return STATUS_ENTRIES["404"];
-    case 413:
-      return STATUS_ENTRIES["413"];
-    case 429:
-      return STATUS_ENTRIES["429"];
-    default:
-      return STATUS_ENTRIES.other;
-  }
+  return STATUS_BY_CODE.get(status) ?? (status >= 500 ? STATUS_ENTRIES["5xx"] : STATUS_ENTRIES.other);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // No answer, or an answer that is not the API's
 
-const NETWORK_ENTRIES: Record<"generic" | "offline" | "cors", CatalogEntry<NetworkError>> = {
-  generic: {
+const NETWORK_ENTRIES: Record<NetworkFailureKind, CatalogEntry<NetworkError>> = {
+  unreachable: {
     id: "network",
     tone: "danger",
     heading: "Keyscope could not reach the API",
     whatHappened: (_error, context) =>
-      `The request to ${context.requestUrl} failed before any answer arrived: the API may be down, the address may be wrong, or something on the way blocked the connection.`,
+      `The request to ${context.requestUrl} failed before any answer arrived: nothing answers there. The API may be down, its host name may not resolve, or something on the way blocked the connection.`,
     fix: [
       "Check the base URL: host, port, and `http` versus `https`.",
       "Check that the API is running: send the request below from this machine.",
@@ -479,10 +632,28 @@ const NETWORK_ENTRIES: Record<"generic" | "offline" | "cors", CatalogEntry<Netwo
     likelyCauses: [
       "The API is not running, or is restarting.",
       "A typo in the base URL.",
+      "A host name that does not resolve (a typo, or a name only another network knows).",
       "A firewall, VPN or browser extension that blocks the request.",
-      "A page served over https calling an http API: the browser blocks that mixed content.",
     ],
     actions: ["retry", "reenter-key", "troubleshoot"],
+  },
+  "blocked-by-page": {
+    id: "network:blocked-by-page",
+    tone: "danger",
+    heading: "The browser sent nothing: this page may not call that address",
+    whatHappened: (_error, context) =>
+      `The API at ${context.apiOrigin} is plain http on another computer (or an https page calling http), and this page may send a root key unencrypted only to this computer, so the browser refused the request before it left.`,
+    fix: (_error, context) => [
+      "Use the API's `https://` address as the base URL.",
+      "Or serve Keyscope next to the API with proxy mode, and open the address it prints.",
+      ...(context.apiOrigin.includes("[::1]") ? ["For this computer, write `127.0.0.1` or `localhost` instead of `[::1]`."] : []),
+    ],
+    snippets: proxySnippets,
+    likelyCauses: [
+      "A base URL with `http://` for a server on another computer.",
+      "`[::1]`, which the page's security policy cannot name: use `127.0.0.1`.",
+    ],
+    actions: ["reenter-key", "troubleshoot"],
   },
   offline: {
     id: "network:offline",
@@ -504,16 +675,10 @@ const NETWORK_ENTRIES: Record<"generic" | "offline" | "cors", CatalogEntry<Netwo
       "Open Keyscope from that server and keep its own address as the base URL: it relays `/v2/*` to the API unchanged.",
       `Is the API Keyscope's own reference server? Start it with \`--cors-origin ${context.pageOrigin ?? "<this page's origin>"}\` to allow this page instead.`,
     ],
-    snippets: (_error, context) => [
-      {
-        caption: "Keyscope's server in proxy mode, in front of the API",
-        text: `npm start -- --upstream ${context.apiOrigin}`,
-        copyLabel: "Copy the proxy command",
-      },
-    ],
+    snippets: proxySnippets,
     likelyCauses: [
       "The API sends no `Access-Control-Allow-Origin` header for this page's origin.",
-      "The API is down or the address is wrong: across origins, the browser reports that the same way.",
+      "The real service, which sends no CORS headers at all, called straight from the browser.",
     ],
     actions: ["retry", "reenter-key", "troubleshoot"],
   },
@@ -598,7 +763,7 @@ const UNEXPECTED_ENTRIES: Record<UnexpectedResponseError["reason"], CatalogEntry
     heading: "The answer is not in the API's format",
     whatHappened: (error) =>
       error.status >= 200 && error.status < 300
-        ? `The answer (HTTP ${error.status}) was not the API's list of keys: \`{meta, data}\` with keys that each have a text \`keyId\` and \`name\`.`
+        ? `The answer (HTTP ${error.status}) was not the API's list of keys: \`{meta, data}\` with keys that each have a text \`keyId\`.`
         : `The answer (HTTP ${error.status}) was not the API's error envelope \`{meta, error: {title, detail, status, type}}\`.`,
     fix: [
       "Check that the base URL points at the key-management API, not another service.",
@@ -628,7 +793,7 @@ const INVALID_CONNECTION_ENTRIES: Record<InvalidConnectionError["field"], Catalo
     id: "invalid-connection:base-url",
     tone: "danger",
     heading: "The base URL cannot be used",
-    whatHappened: (error) => `${error.message}, so Keyscope did not send the request.`,
+    whatHappened: (error) => `${error.message} Keyscope did not send the request.`,
     fix: [
       "Enter the API's address starting with `https://` (or `http://` for a local server), for example `https://api.example.com`.",
       "Leave out any `?` or `#` part, and any user name or password: the key is the only credential.",
@@ -676,6 +841,176 @@ const INTERNAL_ENTRY: CatalogEntry<InternalError> = {
   actions: ["retry", "troubleshoot"],
 };
 
+// ---------------------------------------------------------------------------------------------------------------
+// Verification outcomes: `keys.verifyKey` answers 200 with a `code`, and analytics records an `outcome`
+
+export const VERIFICATION_OUTCOMES = [
+  "VALID",
+  "NOT_FOUND",
+  "FORBIDDEN",
+  "INSUFFICIENT_PERMISSIONS",
+  "USAGE_EXCEEDED",
+  "RATE_LIMITED",
+  "DISABLED",
+  "EXPIRED",
+  "INVALID",
+] as const;
+
+export type VerificationOutcome = (typeof VERIFICATION_OUTCOMES)[number];
+
+/** What is known about one verification, for the specifics: the more, the more precise the sentence. */
+export interface VerificationFacts {
+  /** `code` of a `keys.verifyKey` answer, or `outcome` of an analytics row. */
+  outcome: string;
+  /** The key that was verified, as `keys.getKey` returned it: its expiry, credits and their refill. */
+  key?: Key | undefined;
+  /** The rate limit that refused it, and when it resets (ms since the epoch). */
+  ratelimit?: { name: string; reset?: number | undefined } | undefined;
+  /** The permission query the verification asked for. */
+  permissions?: string | undefined;
+}
+
+/** What an outcome means, for a key's page: no status, code or request of its own. */
+export type OutcomeExplanation = Pick<Diagnosis, "entryId" | "tone" | "heading" | "whatHappened" | "fixSteps" | "likelyCauses">;
+
+function at(ms: number | undefined): string | null {
+  return ms === undefined ? null : formatIsoTime(ms);
+}
+
+const VERIFICATION_ENTRIES: Record<VerificationOutcome, CatalogEntry<VerificationFacts>> = {
+  VALID: {
+    id: "verification:VALID",
+    tone: "info",
+    heading: "Verified",
+    whatHappened: "The key exists, is enabled and not expired, had the permissions and credits asked for, and was within its rate limits.",
+    fix: [],
+    likelyCauses: [],
+    actions: [],
+  },
+  NOT_FOUND: {
+    id: "verification:NOT_FOUND",
+    tone: "danger",
+    heading: "Refused: no such key",
+    whatHappened:
+      "The key presented does not exist in this API: it was never created here, was deleted, or was cut off or mistyped by the caller.",
+    fix: [
+      "Check that the caller sends the whole key, exactly as it was created.",
+      "Check that the caller verifies against the API (and environment) the key was created in.",
+    ],
+    likelyCauses: ["A deleted or never-created key.", "A key from another API or environment.", "A key truncated on the way."],
+    actions: [],
+  },
+  FORBIDDEN: {
+    id: "verification:FORBIDDEN",
+    tone: "danger",
+    heading: "Refused: the key may not be used here",
+    whatHappened: "The key exists but belongs to another API than the one it was verified against, so it was refused.",
+    fix: ["Verify the key against the API it belongs to, or create a key for this API."],
+    likelyCauses: ["A key of another API in the same workspace.", "The caller's API id is configured wrongly."],
+    actions: [],
+  },
+  INSUFFICIENT_PERMISSIONS: {
+    id: "verification:INSUFFICIENT_PERMISSIONS",
+    tone: "danger",
+    heading: "Refused: the key lacks a permission",
+    whatHappened: (facts) =>
+      `The verification asked for ${facts.permissions ? `\`${facts.permissions}\`` : "permissions"} and the key does not have ${facts.permissions ? "them" : "all of them"}` +
+      (facts.key?.permissions ? ` (it has ${facts.key.permissions.length === 0 ? "none" : facts.key.permissions.map((name) => `\`${name}\``).join(", ")}).` : "."),
+    fix: [
+      "Give the key the permission (directly or through a role), if it should have it.",
+      "Otherwise the refusal is right: the caller asked for something this key may not do.",
+    ],
+    likelyCauses: ["The key was created before the permission was required.", "A role that does not include the permission."],
+    actions: [],
+  },
+  USAGE_EXCEEDED: {
+    id: "verification:USAGE_EXCEEDED",
+    tone: "warning",
+    heading: "Refused: the key has no credits left",
+    whatHappened: (facts) => {
+      const refill = facts.key?.credits?.refill;
+      const when = refill === undefined ? "" : refill.interval === "daily" ? " They refill daily" : ` They refill monthly${refill.refillDay === undefined ? "" : ` on day ${refill.refillDay}`}`;
+      return `Each verification spends credits, and this key has ${facts.key?.credits?.remaining ?? 0} left.${refill === undefined ? " They do not refill by themselves." : `${when}, by ${refill.amount}.`}`;
+    },
+    fix: ["Add credits to the key (or raise its refill), if it should go on being used.", "Otherwise wait for the next refill."],
+    likelyCauses: ["The key's usage was capped on purpose.", "A client retrying in a loop spent the credits."],
+    actions: [],
+  },
+  RATE_LIMITED: {
+    id: "verification:RATE_LIMITED",
+    tone: "warning",
+    heading: "Refused: the key hit its rate limit",
+    whatHappened: (facts) => {
+      const name = facts.ratelimit ? `its rate limit \`${facts.ratelimit.name}\`` : "one of its rate limits";
+      const reset = at(facts.ratelimit?.reset);
+      return `The key was used more often than ${name} allows.${reset === null ? "" : ` The limit resets at ${reset}.`}`;
+    },
+    fix: [
+      "Slow the caller down, or spread its requests over time.",
+      "Raise the limit on the key or its identity, if the traffic is expected.",
+    ],
+    likelyCauses: ["A burst of traffic from one client.", "Several clients sharing one key.", "A limit set lower than the traffic."],
+    actions: [],
+  },
+  DISABLED: {
+    id: "verification:DISABLED",
+    tone: "danger",
+    heading: "Refused: the key is disabled",
+    whatHappened: "The key exists but is disabled, so every verification of it is refused until it is enabled again.",
+    fix: ["Enable the key again, if it was disabled by mistake.", "Otherwise give the caller another key."],
+    likelyCauses: ["Someone disabled the key on purpose, for example while rotating keys.", "An automated policy disabled it."],
+    actions: [],
+  },
+  EXPIRED: {
+    id: "verification:EXPIRED",
+    tone: "danger",
+    heading: "Refused: the key has expired",
+    whatHappened: (facts) => {
+      const since = at(facts.key?.expires);
+      return `The key's expiry date has passed${since === null ? "" : ` (it expired at ${since})`}, so every verification of it is refused.`;
+    },
+    fix: ["Give the caller a new key.", "Or move the key's expiry date, if it should still work."],
+    likelyCauses: ["A key created with an expiry date that has passed.", "A temporary key still in use."],
+    actions: [],
+  },
+  INVALID: {
+    id: "verification:INVALID",
+    tone: "danger",
+    heading: "Refused: the key was invalid",
+    whatHappened: "Analytics recorded the verification as invalid: the key was malformed or failed a check that has no outcome of its own.",
+    fix: ["Check that the caller sends the whole key, without quotes, spaces or a `Bearer ` prefix."],
+    likelyCauses: ["A malformed or truncated key.", "A key sent in the wrong form."],
+    actions: [],
+  },
+};
+
+const VERIFICATION_BY_OUTCOME = new Map<string, CatalogEntry<VerificationFacts>>(Object.entries(VERIFICATION_ENTRIES));
+/** An outcome's explanation needs no request: the fillers read only the facts. */
+const NO_CONTEXT: Resolved = { requestUrl: "", apiOrigin: "", pageOrigin: null, permission: neededPermission("") };
+
+/** What a verification's outcome means and how to fix it; an outcome newer than this catalog gets a plain sentence. */
+export function describeVerification(facts: VerificationFacts): OutcomeExplanation {
+  const entry = VERIFICATION_BY_OUTCOME.get(facts.outcome);
+  if (entry === undefined) {
+    return {
+      entryId: "verification:other",
+      tone: "warning",
+      heading: `Outcome ${facts.outcome}`,
+      whatHappened: `The verification ended with ${facts.outcome}, an outcome this version of Keyscope has no explanation for.`,
+      fixSteps: [],
+      likelyCauses: [],
+    };
+  }
+  return {
+    entryId: entry.id,
+    tone: entry.tone,
+    heading: fill(entry.heading, facts, NO_CONTEXT),
+    whatHappened: fill(entry.whatHappened, facts, NO_CONTEXT),
+    fixSteps: [...fill(entry.fix, facts, NO_CONTEXT)],
+    likelyCauses: [...fill(entry.likelyCauses, facts, NO_CONTEXT)],
+  };
+}
+
 /** The id of every entry: what the tests walk through to check that each one renders. */
 export const CATALOG_IDS: readonly string[] = [
   ...Object.values(API_ENTRIES),
@@ -712,7 +1047,7 @@ function resolveContext(error: KeyscopeError, context: DiagnosisContext): Resolv
   }
   const apiOrigin =
     (context.baseUrl ? httpOriginOf(context.baseUrl) : null) ?? httpOriginOf(requestUrl) ?? "<API origin>";
-  return { requestUrl, apiOrigin, pageOrigin };
+  return { requestUrl, apiOrigin, pageOrigin, permission: neededPermission(requestUrl) };
 }
 
 function describe<E extends KeyscopeError>(
@@ -760,8 +1095,7 @@ export function describeError(error: KeyscopeError, context: DiagnosisContext = 
     });
   }
   if (error instanceof NetworkError) {
-    const entry = error.offline ? NETWORK_ENTRIES.offline : error.crossOrigin ? NETWORK_ENTRIES.cors : NETWORK_ENTRIES.generic;
-    return describe(entry, error, resolved, {});
+    return describe(NETWORK_ENTRIES[error.failure], error, resolved, {});
   }
   if (error instanceof TimeoutError) return describe(TIMEOUT_ENTRY, error, resolved, {});
   if (error instanceof UnexpectedResponseError) {

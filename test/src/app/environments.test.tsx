@@ -2,8 +2,8 @@ import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { expect, test, vi } from "vitest";
-import { AppProviders } from "../../../src/app/providers";
-import { routes } from "../../../src/app/router";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { appRoutes } from "../../../src/app/router";
 import { readConnection, saveConnection } from "../../../src/features/connect/key-store";
 import { addEnvironment } from "../../../src/features/environments/environment-store";
 import { keysEnvelope, makeKeys, stubApi } from "../support/keys-api";
@@ -20,12 +20,12 @@ test("the header shows the active environment; switching drops cached answers an
   addEnvironment({ name: "Production", baseUrl: PROD, apiId: "api_prod" });
   saveConnection({ baseUrl: DEV, apiKey: KEY });
   const api = stubApi(keysEnvelope(makeKeys(3)));
-  const router = createMemoryRouter(routes, { initialEntries: ["/keys"] });
+  const router = createMemoryRouter(appRoutes(queryClient()), { initialEntries: ["/keys"] });
   const user = userEvent.setup();
   render(
-    <AppProviders queryClient={queryClient()}>
+    <QueryClientProvider client={queryClient()}>
       <RouterProvider router={router} />
-    </AppProviders>,
+    </QueryClientProvider>,
   );
   expect(await screen.findByText("Service 0", {}, { timeout: 5000 })).toBeVisible();
   expect(screen.getByTestId("environment-badge")).toHaveTextContent("Development");
@@ -57,12 +57,12 @@ test("the header shows the active environment; switching drops cached answers an
 });
 
 test("the troubleshoot page is linked from every screen's header and has its own title", async () => {
-  const router = createMemoryRouter(routes, { initialEntries: ["/connect"] });
+  const router = createMemoryRouter(appRoutes(queryClient()), { initialEntries: ["/connect"] });
   const user = userEvent.setup();
   render(
-    <AppProviders queryClient={queryClient()}>
+    <QueryClientProvider client={queryClient()}>
       <RouterProvider router={router} />
-    </AppProviders>,
+    </QueryClientProvider>,
   );
   await user.click(await screen.findByRole("link", { name: "Troubleshoot" }));
   expect(await screen.findByRole("heading", { level: 1, name: "Troubleshoot" }, { timeout: 5000 })).toBeVisible();

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { describeError, type Diagnosis } from "../../../src/features/troubleshoot/error-catalog";
-import { listKeys, MAX_RESPONSE_BYTES, type KeysPage } from "../../../src/lib/api-client";
+import { listKeys, type KeysPage } from "../../../src/lib/api/list-keys";
+import { MAX_RESPONSE_BYTES } from "../../../src/lib/api/transport";
 import {
   ApiError,
   InternalError,
@@ -103,7 +104,8 @@ const answer = fc.record({ status: fc.integer({ min: 200, max: 599 }), body, con
 function isKeysPage(value: KeysPage): boolean {
   return (
     Array.isArray(value.keys) &&
-    value.keys.every((entry) => typeof entry.keyId === "string" && typeof entry.name === "string") &&
+    // CONTRACT.md §4: `name` is optional in the Key object; when present it is text.
+    value.keys.every((entry) => typeof entry.keyId === "string" && (entry.name === undefined || typeof entry.name === "string")) &&
     typeof value.hasMore === "boolean"
   );
 }

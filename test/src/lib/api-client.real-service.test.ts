@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from "vitest";
-import { listKeys } from "../../../src/lib/api-client";
+import { listKeys } from "../../../src/lib/api/list-keys";
 import { ApiError, InvalidConnectionError, UnexpectedResponseError } from "../../../src/lib/api-errors";
 
 const BASE = "https://api.example.com";

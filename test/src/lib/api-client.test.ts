@@ -1,5 +1,7 @@
 import { describe, expect, test, vi } from "vitest";
-import { validateBaseUrl, listKeys, MAX_RESPONSE_BYTES, normalizeBaseUrl, parseRetryAfter, type Connection } from "../../../src/lib/api-client";
+import { validateBaseUrl, normalizeBaseUrl } from "../../../src/lib/check-base-url";
+import { listKeys } from "../../../src/lib/api/list-keys";
+import { MAX_RESPONSE_BYTES, parseRetryAfter, type Connection } from "../../../src/lib/api/transport";
 import {
   ApiError,
   InvalidConnectionError,

@@ -33,6 +33,8 @@ test.each([
   ["a NetworkError, first failure", 0, network, true],
   ["a NetworkError, second failure", 1, network, true],
   ["a NetworkError, third failure", 2, network, false],
+  ["an address this page refuses to call", 0, new NetworkError({ url: "/", offline: false, crossOrigin: true, failure: "blocked-by-page" }), false],
+  ["a CORS block (something answered)", 0, new NetworkError({ url: "/", offline: false, crossOrigin: true, failure: "cors" }), false],
   ["a 500 ApiError", 0, apiError(500), true],
   ["a 503 ApiError after two retries", 2, apiError(503), false],
   ["a 502 HTML page from a proxy", 1, unexpected(502), true],

@@ -5,6 +5,7 @@ import type { Key } from "../../../src/lib/contract";
 export interface FakeApi {
   fetch: ReturnType<typeof vi.fn>;
   requests: { url: string; authorization: string | null; body: Record<string, unknown> }[];
+  analytics: { body: Record<string, unknown> }[];
 }
 
 export type Answer = Response | ((body: Record<string, unknown>) => Response | Promise<Response>);
@@ -35,13 +36,25 @@ export const keyNotFound = () =>
     "http://localhost:3000/docs/errors/svc/authentication/key_not_found",
   );
 
-/** Stub the global fetch with answers given in order; the last one repeats. */
+/** The analytics operation the keys table asks for usage; answered with no rows unless a test says otherwise. */
+export const ANALYTICS_PATH = "/v2/analytics.getVerifications";
+
+/**
+ * Stub the global fetch with answers given in order; the last one repeats. The usage bars' analytics queries
+ * are answered apart (no rows) and recorded in `analytics`, so the answers and `requests` stay the list's.
+ */
 export function stubApi(...answers: Answer[]): FakeApi {
   const requests: FakeApi["requests"] = [];
+  const analytics: FakeApi["analytics"] = [];
   let calls = 0;
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const body = typeof init?.body === "string" ? (JSON.parse(init.body) as Record<string, unknown>) : {};
     const headers = new Headers(init?.headers);
+    const url = input instanceof Request ? input.url : input.toString();
+    if (url.endsWith(ANALYTICS_PATH)) {
+      analytics.push({ body });
+      return jsonResponse(200, { meta: { requestId: "req_9Usage" }, data: [] });
+    }
     requests.push({ url: input instanceof Request ? input.url : input.toString(), authorization: headers.get("authorization"), body });
     const answer = answers[Math.min(calls, answers.length - 1)];
     calls += 1;
@@ -49,7 +62,7 @@ export function stubApi(...answers: Answer[]): FakeApi {
     return typeof answer === "function" ? answer(body) : answer.clone();
   });
   vi.stubGlobal("fetch", fetch);
-  return { fetch, requests };
+  return { fetch, requests, analytics };
 }
 
 export function makeKeys(count: number, from = 0): Key[] {

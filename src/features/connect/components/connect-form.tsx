@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type ClipboardEvent, type FormEvent } from "react";
 import { baseUrlWarnings, checkBaseUrl, type BaseUrlWarning } from "../../../lib/check-base-url";
-import { checkKey, KEY_FIX_MESSAGES } from "../check-key";
+import { checkKey, KEY_FIX_MESSAGES } from "../../../lib/check-key";
 import { saveConnection } from "../key-store";
 import "./connect-form.css";
 
@@ -19,6 +19,8 @@ const WARNING_MESSAGES: Record<BaseUrlWarning, string> = {
   "mixed-content": "Keyscope is served over https, so the browser will block requests to an http:// address.",
   "plain-http":
     "Keyscope sends the key over plain http:// only to this computer (127.0.0.1 or localhost), so the browser will block this address: use its https:// address, or serve Keyscope from it.",
+  "ipv6-loopback":
+    "Keyscope's security policy can name this computer only as 127.0.0.1 or localhost, not [::1], so the browser will block this address: use http://127.0.0.1 or http://localhost with the same port.",
   "cross-origin":
     "This API is on another origin than Keyscope. The browser shows its answers only if it sends CORS headers (the real service does not): serve Keyscope from the reference server, with --upstream to proxy a real deployment, or start the API with --cors-origin.",
 };

@@ -6,6 +6,7 @@ import {
   removeEnvironment,
   renameEnvironment,
   sameAddressAs,
+  STORAGE_REFUSED,
   type Environment,
 } from "../environment-store";
 import "./environments.css";
@@ -76,6 +77,7 @@ function EnvironmentRow({ environment, active, others, onChoose, onRemove }: Env
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(environment.name);
   const [error, setError] = useState<string | null>(null);
+  const [removeError, setRemoveError] = useState<string | null>(null);
   const inputId = useId();
   const errorId = useId();
   // After Save, Cancel or Escape, focus returns to this item's Rename button (which names the new name).
@@ -94,8 +96,22 @@ function EnvironmentRow({ environment, active, others, onChoose, onRemove }: Env
       setError(check.reason);
       return;
     }
-    renameEnvironment(environment.id, check.value.name);
+    try {
+      renameEnvironment(environment.id, check.value.name);
+    } catch {
+      // The typed name stays in the field, to save again once storage works.
+      setError(STORAGE_REFUSED);
+      return;
+    }
     endRename();
+  }
+
+  function remove() {
+    try {
+      onRemove();
+    } catch {
+      setRemoveError(STORAGE_REFUSED);
+    }
   }
 
   return (
@@ -167,10 +183,15 @@ function EnvironmentRow({ environment, active, others, onChoose, onRemove }: Env
           >
             Rename<span className="visually-hidden"> {environment.name}</span>
           </button>
-          <button type="button" className="button button--small" onClick={onRemove}>
+          <button type="button" className="button button--small" onClick={remove}>
             Remove<span className="visually-hidden"> {environment.name}</span>
           </button>
         </div>
+      )}
+      {removeError && (
+        <p className="field__error" role="alert">
+          {removeError}
+        </p>
       )}
     </li>
   );
@@ -209,7 +230,7 @@ function AddEnvironmentForm({
     try {
       addEnvironment(check.value);
     } catch {
-      setError({ field: "storage", reason: "This browser refused to save it (site data is blocked)." });
+      setError({ field: "storage", reason: STORAGE_REFUSED });
       return;
     }
     setDuplicateOf(null);

@@ -1,17 +1,32 @@
-import { useDeferredValue, useId, useMemo, useState, type ReactNode } from "react";
+import { useQueryClient, type InfiniteData } from "@tanstack/react-query";
+import { useCallback, useDeferredValue, useEffect, useEffectEvent, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { Spinner } from "../../../components/spinner";
-import type { Connection } from "../../../lib/api-client";
+import type { KeysPage } from "../../../lib/api/list-keys";
+import type { Connection } from "../../../lib/api/transport";
+import { ApiError } from "../../../lib/api-errors";
+import { useSecondsUntil } from "../../../lib/use-seconds-until";
+import { isKeyNotFound, lookupUnavailable, useKeyLookup } from "../api/get-key";
+import { isAnalyticsForbidden, READ_ANALYTICS_PERMISSION, useKeysUsage } from "../api/get-keys-usage";
+import { listKeysQueryKey, useListKeys, type ListKeysParams } from "../api/list-keys";
 import type { Key } from "../../../lib/contract";
-import { useListKeys, type ListKeysParams } from "../api/list-keys";
-import { columnsFor, countText, filterKeys } from "../key-view";
-import { ExportButtons } from "./export-buttons";
+import { countText, exactKeyId, filterKeys } from "../key-view";
+import type { KeyUsage } from "../usage";
+import { useKeysLoader } from "../use-keys-loader";
+import { useKeysTable } from "../use-keys-table";
 import { useNow } from "../use-now";
+import { useOnline } from "../use-online";
+import { ColumnPicker } from "./column-picker";
+import { ExportPanel } from "./export-panel";
 import { KeysTable, ROW_HEIGHT } from "./keys-table";
+import { LoadProgress } from "./load-progress";
+import { StatusFilter } from "./status-filter";
 import "./keys.css";
 
 export interface RefreshErrorProps {
   error: unknown;
+  /** What failed: reloading the first page, or loading the next one. */
+  action: "refresh" | "load-more";
   onRetry: () => void;
 }
 
@@ -25,47 +40,154 @@ interface KeysListProps {
 const CREATE_KEY_COMMAND = 'npm run admin -- keys create --name "Checkout service"';
 
 type KeysQuery = ReturnType<typeof useListKeys>;
+type KeysData = InfiniteData<KeysPage, unknown>;
 
 /** The keys the connection can read: filter, count, refresh, the virtualized table and paging. A skeleton while loading. */
 export function KeysList(props: KeysListProps) {
   const query = useListKeys(props.connection, props.params);
   if (query.data === undefined) return <KeysListSkeleton />;
-  return <KeysListContent query={query} data={query.data} renderRefreshError={props.renderRefreshError} />;
+  return <KeysListContent {...props} query={query} data={query.data} />;
 }
 
-interface KeysListContentProps {
+interface KeysListContentProps extends KeysListProps {
   query: KeysQuery;
-  data: NonNullable<KeysQuery["data"]>;
-  renderRefreshError: KeysListProps["renderRefreshError"];
+  data: KeysData;
 }
 
-function KeysListContent({ query, data, renderRefreshError }: KeysListContentProps) {
+const ANALYTICS_ROOT_KEY_COMMAND = `npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key,${READ_ANALYTICS_PERMISSION}'`;
+
+function KeysListContent({ connection, params, query, data, renderRefreshError }: KeysListContentProps) {
   const { hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = query;
+  const queryClient = useQueryClient();
+  const online = useOnline();
+  const loader = useKeysLoader(fetchNextPage);
+  const { start: startLoading, reset: resetLoading } = loader;
   const [filter, setFilter] = useState("");
   // Typing stays instant with 100,000 keys loaded: the list catches up a frame later.
   const deferredFilter = useDeferredValue(filter);
   const now = useNow();
   const filterId = useId();
+  const [scrollResetKey, setScrollResetKey] = useState(0);
+  const [refreshQueued, setRefreshQueued] = useState(false);
 
   const keys = useMemo(() => uniqueKeys(data.pages.flatMap((page) => page.keys)), [data]);
-  const optionalColumns = useMemo(() => columnsFor(keys), [keys]);
-  const matching = useMemo(() => filterKeys(keys, deferredFilter), [keys, deferredFilter]);
+  const loadedMatches = useMemo(() => filterKeys(keys, deferredFilter), [keys, deferredFilter]);
+
+  // An exact key id not among the loaded keys is asked for directly (keys.getKey), not searched page by page.
+  const typedId = exactKeyId(deferredFilter);
+  const lookupId = typedId !== null && loadedMatches.length === 0 ? typedId : null;
+  const lookup = useKeyLookup(connection, lookupId);
+  const foundKey = lookupId !== null && lookup.data?.keyId === lookupId ? lookup.data : undefined;
+  const lookupNotFound = lookupId !== null && isKeyNotFound(lookup.error);
+  const matching = useMemo(() => (foundKey === undefined ? loadedMatches : [foundKey]), [foundKey, loadedMatches]);
+
+  // Usage: one analytics query for the rows in view, asked once they are painted and scrolling has settled.
+  const [keysInView, setKeysInView] = useState<readonly string[]>([]);
+  const onKeysInView = useCallback(
+    (ids: readonly string[]) => setKeysInView((previous) => (previous.join(" ") === ids.join(" ") ? previous : ids)),
+    [],
+  );
+  const usage = useKeysUsage(connection, keysInView);
+  const usageForbidden = isAnalyticsForbidden(usage.error);
+  // The usage column sorts by what is known of it; a stable reader, so new usage never rebuilds 100,000 rows.
+  const knownUsage = useRef(new Map<string, KeyUsage>());
+  useEffect(() => {
+    if (usage.data) for (const [id, value] of usage.data) knownUsage.current.set(id, value);
+  }, [usage.data]);
+  const usageTotal = useCallback((keyId: string) => {
+    const totals = knownUsage.current.get(keyId)?.totals;
+    return totals === undefined ? undefined : totals.valid + totals.refused;
+  }, []);
+  const model = useKeysTable(matching, { now, usageTotal, usageAvailable: !usageForbidden });
+  const shown = model.table.getRowModel().rows;
   const filtering = deferredFilter.trim() !== "";
-  const refreshing = query.isRefetching;
-  const failed = query.isError && !query.isFetching;
+  const narrowed = filtering || model.statusFilter.length > 0;
 
-  function loadMore() {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }
+  // A spent rate limit: nothing may be asked of the API before Retry-After, neither a refresh nor a page.
+  const { state } = loader;
+  const rateLimitedUntil =
+    state.phase === "rate-limited"
+      ? state.until
+      : query.error instanceof ApiError && query.error.status === 429
+        ? query.error.retryAt
+        : null;
+  const secondsLeft = useSecondsUntil(rateLimitedUntil);
+  const waitingForRateLimit = secondsLeft !== null && secondsLeft > 0;
+  const loading = state.phase === "loading" || state.phase === "rate-limited" || state.phase === "offline";
 
-  // Scrolling to the end loads on its own, except while filtering (that could page through everything)
-  // or after a failed page (the banner's Retry or the button says when to try again).
-  const autoLoad = !filtering && !query.isFetchNextPageError ? loadMore : undefined;
+  const refresh = useCallback(() => {
+    if (!navigator.onLine) {
+      setRefreshQueued(true);
+      return;
+    }
+    resetLoading();
+    // Only the first page is asked again; the pages after it load again as they are scrolled to (issue 14.6).
+    queryClient.setQueryData<KeysData>(listKeysQueryKey(connection, params ?? {}), (current) =>
+      current === undefined || current.pages.length <= 1
+        ? current
+        : { pages: current.pages.slice(0, 1), pageParams: current.pageParams.slice(0, 1) },
+    );
+    setScrollResetKey((count) => count + 1);
+    void refetch();
+  }, [connection, params, queryClient, refetch, resetLoading]);
+
+  // Back online: the list may have changed meanwhile. A load that waited for the connection goes on by itself.
+  const onReconnect = useEffectEvent(() => {
+    setRefreshQueued(false);
+    if (state.phase !== "offline") refresh();
+  });
+  const wasOffline = useRef(!online);
+  useEffect(() => {
+    if (!online) wasOffline.current = true;
+    else if (wasOffline.current) {
+      wasOffline.current = false;
+      onReconnect();
+    }
+  }, [online]);
+
+  // A filter that finds nothing among the loaded keys keeps loading until it does, or the person stops it (14.8).
+  const searchGoal = useCallback(
+    (pages: readonly KeysPage[]) => filterKeys(pages.flatMap((page) => page.keys), deferredFilter).length > 0,
+    [deferredFilter],
+  );
+  const lookupPending = lookupId !== null && lookup.isPending;
+  const keepSearching =
+    filtering &&
+    matching.length === 0 &&
+    hasNextPage &&
+    state.phase === "idle" &&
+    online &&
+    !lookupPending &&
+    !lookupNotFound &&
+    (lookupId === null || lookupUnavailable(lookup.error));
+  useEffect(() => {
+    if (keepSearching) void startLoading("search", searchGoal);
+  }, [keepSearching, startLoading, searchGoal]);
+
+  const canLoad = hasNextPage && online && !waitingForRateLimit;
+  const loadMore = () => {
+    if (!online) {
+      setRefreshQueued(true);
+      return;
+    }
+    if (canLoad && !isFetchingNextPage && !loading) void loader.start("more");
+  };
+  // Scrolling to the end loads on its own, except while filtering (the search above does that), while a page
+  // load failed (the notice's Retry says when) or while a load is already under way.
+  const autoLoad = !filtering && !query.isFetchNextPageError && !loading && canLoad ? loadMore : undefined;
+
+  const stale = !online || (query.isError && !query.isFetching);
+  const failed = query.isError && !query.isFetching && !loading;
+  const failedAction = query.isFetchNextPageError ? "load-more" : "refresh";
+  const retryFailed = () => {
+    if (failedAction === "load-more") void loader.start(state.phase === "failed" ? state.purpose : "more");
+    else refresh();
+  };
 
   if (keys.length === 0 && !hasNextPage) {
     return (
       <div className="keys-list">
-        {failed && renderRefreshError({ error: query.error, onRetry: () => void refetch() })}
+        {failed && renderRefreshError({ error: query.error, action: failedAction, onRetry: retryFailed })}
         <div className="keys-empty">
           <h2>No keys yet</h2>
           <p>This workspace has no keys. Create one with the admin CLI, then refresh:</p>
@@ -73,14 +195,14 @@ function KeysListContent({ query, data, renderRefreshError }: KeysListContentPro
             <code>{CREATE_KEY_COMMAND}</code>
             <CopyButton value={CREATE_KEY_COMMAND} label="Copy command" />
           </div>
-          <RefreshButton refreshing={refreshing} onRefresh={() => void refetch()} />
+          <RefreshButton refreshing={query.isRefetching} waitSeconds={waitingForRateLimit ? secondsLeft : null} onRefresh={refresh} />
         </div>
       </div>
     );
   }
 
   return (
-    <div className="keys-list">
+    <div className={stale ? "keys-list keys-list--stale" : "keys-list"}>
       <div className="keys-toolbar">
         <div className="keys-toolbar__filter">
           <label htmlFor={filterId} className="visually-hidden">
@@ -92,52 +214,128 @@ function KeysListContent({ query, data, renderRefreshError }: KeysListContentPro
             className="input"
             type="search"
             value={filter}
-            onChange={(event) => setFilter(event.target.value)}
+            onChange={(event) => {
+              setFilter(event.target.value);
+              if (state.phase !== "idle" && state.purpose === "search") loader.reset();
+            }}
             placeholder="Filter by name, key id or prefix"
             autoComplete="off"
             spellCheck={false}
           />
         </div>
         <p className="keys-toolbar__count" role="status">
-          {countText(keys.length, matching.length, filtering, hasNextPage)}
+          {countText(keys.length, shown.length, narrowed, hasNextPage)}
+          {stale && <span className="keys-toolbar__stale"> · not current</span>}
         </p>
-        <RefreshButton refreshing={refreshing} onRefresh={() => void refetch()} />
-        <ExportButtons keys={keys} />
+        <ColumnPicker model={model} />
+        <RefreshButton refreshing={query.isRefetching} waitSeconds={waitingForRateLimit ? secondsLeft : null} onRefresh={refresh} />
+        <ExportPanel
+          keys={shown}
+          columns={model.visibleColumns}
+          now={now}
+          loaded={keys.length}
+          hasMore={hasNextPage}
+          stale={stale}
+          loader={loader}
+        />
       </div>
 
-      {failed &&
-        renderRefreshError({
-          error: query.error,
-          onRetry: () => void (query.isFetchNextPageError ? fetchNextPage() : refetch()),
-        })}
+      {!online && (
+        <p className="keys-notice keys-notice--offline" role="status">
+          <strong>You are offline.</strong> The keys below were loaded at {new Date(query.dataUpdatedAt).toLocaleTimeString("en")}{" "}
+          and may have changed since.{" "}
+          {refreshQueued ? "Keyscope will refresh them as soon as the connection is back." : "They refresh when the connection is back."}
+        </p>
+      )}
 
-      {matching.length === 0 && filtering ? (
-        <div className="keys-empty keys-empty--inline">
-          <h2>No keys match “{deferredFilter.trim()}”</h2>
+      {usageForbidden && (
+        <div className="keys-notice keys-notice--warn" role="note" aria-label="Usage not shown">
           <p>
-            The filter looks at the name, the key id and the prefix
-            {hasNextPage ? " of the keys loaded so far. Load more to search further." : "."}
+            <strong>Usage is not shown:</strong> this root key may list keys but not read analytics. Give it the permission{" "}
+            <code>{READ_ANALYTICS_PERMISSION}</code>, or use a root key that has it. On the reference server:
           </p>
-          <button type="button" className="button" onClick={() => setFilter("")}>
+          <code>{ANALYTICS_ROOT_KEY_COMMAND}</code>
+          <CopyButton value={ANALYTICS_ROOT_KEY_COMMAND} label="Copy the command" />
+        </div>
+      )}
+      {usage.isError && !usageForbidden && (
+        <p className="keys-notice keys-notice--warn" role="note">
+          <strong>Usage could not be loaded:</strong> {usage.error.message}{" "}
+          <button type="button" className="button button--small" onClick={() => void usage.refetch()}>
+            Try again
+          </button>
+        </p>
+      )}
+      {foundKey !== undefined && (
+        <p className="keys-notice" role="status">
+          Found with <code>keys.getKey</code>: this key is not among the {keys.length.toLocaleString("en")} keys loaded.
+        </p>
+      )}
+
+      <StatusFilter model={model} loaded={keys.length} hasMore={hasNextPage} onLoadAll={() => void loader.start("all")} loading={loading} />
+
+      <LoadProgress
+        state={state}
+        loaded={keys.length}
+        secondsLeft={secondsLeft}
+        filter={deferredFilter.trim()}
+        onStop={loader.stop}
+        onContinue={(purpose) => void loader.start(purpose, purpose === "search" ? searchGoal : undefined)}
+      />
+
+      {failed && renderRefreshError({ error: query.error, action: failedAction, onRetry: retryFailed })}
+
+      {shown.length === 0 && narrowed ? (
+        <div className="keys-empty keys-empty--inline">
+          <h2>{filtering ? `No keys match “${deferredFilter.trim()}”` : "No key has the chosen status"}</h2>
+          <p>
+            {lookupNotFound
+              ? `The API has no key with the id ${lookupId}.`
+              : lookupPending
+                ? `Asking the API for ${lookupId}…`
+                : hasNextPage
+              ? `Among the ${keys.length.toLocaleString("en")} keys loaded so far, none matches. More keys are not loaded yet.`
+              : `None of the ${keys.length.toLocaleString("en")} keys matches.`}
+          </p>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              setFilter("");
+              model.setStatusFilter([]);
+              loader.reset();
+            }}
+          >
             Clear filter
           </button>
         </div>
       ) : (
         <KeysTable
-          keys={matching}
-          optionalColumns={optionalColumns}
+          model={model}
           now={now}
+          usage={usage.data}
           onNearEnd={autoLoad}
+          onKeysInView={usageForbidden ? undefined : onKeysInView}
+          scrollResetKey={scrollResetKey}
         />
       )}
 
       {hasNextPage && (
         <div className="keys-list__more">
-          <button type="button" className="button" onClick={loadMore} aria-disabled={isFetchingNextPage}>
-            {isFetchingNextPage ? (
+          <button
+            type="button"
+            className="button"
+            onClick={loadMore}
+            aria-disabled={isFetchingNextPage || loading || !canLoad}
+          >
+            {isFetchingNextPage || loading ? (
               <>
                 <Spinner /> Loading more…
               </>
+            ) : !online ? (
+              "Load more (offline)"
+            ) : waitingForRateLimit ? (
+              `Load more in ${secondsLeft} s`
             ) : (
               "Load more"
             )}
@@ -148,18 +346,30 @@ function KeysListContent({ query, data, renderRefreshError }: KeysListContentPro
   );
 }
 
-function RefreshButton({ refreshing, onRefresh }: { refreshing: boolean; onRefresh: () => void }) {
+interface RefreshButtonProps {
+  refreshing: boolean;
+  /** Seconds until the API allows a request again; the button waits with it. */
+  waitSeconds: number | null;
+  onRefresh: () => void;
+}
+
+function RefreshButton({ refreshing, waitSeconds, onRefresh }: RefreshButtonProps) {
+  const blocked = refreshing || waitSeconds !== null;
   return (
     // aria-disabled rather than disabled: the button keeps focus while the refresh runs.
     <button
       type="button"
       className="button keys-toolbar__refresh"
-      onClick={refreshing ? undefined : onRefresh}
-      aria-disabled={refreshing}
+      onClick={blocked ? undefined : onRefresh}
+      aria-disabled={blocked}
     >
       {refreshing ? (
         <>
           <Spinner /> Refreshing…
+        </>
+      ) : waitSeconds !== null ? (
+        <>
+          <RefreshIcon /> Refresh in {waitSeconds} s
         </>
       ) : (
         <>

@@ -1,19 +1,17 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useLayoutEffect, useRef, type CSSProperties } from "react";
-import { CopyButton } from "../../../components/copy-button";
-import { SafeName } from "../../../components/safe-name";
+import { memo, useEffect, useLayoutEffect, useRef, type CSSProperties } from "react";
+import { COLUMN_SPECS, type ColumnId } from "../key-columns";
 import type { Key } from "../../../lib/contract";
-import { type OptionalColumn } from "../key-view";
+import type { KeyUsage } from "../usage";
 import { useMediaQuery } from "../use-media-query";
-import { KeyStatusBadge } from "./key-status-badge";
-import { RelativeTime } from "./relative-time";
+import type { KeysTableModel } from "../use-keys-table";
+import { KeyCell } from "./key-cells";
 
 /** Fixed, so the virtualizer never has to measure: 100,000 rows cost what the visible ones cost. */
 export const ROW_HEIGHT = 52;
 export const HEADER_HEIGHT = 40;
-/** On a phone each row is a small card: name and status, the id, then prefix and dates. */
-const COMPACT_ROW_HEIGHT = 100;
-const COMPACT_ROW_HEIGHT_BARE = 76;
+/** On a phone each row is a small card: name and status, the id, then use, credits and dates. */
+const COMPACT_ROW_HEIGHT = 112;
 export const COMPACT_QUERY = "(max-width: 640px)";
 /** Start loading the next page this many rows before the end. */
 const LOAD_AHEAD_ROWS = 20;
@@ -21,24 +19,25 @@ const LOAD_AHEAD_ROWS = 20;
 export const FIRST_ROW_MARK = "keyscope:first-row";
 let firstRowMarked = false;
 
-type Column = "keyId" | "name" | OptionalColumn;
-
-const COLUMNS: Record<Column, { label: string; width: string; minWidth: number }> = {
-  keyId: { label: "Key ID", width: "minmax(330px, 1.5fr)", minWidth: 330 },
-  name: { label: "Name", width: "minmax(180px, 1.5fr)", minWidth: 180 },
-  start: { label: "Prefix", width: "minmax(160px, 0.8fr)", minWidth: 160 },
-  status: { label: "Status", width: "minmax(110px, 0.6fr)", minWidth: 110 },
-  createdAt: { label: "Created", width: "minmax(130px, 0.7fr)", minWidth: 130 },
-  expires: { label: "Expires", width: "minmax(130px, 0.7fr)", minWidth: 130 },
+/** Shown beside a name on a phone's card, for the eye; the column header names it for assistive technology. */
+const COMPACT_LABELS: Partial<Record<ColumnId, string>> = {
+  lastUsed: "Used",
+  credits: "Credits",
+  expires: "Expires",
+  createdAt: "Created",
+  externalId: "Identity",
 };
 
 interface KeysTableProps {
-  keys: readonly Key[];
-  /** The optional columns to show, for the fields the API sends. */
-  optionalColumns: readonly OptionalColumn[];
+  model: KeysTableModel;
   now: number;
+  usage: ReadonlyMap<string, KeyUsage> | undefined;
   /** Called while the user scrolls within reach of the last row. */
-  onNearEnd?: () => void;
+  onNearEnd?: (() => void) | undefined;
+  /** The keys in view once scrolling settles, after they are painted: their usage is asked for then. */
+  onKeysInView?: (keyIds: readonly string[]) => void;
+  /** A change scrolls back to the first row (after a refresh, which reloads the first page). */
+  scrollResetKey?: number;
 }
 
 export function KeysTable(props: KeysTableProps) {
@@ -47,19 +46,20 @@ export function KeysTable(props: KeysTableProps) {
   return <VirtualKeysTable key={compact ? "compact" : "wide"} compact={compact} {...props} />;
 }
 
-function VirtualKeysTable({ keys, optionalColumns, now, onNearEnd, compact }: KeysTableProps & { compact: boolean }) {
+function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollResetKey, compact }: KeysTableProps & { compact: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const columns: Column[] = ["keyId", "name", ...optionalColumns];
-  const rowHeight = compact ? (optionalColumns.length > 0 ? COMPACT_ROW_HEIGHT : COMPACT_ROW_HEIGHT_BARE) : ROW_HEIGHT;
+  const { table, visibleColumns: columns } = model;
+  const rows = table.getRowModel().rows;
+  const rowHeight = compact ? COMPACT_ROW_HEIGHT : ROW_HEIGHT;
   // The wide layout's sticky header sits above the rows inside the same scroller; the compact one hides it visually.
   const headerHeight = compact ? 0 : HEADER_HEIGHT;
   // The virtualizer re-renders this component itself on scroll; nothing here is memoized by a compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: keys.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    getItemKey: (index) => keys[index]?.keyId ?? index,
+    getItemKey: (index) => rows[index]?.id ?? index,
     overscan: 10,
     scrollMargin: headerHeight,
     scrollPaddingStart: headerHeight,
@@ -69,6 +69,7 @@ function VirtualKeysTable({ keys, optionalColumns, now, onNearEnd, compact }: Ke
     },
   });
   const virtualItems = virtualizer.getVirtualItems();
+  const scrolling = virtualizer.isScrolling;
 
   useLayoutEffect(() => {
     if (firstRowMarked || virtualItems.length === 0) return;
@@ -76,9 +77,19 @@ function VirtualKeysTable({ keys, optionalColumns, now, onNearEnd, compact }: Ke
     performance.mark(FIRST_ROW_MARK);
   });
 
+  // After the rows are painted and scrolling has settled: the ids in view, for one usage query.
+  const idsInView = scrolling ? null : virtualItems.map((item) => rows[item.index]?.id ?? "").filter((id) => id !== "").join(" ");
+  useEffect(() => {
+    if (idsInView !== null && onKeysInView) onKeysInView(idsInView === "" ? [] : idsInView.split(" "));
+  }, [idsInView, onKeysInView]);
+
+  useEffect(() => {
+    if (scrollResetKey !== undefined && scrollRef.current) scrollRef.current.scrollTop = 0;
+  }, [scrollResetKey]);
+
   const style = {
-    "--keys-columns": columns.map((column) => COLUMNS[column].width).join(" "),
-    "--keys-min-width": compact ? "0px" : `${columns.reduce((sum, column) => sum + COLUMNS[column].minWidth, 0)}px`,
+    "--keys-columns": columns.map((column) => COLUMN_SPECS[column].width).join(" "),
+    "--keys-min-width": compact ? "0px" : `${columns.reduce((sum, column) => sum + COLUMN_SPECS[column].minWidth, 0)}px`,
     "--keys-row-height": `${rowHeight}px`,
   } as CSSProperties;
 
@@ -86,37 +97,50 @@ function VirtualKeysTable({ keys, optionalColumns, now, onNearEnd, compact }: Ke
     <div
       className="keys-table__scroller"
       ref={scrollRef}
-      style={{ "--keys-content-height": `${headerHeight + keys.length * rowHeight + 2}px` } as CSSProperties}
+      style={{ "--keys-content-height": `${headerHeight + rows.length * rowHeight + 2}px` } as CSSProperties}
     >
       <div
         role="table"
         className={compact ? "keys-table keys-table--compact" : "keys-table"}
         aria-label="API keys"
-        aria-rowcount={keys.length + 1}
+        aria-rowcount={rows.length + 1}
         aria-colcount={columns.length}
         style={style}
       >
         <div role="rowgroup" className="keys-table__head">
           <div role="row" aria-rowindex={1} className="keys-table__row keys-table__row--head">
-            {columns.map((column) => (
-              <div role="columnheader" key={column} className={`keys-table__cell keys-table__cell--${column}`}>
-                {COLUMNS[column].label}
-              </div>
-            ))}
+            {columns.map((id) => {
+              const column = table.getColumn(id);
+              const sorted = column?.getIsSorted() ?? false;
+              return (
+                <div
+                  role="columnheader"
+                  key={id}
+                  className={`keys-table__cell keys-table__cell--${id}`}
+                  aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
+                >
+                  <button type="button" className="keys-table__sort" onClick={column?.getToggleSortingHandler()}>
+                    {COLUMN_SPECS[id].label}
+                    <SortIcon sorted={sorted} />
+                  </button>
+                </div>
+              );
+            })}
           </div>
         </div>
         <div role="rowgroup" className="keys-table__body" style={{ height: virtualizer.getTotalSize() }}>
           {virtualItems.map((item) => {
-            const key = keys[item.index];
-            if (!key) return null;
+            const row = rows[item.index];
+            if (!row) return null;
             return (
               <KeyRow
                 key={item.key}
-                keyData={key}
+                keyData={row.original}
                 index={item.index}
                 top={item.start - headerHeight}
-                optionalColumns={optionalColumns}
+                columns={columns}
                 now={now}
+                usage={usage?.get(row.id)}
                 compact={compact}
               />
             );
@@ -132,70 +156,34 @@ interface KeyRowProps {
   index: number;
   /** Where the row sits inside the body; fixed for a row, so scrolling renders only the rows it brings in. */
   top: number;
-  optionalColumns: readonly OptionalColumn[];
+  columns: readonly ColumnId[];
   now: number;
+  usage: KeyUsage | undefined;
   compact: boolean;
 }
 
-const KeyRow = memo(function KeyRow({ keyData, index, top, optionalColumns, now, compact }: KeyRowProps) {
+const KeyRow = memo(function KeyRow({ keyData, index, top, columns, now, usage, compact }: KeyRowProps) {
   return (
     <div role="row" aria-rowindex={index + 2} className="keys-table__row" style={{ transform: `translateY(${top}px)` }}>
-      <div role="cell" className="keys-table__cell keys-table__cell--keyId">
-        <code className="keys-table__id" title={keyData.keyId}>
-          {keyData.keyId}
-        </code>
-        <CopyButton value={keyData.keyId} label={`Copy key id ${keyData.keyId}`} className="keys-table__copy" />
-      </div>
-      <div role="cell" className="keys-table__cell keys-table__cell--name">
-        {keyData.name === "" ? (
-          <span className="keys-table__muted">Unnamed</span>
-        ) : (
-          <SafeName className="keys-table__name" withTitle>
-            {keyData.name}
-          </SafeName>
-        )}
-      </div>
-      {optionalColumns.map((column) => (
+      {columns.map((column) => (
         <div role="cell" key={column} className={`keys-table__cell keys-table__cell--${column}`}>
-          {compact && column === "createdAt" && <CompactLabel>Created</CompactLabel>}
-          {compact && column === "expires" && keyData.expires !== undefined && <CompactLabel>Expires</CompactLabel>}
-          <OptionalCell column={column} keyData={keyData} now={now} compact={compact} />
+          {compact && COMPACT_LABELS[column] !== undefined && (
+            <span className="keys-table__cell-label" aria-hidden="true">
+              {COMPACT_LABELS[column]}
+            </span>
+          )}
+          <KeyCell column={column} keyData={keyData} now={now} usage={usage} compact={compact} />
         </div>
       ))}
     </div>
   );
 });
 
-/** Names a value inside a phone's card, for the eye; the column header names it for assistive technology. */
-function CompactLabel({ children }: { children: string }) {
+function SortIcon({ sorted }: { sorted: false | "asc" | "desc" }) {
   return (
-    <span className="keys-table__cell-label" aria-hidden="true">
-      {children}
-    </span>
+    <svg className="keys-table__sort-icon" viewBox="0 0 10 14" width="8" height="12" aria-hidden="true">
+      <path d="M5 1 9 5H1z" fill="currentColor" opacity={sorted === "asc" ? 1 : 0.3} />
+      <path d="M5 13 1 9h8z" fill="currentColor" opacity={sorted === "desc" ? 1 : 0.3} />
+    </svg>
   );
-}
-
-function OptionalCell({ column, keyData, now, compact }: { column: OptionalColumn; keyData: Key; now: number; compact: boolean }) {
-  switch (column) {
-    case "start":
-      return keyData.start === undefined ? (
-        <span className="keys-table__muted">—</span>
-      ) : (
-        <code className="keys-table__start">{keyData.start}…</code>
-      );
-    case "status":
-      return <KeyStatusBadge keyData={keyData} now={now} />;
-    case "createdAt":
-      return keyData.createdAt === undefined ? (
-        <span className="keys-table__muted">—</span>
-      ) : (
-        <RelativeTime time={keyData.createdAt} now={now} />
-      );
-    case "expires":
-      return keyData.expires === undefined ? (
-        <span className="keys-table__muted">{compact ? "No expiry" : "Never"}</span>
-      ) : (
-        <RelativeTime time={keyData.expires} now={now} />
-      );
-  }
 }

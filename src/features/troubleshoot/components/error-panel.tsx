@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "rea
 import { CopyButton } from "../../../components/copy-button";
 import { toKeyscopeError } from "../../../lib/api-errors";
 import { describeError, type Diagnosis, type Tone } from "../error-catalog";
-import { useSecondsUntil } from "../use-seconds-until";
+import { useSecondsUntil } from "../../../lib/use-seconds-until";
 import { RichText } from "./rich-text";
 import { ScrollBox } from "./scroll-box";
 import "./error-panel.css";
@@ -40,6 +40,20 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, onApiId, tro
 
   const offers = (action: Diagnosis["actions"][number]) => diagnosis.actions.includes(action);
   const waiting = secondsLeft !== null && secondsLeft > 0;
+  // The catalog's order is the order of the buttons: where another key is the fix, Re-enter key comes first.
+  const reenterFirst =
+    offers("reenter-key") && onReenterKey !== undefined && diagnosis.actions.indexOf("reenter-key") < diagnosis.actions.indexOf("retry");
+  const retryButton = offers("retry") && onRetry && (
+    <button
+      type="button"
+      className={reenterFirst ? "button" : "button button--primary"}
+      onClick={onRetry}
+      disabled={waiting}
+      aria-describedby={secondsLeft !== null ? countdownId : undefined}
+    >
+      Retry
+    </button>
+  );
 
   return (
     <section className={`error-panel error-panel--${diagnosis.tone}`} role="alert" aria-labelledby={headingId}>
@@ -217,26 +231,17 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, onApiId, tro
 
       {(onRetry || onReenterKey || troubleshootHref) && (
         <div className="error-panel__actions">
-          {offers("retry") && onRetry && (
-            <button
-              type="button"
-              className="button button--primary"
-              onClick={onRetry}
-              disabled={waiting}
-              aria-describedby={secondsLeft !== null ? countdownId : undefined}
-            >
-              Retry
-            </button>
-          )}
+          {!reenterFirst && retryButton}
           {offers("reenter-key") && onReenterKey && (
             <button
               type="button"
-              className={(offers("retry") && onRetry) || (offers("enter-api-id") && onApiId) ? "button" : "button button--primary"}
+              className={reenterFirst || !((offers("retry") && onRetry) || (offers("enter-api-id") && onApiId)) ? "button button--primary" : "button"}
               onClick={onReenterKey}
             >
               Re-enter key
             </button>
           )}
+          {reenterFirst && retryButton}
           {offers("troubleshoot") && troubleshootHref && (
             <a className="button button--ghost" href={troubleshootHref}>
               Troubleshooting guide
@@ -251,17 +256,23 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, onApiId, tro
 /** The API ID a per-API server needs, asked for right in the panel so the key need not be entered again. */
 function ApiIdForm({ onApiId }: { onApiId: (apiId: string) => void }) {
   const [value, setValue] = useState("");
-  const [invalid, setInvalid] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const invalid = problem !== null;
   const id = useId();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const apiId = value.trim();
     if (apiId === "" || /\s/.test(apiId)) {
-      setInvalid(true);
+      setProblem("Enter the API's id, without spaces (it starts with api_).");
       return;
     }
-    onApiId(apiId);
+    try {
+      onApiId(apiId);
+    } catch {
+      // Saving it can fail in storage (blocked site data, a full quota): say so, and keep what was typed.
+      setProblem("This browser refused to save the API ID (site data is blocked or storage is full); nothing was changed.");
+    }
   }
 
   return (
@@ -285,9 +296,9 @@ function ApiIdForm({ onApiId }: { onApiId: (apiId: string) => void }) {
           List its keys
         </button>
       </div>
-      {invalid && (
+      {problem !== null && (
         <p className="field__error" id={`${id}-error`}>
-          Enter the API&apos;s id, without spaces (it starts with api_).
+          {problem}
         </p>
       )}
     </form>

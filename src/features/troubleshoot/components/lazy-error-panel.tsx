@@ -1,4 +1,6 @@
-import { Component, Suspense, type ReactNode } from "react";
+import { Suspense } from "react";
+import { ErrorBoundary } from "react-error-boundary";
+import { InternalError, toKeyscopeError } from "../../../lib/api-errors";
 import { retryFailedLoads, retryableLazy } from "../../../lib/retryable-lazy";
 import type { ErrorPanelProps } from "./error-panel";
 
@@ -12,54 +14,41 @@ export const preloadErrorPanel = (): Promise<void> => ErrorPanel.preload();
 /** The error panel, loaded on first use; if its code cannot load, the error's message still shows. */
 export function LazyErrorPanel(props: ErrorPanelProps) {
   return (
-    <PanelLoadFailed error={props.error} onRetry={props.onRetry}>
+    <ErrorBoundary fallbackRender={() => <PanelCodeFailed error={props.error} onRetry={props.onRetry} />}>
       <Suspense fallback={<p role="status">Something went wrong; loading the details…</p>}>
         <ErrorPanel {...props} />
       </Suspense>
-    </PanelLoadFailed>
+    </ErrorBoundary>
   );
 }
 
-interface PanelLoadFailedProps {
-  error: unknown;
-  onRetry: (() => void) | undefined;
-  children: ReactNode;
-}
-
-/** When the panel's own code cannot load (offline, a stale deploy), the error still shows, never a blank page. */
-class PanelLoadFailed extends Component<PanelLoadFailedProps, { failed: boolean }> {
-  override state = { failed: false };
-
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
-  }
-
-  override render() {
-    if (!this.state.failed) return this.props.children;
-    const { error, onRetry } = this.props;
-    return (
-      <div role="alert">
-        <h2>Something went wrong</h2>
-        <p>{error instanceof Error ? error.message : String(error)}</p>
-        <button type="button" className="button" onClick={() => window.location.reload()}>
-          Reload the page
-        </button>
-        {onRetry && (
-          <>
-            {" "}
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                retryFailedLoads();
-                onRetry();
-              }}
-            >
-              Retry
-            </button>
-          </>
-        )}
-      </div>
-    );
-  }
+/** When the panel's own code cannot load (offline, a stale deploy): the error in a line, never a blank page. */
+function PanelCodeFailed({ error, onRetry }: Pick<ErrorPanelProps, "error" | "onRetry">) {
+  // Through the one scrub: a foreign error's message could hold the key.
+  const failure = toKeyscopeError(error);
+  return (
+    <div role="alert">
+      <h2>Something went wrong</h2>
+      <p>{failure instanceof InternalError ? failure.summary : failure.message}</p>
+      <button type="button" className="button" onClick={() => window.location.reload()}>
+        Reload the page
+      </button>
+      {onRetry && (
+        <>
+          {" "}
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              // The panel's code is tried again with the retry.
+              retryFailedLoads();
+              onRetry();
+            }}
+          >
+            Retry
+          </button>
+        </>
+      )}
+    </div>
+  );
 }

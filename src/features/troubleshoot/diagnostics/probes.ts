@@ -2,13 +2,21 @@
  * The probes of a diagnostics run, as plain functions of a base URL and a key: no React here.
  * Each one sends one request and records what came back (or why nothing could be read), and how long it took.
  */
-import { listKeys, listKeysPaths, normalizeBaseUrl, type Connection } from "../../../lib/api-client";
+import { listKeys, listKeysPaths } from "../../../lib/api/list-keys";
+import { normalizeBaseUrl } from "../../../lib/check-base-url";
+import { deadline, defaultFetch, untilAborted } from "../../../lib/api/fetch-tools";
+import { classifyNetworkFailure } from "../../../lib/api/network-failure";
+import type { Connection } from "../../../lib/api/transport";
 import { toKeyscopeError, type KeyscopeError } from "../../../lib/api-errors";
 
 export type ReachOutcome =
   | { kind: "readable"; status: number; redirectedTo: string | null; ms: number }
   | { kind: "cors-blocked"; ms: number }
-  | { kind: "unreachable"; offline: boolean; ms: number };
+  /** The page itself refused to send it: plain http to another computer, mixed content, `[::1]`. */
+  | { kind: "page-blocked"; ms: number }
+  | { kind: "unreachable"; offline: boolean; ms: number }
+  /** The base URL cannot be used at all, so nothing was sent. */
+  | { kind: "invalid"; error: KeyscopeError; ms: number };
 
 export type ApiOutcome =
   | { kind: "keys"; count: number; hasMore: boolean; requestId: string | null; ms: number }
@@ -38,6 +46,8 @@ export interface ProbeOptions {
   signal?: AbortSignal;
   /** Per request; a diagnosis should take seconds, not the client's usual 15. */
   timeoutMs?: number;
+  /** This page's origin, for the classification of a failure; the browser's own by default. */
+  pageOrigin?: string;
   now?: () => number;
 }
 
@@ -60,46 +70,48 @@ export function probeUrl(target: ProbeTarget): string {
  * `no-cors` request resolves (with an opaque answer) if the server answered and only CORS hid it.
  */
 export async function probeReach(target: ProbeTarget, options: ProbeOptions = {}): Promise<ReachOutcome> {
-  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const fetchImpl = options.fetch ?? defaultFetch;
   const now = clock(options);
   const started = now();
-  const url = probeUrl(target);
-  const common: RequestInit = { method: "POST", body: "{}", credentials: "omit", cache: "no-store", referrerPolicy: "no-referrer" };
+  const elapsed = () => Math.round(now() - started);
+  let url: string;
+  try {
+    url = probeUrl(target);
+  } catch (error) {
+    return { kind: "invalid", error: toKeyscopeError(error), ms: elapsed() };
+  }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   try {
     const response = await withTimeout(timeoutMs, options.signal, (signal) =>
-      fetchImpl(url, { ...common, headers: { "Content-Type": "application/json" }, signal }),
+      fetchImpl(url, {
+        method: "POST",
+        body: "{}",
+        credentials: "omit",
+        cache: "no-store",
+        referrerPolicy: "no-referrer",
+        headers: { "Content-Type": "application/json" },
+        signal,
+      }),
     );
     await response.body?.cancel().catch(() => undefined);
     const redirectedTo = response.redirected && response.url !== "" ? response.url : null;
-    return { kind: "readable", status: response.status, redirectedTo, ms: Math.round(now() - started) };
+    return { kind: "readable", status: response.status, redirectedTo, ms: elapsed() };
   } catch {
     options.signal?.throwIfAborted();
   }
-  try {
-    await withTimeout(timeoutMs, options.signal, (signal) =>
-      fetchImpl(url, { ...common, mode: "no-cors", headers: { "Content-Type": "text/plain" }, signal }),
-    );
-    return { kind: "cors-blocked", ms: Math.round(now() - started) };
-  } catch {
-    options.signal?.throwIfAborted();
-    const offline = typeof navigator !== "undefined" && navigator.onLine === false;
-    return { kind: "unreachable", offline, ms: Math.round(now() - started) };
-  }
+  // The client's own classification, so that the Keys page and this page name a failure the same way.
+  const { signal } = deadline(timeoutMs, options.signal);
+  const failure = await classifyNetworkFailure(url, target.baseUrl, { fetch: options.fetch, signal, pageOrigin: options.pageOrigin });
+  options.signal?.throwIfAborted();
+  if (failure === "cors") return { kind: "cors-blocked", ms: elapsed() };
+  if (failure === "blocked-by-page") return { kind: "page-blocked", ms: elapsed() };
+  return { kind: "unreachable", offline: failure === "offline", ms: elapsed() };
 }
 
-/** Runs `request` with a signal that aborts after `ms` or with the caller's; the timer ends with the request. */
-async function withTimeout<T>(ms: number, caller: AbortSignal | undefined, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  const forward = () => controller.abort();
-  caller?.addEventListener("abort", forward, { once: true });
-  try {
-    return await request(controller.signal);
-  } finally {
-    clearTimeout(timer);
-    caller?.removeEventListener("abort", forward);
-  }
+/** Runs `request` with the client's deadline: it gives up after `ms` or with the caller's signal. */
+function withTimeout<T>(ms: number, caller: AbortSignal | undefined, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const { signal } = deadline(ms, caller);
+  return untilAborted(request(signal), signal);
 }
 
 /** (2) and (3): the list operation without a key, or with the key to test, through the one API client. */

@@ -2,7 +2,8 @@
  * The plain-text (Markdown) report of a run, for a support ticket. The key never appears in it: the curl
  * command names `$API_KEY`, and the whole text is scrubbed of every form of the key as a last defence.
  */
-import { REDACTED, scrubSecrets } from "../../../lib/api-errors";
+import { scrubSecrets, truncate } from "../../../lib/api-errors";
+import type { JournalEntry } from "../../../lib/request-journal";
 import { listKeysCurl } from "../curl-command";
 import type { Finding } from "./diagnose";
 import type { Step } from "./steps";
@@ -18,6 +19,30 @@ export interface ReportInput {
   finding: Finding;
   /** Everything that must not appear: the key as tested, and as stored. */
   secrets: readonly string[];
+  /** This tab's last API calls (the journal), already without the key. */
+  journal?: readonly JournalEntry[];
+}
+
+/** Calls of the journal in a report, and how much of each body: enough to recognise, short enough to paste. */
+const REPORT_CALLS = 20;
+const REPORT_BODY_CHARACTERS = 300;
+
+function oneLine(text: string): string {
+  return truncate(text.replace(/\s+/g, " ").trim(), REPORT_BODY_CHARACTERS);
+}
+
+function journalLines(journal: readonly JournalEntry[]): string[] {
+  if (journal.length === 0) return [];
+  return [
+    "",
+    `### This tab's last ${Math.min(journal.length, REPORT_CALLS)} API calls (oldest first; the key redacted)`,
+    "",
+    ...journal.slice(-REPORT_CALLS).flatMap((entry) => [
+      `- ${new Date(entry.at).toISOString()} ${entry.method} ${entry.url} → ${entry.status ?? "no answer"}, ${entry.requestId ?? "no request id"}${entry.durationMs === null ? "" : `, ${entry.durationMs} ms`}`,
+      `  - sent: \`${oneLine(entry.requestBody)}\``,
+      `  - got: \`${oneLine(entry.responseBody)}\``,
+    ]),
+  ];
 }
 
 const STATUS_LABELS: Record<Step["status"], string> = {
@@ -52,7 +77,7 @@ export function buildReport(input: ReportInput): string {
         `| ${cell(step.title)} | ${STATUS_LABELS[step.status]}${step.result ? `: ${cell(step.result)}` : ""} | ${step.httpStatus ?? "–"} | ${step.code ?? "–"} | ${step.requestId ?? "–"} | ${step.ms === null ? "–" : `${step.ms} ms`} |`,
     ),
     "",
-    `**Diagnosis:** ${input.finding.summary}`,
+    `**Diagnosis:** ${input.finding.summary}${input.finding.detail === null ? "" : ` ${input.finding.detail}`}`,
     "",
     `**Fix:** ${input.finding.fix}`,
     ...(command ? ["", "```sh", command.text, "```"] : []),
@@ -62,19 +87,8 @@ export function buildReport(input: ReportInput): string {
     "```sh",
     curl,
     "```",
+    ...journalLines(input.journal ?? []),
     "",
   ];
-  return scrubReport(lines.join("\n"), input.secrets);
-}
-
-/** The key in any form (raw, trimmed, without its `Bearer ` prefix, JSON- or URL-encoded) becomes a marker. */
-export function scrubReport(text: string, secrets: readonly string[]): string {
-  const forms = secrets.flatMap((secret) => {
-    const trimmed = secret.trim();
-    const bare = trimmed.replace(/^(authorization\s*:\s*)?bearer\s+/i, "").trim();
-    return [secret, trimmed, bare, ...bare.split(/\s+/)].filter((form) => form.length >= 6 && !/^bearer$/i.test(form));
-  });
-  // Longest first, so a part never leaves the rest of a longer form behind.
-  const unique = [...new Set(forms)].sort((a, b) => b.length - a.length);
-  return scrubSecrets(text, unique).replaceAll(`${REDACTED}${REDACTED}`, REDACTED);
+  return scrubSecrets(lines.join("\n"), input.secrets);
 }

@@ -41,8 +41,12 @@ function reachStep(reach: ReachOutcome): Step {
       };
     case "cors-blocked":
       return { ...blank("reach", "fail"), result: "Reachable, but CORS-blocked: the browser hides the answer", ms: reach.ms };
+    case "page-blocked":
+      return { ...blank("reach", "fail"), result: "Not sent: this page may not call plain http on another computer", ms: reach.ms };
     case "unreachable":
       return { ...blank("reach", "fail"), result: reach.offline ? "This browser is offline" : "No answer at all: down or unreachable", ms: reach.ms };
+    case "invalid":
+      return { ...blank("reach", "fail"), result: `Not sent: ${reach.error.message}`, ms: reach.ms };
   }
 }
 
@@ -68,15 +72,20 @@ function apiStep(id: "without-key" | "with-key", outcome: ApiOutcome): Step {
 }
 
 /** Every step of a run so far; `running` is the probe under way, the rest of those not yet done are pending or skipped. */
-export function stepsOf(results: Partial<ProbeResults>, running: ProbeId | null, hasKey: boolean, finished: boolean): Step[] {
+export function stepsOf(
+  results: Partial<ProbeResults>,
+  running: ProbeId | null,
+  key: "none" | "refused" | "given",
+  finished: boolean,
+): Step[] {
+  // The status says "Skipped"; the result says why, without repeating it.
   const notDone = (id: ProbeId, reason: string): Step =>
     running === id ? blank(id, "running", "Running…") : finished ? blank(id, "skipped", reason) : blank(id, "pending");
-  const unreadable = "Skipped: nothing readable answered";
+  const unreadable = "nothing readable answered";
+  const withKeySkipped = { none: "no key to test", refused: "key entry's checks refuse the key", given: unreadable }[key];
   return [
     results.reach ? reachStep(results.reach) : notDone("reach", ""),
     results.withoutKey ? apiStep("without-key", results.withoutKey) : notDone("without-key", unreadable),
-    results.withKey
-      ? apiStep("with-key", results.withKey)
-      : notDone("with-key", hasKey ? unreadable : "Skipped: no key to test"),
+    results.withKey ? apiStep("with-key", results.withKey) : notDone("with-key", withKeySkipped),
   ];
 }

@@ -6,7 +6,7 @@ import {
   onKeyForgottenElsewhere,
   readConnection,
   readHandOverPending,
-  readStoredBaseUrl,
+  readTarget,
   saveConnection,
   useConnection,
 } from "../../../../src/features/connect/key-store";
@@ -25,7 +25,7 @@ describe("the key store", () => {
 
   test("reads nothing when nothing is stored", () => {
     expect(readConnection()).toBeNull();
-    expect(readStoredBaseUrl()).toBeNull();
+    expect(readTarget()).toBeNull();
   });
 
   test("forgetting clears the key and keeps the base URL for re-entry", () => {
@@ -33,7 +33,7 @@ describe("the key store", () => {
     forgetKey();
     expect(readConnection()).toBeNull();
     expect(JSON.stringify({ ...sessionStorage })).not.toContain(KEY);
-    expect(readStoredBaseUrl()).toBe(BASE_URL);
+    expect(readTarget()?.baseUrl).toBe(BASE_URL);
   });
 
   test("gives React the same snapshot until something changes", () => {

@@ -180,6 +180,28 @@ describe("managing environments", () => {
     expect(screen.getByText("⟨U+202E⟩")).toHaveAttribute("title", expect.stringContaining("RIGHT-TO-LEFT OVERRIDE"));
   });
 
+  test("storage refusing a rename or a removal gets a readable message, and nothing is lost", async () => {
+    addEnvironment({ name: "Production", baseUrl: "https://api.example.com" });
+    const user = userEvent.setup();
+    render(<Manager onChoose={vi.fn()} />);
+    const refuse = vi.spyOn(localStorage, "setItem").mockImplementation(() => {
+      throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    });
+
+    await user.click(screen.getByRole("button", { name: "Rename Production" }));
+    const field = screen.getByLabelText("New name for Production");
+    await user.clear(field);
+    await user.type(field, "Prod{Enter}");
+    expect(screen.getByText(/This browser refused to save the change/)).toBeVisible();
+    expect(field).toHaveValue("Prod");
+    await user.click(screen.getByRole("button", { name: "Cancel" }));
+
+    await user.click(screen.getByRole("button", { name: "Remove Production" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("This browser refused to save the change");
+    refuse.mockRestore();
+    expect(readEnvironments()).toMatchObject([{ name: "Production" }]);
+  });
+
   test("an empty name is refused with a reason", async () => {
     const user = userEvent.setup();
     render(<Manager onChoose={vi.fn()} />);

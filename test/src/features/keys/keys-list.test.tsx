@@ -2,13 +2,15 @@ import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ErrorBoundary } from "react-error-boundary";
+import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { KeysList } from "../../../../src/features/keys/components/keys-list";
-import type { Connection } from "../../../../src/lib/api-client";
+import type { Connection } from "../../../../src/lib/api/transport";
 import { listKeysInfiniteQueryOptions } from "../../../../src/features/keys/api/list-keys";
 import { fingerprint } from "../../../../src/lib/fingerprint";
 import { createQueryClient } from "../../../../src/lib/query-client";
 import {
+  errorEnvelope,
   keyNotFound,
   keysEnvelope,
   makeKeys,
@@ -38,6 +40,7 @@ afterEach(() => {
 function renderKeysList() {
   const user = userEvent.setup();
   render(
+    <MemoryRouter>
     <QueryClientProvider client={queryClient}>
       <ErrorBoundary fallbackRender={({ error }) => <p role="alert">Boundary: {String(error)}</p>}>
         <KeysList
@@ -52,7 +55,8 @@ function renderKeysList() {
           )}
         />
       </ErrorBoundary>
-    </QueryClientProvider>,
+    </QueryClientProvider>
+    </MemoryRouter>,
   );
   return { user };
 }
@@ -97,11 +101,11 @@ describe("the keys list", () => {
     stubApi(realServiceEnvelope([{ keyId: "key_9Zz1", name: "Real service key" }]));
     renderKeysList();
     expect(await screen.findByText("Real service key")).toBeVisible();
-    expect(columnHeaders()).toEqual(["Key ID", "Name"]);
+    expect(columnHeaders()).toEqual(["Name", "Key ID", "Usage, 36 h"]);
     expect(screen.getByText("1 key")).toBeVisible();
   });
 
-  test("shows prefix, status badges and times when the API sends them", async () => {
+  test("shows status badges, last use and expiry when the API sends them; prefix and creation only when chosen", async () => {
     const now = Date.now();
     stubApi(
       keysEnvelope([
@@ -113,21 +117,26 @@ describe("the keys list", () => {
     );
     renderKeysList();
     await screen.findByText("Live");
-    expect(columnHeaders()).toEqual(["Key ID", "Name", "Prefix", "Status", "Created", "Expires"]);
+    expect(columnHeaders()).toEqual(["Name", "Key ID", "Status", "Last used", "Usage, 36 h", "Expires"]);
 
     const [live, paused, old, soon] = rows();
-    expect(within(live!).getByText("sk_live_3fA…")).toBeVisible();
-    expect(within(live!).getByText("Enabled")).toBeVisible();
+    expect(within(live!).getByText("Active")).toBeVisible();
     expect(within(paused!).getByText("Disabled")).toBeVisible();
     expect(within(old!).getByText("Expired")).toBeVisible();
-    expect(within(soon!).getByText("Enabled")).toBeVisible();
+    expect(within(soon!).getByText("Active")).toBeVisible();
+    expect(within(soon!).getByText("in 2 months")).toBeVisible();
+    expect(within(live!).getAllByText("Never")).toHaveLength(2);
 
-    const created = within(live!).getByText("3 days ago");
+    const { user } = { user: userEvent.setup() };
+    await user.click(screen.getByText("Columns", { exact: true }));
+    await user.click(screen.getByRole("checkbox", { name: "Prefix" }));
+    await user.click(screen.getByRole("checkbox", { name: "Created" }));
+    expect(columnHeaders()).toEqual(["Name", "Key ID", "Status", "Last used", "Usage, 36 h", "Prefix", "Created", "Expires"]);
+    const [liveAgain] = rows();
+    expect(within(liveAgain!).getByText("sk_live_3fA…")).toBeVisible();
+    const created = within(liveAgain!).getByText("3 days ago");
     expect(created.tagName).toBe("TIME");
     expect(created).toHaveAttribute("dateTime", new Date(now - 3 * DAY).toISOString());
-    expect(created).toHaveAttribute("title", new Date(now - 3 * DAY).toISOString());
-    expect(within(soon!).getByText("in 2 months")).toBeVisible();
-    expect(within(live!).getByText("Never")).toBeVisible();
   });
 
   test("the filter narrows by name, id or prefix and the count follows", async () => {
@@ -143,7 +152,7 @@ describe("the keys list", () => {
     const filter = screen.getByRole("searchbox", { name: "Filter keys" });
 
     await user.type(filter, "checkout");
-    expect(await screen.findByText("1 of 3 keys matches")).toBeVisible();
+    expect(await screen.findByText("1 of 3 keys shown")).toBeVisible();
     expect(rows()).toHaveLength(1);
     expect(screen.queryByText("Billing worker")).not.toBeInTheDocument();
 
@@ -154,7 +163,7 @@ describe("the keys list", () => {
 
     await user.clear(filter);
     await user.type(filter, "sk_live");
-    expect(await screen.findByText("2 of 3 keys match")).toBeVisible();
+    expect(await screen.findByText("2 of 3 keys shown")).toBeVisible();
     expect(rows()).toHaveLength(2);
   });
 
@@ -245,12 +254,25 @@ describe("the keys list", () => {
   });
 
   test("a failed refresh keeps the keys on screen under an error", async () => {
-    stubApi(keysEnvelope([{ keyId: "key_1", name: "Still here" }]), keyNotFound());
+    stubApi(
+      keysEnvelope([{ keyId: "key_1", name: "Still here" }]),
+      errorEnvelope(429, "Too Many Requests", "Slow down", "http://localhost:3000/docs/errors/user/too_many_requests/rate_limited"),
+    );
     const { user } = renderKeysList();
     await screen.findByText("Still here");
     await user.click(screen.getByRole("button", { name: "Refresh" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Refresh failed");
     expect(screen.getByText("Still here")).toBeVisible();
+  });
+
+  test("a refresh the key itself is refused for takes the list away: it is not current any more (14.13)", async () => {
+    stubApi(keysEnvelope([{ keyId: "key_1", name: "Stale" }]), keyNotFound());
+    const { user } = renderKeysList();
+    await screen.findByText("Stale");
+    await user.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(/Boundary: .*key_not_found/);
+    expect(screen.queryByText("Stale")).not.toBeInTheDocument();
+    expect(takeConsoleErrors().length).toBeGreaterThan(0);
   });
 
   test("a first page that fails goes to the error boundary", async () => {
@@ -274,9 +296,10 @@ describe("the keys list", () => {
     stubApi(keysEnvelope(makeKeys(1)));
     renderKeysList();
     await screen.findByText("Service 0");
-    const keys = queryClient.getQueryCache().getAll().map((query) => query.queryKey);
+    const all = queryClient.getQueryCache().getAll().map((query) => query.queryKey);
+    expect(JSON.stringify(all)).not.toContain(CONNECTION.apiKey);
+    const keys = all.filter((key) => key[1] === "list");
     expect(keys).toHaveLength(1);
-    expect(JSON.stringify(keys)).not.toContain(CONNECTION.apiKey);
     expect(keys[0]).toEqual(["keys", "list", { baseUrl: CONNECTION.baseUrl, apiId: null, keyFingerprint: fingerprint(CONNECTION.apiKey) }]);
   });
 
@@ -332,9 +355,9 @@ describe("on a phone", () => {
     await screen.findByText("Live");
     const table = screen.getByRole("table", { name: "API keys" });
     expect(table).toHaveClass("keys-table--compact");
-    expect(columnHeaders()).toEqual(["Key ID", "Name", "Prefix", "Status", "Created", "Expires"]);
+    expect(columnHeaders()).toEqual(["Name", "Key ID", "Status", "Last used", "Usage, 36 h", "Expires"]);
     const [live, trial] = rows();
-    expect(live).toHaveTextContent(/Created\s*3 days ago/);
+    expect(live).toHaveTextContent(/Used\s*Never/);
     expect(within(live!).getByText("No expiry")).toBeVisible();
     expect(trial).toHaveTextContent(/Expires\s*in 2 months/);
   });

@@ -7,10 +7,11 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ErrorBoundary } from "react-error-boundary";
+import { MemoryRouter } from "react-router-dom";
 import { expect, test, vi } from "vitest";
 import { KeysList } from "../../../../src/features/keys/components/keys-list";
 import { ErrorPanel } from "../../../../src/features/troubleshoot/components/error-panel";
-import type { Connection } from "../../../../src/lib/api-client";
+import type { Connection } from "../../../../src/lib/api/transport";
 import { takeConsoleErrors } from "../../setup";
 import { jsonResponse, realServiceEnvelope, stubApi } from "../../support/keys-api";
 import { freshQueryClientPerTest } from "../../support/query-tests";
@@ -30,11 +31,13 @@ function problem(status: number, title: string, kind: string, errors?: { locatio
 
 function renderList(connection: Connection) {
   render(
+    <MemoryRouter>
     <QueryClientProvider client={queryClient()}>
       <ErrorBoundary fallbackRender={({ error }) => <ErrorPanel error={error} baseUrl={connection.baseUrl} troubleshootHref="/troubleshoot" />}>
         <KeysList connection={connection} renderRefreshError={() => null} />
       </ErrorBoundary>
-    </QueryClientProvider>,
+    </QueryClientProvider>
+    </MemoryRouter>,
   );
 }
 
@@ -104,11 +107,13 @@ test("the API-ID panel asks for the API ID itself and hands it on", async () => 
   const onApiId = vi.fn();
   stubApi(new Response("404 Not Found", { status: 404, headers: { "content-type": "text/plain" } }));
   render(
+    <MemoryRouter>
     <QueryClientProvider client={queryClient()}>
       <ErrorBoundary fallbackRender={({ error }) => <ErrorPanel error={error} baseUrl={BASE} onApiId={onApiId} />}>
         <KeysList connection={{ baseUrl: BASE, apiKey: KEY }} renderRefreshError={() => null} />
       </ErrorBoundary>
-    </QueryClientProvider>,
+    </QueryClientProvider>
+    </MemoryRouter>,
   );
   const form = await screen.findByRole("form", { name: "Use an API ID" });
   await user.click(screen.getByRole("button", { name: "List its keys" }));

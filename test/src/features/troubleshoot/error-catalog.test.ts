@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { InternalError, NetworkError, toKeyscopeError } from "../../../../src/lib/api-errors";
-import { CATALOG_IDS, describeError } from "../../../../src/features/troubleshoot/error-catalog";
+import { CATALOG_IDS, describeError, describeVerification, VERIFICATION_OUTCOMES } from "../../../../src/features/troubleshoot/error-catalog";
 import { apiError, BASE_URL, DOCS, REQUEST_URL, samples } from "./error-samples";
 
 describe("choosing the entry", () => {
@@ -100,7 +100,8 @@ describe("specifics", () => {
   test("a rate limit with Retry-After gives the moment a retry makes sense", () => {
     const diagnosis = describeError(apiError({ status: 429, path: "user/too_many_requests/rate_limited", retryAfterSeconds: 12, receivedAt: 1_000_000 }));
     expect(diagnosis.retryAt).toBe(1_012_000);
-    expect(diagnosis.whatHappened).toContain("12 s");
+    // The wait is the live countdown only: a frozen "12 s" beside it would soon contradict it.
+    expect(diagnosis.whatHappened).not.toContain("12 s");
     expect(describeError(apiError({ status: 429, path: "user/too_many_requests/rate_limited" })).retryAt).toBeNull();
   });
 
@@ -145,5 +146,65 @@ describe("anything thrown", () => {
   test("scrubs the key from a foreign error when given it", () => {
     const error = toKeyscopeError(new Error("failed for ks_root_abc123"), ["ks_root_abc123"]);
     expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain("ks_root_abc123");
+  });
+});
+
+describe("verification outcomes", () => {
+  test("every outcome of keys.verifyKey and of analytics has its own entry with a heading, what happened and the causes", () => {
+    for (const outcome of VERIFICATION_OUTCOMES) {
+      const explanation = describeVerification({ outcome });
+      expect(explanation.entryId).toBe(`verification:${outcome}`);
+      expect(explanation.heading).not.toBe("");
+      expect(explanation.whatHappened).not.toBe("");
+      if (outcome !== "VALID") {
+        expect(explanation.fixSteps.length, outcome).toBeGreaterThan(0);
+        expect(explanation.likelyCauses.length, outcome).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  test("the specifics say since when a key expired, when its credits refill, which limit refused and which permission was asked", () => {
+    const expired = describeVerification({ outcome: "EXPIRED", key: { keyId: "key_1", expires: Date.UTC(2026, 0, 2) } });
+    expect(expired.whatHappened).toContain("expired at 2026-01-02T00:00:00.000Z");
+    const credits = { remaining: 0, refill: { interval: "monthly" as const, amount: 100, refillDay: 1 } };
+    const used = describeVerification({ outcome: "USAGE_EXCEEDED", key: { keyId: "key_1", credits } });
+    expect(used.whatHappened).toBe("Each verification spends credits, and this key has 0 left. They refill monthly on day 1, by 100.");
+    const limited = describeVerification({ outcome: "RATE_LIMITED", ratelimit: { name: "per-user", reset: Date.UTC(2026, 0, 2, 3) } });
+    expect(limited.whatHappened).toContain("`per-user`");
+    expect(limited.whatHappened).toContain("resets at 2026-01-02T03:00:00.000Z");
+    const permissions = describeVerification({ outcome: "INSUFFICIENT_PERMISSIONS", permissions: "documents.write", key: { keyId: "k", permissions: ["documents.read"] } });
+    expect(permissions.whatHappened).toBe("The verification asked for `documents.write` and the key does not have them (it has `documents.read`).");
+  });
+
+  test("an outcome newer than the catalog still gets a sentence", () => {
+    expect(describeVerification({ outcome: "QUANTUM" })).toMatchObject({ entryId: "verification:other", heading: "Outcome QUANTUM" });
+  });
+});
+
+describe("network failures, one classification", () => {
+  test("plain http to another computer, an unresolvable host, CORS and offline each get their own guide", () => {
+    const url = "http://10.0.0.5:8787/v2/keys.listKeys";
+    const entry = (failure: NetworkError["failure"]) =>
+      describeError(new NetworkError({ url, offline: failure === "offline", crossOrigin: true, failure }), { pageOrigin: "http://127.0.0.1:8787" });
+    expect(entry("blocked-by-page").entryId).toBe("network:blocked-by-page");
+    expect(entry("blocked-by-page").fixSteps.join(" ")).not.toContain("--cors-origin");
+    expect(entry("unreachable")).toMatchObject({ entryId: "network", whatHappened: expect.stringContaining("host name may not resolve") as unknown });
+    expect(entry("cors").entryId).toBe("network:cors");
+    expect(entry("offline").entryId).toBe("network:offline");
+  });
+
+  test("a redirect through the proxy names where it goes", () => {
+    const diagnosis = describeError(
+      apiError({ status: 502, path: "keyscope/proxy/upstream_redirect", errors: [{ location: "header.location", message: "https://sso.example.net/login" }] }),
+    );
+    expect(diagnosis.whatHappened).toContain("a redirect to https://sso.example.net/login");
+  });
+
+  test("the proxy command never points the proxy at this page itself", () => {
+    const own = describeError(new NetworkError({ url: "http://127.0.0.1:8787/v2/keys.listKeys", offline: false, crossOrigin: true }), {
+      baseUrl: "http://127.0.0.1:8787",
+      pageOrigin: "http://127.0.0.1:8787",
+    });
+    expect(own.snippets.map((snippet) => snippet.text).join("\n")).not.toContain("--upstream");
   });
 });

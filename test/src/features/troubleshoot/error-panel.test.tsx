@@ -2,7 +2,8 @@ import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { ErrorPanel } from "../../../../src/features/troubleshoot/components/error-panel";
-import { ApiError, NetworkError } from "../../../../src/lib/api-errors";
+import { saveConnection } from "../../../../src/features/connect/key-store";
+import { ApiError, InvalidConnectionError, NetworkError } from "../../../../src/lib/api-errors";
 import { toSafeHttpUrl } from "../../../../src/lib/safe-url";
 import { apiError, BASE_URL, REQUEST_URL, samples } from "./error-samples";
 
@@ -163,6 +164,8 @@ describe("the rate-limit panel", () => {
     });
     expect(within(panel).getByRole("timer")).toHaveTextContent("Try again in 9 s");
     expect(retry).toBeDisabled();
+    // One number for the wait, the live one: no frozen "wait 12 s" beside "Try again in 9 s".
+    expect(panel.textContent.match(/\d+ s(?![a-z])/g)).toEqual(["9 s"]);
 
     act(() => {
       vi.advanceTimersByTime(9_000);
@@ -217,4 +220,29 @@ describe("the panel's frame", () => {
     rerender(<ErrorPanel error={new NetworkError({ url: REQUEST_URL, offline: true, crossOrigin: false })} />);
     expect(screen.getByRole("heading", { level: 2, name: "You are offline" })).toHaveFocus();
   });
+});
+
+describe("the key is a secret in the bug report", () => {
+  test("a thrown error's message with the stored key in it is scrubbed from the details for a bug report", () => {
+    const key = "ks_root_Pan3lSecretValue77";
+    saveConnection({ baseUrl: BASE_URL, apiKey: key });
+    const { panel } = renderPanel(new TypeError(`cannot read the answer for ${key}`));
+    expect(within(panel).getByText(/Details for a bug report/)).toBeVisible();
+    expect(panel.textContent).toContain("TypeError: cannot read the answer for [redacted]");
+    expect(panel.textContent).not.toContain(key);
+    expect(panel.textContent).not.toContain(key.slice(8));
+  });
+});
+
+test("saving an API ID that storage refuses says so in the panel, and keeps what was typed", async () => {
+  const user = userEvent.setup();
+  const onApiId = vi.fn(() => {
+    throw new DOMException("The operation is insecure.", "SecurityError");
+  });
+  render(<ErrorPanel error={new InvalidConnectionError("api-id-required")} onApiId={onApiId} />);
+  const field = screen.getByLabelText("API ID");
+  await user.type(field, "api_123{Enter}");
+  expect(onApiId).toHaveBeenCalledWith("api_123");
+  expect(screen.getByText(/This browser refused to save the API ID/)).toBeVisible();
+  expect(field).toHaveValue("api_123");
 });

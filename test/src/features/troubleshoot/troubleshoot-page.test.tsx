@@ -36,7 +36,6 @@ function renderPage(overrides: Partial<TroubleshootPageProps> = {}) {
     storedKeyMasked: "ks_root_…",
     environmentName: "Development",
     otherEnvironments: [{ id: "env_prod", name: "Production", baseUrl: PROD }],
-    preflight: (input) => ({ ok: !/\s/.test(input), reason: /\s/.test(input) ? "The key contains a space." : null, hadBearerPrefix: /^bearer/i.test(input) }),
     onSwitchEnvironment,
     pageOrigin: "http://127.0.0.1:8787",
     ...overrides,
@@ -51,7 +50,7 @@ describe("Run diagnostics", () => {
     const { user } = renderPage();
     await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
     const diagnosis = await screen.findByRole("region", { name: "Diagnosis" });
-    expect(diagnosis).toHaveTextContent("The API at https://dev.example.com does not know this key");
+    expect(diagnosis).toHaveTextContent("The API does not know this key.");
     const steps = screen.getAllByRole("listitem").slice(0, 3);
     expect(steps[0]).toHaveTextContent(/PassAnswered, readable by this page/i);
     expect(steps[1]).toHaveTextContent(/Asked for credentials/);
@@ -75,14 +74,36 @@ describe("Run diagnostics", () => {
     expect(onSwitchEnvironment).toHaveBeenCalledWith("env_prod");
   });
 
-  test("a pasted key is sent exactly as pasted and never stored", async () => {
+  test("a pasted key that passes key entry's checks is sent exactly as pasted and never stored", async () => {
     const requests = stubNetwork();
     const { user } = renderPage();
-    await user.type(screen.getByLabelText("Key to test"), "ks_root_ab cd");
+    await user.type(screen.getByLabelText("Key to test"), "Bearer ks_root_abcd1234");
     await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
     await screen.findByRole("region", { name: "Diagnosis" });
-    expect(requests.at(-1)?.authorization).toBe("Bearer ks_root_ab cd");
+    expect(requests.at(-1)?.authorization).toBe("Bearer Bearer ks_root_abcd1234");
     expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.toContain("ks_root_ab");
+  });
+
+  test("a pasted key gets key entry's checks first: one they refuse is not sent, and the finding says why", async () => {
+    const requests = stubNetwork();
+    const { user } = renderPage();
+    await user.type(screen.getByLabelText("Key to test"), '"ks_root_abcd1234"');
+    await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
+    const diagnosis = await screen.findByRole("region", { name: "Diagnosis" });
+    expect(diagnosis).toHaveTextContent("The key was not sent, because key entry's checks refuse it: The key is wrapped in quotes");
+    expect(requests.some((request) => request.authorization !== null)).toBe(false);
+    expect(screen.getAllByRole("listitem")[2]).toHaveTextContent("Skipped: key entry's checks refuse the key");
+  });
+
+  test("an unusable base URL ends the run with a finding instead of spinning forever", async () => {
+    const requests = stubNetwork();
+    const { user } = renderPage({ baseUrl: "localhost:8787" });
+    await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
+    const diagnosis = await screen.findByRole("region", { name: "Diagnosis" });
+    expect(diagnosis).toHaveTextContent("The base URL cannot be used.");
+    expect(diagnosis).toHaveTextContent("Start the address with http:// or https://, for example https://localhost:8787.");
+    expect(screen.getByRole("button", { name: "Run diagnostics" })).not.toHaveTextContent("Running");
+    expect(requests).toEqual([]);
   });
 
   test("Copy report copies the request ids and $API_KEY, never the key", async () => {
@@ -135,6 +156,6 @@ describe("Run diagnostics", () => {
     await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
     const diagnosis = await screen.findByRole("region", { name: "Diagnosis" });
     expect(diagnosis).toHaveTextContent("asks for a key, as it should");
-    expect(screen.getByText("Skipped: no key to test")).toBeInTheDocument();
+    expect(screen.getAllByRole("listitem")[2]).toHaveTextContent("Skipped: no key to test");
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, test } from "vitest";
 import {
   diagnose,
-  type Cause,
   type DiagnoseContext,
+  type Finding,
   type OtherEnvironmentResult,
 } from "../../../../../src/features/troubleshoot/diagnostics/diagnose";
+import { checkKey } from "../../../../../src/lib/check-key";
 import type { ApiOutcome, ProbeResults } from "../../../../../src/features/troubleshoot/diagnostics/probes";
 import {
   InvalidConnectionError,
@@ -17,7 +18,7 @@ const PAGE = "http://127.0.0.1:8787";
 const context: DiagnoseContext = {
   baseUrl: BASE_URL,
   pageOrigin: PAGE,
-  preflight: { ok: true, reason: null, hadBearerPrefix: false },
+  keyCheck: checkKey("ks_root_Fine1234"),
   asHeader: false,
   otherEnvironmentCount: 0,
   otherEnvironments: [],
@@ -36,11 +37,43 @@ interface Row {
   name: string;
   results: ProbeResults;
   context?: Partial<DiagnoseContext>;
-  cause: Cause;
+  cause: Finding["cause"];
   summary: RegExp;
+  /** What happened, for a finding taken from the catalog. */
+  detail?: RegExp;
 }
 
 const rows: Row[] = [
+  {
+    name: "an unusable base URL ends the run with the catalog's finding, not a spinner",
+    results: { reach: { kind: "invalid", error: new InvalidConnectionError("base-url-not-http", "Start the address with http:// or https://, for example https://api.example.com."), ms: 0 }, withoutKey: null, withKey: null },
+    cause: "invalid-connection:base-url",
+    summary: /^The base URL cannot be used\.$/,
+    detail: /Start the address with http:\/\//,
+  },
+  {
+    name: "this page's own origin answering unreadably is a redirect elsewhere, not CORS",
+    results: { reach: { kind: "cors-blocked", ms: 3 }, withoutKey: null, withKey: null },
+    context: { baseUrl: "", pageOrigin: PAGE },
+    cause: "redirect",
+    summary: /^The address http:\/\/127\.0\.0\.1:8787 answers, but with a redirect to another site/,
+  },
+  {
+    name: "the proxy's upstream redirecting is named with where it goes",
+    results: {
+      reach: readable,
+      withoutKey: refused({
+        status: 502,
+        path: "keyscope/proxy/upstream_redirect",
+        keySent: false,
+        errors: [{ location: "header.location", message: "https://sso.example.net/login" }],
+      }),
+      withKey: null,
+    },
+    cause: "proxy:upstream_redirect",
+    summary: /redirects to another site/,
+    detail: /a redirect to https:\/\/sso\.example\.net\/login/,
+  },
   {
     name: "a key that lists keys is all good",
     results: withKey({ kind: "keys", count: 25, hasMore: false, requestId: "req_1", ms: 30 }),
@@ -61,7 +94,7 @@ const rows: Row[] = [
   },
   {
     name: "no answer from plain http on another computer is the page refusing to send the key unencrypted",
-    results: { reach: { kind: "unreachable", offline: false, ms: 1 }, withoutKey: null, withKey: null },
+    results: { reach: { kind: "page-blocked", ms: 1 }, withoutKey: null, withKey: null },
     context: { baseUrl: "http://10.0.0.5:8787" },
     cause: "insecure-blocked",
     summary: /^The browser sent nothing to http:\/\/10\.0\.0\.5:8787: this page may call plain http only on this computer/,
@@ -81,16 +114,16 @@ const rows: Row[] = [
   {
     name: "the key sent and the answer saying missing is a stripping proxy",
     results: withKey(refused({ path: "svc/authentication/missing", keySent: true })),
-    cause: "stripped",
-    summary: /Keyscope sent the key, but the API says no credentials arrived: .* strips the Authorization header/,
+    cause: "authentication:missing:stripped",
+    summary: /^Something between your browser and the API stripped the Authorization header\.$/,
   },
   {
     name: "the real service's 400 security answer to a sent key is stripping too",
     results: withKey(
       refused({ status: 400, path: "unkey/application/invalid_input", errors: [{ location: "security", message: "missing" }] }),
     ),
-    cause: "stripped",
-    summary: /strips the Authorization header/,
+    cause: "authentication:missing:stripped",
+    summary: /stripped the Authorization header/,
   },
   {
     name: "an answer from another origin after a redirect is the redirect",
@@ -103,90 +136,95 @@ const rows: Row[] = [
   {
     name: "a redirect within the same origin is not blamed",
     results: withKey(refused({ path: "svc/authentication/missing", keySent: true, redirectedTo: `${BASE_URL}/v2/keys.listKeys` })),
-    cause: "stripped",
-    summary: /strips/,
+    cause: "authentication:missing:stripped",
+    summary: /stripped/,
   },
   {
-    name: "malformed, with check-key's reason",
-    results: withKey(refused({ status: 400, path: "svc/authentication/malformed" })),
-    context: { preflight: { ok: false, reason: "The key contains a space after “ks_root_…”.", hadBearerPrefix: false } },
-    cause: "malformed",
-    summary: /^The API refused the Authorization header as malformed: The key contains a space after “ks_root_…”\.$/,
+    name: "a key that key entry's checks refuse is not sent, and the finding is their reason",
+    results: { reach: readable, withoutKey: askedForKey, withKey: null },
+    context: { keyCheck: checkKey("ks_root_abc def") },
+    cause: "key-refused",
+    summary: /^The key was not sent, because key entry's checks refuse it: The key contains a space after “ks_root_…”\./,
   },
   {
     name: "malformed, because Bearer was pasted along with the key",
     results: withKey(refused({ status: 400, path: "svc/authentication/malformed" })),
-    context: { preflight: { ok: true, reason: null, hadBearerPrefix: true } },
-    cause: "malformed",
-    summary: /became “Bearer Bearer …”/,
+    context: { keyCheck: checkKey("Bearer ks_root_Fine1234") },
+    cause: "authentication:malformed",
+    summary: /^The Authorization header is not in the form the API expects\.$/,
+    detail: /became “Bearer Bearer …”/,
   },
   {
     name: "malformed, a whole header value without Bearer",
     results: withKey(refused({ status: 400, path: "svc/authentication/malformed" })),
-    context: { asHeader: true, preflight: { ok: true, reason: null, hadBearerPrefix: false } },
-    cause: "malformed",
-    summary: /has no `Bearer ` prefix/,
+    context: { asHeader: true },
+    cause: "authentication:malformed",
+    summary: /not in the form the API expects/,
+    detail: /has no `Bearer ` prefix/,
   },
   {
     name: "a key no header can carry was not sent",
     results: withKey({ kind: "error", error: new InvalidConnectionError("key-has-invalid-characters"), ms: 0 }),
-    context: { preflight: { ok: false, reason: "The key contains a line break.", hadBearerPrefix: false } },
-    cause: "malformed",
-    summary: /^The key was not sent, .*The key contains a line break\.$/,
+    cause: "invalid-connection:api-key",
+    summary: /^The API key cannot be sent as it is\.$/,
   },
   {
     name: "key_not_found is an unknown or revoked key",
     results: withKey(refused({})),
-    cause: "unknown-key",
-    summary: /does not know this key: it was never created there, or it was revoked or has expired/,
+    cause: "authentication:key_not_found",
+    summary: /^The API does not know this key\.$/,
+    detail: /it never existed there, or it was revoked/,
   },
   {
     name: "a disabled key",
     results: withKey(refused({ status: 403, path: "svc/authorization/key_disabled" })),
-    cause: "key-disabled",
+    cause: "authorization:key_disabled",
     summary: /disabled/,
   },
   {
     name: "a key without read permission",
     results: withKey(refused({ status: 403, path: "svc/authorization/insufficient_permissions" })),
-    cause: "no-permission",
-    summary: /lacks the permission to read keys/,
+    cause: "authorization:insufficient_permissions",
+    summary: /may not list keys/,
   },
   {
     name: "rate limited, with the wait",
     results: withKey(refused({ status: 429, path: "user/too_many_requests/rate_limited", retryAfterSeconds: 42 })),
-    cause: "rate-limited",
-    summary: /^The key is rate limited: the API asks to wait 42 s before the next request\.$/,
+    cause: "too_many_requests:rate_limited",
+    summary: /^Too many requests: wait a moment\.$/,
+    detail: /the countdown shows how long is left/,
   },
   {
     name: "a 5xx is the server's own error",
     results: withKey(refused({ status: 503, path: "svc/application/unexpected_error" })),
-    cause: "server-error",
-    summary: /HTTP 503/,
+    cause: "application:unexpected_error",
+    summary: /ran into an error of its own/,
   },
   {
     name: "a CORS failure on the keyed request alone",
     results: withKey({ kind: "error", error: new NetworkError({ url: BASE_URL, offline: false, crossOrigin: true }), ms: 5 }),
-    cause: "cors",
-    summary: /no CORS headers/,
+    cause: "network:cors",
+    summary: /sends no CORS headers/,
   },
   {
     name: "a timeout",
     results: withKey({ kind: "error", error: new TimeoutError({ url: BASE_URL, timeoutMs: 8000 }), ms: 8000 }),
     cause: "timeout",
-    summary: /did not answer within 8 s/,
+    summary: /took too long to answer/,
+    detail: /within 8 s/,
   },
   {
     name: "an HTML page is not the API",
     results: withKey({ kind: "error", error: unexpected("html", 502), ms: 5 }),
-    cause: "not-the-api",
-    summary: /not the API \(HTTP 502, a web page\)/,
+    cause: "unexpected:html",
+    summary: /A web page answered instead of the API/,
+    detail: /HTTP 502/,
   },
   {
     name: "a server without keys.listKeys needs an API ID",
     results: withKey({ kind: "error", error: new InvalidConnectionError("api-id-required"), ms: 5 }),
-    cause: "api-id-needed",
-    summary: /needs an API ID/,
+    cause: "invalid-connection:api-id",
+    summary: /enter an API ID/,
   },
   {
     name: "without a key to test, an API asking for one is fine",
@@ -203,18 +241,31 @@ const rows: Row[] = [
 ];
 
 describe("diagnose", () => {
-  test.each(rows)("$name", ({ results, context: overrides, cause, summary }) => {
+  test.each(rows)("$name", ({ results, context: overrides, cause, summary, detail }) => {
     const found = diagnose(results, { ...context, ...overrides });
     expect(found.cause).toBe(cause);
     expect(found.summary).toMatch(summary);
+    if (detail) expect(found.detail).toMatch(detail);
     expect(found.fix.length).toBeGreaterThan(10);
     // One sentence: it ends with a full stop and has no second sentence start after one.
     expect(found.summary.trim()).toMatch(/[.]$/);
   });
 
+  test("a rate-limited finding carries when the next request may go, for its countdown", () => {
+    const error = apiError({ status: 429, path: "user/too_many_requests/rate_limited", retryAfterSeconds: 42, receivedAt: 1_000_000 });
+    expect(diagnose(withKey({ kind: "error", error, ms: 3 }), context).retryAt).toBe(1_042_000);
+  });
+
   test("the CORS finding carries the exact proxy-mode command for the API's origin", () => {
     const found = diagnose({ reach: { kind: "cors-blocked", ms: 1 }, withoutKey: null, withKey: null }, context);
     expect(found.command?.text).toBe("npm start -- --upstream https://api.example.com");
+  });
+
+  test("no finding ever suggests a proxy pointed at this page itself", () => {
+    for (const reach of [{ kind: "cors-blocked", ms: 1 }, { kind: "page-blocked", ms: 1 }] as const) {
+      const found = diagnose({ reach, withoutKey: null, withKey: null }, { ...context, baseUrl: PAGE });
+      expect(found.command?.text ?? "").not.toContain(`--upstream ${PAGE}`);
+    }
   });
 
   test("an unknown key offers the other environments only when there are some", () => {
@@ -237,6 +288,6 @@ describe("diagnose", () => {
 
   test("refused in every other environment too, it stays an unknown key", () => {
     const others: OtherEnvironmentResult[] = [{ id: "env_a", name: "Staging", outcome: { kind: "error", error: apiError({}), ms: 3 } }];
-    expect(diagnose(withKey(refused({})), { ...context, otherEnvironmentCount: 1, otherEnvironments: others }).cause).toBe("unknown-key");
+    expect(diagnose(withKey(refused({})), { ...context, otherEnvironmentCount: 1, otherEnvironments: others }).cause).toBe("authentication:key_not_found");
   });
 });

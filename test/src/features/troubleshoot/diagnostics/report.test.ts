@@ -1,18 +1,20 @@
 import { describe, expect, test } from "vitest";
 import { diagnose } from "../../../../../src/features/troubleshoot/diagnostics/diagnose";
 import type { ProbeResults } from "../../../../../src/features/troubleshoot/diagnostics/probes";
-import { buildReport, scrubReport } from "../../../../../src/features/troubleshoot/diagnostics/report";
+import { buildReport } from "../../../../../src/features/troubleshoot/diagnostics/report";
+import { scrubSecrets } from "../../../../../src/lib/api-errors";
 import { stepsOf } from "../../../../../src/features/troubleshoot/diagnostics/steps";
+import type { JournalEntry } from "../../../../../src/lib/request-journal";
 import { apiError, BASE_URL } from "../error-samples";
 
 const KEY = "ks_root_7xQ9mZpL3vRt8sKw2NcB";
 
-function reportFor(results: ProbeResults, secrets: string[] = [KEY]) {
-  const steps = stepsOf(results, null, true, true);
+function reportFor(results: ProbeResults, secrets: string[] = [KEY], journal: JournalEntry[] = []) {
+  const steps = stepsOf(results, null, "given", true);
   const finding = diagnose(results, {
     baseUrl: BASE_URL,
     pageOrigin: "http://127.0.0.1:8787",
-    preflight: { ok: true, reason: null, hadBearerPrefix: false },
+    keyCheck: null,
     asHeader: false,
     otherEnvironmentCount: 0,
     otherEnvironments: [],
@@ -25,6 +27,7 @@ function reportFor(results: ProbeResults, secrets: string[] = [KEY]) {
     steps,
     finding,
     secrets,
+    journal,
   });
 }
 
@@ -43,7 +46,7 @@ describe("the report", () => {
     expect(report).toMatch(/\| PASS: Answered, readable by this page \| 401 \|/);
     expect(report).toMatch(/\| PASS: Asked for credentials.* \| 401 \| err:svc:authentication:missing \| req_NoKey1 \| 9 ms \|/);
     expect(report).toMatch(/\| FAIL: Refused: Unauthorized \| 401 \| err:svc:authentication:key_not_found \| req_WithKey2 \| 21 ms \|/);
-    expect(report).toContain("**Diagnosis:** The API at https://api.example.com does not know this key");
+    expect(report).toContain("**Diagnosis:** The API does not know this key. The key arrived in the right form");
     expect(report).toContain("**Fix:**");
   });
 
@@ -66,8 +69,40 @@ describe("the report", () => {
   test("scrubs a pasted header value, the key inside it, and its trimmed form", () => {
     const pasted = `  Bearer ${KEY} `;
     const text = `header "${pasted}" / key ${KEY} / json ${JSON.stringify(KEY)} / url ${encodeURIComponent(KEY)}`;
-    const scrubbed = scrubReport(text, [pasted]);
+    const scrubbed = scrubSecrets(text, [pasted]);
     expect(scrubbed).not.toContain(KEY);
     expect(scrubbed).not.toContain(KEY.slice(8));
+  });
+
+  test("a skipped step says so once, with its reason", () => {
+    const unreachable: ProbeResults = { reach: { kind: "unreachable", offline: false, ms: 4 }, withoutKey: null, withKey: null };
+    const report = reportFor(unreachable);
+    expect(report).toContain("skipped: nothing readable answered");
+    expect(report).not.toMatch(/skipped: skipped/i);
+  });
+});
+
+describe("the report's journal", () => {
+  test("lists this tab's last API calls with what was sent and what came back, never the key", () => {
+    const report = reportFor(unknownKey, [KEY], [
+      {
+        seq: 1,
+        at: Date.parse("2026-11-22T13:29:00Z"),
+        method: "POST",
+        url: `${BASE_URL}/v2/keys.getKey`,
+        requestBody: '{"keyId":"key_3ZbK9"}',
+        keySent: true,
+        status: 404,
+        requestId: "req_8Hq2Lm",
+        // A server that echoed the key back: the report still never holds it.
+        responseBody: `{"meta":{"requestId":"req_8Hq2Lm"},"error":{"detail":"no key ${KEY}"}}`,
+        durationMs: 12,
+      },
+    ]);
+    expect(report).toContain("### This tab's last 1 API calls (oldest first; the key redacted)");
+    expect(report).toContain(`- 2026-11-22T13:29:00.000Z POST ${BASE_URL}/v2/keys.getKey → 404, req_8Hq2Lm, 12 ms`);
+    expect(report).toContain('  - sent: `{"keyId":"key_3ZbK9"}`');
+    expect(report).toContain("no key [redacted]");
+    expect(report).not.toContain(KEY);
   });
 });

@@ -1,47 +1,38 @@
-import { useId, useState } from "react";
-import { LazyErrorPanel as ErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
-import { useSecondsUntil } from "../features/troubleshoot/use-seconds-until";
-import { ApiError, toKeyscopeError, type KeyscopeError } from "../lib/api-errors";
-import { TROUBLESHOOT_PATH } from "./paths";
+import { useId, useMemo, useState } from "react";
+import { ApiError, toKeyscopeError } from "../../../lib/api-errors";
+import { describeError } from "../error-catalog";
+import { useSecondsUntil } from "../../../lib/use-seconds-until";
+import { LazyErrorPanel as ErrorPanel } from "./lazy-error-panel";
 
 interface RefreshErrorNoticeProps {
   error: unknown;
+  /** What failed: reloading the list, or loading its next page. */
+  action: "refresh" | "load-more";
   baseUrl: string;
   onRetry: () => void;
   onReenterKey: () => void;
-}
-
-function summarize(error: KeyscopeError): string {
-  switch (error.name) {
-    case "ApiError":
-      return `the API answered ${error.title} (HTTP ${error.status})`;
-    case "NetworkError":
-      return "Keyscope could not reach the API";
-    case "TimeoutError":
-      return "the API did not answer in time";
-    case "UnexpectedResponseError":
-      return `the answer was not the API's (HTTP ${error.status})`;
-    case "InvalidConnectionError":
-    case "InternalError":
-      return error.message;
-  }
+  troubleshootHref: string;
 }
 
 /**
  * A failed refresh or "load more" while keys are on screen: one line that says so, the keys stay,
  * and the full guided panel is a click away.
  */
-export function RefreshErrorNotice({ error, baseUrl, onRetry, onReenterKey }: RefreshErrorNoticeProps) {
+export function RefreshErrorNotice({ error, action, baseUrl, onRetry, onReenterKey, troubleshootHref }: RefreshErrorNoticeProps) {
+  // The catalog's heading, the same words the panel behind "Show details" starts with.
+  const heading = useMemo(() => describeError(toKeyscopeError(error), { baseUrl }).heading, [error, baseUrl]);
   const [open, setOpen] = useState(false);
   const detailsId = useId();
   // A rate-limited refresh may not be retried before the API allows it, here as in the panel.
   const secondsLeft = useSecondsUntil(error instanceof ApiError ? error.retryAt : null);
   const waiting = secondsLeft !== null && secondsLeft > 0;
+  const what = action === "refresh" ? "Refresh failed" : "Loading more keys failed";
+  const kept = action === "refresh" ? "The list shows the keys loaded before." : "The keys loaded so far stay listed.";
   return (
-    <section className="refresh-notice" aria-label="Refresh failed">
+    <section className="refresh-notice" aria-label={what}>
       <div className="refresh-notice__bar">
         <p className="refresh-notice__text" role="alert">
-          <strong>Refresh failed:</strong> {summarize(toKeyscopeError(error))}. The list shows the keys loaded before.
+          <strong>{what}:</strong> {heading}. {kept}
         </p>
         <div className="refresh-notice__actions">
           <button
@@ -65,7 +56,7 @@ export function RefreshErrorNotice({ error, baseUrl, onRetry, onReenterKey }: Re
             baseUrl={baseUrl}
             onRetry={onRetry}
             onReenterKey={onReenterKey}
-            troubleshootHref={TROUBLESHOOT_PATH}
+            troubleshootHref={troubleshootHref}
           />
         )}
       </div>

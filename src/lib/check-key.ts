@@ -44,6 +44,13 @@ function describeCharacter(character: string): string {
   return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
+/** "a space", "a tab", or the code point of another blank, as a person would look for it. */
+function nameOfBlank(character: string): string {
+  if (character === " ") return "a space";
+  if (character === "\t") return "a tab";
+  return `a blank character (${describeCharacter(character)})`;
+}
+
 export function checkKey(input: string): KeyCheck {
   const fixes: KeyFix[] = [];
   let key = input.trim();
@@ -84,11 +91,11 @@ export function checkKey(input: string): KeyCheck {
       fixes,
     );
   }
-  const spaceAt = key.search(WHITESPACE);
-  if (spaceAt >= 0) {
+  const space = WHITESPACE.exec(key);
+  if (space) {
     return refuse(
       "contains-whitespace",
-      `The key contains a space after “${key.slice(0, Math.min(spaceAt, 8))}…”. Keys have no spaces: paste the key alone.`,
+      `The key contains ${nameOfBlank(space[0])} after “${key.slice(0, Math.min(space.index, 8))}…”. Keys have no spaces: paste the key alone.`,
       fixes,
     );
   }

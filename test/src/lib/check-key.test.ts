@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkKey } from "../../../../src/features/connect/check-key";
+import { checkKey } from "../../../src/lib/check-key";
 
 const KEY = "ks_root_3fAbc9XyZ12";
 
@@ -24,6 +24,8 @@ describe("checkKey", () => {
     ["single quotes around the key are refused", `'${KEY}'`, "quoted", /wrapped in quotes/i],
     ["a quote inside the key is refused", `${KEY}",`, "contains-quote", /contains a quote/i],
     ["inner whitespace is refused", "ks_root_abc def", "contains-whitespace", /contains a space/i],
+    ["a tab inside the key is named as a tab, not a space", "ks_root_abc\tdef", "contains-whitespace", /contains a tab after/],
+    ["a no-break space is named by its code point", "ks_root_abc\u00a0def", "contains-whitespace", /contains a blank character \(U\+00A0\)/],
     ["a line break is refused", "ks_root_abc\ndef", "contains-line-break", /line break/i],
     ["a Windows line break is refused", "ks_root_abc\r\ndef", "contains-line-break", /line break/i],
     ["a zero-width space is refused", "ks_root_abc\u200bdef", "contains-invisible-character", /invisible character \(U\+200B\)/],

@@ -1,0 +1,48 @@
+import type { KeyRecord } from "../db/key-store";
+
+/**
+ * The contract's `Key` object (CONTRACT.md §4) as JSON text, written straight from the stored row: a page of
+ * 100 keys is a list request's biggest cost, and this skips an object per key and a parse and stringify of
+ * every JSON column (stored as JSON text: `meta` only ever an object, the lists only ever arrays).
+ * Never the secret: `plaintext` is not stored, so it is never written.
+ */
+export function keyJson(key: KeyRecord): string {
+  let json = `{"keyId":${JSON.stringify(key.id)},"start":${JSON.stringify(key.start)},"enabled":${key.enabled === 1}`;
+  json += `,"name":${JSON.stringify(key.name)},"createdAt":${key.created_at}`;
+  if (key.meta !== null) json += `,"meta":${key.meta}`;
+  if (key.updated_at !== null) json += `,"updatedAt":${key.updated_at}`;
+  if (key.last_used_at !== null) json += `,"lastUsedAt":${key.last_used_at}`;
+  if (key.expires !== null) json += `,"expires":${key.expires}`;
+  if (key.permissions !== "[]") json += `,"permissions":${key.permissions}`;
+  if (key.roles !== "[]") json += `,"roles":${key.roles}`;
+  const credits = creditsJson(key);
+  if (credits !== undefined) json += `,"credits":${credits}`;
+  const identity = identityJson(key);
+  if (identity !== undefined) json += `,"identity":${identity}`;
+  if (key.ratelimits !== "[]") json += `,"ratelimits":${key.ratelimits}`;
+  return `${json}}`;
+}
+
+export function keysJson(keys: readonly KeyRecord[]): string {
+  return `[${keys.map(keyJson).join(",")}]`;
+}
+
+/** `{remaining, refill?}`, or undefined for a key with unlimited use and no refill. */
+export function creditsJson(key: KeyRecord): string | undefined {
+  if (key.credits_remaining === null && key.refill_interval === null) return undefined;
+  let json = `{"remaining":${key.credits_remaining ?? "null"}`;
+  if (key.refill_interval !== null && key.refill_amount !== null) {
+    json += `,"refill":{"interval":"${key.refill_interval}","amount":${key.refill_amount}`;
+    if (key.refill_interval === "monthly") json += `,"refillDay":${key.refill_day ?? 1}`;
+    json += "}";
+  }
+  return `${json}}`;
+}
+
+/** `{id, externalId, meta?}`, or undefined for a key that belongs to no identity. */
+export function identityJson(key: KeyRecord): string | undefined {
+  if (key.identity_id === null || key.external_id === null) return undefined;
+  let json = `{"id":${JSON.stringify(key.identity_id)},"externalId":${JSON.stringify(key.external_id)}`;
+  if (key.identity_meta !== null) json += `,"meta":${key.identity_meta}`;
+  return `${json}}`;
+}

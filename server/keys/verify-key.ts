@@ -1,0 +1,219 @@
+import type { KeyRecord, KeyStore } from "../db/key-store";
+import { hasActionOnSomeApi, hasAnyPermission, permissionsFor } from "../permissions";
+import { creditsAt } from "./credits";
+import type { KeyRateLimiter, RateLimitCheck } from "./key-rate-limiter";
+import { satisfies, type PermissionQuery } from "./permission-query";
+
+export type VerifyCode =
+  | "VALID"
+  | "NOT_FOUND"
+  | "FORBIDDEN"
+  | "INSUFFICIENT_PERMISSIONS"
+  | "USAGE_EXCEEDED"
+  | "RATE_LIMITED"
+  | "DISABLED"
+  | "EXPIRED";
+
+export interface RequestedRateLimit {
+  name: string;
+  cost?: number;
+  limit?: number;
+  duration?: number;
+}
+
+export interface VerifyRequest {
+  /** The SHA-256 of the secret asked about: the secret itself never reaches this module. */
+  keyHash: string;
+  tags?: readonly string[];
+  permissions?: PermissionQuery;
+  credits?: { cost: number };
+  ratelimits?: readonly RequestedRateLimit[];
+}
+
+export interface VerifyContext {
+  store: KeyStore;
+  limiter: KeyRateLimiter;
+  /** The root key asking. */
+  caller: { workspaceId: string; permissions: string };
+  /** Recorded as the verification's `request_id`: the verify call's `meta.requestId`. */
+  requestId: string;
+  now: number;
+  region: string;
+}
+
+interface StoredRateLimit {
+  id: string;
+  name: string;
+  limit: number;
+  duration: number;
+  autoApply: boolean;
+}
+
+export interface VerifyRateLimitData extends StoredRateLimit {
+  exceeded: boolean;
+  reset: number;
+  remaining: number;
+}
+
+/** The `data` of the verify answer (CONTRACT.md §4). */
+export interface VerifyData {
+  valid: boolean;
+  code: VerifyCode;
+  keyId?: string;
+  name?: string;
+  meta?: Record<string, unknown>;
+  expires?: number;
+  credits?: number;
+  enabled?: boolean;
+  permissions?: string[];
+  roles?: string[];
+  identity?: { id: string; externalId: string; meta?: Record<string, unknown> };
+  ratelimits?: VerifyRateLimitData[];
+}
+
+export type VerifyResult =
+  | { kind: "verified"; data: VerifyData }
+  /** The root key may verify no key at all: a 403 naming these. */
+  | { kind: "missing_permission"; needed: string[] }
+  /** `ratelimits[index]` names no rate limit of the key and gives no limit and duration of its own: a 400. */
+  | { kind: "unknown_ratelimit"; index: number; name: string };
+
+const DEFAULT_COST = 1;
+
+function parseJson<T>(text: string): T {
+  // Written by this server's own code and checked by the schema (json_valid / json_type): not network data.
+  return JSON.parse(text) as T;
+}
+
+function storedRateLimits(key: KeyRecord): StoredRateLimit[] {
+  return key.ratelimits === "[]" ? [] : parseJson<StoredRateLimit[]>(key.ratelimits);
+}
+
+/** The rate limits this verification checks: the key's auto-applied ones, then the named ones asked for. */
+function rateLimitsToCheck(
+  key: KeyRecord,
+  requested: readonly RequestedRateLimit[],
+): { checks: RateLimitCheck[]; limits: StoredRateLimit[] } | { unknown: number; name: string } {
+  const stored = storedRateLimits(key);
+  const limits: StoredRateLimit[] = [];
+  const checks: RateLimitCheck[] = [];
+  const costs = new Map<string, number>();
+  for (const limit of stored) if (limit.autoApply) costs.set(limit.name, DEFAULT_COST);
+
+  const overrides = new Map<string, RequestedRateLimit>();
+  for (const [index, ask] of requested.entries()) {
+    const own = stored.find((limit) => limit.name === ask.name);
+    if (own === undefined && (ask.limit === undefined || ask.duration === undefined)) return { unknown: index, name: ask.name };
+    overrides.set(ask.name, ask);
+    costs.set(ask.name, ask.cost ?? DEFAULT_COST);
+  }
+  for (const [name, cost] of costs) {
+    const own = stored.find((limit) => limit.name === name);
+    const ask = overrides.get(name);
+    const limit: StoredRateLimit = {
+      id: own?.id ?? `${key.id}:${name}`,
+      name,
+      limit: ask?.limit ?? own?.limit ?? 0,
+      duration: ask?.duration ?? own?.duration ?? 1,
+      autoApply: own?.autoApply ?? false,
+    };
+    limits.push(limit);
+    checks.push({ id: limit.id, limit: limit.limit, durationMs: limit.duration, cost });
+  }
+  return { checks, limits };
+}
+
+function keyFacts(key: KeyRecord, credits: number | null): VerifyData {
+  const data: VerifyData = { valid: false, code: "VALID", keyId: key.id, name: key.name, enabled: key.enabled === 1 };
+  if (key.meta !== null) data.meta = parseJson<Record<string, unknown>>(key.meta);
+  if (key.expires !== null) data.expires = key.expires;
+  if (credits !== null) data.credits = credits;
+  if (key.identity_id !== null && key.external_id !== null) {
+    data.identity = { id: key.identity_id, externalId: key.external_id };
+    if (key.identity_meta !== null) data.identity.meta = parseJson<Record<string, unknown>>(key.identity_meta);
+  }
+  return data;
+}
+
+/**
+ * `keys.verifyKey`'s semantics, in one immediate transaction: find the key by its hash, decide its fate in the
+ * real service's order (disabled, expired, permissions, rate limits, credits), spend credits, set
+ * `last_used_at`, and record the verification for analytics. The admin CLI's `traffic` runs this same code.
+ */
+export function verifyKey(request: VerifyRequest, context: VerifyContext): VerifyResult {
+  const { store, caller, now } = context;
+  return store.transaction((): VerifyResult => {
+    const found = store.findKeyByHash(request.keyHash);
+    const key = found?.workspace_id === caller.workspaceId ? found : undefined;
+
+    if (!hasActionOnSomeApi(caller.permissions, "verify_key")) {
+      return { kind: "missing_permission", needed: permissionsFor("verify_key", key?.api_id) };
+    }
+    // Another workspace's key is not found, so nothing tells the caller it exists.
+    if (key === undefined) return { kind: "verified", data: { valid: false, code: "NOT_FOUND" } };
+
+    const credits = creditsAt(key, now);
+    const data = keyFacts(key, credits.remaining);
+    let spent = 0;
+    let code: VerifyCode;
+    if (!hasAnyPermission(caller.permissions, permissionsFor("verify_key", key.api_id))) {
+      code = "FORBIDDEN";
+    } else if (key.enabled !== 1) {
+      code = "DISABLED";
+    } else if (key.expires !== null && key.expires <= now) {
+      code = "EXPIRED";
+    } else if (request.permissions !== undefined && !satisfies(request.permissions, new Set(parseJson<string[]>(key.permissions)))) {
+      code = "INSUFFICIENT_PERMISSIONS";
+    } else {
+      const planned = rateLimitsToCheck(key, request.ratelimits ?? []);
+      if ("unknown" in planned) return { kind: "unknown_ratelimit", index: planned.unknown, name: planned.name };
+      const outcomes = context.limiter.take(planned.checks, now);
+      if (planned.limits.length > 0) {
+        data.ratelimits = planned.limits.map((limit, index) => {
+          const outcome = outcomes[index] ?? { exceeded: false, remaining: limit.limit, reset: now };
+          return { ...limit, ...outcome };
+        });
+      }
+      const cost = request.credits?.cost ?? DEFAULT_COST;
+      if (outcomes.some((outcome) => outcome.exceeded)) {
+        code = "RATE_LIMITED";
+      } else if (credits.remaining !== null && credits.remaining < cost) {
+        code = "USAGE_EXCEEDED";
+      } else {
+        code = "VALID";
+        if (credits.remaining !== null) {
+          credits.remaining -= cost;
+          spent = cost;
+          data.credits = credits.remaining;
+        }
+      }
+    }
+    data.code = code;
+    data.valid = code === "VALID";
+    if (request.permissions !== undefined || code === "FORBIDDEN") {
+      data.permissions = parseJson<string[]>(key.permissions);
+      data.roles = parseJson<string[]>(key.roles);
+    }
+
+    store.writeVerification({
+      keyId: key.id,
+      lastUsedAt: now,
+      creditsRemaining: credits.remaining,
+      lastRefillAt: credits.lastRefillAt,
+      record: {
+        requestId: context.requestId,
+        time: now,
+        workspaceId: key.workspace_id,
+        keySpaceId: key.api_id,
+        keyId: key.id,
+        externalId: key.external_id ?? "",
+        // The verify codes of a found key are the analytics outcomes of the same name.
+        outcome: code,
+        region: context.region,
+        tags: JSON.stringify(request.tags ?? []),
+        spentCredits: spent,
+      },
+    });
+    return { kind: "verified", data };
+  });
+}

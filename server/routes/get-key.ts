@@ -1,0 +1,92 @@
+import type { Context } from "hono";
+import * as v from "valibot";
+import type { ApiEnv } from "../api-env";
+import { authenticateRootKey, type AuthDependencies } from "../auth";
+import type { KeyRecord } from "../db/key-store";
+import { errorResponse, JSON_HEADERS } from "../errors";
+import { BASE58_PATTERN } from "../ids";
+import { keyJson } from "../keys/key-json";
+import { hasAnyPermission, missingPermissionsDetail, permissionsFor } from "../permissions";
+import { hashSecret } from "../secrets";
+import { readValidBody, type BodySpec } from "./json-body";
+
+const KEY_ID = new RegExp(`^key_${BASE58_PATTERN}{1,64}$`);
+/** The real service's bound on a key's length. */
+export const KEY_MAX_LENGTH = 512;
+
+interface GetKeyBody {
+  keyId: string;
+  decrypt?: boolean;
+}
+
+const GET_KEY: BodySpec<v.GenericSchema<unknown, GetKeyBody>> = {
+  schema: v.strictObject({
+    keyId: v.pipe(v.string("keyId is required and must be a string"), v.regex(KEY_ID, "keyId must be a key id like key_…")),
+    decrypt: v.optional(v.boolean("decrypt must be true or false")),
+  }),
+  fixes: {
+    keyId: "Pass the keyId of a key of your workspace, as keys.listKeys or apis.listKeys return it.",
+    decrypt: "Pass true or false, or leave decrypt out; this server never returns plaintext (keys are not stored recoverable).",
+  },
+  example: '{"keyId": "key_…"}',
+};
+
+const WHOAMI: BodySpec<v.GenericSchema<unknown, { key: string }>> = {
+  schema: v.strictObject({
+    key: v.pipe(
+      v.string("key is required and must be a string"),
+      v.nonEmpty("key must not be empty"),
+      v.maxLength(KEY_MAX_LENGTH, `key must be at most ${KEY_MAX_LENGTH} characters`),
+    ),
+  }),
+  fixes: { key: "Pass the whole secret of the key, exactly as it was handed out (prefix included)." },
+  example: '{"key": "sk_live_…"}',
+};
+
+/** The read permission on the key's API (and the decrypt one when asked), or the 403 that names what is missing. */
+function refuseUnlessPermitted(c: Context<ApiEnv>, permissions: string, key: KeyRecord, decrypt: boolean): Response | undefined {
+  const read = permissionsFor("read_key", key.api_id);
+  if (!hasAnyPermission(permissions, read)) {
+    return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(read) });
+  }
+  // As the real service: decrypting needs its own permission; keys here are never stored recoverable, so a
+  // permitted decrypt returns no plaintext.
+  const decryptKey = permissionsFor("decrypt_key", key.api_id);
+  if (decrypt && !hasAnyPermission(permissions, decryptKey)) {
+    return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(decryptKey) });
+  }
+  return undefined;
+}
+
+function keyAnswer(c: Context<ApiEnv>, key: KeyRecord): Response {
+  return c.body(`{"meta":{"requestId":"${c.var.requestId}"},"data":${keyJson(key)}}`, 200, JSON_HEADERS);
+}
+
+/** `POST /v2/keys.getKey`: one key of the workspace by its id. */
+export function getKeyHandler(deps: AuthDependencies) {
+  return async (c: Context<ApiEnv>): Promise<Response> => {
+    const rootKey = authenticateRootKey(c, deps);
+    if (rootKey instanceof Response) return rootKey;
+    const body = await readValidBody(c, GET_KEY);
+    if (!body.ok) return body.response;
+
+    const key = deps.store.findKeyById(body.value.keyId, rootKey.workspaceId);
+    if (key === undefined) return errorResponse(c, "err:svc:data:key_not_found");
+    return refuseUnlessPermitted(c, rootKey.permissions, key, body.value.decrypt === true) ?? keyAnswer(c, key);
+  };
+}
+
+/** `POST /v2/keys.whoami`: the key a secret belongs to, found by the secret's hash. */
+export function whoamiHandler(deps: AuthDependencies) {
+  return async (c: Context<ApiEnv>): Promise<Response> => {
+    const rootKey = authenticateRootKey(c, deps);
+    if (rootKey instanceof Response) return rootKey;
+    const body = await readValidBody(c, WHOAMI);
+    if (!body.ok) return body.response;
+
+    const found = deps.store.findKeyByHash(hashSecret(body.value.key));
+    // Another workspace's key is not found, so nothing tells the caller it exists.
+    if (found?.workspace_id !== rootKey.workspaceId) return errorResponse(c, "err:svc:data:key_not_found");
+    return refuseUnlessPermitted(c, rootKey.permissions, found, false) ?? keyAnswer(c, found);
+  };
+}

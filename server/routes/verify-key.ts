@@ -1,0 +1,140 @@
+import type { Context } from "hono";
+import * as v from "valibot";
+import type { ApiEnv } from "../api-env";
+import { authenticateRootKey, DEFAULT_REGION, type AuthDependencies } from "../auth";
+import { errorResponse, JSON_HEADERS } from "../errors";
+import { createKeyRateLimiter } from "../keys/key-rate-limiter";
+import { parsePermissionQuery, PERMISSION_QUERY_MAX_LENGTH } from "../keys/permission-query";
+import { verifyKey, type VerifyRequest } from "../keys/verify-key";
+import { missingPermissionsDetail } from "../permissions";
+import { hashSecret } from "../secrets";
+import { KEY_MAX_LENGTH } from "./get-key";
+import { readValidBody, type BodySpec } from "./json-body";
+
+const MAX_TAGS = 20;
+const MAX_TAG_LENGTH = 128;
+const MAX_RATELIMITS = 20;
+const MAX_COST = 1_000_000_000;
+const whole = (field: string, min: number) =>
+  v.pipe(
+    v.number(`${field} must be a number`),
+    v.integer(`${field} must be a whole number`),
+    v.minValue(min, `${field} must be at least ${min}`),
+    v.maxValue(MAX_COST, `${field} must be at most ${MAX_COST}`),
+  );
+
+interface VerifyKeyBody {
+  key: string;
+  tags?: string[];
+  permissions?: string;
+  credits?: { cost: number };
+  ratelimits?: { name: string; cost?: number; limit?: number; duration?: number }[];
+}
+
+const VERIFY_KEY: BodySpec<v.GenericSchema<unknown, VerifyKeyBody>> = {
+  schema: v.strictObject({
+    key: v.pipe(
+      v.string("key is required and must be a string"),
+      v.nonEmpty("key must not be empty"),
+      v.maxLength(KEY_MAX_LENGTH, `key must be at most ${KEY_MAX_LENGTH} characters`),
+    ),
+    tags: v.optional(
+      v.pipe(
+        v.array(
+          v.pipe(
+            v.string("each tag must be a string"),
+            v.nonEmpty("a tag must not be empty"),
+            v.maxLength(MAX_TAG_LENGTH, `a tag must be at most ${MAX_TAG_LENGTH} characters`),
+          ),
+          "tags must be an array of strings",
+        ),
+        v.maxLength(MAX_TAGS, `at most ${MAX_TAGS} tags`),
+      ),
+    ),
+    permissions: v.optional(
+      v.pipe(
+        v.string("permissions must be a query string"),
+        v.nonEmpty("permissions must not be empty"),
+        v.maxLength(PERMISSION_QUERY_MAX_LENGTH, `permissions must be at most ${PERMISSION_QUERY_MAX_LENGTH} characters`),
+      ),
+    ),
+    credits: v.optional(v.strictObject({ cost: whole("credits.cost", 0) }, "credits must be an object like {\"cost\": 1}")),
+    ratelimits: v.optional(
+      v.pipe(
+        v.array(
+          v.strictObject(
+            {
+              name: v.pipe(v.string("a rate limit's name must be a string"), v.nonEmpty("a rate limit's name must not be empty"), v.maxLength(128)),
+              cost: v.optional(whole("cost", 0)),
+              limit: v.optional(whole("limit", 1)),
+              duration: v.optional(whole("duration", 1)),
+            },
+            "each rate limit must be an object like {\"name\": \"requests\"}",
+          ),
+          "ratelimits must be an array",
+        ),
+        v.maxLength(MAX_RATELIMITS, `at most ${MAX_RATELIMITS} rate limits`),
+      ),
+    ),
+  }),
+  fixes: {
+    key: "Pass the secret your user sent, exactly as it is (prefix included).",
+    tags: `Pass up to ${MAX_TAGS} strings like "path=/api/users", or leave tags out.`,
+    permissions: 'Pass a query like "documents.read AND (users.view OR users.admin)", or leave permissions out.',
+    credits: 'Pass {"cost": N} with a whole number N ≥ 0, or leave credits out to spend 1.',
+    ratelimits: 'Pass [{"name": "requests"}] naming the key\'s rate limits, with cost, limit and duration (ms) as whole numbers; a name the key lacks needs limit and duration.',
+  },
+  example: '{"key": "sk_live_…"}',
+};
+
+/** `POST /v2/keys.verifyKey`: 200 with the key's fate whatever it is; errors only for the call itself. */
+export function verifyKeyHandler(deps: AuthDependencies) {
+  const limiter = deps.keyRateLimiter ?? createKeyRateLimiter();
+  const region = deps.region ?? DEFAULT_REGION;
+
+  return async (c: Context<ApiEnv>): Promise<Response> => {
+    const rootKey = authenticateRootKey(c, deps);
+    if (rootKey instanceof Response) return rootKey;
+    const body = await readValidBody(c, VERIFY_KEY);
+    if (!body.ok) return body.response;
+    const { key, tags, permissions, credits, ratelimits } = body.value;
+
+    const request: VerifyRequest = { keyHash: hashSecret(key) };
+    if (tags !== undefined) request.tags = tags;
+    if (credits !== undefined) request.credits = credits;
+    if (ratelimits !== undefined) request.ratelimits = ratelimits;
+    if (permissions !== undefined) {
+      const parsed = parsePermissionQuery(permissions);
+      if (!parsed.ok) {
+        return errorResponse(c, "err:svc:application:invalid_input", {
+          errors: [{ location: "body.permissions", message: `permissions is not a valid query: ${parsed.message}`, fix: VERIFY_KEY.fixes.permissions }],
+        });
+      }
+      request.permissions = parsed.query;
+    }
+
+    const result = verifyKey(request, {
+      store: deps.store,
+      limiter,
+      caller: rootKey,
+      requestId: c.var.requestId,
+      now: Date.now(),
+      region,
+    });
+    if (result.kind === "missing_permission") {
+      return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(result.needed) });
+    }
+    if (result.kind === "unknown_ratelimit") {
+      return errorResponse(c, "err:svc:application:invalid_input", {
+        errors: [
+          {
+            location: `body.ratelimits.${result.index}.name`,
+            message: `The key has no rate limit named "${result.name}"`,
+            fix: "Name one of the key's rate limits, or give limit and duration for a limit of this request's own.",
+          },
+        ],
+      });
+    }
+    return c.body(JSON.stringify({ meta: { requestId: c.var.requestId }, data: result.data }), 200, JSON_HEADERS);
+  };
+}

@@ -1,0 +1,59 @@
+import { QueryErrorResetBoundary } from "@tanstack/react-query";
+import { ErrorBoundary } from "react-error-boundary";
+import { useParams } from "react-router-dom";
+import { KeyInsight } from "../../features/key-insight/components/key-insight";
+import { useNow } from "../../features/keys/use-now";
+import { AnalyticsErrorNotice } from "../../features/troubleshoot/components/analytics-error-notice";
+import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
+import { OutcomeExplanation } from "../../features/troubleshoot/components/outcome-explanation";
+import { verificationFacts } from "../../features/troubleshoot/verification-facts";
+import { paths, requestLookupPath, TROUBLESHOOT_PATH } from "../paths";
+import { useRequiredConnection } from "../require-connection";
+import { useForgetKey } from "../use-forget-key";
+import { usePageTitle } from "../use-page-title";
+
+/**
+ * A key's page, composed: key insight shows the key and its use; troubleshoot explains each outcome from the
+ * catalog, says why analytics cannot be read, and gives the panel when the key itself cannot be.
+ */
+export function KeyRoute() {
+  const { keyId = "" } = useParams();
+  usePageTitle(keyId === "" ? "Key" : `Key ${keyId.slice(0, 40)}`);
+  const connection = useRequiredConnection();
+  const reenterKey = useForgetKey();
+  const now = useNow();
+
+  return (
+    <QueryErrorResetBoundary>
+      {({ reset }) => (
+        <ErrorBoundary
+          onReset={reset}
+          resetKeys={[connection, keyId]}
+          fallbackRender={({ error, resetErrorBoundary }) => (
+            <div className="keys-error key-route__error">
+              <ErrorPanel
+                error={error}
+                baseUrl={connection.baseUrl}
+                onRetry={resetErrorBoundary}
+                onReenterKey={reenterKey}
+                troubleshootHref={TROUBLESHOOT_PATH}
+              />
+            </div>
+          )}
+        >
+          <KeyInsight
+            connection={connection}
+            keyId={keyId}
+            now={now}
+            keysHref={paths.keys}
+            lookupHref={requestLookupPath}
+            renderExplanation={(outcome, apiKey, latest) => (
+              <OutcomeExplanation facts={verificationFacts(outcome, apiKey, latest)} now={now} />
+            )}
+            renderAnalyticsError={(error, onRetry) => <AnalyticsErrorNotice error={error} onRetry={onRetry} />}
+          />
+        </ErrorBoundary>
+      )}
+    </QueryErrorResetBoundary>
+  );
+}

@@ -1,0 +1,158 @@
+import { useState, type ReactNode } from "react";
+import { CopyButton } from "../../../components/copy-button";
+import { SafeName } from "../../../components/safe-name";
+import type { Key, KeyRatelimit } from "../../../lib/contract";
+import { formatIsoTime, formatRelativeTime } from "../../../lib/format-time";
+import { formatRateLimit, nextRefill } from "../../../lib/key-facts";
+import { MetaTree } from "./meta-tree";
+
+/** Items of a list (permissions, roles) shown before "Show all": 500 permissions stay a short page. */
+export const LIST_SHOWN = 40;
+
+/** Every field of a key, absent ones said to be absent, server text always shown as text. */
+export function KeyFields({ apiKey, now }: { apiKey: Key; now: number }) {
+  const { credits, identity } = apiKey;
+  return (
+    <dl className="key-fields">
+      <Field term="Key id">
+        <code className="key-fields__id">
+          <SafeName>{apiKey.keyId}</SafeName>
+        </code>{" "}
+        <CopyButton value={apiKey.keyId} label="Copy the key id" />
+      </Field>
+      <Field term="Prefix">{apiKey.start === undefined ? <None /> : <code><SafeName>{apiKey.start}</SafeName></code>}</Field>
+      <Field term="Enabled">{apiKey.enabled === undefined ? <None /> : apiKey.enabled ? "Yes" : "No: every verification is refused"}</Field>
+      <Field term="Created">
+        <Timestamp time={apiKey.createdAt} now={now} />
+      </Field>
+      <Field term="Updated">
+        <Timestamp time={apiKey.updatedAt} now={now} />
+      </Field>
+      <Field term="Expires">
+        {apiKey.expires === undefined ? "Never" : <Timestamp time={apiKey.expires} now={now} />}
+      </Field>
+      <Field term="Last used">
+        {apiKey.lastUsedAt === undefined ? "Never" : <Timestamp time={apiKey.lastUsedAt} now={now} />}
+      </Field>
+      <Field term="Credits">
+        {credits === undefined || credits.remaining === null ? (
+          "Unlimited"
+        ) : (
+          <>
+            {credits.remaining.toLocaleString("en")} remaining
+            {credits.refill === undefined ? (
+              ", never refilled"
+            ) : (
+              <>
+                ; {credits.refill.amount.toLocaleString("en")} added{" "}
+                {credits.refill.interval === "daily" ? "every day" : `every month on day ${credits.refill.refillDay ?? 1}`}, next{" "}
+                <Timestamp time={nextRefill(credits, now) ?? undefined} now={now} />
+              </>
+            )}
+          </>
+        )}
+      </Field>
+      <Field term="Rate limits">
+        <RateLimits limits={apiKey.ratelimits} />
+      </Field>
+      <Field term="Permissions">
+        <TextList items={apiKey.permissions} noun="permission" />
+      </Field>
+      <Field term="Roles">
+        <TextList items={apiKey.roles} noun="role" />
+      </Field>
+      <Field term="Identity">
+        {identity === undefined ? (
+          <None />
+        ) : (
+          <dl className="key-fields__nested">
+            <Field term="External id">
+              <code>
+                <SafeName>{identity.externalId}</SafeName>
+              </code>
+            </Field>
+            <Field term="Identity id">
+              <code>
+                <SafeName>{identity.id}</SafeName>
+              </code>
+            </Field>
+            {identity.ratelimits !== undefined && (
+              <Field term="Identity rate limits">
+                <RateLimits limits={identity.ratelimits} />
+              </Field>
+            )}
+            <Field term="Identity meta">{identity.meta === undefined ? <None /> : <MetaTree value={identity.meta} label="Identity meta" />}</Field>
+          </dl>
+        )}
+      </Field>
+      <Field term="Meta">{apiKey.meta === undefined ? <None /> : <MetaTree value={apiKey.meta} label="Meta" />}</Field>
+    </dl>
+  );
+}
+
+function Field({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="key-fields__row">
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function None() {
+  return <span className="key-fields__none">None</span>;
+}
+
+/** "3 days ago · 2026-11-20 10:00:00 UTC": relative for reading, exact for checking. */
+export function Timestamp({ time, now }: { time: number | undefined; now: number }) {
+  const iso = time === undefined ? null : formatIsoTime(time);
+  if (time === undefined || iso === null) return <None />;
+  return (
+    <span className="timestamp">
+      <time dateTime={iso}>{formatRelativeTime(time, now)}</time>
+      <span className="timestamp__sep"> · </span>
+      <span className="timestamp__exact">{iso.replace("T", " ").replace(/\.\d+Z$/, " UTC")}</span>
+    </span>
+  );
+}
+
+function RateLimits({ limits }: { limits: readonly KeyRatelimit[] | undefined }) {
+  if (limits === undefined || limits.length === 0) return <None />;
+  return (
+    <ul className="key-fields__list">
+      {limits.map((limit, index) => (
+        <li key={`${limit.id}-${index}`}>
+          <strong>
+            <SafeName>{limit.name}</SafeName>
+          </strong>
+          : {formatRateLimit(limit)}
+          {limit.autoApply ? ", on every verification" : ", when a verification asks for it"}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function TextList({ items, noun }: { items: readonly string[] | undefined; noun: string }) {
+  const [all, setAll] = useState(false);
+  if (items === undefined || items.length === 0) return <None />;
+  const shown = all ? items : items.slice(0, LIST_SHOWN);
+  return (
+    <>
+      <ul className="key-fields__chips">
+        {shown.map((item, index) => (
+          <li key={`${index}-${item}`}>
+            <code>
+              <SafeName>{item}</SafeName>
+            </code>
+          </li>
+        ))}
+      </ul>
+      {items.length > LIST_SHOWN && (
+        <button type="button" className="button button--small" onClick={() => setAll((value) => !value)}>
+          {all ? `Show the first ${LIST_SHOWN}` : `Show all ${items.length.toLocaleString("en")} ${noun}s`}
+        </button>
+      )}
+    </>
+  );
+}

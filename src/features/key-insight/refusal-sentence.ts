@@ -1,0 +1,118 @@
+import type { AnalyticsOutcome } from "../../lib/analytics-sql";
+import { formatRelativeTime } from "../../lib/format-time";
+import { formatRateLimit, nextRefill, type KeyFacts } from "../../lib/key-facts";
+import type { OutcomeCounts } from "./usage-series";
+
+export type VerdictTone = "ok" | "refused" | "warning" | "quiet";
+
+export interface Verdict {
+  tone: VerdictTone;
+  text: string;
+}
+
+const shortDate = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
+
+/** "3 days ago (Nov 20)" */
+function when(time: number, now: number): string {
+  return `${formatRelativeTime(time, now)} (${shortDate.format(time)})`;
+}
+
+function times(count: number): string {
+  return count === 1 ? "once" : `${count.toLocaleString("en")} times`;
+}
+
+/** Why the key's own fields refuse every verification now, with the outcome that reason produces; null when none does. */
+function fieldReason(key: KeyFacts, now: number): { outcome: AnalyticsOutcome; reason: string } | null {
+  if (key.expires !== undefined && key.expires <= now) {
+    return { outcome: "EXPIRED", reason: `it expired ${when(key.expires, now)}` };
+  }
+  if (key.enabled === false) return { outcome: "DISABLED", reason: "it is disabled" };
+  if (key.credits?.remaining === 0) {
+    const refill = nextRefill(key.credits, now);
+    return {
+      outcome: "USAGE_EXCEEDED",
+      reason:
+        refill === null
+          ? "it is out of credits and none are refilled"
+          : `it is out of credits until they refill ${formatRelativeTime(refill, now)} (${shortDate.format(refill)})`,
+    };
+  }
+  return null;
+}
+
+/** What a refusal outcome says about the key, for when its fields do not explain it. */
+function outcomeReason(outcome: AnalyticsOutcome, key: KeyFacts): string {
+  switch (outcome) {
+    case "RATE_LIMITED": {
+      const limits = (key.ratelimits ?? []).filter((limit) => limit.autoApply !== false);
+      const first = limits[0];
+      return first === undefined
+        ? "callers went over a rate limit"
+        : `callers went over its rate limit “${first.name}” (${formatRateLimit(first)})`;
+    }
+    case "USAGE_EXCEEDED":
+      return "it ran out of credits";
+    case "EXPIRED":
+      return "it had expired";
+    case "DISABLED":
+      return "it was disabled";
+    case "INSUFFICIENT_PERMISSIONS":
+      return "callers asked for permissions it does not have";
+    case "FORBIDDEN":
+      return "it was verified against an API it does not belong to";
+    case "INVALID":
+    case "VALID":
+      return "its verifications were invalid";
+  }
+}
+
+function dominantRefusal(counts: OutcomeCounts): AnalyticsOutcome | null {
+  let best: AnalyticsOutcome | null = null;
+  for (const [outcome, count] of Object.entries(counts) as [AnalyticsOutcome, number][]) {
+    if (outcome === "VALID" || count === 0) continue;
+    if (best === null || count > counts[best]) best = outcome;
+  }
+  return best;
+}
+
+/**
+ * One sentence answering "why is this key refused?" from its fields and its last 24 hours of outcomes
+ * (`counts`, or null when analytics could not be read).
+ */
+export function refusalVerdict(key: KeyFacts, counts: OutcomeCounts | null, now: number): Verdict {
+  const byFields = fieldReason(key, now);
+  const total = counts === null ? 0 : Object.values(counts).reduce((sum, count) => sum + count, 0);
+  const refused = counts === null ? 0 : total - counts.VALID;
+
+  if (byFields !== null) {
+    if (counts === null) return { tone: "refused", text: `Refused because ${byFields.reason}.` };
+    if (total === 0) return { tone: "refused", text: `Refused because ${byFields.reason}; nobody tried it in the last 24 h.` };
+    const outcome = counts[byFields.outcome] > 0 ? byFields.outcome : dominantRefusal(counts);
+    if (outcome === null) {
+      return {
+        tone: "refused",
+        text: `Refused because ${byFields.reason}, though all ${total.toLocaleString("en")} verifications in the last 24 h were VALID.`,
+      };
+    }
+    return {
+      tone: "refused",
+      text: `Refused because ${byFields.reason}: ${counts[outcome].toLocaleString("en")} of ${total.toLocaleString("en")} verifications in the last 24 h were ${outcome}.`,
+    };
+  }
+
+  if (counts === null) {
+    return { tone: "quiet", text: "Nothing in its fields refuses it; its recent verifications could not be read (the reason is below)." };
+  }
+  if (total === 0) {
+    const lastUsed = key.lastUsedAt === undefined ? "" : `; last used ${when(key.lastUsedAt, now)}`;
+    return { tone: "quiet", text: `Not verified in the last 24 h${lastUsed}.` };
+  }
+  const outcome = dominantRefusal(counts);
+  if (outcome === null) return { tone: "ok", text: `Verified fine ${times(total)} in the last 24 h.` };
+  const share = `${refused.toLocaleString("en")} of ${total.toLocaleString("en")} verifications in the last 24 h were refused`;
+  const most = refused === counts[outcome] ? ` as ${outcome}` : `, most (${counts[outcome].toLocaleString("en")}) as ${outcome}`;
+  return {
+    tone: refused * 2 >= total ? "refused" : "warning",
+    text: `Refused ${refused * 2 >= total ? "mostly" : "at times"} because ${outcomeReason(outcome, key)}: ${share}${most}.`,
+  };
+}

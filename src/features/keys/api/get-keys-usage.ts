@@ -1,0 +1,33 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { getVerifications } from "../../../lib/api/get-verifications";
+import type { Connection } from "../../../lib/api/transport";
+import { ApiError } from "../../../lib/api-errors";
+import { fingerprint } from "../../../lib/fingerprint";
+import { usageFromRows, usageQueryIds, usageSql, type KeyUsage } from "../usage";
+
+/** The analytics permission the usage bars need (CONTRACT.md §4). */
+export const READ_ANALYTICS_PERMISSION = "api.*.read_analytics";
+
+/** One analytics query for a set of keys (the rows in view), cached per set: scrolling back asks nothing again. */
+export function keysUsageQueryOptions(connection: Connection, keyIds: readonly string[]) {
+  const ids = usageQueryIds(keyIds);
+  return {
+    queryKey: ["keys", "usage", { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey), ids }] as const,
+    queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Map<string, KeyUsage>> => {
+      const { rows } = await getVerifications(connection, usageSql(ids), { signal });
+      return usageFromRows(rows, ids, Date.now());
+    },
+    enabled: ids.length > 0,
+    staleTime: 60_000,
+  };
+}
+
+/** A 403: the root key may list keys but not read analytics. Shown once, in place of the usage column. */
+export function isAnalyticsForbidden(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403;
+}
+
+/** The usage of the keys in view; the previous answer stays while the next set loads. Never thrown. */
+export function useKeysUsage(connection: Connection, keyIds: readonly string[]) {
+  return useQuery({ ...keysUsageQueryOptions(connection, keyIds), placeholderData: keepPreviousData, throwOnError: false });
+}

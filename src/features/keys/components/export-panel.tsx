@@ -1,0 +1,90 @@
+import { useId, useState } from "react";
+import { COLUMN_SPECS, type ColumnId } from "../key-columns";
+import type { Key } from "../../../lib/contract";
+import { exportFileName, isExportedColumn, keysToCsv, keysToJson } from "../export-keys";
+import type { KeysLoader } from "../use-keys-loader";
+import "./export-buttons.css";
+
+/** Saves a file through a temporary link: no server round trip, nothing kept after the click. */
+function download(content: string, type: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.rel = "noopener";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Some browsers read the blob after the click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+interface ExportPanelProps {
+  /** The rows the table shows: its filter and sort applied. */
+  keys: readonly { original: Key }[];
+  columns: readonly ColumnId[];
+  now: number;
+  loaded: number;
+  hasMore: boolean;
+  /** The list could not be confirmed as current (offline, a failed refresh). */
+  stale: boolean;
+  loader: KeysLoader;
+}
+
+const keysWord = (count: number) => `${count.toLocaleString("en")} ${count === 1 ? "key" : "keys"}`;
+
+/**
+ * Export what the table shows — its filter, its sort, its columns — and say exactly what that is: how many
+ * of how many loaded keys, whether the server holds more, with a way to load the rest first.
+ */
+export function ExportPanel({ keys, columns, now, loaded, hasMore, stale, loader }: ExportPanelProps) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const shown = keys.map((row) => row.original);
+  const csvColumns = columns.filter(isExportedColumn);
+  const loading = loader.state.phase === "loading" || loader.state.phase === "rate-limited" || loader.state.phase === "offline";
+  const scope =
+    shown.length === loaded
+      ? `${keysWord(shown.length)}, every key loaded`
+      : `${shown.length.toLocaleString("en")} of ${keysWord(loaded)} loaded, as filtered`;
+  return (
+    <div className="keys-export">
+      <button type="button" className="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((value) => !value)}>
+        Export…
+      </button>
+      <section id={panelId} hidden={!open} className="keys-export__panel" aria-label="Export">
+        <p>
+          <strong>Exports {scope}</strong>, in the table&apos;s order, with its columns ({csvColumns.map((id) => COLUMN_SPECS[id].label).join(", ")}
+          ; JSON has every field).
+        </p>
+        {hasMore && (
+          <p className="keys-export__warning">
+            The server holds more keys that are not loaded yet, so the file would not have them.{" "}
+            {!loading && (
+              <button type="button" className="button button--small" onClick={() => void loader.start("export")}>
+                Load the rest first
+              </button>
+            )}
+          </p>
+        )}
+        {stale && <p className="keys-export__warning">The list is not current (see above): the file holds the keys as last loaded.</p>}
+        <div className="keys-toolbar__export" role="group" aria-label="Export shown keys">
+          <button
+            type="button"
+            className="button"
+            onClick={() => download(keysToCsv(shown, columns, now), "text/csv;charset=utf-8", exportFileName("csv", new Date()))}
+          >
+            Export CSV
+          </button>
+          <button
+            type="button"
+            className="button"
+            onClick={() => download(keysToJson(shown, new Date()), "application/json", exportFileName("json", new Date()))}
+          >
+            Export JSON
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { Spinner } from "../../../components/spinner";
+import type { LoadPurpose, LoadState } from "../use-keys-loader";
+
+interface LoadProgressProps {
+  state: LoadState;
+  loaded: number;
+  secondsLeft: number | null;
+  /** The filter a search is looking for. */
+  filter: string;
+  onStop: () => void;
+  onContinue: (purpose: LoadPurpose) => void;
+}
+
+const keys = (count: number) => `${count.toLocaleString("en")} ${count === 1 ? "key" : "keys"}`;
+
+function goal(purpose: LoadPurpose, filter: string): string {
+  switch (purpose) {
+    case "search":
+      return `Looking for “${filter}”`;
+    case "export":
+      return "Loading every key for the export";
+    case "all":
+      return "Loading every key";
+    case "more":
+      return "Loading more keys";
+  }
+}
+
+/**
+ * Where a load of many pages stands: how many keys so far, why it waits (a rate limit, no connection), and a
+ * way to stop it or go on. A load never ends without a word here.
+ */
+export function LoadProgress({ state, loaded, secondsLeft, filter, onStop, onContinue }: LoadProgressProps) {
+  if (state.phase === "idle" || (state.phase === "loading" && state.purpose === "more")) return null;
+  if (state.phase === "done" || state.phase === "failed") {
+    if (state.purpose !== "all" && state.purpose !== "export") return null;
+    return state.phase === "done" ? (
+      <p className="keys-progress" role="status">
+        All {keys(loaded)} loaded.
+      </p>
+    ) : null;
+  }
+  const { purpose } = state;
+  let text: string;
+  switch (state.phase) {
+    case "loading":
+      text =
+        purpose === "search"
+          ? `${goal(purpose, filter)}: ${keys(loaded)} looked at, none matches yet.`
+          : `${goal(purpose, filter)}: ${keys(loaded)} so far.`;
+      break;
+    case "rate-limited":
+      text = `The API's rate limit is reached at ${keys(loaded)}; loading goes on in ${secondsLeft ?? 0} s.`;
+      break;
+    case "offline":
+      text = `Offline at ${keys(loaded)}; loading goes on when the connection is back.`;
+      break;
+    case "stopped":
+      text =
+        purpose === "search"
+          ? `Stopped looking for “${filter}” after ${keys(loaded)}; none matches. More keys are not loaded.`
+          : `Stopped at ${keys(loaded)}; more keys are not loaded.`;
+      break;
+  }
+  const active = state.phase !== "stopped";
+  return (
+    <div className="keys-progress" role="status">
+      {active && <Spinner />}
+      <span>{text}</span>
+      {active ? (
+        <button type="button" className="button button--small" onClick={onStop}>
+          Stop
+        </button>
+      ) : (
+        <button type="button" className="button button--small" onClick={() => onContinue(purpose)}>
+          {purpose === "search" ? "Keep looking" : "Continue"}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { STATUS_LABELS, type StatusFacet } from "../key-status";
+import type { KeysTableModel } from "../use-keys-table";
+
+const FACETS: readonly StatusFacet[] = ["expired", "disabled", "no-credits", "expiring", "low-credits", "ok"];
+
+interface StatusFilterProps {
+  model: KeysTableModel;
+  loaded: number;
+  hasMore: boolean;
+  loading: boolean;
+  onLoadAll: () => void;
+}
+
+/**
+ * Filter by status, each choice with its count among the loaded keys, and how many keys those counts cover:
+ * with more keys on the server, the counts say so and offer to load the rest.
+ */
+export function StatusFilter({ model, loaded, hasMore, loading, onLoadAll }: StatusFilterProps) {
+  const counts = model.table.getColumn("status")?.getFacetedUniqueValues() ?? new Map<unknown, number>();
+  const selected = model.statusFilter;
+  const offered = FACETS.filter((facet) => (counts.get(facet) ?? 0) > 0 || selected.includes(facet));
+  // Nothing to choose between: every key is fine, or the API sends no field a status comes from.
+  if (offered.length <= 1 && selected.length === 0) return null;
+  const toggle = (facet: StatusFacet) =>
+    model.setStatusFilter(selected.includes(facet) ? selected.filter((value) => value !== facet) : [...selected, facet]);
+  return (
+    <div className="keys-status-filter" role="group" aria-label="Filter by status">
+      <span className="keys-status-filter__label">Status</span>
+      {offered.map((facet) => (
+        <button
+          key={facet}
+          type="button"
+          className="keys-status-filter__choice"
+          aria-pressed={selected.includes(facet)}
+          onClick={() => toggle(facet)}
+        >
+          {STATUS_LABELS[facet]} <span className="keys-status-filter__count">{(counts.get(facet) ?? 0).toLocaleString("en")}</span>
+        </button>
+      ))}
+      <span className="keys-status-filter__scope">
+        {hasMore
+          ? `Counted among the ${loaded.toLocaleString("en")} keys looked at so far; more are not loaded.`
+          : `Counted among all ${loaded.toLocaleString("en")} keys.`}
+      </span>
+      {hasMore && !loading && (
+        <button type="button" className="button button--small" onClick={onLoadAll}>
+          Load all keys
+        </button>
+      )}
+    </div>
+  );
+}

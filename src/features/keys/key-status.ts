@@ -1,0 +1,90 @@
+import type { Key } from "../../lib/contract";
+
+/**
+ * A key's status as badges: what its fields say (disabled, expired, expiring, credits) and what its recent
+ * verifications say (rate limited, many refusals). Pure, so every threshold is tested without a browser.
+ */
+export type FieldStatus = "disabled" | "expired" | "expiring" | "no-credits" | "low-credits";
+export type UsageStatus = "rate-limited" | "many-refusals";
+export type KeyStatusKind = FieldStatus | UsageStatus;
+/** The status filter's choices: the field statuses, and "ok" for a key with none of them. */
+export type StatusFacet = FieldStatus | "ok";
+
+export const EXPIRING_WITHIN_MS = 24 * 60 * 60 * 1000;
+/** Without a refill to compare with, this many credits left is "low". */
+export const LOW_CREDITS = 10;
+/** With a refill, less than this share of one refill left is "low". */
+export const LOW_CREDITS_SHARE = 0.1;
+/** "Many refusals": at least this many, and at least this share of the window's verifications. */
+export const MANY_REFUSALS_MIN = 5;
+export const MANY_REFUSALS_SHARE = 0.2;
+
+export const STATUS_LABELS: Record<KeyStatusKind | "ok", string> = {
+  disabled: "Disabled",
+  expired: "Expired",
+  expiring: "Expires within 24 h",
+  "no-credits": "Out of credits",
+  "low-credits": "Low on credits",
+  "rate-limited": "Rate limited",
+  "many-refusals": "Many refusals",
+  ok: "No problem",
+};
+
+export const STATUS_TONES: Record<KeyStatusKind, "danger" | "warn" | "muted"> = {
+  disabled: "muted",
+  expired: "danger",
+  expiring: "warn",
+  "no-credits": "danger",
+  "low-credits": "warn",
+  "rate-limited": "warn",
+  "many-refusals": "warn",
+};
+
+/** The statuses a key's own fields give it, most severe first. An expired key is not also "expiring". */
+export function fieldStatuses(key: Key, now: number): FieldStatus[] {
+  const statuses: FieldStatus[] = [];
+  if (key.enabled === false) statuses.push("disabled");
+  if (key.expires !== undefined) {
+    if (key.expires <= now) statuses.push("expired");
+    else if (key.expires - now <= EXPIRING_WITHIN_MS) statuses.push("expiring");
+  }
+  const remaining = key.credits?.remaining;
+  if (typeof remaining === "number") {
+    if (remaining <= 0) statuses.push("no-credits");
+    else if (remaining <= lowCreditsThreshold(key)) statuses.push("low-credits");
+  }
+  return statuses;
+}
+
+function lowCreditsThreshold(key: Key): number {
+  const refill = key.credits?.refill?.amount;
+  return refill !== undefined && refill > 0 ? refill * LOW_CREDITS_SHARE : LOW_CREDITS;
+}
+
+/** The status filter's values for a key: its field statuses, or "ok". */
+export function statusFacets(key: Key, now: number): StatusFacet[] {
+  const statuses = fieldStatuses(key, now);
+  return statuses.length === 0 ? ["ok"] : statuses;
+}
+
+/** Verifications in the usage window, counted by outcome. */
+export interface UsageTotals {
+  valid: number;
+  rateLimited: number;
+  /** Every outcome but VALID, rate limiting included. */
+  refused: number;
+}
+
+export function usageStatuses(totals: UsageTotals | undefined): UsageStatus[] {
+  if (totals === undefined) return [];
+  const statuses: UsageStatus[] = [];
+  if (totals.rateLimited > 0) statuses.push("rate-limited");
+  const all = totals.valid + totals.refused;
+  const otherRefusals = totals.refused - totals.rateLimited;
+  if (otherRefusals >= MANY_REFUSALS_MIN && otherRefusals >= all * MANY_REFUSALS_SHARE) statuses.push("many-refusals");
+  return statuses;
+}
+
+export function keyStatuses(key: Key, now: number, usage?: UsageTotals): KeyStatusKind[] {
+  return [...fieldStatuses(key, now), ...usageStatuses(usage)];
+}

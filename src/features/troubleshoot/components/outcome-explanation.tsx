@@ -1,0 +1,62 @@
+import { formatRelativeTime } from "../../../lib/format-time";
+import { nextRefill } from "../../../lib/key-facts";
+import { describeVerification, type VerificationFacts } from "../error-catalog";
+import { RichText } from "./rich-text";
+import "./request-lookup.css";
+
+/**
+ * What a verification's outcome means and how to fix it, from the catalog, with what the key's fields add:
+ * since when it expired, when its credits refill; and what analytics does not record, said plainly.
+ */
+export function OutcomeExplanation({ facts, now, headingLevel = 3 }: { facts: VerificationFacts; now: number; headingLevel?: 3 | 4 }) {
+  const explanation = describeVerification(facts);
+  const Heading = headingLevel === 3 ? "h3" : "h4";
+  const notes = specifics(facts, now);
+  return (
+    <div className={`outcome-explanation outcome-explanation--${explanation.tone}`}>
+      <Heading className="outcome-explanation__heading">
+        <code>{facts.outcome}</code> {explanation.heading}
+      </Heading>
+      <p>
+        <RichText text={explanation.whatHappened} />
+      </p>
+      {notes.map((note) => (
+        <p key={note} className="outcome-explanation__note">
+          <RichText text={note} />
+        </p>
+      ))}
+      {explanation.fixSteps.length > 0 && (
+        <>
+          <p className="outcome-explanation__fix-label">Fix:</p>
+          <ul className="outcome-explanation__fix">
+            {explanation.fixSteps.map((step) => (
+              <li key={step}>
+                <RichText text={step} />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+function specifics(facts: VerificationFacts, now: number): string[] {
+  const key = facts.key;
+  switch (facts.outcome) {
+    case "EXPIRED":
+      return key?.expires === undefined ? [] : [`Expired ${formatRelativeTime(key.expires, now)}.`];
+    case "USAGE_EXCEEDED": {
+      const refill = nextRefill(key?.credits, now);
+      return refill === null ? [] : [`Next refill ${formatRelativeTime(refill, now)} (${new Date(refill).toISOString()}).`];
+    }
+    case "RATE_LIMITED":
+      return facts.ratelimit === undefined
+        ? ["Analytics does not record which rate limit refused a verification, and this key has more than one (or none) applied to every verification."]
+        : [];
+    case "INSUFFICIENT_PERMISSIONS":
+      return facts.permissions === undefined ? ["Analytics does not record which permission the verification asked for."] : [];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,18 @@
+import type { Key } from "../../lib/contract";
+import type { VerificationFacts } from "./error-catalog";
+
+/**
+ * What is known about a refused verification, for the catalog's explanation: the key's fields, and the rate
+ * limit that refused it when the key has only one that applies to every verification (analytics records
+ * neither the rate limit nor the permission asked for). A window that refused at `time` is over by `time + duration`.
+ */
+export function verificationFacts(outcome: string, key: Key | null, time?: number): VerificationFacts {
+  const facts: VerificationFacts = { outcome };
+  if (key !== null) facts.key = key;
+  const applied = (key?.ratelimits ?? []).filter((limit) => limit.autoApply);
+  const only = applied.length === 1 ? applied[0] : undefined;
+  if (outcome === "RATE_LIMITED" && only !== undefined) {
+    facts.ratelimit = { name: only.name, ...(time !== undefined && { reset: time + only.duration }) };
+  }
+  return facts;
+}

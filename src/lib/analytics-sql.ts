@@ -1,0 +1,97 @@
+/**
+ * The analytics queries Keyscope sends to `analytics.getVerifications` (CONTRACT.md §4), as ClickHouse SQL
+ * that the reference server runs unchanged. Every value put into the text is either validated against an
+ * id's shape first or quoted by `sqlString`, never interpolated raw.
+ */
+
+/** The outcomes analytics records (CONTRACT.md §4), in the order charts stack them. */
+export const ANALYTICS_OUTCOMES = [
+  "VALID",
+  "RATE_LIMITED",
+  "USAGE_EXCEEDED",
+  "EXPIRED",
+  "DISABLED",
+  "INSUFFICIENT_PERMISSIONS",
+  "FORBIDDEN",
+  "INVALID",
+] as const;
+
+export type AnalyticsOutcome = (typeof ANALYTICS_OUTCOMES)[number];
+
+const BASE58 = "[1-9A-HJ-NP-Za-km-z]";
+const KEY_ID = new RegExp(`^key_${BASE58}+$`);
+const REQUEST_ID = new RegExp(`^req_${BASE58}+$`);
+
+/** A key id as the service makes them (`key_` + base58): safe to put between quotes in SQL as it is. */
+export function isKeyId(value: string): boolean {
+  return value.length <= 64 && KEY_ID.test(value);
+}
+
+/** A request id as the service makes them (`req_` + base58). */
+export function isRequestId(value: string): boolean {
+  return value.length <= 64 && REQUEST_ID.test(value);
+}
+
+export type SqlStringCheck = { ok: true; literal: string } | { ok: false; reason: string };
+
+/**
+ * A text value as a string literal both ClickHouse and the reference engine read the same way: quotes doubled.
+ * Backslashes escape in ClickHouse but not in standard SQL, and control characters are never in a tag, so
+ * both are refused rather than guessed at.
+ */
+export function sqlString(value: string): SqlStringCheck {
+  if (value.includes("\\")) return { ok: false, reason: "A tag with a backslash cannot be searched for." };
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\u0000-\u001f\u007f]/.test(value)) return { ok: false, reason: "A tag with a line break or control character cannot be searched for." };
+  if (value.length > 500) return { ok: false, reason: "A tag is at most 500 characters long." };
+  return { ok: true, literal: `'${value.replaceAll("'", "''")}'` };
+}
+
+export type UsageWindow = "24h" | "7d" | "30d";
+
+export const USAGE_WINDOWS: Record<UsageWindow, { label: string; table: string; interval: string; bucketMs: number; buckets: number }> = {
+  "24h": { label: "24 hours", table: "key_verifications_per_hour_v1", interval: "INTERVAL 24 HOUR", bucketMs: 3_600_000, buckets: 24 },
+  "7d": { label: "7 days", table: "key_verifications_per_hour_v1", interval: "INTERVAL 7 DAY", bucketMs: 3_600_000, buckets: 168 },
+  "30d": { label: "30 days", table: "key_verifications_per_day_v1", interval: "INTERVAL 30 DAY", bucketMs: 86_400_000, buckets: 30 },
+};
+
+function assertKeyId(keyId: string): void {
+  if (!isKeyId(keyId)) throw new Error(`not a key id: ${JSON.stringify(keyId.slice(0, 80))}`);
+}
+
+/** Verifications of one key per hour (24 h, 7 days) or per day (30 days), by outcome: rows `{time, outcome, total}`. */
+export function usageQuery(keyId: string, window: UsageWindow): string {
+  assertKeyId(keyId);
+  const { table, interval } = USAGE_WINDOWS[window];
+  return (
+    `SELECT time, outcome, sum(count) AS total FROM ${table} ` +
+    `WHERE key_id = '${keyId}' AND time >= now() - ${interval} ` +
+    "GROUP BY time, outcome ORDER BY time"
+  );
+}
+
+export const REFUSALS_PAGE_SIZE = 50;
+
+/**
+ * One page of a key's refused verifications, newest first: rows `{request_id, time, outcome, region, tags}`.
+ * Asks for one row more than a page, to know whether another page exists. `tag` must be a `sqlString` literal.
+ */
+export function refusalsQuery(keyId: string, page: { offset: number; tagLiteral?: string | undefined }): string {
+  assertKeyId(keyId);
+  const offset = Math.max(0, Math.trunc(page.offset));
+  const tag = page.tagLiteral === undefined ? "" : ` AND has(tags, ${page.tagLiteral})`;
+  return (
+    "SELECT request_id, time, outcome, region, tags FROM key_verifications_v1 " +
+    `WHERE key_id = '${keyId}' AND outcome != 'VALID'${tag} ` +
+    `ORDER BY time DESC LIMIT ${REFUSALS_PAGE_SIZE + 1} OFFSET ${offset}`
+  );
+}
+
+/** The verification recorded under one request id: rows `{request_id, time, key_id, outcome, region, tags}`. */
+export function verificationByRequestIdQuery(requestId: string): string {
+  if (!isRequestId(requestId)) throw new Error(`not a request id: ${JSON.stringify(requestId.slice(0, 80))}`);
+  return (
+    "SELECT request_id, time, key_id, outcome, region, tags FROM key_verifications_v1 " +
+    `WHERE request_id = '${requestId}' LIMIT 1`
+  );
+}

@@ -1,0 +1,56 @@
+import * as v from "valibot";
+import { InvalidConnectionError, UnexpectedResponseError } from "../api-errors";
+import { LIST_KEYS_PATH, REAL_SERVICE_LIST_KEYS_PATH, type Key, type ListKeysRequest } from "../contract";
+import { callOperation } from "./call-operation";
+import { KeySchema } from "./schemas";
+import type { Connection, RequestOptions } from "./transport";
+
+export interface KeysPage {
+  keys: Key[];
+  cursor: string | undefined;
+  hasMore: boolean;
+  requestId: string | null;
+}
+
+/** The reference server answers `data: {keys}`, the real service `data` as the array itself. */
+const KeysDataSchema = v.union([
+  v.array(KeySchema),
+  v.pipe(
+    v.looseObject({ keys: v.array(KeySchema) }),
+    v.transform(({ keys }) => keys),
+  ),
+]);
+
+/**
+ * One page of keys. `POST /v2/keys.listKeys` (the reference server) by default; with the connection's `apiId`,
+ * the real service's `POST /v2/apis.listKeys`, falling back to `keys.listKeys` where that does not exist.
+ * When `keys.listKeys` does not exist either and no `apiId` is known, an InvalidConnectionError asks for one.
+ */
+export async function listKeys(connection: Connection, request: ListKeysRequest = {}, options: RequestOptions = {}): Promise<KeysPage> {
+  // The connection's API ID picks the real service's operation; an `apiId` in the request alone is a filter.
+  const connectionApiId = connection.apiId?.trim() || undefined;
+  const apiId = request.apiId ?? connectionApiId;
+  const body = { ...request, apiId };
+  const paths = listKeysPaths(connectionApiId);
+  for (const [index, path] of paths.entries()) {
+    try {
+      const { data, requestId, pagination } = await callOperation(connection, path, body, KeysDataSchema, options);
+      const hasMore = pagination?.hasMore ?? false;
+      return { keys: data, cursor: hasMore ? pagination?.cursor : undefined, hasMore, requestId };
+    } catch (error) {
+      const last = index === paths.length - 1;
+      if (!isMissingOperation(error) || (last && apiId !== undefined)) throw error;
+    }
+  }
+  throw new InvalidConnectionError("api-id-required");
+}
+
+/** The list operations to try, in order, for a request with or without an `apiId`. */
+export function listKeysPaths(apiId: string | undefined): readonly string[] {
+  return apiId === undefined ? [LIST_KEYS_PATH] : [REAL_SERVICE_LIST_KEYS_PATH, LIST_KEYS_PATH];
+}
+
+/** A 404 that is not the service's error envelope: the server has no such operation (a router's own 404). */
+export function isMissingOperation(error: unknown): boolean {
+  return error instanceof UnexpectedResponseError && error.status === 404;
+}

@@ -1,0 +1,74 @@
+/**
+ * The fields of a key (CONTRACT.md §4) that decide whether a verification passes. Structural, so the
+ * client's whole Key object fits it.
+ */
+export interface KeyFacts {
+  enabled?: boolean | undefined;
+  /** Unix ms. */
+  expires?: number | undefined;
+  lastUsedAt?: number | undefined;
+  credits?: Credits | undefined;
+  ratelimits?: readonly RateLimit[] | undefined;
+  permissions?: readonly string[] | undefined;
+}
+
+export interface Credits {
+  /** null: unlimited. */
+  remaining: number | null;
+  refill?: { interval: "daily" | "monthly"; amount: number; refillDay?: number | undefined } | undefined;
+}
+
+export interface RateLimit {
+  id?: string | undefined;
+  name: string;
+  limit: number;
+  /** ms */
+  duration: number;
+  autoApply?: boolean | undefined;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * When the credits refill next: daily at the next midnight UTC; monthly on `refillDay` (1 when absent, the
+ * month's last day when it is shorter). Null when the key has no refill.
+ */
+export function nextRefill(credits: Credits | undefined, now: number): number | null {
+  const refill = credits?.refill;
+  if (refill === undefined) return null;
+  if (refill.interval === "daily") return (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+  const day = Math.min(31, Math.max(1, Math.trunc(refill.refillDay ?? 1)));
+  const today = new Date(now);
+  for (let months = 0; months <= 2; months++) {
+    const year = today.getUTCFullYear();
+    const month = today.getUTCMonth() + months;
+    const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+    const at = Date.UTC(year, month, Math.min(day, lastDay));
+    if (at > now) return at;
+  }
+  return null;
+}
+
+/** "100 per 1 minute", "5 per 10 seconds". */
+export function formatRateLimit(limit: RateLimit): string {
+  return `${limit.limit.toLocaleString("en")} per ${formatDuration(limit.duration)}`;
+}
+
+const DURATION_UNITS: [string, number][] = [
+  ["day", DAY_MS],
+  ["hour", 3_600_000],
+  ["minute", 60_000],
+  ["second", 1000],
+  ["millisecond", 1],
+];
+
+/** The largest unit that divides the duration evenly: "1 minute", "90 seconds", "250 milliseconds". */
+export function formatDuration(ms: number): string {
+  for (const [unit, size] of DURATION_UNITS) {
+    if (ms >= size && ms % size === 0) {
+      const count = ms / size;
+      return `${count.toLocaleString("en")} ${unit}${count === 1 ? "" : "s"}`;
+    }
+  }
+  return `${ms} ms`;
+}

@@ -1,0 +1,128 @@
+import type { Page } from "@playwright/test";
+import type { StartedServer } from "../support/server-process";
+import { seriousViolations } from "./axe";
+import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+
+// axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
+test.use({ bypassCSP: true });
+
+/** The whole page in one picture: the app scrolls inside its main element, which a full-page screenshot does not unroll. */
+async function saveWholePage(page: Page, name: string): Promise<void> {
+  await page.addStyleTag({ content: ".app { height: auto !important } .app__main { overflow: visible !important }" });
+  await saveScreenshot(page, name);
+}
+
+const ANALYTICS_ROOT_KEY = ["root-key", "create", "--name", "e2e-analytics", "--permissions", "api.*.read_key,api.*.read_analytics"];
+
+/** The id of a demo key, asked of the API as the dashboard would. */
+async function demoKeyId(server: StartedServer, rootKey: string, name: string): Promise<string> {
+  const response = await fetch(`${server.url}/v2/keys.listKeys`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${rootKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ limit: 100 }),
+  });
+  const body = (await response.json()) as { data: { keys: { keyId: string; name?: string }[] } };
+  const key = body.data.keys.find((candidate) => candidate.name === name);
+  if (key === undefined) throw new Error(`no demo key named ${name}`);
+  return key.keyId;
+}
+
+/** Key entry, then the key's page in the same tab (the key stays in this tab's session). */
+async function openKeyPage(page: Page, server: StartedServer, rootKey: string, name: string): Promise<string> {
+  const keyId = await demoKeyId(server, rootKey, name);
+  await page.goto(`${server.url}/connect`);
+  await enterKey(page, rootKey);
+  await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+  await page.goto(`${server.url}/keys/${keyId}`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  return keyId;
+}
+
+test("the key page explains its refusals from the demo data", async ({ page, server }) => {
+  const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+  await openKeyPage(page, server, rootKey, "Nightly data export");
+  await expect(page.getByTestId("key-verdict")).toHaveText(/^Refused because it expired 3 days ago \(\w{3} \d+\)/);
+  const usage = page.getByRole("region", { name: "Usage by outcome" });
+  await expect(usage.getByRole("img", { name: /Verifications per hour over the last 24 hours/ })).toBeVisible();
+  await expect(usage.locator("canvas").first()).toBeVisible();
+  const refusals = page.getByRole("region", { name: "Refused verifications" });
+  await expect(refusals.getByRole("heading", { name: /EXPIRED Refused: the key has expired/ })).toBeVisible();
+  await expect(refusals.getByRole("link", { name: /^Look up request req_/ }).first()).toBeVisible();
+  await usage.getByRole("button", { name: "30 days" }).click();
+  await expect(usage.getByRole("img", { name: /per day over the last 30 days/ })).toBeVisible();
+  await saveWholePage(page, "key-page-expired");
+});
+
+test("a refused verification's request id is found, and so is one of the dashboard's own requests", async ({ page, server }) => {
+  const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+  // The body is read as soon as the answer arrives: Chromium drops it once the page moves on.
+  const ownRequest = page
+    .waitForResponse((response) => response.url().endsWith("/v2/keys.getKey"))
+    .then(async (response) => ((await response.json()) as { meta: { requestId: string } }).meta.requestId);
+  const keyId = await openKeyPage(page, server, rootKey, "Nightly data export");
+  const ownRequestId = await ownRequest;
+
+  const link = page.getByRole("region", { name: "Refused verifications" }).getByRole("link", { name: /^Look up request req_/ }).first();
+  const requestId = (await link.textContent())?.trim() ?? "";
+  await link.click();
+  await expect(page).toHaveURL(/\/troubleshoot\?request=req_/);
+  const found = page.getByRole("article", { name: "The verification" });
+  await expect(found).toContainText("EXPIRED");
+  await expect(found.getByRole("link", { name: /Nightly data export/ })).toHaveAttribute("href", `/keys/${keyId}`);
+  await expect(found.getByRole("heading", { name: /Refused: the key has expired/ })).toBeVisible();
+  await expect(page.getByLabel("Request id")).toHaveValue(requestId);
+  await saveWholePage(page, "request-id-verification");
+
+  await page.getByLabel("Request id").fill(ownRequestId);
+  await page.getByRole("button", { name: "Look up" }).click();
+  const own = page.getByRole("article", { name: "Keyscope's own request" });
+  await expect(own).toContainText("/v2/keys.getKey");
+  await expect(own).toContainText("Bearer [redacted]");
+  await expect(own).toContainText(keyId);
+  expect(await page.content()).not.toContain(rootKey);
+  await saveWholePage(page, "request-id-own");
+});
+
+test("a root key without read_analytics gets the key's fields and the missing permission named", async ({ page, server, rootKey }) => {
+  await openKeyPage(page, server, rootKey, "Checkout service");
+  await expect(page.getByRole("region", { name: "Fields" })).toContainText("Created");
+  const notices = page.getByTestId("analytics-notice");
+  await expect(notices).toHaveCount(2);
+  await expect(notices.first()).toContainText("api.*.read_analytics");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await saveWholePage(page, "key-page-no-analytics");
+});
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`the key page and the request lookup have no serious accessibility violation (${colorScheme})`, async ({ page, server }) => {
+    await page.emulateMedia({ colorScheme });
+    const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+    await openKeyPage(page, server, rootKey, "Production backend");
+    await expect(page.getByRole("region", { name: "Usage by outcome" }).getByRole("img")).toBeVisible();
+    await page.getByText("The numbers as a table").click();
+    expect(await seriousViolations(page)).toEqual([]);
+    await saveWholePage(page, `key-page-${colorScheme}`);
+
+    await page.getByRole("link", { name: "Look up a request id" }).click();
+    await page.getByLabel("Request id").fill("req_NotThere1");
+    await page.getByRole("button", { name: "Look up" }).click();
+    await expect(page.getByText(/No verification has the request id/)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await saveWholePage(page, `request-lookup-${colorScheme}`);
+  });
+}
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+
+  test("the key page fits 360 px and stays accessible", async ({ page, server }) => {
+    const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+    await openKeyPage(page, server, rootKey, "Nightly data export");
+    await expect(page.getByRole("region", { name: "Refused verifications" }).getByRole("table")).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, "the page itself must not scroll sideways").toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await saveScreenshot(page, "key-page-phone-first-screen");
+    await saveWholePage(page, "key-page-phone");
+  });
+});

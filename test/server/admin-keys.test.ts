@@ -1,0 +1,112 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { beforeAll, describe, expect, test } from "vitest";
+import { DATABASE_FILE_NAME } from "../../server/db/open";
+import { runTsx } from "./cli";
+
+let dataDir: string;
+
+function admin(...args: string[]) {
+  return runTsx("server/admin.ts", [...args, "--data-dir", dataDir]);
+}
+
+function query<T>(sql: string, ...params: string[]): T[] {
+  const db = new Database(join(dataDir, DATABASE_FILE_NAME), { readonly: true });
+  try {
+    return db.prepare<string[], T>(sql).all(...params);
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), "keyscope-admin-keys-"));
+});
+
+describe("keys create", () => {
+  test("takes credits, a refill, a rate limit, permissions, roles, an identity, meta and an expiry, and prints <keyId> <secret>", async () => {
+    const run = await admin(
+      "keys", "create", "--name", "Full key", "--credits", "7", "--refill", "daily:10", "--ratelimit", "5/1m",
+      "--permissions", "documents.read,users.view", "--roles", "reader", "--external-id", "user_9", "--meta", '{"plan":"pro"}',
+      "--expires=-2d",
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const [keyId = "", secret = ""] = run.stdout.trim().split(" ");
+    expect(keyId).toMatch(/^key_\w+$/);
+    expect(secret).toMatch(/^sk_live_\w+$/);
+
+    const [key] = query<Record<string, unknown>>(
+      `SELECT credits_remaining, refill_interval, refill_amount, permissions, roles, meta, external_id, expires < unixepoch() * 1000 AS expired
+         FROM keys WHERE id = ?`,
+      keyId,
+    );
+    expect(key).toEqual({
+      credits_remaining: 7, refill_interval: "daily", refill_amount: 10, permissions: '["documents.read","users.view"]',
+      roles: '["reader"]', meta: '{"plan":"pro"}', external_id: "user_9", expired: 1,
+    });
+    expect(query("SELECT name, \"limit\", duration_ms, auto_apply FROM key_ratelimits WHERE key_id = ?", keyId)).toEqual([
+      { name: "requests", limit: 5, duration_ms: 60_000, auto_apply: 1 },
+    ]);
+    expect(query("SELECT external_id FROM identities WHERE external_id = 'user_9'")).toHaveLength(1);
+  });
+
+  test("a refill without credits starts full; a second key of the same identity shares it", async () => {
+    const first = await admin("keys", "create", "--name", "Monthly", "--refill", "monthly:100", "--external-id", "user_9", "--expires", "+30d");
+    expect(first.code, first.stderr).toBe(0);
+    const [keyId = ""] = first.stdout.split(" ");
+    expect(query("SELECT credits_remaining, refill_day FROM keys WHERE id = ?", keyId)).toEqual([{ credits_remaining: 100, refill_day: 1 }]);
+    expect(query("SELECT id FROM identities WHERE external_id = 'user_9'")).toHaveLength(1);
+  });
+
+  test.each([
+    [["--credits", "-1"], "--credits"],
+    [["--credits", "many"], "--credits"],
+    [["--refill", "weekly:5"], "--refill"],
+    [["--refill", "daily:0"], "--refill"],
+    [["--ratelimit", "5"], "--ratelimit"],
+    [["--meta", "[1,2]"], "--meta"],
+    [["--meta", "{nope"], "--meta"],
+    [["--permissions", "has space"], "--permissions"],
+    [["--roles", "a;b"], "--roles"],
+    [["--expires", "tomorrow"], "--expires"],
+  ])("refuses %j with a message naming the flag, creating nothing", async (flags, flag) => {
+    const before = query<{ n: number }>("SELECT count(*) AS n FROM keys")[0]?.n;
+    const run = await admin("keys", "create", "--name", "Bad", ...flags);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(flag);
+    expect(query<{ n: number }>("SELECT count(*) AS n FROM keys")[0]?.n).toBe(before);
+  });
+});
+
+describe("workspaces create and traffic", () => {
+  test("workspaces create prints the new workspace's id", async () => {
+    const run = await admin("workspaces", "create", "--name", "Second");
+    expect(run.code, run.stderr).toBe(0);
+    expect(query("SELECT name FROM workspaces WHERE id = ?", run.stdout.trim())).toEqual([{ name: "Second" }]);
+  });
+
+  test("traffic records M verifications over N days through the verify code, and prints the outcomes", async () => {
+    const before = query<{ n: number }>("SELECT count(*) AS n FROM key_verifications")[0]?.n ?? 0;
+    const run = await admin("traffic", "--days", "3", "--count", "500");
+    expect(run.code, run.stderr).toBe(0);
+
+    const printed = run.stdout.trim().split("\n").map((line) => line.split(" "));
+    const total = printed.reduce((sum, [, n]) => sum + Number(n), 0);
+    expect(total).toBe(500);
+    const rows = query<{ n: number; oldest: number; newest: number }>(
+      "SELECT count(*) AS n, min(time) AS oldest, max(time) AS newest FROM key_verifications WHERE seq > ?",
+      String(before),
+    )[0];
+    expect(rows?.n).toBe(500);
+    expect(rows?.newest).toBeLessThanOrEqual(Date.now());
+    expect(rows?.oldest).toBeGreaterThanOrEqual(Date.now() - 3 * 24 * 3_600_000 - 60_000);
+  });
+
+  test("traffic without --days is a usage error", async () => {
+    const run = await admin("traffic", "--count", "5");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--days");
+  });
+});

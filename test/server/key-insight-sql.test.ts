@@ -1,0 +1,75 @@
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createAnalyticsEngine, type AnalyticsEngine } from "../../server/analytics/engine";
+import { migrate } from "../../server/db/migrations";
+import { parseUsageRows, parseVerificationRows } from "../../src/lib/analytics-rows";
+import { refusalsQuery, sqlString, usageQuery, verificationByRequestIdQuery } from "../../src/lib/analytics-sql";
+
+/** The dashboard's analytics SQL, run unchanged by the reference server's engine, parsed by the dashboard's parsers. */
+const WORKSPACE = "ws_Test1";
+const OTHER_WORKSPACE = "ws_Other1";
+const KEY = "key_Page12Key";
+const HOUR = 3_600_000;
+const now = Date.now();
+
+let sqlite: Database.Database;
+let engine: AnalyticsEngine;
+
+beforeAll(async () => {
+  sqlite = new Database(":memory:");
+  migrate(sqlite);
+  const insert = sqlite.prepare(
+    "INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, outcome, region, tags) VALUES (?, ?, ?, 'ks_1', ?, ?, 'eu-west-1', ?)",
+  );
+  insert.run("req_Valid1", now - 2 * HOUR, WORKSPACE, KEY, "VALID", JSON.stringify(["path=/api/users"]));
+  insert.run("req_Expired1", now - HOUR, WORKSPACE, KEY, "EXPIRED", JSON.stringify(["path=/api/o'brien"]));
+  insert.run("req_Expired2", now - 10 * 24 * HOUR, WORKSPACE, KEY, "EXPIRED", "[]");
+  insert.run("req_Rate1", now - 30 * 24 * HOUR - HOUR, WORKSPACE, KEY, "RATE_LIMITED", "[]");
+  insert.run("req_Foreign1", now - HOUR, OTHER_WORKSPACE, KEY, "DISABLED", "[]");
+  engine = await createAnalyticsEngine(sqlite);
+});
+
+afterAll(async () => {
+  await engine.close();
+  sqlite.close();
+});
+
+async function rows(sql: string): Promise<unknown[]> {
+  const outcome = await engine.query(WORKSPACE, sql);
+  if (outcome.kind !== "rows") throw new Error(`refused: ${JSON.stringify(outcome)}`);
+  return JSON.parse(outcome.json) as unknown[];
+}
+
+describe("the key page's SQL on the reference engine", () => {
+  test("usage over 24 hours, 7 days and 30 days by outcome, of this workspace only", async () => {
+    const day = parseUsageRows(await rows(usageQuery(KEY, "24h")));
+    expect(day.map((row) => [row.outcome, row.total])).toEqual([
+      ["VALID", 1],
+      ["EXPIRED", 1],
+    ]);
+    expect(day[0]?.time).toBe(Math.floor((now - 2 * HOUR) / HOUR) * HOUR);
+    const week = parseUsageRows(await rows(usageQuery(KEY, "7d")));
+    expect(week.reduce((sum, row) => sum + row.total, 0)).toBe(2);
+    const month = parseUsageRows(await rows(usageQuery(KEY, "30d")));
+    expect(month.reduce((sum, row) => sum + row.total, 0)).toBe(3);
+    expect(month.some((row) => row.outcome === "DISABLED")).toBe(false);
+  });
+
+  test("refusals newest first, filtered by a tag with a quote in it", async () => {
+    const all = parseVerificationRows(await rows(refusalsQuery(KEY, { offset: 0 })));
+    expect(all.map((row) => row.requestId)).toEqual(["req_Expired1", "req_Expired2", "req_Rate1"]);
+    const tag = sqlString("path=/api/o'brien");
+    if (!tag.ok) throw new Error(tag.reason);
+    const tagged = parseVerificationRows(await rows(refusalsQuery(KEY, { offset: 0, tagLiteral: tag.literal })));
+    expect(tagged.map((row) => row.requestId)).toEqual(["req_Expired1"]);
+    expect(tagged[0]).toMatchObject({ outcome: "EXPIRED", region: "eu-west-1", tags: ["path=/api/o'brien"] });
+    expect(parseVerificationRows(await rows(refusalsQuery(KEY, { offset: 2 })))).toHaveLength(1);
+  });
+
+  test("a request id finds its verification with its key; another workspace's is not found", async () => {
+    expect(parseVerificationRows(await rows(verificationByRequestIdQuery("req_Expired1")))).toEqual([
+      { requestId: "req_Expired1", time: now - HOUR, keyId: KEY, outcome: "EXPIRED", region: "eu-west-1", tags: ["path=/api/o'brien"] },
+    ]);
+    expect(await rows(verificationByRequestIdQuery("req_Foreign1"))).toEqual([]);
+  });
+});

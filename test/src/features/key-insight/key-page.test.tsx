@@ -1,0 +1,270 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { describe, expect, test, vi } from "vitest";
+import { RequireConnection } from "../../../../src/app/require-connection";
+import { rootOptions } from "../../../../src/app/root-options";
+import { KeyRoute } from "../../../../src/app/routes/key-route";
+import { saveConnection } from "../../../../src/features/connect/key-store";
+import { errorEnvelope, jsonResponse } from "../../support/keys-api";
+import { freshQueryClientPerTest } from "../../support/query-tests";
+
+// happy-dom draws no canvas: the chart stands in as its accessible image; its numbers are in the table anyway.
+vi.mock("../../../../src/features/key-insight/components/usage-chart", () => ({
+  UsageChart: ({ label }: { label: string }) => <div role="img" aria-label={label} />,
+  outcomeColorVar: (outcome: string) => `--outcome-${outcome.toLowerCase()}`,
+}));
+
+const KEY = "ks_root_S3cr3tValue42";
+const BASE_URL = "http://127.0.0.1:8799";
+const KEY_ID = "key_3ZbK9mQ";
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+const queryClient = freshQueryClientPerTest();
+
+interface Handlers {
+  getKey: () => Response;
+  analytics: (query: string) => Response;
+}
+
+/** A stubbed API that answers by operation; records each analytics query. */
+function fakeApi(handlers: Handlers) {
+  const queries: string[] = [];
+  function answer(input: RequestInfo | URL, init?: RequestInit): Response {
+    const url = input instanceof Request ? input.url : input.toString();
+    const body = JSON.parse(typeof init?.body === "string" ? init.body : "{}") as { query?: string };
+    if (url.endsWith("/v2/keys.getKey")) return handlers.getKey();
+    if (url.endsWith("/v2/analytics.getVerifications")) {
+      queries.push(body.query ?? "");
+      return handlers.analytics(body.query ?? "");
+    }
+    return new Response("not found", { status: 404 });
+  }
+  vi.stubGlobal("fetch", vi.fn((input: RequestInfo | URL, init?: RequestInit) => Promise.resolve(answer(input, init))));
+  return { queries };
+}
+
+function keyAnswer(key: Record<string, unknown>) {
+  return jsonResponse(200, { meta: { requestId: "req_GetKey1" }, data: { keyId: KEY_ID, start: "sk_live", enabled: true, createdAt: Date.now() - 90 * DAY, ...key } });
+}
+
+function rowsAnswer(rows: unknown[]) {
+  return jsonResponse(200, { meta: { requestId: "req_Rows1" }, data: rows });
+}
+
+function hourStart(msAgo: number) {
+  const time = new Date(Math.floor((Date.now() - msAgo) / HOUR) * HOUR);
+  return time.toISOString().replace("T", " ").replace(/\.\d+Z$/, "");
+}
+
+/** Answers like the reference server for an expired key: the usage of the last day, and its refusals. */
+function expiredKeyAnalytics(query: string): Response {
+  if (query.includes("_per_hour_v1") || query.includes("_per_day_v1")) {
+    return rowsAnswer([
+      { time: hourStart(3 * HOUR), outcome: "VALID", total: "8" },
+      { time: hourStart(2 * HOUR), outcome: "EXPIRED", total: 42 },
+    ]);
+  }
+  return rowsAnswer([
+    { request_id: "req_Refused1", time: String(Date.now() - 2 * HOUR), outcome: "EXPIRED", region: "eu-west-1", tags: ["path=/api/users"] },
+  ]);
+}
+
+function renderKeyPage(path = `/keys/${KEY_ID}`) {
+  saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
+  const router = createMemoryRouter(
+    [
+      {
+        path: "/",
+        Component: RequireConnection,
+        children: [
+          { path: "keys/:keyId", Component: KeyRoute },
+          { path: "keys", element: <p>The keys</p> },
+        ],
+      },
+      { path: "/troubleshoot", element: <p>Troubleshoot</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={queryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+    { onCaughtError: rootOptions.onCaughtError },
+  );
+  return { router, user: userEvent.setup() };
+}
+
+const MISSING_ANALYTICS = () =>
+  errorEnvelope(
+    403,
+    "Insufficient Permissions",
+    "Missing one of these permissions: api.*.read_analytics",
+    "http://127.0.0.1:8799/docs/errors/svc/authorization/insufficient_permissions",
+  );
+
+describe("a key's page", () => {
+  test("says in one sentence why the key is refused, shows every field, and explains each refusal with its fix", async () => {
+    const api = fakeApi({
+      getKey: () =>
+        keyAnswer({
+          name: "Nightly data export",
+          expires: Date.now() - 3 * DAY - HOUR,
+          lastUsedAt: Date.now() - 2 * HOUR,
+          permissions: ["documents.read"],
+          credits: { remaining: 12, refill: { interval: "daily", amount: 100 } },
+          ratelimits: [{ id: "rl_1", name: "requests", limit: 10, duration: 60_000, autoApply: true }],
+          identity: { id: "id_1", externalId: "org_acme", meta: { plan: "pro" } },
+          meta: { team: "data" },
+        }),
+      analytics: expiredKeyAnalytics,
+    });
+    const { user } = renderKeyPage();
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Nightly data export" })).toBeVisible();
+    expect(await screen.findByText(/^Refused because it expired 3 days ago \(\w{3} \d+\): 42 of 50 verifications in the last 24 h were EXPIRED\.$/)).toBeVisible();
+
+    const fields = screen.getByRole("region", { name: "Fields" });
+    expect(within(fields).getByText("documents.read")).toBeVisible();
+    expect(within(fields).getByText(/12 remaining; 100 added every day, next/)).toBeVisible();
+    expect(within(fields).getByText(/10 per 1 minute, on every verification/)).toBeVisible();
+    expect(within(fields).getByText("org_acme")).toBeVisible();
+
+    const usage = screen.getByRole("region", { name: "Usage by outcome" });
+    expect(within(usage).getByRole("img", { name: /over the last 24 hours, by outcome: 50 in all \(8 VALID, 42 EXPIRED\)/ })).toBeInTheDocument();
+    expect(within(usage).getByRole("table")).toHaveTextContent("42");
+
+    const refusals = screen.getByRole("region", { name: "Refused verifications" });
+    expect(await within(refusals).findByRole("heading", { name: /EXPIRED Refused: the key has expired/ })).toBeVisible();
+    expect(within(refusals).getByText(/^Expired 3 days ago\.$/)).toBeVisible();
+    expect(within(refusals).getByRole("link", { name: "Look up request req_Refused1" })).toHaveAttribute(
+      "href",
+      "/troubleshoot?request=req_Refused1#request-id",
+    );
+
+    // Switching the window asks for the per-day table.
+    await user.click(within(usage).getByRole("button", { name: "30 days" }));
+    expect(await within(usage).findByRole("img", { name: /per day over the last 30 days/ })).toBeInTheDocument();
+    expect(api.queries.some((query) => query.includes(`FROM key_verifications_per_day_v1 WHERE key_id = '${KEY_ID}'`))).toBe(true);
+  });
+
+  test("filters the refusals by tag, with the value quoted in the query", async () => {
+    const api = fakeApi({ getKey: () => keyAnswer({ name: "Checkout" }), analytics: expiredKeyAnalytics });
+    const { user } = renderKeyPage();
+    const refusals = await screen.findByRole("region", { name: "Refused verifications" });
+    await user.type(within(refusals).getByLabelText("Tag"), "path=/o'brien{Enter}");
+    await vi.waitFor(() => expect(api.queries.some((query) => query.includes("has(tags, 'path=/o''brien')"))).toBe(true));
+    await user.clear(within(refusals).getByLabelText("Tag"));
+    await user.type(within(refusals).getByLabelText("Tag"), "a\\b{Enter}");
+    expect(await within(refusals).findByRole("alert")).toHaveTextContent("A tag with a backslash cannot be searched for.");
+  });
+
+  test("a root key without read_analytics gets the fields, and the missing permission with its fix where the numbers would be", async () => {
+    fakeApi({ getKey: () => keyAnswer({ name: "Checkout service" }), analytics: MISSING_ANALYTICS });
+    renderKeyPage();
+    expect(await screen.findByRole("heading", { level: 1, name: "Checkout service" })).toBeVisible();
+    const notices = await screen.findAllByTestId("analytics-notice");
+    expect(notices).toHaveLength(2);
+    for (const notice of notices) {
+      expect(within(notice).getByRole("heading")).toHaveTextContent("This key may not read analytics");
+      expect(within(notice).getByText(/^Give the root key/)).toHaveTextContent("Give the root key api.*.read_analytics");
+      expect(notice).toHaveTextContent("--permissions 'api.*.read_key,api.*.read_analytics'");
+      expect(within(notice).getByRole("button", { name: "Retry" })).toBeVisible();
+    }
+    expect(screen.getByRole("region", { name: "Fields" })).toHaveTextContent("sk_live");
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  test("a root key without read_key gets one panel that names the permission it lacks", async () => {
+    fakeApi({
+      getKey: () =>
+        errorEnvelope(403, "Insufficient Permissions", "Missing one of these permissions: api.*.read_key", "http://127.0.0.1:8799/docs/errors/svc/authorization/insufficient_permissions"),
+      analytics: MISSING_ANALYTICS,
+    });
+    renderKeyPage();
+    const panel = await screen.findByRole("alert");
+    expect(within(panel).getByRole("heading", { level: 2 })).toHaveTextContent("This key may not read this key");
+    expect(panel).toHaveTextContent("api.*.read_key");
+  });
+
+  test("an analytics answer of the wrong shape names the row and field, and the rest of the page works", async () => {
+    fakeApi({ getKey: () => keyAnswer({ name: "Checkout" }), analytics: () => rowsAnswer([{ time: "soon", outcome: "VALID", total: 1 }]) });
+    renderKeyPage();
+    const notices = await screen.findAllByTestId("analytics-notice");
+    expect(notices[0]).toHaveTextContent(/Row 1, field “time”/);
+    expect(screen.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
+  });
+
+  test("hostile and huge fields stay text and stay short", async () => {
+    fakeApi({
+      getKey: () =>
+        keyAnswer({
+          name: "pay\u202Egnp.exe <script>alert(1)</script>",
+          permissions: Array.from({ length: 500 }, (_, index) => `perm.${index}`),
+          meta: { link: "javascript:alert(1)" },
+        }),
+      analytics: () => rowsAnswer([]),
+    });
+    const { user } = renderKeyPage();
+    const heading = await screen.findByRole("heading", { level: 1 });
+    expect(heading).toHaveTextContent("pay⟨U+202E⟩gnp.exe <script>alert(1)</script>");
+    expect(document.querySelector("script")).toBeNull();
+    expect(screen.getAllByRole("link").map((link) => link.getAttribute("href"))).not.toContain("javascript:alert(1)");
+    expect(screen.getByText("perm.39")).toBeVisible();
+    expect(screen.queryByText("perm.40")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Show all 500 permissions" }));
+    expect(screen.getByText("perm.499")).toBeVisible();
+    expect(await screen.findByText("Not verified in the last 24 h.")).toBeVisible();
+  });
+
+  test("a key with its fields absent or null shows its id as its name and says what is missing", async () => {
+    fakeApi({
+      getKey: () =>
+        jsonResponse(200, {
+          meta: { requestId: "req_GetKey2" },
+          data: { keyId: KEY_ID, name: null, start: null, enabled: null, createdAt: null, meta: null, permissions: null, credits: null, identity: null },
+        }),
+      analytics: () => rowsAnswer([]),
+    });
+    renderKeyPage();
+    expect(await screen.findByRole("heading", { level: 1, name: KEY_ID })).toBeVisible();
+    const fields = screen.getByRole("region", { name: "Fields" });
+    expect(within(fields).getAllByText("None").length).toBeGreaterThanOrEqual(8);
+    expect(within(fields).getByText("Unlimited")).toBeVisible();
+    expect(await screen.findByText("Not verified in the last 24 h.")).toBeVisible();
+  });
+
+  test("rate-limited refusals name the key's only rate limit and when it reset", async () => {
+    const refusedAt = Date.now() - 10 * 60_000;
+    fakeApi({
+      getKey: () => keyAnswer({ name: "Search", ratelimits: [{ id: "rl_1", name: "burst", limit: 5, duration: 60_000, autoApply: true }] }),
+      analytics: (query) =>
+        query.includes("_per_")
+          ? rowsAnswer([{ time: hourStart(0), outcome: "RATE_LIMITED", total: 3 }])
+          : rowsAnswer([{ request_id: "req_Rl1", time: refusedAt, outcome: "RATE_LIMITED", region: "us-east-1", tags: [] }]),
+    });
+    renderKeyPage();
+    const explanation = await screen.findByText(/more often than its rate limit/);
+    expect(explanation).toHaveTextContent(`burst allows. The limit resets at ${new Date(refusedAt + 60_000).toISOString()}.`);
+  });
+
+  test("an analytics query stopped at its time limit says so where the numbers would be, and the fields stay", async () => {
+    fakeApi({
+      getKey: () => keyAnswer({ name: "Checkout" }),
+      analytics: () =>
+        errorEnvelope(
+          422,
+          "Unprocessable Entity",
+          "The query took longer than 30 s",
+          "http://127.0.0.1:8799/docs/errors/user/unprocessable_entity/query_execution_timeout",
+        ),
+    });
+    renderKeyPage();
+    const notices = await screen.findAllByTestId("analytics-notice");
+    expect(within(notices[0] ?? document.body).getByRole("heading")).toHaveTextContent("The analytics query took longer than 30 seconds");
+    expect(screen.getByRole("region", { name: "Fields" })).toHaveTextContent("sk_live");
+    expect(screen.getByTestId("key-verdict")).toHaveTextContent("its recent verifications could not be read");
+  });
+});

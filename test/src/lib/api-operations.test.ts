@@ -1,0 +1,118 @@
+import { expect, test, vi } from "vitest";
+import { getKey } from "../../../src/lib/api/get-key";
+import { getVerifications } from "../../../src/lib/api/get-verifications";
+import { listKeys } from "../../../src/lib/api/list-keys";
+import type { Connection } from "../../../src/lib/api/transport";
+import { ApiError, UnexpectedResponseError } from "../../../src/lib/api-errors";
+
+const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210" };
+
+function answering(body: unknown, status = 200) {
+  const calls: { url: string; body: unknown }[] = [];
+  const fetch = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+    calls.push({ url: input instanceof Request ? input.url : input.toString(), body: JSON.parse(typeof init?.body === "string" ? init.body : "null") });
+    return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }));
+  });
+  return { fetch, calls };
+}
+
+/** A Key object as the real service sends it (@unkey/api's KeyResponseData), every field set. */
+const WHOLE_KEY = {
+  keyId: "key_1",
+  start: "sk_12",
+  enabled: true,
+  name: "Billing worker",
+  meta: { team: "billing" },
+  createdAt: 1_700_000_000_000,
+  updatedAt: 1_700_000_100_000,
+  lastUsedAt: 1_700_000_200_000,
+  expires: 1_800_000_000_000,
+  permissions: ["documents.read"],
+  roles: ["reader"],
+  credits: { remaining: 40, refill: { interval: "monthly", amount: 100, refillDay: 1 } },
+  identity: {
+    id: "id_1",
+    externalId: "user_42",
+    meta: { plan: "pro" },
+    ratelimits: [{ id: "rl_2", name: "per-user", limit: 100, duration: 60_000, autoApply: true }],
+  },
+  ratelimits: [{ id: "rl_1", name: "requests", limit: 10, duration: 1_000, autoApply: false }],
+};
+
+test("keys.getKey sends {keyId} and parses the whole Key object", async () => {
+  const { fetch, calls } = answering({ meta: { requestId: "req_1" }, data: WHOLE_KEY });
+  const answer = await getKey(connection, "key_1", { fetch });
+  expect(calls).toEqual([{ url: "https://api.example.com/v2/keys.getKey", body: { keyId: "key_1" } }]);
+  expect(answer).toStrictEqual({ key: WHOLE_KEY, requestId: "req_1" });
+});
+
+test("a Key's null or malformed optional fields are left out, unlimited credits stay null, and nothing unknown is kept", async () => {
+  const { fetch } = answering({
+    meta: { requestId: "req_1" },
+    data: {
+      keyId: "key_1",
+      start: "sk_12",
+      enabled: true,
+      createdAt: 1_700_000_000_000,
+      name: null,
+      lastUsedAt: null,
+      expires: "never",
+      permissions: ["a", 7, "b"],
+      roles: null,
+      credits: { remaining: null, refill: { interval: "yearly", amount: 1 } },
+      identity: { id: "id_1" },
+      ratelimits: [{ id: "rl_1", name: "x", limit: 1, duration: 1, autoApply: true }, { id: "bad" }],
+      plaintext: "sk_the_secret_itself",
+    },
+  });
+  const { key } = await getKey(connection, "key_1", { fetch });
+  expect(key).toStrictEqual({
+    keyId: "key_1",
+    start: "sk_12",
+    enabled: true,
+    createdAt: 1_700_000_000_000,
+    permissions: ["a", "b"],
+    credits: { remaining: null },
+    ratelimits: [{ id: "rl_1", name: "x", limit: 1, duration: 1, autoApply: true }],
+  });
+});
+
+test("an unknown key id is the API's key_not_found error", async () => {
+  const { fetch } = answering(
+    {
+      meta: { requestId: "req_2" },
+      error: { status: 404, title: "Not Found", detail: "The key does not exist", type: "https://unkey.com/docs/errors/unkey/data/key_not_found" },
+    },
+    404,
+  );
+  const error = await getKey(connection, "key_nope", { fetch }).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(ApiError);
+  expect(error).toMatchObject({ status: 404, code: "err:unkey:data:key_not_found", requestId: "req_2" });
+});
+
+test("analytics.getVerifications sends {query} and returns the rows of `data`", async () => {
+  const rows = [{ outcome: "VALID", n: 12 }, { outcome: "RATE_LIMITED", n: 3 }];
+  const { fetch, calls } = answering({ meta: { requestId: "req_3" }, data: rows });
+  const query = "SELECT outcome, SUM(count) AS n FROM key_verifications_per_day_v1 GROUP BY outcome";
+  await expect(getVerifications(connection, query, { fetch })).resolves.toStrictEqual({ rows, requestId: "req_3" });
+  expect(calls).toEqual([{ url: "https://api.example.com/v2/analytics.getVerifications", body: { query } }]);
+});
+
+test("rows that are not objects are not the envelope", async () => {
+  const { fetch } = answering({ meta: { requestId: "req_4" }, data: [1, 2] });
+  const error = await getVerifications(connection, "SELECT 1", { fetch }).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(UnexpectedResponseError);
+  expect(error).toMatchObject({ reason: "not-envelope" });
+});
+
+test("listKeys reads the whole Key object from both list shapes", async () => {
+  for (const data of [[WHOLE_KEY], { keys: [WHOLE_KEY] }]) {
+    const { fetch } = answering({ meta: { requestId: "req_5" }, data, pagination: { hasMore: true, cursor: "c2" } });
+    await expect(listKeys(connection, {}, { fetch })).resolves.toStrictEqual({
+      keys: [WHOLE_KEY],
+      cursor: "c2",
+      hasMore: true,
+      requestId: "req_5",
+    });
+  }
+});
