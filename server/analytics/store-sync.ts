@@ -73,7 +73,7 @@ export function storeSchemaSql(): string {
 // Rows cross from SQLite to DuckDB a batch at a time as one JSON array per column: SQLite writes each array and
 // DuckDB casts it (as JSON, which decodes its escapes) to a typed list natively. Arrays of plain values cast about twice as fast as the same rows as JSON
 // objects (json_transform), and both are many times faster than a call into DuckDB per value (the appender).
-const BATCH_ROWS = 50_000;
+const BATCH_ROWS = 20_000;
 const ROWS_PER_COMMIT = 200_000;
 const CHECKPOINT_AFTER_ROWS = 100_000;
 /** The store's raw columns in order, each with the type of its list. */
