@@ -19,6 +19,9 @@ export default defineConfig({
     },
   },
   test: {
+    // Two test files at once on two cores: most server files wait on processes and sockets rather than compute
+    // (Vitest's default leaves one core to itself). Nothing in the suite times itself.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

@@ -57,12 +57,13 @@ export interface ColumnSpec {
 
 export const COLUMN_SPECS: Record<ColumnId, ColumnSpec> = {
   name: { label: "Name", width: "minmax(180px, 1.4fr)", minWidth: 180 },
-  keyId: { label: "Key ID", width: "minmax(240px, 1fr)", minWidth: 240 },
+  keyId: { label: "Key ID", width: "minmax(210px, 1fr)", minWidth: 210 },
   start: { label: "Prefix", width: "minmax(120px, 0.6fr)", minWidth: 120, present: (key) => key.start !== undefined, hiddenByDefault: true },
   status: {
     label: "Status",
-    width: "minmax(170px, 1fr)",
-    minWidth: 170,
+    // "Expires within 24 h", the longest badge, on one line.
+    width: "minmax(200px, 1fr)",
+    minWidth: 200,
     present: (key) => key.enabled !== undefined || key.expires !== undefined || key.credits !== undefined,
   },
   lastUsed: { label: "Last used", width: "minmax(140px, 0.7fr)", minWidth: 140, present: (key) => key.lastUsedAt !== undefined || key.createdAt !== undefined },
