@@ -8,6 +8,7 @@ import { parsePage, postListKeys } from "./lib/keyscope-api";
 import { APP_DIST, REPO_ROOT } from "./lib/paths";
 import { makeRow, type BenchRow } from "./lib/results";
 import { median, quantile, round } from "./lib/stats";
+import { base58 } from "./lib/base58";
 
 export interface AnalyticsBenchOptions {
   /** Verifications written to SQLite before the server starts. */
@@ -21,18 +22,6 @@ export interface AnalyticsBenchOptions {
 const GET_VERIFICATIONS = "/v2/analytics.getVerifications";
 const DAY_MS = 24 * 60 * 60 * 1000;
 const OUTCOMES = ["VALID", "VALID", "VALID", "VALID", "VALID", "VALID", "RATE_LIMITED", "USAGE_EXCEEDED", "INSUFFICIENT_PERMISSIONS", "EXPIRED"];
-const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-
-function base58(value: number): string {
-  let text = "";
-  let rest = value;
-  do {
-    text = BASE58[rest % 58] + text;
-    rest = Math.floor(rest / 58);
-  } while (rest > 0);
-  return text;
-}
-
 interface ServerProcess {
   url: string;
   pid: number;

@@ -2,18 +2,7 @@ import { performance } from "node:perf_hooks";
 import { allKeyIds, parsePage, postListKeys } from "./lib/keyscope-api";
 import { makeRow, type BenchRow } from "./lib/results";
 import { median, quantile, round } from "./lib/stats";
-
-const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-
-function base58(value: number): string {
-  let text = "";
-  let rest = value;
-  do {
-    text = BASE58[rest % 58] + text;
-    rest = Math.floor(rest / 58);
-  } while (rest > 0);
-  return text;
-}
+import { base58 } from "./lib/base58";
 
 export interface PagingBenchOptions {
   url: string;
