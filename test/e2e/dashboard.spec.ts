@@ -34,6 +34,8 @@ test("a reload keeps the session and a new browser context asks for the key agai
 test("Forget key removes the key and returns to key entry", async ({ page, server, rootKey }) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
+  // Forget from the keys page, as a person would: the header offers it as soon as the key is stored, before the move.
+  await expect(page).toHaveURL(/\/keys$/);
   await page.getByRole("button", { name: "Forget key" }).click();
   await expect(page).toHaveURL(/\/connect$/);
   await expect(page.getByLabel("API key", { exact: true })).toHaveValue("");
