@@ -1,13 +1,17 @@
 import {
+  DuckDBDataChunk,
   DuckDBDecimalValue,
+  DuckDBMaterializedResult,
   DuckDBInstance,
   DuckDBTypeId,
   JsonDuckDBValueConverter,
   type DuckDBConnection,
+  type DuckDBResult,
   type DuckDBValueConverter,
   type Json,
 } from "@duckdb/node-api";
 import type { Database } from "better-sqlite3";
+import { boundRows } from "./bound-rows";
 import { checkQuery, type QueryRefusal } from "./check-query";
 import { CLICKHOUSE_MACROS } from "./dialect";
 import { createStoreSync, storeSchemaSql, type StoreSync } from "./store-sync";
@@ -90,6 +94,35 @@ const toJson: DuckDBValueConverter<Json> = (value, type, converter) => {
   return JsonDuckDBValueConverter(value, type, converter);
 };
 
+/** A checked query as SQL printed from its checked tree; `bounded`: it returns at most the row limit + 1 rows. */
+interface CheckedQuery {
+  sql: string;
+  bounded: boolean;
+}
+
+/** The chunks of a result: read in place when DuckDB materialized it, fetched one by one from a stream. */
+async function* chunksOf(result: DuckDBResult): AsyncIterable<DuckDBDataChunk> {
+  if (result instanceof DuckDBMaterializedResult) {
+    for (let index = 0; index < result.chunkCount; index += 1) yield result.getChunk(index);
+    return;
+  }
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (chunk === null || chunk.rowCount === 0) return;
+    yield chunk;
+  }
+}
+
+/** Each row of a chunk as a JSON object text, its keys the result's (deduplicated) column names in order. */
+function rowsJson(chunk: DuckDBDataChunk, keys: readonly string[]): string[] {
+  const columns = chunk.convertColumns(toJson);
+  const rows: string[] = [];
+  for (let row = 0; row < chunk.rowCount; row += 1) {
+    rows.push(`{${columns.map((column, index) => `${keys[index]}:${JSON.stringify(column[row])}`).join(",")}}`);
+  }
+  return rows;
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -133,7 +166,7 @@ export async function createAnalyticsEngine(
   let idleCount = 0;
   let closed = false;
   let runningQueries = 0;
-  const checkedQueries = new Map<string, QueryOutcome | string>();
+  const checkedQueries = new Map<string, QueryOutcome | CheckedQuery>();
   const busy = new Set<DuckDBConnection>();
   const inFlight = new Set<Promise<QueryOutcome>>();
 
@@ -160,9 +193,10 @@ export async function createAnalyticsEngine(
   }
 
   /** The checked query as SQL printed from its checked tree, so what runs is exactly what was checked. */
-  async function checkedSql(connection: DuckDBConnection, sql: string): Promise<QueryOutcome | string> {
+  async function checkedSql(connection: DuckDBConnection, sql: string): Promise<QueryOutcome | CheckedQuery> {
     const checked = checkQuery(await parseTree(connection, sql));
     if (!checked.ok) return { kind: "refused", refusal: checked.refusal, message: checked.message };
+    const bounded = boundRows(checked.statement, limits.maxRows + 1);
     // Positions are 2^64 - 1 where unknown, which a JavaScript number cannot hold: they are left out.
     const tree = JSON.stringify({ error: false, statements: [checked.statement] }, (key, value: unknown) =>
       key === "query_location" ? undefined : value,
@@ -172,10 +206,10 @@ export async function createAnalyticsEngine(
     // Printing must not change the query: the printed text passes the same check.
     const recheck = checkQuery(await parseTree(connection, printed));
     if (!recheck.ok) return { kind: "refused", refusal: recheck.refusal, message: recheck.message };
-    return printed;
+    return { sql: printed, bounded };
   }
 
-  async function run(connection: DuckDBConnection, sql: string): Promise<{ outcome: QueryOutcome; reusable: boolean }> {
+  async function run(connection: DuckDBConnection, query: CheckedQuery): Promise<{ outcome: QueryOutcome; reusable: boolean }> {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -183,19 +217,21 @@ export async function createAnalyticsEngine(
     }, limits.timeoutMs);
     runningQueries += 1;
     try {
+      const tooManyRows = { outcome: { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` }, reusable: false } as const;
       // Not a kept prepared statement: it went on reading the rows of the store as they were when it was planned.
-      const result = await connection.stream(sql);
+      // A bounded query runs to completion (its whole result at most one row over the limit); any other is streamed
+      // and stopped past the limit.
+      const result = query.bounded ? await connection.run(query.sql) : await connection.stream(query.sql);
+      if (result instanceof DuckDBMaterializedResult && result.rowCount > limits.maxRows) return tooManyRows;
+      const keys = result.deduplicatedColumnNames().map((name) => JSON.stringify(name));
       const rows: string[] = [];
       let bytes = 0;
-      for await (const chunk of result.yieldConvertedRowObjects(toJson)) {
-        for (const row of chunk) {
-          const json = JSON.stringify(row);
+      for await (const chunk of chunksOf(result)) {
+        for (const json of rowsJson(chunk, keys)) {
           bytes += json.length + 1;
           rows.push(json);
         }
-        if (rows.length > limits.maxRows) {
-          return { outcome: { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` }, reusable: false };
-        }
+        if (rows.length > limits.maxRows) return tooManyRows;
         if (bytes > limits.maxResultBytes) {
           return { outcome: { kind: "limit", limit: "memory", message: "The query's result is too large to return" }, reusable: false };
         }
@@ -242,7 +278,7 @@ export async function createAnalyticsEngine(
             if (checkedQueries.size >= CHECKED_QUERIES) checkedQueries.clear();
             checkedQueries.set(sql, checked);
           }
-          if (typeof checked !== "string") return checked;
+          if ("kind" in checked) return checked;
           const ran = await run(connection, checked);
           reusable = ran.reusable;
           return ran.outcome;
