@@ -1,5 +1,5 @@
 import {
-  DuckDBDataChunk,
+  type DuckDBDataChunk,
   DuckDBDecimalValue,
   DuckDBMaterializedResult,
   DuckDBInstance,
