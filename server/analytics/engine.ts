@@ -1,19 +1,9 @@
-import {
-  type DuckDBDataChunk,
-  DuckDBDecimalValue,
-  DuckDBMaterializedResult,
-  DuckDBInstance,
-  DuckDBTypeId,
-  JsonDuckDBValueConverter,
-  type DuckDBConnection,
-  type DuckDBResult,
-  type DuckDBValueConverter,
-  type Json,
-} from "@duckdb/node-api";
+import { DuckDBInstance, DuckDBMaterializedResult, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from "@duckdb/node-api";
 import type { Database } from "better-sqlite3";
 import { boundRows } from "./bound-rows";
 import { checkQuery, type QueryRefusal } from "./check-query";
 import { CLICKHOUSE_MACROS } from "./dialect";
+import { rowsJson } from "./result-json";
 import { createStoreSync, storeSchemaSql, type StoreSync } from "./store-sync";
 
 export interface AnalyticsLimits {
@@ -75,25 +65,6 @@ function publicViewsSql(workspaceId: string): string {
   `;
 }
 
-const WIDE_INTEGERS = new Set<DuckDBTypeId>([
-  DuckDBTypeId.BIGINT,
-  DuckDBTypeId.UBIGINT,
-  DuckDBTypeId.HUGEINT,
-  DuckDBTypeId.UHUGEINT,
-]);
-
-/**
- * DuckDB's JSON conversion, except that counts and sums (64- and 128-bit) are numbers while they fit exactly, and
- * decimals (what `round` of a literal gives) are numbers, as ClickHouse's JSON output has them.
- */
-const toJson: DuckDBValueConverter<Json> = (value, type, converter) => {
-  if (typeof value === "bigint" && WIDE_INTEGERS.has(type.typeId)) {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : String(value);
-  }
-  if (value instanceof DuckDBDecimalValue) return value.toDouble();
-  return JsonDuckDBValueConverter(value, type, converter);
-};
-
 /** A checked query as SQL printed from its checked tree; `bounded`: it returns at most the row limit + 1 rows. */
 interface CheckedQuery {
   sql: string;
@@ -111,16 +82,6 @@ async function* chunksOf(result: DuckDBResult): AsyncIterable<DuckDBDataChunk> {
     if (chunk === null || chunk.rowCount === 0) return;
     yield chunk;
   }
-}
-
-/** Each row of a chunk as a JSON object text, its keys the result's (deduplicated) column names in order. */
-function rowsJson(chunk: DuckDBDataChunk, keys: readonly string[]): string[] {
-  const columns = chunk.convertColumns(toJson);
-  const rows: string[] = [];
-  for (let row = 0; row < chunk.rowCount; row += 1) {
-    rows.push(`{${columns.map((column, index) => `${keys[index]}:${JSON.stringify(column[row])}`).join(",")}}`);
-  }
-  return rows;
 }
 
 function errorMessage(error: unknown): string {

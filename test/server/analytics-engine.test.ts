@@ -354,6 +354,45 @@ describe("the request", () => {
   });
 });
 
+describe("results", () => {
+  test("columns keep their order and names, counts past 2^53 are strings, times and dates are text", async () => {
+    const outcome = await h.engine.query(
+      workspaceA,
+      `SELECT 'x' AS "2", 1 AS "1", 1 AS "__proto__", 9007199254740991 + 2 AS big, 9007199254740991 AS safe,
+              toDateTime('2026-01-02 03:04:05') AS t, toDateTime('2026-01-02 03:04:05') AS t2, toDate('2026-01-02') AS d, NULL AS nothing`,
+    );
+    expect(outcome).toEqual({
+      kind: "rows",
+      rowCount: 1,
+      json: '[{"2":"x","1":1,"__proto__":1,"big":"9007199254740993","safe":9007199254740991,"t":"2026-01-02 03:04:05","t2":"2026-01-02 03:04:05","d":"2026-01-02","nothing":null}]',
+    });
+  });
+
+  test("a query's own ORDER BY and LIMIT are kept", async () => {
+    const rows = rowsOf(await query(keyA, "SELECT request_id FROM key_verifications_v1 ORDER BY time DESC LIMIT 3"));
+    expect(rows).toEqual([{ request_id: "req_a0" }, { request_id: "req_a1" }, { request_id: "req_a2" }]);
+    const offset = rowsOf(await query(keyA, "SELECT request_id FROM key_verifications_v1 ORDER BY time DESC LIMIT 2 OFFSET 1"));
+    expect(offset).toEqual([{ request_id: "req_a1" }, { request_id: "req_a2" }]);
+  });
+
+  // The limit is 100,000 rows here and workspace A has 2,000 verifications.
+  const fifty = "(SELECT 1 FROM key_verifications_v1 LIMIT 50) AS b";
+  const fiftyOne = "(SELECT 1 FROM key_verifications_v1 LIMIT 51) AS b";
+  test.each([
+    ["no LIMIT, exactly the limit", `SELECT a.request_id FROM key_verifications_v1 a, ${fifty}`, 100_000],
+    ["no LIMIT, one chunk over", `SELECT a.request_id FROM key_verifications_v1 a, ${fiftyOne}`, undefined],
+    ["a LIMIT at the limit", `SELECT a.request_id FROM key_verifications_v1 a, ${fiftyOne} LIMIT 100000`, 100_000],
+    ["a LIMIT over the limit", `SELECT a.request_id FROM key_verifications_v1 a, ${fiftyOne} LIMIT 100001`, undefined],
+    ["a LIMIT in percent", `SELECT a.request_id FROM key_verifications_v1 a, ${fiftyOne} LIMIT 99 PERCENT`, undefined],
+    ["UNION ALL without LIMIT", `SELECT a.request_id FROM key_verifications_v1 a, ${fifty} UNION ALL SELECT 'one more'`, undefined],
+    ["UNION ALL at the limit", `SELECT a.request_id FROM key_verifications_v1 a, ${fifty} UNION ALL SELECT 'one more' LIMIT 100000`, 100_000],
+  ])("%s: the whole result or the row limit's 422", async (_, sql, expected) => {
+    const answer = await query(keyA, sql);
+    if (expected === undefined) expectError(answer, "err:user:unprocessable_entity:query_rows_limit_exceeded");
+    else expect(rowsOf(answer)).toHaveLength(expected);
+  });
+});
+
 describe("limits", () => {
   test("more rows than the limit is a 422", async () => {
     const error = expectError(
