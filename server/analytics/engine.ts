@@ -2,6 +2,7 @@ import { DuckDBInstance, DuckDBMaterializedResult, type DuckDBConnection, type D
 import type { Database } from "better-sqlite3";
 import { boundRows } from "./bound-rows";
 import { checkQuery, type QueryRefusal } from "./check-query";
+import { filtersByKey } from "./key-filter";
 import { CLICKHOUSE_MACROS } from "./dialect";
 import { rowsJson } from "./result-json";
 import { createStoreSync, storeSchemaSql, type StoreSync } from "./store-sync";
@@ -48,7 +49,12 @@ const IDLE_CONNECTIONS = 16;
 /** Checked queries remembered by their text: a dashboard sends the same few again and again. */
 const CHECKED_QUERIES = 1000;
 
-function publicViewsSql(workspaceId: string): string {
+/** Which physical copy of the per-hour rollup a connection's `key_verifications_per_hour_v1` reads. */
+type HourLayout = "by_time" | "by_key";
+
+const HOUR_TABLES: Record<HourLayout, string> = { by_time: "store.per_hour", by_key: "store.per_hour_by_key" };
+
+function publicViewsSql(workspaceId: string, hourLayout: HourLayout): string {
   if (!WORKSPACE_ID.test(workspaceId)) throw new Error("not a workspace id");
   // DuckDB views take no parameters: the id is a checked literal.
   const workspace = `workspace_id = '${workspaceId}'`;
@@ -59,16 +65,20 @@ function publicViewsSql(workspaceId: string): string {
              'api' AS source, '' AS app_id, tags, spent_credits
       FROM store.verifications WHERE ${workspace};
     CREATE TEMP VIEW key_verifications_per_minute_v1 AS SELECT ${dimensions} FROM store.per_minute WHERE ${workspace};
-    CREATE TEMP VIEW key_verifications_per_hour_v1 AS SELECT ${dimensions} FROM store.per_hour WHERE ${workspace};
+    CREATE TEMP VIEW key_verifications_per_hour_v1 AS SELECT ${dimensions} FROM ${HOUR_TABLES[hourLayout]} WHERE ${workspace};
     CREATE TEMP VIEW key_verifications_per_day_v1 AS SELECT ${dimensions} FROM store.per_day WHERE ${workspace};
     CREATE TEMP VIEW key_verifications_per_month_v1 AS SELECT ${dimensions} FROM store.per_month WHERE ${workspace};
   `;
 }
 
-/** A checked query as SQL printed from its checked tree; `bounded`: it returns at most the row limit + 1 rows. */
+/**
+ * A checked query as SQL printed from its checked tree; `bounded`: it returns at most the row limit + 1 rows;
+ * `hourLayout`: the per-hour copy that serves it faster.
+ */
 interface CheckedQuery {
   sql: string;
   bounded: boolean;
+  hourLayout: HourLayout;
 }
 
 /** The chunks of a result: read in place when DuckDB materialized it, fetched one by one from a stream. */
@@ -131,26 +141,63 @@ export async function createAnalyticsEngine(
   const busy = new Set<DuckDBConnection>();
   const inFlight = new Set<Promise<QueryOutcome>>();
 
-  async function takeConnection(workspaceId: string): Promise<DuckDBConnection> {
-    const pooled = idle.get(workspaceId)?.pop();
+  // Idle connections by workspace and per-hour layout: each has its views over that workspace's rows only.
+  async function takeConnection(workspaceId: string, hourLayout: HourLayout): Promise<DuckDBConnection> {
+    const pooled = idle.get(`${workspaceId}/${hourLayout}`)?.pop();
     if (pooled !== undefined) {
       idleCount -= 1;
       return pooled;
     }
     const connection = await instance.connect();
-    await connection.run(publicViewsSql(workspaceId));
+    await connection.run(publicViewsSql(workspaceId, hourLayout));
     return connection;
   }
 
-  function giveBack(workspaceId: string, connection: DuckDBConnection): void {
+  function giveBack(pool: string, connection: DuckDBConnection): void {
     if (closed || idleCount >= IDLE_CONNECTIONS) {
       connection.closeSync();
       return;
     }
-    const list = idle.get(workspaceId) ?? [];
+    const list = idle.get(pool) ?? [];
     list.push(connection);
-    idle.set(workspaceId, list);
+    idle.set(pool, list);
     idleCount += 1;
+  }
+
+  /** Runs `work` on a pooled connection of the workspace's, which goes back to the pool unless `work` spoilt it. */
+  async function withConnection<T>(
+    workspaceId: string,
+    hourLayout: HourLayout,
+    work: (connection: DuckDBConnection) => Promise<{ value: T; reusable: boolean }>,
+  ): Promise<T> {
+    const connection = await takeConnection(workspaceId, hourLayout);
+    busy.add(connection);
+    let reusable = true;
+    try {
+      const done = await work(connection);
+      reusable = done.reusable;
+      return done.value;
+    } finally {
+      busy.delete(connection);
+      if (reusable) giveBack(`${workspaceId}/${hourLayout}`, connection);
+      else connection.closeSync();
+    }
+  }
+
+  /** The check of a query's text, remembered: it depends on the text alone, never on the workspace or the data. */
+  async function check(workspaceId: string, sql: string): Promise<QueryOutcome | CheckedQuery> {
+    const remembered = checkedQueries.get(sql);
+    if (remembered !== undefined) return remembered;
+    const checked = await withConnection(workspaceId, "by_time", async (connection) => ({
+      value: await checkedSql(connection, sql).catch(
+        // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep).
+        (error: unknown): QueryOutcome => ({ kind: "refused", refusal: "query", message: errorMessage(error) }),
+      ),
+      reusable: true,
+    }));
+    if (checkedQueries.size >= CHECKED_QUERIES) checkedQueries.clear();
+    checkedQueries.set(sql, checked);
+    return checked;
   }
 
   /** The checked query as SQL printed from its checked tree, so what runs is exactly what was checked. */
@@ -167,10 +214,10 @@ export async function createAnalyticsEngine(
     // Printing must not change the query: the printed text passes the same check.
     const recheck = checkQuery(await parseTree(connection, printed));
     if (!recheck.ok) return { kind: "refused", refusal: recheck.refusal, message: recheck.message };
-    return { sql: printed, bounded };
+    return { sql: printed, bounded, hourLayout: filtersByKey(checked.statement) ? "by_key" : "by_time" };
   }
 
-  async function run(connection: DuckDBConnection, query: CheckedQuery): Promise<{ outcome: QueryOutcome; reusable: boolean }> {
+  async function run(connection: DuckDBConnection, query: CheckedQuery): Promise<{ value: QueryOutcome; reusable: boolean }> {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -178,7 +225,7 @@ export async function createAnalyticsEngine(
     }, limits.timeoutMs);
     runningQueries += 1;
     try {
-      const tooManyRows = { outcome: { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` }, reusable: false } as const;
+      const tooManyRows = { value: { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` } as const, reusable: false };
       // Not a kept prepared statement: it went on reading the rows of the store as they were when it was planned.
       // A bounded query runs to completion (its whole result at most one row over the limit); any other is streamed
       // and stopped past the limit.
@@ -194,20 +241,20 @@ export async function createAnalyticsEngine(
         }
         if (rows.length > limits.maxRows) return tooManyRows;
         if (bytes > limits.maxResultBytes) {
-          return { outcome: { kind: "limit", limit: "memory", message: "The query's result is too large to return" }, reusable: false };
+          return { value: { kind: "limit", limit: "memory", message: "The query's result is too large to return" }, reusable: false };
         }
       }
-      return { outcome: { kind: "rows", json: `[${rows.join(",")}]`, rowCount: rows.length }, reusable: true };
+      return { value: { kind: "rows", json: `[${rows.join(",")}]`, rowCount: rows.length }, reusable: true };
     } catch (error) {
       const message = errorMessage(error);
       if (timedOut) {
-        return { outcome: { kind: "limit", limit: "timeout", message: `The query ran longer than ${limits.timeoutMs / 1000} s` }, reusable: false };
+        return { value: { kind: "limit", limit: "timeout", message: `The query ran longer than ${limits.timeoutMs / 1000} s` }, reusable: false };
       }
       // DuckDB names the kind of error first ("Out of Memory Error: …").
       if (message.startsWith("Out of Memory Error")) {
-        return { outcome: { kind: "limit", limit: "memory", message: "The query needs more memory than its limit" }, reusable: false };
+        return { value: { kind: "limit", limit: "memory", message: "The query needs more memory than its limit" }, reusable: false };
       }
-      return { outcome: { kind: "refused", refusal: "query", message }, reusable: true };
+      return { value: { kind: "refused", refusal: "query", message }, reusable: true };
     } finally {
       runningQueries -= 1;
       clearTimeout(timer);
@@ -223,31 +270,9 @@ export async function createAnalyticsEngine(
       if (closed) return Promise.resolve({ kind: "refused", refusal: "query", message: "The server is shutting down" });
       const answer = (async (): Promise<QueryOutcome> => {
         await sync.catchUp();
-        const connection = await takeConnection(workspaceId);
-        busy.add(connection);
-        let reusable = true;
-        try {
-          let checked = checkedQueries.get(sql);
-          if (checked === undefined) {
-            try {
-              checked = await checkedSql(connection, sql);
-            } catch (error) {
-              // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep).
-              return { kind: "refused", refusal: "query", message: errorMessage(error) };
-            }
-            // The check depends on the text alone, never on the workspace or the data.
-            if (checkedQueries.size >= CHECKED_QUERIES) checkedQueries.clear();
-            checkedQueries.set(sql, checked);
-          }
-          if ("kind" in checked) return checked;
-          const ran = await run(connection, checked);
-          reusable = ran.reusable;
-          return ran.outcome;
-        } finally {
-          busy.delete(connection);
-          if (reusable) giveBack(workspaceId, connection);
-          else connection.closeSync();
-        }
+        const checked = await check(workspaceId, sql);
+        if ("kind" in checked) return checked;
+        return withConnection(workspaceId, checked.hourLayout, (connection) => run(connection, checked));
       })();
       inFlight.add(answer);
       const forget = () => inFlight.delete(answer);

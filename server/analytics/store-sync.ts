@@ -12,13 +12,21 @@ interface Rollup {
   /** The bucket of a Unix-ms expression, as the public table's `time`. */
   bucket: (ms: string) => string;
   timeType: "TIMESTAMP" | "DATE";
+  /** The order rows are written in, which decides the row groups DuckDB can skip by their min and max. */
+  order: string;
 }
 
+const hour = (ms: string) => `date_trunc('hour', epoch_ms(${ms}))`;
+
 export const ROLLUPS: readonly Rollup[] = [
-  { table: "store.per_minute", bucket: (ms) => `date_trunc('minute', epoch_ms(${ms}))`, timeType: "TIMESTAMP" },
-  { table: "store.per_hour", bucket: (ms) => `date_trunc('hour', epoch_ms(${ms}))`, timeType: "TIMESTAMP" },
-  { table: "store.per_day", bucket: (ms) => `CAST(epoch_ms(${ms}) AS DATE)`, timeType: "DATE" },
-  { table: "store.per_month", bucket: (ms) => `CAST(date_trunc('month', epoch_ms(${ms})) AS DATE)`, timeType: "DATE" },
+  { table: "store.per_minute", bucket: (ms) => `date_trunc('minute', epoch_ms(${ms}))`, timeType: "TIMESTAMP", order: "bucket" },
+  { table: "store.per_hour", bucket: hour, timeType: "TIMESTAMP", order: "bucket" },
+  // The same rows as per_hour, sorted by key: a page of keys' usage reads only their row groups, where the copy
+  // sorted by time holds every key's rows of an hour together. Which copy a query reads is decided by
+  // `filtersByKey`; both give every query the same answer.
+  { table: "store.per_hour_by_key", bucket: hour, timeType: "TIMESTAMP", order: "workspace_id, key_id, bucket" },
+  { table: "store.per_day", bucket: (ms) => `CAST(epoch_ms(${ms}) AS DATE)`, timeType: "DATE", order: "bucket" },
+  { table: "store.per_month", bucket: (ms) => `CAST(date_trunc('month', epoch_ms(${ms})) AS DATE)`, timeType: "DATE", order: "bucket" },
 ];
 
 export function storeSchemaSql(): string {
@@ -152,7 +160,7 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
                   count(*), sum(spent_credits)
            FROM store.verifications
            WHERE workspace_id = $workspace AND time >= epoch_ms(CAST(${firstBucket} AS TIMESTAMP))
-           GROUP BY ALL ORDER BY bucket`,
+           GROUP BY ALL ORDER BY ${rollup.order}`,
           parameters,
         );
       }

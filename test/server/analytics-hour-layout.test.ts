@@ -1,0 +1,155 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import type { Database } from "better-sqlite3";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
+import { filtersByKey } from "../../server/analytics/key-filter";
+import { createWorkspace } from "../../server/db/management";
+import { openDatabase } from "../../server/db/open";
+import { seedVerifications } from "./analytics-data";
+
+/**
+ * The per-hour table has two physical copies, sorted by time and by key; a query comparing key_id with = or IN
+ * reads the one sorted by key. Both must answer every query alike, for the caller's workspace only.
+ */
+
+const HOUR = 60 * 60 * 1000;
+const OUTCOMES = ["VALID", "RATE_LIMITED", "USAGE_EXCEEDED"] as const;
+
+let db: Database;
+let engine: AnalyticsEngine;
+let own: string;
+let other: string;
+
+beforeAll(async () => {
+  db = openDatabase(mkdtempSync(join(tmpdir(), "keyscope-hour-layout-")));
+  own = createWorkspace(db, "Own");
+  other = createWorkspace(db, "Other");
+  seedVerifications(db, { workspaceId: own, count: 300, prefix: "own" });
+  // The other workspace's keys have the same names as this one's, so only the workspace filter keeps them apart.
+  seedVerifications(db, { workspaceId: other, count: 300, prefix: "other" });
+  engine = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1 });
+});
+
+afterAll(async () => {
+  await engine.close();
+  db.close();
+});
+
+async function rows(workspaceId: string, sql: string): Promise<Record<string, unknown>[]> {
+  const outcome = await engine.query(workspaceId, sql);
+  if (outcome.kind !== "rows") throw new Error(`expected rows, got ${JSON.stringify(outcome)}`);
+  return JSON.parse(outcome.json) as Record<string, unknown>[];
+}
+
+function sorted(list: Record<string, unknown>[]): string[] {
+  return list.map((row) => JSON.stringify(row)).sort();
+}
+
+const keyList = (keys: readonly string[]) => keys.map((key) => `'${key}'`).join(", ");
+/** The same rows through each copy: `concat(key_id, '')` is no comparison of the column, so it reads the copy by time. */
+const byKey = (keys: readonly string[]) => `SELECT key_id, time, outcome, tags, count, spent_credits FROM key_verifications_per_hour_v1 WHERE key_id IN (${keyList(keys)})`;
+const byTime = (keys: readonly string[]) =>
+  `SELECT key_id, time, outcome, tags, count, spent_credits FROM key_verifications_per_hour_v1 WHERE concat(key_id, '') IN (${keyList(keys)})`;
+
+describe("which copy a query reads", () => {
+  let parser: DuckDBConnection;
+  let instance: DuckDBInstance;
+
+  beforeAll(async () => {
+    instance = await DuckDBInstance.create(":memory:");
+    parser = await instance.connect();
+  });
+
+  afterAll(() => {
+    parser.closeSync();
+    instance.closeSync();
+  });
+
+  async function tree(sql: string): Promise<unknown> {
+    const text = (await parser.runAndReadAll("SELECT json_serialize_sql($sql::VARCHAR)", { sql })).value(0, 0);
+    return JSON.parse(String(text));
+  }
+
+  test.each([
+    ["key_id IN a list", "SELECT * FROM t WHERE key_id IN ('a', 'b')", true],
+    ["key_id = a key", "SELECT * FROM t WHERE t.key_id = 'a'", true],
+    ["a key = key_id", "SELECT * FROM t WHERE 'a' = KEY_ID", true],
+    ["inside a CTE", "WITH k AS (SELECT * FROM t WHERE key_id = 'a') SELECT count(*) FROM k", true],
+    ["inside a subquery", "SELECT count(*) FROM (SELECT * FROM t WHERE key_id IN ('a')) AS s", true],
+    ["time only", "SELECT time, sum(count) FROM t WHERE time >= now() - INTERVAL 1 DAY GROUP BY time", false],
+    ["a key pattern", "SELECT * FROM t WHERE key_id LIKE 'key_%'", false],
+    ["key_id only grouped", "SELECT key_id, sum(count) FROM t GROUP BY key_id", false],
+    ["a function of key_id", "SELECT * FROM t WHERE concat(key_id, '') IN ('a')", false],
+  ])("%s: by key %s", async (_, sql, expected) => {
+    expect(filtersByKey(await tree(sql))).toBe(expected);
+  });
+});
+
+describe("both copies of the per-hour table", () => {
+  test("a key-filtered query that uses tags still gets one row per tag set", async () => {
+    const tagged = await rows(own, `SELECT tags, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = 'key_${own}_0' GROUP BY tags ORDER BY n`);
+    // Key 0 of 7 gets every 7th of 300 rows; even rows carry tags (two region tags cycling), odd ones none.
+    expect(tagged.length).toBeGreaterThan(1);
+    expect(tagged.some((row) => Array.isArray(row.tags) && row.tags.includes("path=/api/users"))).toBe(true);
+    expect(tagged.reduce((sum, row) => sum + Number(row.n), 0)).toBe(43);
+  });
+
+  test("a key-filtered query shows only the caller's workspace, also for the other's keys", async () => {
+    const ownKeys = [0, 1, 2].map((index) => `key_${own}_${index}`);
+    const otherKeys = [0, 1, 2].map((index) => `key_${other}_${index}`);
+    const seen = await rows(own, `SELECT DISTINCT workspace_id AS ws FROM key_verifications_per_hour_v1 WHERE key_id IN (${keyList([...ownKeys, ...otherKeys])})`);
+    expect(seen).toEqual([{ ws: own }]);
+    expect(await rows(own, `SELECT count(*) AS n FROM key_verifications_per_hour_v1 WHERE key_id IN (${keyList(otherKeys)})`)).toEqual([{ n: 0 }]);
+    expect(await rows(other, `SELECT DISTINCT workspace_id AS ws FROM key_verifications_per_hour_v1 WHERE key_id = '${ownKeys[0]}'`)).toEqual([]);
+  });
+
+  test("on generated verifications added in batches, both copies hold exactly the sums of the verifications", async () => {
+    const verification = fc.record({
+      key: fc.integer({ min: 0, max: 4 }),
+      ago: fc.integer({ min: 0, max: 48 * 60 }),
+      outcome: fc.constantFrom(...OUTCOMES),
+      tags: fc.subarray(["plan=pro", "path=/a"]),
+      credits: fc.integer({ min: 0, max: 3 }),
+    });
+    const now = Date.now();
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(verification, { maxLength: 40 }), { minLength: 1, maxLength: 3 }), async (batches) => {
+        run += 1;
+        const workspace = createWorkspace(db, `generated ${run}`);
+        const keys = [0, 1, 2, 3, 4].map((index) => `key_${workspace}_${index}`);
+        const expected = new Map<string, { count: number; credits: number }>();
+        const insert = db.prepare(
+          `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
+           VALUES (?, ?, ?, 'ks_generated', ?, '', ?, 'local', ?, ?)`,
+        );
+        let written = 0;
+        for (const batch of batches) {
+          for (const row of batch) {
+            const time = now - row.ago * 60_000;
+            insert.run(`req_${workspace}_${written}`, time, workspace, keys[row.key], row.outcome, JSON.stringify(row.tags), row.credits);
+            written += 1;
+            const hour = new Date(Math.floor(time / HOUR) * HOUR).toISOString().slice(0, 19).replace("T", " ");
+            const bucket = JSON.stringify([keys[row.key], hour, row.outcome, row.tags]);
+            const sums = expected.get(bucket) ?? { count: 0, credits: 0 };
+            expected.set(bucket, { count: sums.count + 1, credits: sums.credits + row.credits });
+          }
+          // Each batch is caught up on the next query: both copies are refreshed from the new rows' first hour on.
+          const fromKeyCopy = await rows(workspace, byKey(keys));
+          const fromTimeCopy = await rows(workspace, byTime(keys));
+          expect(sorted(fromKeyCopy)).toEqual(sorted(fromTimeCopy));
+          const want = [...expected].map(([bucket, sums]) => {
+            const [key_id, time, outcome, tags] = JSON.parse(bucket) as [string, string, string, string[]];
+            return { key_id, time, outcome, tags, count: sums.count, spent_credits: sums.credits };
+          });
+          expect(sorted(fromKeyCopy)).toEqual(sorted(want));
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
