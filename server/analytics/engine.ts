@@ -2,6 +2,7 @@ import { DuckDBInstance, DuckDBMaterializedResult, type DuckDBConnection, type D
 import type { Database } from "better-sqlite3";
 import { boundRows } from "./bound-rows";
 import { checkQuery, type QueryRefusal } from "./check-query";
+import { rewriteLongInLists } from "./in-list";
 import { filtersByKey } from "./key-filter";
 import { CLICKHOUSE_MACROS } from "./dialect";
 import { rowsJson } from "./result-json";
@@ -205,6 +206,12 @@ export async function createAnalyticsEngine(
     const checked = checkQuery(await parseTree(connection, sql));
     if (!checked.ok) return { kind: "refused", refusal: checked.refusal, message: checked.message };
     const bounded = boundRows(checked.statement, limits.maxRows + 1);
+    const hourLayout = filtersByKey(checked.statement) ? "by_key" : "by_time";
+    try {
+      rewriteLongInLists(checked.statement);
+    } catch {
+      // Too deep to walk: the query runs as written (every rewrite already made is whole).
+    }
     // Positions are 2^64 - 1 where unknown, which a JavaScript number cannot hold: they are left out.
     const tree = JSON.stringify({ error: false, statements: [checked.statement] }, (key, value: unknown) =>
       key === "query_location" ? undefined : value,
@@ -214,7 +221,7 @@ export async function createAnalyticsEngine(
     // Printing must not change the query: the printed text passes the same check.
     const recheck = checkQuery(await parseTree(connection, printed));
     if (!recheck.ok) return { kind: "refused", refusal: recheck.refusal, message: recheck.message };
-    return { sql: printed, bounded, hourLayout: filtersByKey(checked.statement) ? "by_key" : "by_time" };
+    return { sql: printed, bounded, hourLayout };
   }
 
   async function run(connection: DuckDBConnection, query: CheckedQuery): Promise<{ value: QueryOutcome; reusable: boolean }> {

@@ -6,6 +6,7 @@ import type { Database } from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
+import { rewriteLongInLists } from "../../server/analytics/in-list";
 import { filtersByKey } from "../../server/analytics/key-filter";
 import { createWorkspace } from "../../server/db/management";
 import { openDatabase } from "../../server/db/open";
@@ -75,6 +76,18 @@ describe("which copy a query reads", () => {
   }
 
   test.each([
+    ["16 key ids in WHERE", `SELECT * FROM t WHERE key_id IN (${keyList(Array.from({ length: 16 }, (_, index) => `k${index}`))})`, true],
+    ["15 key ids", `SELECT * FROM t WHERE key_id IN (${keyList(Array.from({ length: 15 }, (_, index) => `k${index}`))})`, false],
+    ["16 numbers", `SELECT * FROM t WHERE spent_credits IN (${Array.from({ length: 16 }, (_, index) => index).join(", ")})`, false],
+    ["16 strings against time", `SELECT * FROM t WHERE time IN (${keyList(Array.from({ length: 16 }, () => "2026-01-01 00:00:00"))})`, false],
+    ["16 key ids in the select list", `SELECT key_id IN (${keyList(Array.from({ length: 16 }, (_, index) => `k${index}`))}) AS x FROM t`, false],
+  ])("a long IN list rewritten for %s: %s", async (_, sql, expected) => {
+    const parsed = await tree(sql);
+    rewriteLongInLists(parsed);
+    expect(JSON.stringify(parsed).includes('"subquery_type":"ANY"')).toBe(expected);
+  });
+
+  test.each([
     ["key_id IN a list", "SELECT * FROM t WHERE key_id IN ('a', 'b')", true],
     ["key_id = a key", "SELECT * FROM t WHERE t.key_id = 'a'", true],
     ["a key = key_id", "SELECT * FROM t WHERE 'a' = KEY_ID", true],
@@ -86,6 +99,39 @@ describe("which copy a query reads", () => {
     ["a function of key_id", "SELECT * FROM t WHERE concat(key_id, '') IN ('a')", false],
   ])("%s: by key %s", async (_, sql, expected) => {
     expect(filtersByKey(await tree(sql))).toBe(expected);
+  });
+});
+
+describe("a long IN list of strings", () => {
+  // 20 names, 3 of them keys of this workspace: the list is long enough to be rewritten as a list constant.
+  const names = (workspaceId: string) => [...[0, 3, 5].map((index) => `key_${workspaceId}_${index}`), ...Array.from({ length: 17 }, (_, index) => `key_none_${index}`)];
+
+  test("selects the same rows as the same test written with OR, in every table", async () => {
+    for (const table of ["key_verifications_v1", "key_verifications_per_hour_v1", "key_verifications_per_minute_v1"]) {
+      const list = names(own);
+      const inList = await rows(own, `SELECT key_id, count(*) AS n FROM ${table} WHERE key_id IN (${keyList(list)}) GROUP BY key_id`);
+      const ors = await rows(own, `SELECT key_id, count(*) AS n FROM ${table} WHERE ${list.map((key) => `key_id = '${key}'`).join(" OR ")} GROUP BY key_id`);
+      expect(sorted(inList)).toEqual(sorted(ors));
+      expect(inList).toHaveLength(3);
+    }
+  });
+
+  test("keeps SQL's NULL logic, in NOT and in subqueries, and an IN list in the select list and GROUP BY", async () => {
+    const list = keyList(names(own));
+    expect(await rows(own, `SELECT count(*) AS n FROM key_verifications_v1 WHERE NOT (CASE WHEN time > 0 THEN NULL ELSE key_id END IN (${list}))`)).toEqual([{ n: 0 }]);
+    const notIn = await rows(own, `SELECT count(*) AS n FROM key_verifications_v1 WHERE NOT (key_id IN (${list}))`);
+    expect(notIn).toEqual([{ n: 300 - 43 - 43 - 43 }]);
+    const nested = await rows(own, `SELECT count(*) AS n FROM key_verifications_v1 WHERE request_id IN (SELECT request_id FROM key_verifications_v1 WHERE key_id IN (${list}))`);
+    expect(nested).toEqual([{ n: 43 + 43 + 43 }]);
+    const grouped = await rows(own, `SELECT key_id IN (${list}) AS listed, count(*) AS n FROM key_verifications_v1 GROUP BY key_id IN (${list}) ORDER BY listed`);
+    expect(grouped).toEqual([
+      { listed: false, n: 300 - 129 },
+      { listed: true, n: 129 },
+    ]);
+  });
+
+  test("never shows another workspace's rows", async () => {
+    expect(await rows(own, `SELECT count(*) AS n FROM key_verifications_v1 WHERE key_id IN (${keyList(names(other))})`)).toEqual([{ n: 0 }]);
   });
 });
 
