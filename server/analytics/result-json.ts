@@ -5,6 +5,8 @@ import {
   DuckDBTypeId,
   JsonDuckDBValueConverter,
   type DuckDBDataChunk,
+  type DuckDBType,
+  type DuckDBValue,
   type DuckDBValueConverter,
   type Json,
 } from "@duckdb/node-api";
@@ -50,17 +52,32 @@ export const toJson: DuckDBValueConverter<Json> = (value, type, converter) => {
   return JsonDuckDBValueConverter(value, type, converter);
 };
 
+/** One column's values as JSON texts: the common types straight from DuckDB's values, any other through `toJson`. */
+function columnJson(values: readonly DuckDBValue[], type: DuckDBType): string[] {
+  switch (type.typeId) {
+    case DuckDBTypeId.VARCHAR:
+    case DuckDBTypeId.BOOLEAN:
+    case DuckDBTypeId.TINYINT:
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.INTEGER:
+      // A string, a boolean, a number (or null): what DuckDB's JSON conversion gives them unchanged.
+      return values.map((value) => JSON.stringify(value));
+    default:
+      return values.map((value) => (value === null ? "null" : JSON.stringify(toJson(value, type, toJson))));
+  }
+}
+
 /**
  * Each row of a chunk as a JSON object text, with `keys` (the result's deduplicated column names, each already a
  * JSON string) in column order — unlike a JavaScript object, which would move integer-like names first.
  */
 export function rowsJson(chunk: DuckDBDataChunk, keys: readonly string[]): string[] {
-  const columns = chunk.convertColumns(toJson);
+  const columns = chunk.getColumns().map((values, index) => columnJson(values, chunk.getColumnVector(index).type));
   const rows: string[] = [];
   for (let row = 0; row < chunk.rowCount; row += 1) {
     let json = "{";
     for (let index = 0; index < columns.length; index += 1) {
-      json += `${index === 0 ? "" : ","}${keys[index]}:${JSON.stringify(columns[index]?.[row] ?? null)}`;
+      json += `${index === 0 ? "" : ","}${keys[index]}:${columns[index]?.[row] ?? "null"}`;
     }
     rows.push(`${json}}`);
   }
