@@ -1,4 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
+import { createGroupCommit } from "./group-commit";
 
 /** What a request needs to know about the root key it carries. */
 export interface RootKeyRecord {
@@ -123,6 +124,13 @@ export interface KeyStore {
   findKeyByHash(hash: string): KeyRecord | undefined;
   /** Runs `work` in one immediate transaction: a verification reads and writes a key atomically across processes. */
   transaction<T>(work: () => T): T;
+  /**
+   * Runs `work` now inside the transaction this turn of the event loop shares (group-commit.ts), and resolves its
+   * value once that transaction has committed: the request path's writes, answered only when on disk.
+   */
+  inGroupCommit<T>(work: () => T): Promise<T>;
+  /** Commits what the group transaction holds now: call before closing the database. */
+  flush(): void;
   writeVerification(write: VerificationWrite): void;
   /**
    * Changes whenever the stored data may have: another connection (the admin CLI) committed, or this one
@@ -188,6 +196,7 @@ export function createKeyStore(db: Database): KeyStore {
 
   // One transaction function for every call: better-sqlite3 makes a savepoint of it when one is already open.
   const inTransaction = db.transaction((work: () => unknown) => work());
+  const group = createGroupCommit(db);
 
   let ownWrites = 0;
   let seen = { dataVersion: dataVersion.get() ?? 0, ownWrites };
@@ -245,6 +254,12 @@ export function createKeyStore(db: Database): KeyStore {
       });
       if (result === undefined) throw new Error("the transaction ran nothing");
       return result.value;
+    },
+    inGroupCommit(work) {
+      return group.run(work);
+    },
+    flush() {
+      group.flush();
     },
     writeVerification({ keyId, lastUsedAt, creditsRemaining, lastRefillAt, record }) {
       updateUsage.run(lastUsedAt, creditsRemaining, lastRefillAt, keyId);
