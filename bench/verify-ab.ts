@@ -125,6 +125,7 @@ async function main(): Promise<void> {
 
   const rows: Record<string, { rps: number[]; cpu: number[] }> = { this: { rps: [], cpu: [] }, other: { rps: [], cpu: [] } };
   const floorRps: number[] = [];
+  const floorCpu: number[] = [];
   try {
     // Warm-up.
     await load(a, a.rootKey, bodiesOf(a.secrets), 1);
@@ -136,10 +137,12 @@ async function main(): Promise<void> {
         rows[target.label]?.cpu.push(result.cpuUsPerRequest);
         console.log(`round ${round} ${target.label.padEnd(6)} ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest.toFixed(1)} µs CPU/request, non-200 ${result.non200}, load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
       }
+      const floorCpuBefore = cpuMs(bare.pid);
       const floorStartedAt = performance.now();
       const floor = await autocannon({ url: `${bare.url}/verify`, method: "POST", connections: 10, duration: seconds, body: "{}" });
       floorRps.push(floor.requests.total / ((performance.now() - floorStartedAt) / 1000));
-      console.log(`round ${round} floor  ${Math.round(floorRps.at(-1) ?? 0)} req/s`);
+      floorCpu.push(((cpuMs(bare.pid) - floorCpuBefore) * 1000) / floor.requests.total);
+      console.log(`round ${round} floor  ${Math.round(floorRps.at(-1) ?? 0)} req/s, ${(floorCpu.at(-1) ?? 0).toFixed(1)} µs CPU/request`);
     }
   } finally {
     await bare.stop();
@@ -151,6 +154,7 @@ async function main(): Promise<void> {
     this: { rps: median(rows.this?.rps ?? []), cpuUs: median(rows.this?.cpu ?? []) },
     ...(b !== undefined && { other: { rps: median(rows.other?.rps ?? []), cpuUs: median(rows.other?.cpu ?? []) } }),
     floorRps: median(floorRps),
+    floorCpuUs: median(floorCpu),
     thisOverFloor: median((rows.this?.rps ?? []).map((rps, index) => rps / (floorRps[index] ?? 1))),
     otherOverFloor: b === undefined ? undefined : median((rows.other?.rps ?? []).map((rps, index) => rps / (floorRps[index] ?? 1))),
   };
