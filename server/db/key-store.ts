@@ -127,7 +127,10 @@ export interface KeyStore {
   listKeys(query: ListKeysQuery): KeyPage;
   findKeyById(keyId: string, workspaceId: string): KeyRecord | undefined;
   findKeyByHash(hash: string): KeyRecord | undefined;
-  /** Runs `work` in one immediate transaction: a verification reads and writes a key atomically across processes. */
+  /**
+   * Runs `work` in one immediate transaction (a savepoint when one is open): a verification reads and writes a key
+   * atomically across processes.
+   */
   transaction<T>(work: () => T): T;
   /**
    * Runs `work` now inside the transaction this turn of the event loop shares (group-commit.ts), and resolves its

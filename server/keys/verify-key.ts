@@ -142,9 +142,10 @@ function keyFacts(key: KeyRecord, credits: number | null): VerifyData {
 }
 
 /**
- * `keys.verifyKey`'s semantics, in one immediate transaction: find the key by its hash, decide its fate in the
- * real service's order (disabled, expired, permissions, rate limits, credits), spend credits, set
- * `last_used_at`, and record the verification for analytics. The admin CLI's `traffic` runs this same code.
+ * `keys.verifyKey`'s semantics, atomically (an immediate transaction of its own, or a savepoint inside the one open:
+ * the route's group commit, traffic's batch): find the key by its hash, decide its fate in the real service's order
+ * (disabled, expired, permissions, rate limits, credits), spend credits, set `last_used_at`, and record the
+ * verification for analytics. The admin CLI's `traffic` runs this same code.
  */
 export function verifyKey(request: VerifyRequest, context: VerifyContext): VerifyResult {
   const { store, caller, now } = context;
