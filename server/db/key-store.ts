@@ -227,6 +227,24 @@ export function createKeyStore(db: Database): KeyStore {
   let seen = { dataVersion: dataVersion.get() ?? 0, ownWrites };
   let version = 0;
 
+  function readRootKey(hash: string): RootKeyRecord | undefined {
+    const row = rootKeyByHash.get(hash);
+    if (row === undefined) return undefined;
+    return {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      permissions: row.permissions,
+      enabled: row.enabled === 1,
+      ratelimit:
+        row.ratelimit_limit !== null && row.ratelimit_window_ms !== null
+          ? { limit: row.ratelimit_limit, windowMs: row.ratelimit_window_ms }
+          : null,
+    };
+  }
+
+  let rootKeysGroup: number | undefined;
+  const rootKeysOfGroup = new Map<string, RootKeyRecord | undefined>();
+
   function pageRows(query: ListKeysQuery): KeyRow[] {
     const after = query.after ?? BEFORE_ALL_IDS;
     // One row more than asked tells whether another page exists.
@@ -242,18 +260,16 @@ export function createKeyStore(db: Database): KeyStore {
 
   return {
     findRootKey(hash) {
-      const row = rootKeyByHash.get(hash);
-      if (row === undefined) return undefined;
-      return {
-        id: row.id,
-        workspaceId: row.workspace_id,
-        permissions: row.permissions,
-        enabled: row.enabled === 1,
-        ratelimit:
-          row.ratelimit_limit !== null && row.ratelimit_window_ms !== null
-            ? { limit: row.ratelimit_limit, windowMs: row.ratelimit_window_ms }
-            : null,
-      };
+      // Inside a group transaction nothing can change root keys (this connection holds the write lock and never
+      // writes them), so the requests of one turn look a root key up once.
+      const open = group.openGroup();
+      if (open === undefined) return readRootKey(hash);
+      if (open !== rootKeysGroup) {
+        rootKeysOfGroup.clear();
+        rootKeysGroup = open;
+      }
+      if (!rootKeysOfGroup.has(hash)) rootKeysOfGroup.set(hash, readRootKey(hash));
+      return rootKeysOfGroup.get(hash);
     },
     apiBelongsTo(apiId, workspaceId) {
       return apiInWorkspace.get(apiId, workspaceId) === 1;

@@ -4,7 +4,17 @@ import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createKeyStore, type KeyStore } from "../../../server/db/key-store";
-import { createApi, createIdentity, createRole, createWorkspace, grantRole, keyInserter, type NewKey } from "../../../server/db/management";
+import {
+  changeRootKey,
+  createApi,
+  createIdentity,
+  createRole,
+  createRootKey,
+  createWorkspace,
+  grantRole,
+  keyInserter,
+  type NewKey,
+} from "../../../server/db/management";
 import { openDatabase } from "../../../server/db/open";
 import { latestRefillMoment } from "../../../server/keys/credits";
 import { parsePermissionQuery, type PermissionQuery } from "../../../server/keys/permission-query";
@@ -225,5 +235,21 @@ describe("the store's change version", () => {
     other.prepare("UPDATE keys SET name = 'renamed'").run();
     other.close();
     expect(store.changeVersion()).not.toBe(afterOwnWrite);
+  });
+});
+
+describe("root keys looked up once per group commit", () => {
+  test("a root key revoked by another process once a group has committed is refused by the next request", async () => {
+    const { id, secret } = createRootKey(db, { workspaceId, name: "r", permissions: ["api.*.verify_key"] });
+    const hash = hashSecret(secret);
+    const inGroup = () => store.inGroupCommit(() => [store.findRootKey(hash)?.id, store.findRootKey(hash)?.id]);
+    expect(await inGroup()).toEqual([id, id]);
+
+    const other = openDatabase(db.name.slice(0, db.name.lastIndexOf("/")));
+    changeRootKey(other, workspaceId, id, "revoke");
+    other.close();
+
+    expect(store.findRootKey(hash)).toBeUndefined();
+    expect(await inGroup()).toEqual([undefined, undefined]);
   });
 });
