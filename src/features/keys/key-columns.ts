@@ -62,11 +62,11 @@ export const COLUMN_SPECS: Record<ColumnId, ColumnSpec> = {
   status: {
     label: "Status",
     // "Expires within 24 h", the longest badge, on one line.
-    width: "minmax(200px, 1fr)",
-    minWidth: 200,
+    width: "minmax(190px, 1fr)",
+    minWidth: 190,
     present: (key) => key.enabled !== undefined || key.expires !== undefined || key.credits !== undefined,
   },
-  lastUsed: { label: "Last used", width: "minmax(140px, 0.7fr)", minWidth: 140, present: (key) => key.lastUsedAt !== undefined || key.createdAt !== undefined },
+  lastUsed: { label: "Last used", width: "minmax(130px, 0.7fr)", minWidth: 130, present: (key) => key.lastUsedAt !== undefined || key.createdAt !== undefined },
   usage: { label: "Usage, 36 h", width: "minmax(150px, 0.7fr)", minWidth: 150 },
   credits: { label: "Credits", width: "minmax(100px, 0.5fr)", minWidth: 100, present: (key) => key.credits !== undefined },
   externalId: { label: "External ID", width: "minmax(140px, 0.7fr)", minWidth: 140, present: (key) => key.identity !== undefined },

@@ -1,0 +1,88 @@
+import { keepPreviousData, useQueries, type UseQueryResult } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { getVerifications } from "../../../lib/api/get-verifications";
+import type { Connection } from "../../../lib/api/transport";
+import { fingerprint } from "../../../lib/fingerprint";
+import { usageTotalsChunks, usageTotalsFromRows, usageTotalsSql } from "../usage";
+
+/** One chunk of the loaded keys' ids: its 36-hour totals, cached by the chunk's ids (a fingerprint of them). */
+export function usageTotalsQueryOptions(connection: Connection, ids: readonly string[]) {
+  return {
+    queryKey: [
+      "keys",
+      "usage-totals",
+      { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey), ids: `${ids.length}:${fingerprint(ids.join(" "))}` },
+    ] as const,
+    queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Map<string, number>> => {
+      const { rows } = await getVerifications(connection, usageTotalsSql(ids), { signal });
+      return usageTotalsFromRows(rows, ids);
+    },
+    staleTime: 60_000,
+  };
+}
+
+export interface UsageTotals {
+  /** What the usage column sorts by: undefined until every loaded key's total has come in once. */
+  totals: ReadonlyMap<string, number> | undefined;
+  /** How many of the loaded keys `totals` counts (fewer while newly loaded keys are fetched). */
+  counted: number;
+  /** How many keys are loaded (with an id the query can take). */
+  loaded: number;
+  fetching: boolean;
+  error: Error | null;
+  retry: () => void;
+}
+
+interface Combined {
+  merged: Map<string, number>;
+  allHaveData: boolean;
+  fetching: boolean;
+  error: Error | null;
+  retry: () => void;
+}
+
+function combine(results: UseQueryResult<Map<string, number>>[]): Combined {
+  const merged = new Map<string, number>();
+  for (const result of results) if (result.data) for (const [id, total] of result.data) merged.set(id, total);
+  const failed = results.filter((result) => result.isError);
+  return {
+    merged,
+    allHaveData: results.every((result) => result.data !== undefined),
+    fetching: results.some((result) => result.isFetching),
+    error: failed[0]?.error ?? null,
+    retry: () => {
+      for (const result of failed) void result.refetch();
+    },
+  };
+}
+
+/**
+ * Every loaded key's verifications in the usage window, asked only while `enabled` (the table is sorted by
+ * usage): a partial answer never sorts silently. Once a full set came in, newly loaded keys are fetched while
+ * the others stay sorted, and `counted` says how many the order is based on.
+ */
+export function useUsageTotals(connection: Connection, keyIds: readonly string[], enabled: boolean): UsageTotals {
+  const chunks = useMemo(() => (enabled ? usageTotalsChunks(keyIds) : []), [enabled, keyIds]);
+  const combined = useQueries({
+    queries: chunks.map((ids) => ({ ...usageTotalsQueryOptions(connection, ids), placeholderData: keepPreviousData })),
+    combine,
+  });
+  // Set during render, not in an effect: whether a full set has come in since sorting by usage began.
+  const [complete, setComplete] = useState(false);
+  if (complete && !enabled) setComplete(false);
+  if (!complete && enabled && chunks.length > 0 && combined.allHaveData) setComplete(true);
+
+  const loaded = chunks.reduce((sum, ids) => sum + ids.length, 0);
+  const counted = useMemo(
+    () => (complete ? chunks.reduce((sum, ids) => sum + ids.filter((id) => combined.merged.has(id)).length, 0) : 0),
+    [complete, chunks, combined.merged],
+  );
+  return {
+    totals: complete ? combined.merged : undefined,
+    counted,
+    loaded,
+    fetching: combined.fetching,
+    error: combined.error,
+    retry: combined.retry,
+  };
+}
