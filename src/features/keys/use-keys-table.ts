@@ -1,16 +1,10 @@
-import {
-  functionalUpdate,
-  useTable,
-  type ColumnFiltersState,
-  type SortingState,
-  type Updater,
-} from "@tanstack/react-table";
+import { functionalUpdate, useTable, type SortingState, type Updater } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
 import { readColumnVisibility, saveColumnVisibility, type ColumnVisibility } from "./column-preferences";
 import { fitColumns } from "./fit-columns";
 import { COLUMN_ORDER, COLUMN_SPECS, keyColumns, keysTableFeatures, presentColumns, type ColumnId } from "./key-columns";
 import type { Key } from "../../lib/contract";
-import type { StatusFacet } from "./key-status";
+import { statusFacets, type StatusFacet } from "./key-status";
 
 const DEFAULT_VISIBILITY: ColumnVisibility = Object.fromEntries(
   COLUMN_ORDER.filter((id) => COLUMN_SPECS[id].hiddenByDefault).map((id) => [id, false]),
@@ -36,9 +30,11 @@ interface Options {
 export function useKeysTable(keys: readonly Key[], options: Options) {
   const { now, usageTotals, usageAvailable, sorting, onSortingChange, width, compact } = options;
   const [statusFilter, setStatusFilter] = useState<StatusFacet[]>([]);
-  const columnFilters = useMemo<ColumnFiltersState>(
-    () => (statusFilter.length === 0 ? [] : [{ id: "status", value: statusFilter }]),
-    [statusFilter],
+  // One pass for the filter's counts and one for the filter, with no state kept per key.
+  const statusCounts = useMemo(() => countStatuses(keys, now), [keys, now]);
+  const filtered = useMemo(
+    () => (statusFilter.length === 0 ? keys : keys.filter((key) => statusFacets(key, now).some((facet) => statusFilter.includes(facet)))),
+    [keys, now, statusFilter],
   );
   const [chosen, setChosen] = useState<ColumnVisibility>(() => ({ ...DEFAULT_VISIBILITY, ...readColumnVisibility() }));
 
@@ -71,14 +67,14 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
 
   // TanStack Table caches each row's values until the data changes, so new column definitions (a new
   // minute for statuses, usage totals that came in) come with a new data array: the rows are read again.
-  const data = useMemo(() => (columns ? keys.slice() : keys), [keys, columns]);
+  const data = useMemo(() => (columns ? filtered.slice() : filtered), [filtered, columns]);
 
   const table = useTable({
     features: keysTableFeatures,
     columns,
     data,
     getRowId: (key) => key.keyId,
-    state: { sorting, columnFilters, columnVisibility },
+    state: { sorting, columnVisibility },
     onSortingChange,
     onColumnVisibilityChange: (updater: Updater<ColumnVisibility>) => {
       setChosen((previous) => {
@@ -105,7 +101,15 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
     sorting,
     statusFilter,
     setStatusFilter,
+    /** How many of the keys (before the status filter) have each status. */
+    statusCounts,
   };
+}
+
+function countStatuses(keys: readonly Key[], now: number): ReadonlyMap<StatusFacet, number> {
+  const counts = new Map<StatusFacet, number>();
+  for (const key of keys) for (const facet of statusFacets(key, now)) counts.set(facet, (counts.get(facet) ?? 0) + 1);
+  return counts;
 }
 
 export type KeysTableModel = ReturnType<typeof useKeysTable>;

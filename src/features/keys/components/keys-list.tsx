@@ -240,7 +240,8 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
         <ColumnPicker model={model} />
         <RefreshButton refreshing={query.isRefetching} waitSeconds={waitingForRateLimit ? secondsLeft : null} onRefresh={refresh} />
         <ExportPanel
-          keys={shown}
+          shownCount={shown.length}
+          shownKeys={() => model.table.getRowModel().rows.map((row) => row.original)}
           columns={model.visibleColumns}
           now={now}
           loaded={keys.length}
