@@ -11,6 +11,8 @@ for (const colorScheme of ["light", "dark"] as const) {
     test.use({ colorScheme });
 
     test("the keys table fits every width without a sideways scroll and stays accessible", async ({ page, server }) => {
+      // Five widths, each checked with axe: more work than one screen, not a speed budget.
+      test.setTimeout(120_000);
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(server.url);
       await enterKey(page, server.rootKey ?? "");
@@ -31,6 +33,18 @@ for (const colorScheme of ["light", "dark"] as const) {
         expect(await seriousViolations(page), `axe at ${width} px`).toEqual([]);
         await saveScreenshot(page, `keys-width-${width}-${colorScheme}`);
       }
+    });
+
+    test("at a tablet's width the column menu says which chosen columns are folded", async ({ page, server }) => {
+      await page.setViewportSize({ width: 768, height: 800 });
+      await page.goto(server.url);
+      await enterKey(page, server.rootKey ?? "");
+      await expect(page.getByRole("table", { name: "API keys" }).getByRole("row").nth(1)).toBeVisible();
+      await page.locator("summary", { hasText: "Columns" }).click();
+      await expect(page.getByText("Too narrow for every chosen column", { exact: false })).toBeVisible();
+      await expect(page.getByRole("checkbox", { name: /^Key ID — folded at this width$/ })).toBeChecked();
+      expect(await seriousViolations(page), "axe with the column menu open").toEqual([]);
+      await saveScreenshot(page, `keys-width-768-columns-${colorScheme}`);
     });
   });
 }
