@@ -70,7 +70,7 @@ export function useUsageTotals(connection: Connection, keyIds: readonly string[]
   // Set during render, not in an effect: whether a full set has come in since sorting by usage began.
   const [complete, setComplete] = useState(false);
   if (complete && !enabled) setComplete(false);
-  if (!complete && enabled && chunks.length > 0 && combined.allHaveData) setComplete(true);
+  if (!complete && enabled && combined.allHaveData) setComplete(true);
 
   const loaded = chunks.reduce((sum, ids) => sum + ids.length, 0);
   const counted = useMemo(
