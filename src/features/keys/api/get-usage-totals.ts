@@ -1,4 +1,4 @@
-import { keepPreviousData, useQueries, type UseQueryResult } from "@tanstack/react-query";
+import { useQueries, type UseQueryResult } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { getVerifications } from "../../../lib/api/get-verifications";
 import type { Connection } from "../../../lib/api/transport";
@@ -33,6 +33,8 @@ export interface UsageTotals {
   retry: () => void;
 }
 
+const NO_TOTALS: ReadonlyMap<string, number> = new Map();
+
 interface Combined {
   merged: Map<string, number>;
   allHaveData: boolean;
@@ -64,21 +66,29 @@ function combine(results: UseQueryResult<Map<string, number>>[]): Combined {
 export function useUsageTotals(connection: Connection, keyIds: readonly string[], enabled: boolean): UsageTotals {
   const chunks = useMemo(() => (enabled ? usageTotalsChunks(keyIds) : []), [enabled, keyIds]);
   const combined = useQueries({
-    queries: chunks.map((ids) => ({ ...usageTotalsQueryOptions(connection, ids), placeholderData: keepPreviousData })),
+    queries: chunks.map((ids) => usageTotalsQueryOptions(connection, ids)),
     combine,
   });
-  // Set during render, not in an effect: whether a full set has come in since sorting by usage began.
-  const [complete, setComplete] = useState(false);
-  if (complete && !enabled) setComplete(false);
-  if (!complete && enabled && combined.allHaveData) setComplete(true);
+  // The last full set since sorting by usage began, kept during render (not in an effect): while newly loaded
+  // keys' totals are fetched, the keys counted before keep their order.
+  const [lastFull, setLastFull] = useState<ReadonlyMap<string, number> | undefined>(undefined);
+  if (lastFull !== undefined && !enabled) setLastFull(undefined);
+  if (enabled && chunks.length > 0 && combined.allHaveData && lastFull !== combined.merged) setLastFull(combined.merged);
+  const totals = useMemo(() => {
+    if (!enabled) return undefined;
+    // No loaded key has an id the query can take: nothing to ask, and nothing to sort by.
+    if (chunks.length === 0) return NO_TOTALS;
+    if (lastFull === undefined) return undefined;
+    return combined.allHaveData ? combined.merged : new Map([...lastFull, ...combined.merged]);
+  }, [enabled, chunks.length, lastFull, combined.allHaveData, combined.merged]);
 
   const loaded = chunks.reduce((sum, ids) => sum + ids.length, 0);
   const counted = useMemo(
-    () => (complete ? chunks.reduce((sum, ids) => sum + ids.filter((id) => combined.merged.has(id)).length, 0) : 0),
-    [complete, chunks, combined.merged],
+    () => (totals === undefined ? 0 : chunks.reduce((sum, ids) => sum + ids.filter((id) => totals.has(id)).length, 0)),
+    [totals, chunks],
   );
   return {
-    totals: complete ? combined.merged : undefined,
+    totals,
     counted,
     loaded,
     fetching: combined.fetching,

@@ -169,6 +169,39 @@ describe("sorting by usage", () => {
     expect(totalsQueries[0]).toContain("'key_000299'");
   });
 
+  test("keys loaded while sorted by usage come last until their totals come, and the note says how many are counted", async () => {
+    layTableOut(1600);
+    stubApi(
+      keysEnvelope(makeKeys(100, 0), { cursor: "key_000099", hasMore: true }),
+      keysEnvelope(makeKeys(100, 100), { hasMore: false }),
+    );
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    answerAnalytics(async (query) => {
+      if (!query.includes("AS total")) return [];
+      // The second answer (both pages' keys) waits until the test lets it go.
+      if (query.includes("'key_000150'")) await held;
+      return [
+        { key_id: "key_000050", total: 7 },
+        { key_id: "key_000150", total: 90 },
+      ];
+    });
+    const { user } = renderKeysList();
+    await screen.findByText("Service 0");
+    await user.click(within(table()).getByRole("button", { name: "Usage, 36 h" }));
+    expect(await screen.findByText("Sorted by the 36-hour usage of the 100 loaded keys. Keys not loaded yet are not part of the order.")).toBeVisible();
+    expect(rowNames()[0]).toBe("Service 50");
+
+    await user.click(screen.getByRole("button", { name: "Load more" }));
+
+    expect(await screen.findByText(/^Sorted by the 36-hour usage of 100 of the 200 loaded keys; the other 100 come last until theirs is fetched\.$/)).toBeVisible();
+    expect(rowNames()[0]).toBe("Service 50");
+
+    release();
+    expect(await screen.findByText("Sorted by the 36-hour usage of the 200 loaded keys.")).toBeVisible();
+    expect(rowNames().slice(0, 2)).toEqual(["Service 150", "Service 50"]);
+  });
+
   test("a failed totals query keeps the loaded order and says why, with a way to try again", async () => {
     layTableOut(1600);
     stubApi(keysEnvelope(makeKeys(3)));
