@@ -47,3 +47,70 @@ test("the demo root key sees last use, credits, identities, badges and a 36-hour
   await expect(page.getByRole("group", { name: "Filter by status" })).toBeVisible();
   await saveScreenshot(page, "keys-table-usage");
 });
+
+/** "36 h: 1,204 valid, 31 refused" → 1235. */
+function usageTotal(text: string): number {
+  const match = /^36 h: ([\d,]+) valid, ([\d,]+) refused$/.exec(text.trim());
+  if (!match) return 0;
+  return Number(match[1]?.replaceAll(",", "")) + Number(match[2]?.replaceAll(",", ""));
+}
+
+test("sorting by usage puts the busiest of all the loaded keys first and says what the order is based on", async ({ page, server }) => {
+  const demoKey = server.rootKey ?? "";
+  // Small enough that most of the demo keys are out of view, where no usage bar is asked for.
+  await page.setViewportSize({ width: 1400, height: 600 });
+  await page.goto(server.url);
+  await enterKey(page, demoKey);
+  const table = page.getByRole("table", { name: "API keys" });
+  await expect(table.getByText(/^36 h: /).first()).toBeAttached();
+
+  // The busiest key of the workspace over the same window, asked of the API directly.
+  const answer = await page.request.post(`${server.url}/v2/analytics.getVerifications`, {
+    headers: { authorization: `Bearer ${demoKey}` },
+    data: {
+      query:
+        "SELECT key_id, SUM(count) AS total FROM key_verifications_per_hour_v1 WHERE time >= now() - INTERVAL 36 HOUR GROUP BY key_id ORDER BY total DESC LIMIT 1",
+    },
+  });
+  const busiest = ((await answer.json()) as { data: { key_id: string; total: number | string }[] }).data[0];
+  if (busiest === undefined) throw new Error("the demo data has no verification in the last 36 hours");
+
+  await table.getByRole("button", { name: "Usage, 36 h" }).click();
+  await expect(table.getByRole("columnheader", { name: "Usage, 36 h" })).toHaveAttribute("aria-sort", "descending");
+  // Other tests add keys to this server: every loaded one counts.
+  await expect(page.getByText(/^Sorted by the 36-hour usage of the \d+ loaded keys\.$/)).toBeVisible();
+  const first = table.getByRole("row").nth(1);
+  await expect(first).toContainText(busiest.key_id.slice(0, 8));
+  expect(usageTotal(await first.getByText(/^36 h: /).textContent() ?? "")).toBe(Number(busiest.total));
+
+  // Every row in view, top to bottom, is used no more than the one above it.
+  const texts = await table.locator(".keys-table__body").getByText(/^36 h: /).allTextContents();
+  const totals = texts.map(usageTotal);
+  expect(totals.length).toBeGreaterThan(3);
+  expect(totals).toEqual([...totals].sort((a, b) => b - a));
+  await saveScreenshot(page, "keys-table-sorted-by-usage");
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test("a Sort by control and its direction sort the cards, with no sideways scroll", async ({ page, server, rootKey }) => {
+    await server.admin(["keys", "create", "--name", "aaa phone first"]);
+    await server.admin(["keys", "create", "--name", "zzz phone last"]);
+    await page.goto(server.url);
+    await enterKey(page, rootKey);
+    const table = page.getByRole("table", { name: "API keys" });
+    await expect(table.getByRole("row").nth(1)).toBeVisible();
+    await page.getByLabel("Filter keys").fill("phone");
+    await expect(table.getByRole("row")).toHaveCount(3);
+
+    await page.getByLabel("Sort by").selectOption({ label: "Name" });
+    await expect(page.getByLabel("Sort direction")).toHaveValue("asc");
+    await expect(table.getByRole("row").nth(1)).toContainText("aaa phone first");
+    await page.getByLabel("Sort direction").selectOption({ label: "Z to A" });
+    await expect(table.getByRole("row").nth(1)).toContainText("zzz phone last");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await saveScreenshot(page, "keys-table-phone-sorted");
+  });
+});

@@ -4,6 +4,7 @@ import { createAnalyticsEngine, type AnalyticsEngine } from "../../server/analyt
 import { migrate } from "../../server/db/migrations";
 import { parseUsageRows, parseVerificationRows } from "../../src/lib/analytics-rows";
 import { refusalsQuery, sqlString, usageQuery, verificationByRequestIdQuery } from "../../src/lib/analytics-sql";
+import { usageTotalsChunks, usageTotalsFromRows, usageTotalsSql } from "../../src/features/keys/usage";
 
 /** The dashboard's analytics SQL, run unchanged by the reference server's engine, parsed by the dashboard's parsers. */
 const WORKSPACE = "ws_Test1";
@@ -71,5 +72,19 @@ describe("the key page's SQL on the reference engine", () => {
       { requestId: "req_Expired1", time: now - HOUR, keyId: KEY, outcome: "EXPIRED", region: "eu-west-1", tags: ["path=/api/o'brien"] },
     ]);
     expect(await rows(verificationByRequestIdQuery("req_Foreign1"))).toEqual([]);
+  });
+});
+
+describe("the keys table's usage totals on the reference engine", () => {
+  test("36-hour totals per key of this workspace, 0 for a key without verifications, chunk by chunk", async () => {
+    const ids = [KEY, "key_NoUse1"];
+    const [chunk] = usageTotalsChunks(ids);
+    if (chunk === undefined) throw new Error("no chunk");
+    expect(usageTotalsFromRows(await rows(usageTotalsSql(chunk)), chunk)).toEqual(
+      new Map([
+        [KEY, 2],
+        ["key_NoUse1", 0],
+      ]),
+    );
   });
 });

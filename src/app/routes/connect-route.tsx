@@ -17,7 +17,9 @@ export function ConnectRoute() {
   const { environments, active } = useActiveEnvironment();
   const switchEnvironment = useSwitchEnvironment();
   const droppedKey = useDroppedKey();
-  // The form reads these once (the fields are the user's from then on); choosing an environment remounts it.
+  // The form reads these once (the fields are the user's from then on); choosing an environment remounts it,
+  // and so does a key being stored or forgotten: a typed key never outlives the key it became (Forget key
+  // clicked before the move to the keys page left it in the field).
   const target = useStoredTarget();
   const storedBaseUrl = target?.baseUrl ?? defaultBaseUrl();
   const storedApiId = target?.apiId ?? "";
@@ -39,7 +41,7 @@ export function ConnectRoute() {
 
   return (
     <ConnectPage
-      key={`${storedBaseUrl} ${storedApiId}`}
+      key={`${storedBaseUrl} ${storedApiId} ${connection === null ? "no key" : "key stored"}`}
       initialBaseUrl={storedBaseUrl}
       initialApiId={storedApiId}
       pageOrigin={window.location.origin}

@@ -104,3 +104,64 @@ export function usageText(usage: KeyUsage): string {
   if (valid + refused === 0) return `${USAGE_WINDOW_HOURS} h: no verifications`;
   return `${USAGE_WINDOW_HOURS} h: ${valid.toLocaleString("en")} valid, ${refused.toLocaleString("en")} refused`;
 }
+
+/** The analytics API takes at most 64 KiB of SQL (CONTRACT.md §4); a chunk's text stays well under it. */
+export const TOTALS_SQL_MAX_LENGTH = 48 * 1024;
+
+function totalsSql(quotedIds: string): string {
+  return [
+    "SELECT key_id, SUM(count) AS total",
+    "FROM key_verifications_per_hour_v1",
+    `WHERE time >= now() - INTERVAL ${USAGE_WINDOW_HOURS} HOUR`,
+    `AND key_id IN (${quotedIds})`,
+    "GROUP BY key_id",
+  ].join(" ");
+}
+
+/**
+ * The window's verifications per key, for sorting every loaded key by use: one query per chunk of ids, in
+ * the order given, each chunk as many ids as the length limit allows. Appending ids (a page loaded) leaves
+ * every full chunk before them as it was, so only the last chunks are asked again.
+ */
+export function usageTotalsChunks(keyIds: readonly string[], maxLength = TOTALS_SQL_MAX_LENGTH): string[][] {
+  const room = maxLength - totalsSql("").length;
+  const chunks: string[][] = [];
+  let chunk: string[] = [];
+  let length = 0;
+  const seen = new Set<string>();
+  for (const id of keyIds) {
+    if (!SAFE_ID.test(id) || seen.has(id)) continue;
+    seen.add(id);
+    // `'id', ` per id.
+    const cost = id.length + 4;
+    if (chunk.length > 0 && length + cost > room) {
+      chunks.push(chunk);
+      chunk = [];
+      length = 0;
+    }
+    chunk.push(id);
+    length += cost;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/** One chunk's query: rows `{key_id, total}` for the keys with verifications in the window. */
+export function usageTotalsSql(keyIds: readonly string[]): string {
+  const ids = keyIds.filter((id) => SAFE_ID.test(id));
+  if (ids.length === 0) throw new Error("usageTotalsSql needs at least one key id");
+  return totalsSql(ids.map((id) => `'${id}'`).join(", "));
+}
+
+const TotalRow = v.object({ key_id: v.string(), total: Count });
+
+/** Every asked id gets a total (0 without a row); a row of the wrong shape fails the whole answer. */
+export function usageTotalsFromRows(rows: readonly unknown[], keyIds: readonly string[]): Map<string, number> {
+  const totals = new Map<string, number>(keyIds.map((id) => [id, 0]));
+  for (const row of rows) {
+    const parsed = v.safeParse(TotalRow, row);
+    if (!parsed.success) throw new UsageShapeError(`an analytics row is not {key_id, total}: ${v.summarize(parsed.issues)}`);
+    if (totals.has(parsed.output.key_id)) totals.set(parsed.output.key_id, parsed.output.total);
+  }
+  return totals;
+}

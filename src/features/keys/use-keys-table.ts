@@ -1,15 +1,10 @@
-import {
-  functionalUpdate,
-  useTable,
-  type ColumnFiltersState,
-  type SortingState,
-  type Updater,
-} from "@tanstack/react-table";
+import { functionalUpdate, useTable, type SortingState, type Updater } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
 import { readColumnVisibility, saveColumnVisibility, type ColumnVisibility } from "./column-preferences";
-import { COLUMN_ORDER, COLUMN_SPECS, keyColumns, keysTableFeatures, presentColumns } from "./key-columns";
+import { fitColumns } from "./fit-columns";
+import { COLUMN_ORDER, COLUMN_SPECS, keyColumns, keysTableFeatures, presentColumns, type ColumnId } from "./key-columns";
 import type { Key } from "../../lib/contract";
-import type { StatusFacet } from "./key-status";
+import { statusFacets, type StatusFacet } from "./key-status";
 
 const DEFAULT_VISIBILITY: ColumnVisibility = Object.fromEntries(
   COLUMN_ORDER.filter((id) => COLUMN_SPECS[id].hiddenByDefault).map((id) => [id, false]),
@@ -17,26 +12,33 @@ const DEFAULT_VISIBILITY: ColumnVisibility = Object.fromEntries(
 
 interface Options {
   now: number;
-  /** The usage column sorts by this, where known. */
-  usageTotal: (keyId: string) => number | undefined;
+  /** The usage column sorts by these totals (every loaded key's, or none: never a part of them). */
+  usageTotals: ReadonlyMap<string, number> | undefined;
   /** False when the root key may not read analytics: the usage column gives way to a notice. */
   usageAvailable: boolean;
+  sorting: SortingState;
+  onSortingChange: (updater: Updater<SortingState>) => void;
+  /** The width the table may take (0 before layout) and whether rows are cards: what does not fit folds away. */
+  width: number;
+  compact: boolean;
 }
 
 /**
  * The Keys table's model: sorting, the status filter with its counts, and the columns shown (the person's
- * choice, remembered, among the columns whose field some key carries).
+ * choice, remembered, among the columns whose field some key carries, as many as fit the width).
  */
-export function useKeysTable(keys: readonly Key[], { now, usageTotal, usageAvailable }: Options) {
-  const [sorting, setSorting] = useState<SortingState>([]);
+export function useKeysTable(keys: readonly Key[], options: Options) {
+  const { now, usageTotals, usageAvailable, sorting, onSortingChange, width, compact } = options;
   const [statusFilter, setStatusFilter] = useState<StatusFacet[]>([]);
-  const columnFilters = useMemo<ColumnFiltersState>(
-    () => (statusFilter.length === 0 ? [] : [{ id: "status", value: statusFilter }]),
-    [statusFilter],
+  // One pass for the filter's counts and one for the filter, with no state kept per key.
+  const statusCounts = useMemo(() => countStatuses(keys, now), [keys, now]);
+  const filtered = useMemo(
+    () => (statusFilter.length === 0 ? keys : keys.filter((key) => statusFacets(key, now).some((facet) => statusFilter.includes(facet)))),
+    [keys, now, statusFilter],
   );
   const [chosen, setChosen] = useState<ColumnVisibility>(() => ({ ...DEFAULT_VISIBILITY, ...readColumnVisibility() }));
 
-  const columns = useMemo(() => keyColumns(now, usageTotal), [now, usageTotal]);
+  const columns = useMemo(() => keyColumns(now, (keyId) => usageTotals?.get(keyId)), [now, usageTotals]);
   const present = useMemo(() => presentColumns(keys), [keys]);
   const offered = useMemo(
     () => COLUMN_ORDER.filter((id) => present.has(id) && (id !== "usage" || usageAvailable)),
@@ -46,14 +48,34 @@ export function useKeysTable(keys: readonly Key[], { now, usageTotal, usageAvail
     () => Object.fromEntries(COLUMN_ORDER.map((id) => [id, offered.includes(id) && chosen[id] !== false])),
     [offered, chosen],
   );
+  const visibleColumns = useMemo(() => offered.filter((id) => columnVisibility[id]), [offered, columnVisibility]);
+
+  // The sorted column and the ones the person turned on are the last to fold.
+  const sortedKey = sorting.map((entry) => entry.id).join(" ");
+  const turnedOnKey = COLUMN_ORDER.filter((id) => chosen[id] === true).join(" ");
+  const fitted = useMemo(() => {
+    const pinned = new Set([...sortedKey.split(" "), ...turnedOnKey.split(" ")].filter((id): id is ColumnId => id in COLUMN_SPECS));
+    return fitColumns(visibleColumns, { width, compact, pinned });
+  }, [visibleColumns, width, compact, sortedKey, turnedOnKey]);
+  // The same columns keep the same array, so a resize that folds nothing re-renders no row.
+  const shownKey = fitted.shown.join(" ");
+  const foldedKey = fitted.folded.join(" ");
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by content on purpose
+  const shownColumns = useMemo(() => fitted.shown, [shownKey]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by content on purpose
+  const foldedColumns = useMemo(() => fitted.folded, [foldedKey]);
+
+  // TanStack Table caches each row's values until the data changes, so new column definitions (a new
+  // minute for statuses, usage totals that came in) come with a new data array: the rows are read again.
+  const data = useMemo(() => (columns ? filtered.slice() : filtered), [filtered, columns]);
 
   const table = useTable({
     features: keysTableFeatures,
     columns,
-    data: keys,
+    data,
     getRowId: (key) => key.keyId,
-    state: { sorting, columnFilters, columnVisibility },
-    onSortingChange: setSorting,
+    state: { sorting, columnVisibility },
+    onSortingChange,
     onColumnVisibilityChange: (updater: Updater<ColumnVisibility>) => {
       setChosen((previous) => {
         // Only what the person changed is kept: a column hidden for want of data stays wanted.
@@ -71,10 +93,23 @@ export function useKeysTable(keys: readonly Key[], { now, usageTotal, usageAvail
   return {
     table,
     offered,
-    visibleColumns: offered.filter((id) => columnVisibility[id]),
+    /** The columns the person chose (what an export holds). */
+    visibleColumns,
+    /** Those of them the table shows at its width; the rest are `foldedColumns`. */
+    shownColumns,
+    foldedColumns,
+    sorting,
     statusFilter,
     setStatusFilter,
+    /** How many of the keys (before the status filter) have each status. */
+    statusCounts,
   };
+}
+
+function countStatuses(keys: readonly Key[], now: number): ReadonlyMap<StatusFacet, number> {
+  const counts = new Map<StatusFacet, number>();
+  for (const key of keys) for (const facet of statusFacets(key, now)) counts.set(facet, (counts.get(facet) ?? 0) + 1);
+  return counts;
 }
 
 export type KeysTableModel = ReturnType<typeof useKeysTable>;

@@ -26,10 +26,16 @@ function lenientList<TSchema extends v.GenericSchema>(item: TSchema) {
   );
 }
 
-/** The object without the fields that are undefined, so that an absent field stays absent. */
+/**
+ * The object without the fields that are undefined, so that an absent field stays absent. Built anew rather
+ * than by deleting: an object that loses a property turns into a hash table in V8, 416 bytes for a key where
+ * its few fields take 80 (with 10,000 keys loaded, 3 MiB of the heap).
+ */
 function compact<T extends object>(value: T): T {
-  for (const [name, field] of Object.entries(value)) if (field === undefined) Reflect.deleteProperty(value, name);
-  return value;
+  const kept: Partial<T> = {};
+  for (const name of Object.keys(value) as (keyof T)[]) if (value[name] !== undefined) kept[name] = value[name];
+  // Every field of `value` that is not undefined is in `kept`, so it is still a T.
+  return kept as T;
 }
 
 export const FiniteNumber = v.pipe(v.number(), v.finite());

@@ -154,6 +154,31 @@ describe("the header", () => {
   });
 });
 
+describe("key entry", () => {
+  test("Forget key right after submitting, before the keys page came, leaves the key field empty", async () => {
+    // The keys page's code never arrives: the app stays on key entry with the key stored, as on a slow network.
+    const routes = withRoute(appRoutes(queryClient()), "keys", { lazy: () => new Promise<never>(() => undefined) });
+    const { router, user } = renderApp("/connect", routes);
+    // Key entry's code loads first (slow on a busy machine when this test runs alone).
+    await user.type(await screen.findByLabelText("API key", {}, { timeout: 20_000 }), KEY);
+    await user.keyboard("{Enter}");
+    await user.click(await screen.findByRole("button", { name: "Forget key" }));
+    await waitFor(() => expect(readConnection()).toBeNull());
+    expect(router.state.location.pathname).toBe("/connect");
+    expect(screen.getByLabelText("API key")).toHaveValue("");
+    expect(screen.queryByDisplayValue(KEY)).not.toBeInTheDocument();
+  }, 30_000);
+});
+
+/** The routes with the one whose path is `path` changed. */
+function withRoute(routes: RouteObject[], path: string, change: Partial<RouteObject>): RouteObject[] {
+  return routes.map((route) => {
+    const children = route.children === undefined ? undefined : withRoute(route.children, path, change);
+    const changed = route.path === path ? { ...route, ...change } : route;
+    return (children === undefined ? changed : { ...changed, children }) as RouteObject;
+  });
+}
+
 describe("errors on the keys page", () => {
   test("a refused key gets the error panel, and Retry asks again", async () => {
     connect();

@@ -43,7 +43,15 @@ export const ANALYTICS_PATH = "/v2/analytics.getVerifications";
  * Stub the global fetch with answers given in order; the last one repeats. The usage bars' analytics queries
  * are answered apart (no rows) and recorded in `analytics`, so the answers and `requests` stay the list's.
  */
+let analyticsRows: (query: string) => unknown[] | Promise<unknown[]> = () => [];
+
+/** The rows the stubbed analytics operation answers a query with, maybe later (reset to none by every `stubApi`). */
+export function answerAnalytics(rows: (query: string) => unknown[] | Promise<unknown[]>): void {
+  analyticsRows = rows;
+}
+
 export function stubApi(...answers: Answer[]): FakeApi {
+  analyticsRows = () => [];
   const requests: FakeApi["requests"] = [];
   const analytics: FakeApi["analytics"] = [];
   let calls = 0;
@@ -53,7 +61,7 @@ export function stubApi(...answers: Answer[]): FakeApi {
     const url = input instanceof Request ? input.url : input.toString();
     if (url.endsWith(ANALYTICS_PATH)) {
       analytics.push({ body });
-      return jsonResponse(200, { meta: { requestId: "req_9Usage" }, data: [] });
+      return jsonResponse(200, { meta: { requestId: "req_9Usage" }, data: await analyticsRows(String(body.query)) });
     }
     requests.push({ url: input instanceof Request ? input.url : input.toString(), authorization: headers.get("authorization"), body });
     const answer = answers[Math.min(calls, answers.length - 1)];

@@ -20,8 +20,9 @@ function download(content: string, type: string, fileName: string): void {
 }
 
 interface ExportPanelProps {
-  /** The rows the table shows: its filter and sort applied. */
-  keys: readonly { original: Key }[];
+  /** How many keys the table shows, and the keys themselves in its order (read on a click, not on every render). */
+  shownCount: number;
+  shownKeys: () => readonly Key[];
   columns: readonly ColumnId[];
   now: number;
   loaded: number;
@@ -37,16 +38,15 @@ const keysWord = (count: number) => `${count.toLocaleString("en")} ${count === 1
  * Export what the table shows — its filter, its sort, its columns — and say exactly what that is: how many
  * of how many loaded keys, whether the server holds more, with a way to load the rest first.
  */
-export function ExportPanel({ keys, columns, now, loaded, hasMore, stale, loader }: ExportPanelProps) {
+export function ExportPanel({ shownCount, shownKeys, columns, now, loaded, hasMore, stale, loader }: ExportPanelProps) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
-  const shown = keys.map((row) => row.original);
   const csvColumns = columns.filter(isExportedColumn);
   const loading = loader.state.phase === "loading" || loader.state.phase === "rate-limited" || loader.state.phase === "offline";
   const scope =
-    shown.length === loaded
-      ? `${keysWord(shown.length)}, every key loaded`
-      : `${shown.length.toLocaleString("en")} of ${keysWord(loaded)} loaded, as filtered`;
+    shownCount === loaded
+      ? `${keysWord(shownCount)}, every key loaded`
+      : `${shownCount.toLocaleString("en")} of ${keysWord(loaded)} loaded, as filtered`;
   return (
     <div className="keys-export">
       <button type="button" className="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((value) => !value)}>
@@ -72,14 +72,14 @@ export function ExportPanel({ keys, columns, now, loaded, hasMore, stale, loader
           <button
             type="button"
             className="button"
-            onClick={() => download(keysToCsv(shown, columns, now), "text/csv;charset=utf-8", exportFileName("csv", new Date()))}
+            onClick={() => download(keysToCsv(shownKeys(), columns, now), "text/csv;charset=utf-8", exportFileName("csv", new Date()))}
           >
             Export CSV
           </button>
           <button
             type="button"
             className="button"
-            onClick={() => download(keysToJson(shown, new Date()), "application/json", exportFileName("json", new Date()))}
+            onClick={() => download(keysToJson(shownKeys(), new Date()), "application/json", exportFileName("json", new Date()))}
           >
             Export JSON
           </button>

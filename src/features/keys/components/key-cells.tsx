@@ -43,7 +43,8 @@ export function KeyCell({ column, keyData, now, usage, compact }: CellProps) {
           <code className="keys-table__id" title={keyData.keyId}>
             {keyData.keyId}
           </code>
-          <CopyButton value={keyData.keyId} label={`Copy key id ${keyData.keyId}`} className="keys-table__copy" />
+          {/* In a column the icon alone leaves the id room; a card's line has room for the word. */}
+          <CopyButton value={keyData.keyId} label={`Copy key id ${keyData.keyId}`} text={compact ? "Copy" : ""} className="keys-table__copy" />
         </>
       );
     case "start":

@@ -1,4 +1,5 @@
 import { useQueryClient, type InfiniteData } from "@tanstack/react-query";
+import type { SortingState } from "@tanstack/react-table";
 import { useCallback, useDeferredValue, useEffect, useEffectEvent, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { Spinner } from "../../../components/spinner";
@@ -8,19 +9,22 @@ import { ApiError } from "../../../lib/api-errors";
 import { useSecondsUntil } from "../../../lib/use-seconds-until";
 import { isKeyNotFound, lookupUnavailable, useKeyLookup } from "../api/get-key";
 import { isAnalyticsForbidden, READ_ANALYTICS_PERMISSION, useKeysUsage } from "../api/get-keys-usage";
+import { useUsageTotals } from "../api/get-usage-totals";
 import { listKeysQueryKey, useListKeys, type ListKeysParams } from "../api/list-keys";
 import type { Key } from "../../../lib/contract";
 import { countText, exactKeyId, filterKeys } from "../key-view";
-import type { KeyUsage } from "../usage";
 import { useKeysLoader } from "../use-keys-loader";
+import { useElementWidth } from "../use-element-width";
 import { useKeysTable } from "../use-keys-table";
+import { useMediaQuery } from "../use-media-query";
 import { useNow } from "../use-now";
 import { useOnline } from "../use-online";
 import { ColumnPicker } from "./column-picker";
 import { ExportPanel } from "./export-panel";
-import { KeysTable, ROW_HEIGHT } from "./keys-table";
+import { COMPACT_QUERY, KeysTable, ROW_HEIGHT } from "./keys-table";
 import { LoadProgress } from "./load-progress";
 import { StatusFilter } from "./status-filter";
+import { UsageSortNote } from "./usage-sort-note";
 import "./keys.css";
 
 export interface RefreshErrorProps {
@@ -89,16 +93,22 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
   );
   const usage = useKeysUsage(connection, keysInView);
   const usageForbidden = isAnalyticsForbidden(usage.error);
-  // The usage column sorts by what is known of it; a stable reader, so new usage never rebuilds 100,000 rows.
-  const knownUsage = useRef(new Map<string, KeyUsage>());
-  useEffect(() => {
-    if (usage.data) for (const [id, value] of usage.data) knownUsage.current.set(id, value);
-  }, [usage.data]);
-  const usageTotal = useCallback((keyId: string) => {
-    const totals = knownUsage.current.get(keyId)?.totals;
-    return totals === undefined ? undefined : totals.valid + totals.refused;
-  }, []);
-  const model = useKeysTable(matching, { now, usageTotal, usageAvailable: !usageForbidden });
+  // Sorting by usage asks for every loaded key's total (never sorts the rows in view alone).
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const sortingByUsage = !usageForbidden && sorting.some((entry) => entry.id === "usage");
+  const loadedIds = useMemo(() => keys.map((key) => key.keyId), [keys]);
+  const usageTotals = useUsageTotals(connection, loadedIds, sortingByUsage);
+  const compact = useMediaQuery(COMPACT_QUERY);
+  const [measureRef, width] = useElementWidth<HTMLDivElement>();
+  const model = useKeysTable(matching, {
+    now,
+    usageTotals: usageTotals.totals,
+    usageAvailable: !usageForbidden,
+    sorting,
+    onSortingChange: setSorting,
+    width,
+    compact,
+  });
   const shown = model.table.getRowModel().rows;
   const filtering = deferredFilter.trim() !== "";
   const narrowed = filtering || model.statusFilter.length > 0;
@@ -202,7 +212,7 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
   }
 
   return (
-    <div className={stale ? "keys-list keys-list--stale" : "keys-list"}>
+    <div ref={measureRef} className={stale ? "keys-list keys-list--stale" : "keys-list"}>
       <div className="keys-toolbar">
         <div className="keys-toolbar__filter">
           <label htmlFor={filterId} className="visually-hidden">
@@ -230,7 +240,8 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
         <ColumnPicker model={model} />
         <RefreshButton refreshing={query.isRefetching} waitSeconds={waitingForRateLimit ? secondsLeft : null} onRefresh={refresh} />
         <ExportPanel
-          keys={shown}
+          shownCount={shown.length}
+          shownKeys={() => model.table.getRowModel().rows.map((row) => row.original)}
           columns={model.visibleColumns}
           now={now}
           loaded={keys.length}
@@ -274,6 +285,8 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
 
       <StatusFilter model={model} loaded={keys.length} hasMore={hasNextPage} onLoadAll={() => void loader.start("all")} loading={loading} />
 
+      {sortingByUsage && <UsageSortNote totals={usageTotals} hasMore={hasNextPage} />}
+
       <LoadProgress
         state={state}
         loaded={keys.length}
@@ -312,6 +325,7 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
       ) : (
         <KeysTable
           model={model}
+          compact={compact}
           now={now}
           usage={usage.data}
           onNearEnd={autoLoad}

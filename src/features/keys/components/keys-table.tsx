@@ -3,15 +3,15 @@ import { memo, useEffect, useLayoutEffect, useRef, type CSSProperties } from "re
 import { COLUMN_SPECS, type ColumnId } from "../key-columns";
 import type { Key } from "../../../lib/contract";
 import type { KeyUsage } from "../usage";
-import { useMediaQuery } from "../use-media-query";
 import type { KeysTableModel } from "../use-keys-table";
 import { KeyCell } from "./key-cells";
+import { SortControl } from "./sort-control";
 
 /** Fixed, so the virtualizer never has to measure: 100,000 rows cost what the visible ones cost. */
 export const ROW_HEIGHT = 52;
 export const HEADER_HEIGHT = 40;
-/** On a phone each row is a small card: name and status, the id, then use, credits and dates. */
-const COMPACT_ROW_HEIGHT = 112;
+/** On a phone each row is a small card: name and usage, the badges, the id, then last use, credits and dates. */
+const COMPACT_ROW_HEIGHT = 128;
 export const COMPACT_QUERY = "(max-width: 640px)";
 /** Start loading the next page this many rows before the end. */
 const LOAD_AHEAD_ROWS = 20;
@@ -30,6 +30,8 @@ const COMPACT_LABELS: Partial<Record<ColumnId, string>> = {
 
 interface KeysTableProps {
   model: KeysTableModel;
+  /** Rows as cards (a phone), sorted with a "Sort by" control instead of the headers. */
+  compact: boolean;
   now: number;
   usage: ReadonlyMap<string, KeyUsage> | undefined;
   /** Called while the user scrolls within reach of the last row. */
@@ -41,14 +43,18 @@ interface KeysTableProps {
 }
 
 export function KeysTable(props: KeysTableProps) {
-  const compact = useMediaQuery(COMPACT_QUERY);
   // A new layout is a new virtualizer: row heights are fixed per layout, never re-measured.
-  return <VirtualKeysTable key={compact ? "compact" : "wide"} compact={compact} {...props} />;
+  return (
+    <>
+      {props.compact && <SortControl model={props.model} />}
+      <VirtualKeysTable key={props.compact ? "compact" : "wide"} {...props} />
+    </>
+  );
 }
 
-function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollResetKey, compact }: KeysTableProps & { compact: boolean }) {
+function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollResetKey, compact }: KeysTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { table, visibleColumns: columns } = model;
+  const { table, shownColumns: columns } = model;
   const rows = table.getRowModel().rows;
   const rowHeight = compact ? COMPACT_ROW_HEIGHT : ROW_HEIGHT;
   // The wide layout's sticky header sits above the rows inside the same scroller; the compact one hides it visually.

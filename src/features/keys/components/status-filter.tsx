@@ -16,7 +16,7 @@ interface StatusFilterProps {
  * with more keys on the server, the counts say so and offer to load the rest.
  */
 export function StatusFilter({ model, loaded, hasMore, loading, onLoadAll }: StatusFilterProps) {
-  const counts = model.table.getColumn("status")?.getFacetedUniqueValues() ?? new Map<unknown, number>();
+  const counts = model.statusCounts;
   const selected = model.statusFilter;
   const offered = FACETS.filter((facet) => (counts.get(facet) ?? 0) > 0 || selected.includes(facet));
   // Nothing to choose between: every key is fine, or the API sends no field a status comes from.

@@ -15,7 +15,7 @@ export const UsageBar = memo(function UsageBar({ usage }: { usage: KeyUsage }) {
   const width = usage.hours.length * (BAR_WIDTH + GAP) - GAP;
   return (
     <span className="usage-bar" title={text}>
-      <svg className="usage-bar__chart" viewBox={`0 0 ${width} ${HEIGHT}`} width={width} height={HEIGHT} aria-hidden="true">
+      <svg className="usage-bar__chart" viewBox={`0 0 ${width} ${HEIGHT}`} width={width} height={HEIGHT} preserveAspectRatio="none" aria-hidden="true">
         {usage.hours.map((hour, index) => {
           const x = index * (BAR_WIDTH + GAP);
           const validHeight = (hour.valid / peak) * HEIGHT;

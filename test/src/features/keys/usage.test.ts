@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { parseHour, usageFromRows, usageSql, usageText, UsageShapeError } from "../../../../src/features/keys/usage";
+import {
+  parseHour,
+  usageFromRows,
+  usageSql,
+  usageText,
+  usageTotalsChunks,
+  usageTotalsFromRows,
+  usageTotalsSql,
+  UsageShapeError,
+} from "../../../../src/features/keys/usage";
 
 const NOW = Date.UTC(2026, 10, 23, 18, 30);
 
@@ -40,5 +49,41 @@ describe("usageFromRows", () => {
     expect(parseHour(1_700_000_000)).toBe(1_700_000_000_000);
     expect(parseHour("2026-11-23T18:00:00Z")).toBe(Date.UTC(2026, 10, 23, 18));
     expect(parseHour("not a time")).toBeNull();
+  });
+});
+
+describe("usage totals, for sorting every loaded key by use", () => {
+  test("one ClickHouse query per chunk: the window's verifications grouped by key over the hourly table", () => {
+    expect(usageTotalsSql(["key_B", "key_A"])).toBe(
+      "SELECT key_id, SUM(count) AS total FROM key_verifications_per_hour_v1 " +
+        "WHERE time >= now() - INTERVAL 36 HOUR AND key_id IN ('key_B', 'key_A') GROUP BY key_id",
+    );
+  });
+
+  test("chunks keep every query under the length limit, in the order given, and appending ids leaves full chunks as they were", () => {
+    const ids = Array.from({ length: 5000 }, (_, index) => `key_${String(index).padStart(22, "x")}`);
+    const chunks = usageTotalsChunks(ids);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.flat()).toEqual(ids);
+    for (const chunk of chunks) expect(usageTotalsSql(chunk).length).toBeLessThanOrEqual(48 * 1024);
+    const more = usageTotalsChunks([...ids, "key_appended"]);
+    expect(more.slice(0, -1)).toEqual(chunks.slice(0, -1));
+  });
+
+  test("an unsafe or repeated id never reaches the SQL text", () => {
+    expect(usageTotalsChunks(["key_A", "key_x') OR 1=1 --", "key_A"])).toEqual([["key_A"]]);
+  });
+
+  test("every asked key gets a total, 0 without a row; ClickHouse's string counts read too", () => {
+    expect(usageTotalsFromRows([{ key_id: "key_A", total: "12" }, { key_id: "key_other", total: 3 }], ["key_A", "key_B"])).toEqual(
+      new Map([
+        ["key_A", 12],
+        ["key_B", 0],
+      ]),
+    );
+  });
+
+  test("a row of the wrong shape fails the whole answer", () => {
+    expect(() => usageTotalsFromRows([{ key_id: "key_A", total: "lots" }], ["key_A"])).toThrow(UsageShapeError);
   });
 });

@@ -1,0 +1,67 @@
+import { useId } from "react";
+import { COLUMN_SPECS, type ColumnId } from "../key-columns";
+import type { KeysTableModel } from "../use-keys-table";
+
+/** How each column's two directions read, and which comes first when the column is chosen. */
+const DIRECTIONS: Record<ColumnId, { asc: string; desc: string; first: "asc" | "desc" }> = {
+  name: { asc: "A to Z", desc: "Z to A", first: "asc" },
+  keyId: { asc: "A to Z", desc: "Z to A", first: "asc" },
+  start: { asc: "A to Z", desc: "Z to A", first: "asc" },
+  status: { asc: "Fine first", desc: "Worst first", first: "desc" },
+  lastUsed: { asc: "Longest ago first", desc: "Most recent first", first: "desc" },
+  usage: { asc: "Least used first", desc: "Most used first", first: "desc" },
+  credits: { asc: "Fewest first", desc: "Most first", first: "asc" },
+  externalId: { asc: "A to Z", desc: "Z to A", first: "asc" },
+  createdAt: { asc: "Oldest first", desc: "Newest first", first: "desc" },
+  expires: { asc: "Soonest first", desc: "Latest first", first: "asc" },
+};
+
+/** On a phone, where rows are cards without clickable headers: a labelled "Sort by" and its direction. */
+export function SortControl({ model }: { model: KeysTableModel }) {
+  const id = useId();
+  const current = model.sorting[0];
+  const column = current !== undefined && current.id in COLUMN_SPECS ? (current.id as ColumnId) : null;
+  const setSorting = (next: { id: ColumnId; desc: boolean } | null) => model.table.setSorting(next === null ? [] : [next]);
+  return (
+    <div className="keys-sort">
+      <label htmlFor={`${id}-by`} className="keys-sort__label">
+        Sort by
+      </label>
+      <select
+        id={`${id}-by`}
+        className="input keys-sort__select"
+        value={column ?? ""}
+        onChange={(event) => {
+          const chosen = model.offered.find((offered) => offered === event.target.value);
+          setSorting(chosen === undefined ? null : { id: chosen, desc: DIRECTIONS[chosen].first === "desc" });
+        }}
+      >
+        <option value="">Loaded order</option>
+        {model.offered.map((offered) => (
+          <option key={offered} value={offered}>
+            {COLUMN_SPECS[offered].label}
+          </option>
+        ))}
+      </select>
+      {column !== null && current !== undefined && (
+        <>
+          <label htmlFor={`${id}-direction`} className="visually-hidden">
+            Sort direction
+          </label>
+          <select
+            id={`${id}-direction`}
+            className="input keys-sort__select"
+            value={current.desc ? "desc" : "asc"}
+            onChange={(event) => setSorting({ id: column, desc: event.target.value === "desc" })}
+          >
+            {(DIRECTIONS[column].first === "desc" ? (["desc", "asc"] as const) : (["asc", "desc"] as const)).map((direction) => (
+              <option key={direction} value={direction}>
+                {DIRECTIONS[column][direction]}
+              </option>
+            ))}
+          </select>
+        </>
+      )}
+    </div>
+  );
+}

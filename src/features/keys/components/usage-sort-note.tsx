@@ -1,0 +1,56 @@
+import { Spinner } from "../../../components/spinner";
+import type { UsageTotals } from "../api/get-usage-totals";
+import { USAGE_WINDOW_HOURS } from "../usage";
+
+const count = (value: number) => value.toLocaleString("en");
+const keysWord = (value: number) => `${count(value)} loaded ${value === 1 ? "key" : "keys"}`;
+
+/** What the usage sort is based on, said while it is being fetched and once it is in: never a silent partial sort. */
+export function UsageSortNote({ totals, hasMore }: { totals: UsageTotals; hasMore: boolean }) {
+  const { totals: known, counted, loaded, fetching, error, retry } = totals;
+  const window = `${USAGE_WINDOW_HOURS}-hour usage`;
+  const notLoaded = hasMore ? " Keys not loaded yet are not part of the order." : "";
+  if (known === undefined) {
+    return (
+      <p className={error === null ? "keys-notice" : "keys-notice keys-notice--warn"} role="status">
+        {error === null ? (
+          <>
+            <Spinner /> Fetching the {window} of the {keysWord(loaded)} to sort them by it; until then they keep their
+            loaded order.
+          </>
+        ) : (
+          <>
+            <span>
+              <strong>Cannot sort by usage:</strong> the {window} of the {keysWord(loaded)} could not be loaded ({error.message}). The
+              keys keep their loaded order.
+            </span>
+            <button type="button" className="button button--small" onClick={retry}>
+              Try again
+            </button>
+          </>
+        )}
+      </p>
+    );
+  }
+  return (
+    <p className={error === null ? "keys-notice" : "keys-notice keys-notice--warn"} role="status">
+      {counted === loaded ? (
+        <span>
+          Sorted by the {window} of the {keysWord(loaded)}.{notLoaded}
+        </span>
+      ) : (
+        <span>
+          Sorted by the {window} of {count(counted)} of the {keysWord(loaded)}; the other {count(loaded - counted)} come last
+          {error === null ? " until theirs is fetched." : `: theirs could not be loaded (${error.message}).`}
+          {notLoaded}
+        </span>
+      )}
+      {fetching && error === null && counted !== loaded && <Spinner />}
+      {error !== null && (
+        <button type="button" className="button button--small" onClick={retry}>
+          Try again
+        </button>
+      )}
+    </p>
+  );
+}
