@@ -3,13 +3,16 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runAdminInProcess } from "../support/admin-in-process";
 import { runTsx } from "./cli";
 import { asKeyList, callApi } from "./http";
 import { startInProcess, type InProcessServer } from "./in-process";
 
 /**
- * The admin CLI as a process of its own, on the database a running server reads: here the server is the app
- * in this process (its own connection, as `npm start` has), the CLI a real `node` process beside it.
+ * The admin CLI on the database a running server reads: here the server is the app in this process (its own
+ * connection, as `npm start` has). The commands run in this process too, through a connection of their own
+ * (test/support/admin-in-process.ts); what only the program can show (exit codes and streams of a real process,
+ * another user, a seed in a process beside a server that keeps answering) runs `node server/admin.ts`.
  */
 
 const ROOT_KEY_SECRET = /^ks_root_[1-9A-HJ-NP-Za-km-z]{28}$/;
@@ -25,12 +28,17 @@ afterAll(() => {
 });
 
 function admin(...args: string[]) {
+  return runAdminInProcess([...args, "--data-dir", server.dataDir]);
+}
+
+/** The program itself, as a process of its own. */
+function adminProcess(...args: string[]) {
   return runTsx("server/admin.ts", [...args, "--data-dir", server.dataDir]);
 }
 
 /** Runs an admin command that must succeed; its trimmed stdout. */
-async function adminOk(...args: string[]): Promise<string> {
-  const run = await admin(...args);
+function adminOk(...args: string[]): string {
+  const run = admin(...args);
   if (run.code !== 0) throw new Error(`admin ${args.join(" ")} exited with ${run.code}: ${run.stderr}`);
   return run.stdout.trim();
 }
@@ -42,15 +50,17 @@ function listedRow(list: string, keyId: string): string {
 }
 
 describe("root keys, while the server runs", () => {
-  test("create prints the secret alone, and the key works at once", async () => {
-    const secret = await adminOk("root-key", "create", "--name", "Fresh key");
-    expect(secret).toMatch(ROOT_KEY_SECRET);
+  test("create prints the secret alone, and the key works at once (the program, as a process)", async () => {
+    const run = await adminProcess("root-key", "create", "--name", "Fresh key");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^${ROOT_KEY_SECRET.source.slice(1, -1)}\n$`));
+    const secret = run.stdout.trim();
     expect((await callApi(server, { key: secret })).status).toBe(200);
   });
 
-  test("list shows id, name, start, permissions, state and rate limit, and never a secret", async () => {
-    const secret = await adminOk("root-key", "create", "--name", "Listed key", "--permissions", "api.*.read_key,api.*.create_key", "--ratelimit", "1000/1m");
-    const list = await adminOk("root-key", "list");
+  test("list shows id, name, start, permissions, state and rate limit, and never a secret", () => {
+    const secret = adminOk("root-key", "create", "--name", "Listed key", "--permissions", "api.*.read_key,api.*.create_key", "--ratelimit", "1000/1m");
+    const list = adminOk("root-key", "list");
 
     expect(list.split("\n")[0]).toMatch(/^ID\s+NAME\s+START\s+PERMISSIONS\s+STATE\s+RATELIMIT$/);
     const row = list.split("\n").find((line) => line.includes("Listed key")) ?? "";
@@ -60,39 +70,39 @@ describe("root keys, while the server runs", () => {
   });
 
   test("revoke, disable and enable change what the server answers", async () => {
-    const secret = await adminOk("root-key", "create", "--name", "Changing key");
-    const keyId = (await adminOk("root-key", "list")).split("\n").find((line) => line.includes("Changing key"))?.split(/\s+/)[0] ?? "";
+    const secret = adminOk("root-key", "create", "--name", "Changing key");
+    const keyId = (adminOk("root-key", "list")).split("\n").find((line) => line.includes("Changing key"))?.split(/\s+/)[0] ?? "";
 
-    expect(await adminOk("root-key", "disable", keyId)).toBe(`${keyId} disabled`);
+    expect(adminOk("root-key", "disable", keyId)).toBe(`${keyId} disabled`);
     expect((await callApi(server, { key: secret })).status).toBe(403);
-    expect(listedRow(await adminOk("root-key", "list"), keyId)).toMatch(/\sdisabled\s/);
+    expect(listedRow(adminOk("root-key", "list"), keyId)).toMatch(/\sdisabled\s/);
 
-    await adminOk("root-key", "enable", keyId);
+    adminOk("root-key", "enable", keyId);
     expect((await callApi(server, { key: secret })).status).toBe(200);
 
-    expect(await adminOk("root-key", "revoke", keyId)).toBe(`${keyId} revoked`);
+    expect(adminOk("root-key", "revoke", keyId)).toBe(`${keyId} revoked`);
     expect((await callApi(server, { key: secret })).status).toBe(401);
-    expect(listedRow(await adminOk("root-key", "list"), keyId)).toMatch(/\srevoked\s/);
+    expect(listedRow(adminOk("root-key", "list"), keyId)).toMatch(/\srevoked\s/);
 
-    const reenable = await admin("root-key", "enable", keyId);
+    const reenable = admin("root-key", "enable", keyId);
     expect(reenable.code).toBe(1);
     expect(reenable.stderr).toMatch(/no root key .* that can be enabled/);
   });
 });
 
 describe("keys and apis", () => {
-  test("apis create prints the new id and apis list shows it with its key count", async () => {
-    const apiId = await adminOk("apis", "create", "--name", "Billing API");
+  test("apis create prints the new id and apis list shows it with its key count", () => {
+    const apiId = adminOk("apis", "create", "--name", "Billing API");
     expect(apiId).toMatch(/^api_[1-9A-HJ-NP-Za-km-z]+$/);
-    await adminOk("keys", "create", "--name", "one", "--api", apiId);
-    await adminOk("keys", "create", "--name", "two", "--api", apiId, "--disabled");
+    adminOk("keys", "create", "--name", "one", "--api", apiId);
+    adminOk("keys", "create", "--name", "two", "--api", apiId, "--disabled");
 
-    expect(await adminOk("apis", "list")).toMatch(new RegExp(`^${apiId}\\s+Billing API\\s+2$`, "m"));
+    expect(adminOk("apis", "list")).toMatch(new RegExp(`^${apiId}\\s+Billing API\\s+2$`, "m"));
   });
 
   test("keys create prints '<keyId> <secret>' and the key is listed with its state", async () => {
-    const apiId = await adminOk("apis", "create", "--name", "Create API");
-    const line = await adminOk("keys", "create", "--name", "Disabled, expiring", "--api", apiId, "--disabled", "--expires", "2030-01-31");
+    const apiId = adminOk("apis", "create", "--name", "Create API");
+    const line = adminOk("keys", "create", "--name", "Disabled, expiring", "--api", apiId, "--disabled", "--expires", "2030-01-31");
     expect(line).toMatch(/^key_[1-9A-HJ-NP-Za-km-z]+ sk_live_[1-9A-HJ-NP-Za-km-z]{24}$/);
     const [keyId] = line.split(" ");
 
@@ -101,10 +111,14 @@ describe("keys and apis", () => {
   });
 
   test("keys seed --count 100000 creates them all, while the server keeps answering", async () => {
-    const apiId = await adminOk("apis", "create", "--name", "Seeded API");
+    const apiId = adminOk("apis", "create", "--name", "Seeded API");
     // A key without a rate limit: the demo key's 300 a minute would run out while a slow machine seeds.
     const poller = server.admin.createRootKey({ name: "poller" }).secret;
-    const seeding = adminOk("keys", "seed", "--count", "100000", "--api", apiId);
+    // A process of its own: the seed writes while this process's server answers.
+    const seeding = adminProcess("keys", "seed", "--count", "100000", "--api", apiId).then((run) => {
+      if (run.code !== 0) throw new Error(`keys seed exited with ${run.code}: ${run.stderr}`);
+      return run.stdout.trim();
+    });
     const statuses: number[] = [];
     let done = false;
     void seeding.finally(() => (done = true));
@@ -143,28 +157,35 @@ describe("usage", () => {
     ["permissions that are only commas", ["root-key", "create", "--permissions", " , "]],
     ["a bad expiry", ["keys", "create", "--name", "x", "--expires", "soon"]],
     ["a count of zero", ["keys", "seed", "--count", "0"]],
-  ])("%s is an error on stderr with exit code 2 and nothing on stdout", async (_case, args) => {
-    const run = await admin(...args);
+  ])("%s is an error on stderr with exit code 2 and nothing on stdout", (_case, args) => {
+    const run = admin(...args);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/^keyscope admin: /);
   });
 
-  test("an unknown workspace is an error with exit code 1", async () => {
-    const run = await admin("root-key", "list", "--workspace", "ws_1111111111111111111111");
+  test("the program exits with code 2 on a usage error, the message on stderr and nothing on stdout", async () => {
+    const run = await adminProcess("root-key", "explode");
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe('keyscope admin: unknown command "root-key explode"\n');
+  });
+
+  test("an unknown workspace is an error with exit code 1", () => {
+    const run = admin("root-key", "list", "--workspace", "ws_1111111111111111111111");
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/no workspace ws_1111111111111111111111/);
   });
 
-  test("a command that writes, on an empty data directory, creates the demo workspace, says so on stderr, and shows no demo key", async () => {
+  test("a command that writes, on an empty data directory, creates the demo workspace, says so on stderr, and shows no demo key", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "keyscope-admin-"));
-    const run = await runTsx("server/admin.ts", ["apis", "create", "--name", "First API", "--data-dir", dataDir]);
+    const run = runAdminInProcess(["apis", "create", "--name", "First API", "--data-dir", dataDir]);
 
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^api_[1-9A-HJ-NP-Za-km-z]+\n$/);
     expect(run.stderr).toMatch(/Created the demo workspace ws_\S+/);
     expect(run.stderr + run.stdout).not.toMatch(/ks_root_[1-9A-HJ-NP-Za-km-z]{28}/);
-    const list = await runTsx("server/admin.ts", ["root-key", "list", "--data-dir", dataDir]);
+    const list = runAdminInProcess(["root-key", "list", "--data-dir", dataDir]);
     expect(list.stdout).toMatch(/Demo root key\s+ks_root_\S{4}…\s+api\.\*\.read_key,api\.\*\.read_analytics,api\.\*\.verify_key\s+enabled\s+300\/1m/);
   });
 });
@@ -172,9 +193,9 @@ describe("usage", () => {
 describe("a data directory that cannot be used is one line naming it and the fix", () => {
   test.concurrent.each([["root-key", "list"], ["apis", "list"]])(
     "%s %s on a mistyped --data-dir creates nothing there",
-    async (group, action) => {
+    (group, action) => {
       const mistyped = join(mkdtempSync(join(tmpdir(), "keyscope-admin-")), "dta");
-      const run = await runTsx("server/admin.ts", [group, action, "--data-dir", mistyped]);
+      const run = runAdminInProcess([group, action, "--data-dir", mistyped]);
 
       expect(run.code).toBe(1);
       expect(run.stdout).toBe("");
@@ -185,10 +206,10 @@ describe("a data directory that cannot be used is one line naming it and the fix
     },
   );
 
-  test("a data directory that is a file", async () => {
+  test("a data directory that is a file", () => {
     const file = join(mkdtempSync(join(tmpdir(), "keyscope-admin-")), "data");
     writeFileSync(file, "not a directory");
-    const run = await runTsx("server/admin.ts", ["root-key", "create", "--data-dir", file]);
+    const run = runAdminInProcess(["root-key", "create", "--data-dir", file]);
 
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`keyscope admin: the data directory ${file} is a file (or lies under one): pass a directory with --data-dir\n`);
