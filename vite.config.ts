@@ -1,9 +1,24 @@
 /// <reference types="vitest/config" />
 import react from "@vitejs/plugin-react";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineConfig } from "vite";
 
 // `npm run dev` points this at the API it starts; a bare `vite` talks to `npm start`'s default port.
 const apiOrigin = process.env.KEYSCOPE_API_ORIGIN ?? "http://127.0.0.1:8787";
+
+const DASHBOARD_TESTS = "test/src/**/*.test.{ts,tsx}";
+
+/**
+ * The component tests that replace a module (`vi.mock`): those need a module graph of their own, so they run
+ * isolated; the others share one per worker (see the dashboard project).
+ */
+function dashboardTestsThatMock(): string[] {
+  return readdirSync("test/src", { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.test\.tsx?$/.test(file))
+    .map((file) => join("test/src", file).split("\\").join("/"))
+    .filter((file) => /\bvi\.(mock|doMock)\(/.test(readFileSync(file, "utf8")));
+}
 
 export default defineConfig({
   plugins: [react()],
@@ -28,7 +43,21 @@ export default defineConfig({
         test: {
           name: "dashboard",
           environment: "happy-dom",
-          include: ["test/src/**/*.test.{ts,tsx}"],
+          include: [DASHBOARD_TESTS],
+          exclude: dashboardTestsThatMock(),
+          setupFiles: ["test/src/setup.ts"],
+          // One module graph and one happy-dom window per worker instead of one per file: setting those up was
+          // most of this project's CPU time. setup.ts unmounts, clears storage and restores mocks and globals
+          // after every test, so a file sees what it would alone.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "dashboard-isolated",
+          environment: "happy-dom",
+          include: dashboardTestsThatMock(),
           setupFiles: ["test/src/setup.ts"],
         },
       },

@@ -18,6 +18,10 @@ afterEach(() => {
   localStorage.clear();
   const unexpected = consoleErrors;
   vi.restoreAllMocks();
+  // Files share a worker's module graph and window (vite.config.ts): nothing a test stubbed outlives it.
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  vi.useRealTimers();
   if (unexpected.length > 0) {
     throw new Error(`unexpected console.error:\n${unexpected.map((args) => args.map(String).join(" ")).join("\n")}`);
   }

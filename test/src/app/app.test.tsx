@@ -213,7 +213,8 @@ describe("errors on the keys page", () => {
     expect(screen.getByText("Billing worker")).toBeVisible();
 
     await user.click(screen.getByRole("button", { name: "Show details" }));
-    const panel = screen.getByRole("alert", { name: /too many requests/i });
+    // The panel loads lazily: the first test to open it waits for its code.
+    const panel = await screen.findByRole("alert", { name: /too many requests/i });
     expect(panel).toHaveTextContent("err:user:too_many_requests:rate_limited");
     // The panel loads lazily; its heading takes focus once it has mounted.
     await waitFor(() => expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus());
