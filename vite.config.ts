@@ -10,14 +10,16 @@ const apiOrigin = process.env.KEYSCOPE_API_ORIGIN ?? "http://127.0.0.1:8787";
 const DASHBOARD_TESTS = "test/src/**/*.test.{ts,tsx}";
 
 /**
- * The component tests that replace a module (`vi.mock`): those need a module graph of their own, so they run
- * isolated; the others share one per worker (see the dashboard project).
+ * The component tests that run isolated, each in a fresh worker: those that replace a module (`vi.mock` needs a
+ * module graph of its own) and the property tests (fast-check's thousands of runs allocate a lot, and ran three
+ * times slower in a worker whose heap held the files before). The others share one graph per worker (see the
+ * dashboard project).
  */
-function dashboardTestsThatMock(): string[] {
+function dashboardTestsToIsolate(): string[] {
   return readdirSync("test/src", { recursive: true, encoding: "utf8" })
     .filter((file) => /\.test\.tsx?$/.test(file))
     .map((file) => join("test/src", file).split("\\").join("/"))
-    .filter((file) => /\bvi\.(mock|doMock)\(/.test(readFileSync(file, "utf8")));
+    .filter((file) => /\bvi\.(mock|doMock)\(|from "fast-check"/.test(readFileSync(file, "utf8")));
 }
 
 export default defineConfig({
@@ -44,7 +46,7 @@ export default defineConfig({
           name: "dashboard",
           environment: "happy-dom",
           include: [DASHBOARD_TESTS],
-          exclude: dashboardTestsThatMock(),
+          exclude: dashboardTestsToIsolate(),
           setupFiles: ["test/src/setup.ts"],
           // One module graph and one happy-dom window per worker instead of one per file: setting those up was
           // most of this project's CPU time. setup.ts unmounts, clears storage and restores mocks and globals
@@ -57,7 +59,7 @@ export default defineConfig({
         test: {
           name: "dashboard-isolated",
           environment: "happy-dom",
-          include: dashboardTestsThatMock(),
+          include: dashboardTestsToIsolate(),
           setupFiles: ["test/src/setup.ts"],
         },
       },
