@@ -16,6 +16,8 @@ export interface StartedServer {
   /** The demo root key from the first-start line, when the server printed one. */
   rootKey: string | undefined;
   dataDir: string;
+  /** The server's own process (node itself, no wrapper): for a signal or its memory. */
+  pid: number;
   /** Everything the server printed so far, stdout and stderr. */
   output(): string;
   /** Runs the admin command line (`npm run admin -- ...args --data-dir <dataDir>`) in this process; resolves its trimmed stdout, rejects with its stderr. */
@@ -88,10 +90,11 @@ export function startServer(options: StartServerOptions = {}): Promise<StartedSe
     const timer = setTimeout(() => fail(`the server did not start within ${STARTUP_TIMEOUT_MS / 1000} s`), STARTUP_TIMEOUT_MS);
     const onData = () => {
       const running = RUNNING_LINE.exec(stdout);
-      if (running?.[1] === undefined) return;
+      if (running?.[1] === undefined || child.pid === undefined) return;
       cleanup();
       resolve({
         url: running[1],
+        pid: child.pid,
         rootKey: ROOT_KEY_LINE.exec(stdout)?.[1],
         dataDir,
         output: () => output,
