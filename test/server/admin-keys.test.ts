@@ -10,7 +10,7 @@ let dataDir: string;
 
 /** The admin command line in this process (admin.test.ts runs the program itself as a process). */
 function admin(...args: string[]) {
-  return runAdminInProcess([...args, "--data-dir", dataDir]);
+  return Promise.resolve(runAdminInProcess([...args, "--data-dir", dataDir]));
 }
 
 function query<T>(sql: string, ...params: string[]): T[] {
@@ -27,8 +27,8 @@ beforeAll(() => {
 });
 
 describe("keys create", () => {
-  test("takes credits, a refill, a rate limit, permissions, roles, an identity, meta and an expiry, and prints <keyId> <secret>", () => {
-    const run = admin(
+  test("takes credits, a refill, a rate limit, permissions, roles, an identity, meta and an expiry, and prints <keyId> <secret>", async () => {
+    const run = await admin(
       "keys", "create", "--name", "Full key", "--credits", "7", "--refill", "daily:10", "--ratelimit", "5/1m",
       "--permissions", "documents.read,users.view", "--roles", "reader", "--external-id", "user_9", "--meta", '{"plan":"pro"}',
       "--expires=-2d",
@@ -53,8 +53,8 @@ describe("keys create", () => {
     expect(query("SELECT external_id FROM identities WHERE external_id = 'user_9'")).toHaveLength(1);
   });
 
-  test("a refill without credits starts full; a second key of the same identity shares it", () => {
-    const first = admin("keys", "create", "--name", "Monthly", "--refill", "monthly:100", "--external-id", "user_9", "--expires", "+30d");
+  test("a refill without credits starts full; a second key of the same identity shares it", async () => {
+    const first = await admin("keys", "create", "--name", "Monthly", "--refill", "monthly:100", "--external-id", "user_9", "--expires", "+30d");
     expect(first.code, first.stderr).toBe(0);
     const [keyId = ""] = first.stdout.split(" ");
     expect(query("SELECT credits_remaining, refill_day FROM keys WHERE id = ?", keyId)).toEqual([{ credits_remaining: 100, refill_day: 1 }]);
@@ -72,9 +72,9 @@ describe("keys create", () => {
     [["--permissions", "has space"], "--permissions"],
     [["--roles", "a;b"], "--roles"],
     [["--expires", "tomorrow"], "--expires"],
-  ])("refuses %j with a message naming the flag, creating nothing", (flags, flag) => {
+  ])("refuses %j with a message naming the flag, creating nothing", async (flags, flag) => {
     const before = query<{ n: number }>("SELECT count(*) AS n FROM keys")[0]?.n;
-    const run = admin("keys", "create", "--name", "Bad", ...flags);
+    const run = await admin("keys", "create", "--name", "Bad", ...flags);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(flag);
     expect(query<{ n: number }>("SELECT count(*) AS n FROM keys")[0]?.n).toBe(before);
@@ -82,15 +82,15 @@ describe("keys create", () => {
 });
 
 describe("workspaces create and traffic", () => {
-  test("workspaces create prints the new workspace's id", () => {
-    const run = admin("workspaces", "create", "--name", "Second");
+  test("workspaces create prints the new workspace's id", async () => {
+    const run = await admin("workspaces", "create", "--name", "Second");
     expect(run.code, run.stderr).toBe(0);
     expect(query("SELECT name FROM workspaces WHERE id = ?", run.stdout.trim())).toEqual([{ name: "Second" }]);
   });
 
-  test("traffic records M verifications over N days through the verify code, and prints the outcomes", () => {
+  test("traffic records M verifications over N days through the verify code, and prints the outcomes", async () => {
     const before = query<{ n: number }>("SELECT count(*) AS n FROM key_verifications")[0]?.n ?? 0;
-    const run = admin("traffic", "--days", "3", "--count", "500");
+    const run = await admin("traffic", "--days", "3", "--count", "500");
     expect(run.code, run.stderr).toBe(0);
 
     const printed = run.stdout.trim().split("\n").map((line) => line.split(" "));
@@ -105,8 +105,8 @@ describe("workspaces create and traffic", () => {
     expect(rows?.oldest).toBeGreaterThanOrEqual(Date.now() - 3 * 24 * 3_600_000 - 60_000);
   });
 
-  test("traffic without --days is a usage error", () => {
-    const run = admin("traffic", "--count", "5");
+  test("traffic without --days is a usage error", async () => {
+    const run = await admin("traffic", "--count", "5");
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--days");
   });

@@ -28,7 +28,7 @@ afterAll(() => {
 });
 
 function admin(...args: string[]) {
-  return runAdminInProcess([...args, "--data-dir", server.dataDir]);
+  return Promise.resolve(runAdminInProcess([...args, "--data-dir", server.dataDir]));
 }
 
 /** The program itself, as a process of its own. */
@@ -37,8 +37,8 @@ function adminProcess(...args: string[]) {
 }
 
 /** Runs an admin command that must succeed; its trimmed stdout. */
-function adminOk(...args: string[]): string {
-  const run = admin(...args);
+async function adminOk(...args: string[]): Promise<string> {
+  const run = await admin(...args);
   if (run.code !== 0) throw new Error(`admin ${args.join(" ")} exited with ${run.code}: ${run.stderr}`);
   return run.stdout.trim();
 }
@@ -58,9 +58,9 @@ describe("root keys, while the server runs", () => {
     expect((await callApi(server, { key: secret })).status).toBe(200);
   });
 
-  test("list shows id, name, start, permissions, state and rate limit, and never a secret", () => {
-    const secret = adminOk("root-key", "create", "--name", "Listed key", "--permissions", "api.*.read_key,api.*.create_key", "--ratelimit", "1000/1m");
-    const list = adminOk("root-key", "list");
+  test("list shows id, name, start, permissions, state and rate limit, and never a secret", async () => {
+    const secret = await adminOk("root-key", "create", "--name", "Listed key", "--permissions", "api.*.read_key,api.*.create_key", "--ratelimit", "1000/1m");
+    const list = await adminOk("root-key", "list");
 
     expect(list.split("\n")[0]).toMatch(/^ID\s+NAME\s+START\s+PERMISSIONS\s+STATE\s+RATELIMIT$/);
     const row = list.split("\n").find((line) => line.includes("Listed key")) ?? "";
@@ -70,39 +70,39 @@ describe("root keys, while the server runs", () => {
   });
 
   test("revoke, disable and enable change what the server answers", async () => {
-    const secret = adminOk("root-key", "create", "--name", "Changing key");
-    const keyId = (adminOk("root-key", "list")).split("\n").find((line) => line.includes("Changing key"))?.split(/\s+/)[0] ?? "";
+    const secret = await adminOk("root-key", "create", "--name", "Changing key");
+    const keyId = (await adminOk("root-key", "list")).split("\n").find((line) => line.includes("Changing key"))?.split(/\s+/)[0] ?? "";
 
-    expect(adminOk("root-key", "disable", keyId)).toBe(`${keyId} disabled`);
+    expect(await adminOk("root-key", "disable", keyId)).toBe(`${keyId} disabled`);
     expect((await callApi(server, { key: secret })).status).toBe(403);
-    expect(listedRow(adminOk("root-key", "list"), keyId)).toMatch(/\sdisabled\s/);
+    expect(listedRow(await adminOk("root-key", "list"), keyId)).toMatch(/\sdisabled\s/);
 
-    adminOk("root-key", "enable", keyId);
+    await adminOk("root-key", "enable", keyId);
     expect((await callApi(server, { key: secret })).status).toBe(200);
 
-    expect(adminOk("root-key", "revoke", keyId)).toBe(`${keyId} revoked`);
+    expect(await adminOk("root-key", "revoke", keyId)).toBe(`${keyId} revoked`);
     expect((await callApi(server, { key: secret })).status).toBe(401);
-    expect(listedRow(adminOk("root-key", "list"), keyId)).toMatch(/\srevoked\s/);
+    expect(listedRow(await adminOk("root-key", "list"), keyId)).toMatch(/\srevoked\s/);
 
-    const reenable = admin("root-key", "enable", keyId);
+    const reenable = await admin("root-key", "enable", keyId);
     expect(reenable.code).toBe(1);
     expect(reenable.stderr).toMatch(/no root key .* that can be enabled/);
   });
 });
 
 describe("keys and apis", () => {
-  test("apis create prints the new id and apis list shows it with its key count", () => {
-    const apiId = adminOk("apis", "create", "--name", "Billing API");
+  test("apis create prints the new id and apis list shows it with its key count", async () => {
+    const apiId = await adminOk("apis", "create", "--name", "Billing API");
     expect(apiId).toMatch(/^api_[1-9A-HJ-NP-Za-km-z]+$/);
-    adminOk("keys", "create", "--name", "one", "--api", apiId);
-    adminOk("keys", "create", "--name", "two", "--api", apiId, "--disabled");
+    await adminOk("keys", "create", "--name", "one", "--api", apiId);
+    await adminOk("keys", "create", "--name", "two", "--api", apiId, "--disabled");
 
-    expect(adminOk("apis", "list")).toMatch(new RegExp(`^${apiId}\\s+Billing API\\s+2$`, "m"));
+    expect(await adminOk("apis", "list")).toMatch(new RegExp(`^${apiId}\\s+Billing API\\s+2$`, "m"));
   });
 
   test("keys create prints '<keyId> <secret>' and the key is listed with its state", async () => {
-    const apiId = adminOk("apis", "create", "--name", "Create API");
-    const line = adminOk("keys", "create", "--name", "Disabled, expiring", "--api", apiId, "--disabled", "--expires", "2030-01-31");
+    const apiId = await adminOk("apis", "create", "--name", "Create API");
+    const line = await adminOk("keys", "create", "--name", "Disabled, expiring", "--api", apiId, "--disabled", "--expires", "2030-01-31");
     expect(line).toMatch(/^key_[1-9A-HJ-NP-Za-km-z]+ sk_live_[1-9A-HJ-NP-Za-km-z]{24}$/);
     const [keyId] = line.split(" ");
 
@@ -111,7 +111,7 @@ describe("keys and apis", () => {
   });
 
   test("keys seed --count 100000 creates them all, while the server keeps answering", async () => {
-    const apiId = adminOk("apis", "create", "--name", "Seeded API");
+    const apiId = await adminOk("apis", "create", "--name", "Seeded API");
     // A key without a rate limit: the demo key's 300 a minute would run out while a slow machine seeds.
     const poller = server.admin.createRootKey({ name: "poller" }).secret;
     // A process of its own: the seed writes while this process's server answers.
@@ -157,8 +157,8 @@ describe("usage", () => {
     ["permissions that are only commas", ["root-key", "create", "--permissions", " , "]],
     ["a bad expiry", ["keys", "create", "--name", "x", "--expires", "soon"]],
     ["a count of zero", ["keys", "seed", "--count", "0"]],
-  ])("%s is an error on stderr with exit code 2 and nothing on stdout", (_case, args) => {
-    const run = admin(...args);
+  ])("%s is an error on stderr with exit code 2 and nothing on stdout", async (_case, args) => {
+    const run = await admin(...args);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/^keyscope admin: /);
@@ -171,8 +171,8 @@ describe("usage", () => {
     expect(run.stderr).toBe('keyscope admin: unknown command "root-key explode"\n');
   });
 
-  test("an unknown workspace is an error with exit code 1", () => {
-    const run = admin("root-key", "list", "--workspace", "ws_1111111111111111111111");
+  test("an unknown workspace is an error with exit code 1", async () => {
+    const run = await admin("root-key", "list", "--workspace", "ws_1111111111111111111111");
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/no workspace ws_1111111111111111111111/);
   });
