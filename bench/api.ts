@@ -159,7 +159,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
     floor: rps("bareVerify"),
     goal: { kind: "ratio-at-least", target: 0.3 },
     paired: true,
-    method: `${method}; ${verifyBodies.length} keys in turn, each call one SQLite transaction (lookup by hash, lastUsedAt, a key_verifications row); ${floorMethod}`,
+    method: `${method}; ${verifyBodies.length} keys in turn, each call answered once committed (lookup by hash, lastUsedAt, a key_verifications row; the calls of one event-loop turn share a commit); ${floorMethod}`,
     details: prefixed({ ours: oursVerify, floor: details("bareVerify", "200") }),
   });
   if (oursVerify.errors + oursVerify.unexpectedStatus > 0) verifyRow.met = false;

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { createKeyStore } from "./db/key-store";
-import { createApi, createRootKey, createWorkspace, keyInserter, type NewKey } from "./db/management";
+import { createApi, createIdentity, createRole, createRootKey, createWorkspace, keyInserter, type NewIdentity, type NewKey } from "./db/management";
 import { recordTraffic, trafficReplayer, TRAFFIC_TAGS } from "./keys/traffic";
 import { READ_ANY_API_ANALYTICS, READ_ANY_API_KEYS, VERIFY_ANY_API_KEYS } from "./permissions";
 import { hashSecret, newApiKeySecret } from "./secrets";
@@ -27,9 +27,21 @@ type DemoKey = Pick<NewKey, "name" | "meta" | "externalId" | "credits" | "refill
 
 const PER_SECOND = (limit: number) => [{ name: "requests", limit, durationMs: 1000, autoApply: true }];
 
+/** Roles carry permissions: a key's permissions are its own and its roles'. */
+const DEMO_ROLES: readonly { name: string; permissions: readonly string[] }[] = [
+  { name: "editor", permissions: ["documents.read", "documents.write"] },
+  { name: "reader", permissions: ["documents.read"] },
+  { name: "support", permissions: ["users.view", "users.edit"] },
+];
+
+/** An identity's rate limit is shared by all its keys (Acme has two). */
+const DEMO_IDENTITIES: readonly Omit<NewIdentity, "workspaceId">[] = [
+  { externalId: "org_acme", meta: { plan: "enterprise", seats: 40 }, ratelimits: [{ name: "requests", limit: 100, durationMs: 60_000, autoApply: true }] },
+];
+
 /**
  * A mix of every state the dashboard shows: enabled, disabled, expired, expiring soon, with and without meta,
- * credits (one runs out, one refills daily), rate limits, permissions and roles, identities.
+ * credits (one runs out, one refills daily), rate limits, permissions and roles, identities (one with a rate limit).
  */
 const DEMO_KEYS: readonly DemoKey[] = [
   { name: "Production backend", environment: "live", ageDays: 180, meta: { team: "platform", tier: "pro" }, ratelimits: PER_SECOND(10), permissions: ["documents.read", "documents.write", "users.view"], roles: ["editor"] },
@@ -42,7 +54,7 @@ const DEMO_KEYS: readonly DemoKey[] = [
   { name: "Acme Corp integration", environment: "live", ageDays: 88, externalId: "org_acme", meta: { plan: "enterprise" }, credits: 120 },
   { name: "Globex partner sync", environment: "live", ageDays: 75, externalId: "org_globex", enabled: false },
   { name: "Legacy v1 client", environment: "live", ageDays: 70, enabled: false, meta: { deprecated: true } },
-  { name: "CI pipeline", environment: "test", ageDays: 64, meta: { repo: "keyscope/api" }, permissions: ["documents.read"] },
+  { name: "CI pipeline", environment: "test", ageDays: 64, meta: { repo: "keyscope/api" }, roles: ["reader"] },
   { name: "Load test runner", environment: "test", ageDays: 60, expiresInDays: 2 },
   { name: "Support console", environment: "live", ageDays: 55, permissions: ["users.view", "admin.write"], roles: ["support"] },
   { name: "Analytics ingest", environment: "live", ageDays: 48, meta: { region: "eu-west-1" } },
@@ -114,6 +126,8 @@ export function ensureDemoData(db: Database, now = Date.now()): DemoData | undef
       if (hasWorkspace.get() !== undefined) return undefined;
       const workspaceId = createWorkspace(db, "Demo workspace", now - 200 * DAY_MS);
       const apiId = createApi(db, workspaceId, "Demo API", now - 200 * DAY_MS);
+      for (const role of DEMO_ROLES) createRole(db, workspaceId, role.name, role.permissions, now - 200 * DAY_MS);
+      for (const identity of DEMO_IDENTITIES) createIdentity(db, { ...identity, workspaceId, createdAt: now - 200 * DAY_MS });
       const insertKey = keyInserter(db);
       let burstKeyHash = "";
       for (const demo of DEMO_KEYS) {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { secretBase58 } from "./ids";
 
 export const ROOT_KEY_PREFIX = "ks_root_";
@@ -17,9 +17,9 @@ export function newApiKeySecret(environment: ApiKeyEnvironment): string {
   return `sk_${environment}_` + secretBase58(API_KEY_RANDOM_LENGTH);
 }
 
-/** The only form in which a secret is stored. */
+/** The only form in which a secret is stored. One-shot `hash`: a third of createHash's cost, twice per verification. */
 export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  return hash("sha256", secret, "hex");
 }
 
 /** The displayable beginning of a secret, e.g. `sk_live_3hQa`. */

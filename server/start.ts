@@ -124,6 +124,8 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
       await closeServer(server);
       requestLog.flush();
       await analytics?.close();
+      // Every answered verification is already committed; this only ends an open group before closing.
+      if (mode.kind === "direct") mode.store.flush();
       db?.close();
     },
   };

@@ -30,6 +30,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
 
 export interface BareServer {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -51,6 +52,7 @@ export function startBareServer(routes: BareRoutes): Promise<BareServer> {
       if (port === undefined) return;
       resolve({
         url: `http://127.0.0.1:${port}`,
+        pid: child.pid ?? 0,
         stop: async () => {
           child.kill("SIGTERM");
           await exited;

@@ -8,6 +8,7 @@ import {
   parseNameList,
   parsePermissions,
   parseRateLimit,
+  parseRateLimits,
   parseRefill,
   parseWhole,
   requireText,
@@ -17,12 +18,17 @@ import { seedKeys } from "./seed-keys";
 import {
   changeRootKey,
   createApi,
+  createIdentity,
+  createRole,
   createRootKey,
   createWorkspace,
   findApi,
   findWorkspace,
+  grantRole,
   keyInserter,
   listApis,
+  listIdentities,
+  listRoles,
   listRootKeys,
   type RootKeyChange,
   type WorkspaceRow,
@@ -41,9 +47,15 @@ Commands:
   root-key list                                                          id, name, start, permissions, state, rate limit
   root-key revoke KEY_ID | disable KEY_ID | enable KEY_ID
   keys create --name N [--api API_ID] [--expires ISO|+30d|=-3d] [--disabled]
-              [--credits N] [--refill daily|monthly:AMOUNT] [--ratelimit N/WINDOW]
+              [--credits N] [--refill daily|monthly:AMOUNT] [--ratelimit [NAME=]N/WINDOW]…
               [--permissions P,…] [--roles R,…] [--external-id ID] [--meta JSON]
                                                                          prints "<keyId> <secret>"
+  roles create --name N [--permissions P,…]                              prints the role id
+  roles grant --name N --permissions P,…                                 adds permissions to a role; prints them all
+  roles list                                                             name, permissions, keys
+  identities create --external-id ID [--ratelimit [NAME=]N/WINDOW]… [--meta JSON]
+                                                                         prints the identity id
+  identities list                                                        external id, id, keys, rate limits
   keys seed --count N [--api API_ID]                                     prints how many keys were created
   traffic --days N --count M [--api API_ID]                              records M verifications over N days
   apis list
@@ -55,7 +67,9 @@ Options:
   --workspace ws_…    act on this workspace instead of the first one
   --permissions P,…   root keys: api.*.read_key, api.*.verify_key, api.*.read_analytics or api.<apiId>.…
                       (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}); keys: their own, e.g. documents.read
-  --ratelimit N/W     e.g. 300/60s, 1000/1m; no limit unless given (on a key: checked on every verification)
+  --ratelimit N/W     e.g. 300/60s, 1000/1m; no limit unless given. On a key or an identity, repeatable: N/W is
+                      the limit "requests", checked on every verification; NAME=N/W (e.g. tokens=50000/1h) is
+                      checked only when a verification names it. An identity's limits are shared by its keys.
 `;
 
 const OPTIONS = {
@@ -63,7 +77,7 @@ const OPTIONS = {
   workspace: { type: "string" },
   name: { type: "string" },
   permissions: { type: "string" },
-  ratelimit: { type: "string" },
+  ratelimit: { type: "string", multiple: true },
   api: { type: "string" },
   expires: { type: "string" },
   disabled: { type: "boolean" },
@@ -123,6 +137,18 @@ function rootKeyChange(change: RootKeyChange, pastTense: string): Command {
   };
 }
 
+/** The one value of a repeatable option that this command takes once. */
+function single(flag: string, values: readonly string[]): string {
+  if (values.length !== 1) throw new UsageError(`${flag} is given ${values.length} times; this command takes it once`);
+  return values[0] ?? "";
+}
+
+function requireRoleName(value: string | undefined): string {
+  const name = requireText("--name", value);
+  if (parseNameList("--name", name).length !== 1) throw new UsageError(`--name takes one role name, got "${name}"`);
+  return name;
+}
+
 function apiOf(db: Database, workspace: WorkspaceRow, apiId: string | undefined): string {
   const api = findApi(db, workspace.id, apiId);
   if (api === undefined) {
@@ -136,7 +162,7 @@ const COMMANDS: Record<string, Command> = {
     options: ["name", "permissions", "ratelimit"],
     argumentCount: 0,
     run(db, workspace, values) {
-      const ratelimit = values.ratelimit === undefined ? undefined : parseRateLimit(values.ratelimit);
+      const ratelimit = values.ratelimit === undefined ? undefined : parseRateLimit(single("--ratelimit", values.ratelimit));
       const { secret } = createRootKey(db, {
         workspaceId: workspace.id,
         name: values.name === undefined ? "Root key (admin CLI)" : requireText("--name", values.name),
@@ -175,7 +201,7 @@ const COMMANDS: Record<string, Command> = {
       const refill = values.refill === undefined ? undefined : parseRefill(values.refill);
       // A refill without a starting balance starts full.
       const credits = values.credits === undefined ? refill?.amount : parseWhole("--credits", values.credits);
-      const ratelimit = values.ratelimit === undefined ? undefined : parseRateLimit(values.ratelimit);
+      const ratelimits = values.ratelimit === undefined ? undefined : parseRateLimits(values.ratelimit);
       const externalId = values["external-id"] === undefined ? undefined : requireText("--external-id", values["external-id"]);
       const secret = newApiKeySecret("live");
       const keyId = db.transaction(() =>
@@ -189,9 +215,7 @@ const COMMANDS: Record<string, Command> = {
           ...(expires !== undefined && { expires }),
           ...(credits !== undefined && { credits }),
           ...(refill !== undefined && { refill }),
-          ...(ratelimit !== undefined && {
-            ratelimits: [{ name: "requests", limit: ratelimit.limit, durationMs: ratelimit.windowMs, autoApply: true }],
-          }),
+          ...(ratelimits !== undefined && { ratelimits }),
           ...(values.permissions !== undefined && { permissions: parseNameList("--permissions", values.permissions) }),
           ...(values.roles !== undefined && { roles: parseNameList("--roles", values.roles) }),
           ...(externalId !== undefined && { externalId }),
@@ -215,6 +239,65 @@ const COMMANDS: Record<string, Command> = {
       });
       if (io.stderrIsTTY) io.stderr("\n");
       return String(created);
+    },
+  },
+  "roles create": {
+    options: ["name", "permissions"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const permissions = values.permissions === undefined ? [] : parseNameList("--permissions", values.permissions);
+      return createRole(db, workspace.id, requireRoleName(values.name), permissions);
+    },
+  },
+  "roles grant": {
+    options: ["name", "permissions"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const name = requireRoleName(values.name);
+      const permissions = parseNameList("--permissions", requireText("--permissions", values.permissions));
+      if (permissions.length === 0) throw new UsageError("--permissions must name at least one permission, like documents.read");
+      const all = grantRole(db, workspace.id, name, permissions);
+      if (all === undefined) throw new CommandError(`no role "${name}" in workspace ${workspace.id}; create it with "roles create --name ${name}"`);
+      return all.join(",");
+    },
+  },
+  "roles list": {
+    options: [],
+    argumentCount: 0,
+    reads: true,
+    run(db, workspace) {
+      const rows = listRoles(db, workspace.id).map((role) => [role.name, role.id, role.permissions.join(",") || "-", String(role.keyCount)]);
+      return table(["NAME", "ID", "PERMISSIONS", "KEYS"], rows);
+    },
+  },
+  "identities create": {
+    options: ["external-id", "ratelimit", "meta"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const externalId = requireText("--external-id", values["external-id"]);
+      const ratelimits = values.ratelimit === undefined ? undefined : parseRateLimits(values.ratelimit);
+      return createIdentity(db, {
+        workspaceId: workspace.id,
+        externalId,
+        ...(ratelimits !== undefined && { ratelimits }),
+        ...(values.meta !== undefined && { meta: parseMeta(values.meta) }),
+      });
+    },
+  },
+  "identities list": {
+    options: [],
+    argumentCount: 0,
+    reads: true,
+    run(db, workspace) {
+      const rows = listIdentities(db, workspace.id).map((identity) => [
+        identity.externalId,
+        identity.id,
+        String(identity.keyCount),
+        identity.ratelimits
+          .map((limit) => `${limit.autoApply ? "" : `${limit.name}=`}${formatRateLimit({ limit: limit.limit, windowMs: limit.durationMs })}`)
+          .join(",") || "-",
+      ]);
+      return table(["EXTERNAL ID", "ID", "KEYS", "RATELIMITS"], rows);
     },
   },
   "apis list": {

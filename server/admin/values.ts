@@ -128,3 +128,34 @@ export function parseMeta(value: string): Record<string, unknown> {
   }
   return Object.fromEntries(Object.entries(parsed));
 }
+
+export interface NamedRateLimit {
+  name: string;
+  limit: number;
+  durationMs: number;
+  autoApply: boolean;
+}
+
+const RATE_LIMIT_NAME = /^[\w.:-]{1,128}$/;
+/** The name of the rate limit `--ratelimit N/WINDOW` makes, checked on every verification. */
+export const DEFAULT_RATE_LIMIT_NAME = "requests";
+
+/**
+ * `--ratelimit` of a key or an identity, repeatable: `N/WINDOW` is the limit named "requests", applied to every
+ * verification; `NAME=N/WINDOW` a named one, applied only when a verification names it in its `ratelimits`.
+ */
+export function parseRateLimits(values: readonly string[]): NamedRateLimit[] {
+  const limits = values.map((value): NamedRateLimit => {
+    const equals = value.indexOf("=");
+    const name = equals === -1 ? DEFAULT_RATE_LIMIT_NAME : value.slice(0, equals);
+    if (!RATE_LIMIT_NAME.test(name)) {
+      throw new UsageError(`--ratelimit NAME=N/WINDOW takes a name of 1 to 128 letters, digits and _ . : -, got "${name}"`);
+    }
+    const { limit, windowMs } = parseRateLimit(value.slice(equals + 1));
+    return { name, limit, durationMs: windowMs, autoApply: equals === -1 };
+  });
+  const names = limits.map((limit) => limit.name);
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated !== undefined) throw new UsageError(`--ratelimit names "${repeated}" twice: give each limit its own name`);
+  return limits;
+}

@@ -1,4 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
+import { createGroupCommit } from "./group-commit";
 
 /** What a request needs to know about the root key it carries. */
 export interface RootKeyRecord {
@@ -20,8 +21,9 @@ export interface ListKeysQuery {
 }
 
 /**
- * A key as stored, with its identity and rate limits joined in. JSON columns (`meta`, `permissions`, `roles`,
- * `identity_meta`, `ratelimits`) stay the text they are stored as: a page is written straight from it.
+ * A key as stored, with its identity, rate limits and roles' permissions joined in. JSON columns (`meta`,
+ * `permissions`, `roles`, `identity_meta`, `ratelimits`, `identity_ratelimits`) stay JSON text: a page is written
+ * straight from it.
  */
 export interface KeyRecord {
   id: string;
@@ -40,6 +42,7 @@ export interface KeyRecord {
   refill_amount: number | null;
   refill_day: number | null;
   last_refill_at: number | null;
+  /** The key's effective permissions: its own and those of its roles (JSON array, sorted when it has roles). */
   permissions: string;
   roles: string;
   external_id: string | null;
@@ -47,6 +50,8 @@ export interface KeyRecord {
   identity_meta: string | null;
   /** JSON array of `{id, name, limit, duration, autoApply}`, ordered by name; `[]` when none. */
   ratelimits: string;
+  /** The identity's rate limits, shared by its keys: the same shape; `[]` when none or no identity. */
+  identity_ratelimits: string;
 }
 
 /** A row of KEY_SELECT as better-sqlite3 returns it raw: in column order, which is twice as fast as its objects. */
@@ -73,18 +78,19 @@ type KeyRow = [
   identity_id: string | null,
   identity_meta: string | null,
   ratelimits: string,
+  identity_ratelimits: string,
 ];
 
 function toRecord(row: KeyRow): KeyRecord {
   const [
     id, workspace_id, api_id, name, start, enabled, created_at, updated_at, last_used_at, expires, meta,
     credits_remaining, refill_interval, refill_amount, refill_day, last_refill_at,
-    permissions, roles, external_id, identity_id, identity_meta, ratelimits,
+    permissions, roles, external_id, identity_id, identity_meta, ratelimits, identity_ratelimits,
   ] = row;
   return {
     id, workspace_id, api_id, name, start, enabled, created_at, updated_at, last_used_at, expires, meta,
     credits_remaining, refill_interval, refill_amount, refill_day, last_refill_at,
-    permissions, roles, external_id, identity_id, identity_meta, ratelimits,
+    permissions, roles, external_id, identity_id, identity_meta, ratelimits, identity_ratelimits,
   };
 }
 
@@ -121,8 +127,18 @@ export interface KeyStore {
   listKeys(query: ListKeysQuery): KeyPage;
   findKeyById(keyId: string, workspaceId: string): KeyRecord | undefined;
   findKeyByHash(hash: string): KeyRecord | undefined;
-  /** Runs `work` in one immediate transaction: a verification reads and writes a key atomically across processes. */
+  /**
+   * Runs `work` in one immediate transaction (a savepoint when one is open): a verification reads and writes a key
+   * atomically across processes.
+   */
   transaction<T>(work: () => T): T;
+  /**
+   * Runs `work` now inside the transaction this turn of the event loop shares (group-commit.ts), and resolves its
+   * value once that transaction has committed: the request path's writes, answered only when on disk.
+   */
+  inGroupCommit<T>(work: () => T): Promise<T>;
+  /** Commits what the group transaction holds now: call before closing the database. */
+  flush(): void;
   writeVerification(write: VerificationWrite): void;
   /**
    * Changes whenever the stored data may have: another connection (the admin CLI) committed, or this one
@@ -140,13 +156,30 @@ interface RootKeyRow {
   ratelimit_window_ms: number | null;
 }
 
+/** `{id, name, limit, duration, autoApply}` objects of a rate limit table's rows `r`, ordered by name. */
+function rateLimitsJson(table: string, owner: string): string {
+  return `(SELECT json_group_array(json_object('id', r.id, 'name', r.name, 'limit', r."limit",
+            'duration', r.duration_ms, 'autoApply', json(iif(r.auto_apply = 1, 'true', 'false'))))
+     FROM (SELECT * FROM ${table} WHERE ${owner} ORDER BY name) r)`;
+}
+
+// A key without roles (most of them) keeps its stored permissions as they are, without a subquery.
+const EFFECTIVE_PERMISSIONS = `
+  CASE WHEN k.roles = '[]' THEN k.permissions ELSE
+    (SELECT json_group_array(name) FROM (
+       SELECT value AS name FROM json_each(k.permissions)
+       UNION
+       SELECT p.value FROM roles r, json_each(r.permissions) p
+        WHERE r.workspace_id = k.workspace_id AND r.name IN (SELECT value FROM json_each(k.roles))
+       ORDER BY 1))
+  END`;
+
 const KEY_SELECT = `
   SELECT k.id, k.workspace_id, k.api_id, k.name, k.start, k.enabled, k.created_at, k.updated_at, k.last_used_at,
          k.expires, k.meta, k.credits_remaining, k.refill_interval, k.refill_amount, k.refill_day, k.last_refill_at,
-         k.permissions, k.roles, k.external_id, i.id AS identity_id, i.meta AS identity_meta,
-         (SELECT json_group_array(json_object('id', r.id, 'name', r.name, 'limit', r."limit",
-                   'duration', r.duration_ms, 'autoApply', json(iif(r.auto_apply = 1, 'true', 'false'))))
-            FROM (SELECT * FROM key_ratelimits WHERE key_id = k.id ORDER BY name) r) AS ratelimits
+         ${EFFECTIVE_PERMISSIONS} AS permissions, k.roles, k.external_id, i.id AS identity_id, i.meta AS identity_meta,
+         ${rateLimitsJson("key_ratelimits", "key_id = k.id")} AS ratelimits,
+         CASE WHEN i.id IS NULL THEN '[]' ELSE ${rateLimitsJson("identity_ratelimits", "identity_id = i.id")} END AS identity_ratelimits
     FROM keys k LEFT JOIN identities i ON i.workspace_id = k.workspace_id AND i.external_id = k.external_id`;
 
 // "" sorts before every id, so a first page is the same index range scan as any other.
@@ -188,10 +221,29 @@ export function createKeyStore(db: Database): KeyStore {
 
   // One transaction function for every call: better-sqlite3 makes a savepoint of it when one is already open.
   const inTransaction = db.transaction((work: () => unknown) => work());
+  const group = createGroupCommit(db);
 
   let ownWrites = 0;
   let seen = { dataVersion: dataVersion.get() ?? 0, ownWrites };
   let version = 0;
+
+  function readRootKey(hash: string): RootKeyRecord | undefined {
+    const row = rootKeyByHash.get(hash);
+    if (row === undefined) return undefined;
+    return {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      permissions: row.permissions,
+      enabled: row.enabled === 1,
+      ratelimit:
+        row.ratelimit_limit !== null && row.ratelimit_window_ms !== null
+          ? { limit: row.ratelimit_limit, windowMs: row.ratelimit_window_ms }
+          : null,
+    };
+  }
+
+  let rootKeysGroup: number | undefined;
+  const rootKeysOfGroup = new Map<string, RootKeyRecord | undefined>();
 
   function pageRows(query: ListKeysQuery): KeyRow[] {
     const after = query.after ?? BEFORE_ALL_IDS;
@@ -208,18 +260,16 @@ export function createKeyStore(db: Database): KeyStore {
 
   return {
     findRootKey(hash) {
-      const row = rootKeyByHash.get(hash);
-      if (row === undefined) return undefined;
-      return {
-        id: row.id,
-        workspaceId: row.workspace_id,
-        permissions: row.permissions,
-        enabled: row.enabled === 1,
-        ratelimit:
-          row.ratelimit_limit !== null && row.ratelimit_window_ms !== null
-            ? { limit: row.ratelimit_limit, windowMs: row.ratelimit_window_ms }
-            : null,
-      };
+      // Inside a group transaction nothing can change root keys (this connection holds the write lock and never
+      // writes them), so the requests of one turn look a root key up once.
+      const open = group.openGroup();
+      if (open === undefined) return readRootKey(hash);
+      if (open !== rootKeysGroup) {
+        rootKeysOfGroup.clear();
+        rootKeysGroup = open;
+      }
+      if (!rootKeysOfGroup.has(hash)) rootKeysOfGroup.set(hash, readRootKey(hash));
+      return rootKeysOfGroup.get(hash);
     },
     apiBelongsTo(apiId, workspaceId) {
       return apiInWorkspace.get(apiId, workspaceId) === 1;
@@ -245,6 +295,12 @@ export function createKeyStore(db: Database): KeyStore {
       });
       if (result === undefined) throw new Error("the transaction ran nothing");
       return result.value;
+    },
+    inGroupCommit(work) {
+      return group.run(work);
+    },
+    flush() {
+      group.flush();
     },
     writeVerification({ keyId, lastUsedAt, creditsRemaining, lastRefillAt, record }) {
       updateUsage.run(lastUsedAt, creditsRemaining, lastRefillAt, keyId);

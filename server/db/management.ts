@@ -122,9 +122,14 @@ export function keyInserter(db: Database): (key: NewKey) => string {
   const insertRateLimit = db.prepare(
     `INSERT INTO key_ratelimits (id, key_id, name, "limit", duration_ms, auto_apply) VALUES (?, ?, ?, ?, ?, ?)`,
   );
+  // A role a key names exists in the workspace, as on the real service; a new one carries no permissions yet.
+  const insertRole = db.prepare(
+    "INSERT INTO roles (id, workspace_id, name, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+  );
   return (key) => {
     const id = newId("key");
     if (key.externalId !== undefined) insertIdentity.run(newId("id"), key.workspaceId, key.externalId, key.createdAt);
+    for (const role of key.roles ?? []) insertRole.run(newId("role"), key.workspaceId, role, key.createdAt);
     insert.run(
       id,
       key.workspaceId,
@@ -226,4 +231,99 @@ export function changeRootKey(db: Database, workspaceId: string, rootKeyId: stri
 export function parsePermissionList(stored: string): string[] {
   const parsed: unknown = JSON.parse(stored);
   return Array.isArray(parsed) ? parsed.filter((entry): entry is string => typeof entry === "string") : [];
+}
+
+export interface RoleSummary {
+  id: string;
+  name: string;
+  permissions: string[];
+  keyCount: number;
+}
+
+export class ConflictError extends Error {}
+
+/** Creates a role of the workspace with these permissions; a ConflictError when the name is taken. */
+export function createRole(db: Database, workspaceId: string, name: string, permissions: readonly string[], createdAt = Date.now()): string {
+  const id = newId("role");
+  const inserted = db
+    .prepare("INSERT INTO roles (id, workspace_id, name, permissions, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+    .run(id, workspaceId, name, JSON.stringify([...new Set(permissions)]), createdAt);
+  if (inserted.changes === 0) throw new ConflictError(`the workspace already has a role "${name}"`);
+  return id;
+}
+
+/** Adds permissions to a role of the workspace; returns all its permissions, or undefined when there is no such role. */
+export function grantRole(db: Database, workspaceId: string, name: string, permissions: readonly string[]): string[] | undefined {
+  return db.transaction(() => {
+    const row = db
+      .prepare<[string, string], { permissions: string }>("SELECT permissions FROM roles WHERE workspace_id = ? AND name = ?")
+      .get(workspaceId, name);
+    if (row === undefined) return undefined;
+    const all = [...new Set([...parsePermissionList(row.permissions), ...permissions])];
+    db.prepare("UPDATE roles SET permissions = ? WHERE workspace_id = ? AND name = ?").run(JSON.stringify(all), workspaceId, name);
+    return all;
+  }).immediate();
+}
+
+export function listRoles(db: Database, workspaceId: string): RoleSummary[] {
+  const rows = db
+    .prepare<[string], { id: string; name: string; permissions: string; keyCount: number }>(
+      `SELECT r.id, r.name, r.permissions,
+              (SELECT count(*) FROM keys k WHERE k.workspace_id = r.workspace_id
+                 AND EXISTS (SELECT 1 FROM json_each(k.roles) WHERE value = r.name)) AS keyCount
+         FROM roles r WHERE r.workspace_id = ? ORDER BY r.name`,
+    )
+    .all(workspaceId);
+  return rows.map((row) => ({ ...row, permissions: parsePermissionList(row.permissions) }));
+}
+
+export interface NewIdentity {
+  workspaceId: string;
+  externalId: string;
+  meta?: Record<string, unknown>;
+  ratelimits?: readonly NewKeyRateLimit[];
+  createdAt?: number;
+}
+
+/** Creates an identity with its rate limits (shared by all its keys); a ConflictError when the external id is taken. */
+export function createIdentity(db: Database, identity: NewIdentity): string {
+  return db.transaction(() => {
+    const id = newId("id");
+    const createdAt = identity.createdAt ?? Date.now();
+    const inserted = db
+      .prepare("INSERT INTO identities (id, workspace_id, external_id, meta, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+      .run(id, identity.workspaceId, identity.externalId, identity.meta === undefined ? null : JSON.stringify(identity.meta), createdAt);
+    if (inserted.changes === 0) throw new ConflictError(`the workspace already has an identity "${identity.externalId}"`);
+    const insertRateLimit = db.prepare(
+      `INSERT INTO identity_ratelimits (id, identity_id, name, "limit", duration_ms, auto_apply) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    for (const limit of identity.ratelimits ?? []) {
+      insertRateLimit.run(newId("rl"), id, limit.name, limit.limit, limit.durationMs, limit.autoApply ? 1 : 0);
+    }
+    return id;
+  }).immediate();
+}
+
+export interface IdentitySummary {
+  id: string;
+  externalId: string;
+  keyCount: number;
+  ratelimits: NewKeyRateLimit[];
+}
+
+export function listIdentities(db: Database, workspaceId: string): IdentitySummary[] {
+  const identities = db
+    .prepare<[string], { id: string; externalId: string; keyCount: number }>(
+      `SELECT i.id, i.external_id AS externalId,
+              (SELECT count(*) FROM keys k WHERE k.workspace_id = i.workspace_id AND k.external_id = i.external_id) AS keyCount
+         FROM identities i WHERE i.workspace_id = ? ORDER BY i.external_id`,
+    )
+    .all(workspaceId);
+  const limitsOf = db.prepare<[string], { name: string; limit: number; durationMs: number; autoApply: number }>(
+    `SELECT name, "limit", duration_ms AS durationMs, auto_apply AS autoApply FROM identity_ratelimits WHERE identity_id = ? ORDER BY name`,
+  );
+  return identities.map((identity) => ({
+    ...identity,
+    ratelimits: limitsOf.all(identity.id).map((limit) => ({ ...limit, autoApply: limit.autoApply === 1 })),
+  }));
 }

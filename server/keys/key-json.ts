@@ -39,10 +39,11 @@ export function creditsJson(key: KeyRecord): string | undefined {
   return `${json}}`;
 }
 
-/** `{id, externalId, meta?}`, or undefined for a key that belongs to no identity. */
+/** `{id, externalId, meta?, ratelimits?}`, or undefined for a key that belongs to no identity. */
 export function identityJson(key: KeyRecord): string | undefined {
   if (key.identity_id === null || key.external_id === null) return undefined;
   let json = `{"id":${JSON.stringify(key.identity_id)},"externalId":${JSON.stringify(key.external_id)}`;
   if (key.identity_meta !== null) json += `,"meta":${key.identity_meta}`;
+  if (key.identity_ratelimits !== "[]") json += `,"ratelimits":${key.identity_ratelimits}`;
   return `${json}}`;
 }

@@ -41,7 +41,7 @@ export interface VerifyContext {
   region: string;
 }
 
-interface StoredRateLimit {
+export interface StoredRateLimit {
   id: string;
   name: string;
   limit: number;
@@ -67,7 +67,7 @@ export interface VerifyData {
   enabled?: boolean;
   permissions?: string[];
   roles?: string[];
-  identity?: { id: string; externalId: string; meta?: Record<string, unknown> };
+  identity?: { id: string; externalId: string; meta?: Record<string, unknown>; ratelimits?: StoredRateLimit[] };
   ratelimits?: VerifyRateLimitData[];
 }
 
@@ -85,30 +85,35 @@ function parseJson<T>(text: string): T {
   return JSON.parse(text) as T;
 }
 
-function storedRateLimits(key: KeyRecord): StoredRateLimit[] {
-  return key.ratelimits === "[]" ? [] : parseJson<StoredRateLimit[]>(key.ratelimits);
+function storedRateLimits(json: string): StoredRateLimit[] {
+  return json === "[]" ? [] : parseJson<StoredRateLimit[]>(json);
 }
 
-/** The rate limits this verification checks: the key's auto-applied ones, then the named ones asked for. */
+/**
+ * The rate limits this verification checks: the auto-applied ones of the key and of its identity, then the named
+ * ones asked for. A key's own limit takes precedence over its identity's of the same name, as on the real
+ * service; an identity's limit is one counter (its id) shared by all the identity's keys.
+ */
 function rateLimitsToCheck(
   key: KeyRecord,
   requested: readonly RequestedRateLimit[],
 ): { checks: RateLimitCheck[]; limits: StoredRateLimit[] } | { unknown: number; name: string } {
-  const stored = storedRateLimits(key);
+  const known = new Map<string, StoredRateLimit>();
+  for (const limit of storedRateLimits(key.identity_ratelimits)) known.set(limit.name, limit);
+  for (const limit of storedRateLimits(key.ratelimits)) known.set(limit.name, limit);
   const limits: StoredRateLimit[] = [];
   const checks: RateLimitCheck[] = [];
   const costs = new Map<string, number>();
-  for (const limit of stored) if (limit.autoApply) costs.set(limit.name, DEFAULT_COST);
+  for (const limit of known.values()) if (limit.autoApply) costs.set(limit.name, DEFAULT_COST);
 
   const overrides = new Map<string, RequestedRateLimit>();
   for (const [index, ask] of requested.entries()) {
-    const own = stored.find((limit) => limit.name === ask.name);
-    if (own === undefined && (ask.limit === undefined || ask.duration === undefined)) return { unknown: index, name: ask.name };
+    if (!known.has(ask.name) && (ask.limit === undefined || ask.duration === undefined)) return { unknown: index, name: ask.name };
     overrides.set(ask.name, ask);
     costs.set(ask.name, ask.cost ?? DEFAULT_COST);
   }
   for (const [name, cost] of costs) {
-    const own = stored.find((limit) => limit.name === name);
+    const own = known.get(name);
     const ask = overrides.get(name);
     const limit: StoredRateLimit = {
       id: own?.id ?? `${key.id}:${name}`,
@@ -131,14 +136,16 @@ function keyFacts(key: KeyRecord, credits: number | null): VerifyData {
   if (key.identity_id !== null && key.external_id !== null) {
     data.identity = { id: key.identity_id, externalId: key.external_id };
     if (key.identity_meta !== null) data.identity.meta = parseJson<Record<string, unknown>>(key.identity_meta);
+    if (key.identity_ratelimits !== "[]") data.identity.ratelimits = storedRateLimits(key.identity_ratelimits);
   }
   return data;
 }
 
 /**
- * `keys.verifyKey`'s semantics, in one immediate transaction: find the key by its hash, decide its fate in the
- * real service's order (disabled, expired, permissions, rate limits, credits), spend credits, set
- * `last_used_at`, and record the verification for analytics. The admin CLI's `traffic` runs this same code.
+ * `keys.verifyKey`'s semantics, atomically (an immediate transaction of its own, or a savepoint inside the one open:
+ * the route's group commit, traffic's batch): find the key by its hash, decide its fate in the real service's order
+ * (disabled, expired, permissions, rate limits, credits), spend credits, set `last_used_at`, and record the
+ * verification for analytics. The admin CLI's `traffic` runs this same code.
  */
 export function verifyKey(request: VerifyRequest, context: VerifyContext): VerifyResult {
   const { store, caller, now } = context;
@@ -162,7 +169,11 @@ export function verifyKey(request: VerifyRequest, context: VerifyContext): Verif
       code = "DISABLED";
     } else if (key.expires !== null && key.expires <= now) {
       code = "EXPIRED";
-    } else if (request.permissions !== undefined && !satisfies(request.permissions, new Set(parseJson<string[]>(key.permissions)))) {
+    } else if (
+      // The key's effective permissions: its own and its roles'.
+      request.permissions !== undefined &&
+      !satisfies(request.permissions, new Set(parseJson<string[]>(key.permissions)))
+    ) {
       code = "INSUFFICIENT_PERMISSIONS";
     } else {
       const planned = rateLimitsToCheck(key, request.ratelimits ?? []);

@@ -113,14 +113,9 @@ export function verifyKeyHandler(deps: AuthDependencies) {
       request.permissions = parsed.query;
     }
 
-    const result = verifyKey(request, {
-      store: deps.store,
-      limiter,
-      caller: rootKey,
-      requestId: c.var.requestId,
-      now: Date.now(),
-      region,
-    });
+    const context = { store: deps.store, limiter, caller: rootKey, requestId: c.var.requestId, now: Date.now(), region };
+    // Answered once the verification is committed, together with the others of this turn of the event loop.
+    const result = await deps.store.inGroupCommit(() => verifyKey(request, context));
     if (result.kind === "missing_permission") {
       return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(result.needed) });
     }

@@ -53,6 +53,20 @@ test("the key page explains its refusals from the demo data", async ({ page, ser
   await saveWholePage(page, "key-page-expired");
 });
 
+test("a key's page shows the permissions its role grants and its identity's shared rate limit", async ({ page, server }) => {
+  const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+  await openKeyPage(page, server, rootKey, "CI pipeline");
+  const fields = page.getByRole("region", { name: "Fields" });
+  // The demo's CI key has no permission of its own: documents.read comes from its role "reader".
+  await expect(fields.getByRole("listitem").filter({ hasText: /^documents\.read$/ })).toBeVisible();
+  await expect(fields.getByRole("listitem").filter({ hasText: /^reader$/ })).toBeVisible();
+
+  await openKeyPage(page, server, rootKey, "Acme Corp integration");
+  await expect(fields).toContainText("org_acme");
+  await expect(fields).toContainText(/Identity rate limits\s*requests: 100 per 1 minute, on every verification/);
+  await saveWholePage(page, "key-page-identity-ratelimit");
+});
+
 test("a refused verification's request id is found, and so is one of the dashboard's own requests", async ({ page, server }) => {
   const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
   // The body is read as soon as the answer arrives: Chromium drops it once the page moves on.

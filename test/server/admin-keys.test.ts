@@ -81,6 +81,51 @@ describe("keys create", () => {
   });
 });
 
+describe("roles and identities", () => {
+  test("roles create, grant and list: a role carries permissions; keys create --roles makes the roles it names", async () => {
+    const created = await admin("roles", "create", "--name", "auditor", "--permissions", "logs.read");
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout.trim()).toMatch(/^role_\w+$/);
+    const granted = await admin("roles", "grant", "--name", "auditor", "--permissions", "logs.export,logs.read");
+    expect(granted.stdout.trim()).toBe("logs.read,logs.export");
+    expect((await admin("keys", "create", "--name", "With roles", "--roles", "auditor,newcomer")).code).toBe(0);
+
+    const listed = await admin("roles", "list");
+    expect(listed.stdout).toMatch(/^auditor\s+role_\w+\s+logs\.read,logs\.export\s+1$/m);
+    expect(listed.stdout).toMatch(/^newcomer\s+role_\w+\s+-\s+1$/m);
+  });
+
+  test("identities create takes rate limits (the default one applied always, named ones when asked) and meta", async () => {
+    const run = await admin("identities", "create", "--external-id", "team_7", "--ratelimit", "100/1m", "--ratelimit", "tokens=5000/1h", "--meta", '{"tier":"gold"}');
+    expect(run.code, run.stderr).toBe(0);
+    expect(query("SELECT name, \"limit\", duration_ms, auto_apply FROM identity_ratelimits WHERE identity_id = ? ORDER BY name", run.stdout.trim())).toEqual([
+      { name: "requests", limit: 100, duration_ms: 60_000, auto_apply: 1 },
+      { name: "tokens", limit: 5000, duration_ms: 3_600_000, auto_apply: 0 },
+    ]);
+    expect((await admin("identities", "list")).stdout).toMatch(/^team_7\s+id_\w+\s+0\s+100\/1m,tokens=5000\/1h$/m);
+  });
+
+  test.each([
+    [["roles", "create", "--name", "auditor"], /already has a role "auditor"/],
+    [["roles", "create", "--name", "two words"], /--name/],
+    [["roles", "create", "--name", "x", "--permissions", "a b"], /--permissions/],
+    [["roles", "grant", "--name", "ghost", "--permissions", "a"], /no role "ghost"/],
+    [["roles", "grant", "--name", "auditor"], /--permissions/],
+    [["identities", "create"], /--external-id/],
+    [["identities", "create", "--external-id", "team_7"], /already has an identity "team_7"/],
+    [["identities", "create", "--external-id", "x", "--ratelimit", "5/1s", "--ratelimit", "6/1m"], /names "requests" twice/],
+    [["identities", "create", "--external-id", "x", "--ratelimit", "bad name=5/1s"], /--ratelimit NAME=N\/WINDOW/],
+    [["identities", "create", "--external-id", "x", "--ratelimit", "tokens=lots"], /--ratelimit/],
+    [["root-key", "create", "--ratelimit", "5/1s", "--ratelimit", "6/1s"], /--ratelimit is given 2 times/],
+  ])("%j is refused with a readable message", async (args, message) => {
+    const run = await admin(...args);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/^keyscope admin: /);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
 describe("workspaces create and traffic", () => {
   test("workspaces create prints the new workspace's id", async () => {
     const run = await admin("workspaces", "create", "--name", "Second");

@@ -42,7 +42,14 @@ export const ListedKey = v.strictObject({
       ),
     }),
   ),
-  identity: v.optional(v.strictObject({ id: v.string(), externalId: v.string(), meta: v.optional(v.record(v.string(), v.unknown())) })),
+  identity: v.optional(
+    v.strictObject({
+      id: v.string(),
+      externalId: v.string(),
+      meta: v.optional(v.record(v.string(), v.unknown())),
+      ratelimits: v.optional(v.array(RateLimit)),
+    }),
+  ),
   ratelimits: v.optional(v.array(RateLimit)),
 });
 

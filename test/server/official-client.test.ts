@@ -225,6 +225,45 @@ describe("keys.verifyKey", () => {
     expect((await unkey.keys.getKey({ keyId })).data.lastUsedAt).toEqual(expect.any(Number));
   });
 
+  test("a role's permissions are the key's: INSUFFICIENT_PERMISSIONS until the role is granted one, then VALID", async () => {
+    await server.admin(["roles", "create", "--name", "billing", "--permissions", "invoices.read"]);
+    const { keyId, secret } = await createKey("--permissions", "users.view", "--roles", "billing");
+    const ask = () => unkey.keys.verifyKey({ key: secret, permissions: "invoices.write AND users.view" });
+
+    expect((await ask()).data).toMatchObject({ code: "INSUFFICIENT_PERMISSIONS", permissions: ["invoices.read", "users.view"], roles: ["billing"] });
+    await server.admin(["roles", "grant", "--name", "billing", "--permissions", "invoices.write"]);
+    expect((await ask()).data).toMatchObject({
+      code: "VALID",
+      permissions: ["invoices.read", "invoices.write", "users.view"],
+      roles: ["billing"],
+    });
+    expect((await unkey.keys.getKey({ keyId })).data).toMatchObject({ permissions: ["invoices.read", "invoices.write", "users.view"], roles: ["billing"] });
+  });
+
+  test("an identity's rate limit is shared by its keys, typed in getKey and in verifyKey's answer", async () => {
+    const identityId = await server.admin(["identities", "create", "--external-id", "org_shared", "--ratelimit", "2/1h", "--ratelimit", "exports=1/1h"]);
+    const first = await createKey("--external-id", "org_shared");
+    const second = await createKey("--external-id", "org_shared");
+    const limits = [
+      { name: "exports", limit: 1, duration: 3_600_000, autoApply: false },
+      { name: "requests", limit: 2, duration: 3_600_000, autoApply: true },
+    ];
+    const withoutIds = (identity: { ratelimits?: { id: string }[] } | undefined) => identity?.ratelimits?.map(({ id: _id, ...limit }) => limit);
+
+    const { identity } = (await unkey.keys.getKey({ keyId: first.keyId })).data;
+    expect(identity).toMatchObject({ id: identityId, externalId: "org_shared" });
+    expect(withoutIds(identity)).toEqual(limits);
+    const answer = await unkey.keys.verifyKey({ key: first.secret });
+    expect(answer.data).toMatchObject({ code: "VALID", identity: { id: identityId, externalId: "org_shared" } });
+    expect(withoutIds(answer.data.identity)).toEqual(limits);
+    expect(answer.data.ratelimits).toEqual([expect.objectContaining({ name: "requests", remaining: 1, autoApply: true })]);
+    expect((await unkey.keys.verifyKey({ key: second.secret, ratelimits: [{ name: "exports" }] })).data.code).toBe("VALID");
+    expect((await unkey.keys.verifyKey({ key: second.secret })).data).toMatchObject({
+      code: "RATE_LIMITED",
+      ratelimits: [expect.objectContaining({ name: "requests", exceeded: true, remaining: 0 })],
+    });
+  });
+
   test("a root key that may verify no key gets a typed 403 naming the permission", async () => {
     const reader = clientWith(await server.admin(["root-key", "create", "--permissions", "api.*.read_key"]));
     const { secret } = await createKey();

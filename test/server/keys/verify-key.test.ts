@@ -4,9 +4,20 @@ import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createKeyStore, type KeyStore } from "../../../server/db/key-store";
-import { createApi, createWorkspace, keyInserter, type NewKey } from "../../../server/db/management";
+import {
+  changeRootKey,
+  createApi,
+  createIdentity,
+  createRole,
+  createRootKey,
+  createWorkspace,
+  grantRole,
+  keyInserter,
+  type NewKey,
+} from "../../../server/db/management";
 import { openDatabase } from "../../../server/db/open";
 import { latestRefillMoment } from "../../../server/keys/credits";
+import { parsePermissionQuery, type PermissionQuery } from "../../../server/keys/permission-query";
 import { createKeyRateLimiter, type KeyRateLimiter } from "../../../server/keys/key-rate-limiter";
 import { verifyKey, type VerifyRequest } from "../../../server/keys/verify-key";
 import { hashSecret } from "../../../server/secrets";
@@ -101,6 +112,81 @@ describe("rate limits", () => {
   });
 });
 
+function query(text: string): PermissionQuery {
+  const parsed = parsePermissionQuery(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.query;
+}
+
+describe("roles", () => {
+  test("a key's permissions are its own and its roles': a role's permission turns INSUFFICIENT_PERMISSIONS into VALID", () => {
+    createRole(db, workspaceId, "reader", []);
+    const keyId = addKey("sk_role", { permissions: ["users.view"], roles: ["reader"] });
+    expect(verify("sk_role", T0, { permissions: query("documents.read AND users.view") })).toMatchObject({
+      code: "INSUFFICIENT_PERMISSIONS",
+      permissions: ["users.view"],
+      roles: ["reader"],
+    });
+
+    grantRole(db, workspaceId, "reader", ["documents.read"]);
+    expect(verify("sk_role", T0, { permissions: query("documents.read AND users.view") })).toMatchObject({
+      code: "VALID",
+      permissions: ["documents.read", "users.view"],
+      roles: ["reader"],
+    });
+    // The Key object lists them too, as keys.getKey does on the real service.
+    expect(store.findKeyById(keyId, workspaceId)).toMatchObject({ permissions: '["documents.read","users.view"]', roles: '["reader"]' });
+  });
+
+  test("another workspace's role of the same name grants nothing", () => {
+    const other = createWorkspace(db, "other");
+    createRole(db, other, "admin", ["admin.write"]);
+    addKey("sk_foreign_role", { roles: ["admin"] });
+    expect(verify("sk_foreign_role", T0, { permissions: query("admin.write") }).code).toBe("INSUFFICIENT_PERMISSIONS");
+  });
+});
+
+describe("identity rate limits", () => {
+  const PER_MINUTE = 60_000;
+  const start = Math.floor(T0 / PER_MINUTE) * PER_MINUTE;
+
+  test("an identity's auto-applied limit is one counter shared by all its keys, reported with the identity", () => {
+    createIdentity(db, { workspaceId, externalId: "org_1", ratelimits: [{ name: "requests", limit: 2, durationMs: PER_MINUTE, autoApply: true }] });
+    addKey("sk_org_a", { externalId: "org_1" });
+    addKey("sk_org_b", { externalId: "org_1" });
+
+    const first = verify("sk_org_a", start);
+    expect(first.code).toBe("VALID");
+    expect(first.identity).toMatchObject({ externalId: "org_1", ratelimits: [expect.objectContaining({ name: "requests", limit: 2, duration: PER_MINUTE, autoApply: true })] });
+    expect(first.ratelimits).toEqual([expect.objectContaining({ name: "requests", exceeded: false, remaining: 1, autoApply: true })]);
+    expect(verify("sk_org_b", start + 1).code).toBe("VALID");
+    expect(verify("sk_org_a", start + 2)).toMatchObject({ code: "RATE_LIMITED", ratelimits: [expect.objectContaining({ exceeded: true })] });
+    expect(verify("sk_org_b", start + 3).code).toBe("RATE_LIMITED");
+    expect(verify("sk_org_b", start + PER_MINUTE).code).toBe("VALID");
+  });
+
+  test("a named identity limit is checked only when asked for; the key's own limit of the same name takes precedence", () => {
+    createIdentity(db, {
+      workspaceId,
+      externalId: "org_2",
+      ratelimits: [
+        { name: "tokens", limit: 1, durationMs: PER_MINUTE, autoApply: false },
+        { name: "requests", limit: 1, durationMs: PER_MINUTE, autoApply: true },
+      ],
+    });
+    addKey("sk_org_own", { externalId: "org_2", ratelimits: [{ name: "requests", limit: 5, durationMs: PER_MINUTE, autoApply: true }] });
+
+    // The key's "requests" (5) replaces the identity's (1).
+    expect(verify("sk_org_own", start).ratelimits).toEqual([expect.objectContaining({ name: "requests", limit: 5, remaining: 4 })]);
+    expect(verify("sk_org_own", start + 1).code).toBe("VALID");
+    expect(verify("sk_org_own", start + 2, { ratelimits: [{ name: "tokens" }] }).code).toBe("VALID");
+    expect(verify("sk_org_own", start + 3, { ratelimits: [{ name: "tokens" }] })).toMatchObject({
+      code: "RATE_LIMITED",
+      ratelimits: [expect.objectContaining({ name: "requests", exceeded: false }), expect.objectContaining({ name: "tokens", exceeded: true })],
+    });
+  });
+});
+
 describe("fates and records", () => {
   test("the order of refusals: disabled before expired before permissions", () => {
     addKey("sk_all_wrong", { enabled: false, expires: T0 - DAY, permissions: [] });
@@ -149,5 +235,21 @@ describe("the store's change version", () => {
     other.prepare("UPDATE keys SET name = 'renamed'").run();
     other.close();
     expect(store.changeVersion()).not.toBe(afterOwnWrite);
+  });
+});
+
+describe("root keys looked up once per group commit", () => {
+  test("a root key revoked by another process once a group has committed is refused by the next request", async () => {
+    const { id, secret } = createRootKey(db, { workspaceId, name: "r", permissions: ["api.*.verify_key"] });
+    const hash = hashSecret(secret);
+    const inGroup = () => store.inGroupCommit(() => [store.findRootKey(hash)?.id, store.findRootKey(hash)?.id]);
+    expect(await inGroup()).toEqual([id, id]);
+
+    const other = openDatabase(db.name.slice(0, db.name.lastIndexOf("/")));
+    changeRootKey(other, workspaceId, id, "revoke");
+    other.close();
+
+    expect(store.findRootKey(hash)).toBeUndefined();
+    expect(await inGroup()).toEqual([undefined, undefined]);
   });
 });

@@ -114,9 +114,15 @@ describe("a key's page", () => {
           expires: Date.now() - 3 * DAY - HOUR,
           lastUsedAt: Date.now() - 2 * HOUR,
           permissions: ["documents.read"],
+          roles: ["reader"],
           credits: { remaining: 12, refill: { interval: "daily", amount: 100 } },
           ratelimits: [{ id: "rl_1", name: "requests", limit: 10, duration: 60_000, autoApply: true }],
-          identity: { id: "id_1", externalId: "org_acme", meta: { plan: "pro" } },
+          identity: {
+            id: "id_1",
+            externalId: "org_acme",
+            meta: { plan: "pro" },
+            ratelimits: [{ id: "rl_2", name: "tokens", limit: 500, duration: 3_600_000, autoApply: false }],
+          },
           meta: { team: "data" },
         }),
       analytics: expiredKeyAnalytics,
@@ -131,6 +137,8 @@ describe("a key's page", () => {
     expect(within(fields).getByText(/12 remaining; 100 added every day, next/)).toBeVisible();
     expect(within(fields).getByText(/10 per 1 minute, on every verification/)).toBeVisible();
     expect(within(fields).getByText("org_acme")).toBeVisible();
+    expect(within(fields).getByText("reader")).toBeVisible();
+    expect(within(fields).getByText(/500 per 1 hour, when a verification asks for it/)).toBeVisible();
 
     const usage = screen.getByRole("region", { name: "Usage by outcome" });
     expect(within(usage).getByRole("img", { name: /over the last 24 hours, by outcome: 50 in all \(8 VALID, 42 EXPIRED\)/ })).toBeInTheDocument();
