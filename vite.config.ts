@@ -1,9 +1,26 @@
 /// <reference types="vitest/config" />
 import react from "@vitejs/plugin-react";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineConfig } from "vite";
 
 // `npm run dev` points this at the API it starts; a bare `vite` talks to `npm start`'s default port.
 const apiOrigin = process.env.KEYSCOPE_API_ORIGIN ?? "http://127.0.0.1:8787";
+
+const DASHBOARD_TESTS = "test/src/**/*.test.{ts,tsx}";
+
+/**
+ * The component tests that run isolated, each in a fresh worker: those that replace a module (`vi.mock` needs a
+ * module graph of its own) and the property tests (fast-check's thousands of runs allocate a lot, and ran three
+ * times slower in a worker whose heap held the files before). The others share one graph per worker (see the
+ * dashboard project).
+ */
+function dashboardTestsToIsolate(): string[] {
+  return readdirSync("test/src", { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.test\.tsx?$/.test(file))
+    .map((file) => join("test/src", file).split("\\").join("/"))
+    .filter((file) => /\bvi\.(mock|doMock)\(|from "fast-check"/.test(readFileSync(file, "utf8")));
+}
 
 export default defineConfig({
   plugins: [react()],
@@ -28,7 +45,21 @@ export default defineConfig({
         test: {
           name: "dashboard",
           environment: "happy-dom",
-          include: ["test/src/**/*.test.{ts,tsx}"],
+          include: [DASHBOARD_TESTS],
+          exclude: dashboardTestsToIsolate(),
+          setupFiles: ["test/src/setup.ts"],
+          // One module graph and one happy-dom window per worker instead of one per file: setting those up was
+          // most of this project's CPU time. setup.ts unmounts, clears storage and restores mocks and globals
+          // after every test, so a file sees what it would alone.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "dashboard-isolated",
+          environment: "happy-dom",
+          include: dashboardTestsToIsolate(),
           setupFiles: ["test/src/setup.ts"],
         },
       },

@@ -1,11 +1,12 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { parsePage, postListKeys } from "./lib/keyscope-api";
-import { APP_DIST, REPO_ROOT } from "./lib/paths";
+import { startServer, type StartedServer } from "../test/support/server-process";
+import { APP_DIST } from "./lib/paths";
 import { makeRow, type BenchRow } from "./lib/results";
 import { median, quantile, round } from "./lib/stats";
 import { base58 } from "./lib/base58";
@@ -22,52 +23,11 @@ export interface AnalyticsBenchOptions {
 const GET_VERIFICATIONS = "/v2/analytics.getVerifications";
 const DAY_MS = 24 * 60 * 60 * 1000;
 const OUTCOMES = ["VALID", "VALID", "VALID", "VALID", "VALID", "VALID", "RATE_LIMITED", "USAGE_EXCEEDED", "INSUFFICIENT_PERMISSIONS", "EXPIRED"];
-interface ServerProcess {
-  url: string;
-  pid: number;
-  startMs: number;
-  stop(): Promise<void>;
-}
-
-/** The server in a process of its own (node, not the tsx wrapper), so that its pid is the one whose memory counts. */
-function startServerProcess(dataDir: string): Promise<ServerProcess> {
+/** The shared test server (its own node process: its pid is the one whose memory counts), timed from spawn. */
+async function startServerProcess(dataDir: string): Promise<StartedServer & { startMs: number }> {
   const startedAt = performance.now();
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "server/main.ts", "--port", "0", "--no-build", "--dist-dir", APP_DIST, "--data-dir", dataDir, "--analytics-quota", "1000000"],
-    { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, KEYSCOPE_PARENT_PID: String(process.pid) } },
-  );
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return new Promise((resolve, reject) => {
-    let output = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      output += chunk;
-      const url = /^Keyscope is running at (\S+)$/m.exec(output)?.[1];
-      if (url === undefined || child.pid === undefined) return;
-      child.stdout.removeAllListeners("data");
-      child.stdout.resume();
-      resolve({
-        url,
-        pid: child.pid,
-        startMs: performance.now() - startedAt,
-        stop: async () => {
-          child.kill("SIGTERM");
-          await exited;
-        },
-      });
-    });
-    child.once("exit", (code) => reject(new Error(`the server exited with code ${code} before listening`)));
-  });
-}
-
-function admin(dataDir: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--import", "tsx", "server/admin.ts", ...args, "--data-dir", dataDir], { cwd: REPO_ROOT }, (error, stdout, stderr) => {
-      if (error) reject(new Error(stderr.trim() || error.message));
-      else resolve(stdout.trim());
-    });
-  });
+  const server = await startServer({ dataDir, args: ["--dist-dir", APP_DIST, "--analytics-quota", "1000000"] });
+  return { ...server, startMs: performance.now() - startedAt };
 }
 
 /** Resident memory of a process in MiB (Linux /proc through ps, which also works on macOS). */
@@ -124,8 +84,8 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
     // A first start creates the workspace; keys and root key by the admin CLI; verifications straight into SQLite.
     const first = await startServerProcess(dataDir);
     await first.stop();
-    await admin(dataDir, ["keys", "seed", "--count", String(options.keys)]);
-    const rootKey = (await admin(dataDir, ["root-key", "create", "--name", "bench", "--permissions", "api.*.read_key,api.*.read_analytics"])).split(/\s+/).at(-1) ?? "";
+    await first.admin(["keys", "seed", "--count", String(options.keys)]);
+    const rootKey = (await first.admin(["root-key", "create", "--name", "bench", "--permissions", "api.*.read_key,api.*.read_analytics"])).split(/\s+/).at(-1) ?? "";
     const seededAt = performance.now();
     seedVerifications(dataDir, options.verifications);
     log(`analytics: ${options.verifications.toLocaleString("en")} verifications seeded in ${((performance.now() - seededAt) / 1000).toFixed(1)} s`);

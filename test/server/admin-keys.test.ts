@@ -4,12 +4,13 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { beforeAll, describe, expect, test } from "vitest";
 import { DATABASE_FILE_NAME } from "../../server/db/open";
-import { runTsx } from "./cli";
+import { runAdminInProcess } from "../support/admin-in-process";
 
 let dataDir: string;
 
+/** The admin command line in this process (admin.test.ts runs the program itself as a process). */
 function admin(...args: string[]) {
-  return runTsx("server/admin.ts", [...args, "--data-dir", dataDir]);
+  return Promise.resolve(runAdminInProcess([...args, "--data-dir", dataDir]));
 }
 
 function query<T>(sql: string, ...params: string[]): T[] {

@@ -3,13 +3,16 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runAdminInProcess } from "../support/admin-in-process";
 import { runTsx } from "./cli";
 import { asKeyList, callApi } from "./http";
 import { startInProcess, type InProcessServer } from "./in-process";
 
 /**
- * The admin CLI as a process of its own, on the database a running server reads: here the server is the app
- * in this process (its own connection, as `npm start` has), the CLI a real `node` process beside it.
+ * The admin CLI on the database a running server reads: here the server is the app in this process (its own
+ * connection, as `npm start` has). The commands run in this process too, through a connection of their own
+ * (test/support/admin-in-process.ts); what only the program can show (exit codes and streams of a real process,
+ * another user, a seed in a process beside a server that keeps answering) runs `node server/admin.ts`.
  */
 
 const ROOT_KEY_SECRET = /^ks_root_[1-9A-HJ-NP-Za-km-z]{28}$/;
@@ -25,6 +28,11 @@ afterAll(() => {
 });
 
 function admin(...args: string[]) {
+  return Promise.resolve(runAdminInProcess([...args, "--data-dir", server.dataDir]));
+}
+
+/** The program itself, as a process of its own. */
+function adminProcess(...args: string[]) {
   return runTsx("server/admin.ts", [...args, "--data-dir", server.dataDir]);
 }
 
@@ -42,9 +50,11 @@ function listedRow(list: string, keyId: string): string {
 }
 
 describe("root keys, while the server runs", () => {
-  test("create prints the secret alone, and the key works at once", async () => {
-    const secret = await adminOk("root-key", "create", "--name", "Fresh key");
-    expect(secret).toMatch(ROOT_KEY_SECRET);
+  test("create prints the secret alone, and the key works at once (the program, as a process)", async () => {
+    const run = await adminProcess("root-key", "create", "--name", "Fresh key");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^${ROOT_KEY_SECRET.source.slice(1, -1)}\n$`));
+    const secret = run.stdout.trim();
     expect((await callApi(server, { key: secret })).status).toBe(200);
   });
 
@@ -104,7 +114,11 @@ describe("keys and apis", () => {
     const apiId = await adminOk("apis", "create", "--name", "Seeded API");
     // A key without a rate limit: the demo key's 300 a minute would run out while a slow machine seeds.
     const poller = server.admin.createRootKey({ name: "poller" }).secret;
-    const seeding = adminOk("keys", "seed", "--count", "100000", "--api", apiId);
+    // A process of its own: the seed writes while this process's server answers.
+    const seeding = adminProcess("keys", "seed", "--count", "100000", "--api", apiId).then((run) => {
+      if (run.code !== 0) throw new Error(`keys seed exited with ${run.code}: ${run.stderr}`);
+      return run.stdout.trim();
+    });
     const statuses: number[] = [];
     let done = false;
     void seeding.finally(() => (done = true));
@@ -150,21 +164,28 @@ describe("usage", () => {
     expect(run.stderr).toMatch(/^keyscope admin: /);
   });
 
+  test("the program exits with code 2 on a usage error, the message on stderr and nothing on stdout", async () => {
+    const run = await adminProcess("root-key", "explode");
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe('keyscope admin: unknown command "root-key explode"\n');
+  });
+
   test("an unknown workspace is an error with exit code 1", async () => {
     const run = await admin("root-key", "list", "--workspace", "ws_1111111111111111111111");
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/no workspace ws_1111111111111111111111/);
   });
 
-  test("a command that writes, on an empty data directory, creates the demo workspace, says so on stderr, and shows no demo key", async () => {
+  test("a command that writes, on an empty data directory, creates the demo workspace, says so on stderr, and shows no demo key", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "keyscope-admin-"));
-    const run = await runTsx("server/admin.ts", ["apis", "create", "--name", "First API", "--data-dir", dataDir]);
+    const run = runAdminInProcess(["apis", "create", "--name", "First API", "--data-dir", dataDir]);
 
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^api_[1-9A-HJ-NP-Za-km-z]+\n$/);
     expect(run.stderr).toMatch(/Created the demo workspace ws_\S+/);
     expect(run.stderr + run.stdout).not.toMatch(/ks_root_[1-9A-HJ-NP-Za-km-z]{28}/);
-    const list = await runTsx("server/admin.ts", ["root-key", "list", "--data-dir", dataDir]);
+    const list = runAdminInProcess(["root-key", "list", "--data-dir", dataDir]);
     expect(list.stdout).toMatch(/Demo root key\s+ks_root_\S{4}…\s+api\.\*\.read_key,api\.\*\.read_analytics,api\.\*\.verify_key\s+enabled\s+300\/1m/);
   });
 });
@@ -172,9 +193,9 @@ describe("usage", () => {
 describe("a data directory that cannot be used is one line naming it and the fix", () => {
   test.concurrent.each([["root-key", "list"], ["apis", "list"]])(
     "%s %s on a mistyped --data-dir creates nothing there",
-    async (group, action) => {
+    (group, action) => {
       const mistyped = join(mkdtempSync(join(tmpdir(), "keyscope-admin-")), "dta");
-      const run = await runTsx("server/admin.ts", [group, action, "--data-dir", mistyped]);
+      const run = runAdminInProcess([group, action, "--data-dir", mistyped]);
 
       expect(run.code).toBe(1);
       expect(run.stdout).toBe("");
@@ -185,10 +206,10 @@ describe("a data directory that cannot be used is one line naming it and the fix
     },
   );
 
-  test("a data directory that is a file", async () => {
+  test("a data directory that is a file", () => {
     const file = join(mkdtempSync(join(tmpdir(), "keyscope-admin-")), "data");
     writeFileSync(file, "not a directory");
-    const run = await runTsx("server/admin.ts", ["root-key", "create", "--data-dir", file]);
+    const run = runAdminInProcess(["root-key", "create", "--data-dir", file]);
 
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`keyscope admin: the data directory ${file} is a file (or lies under one): pass a directory with --data-dir\n`);

@@ -1,6 +1,10 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
+
+// findBy…/waitFor wait up to 5 s instead of 1 s: on a busy machine a lazy module (the error panel, a route) can
+// take longer than a second to load. A check that passes still returns as soon as it does.
+configure({ asyncUtilTimeout: 5_000 });
 
 // A component test fails on any console.error it did not expect: React warnings are bugs.
 let consoleErrors: unknown[][] = [];
@@ -18,6 +22,10 @@ afterEach(() => {
   localStorage.clear();
   const unexpected = consoleErrors;
   vi.restoreAllMocks();
+  // Files share a worker's module graph and window (vite.config.ts): nothing a test stubbed outlives it.
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  vi.useRealTimers();
   if (unexpected.length > 0) {
     throw new Error(`unexpected console.error:\n${unexpected.map((args) => args.map(String).join(" ")).join("\n")}`);
   }

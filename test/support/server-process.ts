@@ -1,8 +1,9 @@
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runAdminInProcess } from "./admin-in-process";
 
 /**
  * Starts the reference server as a real process, for the server tests and the e2e tests alike.
@@ -15,9 +16,11 @@ export interface StartedServer {
   /** The demo root key from the first-start line, when the server printed one. */
   rootKey: string | undefined;
   dataDir: string;
+  /** The server's own process (node itself, no wrapper): for a signal or its memory. */
+  pid: number;
   /** Everything the server printed so far, stdout and stderr. */
   output(): string;
-  /** Runs `tsx server/admin.ts ...args --data-dir <dataDir>`; resolves its trimmed stdout, rejects with its stderr. */
+  /** Runs the admin command line (`npm run admin -- ...args --data-dir <dataDir>`) in this process; resolves its trimmed stdout, rejects with its stderr. */
   admin(args: string[]): Promise<string>;
   /** Sends the signal (SIGTERM by default) and resolves the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -65,19 +68,12 @@ export function startServer(options: StartServerOptions = {}): Promise<StartedSe
     else child.once("exit", (code) => resolve(code));
   });
 
-  const admin = (args: string[]): Promise<string> =>
-    new Promise((resolve, reject) => {
-      // `node --import tsx` is tsx in one process instead of two: admin commands start twice as fast.
-      execFile(
-        process.execPath,
-        ["--import", "tsx", "server/admin.ts", ...args, "--data-dir", dataDir],
-        { cwd: REPO_ROOT, env: process.env, maxBuffer: 64 * 1024 * 1024 },
-        (error, adminStdout, adminStderr) => {
-          if (error) reject(new Error(adminStderr.trim() || error.message));
-          else resolve(adminStdout.trim());
-        },
-      );
-    });
+  // In this process, through its own connection, as the CLI would from its own: no node and tsx to start.
+  const admin = (args: string[]): Promise<string> => {
+    const run = runAdminInProcess([...args, "--data-dir", dataDir]);
+    if (run.code !== 0) return Promise.reject(new Error(run.stderr.trim() || `admin ${args.join(" ")} exited with ${run.code}`));
+    return Promise.resolve(run.stdout.trim());
+  };
 
   const stop = async (signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -94,10 +90,11 @@ export function startServer(options: StartServerOptions = {}): Promise<StartedSe
     const timer = setTimeout(() => fail(`the server did not start within ${STARTUP_TIMEOUT_MS / 1000} s`), STARTUP_TIMEOUT_MS);
     const onData = () => {
       const running = RUNNING_LINE.exec(stdout);
-      if (running?.[1] === undefined) return;
+      if (running?.[1] === undefined || child.pid === undefined) return;
       cleanup();
       resolve({
         url: running[1],
+        pid: child.pid,
         rootKey: ROOT_KEY_LINE.exec(stdout)?.[1],
         dataDir,
         output: () => output,

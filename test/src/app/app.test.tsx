@@ -39,7 +39,7 @@ describe("routing", () => {
     // for the wait for another tab to hand over a key (no Web Locks here to tell at once that none holds one).
     expect(await screen.findByLabelText("API key", {}, { timeout: 20_000 })).toBeVisible();
     expect(router.state.location.pathname).toBe("/connect");
-    expect(document.title).toBe("Connect · Keyscope");
+    await waitFor(() => expect(document.title).toBe("Connect · Keyscope"));
   }, 30_000);
 
   test("/ goes to key entry when no key is stored", async () => {
@@ -60,7 +60,7 @@ describe("routing", () => {
     const { router } = renderApp("/");
     expect(await screen.findByText("Service 0")).toBeVisible();
     expect(router.state.location.pathname).toBe("/keys");
-    expect(document.title).toBe("Keys · Keyscope");
+    await waitFor(() => expect(document.title).toBe("Keys · Keyscope"));
   });
 
   test("with the app's query client, the keys route asks for the first page itself, once, and the list shows it", async () => {
@@ -76,7 +76,7 @@ describe("routing", () => {
     const { router, user } = renderApp("/no/such/page");
     expect(await screen.findByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
     expect(screen.getByText("/no/such/page")).toBeVisible();
-    expect(document.title).toBe("Page not found · Keyscope");
+    await waitFor(() => expect(document.title).toBe("Page not found · Keyscope"));
     await user.click(screen.getByRole("link", { name: "Go home" }));
     await screen.findByLabelText("API key");
     expect(router.state.location.pathname).toBe("/connect");
@@ -238,7 +238,8 @@ describe("errors on the keys page", () => {
     expect(screen.getByText("Billing worker")).toBeVisible();
 
     await user.click(screen.getByRole("button", { name: "Show details" }));
-    const panel = screen.getByRole("alert", { name: /too many requests/i });
+    // The panel loads lazily: the first test to open it waits for its code.
+    const panel = await screen.findByRole("alert", { name: /too many requests/i });
     expect(panel).toHaveTextContent("err:user:too_many_requests:rate_limited");
     // The panel loads lazily; its heading takes focus once it has mounted.
     await waitFor(() => expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus());

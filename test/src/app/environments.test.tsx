@@ -66,6 +66,6 @@ test("the troubleshoot page is linked from every screen's header and has its own
   );
   await user.click(await screen.findByRole("link", { name: "Troubleshoot" }));
   expect(await screen.findByRole("heading", { level: 1, name: "Troubleshoot" }, { timeout: 5000 })).toBeVisible();
-  expect(document.title).toBe("Troubleshoot · Keyscope");
+  await waitFor(() => expect(document.title).toBe("Troubleshoot · Keyscope"));
   expect(screen.getByRole("button", { name: "Run diagnostics" })).toBeVisible();
 });

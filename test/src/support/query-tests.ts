@@ -1,4 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
+import { cleanup } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
 import { createQueryClient } from "../../../src/lib/query-client";
 
@@ -14,6 +15,9 @@ export function freshQueryClientPerTest(): () => QueryClient {
     vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(1024);
   });
   afterEach(() => {
+    // Unmount first: this hook runs before setup.ts's cleanup, and a query still mounted when its cache is
+    // cleared fetches again, through the real fetch once the stub is gone (ECONNREFUSED after the test).
+    cleanup();
     queryClient?.clear();
     vi.unstubAllGlobals();
   });

@@ -1,5 +1,5 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { fireEvent, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ErrorBoundary } from "react-error-boundary";
 import { MemoryRouter } from "react-router-dom";
@@ -35,6 +35,8 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  // Unmount before the cache and the fetch stub go: a mounted usage query would fetch again, for real.
+  cleanup();
   queryClient.clear();
   vi.unstubAllGlobals();
 });

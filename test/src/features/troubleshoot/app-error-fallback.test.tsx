@@ -1,5 +1,5 @@
 import { QueryClientProvider, QueryErrorResetBoundary, useSuspenseQuery } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Suspense } from "react";
 import { ErrorBoundary } from "react-error-boundary";
@@ -48,7 +48,9 @@ test("a failed query shows the panel, and Retry in the fallback loads again thro
     </QueryClientProvider>,
   );
 
-  expect(await screen.findByRole("heading", { level: 2, name: "This key is disabled" })).toHaveFocus();
+  // The heading takes focus once the panel has mounted, a moment after it shows.
+  const heading = await screen.findByRole("heading", { level: 2, name: "This key is disabled" });
+  await waitFor(() => expect(heading).toHaveFocus());
   expect(fetch).toHaveBeenCalledTimes(1);
   takeConsoleErrors();
 
@@ -73,7 +75,9 @@ test("Re-enter key passed through a render prop is offered, and Retry is not whe
     url: "/v2/keys.listKeys",
   });
   render(<AppErrorFallback error={error} resetErrorBoundary={resetErrorBoundary} onReenterKey={onReenterKey} />);
-  expect(await screen.findByRole("heading", { level: 2, name: "The API does not know this key" })).toHaveFocus();
+  // The heading takes focus once the panel has mounted, a moment after it shows.
+  const heading = await screen.findByRole("heading", { level: 2, name: "The API does not know this key" });
+  await waitFor(() => expect(heading).toHaveFocus());
   // A key the API does not know: another key is the fix, so Re-enter key comes first and Retry is not offered (14.13).
   expect(screen.queryByRole("button", { name: "Retry" })).not.toBeInTheDocument();
   await user.click(screen.getByRole("button", { name: "Re-enter key" }));
@@ -83,6 +87,8 @@ test("Re-enter key passed through a render prop is offered, and Retry is not whe
 
 test("as FallbackComponent, a render bug gets Keyscope's own-problem panel", async () => {
   render(<AppErrorFallback error={new TypeError("x is undefined")} resetErrorBoundary={vi.fn()} />);
-  expect(await screen.findByRole("heading", { level: 2, name: "Keyscope ran into a problem of its own" })).toHaveFocus();
+  // The heading takes focus once the panel has mounted, a moment after it shows.
+  const heading = await screen.findByRole("heading", { level: 2, name: "Keyscope ran into a problem of its own" });
+  await waitFor(() => expect(heading).toHaveFocus());
   expect(screen.getByRole("button", { name: "Retry" })).toBeEnabled();
 });

@@ -1,0 +1,418 @@
+import { parseArgs } from "node:util";
+import type { Database } from "better-sqlite3";
+import {
+  formatRateLimit,
+  parseCount,
+  parseExpiry,
+  parseMeta,
+  parseNameList,
+  parsePermissions,
+  parseRateLimit,
+  parseRateLimits,
+  parseRefill,
+  parseWhole,
+  requireText,
+  UsageError,
+} from "./values";
+import { seedKeys } from "./seed-keys";
+import {
+  changeRootKey,
+  createApi,
+  createIdentity,
+  createRole,
+  createRootKey,
+  createWorkspace,
+  findApi,
+  findWorkspace,
+  grantRole,
+  keyInserter,
+  listApis,
+  listIdentities,
+  listRoles,
+  listRootKeys,
+  type RootKeyChange,
+  type WorkspaceRow,
+} from "../db/management";
+import { createKeyStore } from "../db/key-store";
+import { openDatabase } from "../db/open";
+import { recordTraffic } from "../keys/traffic";
+import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "../demo-data";
+import { DEFAULT_DATA_DIR } from "../paths";
+import { newApiKeySecret } from "../secrets";
+
+const USAGE = `Usage: npm run admin -- <command> [options] [--data-dir DIR] [--workspace ws_…]
+
+Commands:
+  root-key create [--name N] [--permissions P,…] [--ratelimit N/WINDOW]   prints the new secret
+  root-key list                                                          id, name, start, permissions, state, rate limit
+  root-key revoke KEY_ID | disable KEY_ID | enable KEY_ID
+  keys create --name N [--api API_ID] [--expires ISO|+30d|=-3d] [--disabled]
+              [--credits N] [--refill daily|monthly:AMOUNT] [--ratelimit [NAME=]N/WINDOW]…
+              [--permissions P,…] [--roles R,…] [--external-id ID] [--meta JSON]
+                                                                         prints "<keyId> <secret>"
+  roles create --name N [--permissions P,…]                              prints the role id
+  roles grant --name N --permissions P,…                                 adds permissions to a role; prints them all
+  roles list                                                             name, permissions, keys
+  identities create --external-id ID [--ratelimit [NAME=]N/WINDOW]… [--meta JSON]
+                                                                         prints the identity id
+  identities list                                                        external id, id, keys, rate limits
+  keys seed --count N [--api API_ID]                                     prints how many keys were created
+  traffic --days N --count M [--api API_ID]                              records M verifications over N days
+  apis list
+  apis create --name N                                                   prints the api id
+  workspaces create --name N                                             prints the workspace id
+
+Options:
+  --data-dir DIR      the server's data directory (default ${DEFAULT_DATA_DIR})
+  --workspace ws_…    act on this workspace instead of the first one
+  --permissions P,…   root keys: api.*.read_key, api.*.verify_key, api.*.read_analytics or api.<apiId>.…
+                      (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}); keys: their own, e.g. documents.read
+  --ratelimit N/W     e.g. 300/60s, 1000/1m; no limit unless given. On a key or an identity, repeatable: N/W is
+                      the limit "requests", checked on every verification; NAME=N/W (e.g. tokens=50000/1h) is
+                      checked only when a verification names it. An identity's limits are shared by its keys.
+`;
+
+const OPTIONS = {
+  "data-dir": { type: "string" },
+  workspace: { type: "string" },
+  name: { type: "string" },
+  permissions: { type: "string" },
+  ratelimit: { type: "string", multiple: true },
+  api: { type: "string" },
+  expires: { type: "string" },
+  disabled: { type: "boolean" },
+  count: { type: "string" },
+  credits: { type: "string" },
+  refill: { type: "string" },
+  roles: { type: "string" },
+  "external-id": { type: "string" },
+  meta: { type: "string" },
+  days: { type: "string" },
+  help: { type: "boolean" },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+type OptionName = keyof typeof OPTIONS;
+
+/** Options every command takes. */
+const COMMON: readonly OptionName[] = ["data-dir", "workspace", "help"];
+const MAX_SEED_COUNT = 10_000_000;
+const MAX_TRAFFIC_COUNT = 100_000_000;
+const MAX_TRAFFIC_DAYS = 3650;
+
+class CommandError extends Error {}
+
+/** Where a run writes: the process's streams for `npm run admin`, buffers for a test or a fixture in-process. */
+export interface AdminIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Progress bars go to stderr only when it is a terminal. */
+  stderrIsTTY: boolean;
+}
+
+interface Command {
+  options: readonly OptionName[];
+  /** How many positional arguments follow the command's two words. */
+  argumentCount: number;
+  /** Only reads: on a data directory without a database it fails instead of creating one with a demo workspace. */
+  reads?: boolean;
+  run(db: Database, workspace: WorkspaceRow, values: Values, args: readonly string[], io: AdminIo): string;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  return [header, ...rows].map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd()).join("\n");
+}
+
+function rootKeyChange(change: RootKeyChange, pastTense: string): Command {
+  return {
+    options: [],
+    argumentCount: 1,
+    run(db, workspace, _values, [rootKeyId = ""]) {
+      if (!changeRootKey(db, workspace.id, rootKeyId, change)) {
+        throw new CommandError(`no root key ${rootKeyId} that can be ${pastTense} in workspace ${workspace.id}`);
+      }
+      return `${rootKeyId} ${pastTense}`;
+    },
+  };
+}
+
+/** The one value of a repeatable option that this command takes once. */
+function single(flag: string, values: readonly string[]): string {
+  if (values.length !== 1) throw new UsageError(`${flag} is given ${values.length} times; this command takes it once`);
+  return values[0] ?? "";
+}
+
+function requireRoleName(value: string | undefined): string {
+  const name = requireText("--name", value);
+  if (parseNameList("--name", name).length !== 1) throw new UsageError(`--name takes one role name, got "${name}"`);
+  return name;
+}
+
+function apiOf(db: Database, workspace: WorkspaceRow, apiId: string | undefined): string {
+  const api = findApi(db, workspace.id, apiId);
+  if (api === undefined) {
+    throw new CommandError(apiId === undefined ? `workspace ${workspace.id} has no API yet; create one with "apis create --name N"` : `no API ${apiId} in workspace ${workspace.id}`);
+  }
+  return api.id;
+}
+
+const COMMANDS: Record<string, Command> = {
+  "root-key create": {
+    options: ["name", "permissions", "ratelimit"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const ratelimit = values.ratelimit === undefined ? undefined : parseRateLimit(single("--ratelimit", values.ratelimit));
+      const { secret } = createRootKey(db, {
+        workspaceId: workspace.id,
+        name: values.name === undefined ? "Root key (admin CLI)" : requireText("--name", values.name),
+        permissions: values.permissions === undefined ? DEFAULT_ROOT_KEY_PERMISSIONS : parsePermissions(values.permissions),
+        ...(ratelimit !== undefined && { ratelimit }),
+      });
+      return secret;
+    },
+  },
+  "root-key list": {
+    options: [],
+    argumentCount: 0,
+    reads: true,
+    run(db, workspace) {
+      const rows = listRootKeys(db, workspace.id).map((key) => [
+        key.id,
+        key.name,
+        `${key.start}…`,
+        key.permissions.join(",") || "-",
+        key.state,
+        key.ratelimit === null ? "-" : formatRateLimit(key.ratelimit),
+      ]);
+      return table(["ID", "NAME", "START", "PERMISSIONS", "STATE", "RATELIMIT"], rows);
+    },
+  },
+  "root-key revoke": rootKeyChange("revoke", "revoked"),
+  "root-key disable": rootKeyChange("disable", "disabled"),
+  "root-key enable": rootKeyChange("enable", "enabled"),
+  "keys create": {
+    options: ["name", "api", "expires", "disabled", "credits", "refill", "ratelimit", "permissions", "roles", "external-id", "meta"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const now = Date.now();
+      const name = requireText("--name", values.name);
+      const expires = values.expires === undefined ? undefined : parseExpiry(values.expires, now);
+      const refill = values.refill === undefined ? undefined : parseRefill(values.refill);
+      // A refill without a starting balance starts full.
+      const credits = values.credits === undefined ? refill?.amount : parseWhole("--credits", values.credits);
+      const ratelimits = values.ratelimit === undefined ? undefined : parseRateLimits(values.ratelimit);
+      const externalId = values["external-id"] === undefined ? undefined : requireText("--external-id", values["external-id"]);
+      const secret = newApiKeySecret("live");
+      const keyId = db.transaction(() =>
+        keyInserter(db)({
+          workspaceId: workspace.id,
+          apiId: apiOf(db, workspace, values.api),
+          name,
+          secret,
+          enabled: values.disabled !== true,
+          createdAt: now,
+          ...(expires !== undefined && { expires }),
+          ...(credits !== undefined && { credits }),
+          ...(refill !== undefined && { refill }),
+          ...(ratelimits !== undefined && { ratelimits }),
+          ...(values.permissions !== undefined && { permissions: parseNameList("--permissions", values.permissions) }),
+          ...(values.roles !== undefined && { roles: parseNameList("--roles", values.roles) }),
+          ...(externalId !== undefined && { externalId }),
+          ...(values.meta !== undefined && { meta: parseMeta(values.meta) }),
+        }),
+      )();
+      return `${keyId} ${secret}`;
+    },
+  },
+  "keys seed": {
+    options: ["count", "api"],
+    argumentCount: 0,
+    run(db, workspace, values, _args, io) {
+      const count = parseCount(requireText("--count", values.count), MAX_SEED_COUNT);
+      const apiId = apiOf(db, workspace, values.api);
+      const created = seedKeys(db, {
+        workspaceId: workspace.id,
+        apiId,
+        count,
+        ...(io.stderrIsTTY && { onProgress: progressBar(io) }),
+      });
+      if (io.stderrIsTTY) io.stderr("\n");
+      return String(created);
+    },
+  },
+  "roles create": {
+    options: ["name", "permissions"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const permissions = values.permissions === undefined ? [] : parseNameList("--permissions", values.permissions);
+      return createRole(db, workspace.id, requireRoleName(values.name), permissions);
+    },
+  },
+  "roles grant": {
+    options: ["name", "permissions"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const name = requireRoleName(values.name);
+      const permissions = parseNameList("--permissions", requireText("--permissions", values.permissions));
+      if (permissions.length === 0) throw new UsageError("--permissions must name at least one permission, like documents.read");
+      const all = grantRole(db, workspace.id, name, permissions);
+      if (all === undefined) throw new CommandError(`no role "${name}" in workspace ${workspace.id}; create it with "roles create --name ${name}"`);
+      return all.join(",");
+    },
+  },
+  "roles list": {
+    options: [],
+    argumentCount: 0,
+    reads: true,
+    run(db, workspace) {
+      const rows = listRoles(db, workspace.id).map((role) => [role.name, role.id, role.permissions.join(",") || "-", String(role.keyCount)]);
+      return table(["NAME", "ID", "PERMISSIONS", "KEYS"], rows);
+    },
+  },
+  "identities create": {
+    options: ["external-id", "ratelimit", "meta"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      const externalId = requireText("--external-id", values["external-id"]);
+      const ratelimits = values.ratelimit === undefined ? undefined : parseRateLimits(values.ratelimit);
+      return createIdentity(db, {
+        workspaceId: workspace.id,
+        externalId,
+        ...(ratelimits !== undefined && { ratelimits }),
+        ...(values.meta !== undefined && { meta: parseMeta(values.meta) }),
+      });
+    },
+  },
+  "identities list": {
+    options: [],
+    argumentCount: 0,
+    reads: true,
+    run(db, workspace) {
+      const rows = listIdentities(db, workspace.id).map((identity) => [
+        identity.externalId,
+        identity.id,
+        String(identity.keyCount),
+        identity.ratelimits
+          .map((limit) => `${limit.autoApply ? "" : `${limit.name}=`}${formatRateLimit({ limit: limit.limit, windowMs: limit.durationMs })}`)
+          .join(",") || "-",
+      ]);
+      return table(["EXTERNAL ID", "ID", "KEYS", "RATELIMITS"], rows);
+    },
+  },
+  "apis list": {
+    options: [],
+    argumentCount: 0,
+    reads: true,
+    run(db, workspace) {
+      const rows = listApis(db, workspace.id).map((api) => [api.id, api.name, String(api.keyCount)]);
+      return table(["ID", "NAME", "KEYS"], rows);
+    },
+  },
+  "apis create": {
+    options: ["name"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      return createApi(db, workspace.id, requireText("--name", values.name));
+    },
+  },
+  "workspaces create": {
+    options: ["name"],
+    argumentCount: 0,
+    run(db, _workspace, values) {
+      return createWorkspace(db, requireText("--name", values.name));
+    },
+  },
+  traffic: {
+    options: ["days", "count", "api"],
+    argumentCount: 0,
+    run(db, workspace, values, _args, io) {
+      const days = parseCount(requireText("--days", values.days), MAX_TRAFFIC_DAYS);
+      const count = parseCount(requireText("--count", values.count), MAX_TRAFFIC_COUNT);
+      const apiId = values.api === undefined ? undefined : apiOf(db, workspace, values.api);
+      const outcomes = recordTraffic(db, createKeyStore(db), {
+        workspaceId: workspace.id,
+        days,
+        count,
+        ...(apiId !== undefined && { apiId }),
+        ...(io.stderrIsTTY && { onProgress: progressBar(io) }),
+      });
+      if (io.stderrIsTTY) io.stderr("\n");
+      return Object.entries(outcomes)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([outcome, n]) => `${outcome} ${n}`)
+        .join("\n");
+    },
+  },
+};
+
+function progressBar(io: AdminIo): (done: number, total: number) => void {
+  return (done, total) => {
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    const percent = String(Math.floor((done / total) * 100)).padStart(3);
+    io.stderr(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${percent}% ${done.toLocaleString("en")}/${total.toLocaleString("en")}`);
+  };
+}
+
+function parseCommandLine(argv: readonly string[]): { values: Values; positionals: string[] } {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(message.split(". ")[0] ?? message);
+  }
+}
+
+function run(argv: readonly string[], io: AdminIo): string | undefined {
+  const { values, positionals } = parseCommandLine(argv);
+  if (values.help === true) {
+    io.stdout(USAGE);
+    return undefined;
+  }
+  if (positionals.length === 0) {
+    io.stderr(USAGE);
+    throw new UsageError("no command given");
+  }
+  const [group = "", action = "", ...rest] = positionals;
+  // `traffic` is one word; the other commands are "<group> <action>".
+  const oneWord = Object.hasOwn(COMMANDS, group);
+  const name = oneWord ? group : `${group} ${action}`;
+  const args = oneWord ? positionals.slice(1) : rest;
+  const command = COMMANDS[name];
+  if (command === undefined) throw new UsageError(`unknown command "${positionals.slice(0, 2).join(" ")}"`);
+  if (args.length !== command.argumentCount) {
+    throw new UsageError(`"${name}" takes ${command.argumentCount === 0 ? "no arguments" : `${command.argumentCount} argument`}, got ${args.length}`);
+  }
+  const allowed: ReadonlySet<string> = new Set([...COMMON, ...command.options]);
+  const stray = Object.keys(values).find((option) => !allowed.has(option));
+  if (stray !== undefined) throw new UsageError(`"${name}" does not take --${stray}`);
+
+  const db = openDatabase(values["data-dir"] ?? DEFAULT_DATA_DIR, { create: command.reads !== true });
+  try {
+    const demo = command.reads === true ? undefined : ensureDemoData(db);
+    if (demo !== undefined) {
+      io.stderr(
+        `Created the demo workspace ${demo.workspaceId} with its API and keys (its demo root key is not shown here; create one with "root-key create").\n`,
+      );
+    }
+    const workspace = findWorkspace(db, values.workspace);
+    if (workspace === undefined) throw new CommandError(`no workspace ${values.workspace ?? ""}`);
+    return command.run(db, workspace, values, args, io);
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs one admin command line (without `node admin.ts`); returns the exit code: 0, 1 (failed) or 2 (usage). */
+export function runAdmin(argv: readonly string[], io: AdminIo): number {
+  try {
+    const result = run(argv, io);
+    if (result !== undefined && result !== "") io.stdout(`${result}\n`);
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`keyscope admin: ${message}\n`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
