@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { chromium, type Browser } from "@playwright/test";
 import { BROWSER_ARGS, findBrowser } from "../test/e2e/find-browser";
 import { startServer } from "../test/support/server-process";
-import { installFloors, newContext, firstPageKeyIds, firstRowTime } from "./browser";
+import { firstPageKeyIds, firstRowMessage, installFloors, newContext } from "./browser";
 import { buildApp } from "./bundle";
 import { APP_DIST } from "./lib/paths";
 import { round } from "./lib/stats";
@@ -46,8 +46,9 @@ async function traceOnce(browser: Browser, url: string, rootKey: string, keyIds:
   try {
     const page = await context.newPage();
     await browser.startTracing(page, { categories: ["devtools.timeline", "blink.user_timing", "v8.execute", "disabled-by-default-devtools.timeline"] });
+    const row = firstRowMessage(page);
     await page.goto(`${url}${path}`);
-    const firstRow = await firstRowTime(page);
+    const firstRow = await row;
     const resources = await page.evaluate(() =>
       performance.getEntriesByType("resource").map((entry) => ({ name: entry.name, startTime: entry.startTime, responseEnd: (entry as PerformanceResourceTiming).responseEnd })),
     );
@@ -55,9 +56,9 @@ async function traceOnce(browser: Browser, url: string, rootKey: string, keyIds:
     const events = trace.traceEvents;
     const navigation = events.find((event) => event.name === "navigationStart" && event.args?.data !== undefined && event.cat.includes("blink.user_timing"));
     if (navigation === undefined) throw new Error("no navigationStart in the trace");
-    // The renderer's main thread: where the page's scripts were evaluated.
-    const evaluate = events.find((event) => event.name === "EvaluateScript" || event.name === "v8.compileModule");
-    const main = { pid: evaluate?.pid ?? navigation.pid, tid: evaluate?.tid ?? navigation.tid };
+    // The page's main thread: where its own HTML was parsed (other renderers, such as the browser's UI, trace too).
+    const parse = events.find((event) => event.name === "ParseHTML" && event.args?.data !== undefined && JSON.stringify(event.args.data).includes(url));
+    const main = { pid: parse?.pid ?? navigation.pid, tid: parse?.tid ?? navigation.tid };
     const onMain = events.filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === "X");
     const ms = (ts: number) => (ts - navigation.ts) / 1000;
     const tasks = onMain

@@ -1,5 +1,5 @@
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useEffect, useLayoutEffect, useRef, type CSSProperties } from "react";
+import { observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
+import { memo, useEffect, useRef, type CSSProperties } from "react";
 import { COLUMN_SPECS, type ColumnId } from "../key-columns";
 import type { Key } from "../../../lib/contract";
 import type { KeyUsage } from "../usage";
@@ -15,9 +15,27 @@ const COMPACT_ROW_HEIGHT = 112;
 export const COMPACT_QUERY = "(max-width: 640px)";
 /** Start loading the next page this many rows before the end. */
 const LOAD_AHEAD_ROWS = 20;
-/** A performance mark set once per page load, when the first key row is in the DOM: `npm run bench` times it. */
-export const FIRST_ROW_MARK = "keyscope:first-row";
-let firstRowMarked = false;
+
+/**
+ * The scroller's size before it is measured: it is never taller than the window, so the first commit already
+ * holds the rows in view (the virtualizer corrects it once it has measured, without a visible change).
+ */
+function windowRect(): { width: number; height: number } {
+  return typeof window === "undefined" ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight };
+}
+
+/**
+ * The virtualizer's own observer of the scroller's size, without its first read: that read (clientHeight) in
+ * React's commit forces the page's first layout before the rows are even in the DOM. A ResizeObserver reports
+ * the same size right after the browser's own layout, before the first paint; until then, windowRect.
+ */
+function observeScrollerRect(instance: Virtualizer<HTMLDivElement, Element>, onRect: (rect: { width: number; height: number }) => void) {
+  const element = instance.scrollElement;
+  if (element === null || typeof ResizeObserver === "undefined") return observeElementRect(instance, onRect);
+  const observer = new ResizeObserver(() => onRect({ width: element.clientWidth, height: element.clientHeight }));
+  observer.observe(element, { box: "content-box" });
+  return () => observer.disconnect();
+}
 
 /** Shown beside a name on a phone's card, for the eye; the column header names it for assistive technology. */
 const COMPACT_LABELS: Partial<Record<ColumnId, string>> = {
@@ -61,6 +79,8 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
     estimateSize: () => rowHeight,
     getItemKey: (index) => rows[index]?.id ?? index,
     overscan: 10,
+    initialRect: windowRect(),
+    observeElementRect: observeScrollerRect,
     scrollMargin: headerHeight,
     scrollPaddingStart: headerHeight,
     onChange: (instance) => {
@@ -70,12 +90,6 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
   });
   const virtualItems = virtualizer.getVirtualItems();
   const scrolling = virtualizer.isScrolling;
-
-  useLayoutEffect(() => {
-    if (firstRowMarked || virtualItems.length === 0) return;
-    firstRowMarked = true;
-    performance.mark(FIRST_ROW_MARK);
-  });
 
   // After the rows are painted and scrolling has settled: the ids in view, for one usage query.
   const idsInView = scrolling ? null : virtualItems.map((item) => rows[item.index]?.id ?? "").filter((id) => id !== "").join(" ");
