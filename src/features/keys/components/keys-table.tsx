@@ -1,4 +1,4 @@
-import { observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
+import { elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useRef, type CSSProperties } from "react";
 import { COLUMN_SPECS, type ColumnId } from "../key-columns";
 import type { Key } from "../../../lib/contract";
@@ -36,6 +36,19 @@ function observeScrollerRect(instance: Virtualizer<HTMLDivElement, Element>, onR
   observer.observe(element, { box: "content-box" });
   return () => observer.disconnect();
 }
+
+const scrolledOnce = new WeakSet<Virtualizer<HTMLDivElement, Element>>();
+
+/**
+ * The virtualizer's own scroll, except its first: when it mounts it scrolls the new scroller to the top, where
+ * it already is, and that scrollTo would force the same layout in React's commit.
+ */
+const scrollScroller: typeof elementScroll<HTMLDivElement> = (offset, options, instance) => {
+  const first = !scrolledOnce.has(instance);
+  scrolledOnce.add(instance);
+  if (first && offset + (options.adjustments ?? 0) === 0) return;
+  elementScroll(offset, options, instance);
+};
 
 /** Shown beside a name on a phone's card, for the eye; the column header names it for assistive technology. */
 const COMPACT_LABELS: Partial<Record<ColumnId, string>> = {
@@ -81,6 +94,7 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
     overscan: 10,
     initialRect: windowRect(),
     observeElementRect: observeScrollerRect,
+    scrollToFn: scrollScroller,
     scrollMargin: headerHeight,
     scrollPaddingStart: headerHeight,
     onChange: (instance) => {
@@ -97,8 +111,12 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
     if (idsInView !== null && onKeysInView) onKeysInView(idsInView === "" ? [] : idsInView.split(" "));
   }, [idsInView, onKeysInView]);
 
+  // On a change only: a new scroller is at the top already, and writing scrollTop would force a layout.
+  const lastResetKey = useRef(scrollResetKey);
   useEffect(() => {
-    if (scrollResetKey !== undefined && scrollRef.current) scrollRef.current.scrollTop = 0;
+    if (scrollResetKey === lastResetKey.current) return;
+    lastResetKey.current = scrollResetKey;
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
   }, [scrollResetKey]);
 
   const style = {
