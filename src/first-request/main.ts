@@ -12,7 +12,7 @@ const handoff = startFirstRequest({
   pathname: location.pathname,
   // Looked up at each read: a browser that blocks storage throws there, and the read counts as "no key".
   storage: { getItem: (item) => sessionStorage.getItem(item) },
-  fetch: (input, init) => fetch(input, init),
+  fetch: (url, init) => fetch(url, init),
   routeFiles: __KEYSCOPE_KEYS_ROUTE_FILES__,
   preload: preloadLink,
 });

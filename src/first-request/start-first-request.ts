@@ -24,7 +24,7 @@ const KEYS_PAGE_PATHS = new Set(["/", "/keys", "/keys/"]);
 export interface FirstRequestEnvironment {
   pathname: string;
   storage: Pick<Storage, "getItem">;
-  fetch: typeof fetch;
+  fetch: (url: string, init: RequestInit) => Promise<Response>;
   /** The keys page's code (scripts and stylesheets), fetched at once instead of after the app's own. */
   routeFiles: readonly string[];
   preload: (file: string) => void;

@@ -23,8 +23,8 @@ function network() {
   const calls: string[] = [];
   vi.stubGlobal(
     "fetch",
-    vi.fn((input: RequestInfo | URL) => {
-      calls.push(String(input));
+    vi.fn((input: string) => {
+      calls.push(input);
       return Promise.resolve(json(PAGE));
     }),
   );
@@ -32,7 +32,7 @@ function network() {
 }
 
 /** Runs the early module as index.html would, on this test's sessionStorage and location. */
-function startEarly(pathname: string, early: typeof fetch, preload: (file: string) => void = () => undefined) {
+function startEarly(pathname: string, early: (input: string, init: RequestInit) => Promise<Response>, preload: (file: string) => void = () => undefined) {
   const handoff = startFirstRequest({ pathname, storage: sessionStorage, fetch: early, routeFiles: ["/assets/keys-route.js", "/assets/keys-route.css"], preload });
   if (handoff !== null) Object.defineProperty(globalThis, Symbol.for(FIRST_REQUEST_SYMBOL), { value: handoff, configurable: true });
   return handoff;
@@ -56,11 +56,11 @@ test("the early module and the client agree on where the hand-over lives", () =>
 test("the keys list adopts the request started early: one request, parsed by the client, and only once", async () => {
   saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
   const sent = network();
-  const early = vi.fn((_input: RequestInfo | URL, _init?: RequestInit) => Promise.resolve(json(PAGE)));
+  const early = vi.fn((_input: string, _init: RequestInit) => Promise.resolve(json(PAGE)));
   const preloaded: string[] = [];
   expect(startEarly("/keys", early, (file) => preloaded.push(file))).not.toBeNull();
   expect(early).toHaveBeenCalledTimes(1);
-  expect(String(early.mock.calls[0]?.[0])).toBe(`${BASE_URL}/v2/keys.listKeys`);
+  expect(early.mock.calls[0]?.[0]).toBe(`${BASE_URL}/v2/keys.listKeys`);
   expect(preloaded).toEqual(["/assets/keys-route.js", "/assets/keys-route.css"]);
 
   const page = await fetchKeysPage(connection(), {}, undefined, new AbortController().signal);
@@ -77,9 +77,9 @@ test("the keys list adopts the request started early: one request, parsed by the
 test("with an API ID, the real service's operation is started early and adopted", async () => {
   saveConnection({ baseUrl: BASE_URL, apiKey: KEY, apiId: "api_123" });
   const sent = network();
-  const early = vi.fn((_input: RequestInfo | URL, _init?: RequestInit) => Promise.resolve(json({ meta: { requestId: "req_2" }, data: PAGE.data.keys })));
+  const early = vi.fn((_input: string, _init: RequestInit) => Promise.resolve(json({ meta: { requestId: "req_2" }, data: PAGE.data.keys })));
   startEarly("/", early);
-  expect(String(early.mock.calls[0]?.[0])).toBe(`${BASE_URL}/v2/apis.listKeys`);
+  expect(early.mock.calls[0]?.[0]).toBe(`${BASE_URL}/v2/apis.listKeys`);
   expect(early.mock.calls[0]?.[1]?.body).toBe(JSON.stringify({ apiId: "api_123" }));
 
   const page = await fetchKeysPage(connection(), {}, undefined, new AbortController().signal);

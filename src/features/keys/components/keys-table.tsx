@@ -1,5 +1,5 @@
 import { elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
-import { memo, useEffect, useRef, type CSSProperties } from "react";
+import { memo, useEffect, useEffectEvent, useRef, type CSSProperties } from "react";
 import { COLUMN_SPECS, type ColumnId } from "../key-columns";
 import type { Key } from "../../../lib/contract";
 import type { KeyUsage } from "../usage";
@@ -24,12 +24,14 @@ function windowRect(): { width: number; height: number } {
   return typeof window === "undefined" ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight };
 }
 
+type ScrollerVirtualizer = Virtualizer<HTMLDivElement, Element>;
+
 /**
  * The virtualizer's own observer of the scroller's size, without its first read: that read (clientHeight) in
  * React's commit forces the page's first layout before the rows are even in the DOM. A ResizeObserver reports
  * the same size right after the browser's own layout, before the first paint; until then, windowRect.
  */
-function observeScrollerRect(instance: Virtualizer<HTMLDivElement, Element>, onRect: (rect: { width: number; height: number }) => void) {
+function observeScrollerRect(instance: ScrollerVirtualizer, onRect: (rect: { width: number; height: number }) => void) {
   const element = instance.scrollElement;
   if (element === null || typeof ResizeObserver === "undefined") return observeElementRect(instance, onRect);
   const observer = new ResizeObserver(() => onRect({ width: element.clientWidth, height: element.clientHeight }));
@@ -37,18 +39,18 @@ function observeScrollerRect(instance: Virtualizer<HTMLDivElement, Element>, onR
   return () => observer.disconnect();
 }
 
-const scrolledOnce = new WeakSet<Virtualizer<HTMLDivElement, Element>>();
+const scrolledOnce = new WeakSet<ScrollerVirtualizer>();
 
 /**
  * The virtualizer's own scroll, except its first: when it mounts it scrolls the new scroller to the top, where
  * it already is, and that scrollTo would force the same layout in React's commit.
  */
-const scrollScroller: typeof elementScroll<HTMLDivElement> = (offset, options, instance) => {
+function scrollScroller(offset: number, options: { adjustments?: number; behavior?: ScrollBehavior }, instance: ScrollerVirtualizer): void {
   const first = !scrolledOnce.has(instance);
   scrolledOnce.add(instance);
   if (first && offset + (options.adjustments ?? 0) === 0) return;
   elementScroll(offset, options, instance);
-};
+}
 
 /** Shown beside a name on a phone's card, for the eye; the column header names it for assistive technology. */
 const COMPACT_LABELS: Partial<Record<ColumnId, string>> = {
@@ -97,11 +99,15 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
     scrollToFn: scrollScroller,
     scrollMargin: headerHeight,
     scrollPaddingStart: headerHeight,
-    onChange: (instance) => {
-      const last = instance.getVirtualItems().at(-1);
-      if (onNearEnd && last && last.index >= instance.options.count - 1 - LOAD_AHEAD_ROWS) onNearEnd();
-    },
+    onChange: (instance) => reachNearEnd(instance),
   });
+  function reachNearEnd(instance: ScrollerVirtualizer) {
+    const last = instance.getVirtualItems().at(-1);
+    if (onNearEnd && last && last.index >= instance.options.count - 1 - LOAD_AHEAD_ROWS) onNearEnd();
+  }
+  // Once mounted, as a measure used to: a first page that does not fill the scroller loads the next one.
+  const onMounted = useEffectEvent(() => reachNearEnd(virtualizer));
+  useEffect(() => onMounted(), []);
   const virtualItems = virtualizer.getVirtualItems();
   const scrolling = virtualizer.isScrolling;
 
