@@ -13,6 +13,8 @@ export const HEADER_HEIGHT = 40;
 /** On a phone each row is a small card: name and status, the id, then use, credits and dates. */
 const COMPACT_ROW_HEIGHT = 112;
 export const COMPACT_QUERY = "(max-width: 640px)";
+/** Rows rendered beyond those in view, each way. */
+const OVERSCAN = 10;
 /** Start loading the next page this many rows before the end. */
 const LOAD_AHEAD_ROWS = 20;
 
@@ -93,7 +95,7 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     getItemKey: (index) => rows[index]?.id ?? index,
-    overscan: 10,
+    overscan: OVERSCAN,
     initialRect: windowRect(),
     observeElementRect: observeScrollerRect,
     scrollToFn: scrollScroller,
@@ -112,7 +114,11 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
   const scrolling = virtualizer.isScrolling;
 
   // After the rows are painted and scrolling has settled: the ids in view, for one usage query.
-  const idsInView = scrolling ? null : virtualItems.map((item) => rows[item.index]?.id ?? "").filter((id) => id !== "").join(" ");
+  // Counted from the window, not the scroller: the set stays the same when the scroller is measured after the
+  // first commit, so one query is asked, not two.
+  const firstInView = virtualizer.range?.startIndex ?? 0;
+  const usageRows = rows.slice(Math.max(0, firstInView - OVERSCAN), firstInView + Math.ceil(windowRect().height / rowHeight) + OVERSCAN);
+  const idsInView = scrolling ? null : usageRows.map((row) => row.id).join(" ");
   useEffect(() => {
     if (idsInView !== null && onKeysInView) onKeysInView(idsInView === "" ? [] : idsInView.split(" "));
   }, [idsInView, onKeysInView]);
