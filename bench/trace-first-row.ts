@@ -60,9 +60,8 @@ async function traceOnce(browser: Browser, url: string, rootKey: string, keyIds:
     const events = trace.traceEvents;
     const navigation = events.find((event) => event.name === "navigationStart" && event.args?.data !== undefined && event.cat.includes("blink.user_timing"));
     if (navigation === undefined) throw new Error("no navigationStart in the trace");
-    // The page's main thread: where its own HTML was parsed (other renderers, such as the browser's UI, trace too).
-    const parse = events.find((event) => event.name === "ParseHTML" && event.args?.data !== undefined && JSON.stringify(event.args.data).includes(url));
-    const main = { pid: parse?.pid ?? navigation.pid, tid: parse?.tid ?? navigation.tid };
+    // The page's main thread: where its navigation started (other renderers, such as the browser's UI, trace too).
+    const main = { pid: navigation.pid, tid: navigation.tid };
     const onMain = events.filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === "X");
     const ms = (ts: number) => (ts - navigation.ts) / 1000;
     const tasks = onMain
