@@ -16,7 +16,8 @@ import { RootRouteError, RouteError } from "./route-error";
  * The first bundle holds the shell both first screens share; each page's own code loads when it is first
  * visited (./pages.ts), or when the first screen is idle. Given the app's query client, the keys page's first
  * request starts as soon as the route matches, while the page's code loads, instead of after it (`npm run
- * bench` times the first key row). A page that fails keeps the header and its navigation: its error shows
+ * bench` times the first key row). In a tab holding a key, src/first-request/ has started both before this runs:
+ * the query adopts that request. A page that fails keeps the header and its navigation: its error shows
  * inside the layout. Paths are those of ./paths.
  */
 export function appRoutes(queryClient: QueryClient): RouteObject[] {

@@ -1,4 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
+import { adoptFirstRequest } from "../../../lib/api/first-request";
 import { listKeys, type KeysPage } from "../../../lib/api/list-keys";
 import type { Connection } from "../../../lib/api/transport";
 import { ApiError } from "../../../lib/api-errors";
@@ -14,7 +15,8 @@ export function fetchKeysPage(
   cursor: string | undefined,
   signal: AbortSignal,
 ): Promise<KeysPage> {
-  return listKeys(connection, { ...params, cursor }, { signal });
+  // The first page may already be on its way: started by the page's first module, adopted when it is this very request.
+  return listKeys(connection, { ...params, cursor }, { signal, ...(cursor === undefined && { fetch: adoptFirstRequest }) });
 }
 
 /**

@@ -1,5 +1,5 @@
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useEffect, useLayoutEffect, useRef, type CSSProperties } from "react";
+import { elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
+import { memo, useEffect, useEffectEvent, useRef, type CSSProperties } from "react";
 import { COLUMN_SPECS, type ColumnId } from "../key-columns";
 import type { Key } from "../../../lib/contract";
 import type { KeyUsage } from "../usage";
@@ -13,11 +13,46 @@ export const HEADER_HEIGHT = 40;
 /** On a phone each row is a small card: name and usage, the badges, the id, then last use, credits and dates. */
 const COMPACT_ROW_HEIGHT = 128;
 export const COMPACT_QUERY = "(max-width: 640px)";
+/** Rows rendered beyond those in view, each way. */
+const OVERSCAN = 10;
 /** Start loading the next page this many rows before the end. */
 const LOAD_AHEAD_ROWS = 20;
-/** A performance mark set once per page load, when the first key row is in the DOM: `npm run bench` times it. */
-export const FIRST_ROW_MARK = "keyscope:first-row";
-let firstRowMarked = false;
+
+/**
+ * The scroller's size before it is measured: it is never taller than the window, so the first commit already
+ * holds the rows in view (the virtualizer corrects it once it has measured, without a visible change).
+ */
+function windowRect(): { width: number; height: number } {
+  return typeof window === "undefined" ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight };
+}
+
+type ScrollerVirtualizer = Virtualizer<HTMLDivElement, Element>;
+
+/**
+ * The virtualizer's own observer of the scroller's size, without its first read: that read (clientHeight) in
+ * React's commit forces the page's first layout before the rows are even in the DOM. A ResizeObserver reports
+ * the same size right after the browser's own layout, before the first paint; until then, windowRect.
+ */
+function observeScrollerRect(instance: ScrollerVirtualizer, onRect: (rect: { width: number; height: number }) => void) {
+  const element = instance.scrollElement;
+  if (element === null || typeof ResizeObserver === "undefined") return observeElementRect(instance, onRect);
+  const observer = new ResizeObserver(() => onRect({ width: element.clientWidth, height: element.clientHeight }));
+  observer.observe(element, { box: "content-box" });
+  return () => observer.disconnect();
+}
+
+const scrolledOnce = new WeakSet<ScrollerVirtualizer>();
+
+/**
+ * The virtualizer's own scroll, except its first: when it mounts it scrolls the new scroller to the top, where
+ * it already is, and that scrollTo would force the same layout in React's commit.
+ */
+function scrollScroller(offset: number, options: { adjustments?: number; behavior?: ScrollBehavior }, instance: ScrollerVirtualizer): void {
+  const first = !scrolledOnce.has(instance);
+  scrolledOnce.add(instance);
+  if (first && offset + (options.adjustments ?? 0) === 0) return;
+  elementScroll(offset, options, instance);
+}
 
 /** Shown beside a name on a phone's card, for the eye; the column header names it for assistive technology. */
 const COMPACT_LABELS: Partial<Record<ColumnId, string>> = {
@@ -66,31 +101,40 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     getItemKey: (index) => rows[index]?.id ?? index,
-    overscan: 10,
+    overscan: OVERSCAN,
+    initialRect: windowRect(),
+    observeElementRect: observeScrollerRect,
+    scrollToFn: scrollScroller,
     scrollMargin: headerHeight,
     scrollPaddingStart: headerHeight,
-    onChange: (instance) => {
-      const last = instance.getVirtualItems().at(-1);
-      if (onNearEnd && last && last.index >= instance.options.count - 1 - LOAD_AHEAD_ROWS) onNearEnd();
-    },
+    onChange: (instance) => reachNearEnd(instance),
   });
+  function reachNearEnd(instance: ScrollerVirtualizer) {
+    const last = instance.getVirtualItems().at(-1);
+    if (onNearEnd && last && last.index >= instance.options.count - 1 - LOAD_AHEAD_ROWS) onNearEnd();
+  }
+  // Once mounted, as a measure used to: a first page that does not fill the scroller loads the next one.
+  const onMounted = useEffectEvent(() => reachNearEnd(virtualizer));
+  useEffect(() => onMounted(), []);
   const virtualItems = virtualizer.getVirtualItems();
   const scrolling = virtualizer.isScrolling;
 
-  useLayoutEffect(() => {
-    if (firstRowMarked || virtualItems.length === 0) return;
-    firstRowMarked = true;
-    performance.mark(FIRST_ROW_MARK);
-  });
-
   // After the rows are painted and scrolling has settled: the ids in view, for one usage query.
-  const idsInView = scrolling ? null : virtualItems.map((item) => rows[item.index]?.id ?? "").filter((id) => id !== "").join(" ");
+  // Counted from the window, not the scroller: the set stays the same when the scroller is measured after the
+  // first commit, so one query is asked, not two.
+  const firstInView = virtualizer.range?.startIndex ?? 0;
+  const usageRows = rows.slice(Math.max(0, firstInView - OVERSCAN), firstInView + Math.ceil(windowRect().height / rowHeight) + OVERSCAN);
+  const idsInView = scrolling ? null : usageRows.map((row) => row.id).join(" ");
   useEffect(() => {
     if (idsInView !== null && onKeysInView) onKeysInView(idsInView === "" ? [] : idsInView.split(" "));
   }, [idsInView, onKeysInView]);
 
+  // On a change only: a new scroller is at the top already, and writing scrollTop would force a layout.
+  const lastResetKey = useRef(scrollResetKey);
   useEffect(() => {
-    if (scrollResetKey !== undefined && scrollRef.current) scrollRef.current.scrollTop = 0;
+    if (scrollResetKey === lastResetKey.current) return;
+    lastResetKey.current = scrollResetKey;
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
   }, [scrollResetKey]);
 
   const style = {

@@ -1,0 +1,134 @@
+/**
+ * Where the time to first key row goes: `npx tsx bench/trace-first-row.ts [--runs N] [--path /keys]` builds
+ * the dashboard (and the floors) into bench/.work/, starts a reference server with 10,000 keys, loads the page
+ * cold N times under a Chromium performance trace and prints, for the median run, a timeline from navigation
+ * start to the first key row: each file and API request (Resource Timing), each main-thread task over 2 ms
+ * (the trace's top-level tasks with what ran in them), and the main thread's busy and idle time before the row.
+ * A tool for reading, not a figure for the table: tracing itself slows the page.
+ */
+import { rmSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { chromium, type Browser } from "@playwright/test";
+import { BROWSER_ARGS, findBrowser } from "../test/e2e/find-browser";
+import { startServer } from "../test/support/server-process";
+import { firstPageKeyIds, firstRowMessage, installFloors, newContext } from "./browser";
+import { buildApp } from "./bundle";
+import { APP_DIST } from "./lib/paths";
+import { round } from "./lib/stats";
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  /** CPU time of the thread in the event (µs): what another process on the machine does not inflate. */
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { data?: { url?: string; functionName?: string; frame?: string }; name?: string };
+}
+
+interface Resource {
+  name: string;
+  startTime: number;
+  responseEnd: number;
+}
+
+interface Traced {
+  firstRow: number;
+  /** Main-thread CPU time in top-level tasks from navigation start to the row (ms). */
+  cpuBeforeRow: number;
+  resources: Resource[];
+  tasks: { start: number; duration: number; what: string }[];
+}
+
+const TASK_DETAIL = new Set(["EvaluateScript", "v8.compileModule", "v8.evaluateModule", "FunctionCall", "TimerFire", "ParseHTML", "Layout", "UpdateLayoutTree", "Paint", "FireAnimationFrame", "EventDispatch", "XHRReadyStateChange", "v8.compile", "RunMicrotasks", "ResourceReceivedData", "ResourceFinish", "HandlePostMessage"]);
+
+async function traceOnce(browser: Browser, url: string, rootKey: string, keyIds: string[], path: string): Promise<Traced> {
+  const context = await newContext(browser, url, rootKey, keyIds);
+  try {
+    const page = await context.newPage();
+    await browser.startTracing(page, { categories: ["devtools.timeline", "blink.user_timing", "v8.execute", "disabled-by-default-devtools.timeline"] });
+    const row = firstRowMessage(page);
+    await page.goto(`${url}${path}`);
+    const firstRow = await row;
+    const resources = await page.evaluate(() =>
+      performance.getEntriesByType("resource").map((entry) => ({ name: entry.name, startTime: entry.startTime, responseEnd: (entry as PerformanceResourceTiming).responseEnd })),
+    );
+    const trace = JSON.parse((await browser.stopTracing()).toString("utf8")) as { traceEvents: TraceEvent[] };
+    const events = trace.traceEvents;
+    const navigation = events.find((event) => event.name === "navigationStart" && event.args?.data !== undefined && event.cat.includes("blink.user_timing"));
+    if (navigation === undefined) throw new Error("no navigationStart in the trace");
+    // The page's main thread: where its navigation started (other renderers, such as the browser's UI, trace too).
+    const main = { pid: navigation.pid, tid: navigation.tid };
+    const onMain = events.filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === "X");
+    const ms = (ts: number) => (ts - navigation.ts) / 1000;
+    const tasks = onMain
+      .filter((event) => event.name === "RunTask" && (event.dur ?? 0) > 2000 && ms(event.ts) >= 0)
+      .map((task) => {
+        const end = task.ts + (task.dur ?? 0);
+        const inside = onMain.filter((event) => event.ts >= task.ts && event.ts < end && TASK_DETAIL.has(event.name) && (event.dur ?? 0) > 1000);
+        const what = inside
+          .slice(0, 6)
+          .map((event) => {
+            const source = event.args?.data?.url?.replace(url, "") ?? event.args?.data?.functionName ?? "";
+            return `${event.name}${source ? `(${source})` : ""} ${round((event.dur ?? 0) / 1000, 1)}`;
+          })
+          .join(", ");
+        return { start: ms(task.ts), duration: (task.dur ?? 0) / 1000, what };
+      });
+    const cpuBeforeRow =
+      onMain.filter((event) => event.name === "RunTask" && ms(event.ts) >= 0 && ms(event.ts) < firstRow).reduce((sum, task) => sum + (task.tdur ?? 0), 0) / 1000;
+    return { firstRow, cpuBeforeRow, resources, tasks };
+  } finally {
+    await context.close();
+  }
+}
+
+function print(traced: Traced, url: string): void {
+  const lines: { at: number; text: string }[] = [];
+  for (const resource of traced.resources) {
+    if (resource.startTime > traced.firstRow + 200) continue;
+    lines.push({ at: resource.startTime, text: `file ${resource.name.replace(url, "")} ${round(resource.startTime, 0)}–${round(resource.responseEnd, 0)} ms` });
+  }
+  let busy = 0;
+  for (const task of traced.tasks) {
+    if (task.start > traced.firstRow + 200) continue;
+    if (task.start < traced.firstRow) busy += Math.min(task.duration, traced.firstRow - task.start);
+    lines.push({ at: task.start, text: `task ${round(task.duration, 1)} ms: ${task.what}` });
+  }
+  lines.push({ at: traced.firstRow, text: "FIRST KEY ROW in the DOM" });
+  lines.sort((a, b) => a.at - b.at);
+  for (const line of lines) console.log(`${round(line.at, 0).toString().padStart(6)} ms  ${line.text}`);
+  console.log(`main thread in tasks over 2 ms before the row: ${round(busy, 0)} ms of ${round(traced.firstRow, 0)} ms; its CPU time in all tasks before the row: ${round(traced.cpuBeforeRow, 0)} ms`);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { runs: { type: "string", default: "5" }, path: { type: "string", default: "/keys" }, "no-build": { type: "boolean" } } });
+  if (values["no-build"] !== true) await buildApp();
+  await installFloors();
+  const server = await startServer({ args: ["--dist-dir", APP_DIST] });
+  try {
+    await server.admin(["keys", "seed", "--count", "10000"]);
+    const rootKey = await server.admin(["root-key", "create", "--name", "trace", "--permissions", "api.*.read_key,api.*.read_analytics"]);
+    const keyIds = await firstPageKeyIds(server.url, rootKey);
+    const browser = await chromium.launch({ executablePath: findBrowser(), args: BROWSER_ARGS });
+    try {
+      await traceOnce(browser, server.url, rootKey, keyIds, values.path);
+      const runs: Traced[] = [];
+      for (let run = 0; run < Number(values.runs); run += 1) runs.push(await traceOnce(browser, server.url, rootKey, keyIds, values.path));
+      runs.sort((a, b) => a.firstRow - b.firstRow);
+      console.log(`first key row of ${values.path} (traced, cold): ${runs.map((run) => round(run.firstRow, 0)).join(", ")} ms; main-thread CPU before it: ${runs.map((run) => round(run.cpuBeforeRow, 0)).join(", ")} ms; the median run:`);
+      const median = runs[Math.floor(runs.length / 2)];
+      if (median) print(median, server.url);
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.stop();
+    rmSync(server.dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,89 @@
+import { createHash } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import type { Plugin, Rolldown } from "vite";
+
+type OutputBundle = Rolldown.OutputBundle;
+type OutputChunk = Rolldown.OutputChunk;
+
+/**
+ * Builds src/first-request/main.ts as an entry of its own and runs it first: a `<script type="module">` ahead of
+ * the app's in index.html (no inline script: the CSP allows none). It is given the files of the keys page's
+ * code (the lazy route's chunk, the chunks it imports and their stylesheets, less what index.html loads anyway),
+ * so that a tab holding a key fetches them at once instead of after the app's own code has run.
+ *
+ * Vite has no option for an extra entry in index.html that stays a separate file (its scripts there are bundled
+ * into one), hence this small plugin. The list goes into the early file's code, so its name is hashed again
+ * afterwards: a changed list is a new file name, as for every other file under assets/.
+ */
+const EARLY_ENTRY = fileURLToPath(new URL("../src/first-request/main.ts", import.meta.url));
+const KEYS_ROUTE = fileURLToPath(new URL("../src/app/routes/keys-route.tsx", import.meta.url));
+const PLACEHOLDER = "__KEYSCOPE_KEYS_ROUTE_FILES__";
+
+function chunks(bundle: OutputBundle): OutputChunk[] {
+  return Object.values(bundle).filter((output): output is OutputChunk => output.type === "chunk");
+}
+
+/** `start` and every chunk it imports statically, transitively (file names). */
+function staticClosure(bundle: OutputBundle, start: OutputChunk): OutputChunk[] {
+  const seen = new Map<string, OutputChunk>();
+  const visit = (chunk: OutputChunk) => {
+    if (seen.has(chunk.fileName)) return;
+    seen.set(chunk.fileName, chunk);
+    for (const name of chunk.imports) {
+      const imported = bundle[name];
+      if (imported?.type === "chunk") visit(imported);
+    }
+  };
+  visit(start);
+  return [...seen.values()];
+}
+
+export function firstRequestPlugin(): Plugin {
+  let base = "/";
+  return {
+    name: "keyscope:first-request",
+    apply: "build",
+    enforce: "post",
+    configResolved(config) {
+      base = config.base;
+    },
+    buildStart() {
+      this.emitFile({ type: "chunk", id: EARLY_ENTRY, name: "first-request" });
+    },
+    generateBundle(_options, bundle) {
+      const all = chunks(bundle);
+      const early = all.find((chunk) => chunk.facadeModuleId === EARLY_ENTRY);
+      const keysRoute = all.find((chunk) => chunk.facadeModuleId === KEYS_ROUTE);
+      const app = all.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith("index.html"));
+      const html = bundle["index.html"];
+      if (!early || !keysRoute || !app || html?.type !== "asset" || typeof html.source !== "string") {
+        this.error("first-request: the early entry, the keys route, the app's entry or index.html is missing from the build");
+      }
+      if (early.imports.length > 0 || early.dynamicImports.length > 0) {
+        this.error(`first-request: the early entry must import nothing at run time, it imports ${[...early.imports, ...early.dynamicImports].join(", ")}`);
+      }
+
+      const loadedAnyway = new Set(staticClosure(bundle, app).map((chunk) => chunk.fileName));
+      const routeChunks = staticClosure(bundle, keysRoute).filter((chunk) => !loadedAnyway.has(chunk.fileName));
+      const files = [
+        ...routeChunks.map((chunk) => chunk.fileName),
+        ...routeChunks.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]),
+      ].map((file) => `${base}${file}`);
+
+      if (!early.code.includes(PLACEHOLDER)) this.error(`first-request: ${PLACEHOLDER} is not in the early entry's code`);
+      const code = early.code.replaceAll(PLACEHOLDER, JSON.stringify(files)).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
+      const hash = createHash("sha256").update(code).digest("base64url").slice(0, 8);
+      const fileName = `assets/first-request-${hash}.js`;
+      delete bundle[early.fileName];
+      delete bundle[`${early.fileName}.map`];
+      this.emitFile({ type: "asset", fileName, source: code });
+
+      const tag = `<script type="module" crossorigin src="${base}${fileName}"></script>`;
+      // Just before the app's script: module scripts run in document order, so the hand-over is there when the
+      // app looks for it.
+      const appScript = `<script type="module" crossorigin src="${base}${app.fileName}"></script>`;
+      if (!html.source.includes(appScript)) this.error(`first-request: index.html has no ${appScript}`);
+      html.source = html.source.replace(appScript, `${tag}\n    ${appScript}`);
+    },
+  };
+}

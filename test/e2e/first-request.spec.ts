@@ -1,0 +1,92 @@
+import type { Page } from "@playwright/test";
+import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+
+/** Every address the page asks for from now on. */
+function requests(page: Page): { urls: string[]; count: (operation: string) => number } {
+  const urls: string[] = [];
+  page.on("request", (request) => urls.push(request.url()));
+  return { urls, count: (operation) => urls.filter((url) => url.endsWith(`/v2/${operation}`)).length };
+}
+
+/** Whether the page's first module left a hand-over of the list's first request (src/first-request/). */
+function startedEarly(page: Page): Promise<boolean> {
+  return page.evaluate(() => Symbol.for("keyscope.firstRequest") in globalThis);
+}
+
+const firstRow = (page: Page) => page.getByRole("table", { name: "API keys" }).getByRole("row").nth(1);
+
+test("a tab holding a key lists its keys with one request, started before the app and adopted by it", async ({ page, server, rootKey }) => {
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await expect(firstRow(page)).toBeVisible();
+
+  const sent = requests(page);
+  await page.reload();
+  await expect(firstRow(page)).toBeVisible();
+  await expect(page.locator(".keys-toolbar__count")).toHaveText(/^\d+ keys$/);
+  expect(await startedEarly(page)).toBe(true);
+  expect(sent.count("keys.listKeys")).toBe(1);
+  // The key travels in a header only: no address the page asked for holds it.
+  for (const url of sent.urls) expect(url).not.toContain(rootKey);
+  await saveScreenshot(page, "keys-first-request-desktop");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(firstRow(page)).toBeVisible();
+  expect(sent.count("keys.listKeys")).toBe(2);
+  await saveScreenshot(page, "keys-first-request-phone");
+});
+
+test("home leads to the keys with the request started early, and nothing is asked twice", async ({ page, server, rootKey }) => {
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await expect(firstRow(page)).toBeVisible();
+
+  const sent = requests(page);
+  await page.goto(server.url);
+  await expect(page).toHaveURL(/\/keys$/);
+  await expect(firstRow(page)).toBeVisible();
+  expect(await startedEarly(page)).toBe(true);
+  expect(sent.count("keys.listKeys")).toBe(1);
+});
+
+test("a key refused when the page opens: the early request's answer gets the guided panel, asked once", async ({ page, server }) => {
+  const doomed = await server.admin(["root-key", "create", "--name", "doomed early"]);
+  await page.goto(server.url);
+  await enterKey(page, doomed);
+  await expect(firstRow(page)).toBeVisible();
+  const listed = await server.admin(["root-key", "list"]);
+  const id = listed.split("\n").find((line) => line.includes("doomed early"))?.match(/\bkey_[A-Za-z0-9]+/)?.[0];
+  if (id === undefined) throw new Error(`no doomed key in ${listed}`);
+  await server.admin(["root-key", "revoke", id]);
+
+  const sent = requests(page);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "The API does not know this key" })).toBeVisible();
+  expect(await startedEarly(page)).toBe(true);
+  expect(sent.count("keys.listKeys")).toBe(1);
+  await expect(page.locator(".error-panel__actions").getByRole("button").first()).toHaveText("Re-enter key");
+});
+
+test("without a key, nothing is requested early: key entry shows", async ({ page, server }) => {
+  const sent = requests(page);
+  await page.goto(`${server.url}/keys`);
+  await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
+  expect(await startedEarly(page)).toBe(false);
+  expect(sent.count("keys.listKeys")).toBe(0);
+});
+
+test("a key's own page starts no list request ahead of the app", async ({ page, server, rootKey }) => {
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await expect(firstRow(page)).toBeVisible();
+  const link = firstRow(page).getByRole("link").first();
+  const href = await link.getAttribute("href");
+  if (href === null) throw new Error("the first row has no link");
+
+  const sent = requests(page);
+  await page.goto(`${server.url}${href}`);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await startedEarly(page)).toBe(false);
+  expect(sent.count("keys.listKeys")).toBe(0);
+});
