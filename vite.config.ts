@@ -3,7 +3,7 @@ import react from "@vitejs/plugin-react";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vite";
-import { firstRequestPlugin } from "./build/first-request-plugin.ts";
+import { firstRequestPlugin } from "./server/first-request-plugin.ts";
 
 // `npm run dev` points this at the API it starts; a bare `vite` talks to `npm start`'s default port.
 const apiOrigin = process.env.KEYSCOPE_API_ORIGIN ?? "http://127.0.0.1:8787";

@@ -1,11 +1,11 @@
 /**
- * The first module index.html runs (a separate, tiny entry: build/first-request-plugin.ts puts it ahead of the
+ * The first module index.html runs (a separate, tiny entry: server/first-request-plugin.ts puts it ahead of the
  * app's): when the tab holds a key and opens on the keys page, the list's first request and the page's code
  * start now, while the app's own code is still loading.
  */
 import { FIRST_REQUEST_SYMBOL, preloadLink, startFirstRequest } from "./start-first-request";
 
-/** Replaced at build time with the keys page's files (build/first-request-plugin.ts); only a build runs this module. */
+/** Replaced at build time with the keys page's files (server/first-request-plugin.ts); only a build runs this module. */
 declare const __KEYSCOPE_KEYS_ROUTE_FILES__: readonly string[];
 
 const handoff = startFirstRequest({
