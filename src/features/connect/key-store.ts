@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
-import * as v from "valibot";
 import { rememberSecret } from "../../lib/api-errors";
 import type { Connection } from "../../lib/api/transport";
+import { isRecord } from "../../lib/is-record";
 
 /**
  * The one place the API key lives: this tab's sessionStorage. It survives a reload and is gone with the tab;
@@ -131,7 +131,12 @@ export function dropKeyInThisTab(reason: DroppedKey): void {
   notify();
 }
 
-const DroppedKeySchema = v.object({ keyWasFor: v.string(), switchedTo: v.string() });
+/** Parsed by hand, as the messages below: this module is part of the first screen (see environment-store.ts). */
+function droppedKeyOf(value: unknown): DroppedKey | null {
+  if (!isRecord(value)) return null;
+  const { keyWasFor, switchedTo } = value;
+  return typeof keyWasFor === "string" && typeof switchedTo === "string" ? { keyWasFor, switchedTo } : null;
+}
 let droppedSnapshot: { raw: string | null; reason: DroppedKey | null } = { raw: null, reason: null };
 
 /** Why this tab has no key, when a switch of environment dropped it (the same object back while nothing changed). */
@@ -140,8 +145,7 @@ export function readDroppedKey(): DroppedKey | null {
   if (raw !== droppedSnapshot.raw) {
     let reason: DroppedKey | null = null;
     try {
-      const parsed = v.safeParse(DroppedKeySchema, raw === null ? null : JSON.parse(raw));
-      if (parsed.success) reason = parsed.output;
+      reason = droppedKeyOf(raw === null ? null : JSON.parse(raw));
     } catch {
       // Not ours: no reason to show.
     }
@@ -199,20 +203,28 @@ export function useConnection(): Connection | null {
 
 // ---- Hand-over between tabs -------------------------------------------------------------------------------
 
-const OfferedConnection = v.object({
-  baseUrl: v.string(),
-  apiKey: v.pipe(v.string(), v.nonEmpty()),
-  apiId: v.optional(v.string()),
-  environmentId: v.optional(v.string()),
-});
+interface OfferedConnection {
+  baseUrl: string;
+  apiKey: string;
+  apiId?: string;
+  environmentId?: string;
+}
 
-const MessageSchema = v.variant("type", [
-  v.object({ type: v.literal("ask") }),
-  v.object({ type: v.literal("offer"), connection: OfferedConnection }),
-  v.object({ type: v.literal("forget") }),
-]);
+type Message = { type: "ask" } | { type: "offer"; connection: OfferedConnection } | { type: "forget" };
 
-type Message = v.InferOutput<typeof MessageSchema>;
+/** A message of another tab, or null for anything else on the channel; unknown fields are dropped. */
+function messageOf(value: unknown): Message | null {
+  if (!isRecord(value)) return null;
+  if (value.type === "ask" || value.type === "forget") return { type: value.type };
+  if (value.type !== "offer" || !isRecord(value.connection)) return null;
+  const { baseUrl, apiKey, apiId, environmentId } = value.connection;
+  if (typeof baseUrl !== "string" || typeof apiKey !== "string" || apiKey === "") return null;
+  if ((apiId !== undefined && typeof apiId !== "string") || (environmentId !== undefined && typeof environmentId !== "string")) return null;
+  return {
+    type: "offer",
+    connection: { baseUrl, apiKey, ...(apiId !== undefined && { apiId }), ...(environmentId !== undefined && { environmentId }) },
+  };
+}
 
 let channel: BroadcastChannel | null = null;
 let waiting = false;
@@ -264,9 +276,8 @@ async function anyHolder(): Promise<boolean> {
 }
 
 function onMessage(event: MessageEvent<unknown>): void {
-  const parsed = v.safeParse(MessageSchema, event.data);
-  if (!parsed.success) return;
-  const message = parsed.output;
+  const message = messageOf(event.data);
+  if (message === null) return;
   if (message.type === "ask") {
     const connection = readConnection();
     if (connection === null) return;

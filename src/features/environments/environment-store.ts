@@ -1,11 +1,11 @@
 import { useSyncExternalStore } from "react";
-import * as v from "valibot";
 import { checkBaseUrl } from "../../lib/check-base-url";
+import { isRecord } from "../../lib/is-record";
 
 /**
  * Named base URLs ("Development", "Production"), kept in this browser's localStorage so they outlive the tab.
  * Only names, base URLs and API IDs are ever written here: never a key. What is read back goes through a
- * schema that keeps those three fields and drops anything else.
+ * parser that keeps those fields and drops anything else.
  */
 
 export interface Environment {
@@ -20,16 +20,22 @@ export type EnvironmentInput = Omit<Environment, "id">;
 const ITEM = "keyscope.environments";
 const MAX_NAME = 60;
 
-const StoredSchema = v.object({
-  environments: v.array(
-    v.object({
-      id: v.pipe(v.string(), v.nonEmpty()),
-      name: v.pipe(v.string(), v.nonEmpty()),
-      baseUrl: v.string(),
-      apiId: v.optional(v.string()),
-    }),
-  ),
-});
+/**
+ * What localStorage holds, parsed by hand: this module is part of the first screen, and a guard of a few lines
+ * keeps the schema library (2.7 KB gzip) out of the first screen's JavaScript. All or nothing, as a schema would.
+ */
+function storedEnvironments(value: unknown): Environment[] | null {
+  if (!isRecord(value) || !Array.isArray(value.environments)) return null;
+  const environments: Environment[] = [];
+  for (const entry of value.environments) {
+    if (!isRecord(entry)) return null;
+    const { id, name, baseUrl, apiId } = entry;
+    if (typeof id !== "string" || id === "" || typeof name !== "string" || name === "" || typeof baseUrl !== "string") return null;
+    if (apiId !== undefined && typeof apiId !== "string") return null;
+    environments.push(apiId ? { id, name, baseUrl, apiId } : { id, name, baseUrl });
+  }
+  return environments;
+}
 
 const listeners = new Set<() => void>();
 let snapshot: { raw: string | null; environments: readonly Environment[] } = { raw: null, environments: [] };
@@ -45,9 +51,7 @@ function readRaw(): string | null {
 function parse(raw: string | null): readonly Environment[] {
   if (raw === null) return [];
   try {
-    const parsed = v.safeParse(StoredSchema, JSON.parse(raw));
-    if (!parsed.success) return [];
-    return parsed.output.environments.map(({ id, name, baseUrl, apiId }) => (apiId ? { id, name, baseUrl, apiId } : { id, name, baseUrl }));
+    return storedEnvironments(JSON.parse(raw)) ?? [];
   } catch {
     return [];
   }

@@ -16,6 +16,25 @@ import {
 const KEY = "ks_root_N0tInStorage123";
 
 describe("the environments store", () => {
+  test("reads back only well-formed entries, dropping extra fields, and nothing from a stored value of the wrong shape", () => {
+    localStorage.setItem(
+      "keyscope.environments",
+      JSON.stringify({ environments: [{ id: "env_1", name: "Dev", baseUrl: "http://127.0.0.1:8787", apiKey: KEY, extra: 1 }] }),
+    );
+    expect(readEnvironments()).toEqual([{ id: "env_1", name: "Dev", baseUrl: "http://127.0.0.1:8787" }]);
+    for (const stored of [
+      { environments: [{ id: "", name: "Dev", baseUrl: "http://127.0.0.1:8787" }] },
+      { environments: [{ id: "env_1", name: "Dev", baseUrl: 8787 }] },
+      { environments: [{ id: "env_1", name: "Dev", baseUrl: "http://127.0.0.1:8787", apiId: 5 }] },
+      { environments: [null] },
+      { environments: "Dev" },
+      [],
+    ]) {
+      localStorage.setItem("keyscope.environments", JSON.stringify(stored));
+      expect(readEnvironments()).toEqual([]);
+    }
+  });
+
   test("adds, renames and removes, and keeps only names, base URLs and API IDs", () => {
     const development = addEnvironment({ name: "Development", baseUrl: "http://127.0.0.1:8787" });
     const production = addEnvironment({ name: "Production", baseUrl: "https://api.example.com", apiId: "api_1" });
