@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
@@ -51,13 +52,15 @@ test("home leads to the keys with the request started early, and nothing is aske
 });
 
 test("a key refused when the page opens: the early request's answer gets the guided panel, asked once", async ({ page, server }) => {
-  const doomed = await server.admin(["root-key", "create", "--name", "doomed early"]);
+  // A name of its own: the server is shared by the worker's tests (and by repeats of this one).
+  const name = `doomed early ${randomUUID()}`;
+  const doomed = await server.admin(["root-key", "create", "--name", name]);
   await page.goto(server.url);
   await enterKey(page, doomed);
   await expect(firstRow(page)).toBeVisible();
   const listed = await server.admin(["root-key", "list"]);
-  const id = listed.split("\n").find((line) => line.includes("doomed early"))?.match(/\bkey_[A-Za-z0-9]+/)?.[0];
-  if (id === undefined) throw new Error(`no doomed key in ${listed}`);
+  const id = listed.split("\n").find((line) => line.includes(name))?.match(/\bkey_[A-Za-z0-9]+/)?.[0];
+  if (id === undefined) throw new Error(`no key named ${name} in ${listed}`);
   await server.admin(["root-key", "revoke", id]);
 
   const sent = requests(page);

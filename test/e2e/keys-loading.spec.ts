@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { startServer, type StartedServer } from "../support/server-process";
@@ -176,13 +177,15 @@ test("a root key without read_analytics lists its keys, with one notice naming t
 });
 
 test("a key revoked while its list is on screen: the list goes, Re-enter key comes first, no Retry (14.13)", async ({ page, server }) => {
-  const doomed = await server.admin(["root-key", "create", "--name", "doomed"]);
+  // A name of its own: the server is shared by the worker's tests (and by repeats of this one), and the list holds them all.
+  const name = `doomed ${randomUUID()}`;
+  const doomed = await server.admin(["root-key", "create", "--name", name]);
   await page.goto(server.url);
   await enterKey(page, doomed);
   await expect(page.getByRole("table", { name: "API keys" })).toBeVisible();
   const listed = await server.admin(["root-key", "list"]);
-  const id = listed.split("\n").find((line) => line.includes("doomed"))?.match(/\bkey_[A-Za-z0-9]+/)?.[0];
-  if (id === undefined) throw new Error(`no doomed key in ${listed}`);
+  const id = listed.split("\n").find((line) => line.includes(name))?.match(/\bkey_[A-Za-z0-9]+/)?.[0];
+  if (id === undefined) throw new Error(`no key named ${name} in ${listed}`);
   await server.admin(["root-key", "revoke", id]);
 
   await page.getByRole("button", { name: "Refresh" }).click();
