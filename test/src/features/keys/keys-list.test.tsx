@@ -17,6 +17,7 @@ import {
   realServiceEnvelope,
   stubApi,
 } from "../../support/keys-api";
+import { onAPhone } from "../../support/viewport";
 import { takeConsoleErrors } from "../../setup";
 
 const CONNECTION: Connection = { baseUrl: "http://127.0.0.1:8799", apiKey: "ks_root_S3cr3tValue42" };
@@ -336,18 +337,7 @@ describe("the keys list", () => {
 
 describe("on a phone", () => {
   test("each key is a card with its name, status, id and dates, still in table rows", async () => {
-    vi.spyOn(window, "matchMedia").mockImplementation(
-      (query): MediaQueryList => ({
-        matches: query === "(max-width: 640px)",
-        media: query,
-        onchange: null,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        dispatchEvent: () => false,
-      }),
-    );
+    onAPhone();
     const now = Date.now();
     stubApi(
       keysEnvelope([

@@ -7,6 +7,7 @@ import { KeysList } from "../../../../src/features/keys/components/keys-list";
 import type { Connection } from "../../../../src/lib/api/transport";
 import { createQueryClient } from "../../../../src/lib/query-client";
 import { answerAnalytics, keysEnvelope, makeKeys, stubApi } from "../../support/keys-api";
+import { onAPhone } from "../../support/viewport";
 
 const CONNECTION: Connection = { baseUrl: "http://127.0.0.1:8799", apiKey: "ks_root_S3cr3tValue42" };
 const DAY = 24 * 60 * 60 * 1000;
@@ -17,21 +18,6 @@ function layTableOut(width: number) {
   // happy-dom lays nothing out: give the list a width and the scroller a viewport.
   vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
   vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(width);
-}
-
-function onAPhone() {
-  vi.spyOn(window, "matchMedia").mockImplementation(
-    (query): MediaQueryList => ({
-      matches: query === "(max-width: 640px)",
-      media: query,
-      onchange: null,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      dispatchEvent: () => false,
-    }),
-  );
 }
 
 beforeEach(() => {
