@@ -1,10 +1,11 @@
 import { vi } from "vitest";
+import { COMPACT_QUERY } from "../../../src/features/keys/components/keys-table";
 
-/** The viewport of a phone for useMediaQuery: `(max-width: 640px)` matches, every other query does not. */
+/** The viewport of a phone for useMediaQuery: the keys table's COMPACT_QUERY matches, every other query does not. */
 export function onAPhone(): void {
   vi.spyOn(window, "matchMedia").mockImplementation(
     (query): MediaQueryList => ({
-      matches: query === "(max-width: 640px)",
+      matches: query === COMPACT_QUERY,
       media: query,
       onchange: null,
       addListener: () => undefined,
