@@ -22,6 +22,8 @@ export interface GroupCommit {
    * holds the write lock, so nothing another process could write changes under it.
    */
   openGroup(): number | undefined;
+  /** Whether a `work` of `run` is running now: inside its own savepoint, which already makes it atomic. */
+  inWork(): boolean;
 }
 
 interface Waiter {
@@ -37,11 +39,17 @@ export function createGroupCommit(db: Database, schedule: (flush: () => void) =>
   const savepoint = db.transaction((work: () => void) => work());
   let waiters: Waiter[] | undefined;
   let groups = 0;
+  let working = 0;
 
   function inSavepoint<T>(work: () => T): T {
     let result: { value: T } | undefined;
     savepoint(() => {
-      result = { value: work() };
+      working += 1;
+      try {
+        result = { value: work() };
+      } finally {
+        working -= 1;
+      }
     });
     if (result === undefined) throw new Error("the savepoint ran nothing");
     return result.value;
@@ -83,5 +91,6 @@ export function createGroupCommit(db: Database, schedule: (flush: () => void) =>
     },
     flush,
     openGroup: () => (waiters === undefined ? undefined : groups),
+    inWork: () => working > 0,
   };
 }

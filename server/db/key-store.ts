@@ -289,6 +289,8 @@ export function createKeyStore(db: Database): KeyStore {
       return row === undefined ? undefined : toRecord(row);
     },
     transaction<T>(work: () => T): T {
+      // Inside a group commit's work, whose own savepoint already makes it atomic: a second one would only cost.
+      if (group.inWork()) return work();
       let result: { value: T } | undefined;
       inTransaction.immediate(() => {
         result = { value: work() };
