@@ -20,6 +20,8 @@ export interface ServerConfig {
   analyticsTimeoutMs: number;
   /** Analytics queries a workspace may run per hour. */
   analyticsQuota: number;
+  /** A client must send its headers within this long (ms), and its whole request within 1.5 times it. */
+  clientTimeoutMs: number;
 }
 
 export type ParsedServerArgs = { kind: "config"; config: ServerConfig } | { kind: "help" } | { kind: "error"; message: string };
@@ -28,6 +30,7 @@ export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_ANALYTICS_TIMEOUT_SECONDS = 30;
 export const DEFAULT_ANALYTICS_QUOTA = 1000;
+export const DEFAULT_CLIENT_TIMEOUT_SECONDS = 10;
 
 export const SERVER_USAGE = `Usage: npm start -- [options]
 
@@ -45,6 +48,8 @@ Options:
   --region NAME          the region recorded with each key verification (default ${DEFAULT_REGION})
   --analytics-timeout S  stop an analytics query after S seconds (default ${DEFAULT_ANALYTICS_TIMEOUT_SECONDS})
   --analytics-quota N    analytics queries a workspace may run per hour (default ${DEFAULT_ANALYTICS_QUOTA})
+  --client-timeout S     close a connection whose headers take over S seconds, or whose request takes over
+                         1.5 S (default ${DEFAULT_CLIENT_TIMEOUT_SECONDS})
   --help                 show this help
 `;
 
@@ -60,6 +65,7 @@ const OPTIONS = {
   region: { type: "string" },
   "analytics-timeout": { type: "string" },
   "analytics-quota": { type: "string" },
+  "client-timeout": { type: "string" },
   help: { type: "boolean" },
 } as const;
 
@@ -153,6 +159,7 @@ export function parseServerArgs(argv: readonly string[]): ParsedServerArgs {
       analyticsTimeoutMs:
         positiveNumber("--analytics-timeout", values["analytics-timeout"], DEFAULT_ANALYTICS_TIMEOUT_SECONDS, false) * 1000,
       analyticsQuota: positiveNumber("--analytics-quota", values["analytics-quota"], DEFAULT_ANALYTICS_QUOTA, true),
+      clientTimeoutMs: positiveNumber("--client-timeout", values["client-timeout"], DEFAULT_CLIENT_TIMEOUT_SECONDS, false) * 1000,
     };
     return { kind: "config", config };
   } catch (error) {

@@ -20,12 +20,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-// A slow client may not hold a connection: headers within 10 s, the whole request within 15 s.
-const HEADERS_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 15_000;
-// How often those two are checked: Node's default (30 s) lets a dribbling client hold on for up to 40 s.
-const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * A slow client may not hold a connection: headers within `clientTimeoutMs` (10 s by default), the whole request
+ * within 1.5 times that; checked every second at most (Node's default, 30 s, would let a dribbling client hold on
+ * for up to 40 s); an idle kept-alive connection is closed after 5 s, or half the client timeout when shorter.
+ */
+function httpTimeouts(clientTimeoutMs: number) {
+  return {
+    headersTimeout: clientTimeoutMs,
+    requestTimeout: Math.round(clientTimeoutMs * 1.5),
+    connectionsCheckingInterval: Math.min(1_000, Math.round(clientTimeoutMs / 4)),
+    keepAliveTimeout: Math.min(5_000, Math.round(clientTimeoutMs / 2)),
+  };
+}
 const SHUTDOWN_GRACE_MS = 5_000;
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -98,12 +105,7 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
 
   const listener = getRequestListener(app.fetch);
   const server = createServer(
-    {
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    },
+    httpTimeouts(config.clientTimeoutMs),
     // The listener answers every error itself (app.onError), so its promise never rejects.
     (incoming, outgoing) => void listener(incoming, outgoing),
   );
