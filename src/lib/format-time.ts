@@ -24,3 +24,8 @@ export function formatIsoTime(time: number): string | null {
   const date = new Date(time);
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
+
+/** "2026-11-20 10:00:00 UTC": the exact instant for reading, to the second; null when the number is not a date. */
+export function formatUtcTime(time: number): string | null {
+  return formatIsoTime(time)?.replace("T", " ").replace(/\.\d+Z$/, " UTC") ?? null;
+}

@@ -15,7 +15,7 @@ import {
   type NetworkFailureKind,
 } from "../../lib/api-errors";
 import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry, type Key } from "../../lib/contract";
-import { formatIsoTime } from "../../lib/format-time";
+import { formatUtcTime } from "../../lib/format-time";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
 import { curlCommand } from "./curl-command";
 import { proxyCommand } from "./proxy-command";
@@ -874,7 +874,7 @@ export interface VerificationFacts {
 export type OutcomeExplanation = Pick<Diagnosis, "entryId" | "tone" | "heading" | "whatHappened" | "fixSteps" | "likelyCauses">;
 
 function at(ms: number | undefined): string | null {
-  return ms === undefined ? null : formatIsoTime(ms);
+  return ms === undefined ? null : formatUtcTime(ms);
 }
 
 const VERIFICATION_ENTRIES: Record<VerificationOutcome, CatalogEntry<VerificationFacts>> = {

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { SafeName } from "../../../components/safe-name";
 import type { Key, KeyRatelimit } from "../../../lib/contract";
-import { formatIsoTime, formatRelativeTime } from "../../../lib/format-time";
+import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
 import { formatRateLimit, nextRefill } from "../../../lib/key-facts";
 import { MetaTree } from "./meta-tree";
 
@@ -111,7 +111,7 @@ export function Timestamp({ time, now }: { time: number | undefined; now: number
     <span className="timestamp">
       <time dateTime={iso}>{formatRelativeTime(time, now)}</time>
       <span className="timestamp__sep"> · </span>
-      <span className="timestamp__exact">{iso.replace("T", " ").replace(/\.\d+Z$/, " UTC")}</span>
+      <span className="timestamp__exact">{formatUtcTime(time)}</span>
     </span>
   );
 }

@@ -255,7 +255,7 @@ describe("a key's page", () => {
     });
     renderKeyPage();
     const explanation = await screen.findByText(/more often than its rate limit/);
-    expect(explanation).toHaveTextContent(`burst allows. The limit resets at ${new Date(refusedAt + 60_000).toISOString()}.`);
+    expect(explanation).toHaveTextContent(`burst allows. The limit resets at ${new Date(refusedAt + 60_000).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")}.`);
   });
 
   test("an analytics query stopped at its time limit says so where the numbers would be, and the fields stay", async () => {

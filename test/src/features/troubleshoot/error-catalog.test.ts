@@ -165,13 +165,13 @@ describe("verification outcomes", () => {
 
   test("the specifics say since when a key expired, when its credits refill, which limit refused and which permission was asked", () => {
     const expired = describeVerification({ outcome: "EXPIRED", key: { keyId: "key_1", expires: Date.UTC(2026, 0, 2) } });
-    expect(expired.whatHappened).toContain("expired at 2026-01-02T00:00:00.000Z");
+    expect(expired.whatHappened).toContain("expired at 2026-01-02 00:00:00 UTC");
     const credits = { remaining: 0, refill: { interval: "monthly" as const, amount: 100, refillDay: 1 } };
     const used = describeVerification({ outcome: "USAGE_EXCEEDED", key: { keyId: "key_1", credits } });
     expect(used.whatHappened).toBe("Each verification spends credits, and this key has 0 left. They refill monthly on day 1, by 100.");
     const limited = describeVerification({ outcome: "RATE_LIMITED", ratelimit: { name: "per-user", reset: Date.UTC(2026, 0, 2, 3) } });
     expect(limited.whatHappened).toContain("`per-user`");
-    expect(limited.whatHappened).toContain("resets at 2026-01-02T03:00:00.000Z");
+    expect(limited.whatHappened).toContain("resets at 2026-01-02 03:00:00 UTC");
     const permissions = describeVerification({ outcome: "INSUFFICIENT_PERMISSIONS", permissions: "documents.write", key: { keyId: "k", permissions: ["documents.read"] } });
     expect(permissions.whatHappened).toBe("The verification asked for `documents.write` and the key does not have them (it has `documents.read`).");
   });
