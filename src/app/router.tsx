@@ -38,7 +38,7 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
             {
               Component: RequireConnection,
               children: [
-                { path: paths.keys.slice(1), loader: () => prefetchKeys(queryClient), lazy: lazyRoute(KeysPage) },
+                keysRoute(queryClient),
                 // Its own chunk: the chart library loads with a key's page, never with the keys list.
                 { path: paths.key.slice(1), lazy: lazyRoute(KeyPage) },
               ],
@@ -50,6 +50,19 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
       ],
     },
   ];
+}
+
+/**
+ * The keys page's route. When its code is already here (main.tsx waits for it in a tab that opens on the keys
+ * page holding a key), the route is plain: the router starts with it matched and the first render draws the page
+ * at once, instead of a loading shell first and the page in a later, time-sliced render. Otherwise the router
+ * loads the code, and starts the first page of keys meanwhile.
+ */
+function keysRoute(queryClient: QueryClient): RouteObject {
+  const path = paths.keys.slice(1);
+  if (!KeysPage.isLoaded()) return { path, loader: () => prefetchKeys(queryClient), lazy: lazyRoute(KeysPage) };
+  // The list's query starts as the page mounts (adopting src/first-request/'s request when there is one).
+  return { path, Component: KeysPage };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { formatCount } from "./format-number";
+
 const UNITS: [unit: Intl.RelativeTimeFormatUnit, ms: number][] = [
   ["year", 365 * 24 * 60 * 60 * 1000],
   ["month", 30 * 24 * 60 * 60 * 1000],
@@ -7,16 +9,45 @@ const UNITS: [unit: Intl.RelativeTimeFormatUnit, ms: number][] = [
   ["minute", 60 * 1000],
 ];
 
-const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+/** What `Intl.RelativeTimeFormat("en", { numeric: "auto" })` says for one unit back or ahead. */
+const ONE_BACK: Partial<Record<Intl.RelativeTimeFormatUnit, [back: string, ahead: string]>> = {
+  year: ["last year", "next year"],
+  month: ["last month", "next month"],
+  week: ["last week", "next week"],
+  day: ["yesterday", "tomorrow"],
+};
 
-/** "3 days ago", "in 2 months", "just now": the largest whole unit between `time` and `now`. */
+/**
+ * "3 days ago", "in 2 months", "yesterday", "just now": the largest whole unit between `time` and `now`, in the
+ * words of `Intl.RelativeTimeFormat("en", { numeric: "auto" })`. Written out because the first Intl call of a page
+ * loads ICU's data (about 15 ms here), which the keys page would pay before its first row.
+ */
 export function formatRelativeTime(time: number, now: number): string {
   const difference = time - now;
   const distance = Math.abs(difference);
   for (const [unit, size] of UNITS) {
-    if (distance >= size) return relative.format(Math.trunc(difference / size), unit);
+    if (distance < size) continue;
+    const count = Math.trunc(distance / size);
+    const words = ONE_BACK[unit];
+    if (count === 1 && words !== undefined) return difference < 0 ? words[0] : words[1];
+    const amount = `${formatCount(count)} ${unit}${count === 1 ? "" : "s"}`;
+    return difference < 0 ? `${amount} ago` : `in ${amount}`;
   }
   return difference < 0 ? "just now" : "in under a minute";
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * "Nov 24, 2026, 5:10:29 PM" in this computer's time zone: what `toLocaleString("en", { dateStyle: "medium",
+ * timeStyle: "medium" })` says, written out for the reason above; null when the number is not a date.
+ */
+export function formatLocalTime(time: number): string | null {
+  const date = new Date(time);
+  if (Number.isNaN(date.getTime())) return null;
+  const hours = date.getHours();
+  const clock = [hours % 12 || 12, date.getMinutes(), date.getSeconds()].map((part, index) => (index === 0 ? String(part) : String(part).padStart(2, "0")));
+  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}, ${clock.join(":")} ${hours < 12 ? "AM" : "PM"}`;
 }
 
 /** The exact instant, for a title and a <time dateTime>; null when the number is not a date. */

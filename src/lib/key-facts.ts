@@ -1,3 +1,4 @@
+import { formatCount } from "./format-number";
 /**
  * The fields of a key (CONTRACT.md §4) that decide whether a verification passes. Structural, so the
  * client's whole Key object fits it.
@@ -51,7 +52,7 @@ export function nextRefill(credits: Credits | undefined, now: number): number | 
 
 /** "100 per 1 minute", "5 per 10 seconds". */
 export function formatRateLimit(limit: RateLimit): string {
-  return `${limit.limit.toLocaleString("en")} per ${formatDuration(limit.duration)}`;
+  return `${formatCount(limit.limit)} per ${formatDuration(limit.duration)}`;
 }
 
 const DURATION_UNITS: [string, number][] = [
@@ -67,7 +68,7 @@ export function formatDuration(ms: number): string {
   for (const [unit, size] of DURATION_UNITS) {
     if (ms >= size && ms % size === 0) {
       const count = ms / size;
-      return `${count.toLocaleString("en")} ${unit}${count === 1 ? "" : "s"}`;
+      return `${formatCount(count)} ${unit}${count === 1 ? "" : "s"}`;
     }
   }
   return `${ms} ms`;

@@ -5,6 +5,7 @@
  * recorded, a body's `key` field is replaced, and every text is scrubbed of the secrets the transport knows.
  */
 import { REDACTED } from "./api-errors";
+import { formatCount } from "./format-number";
 
 export const JOURNAL_SIZE = 50;
 /** Enough of an answer to read what it said; a page of keys is cut. */
@@ -51,7 +52,7 @@ export function redactRequestBody(body: string, scrub: (text: string) => string)
 }
 
 function cut(text: string): string {
-  return text.length > JOURNAL_BODY_MAX ? `${text.slice(0, JOURNAL_BODY_MAX)}… (${text.length.toLocaleString("en")} characters in all)` : text;
+  return text.length > JOURNAL_BODY_MAX ? `${text.slice(0, JOURNAL_BODY_MAX)}… (${formatCount(text.length)} characters in all)` : text;
 }
 
 export interface JournalStart {

@@ -10,6 +10,8 @@ export interface RetryableLazy<P extends object> {
   (props: P): ReactNode;
   /** Start loading now (when the first screen is idle), so the code is there if the server goes away. Never rejects. */
   preload(this: void): Promise<void>;
+  /** Whether the code is here, so that rendering the page now suspends nothing. */
+  isLoaded(this: void): boolean;
 }
 
 /** The code of a page or panel did not arrive: the network's doing, not a bug in the page. */
@@ -89,5 +91,6 @@ export function retryableLazy<P extends object>(load: () => Promise<ComponentTyp
       () => undefined,
       () => undefined,
     );
+  Lazy.isLoaded = () => loaded !== undefined;
   return Lazy;
 }

@@ -2,6 +2,7 @@ import type { AnalyticsOutcome } from "../../lib/analytics-sql";
 import { formatRelativeTime } from "../../lib/format-time";
 import { formatRateLimit, nextRefill, type KeyFacts } from "../../lib/key-facts";
 import type { OutcomeCounts } from "./usage-series";
+import { formatCount } from "../../lib/format-number";
 
 export type VerdictTone = "ok" | "refused" | "warning" | "quiet";
 
@@ -18,7 +19,7 @@ function when(time: number, now: number): string {
 }
 
 function times(count: number): string {
-  return count === 1 ? "once" : `${count.toLocaleString("en")} times`;
+  return count === 1 ? "once" : `${formatCount(count)} times`;
 }
 
 /** Why the key's own fields refuse every verification now, with the outcome that reason produces; null when none does. */
@@ -91,12 +92,12 @@ export function refusalVerdict(key: KeyFacts, counts: OutcomeCounts | null, now:
     if (outcome === null) {
       return {
         tone: "refused",
-        text: `Refused because ${byFields.reason}, though all ${total.toLocaleString("en")} verifications in the last 24 h were VALID.`,
+        text: `Refused because ${byFields.reason}, though all ${formatCount(total)} verifications in the last 24 h were VALID.`,
       };
     }
     return {
       tone: "refused",
-      text: `Refused because ${byFields.reason}: ${counts[outcome].toLocaleString("en")} of ${total.toLocaleString("en")} verifications in the last 24 h were ${outcome}.`,
+      text: `Refused because ${byFields.reason}: ${formatCount(counts[outcome])} of ${formatCount(total)} verifications in the last 24 h were ${outcome}.`,
     };
   }
 
@@ -109,8 +110,8 @@ export function refusalVerdict(key: KeyFacts, counts: OutcomeCounts | null, now:
   }
   const outcome = dominantRefusal(counts);
   if (outcome === null) return { tone: "ok", text: `Verified fine ${times(total)} in the last 24 h.` };
-  const share = `${refused.toLocaleString("en")} of ${total.toLocaleString("en")} verifications in the last 24 h were refused`;
-  const most = refused === counts[outcome] ? ` as ${outcome}` : `, most (${counts[outcome].toLocaleString("en")}) as ${outcome}`;
+  const share = `${formatCount(refused)} of ${formatCount(total)} verifications in the last 24 h were refused`;
+  const most = refused === counts[outcome] ? ` as ${outcome}` : `, most (${formatCount(counts[outcome])}) as ${outcome}`;
   return {
     tone: refused * 2 >= total ? "refused" : "warning",
     text: `Refused ${refused * 2 >= total ? "mostly" : "at times"} because ${outcomeReason(outcome, key)}: ${share}${most}.`,

@@ -1,5 +1,6 @@
 import { USAGE_WINDOWS } from "../../lib/analytics-sql";
 import type { UsageSeries } from "./usage-series";
+import { formatCount } from "../../lib/format-number";
 
 const hourFormat = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
 const dayFormat = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
@@ -14,7 +15,7 @@ export function usageSummary(series: UsageSeries): string {
   const { label } = USAGE_WINDOWS[series.window];
   const per = series.window === "30d" ? "day" : "hour";
   if (series.total === 0) return `Verifications per ${per} over the last ${label}: none.`;
-  const parts = series.outcomes.map((outcome) => `${series.totals[outcome].toLocaleString("en")} ${outcome}`).join(", ");
+  const parts = series.outcomes.map((outcome) => `${formatCount(series.totals[outcome])} ${outcome}`).join(", ");
   let busiest = 0;
   let busiestCount = -1;
   for (const [index, time] of series.buckets.entries()) {
@@ -25,7 +26,7 @@ export function usageSummary(series: UsageSeries): string {
     }
   }
   return (
-    `Verifications per ${per} over the last ${label}, by outcome: ${series.total.toLocaleString("en")} in all (${parts}); ` +
-    `the busiest ${per} was ${bucketLabel(series, busiest)} with ${busiestCount.toLocaleString("en")}.`
+    `Verifications per ${per} over the last ${label}, by outcome: ${formatCount(series.total)} in all (${parts}); ` +
+    `the busiest ${per} was ${bucketLabel(series, busiest)} with ${formatCount(busiestCount)}.`
   );
 }

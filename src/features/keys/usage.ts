@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { UsageTotals } from "./key-status";
+import { formatCount } from "../../lib/format-number";
 
 /**
  * A key's verifications over the last 36 hours, by hour and outcome, for the usage bars: the analytics query
@@ -102,7 +103,7 @@ export function usageFromRows(rows: readonly unknown[], keyIds: readonly string[
 export function usageText(usage: KeyUsage): string {
   const { valid, refused } = usage.totals;
   if (valid + refused === 0) return `${USAGE_WINDOW_HOURS} h: no verifications`;
-  return `${USAGE_WINDOW_HOURS} h: ${valid.toLocaleString("en")} valid, ${refused.toLocaleString("en")} refused`;
+  return `${USAGE_WINDOW_HOURS} h: ${formatCount(valid)} valid, ${formatCount(refused)} refused`;
 }
 
 /** The analytics API takes at most 64 KiB of SQL (CONTRACT.md §4); a chunk's text stays well under it. */

@@ -5,6 +5,7 @@ import type { Key, KeyRatelimit } from "../../../lib/contract";
 import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
 import { formatRateLimit, nextRefill } from "../../../lib/key-facts";
 import { MetaTree } from "./meta-tree";
+import { formatCount } from "../../../lib/format-number";
 
 /** Items of a list (permissions, roles) shown before "Show all": 500 permissions stay a short page. */
 export const LIST_SHOWN = 40;
@@ -39,12 +40,12 @@ export function KeyFields({ apiKey, now }: { apiKey: Key; now: number }) {
           "Unlimited"
         ) : (
           <>
-            {credits.remaining.toLocaleString("en")} remaining
+            {formatCount(credits.remaining)} remaining
             {credits.refill === undefined ? (
               ", never refilled"
             ) : (
               <>
-                ; {credits.refill.amount.toLocaleString("en")} added{" "}
+                ; {formatCount(credits.refill.amount)} added{" "}
                 {credits.refill.interval === "daily" ? "every day" : `every month on day ${credits.refill.refillDay ?? 1}`}, next{" "}
                 <Timestamp time={nextRefill(credits, now) ?? undefined} now={now} />
               </>
@@ -150,7 +151,7 @@ function TextList({ items, noun }: { items: readonly string[] | undefined; noun:
       </ul>
       {items.length > LIST_SHOWN && (
         <button type="button" className="button button--small" onClick={() => setAll((value) => !value)}>
-          {all ? `Show the first ${LIST_SHOWN}` : `Show all ${items.length.toLocaleString("en")} ${noun}s`}
+          {all ? `Show the first ${LIST_SHOWN}` : `Show all ${formatCount(items.length)} ${noun}s`}
         </button>
       )}
     </>

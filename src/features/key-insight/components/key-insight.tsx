@@ -13,6 +13,7 @@ import { bucketLabel, usageSummary } from "../usage-summary";
 import { KeyFields, Timestamp } from "./key-fields";
 import { outcomeColorVar, UsageChart } from "./usage-chart";
 import "./key-page.css";
+import { formatCount } from "../../../lib/format-number";
 
 export interface KeyInsightProps {
   connection: Connection;
@@ -155,7 +156,7 @@ function Legend({ series }: { series: UsageSeries }) {
       {series.outcomes.map((outcome) => (
         <li key={outcome}>
           <span className="usage__swatch" style={{ background: `var(${outcomeColorVar(outcome)})` }} aria-hidden="true" />
-          {outcome} <span className="usage__legend-count">{series.totals[outcome].toLocaleString("en")}</span>
+          {outcome} <span className="usage__legend-count">{formatCount(series.totals[outcome])}</span>
         </li>
       ))}
     </ul>
@@ -190,9 +191,9 @@ function UsageTable({ series }: { series: UsageSeries }) {
             <tr key={row.time}>
               <th scope="row">{bucketLabel(series, row.time)}</th>
               {row.counts.map((count, index) => (
-                <td key={series.outcomes[index]}>{count.toLocaleString("en")}</td>
+                <td key={series.outcomes[index]}>{formatCount(count)}</td>
               ))}
-              <td>{row.counts.reduce((sum, count) => sum + count, 0).toLocaleString("en")}</td>
+              <td>{formatCount(row.counts.reduce((sum, count) => sum + count, 0))}</td>
             </tr>
           ))}
         </tbody>
@@ -200,9 +201,9 @@ function UsageTable({ series }: { series: UsageSeries }) {
           <tr>
             <th scope="row">All</th>
             {series.outcomes.map((outcome) => (
-              <td key={outcome}>{series.totals[outcome].toLocaleString("en")}</td>
+              <td key={outcome}>{formatCount(series.totals[outcome])}</td>
             ))}
-            <td>{series.total.toLocaleString("en")}</td>
+            <td>{formatCount(series.total)}</td>
           </tr>
         </tfoot>
       </table>

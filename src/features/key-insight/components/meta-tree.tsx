@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { SafeName } from "../../../components/safe-name";
+import { formatCount } from "../../../lib/format-number";
 
 /** Entries of an object or array shown before "Show more"; a 1 MB meta stays quick to open. */
 export const ENTRIES_SHOWN = 50;
@@ -60,8 +61,8 @@ function Entries({ value, depth }: { value: Container; depth: number }) {
       {rest > 0 && (
         <li className="meta-tree__entry">
           <button type="button" className="button button--small" onClick={() => setShown((count) => count + ENTRIES_STEP)}>
-            {rest <= ENTRIES_STEP ? `Show all ${entries.length.toLocaleString("en")}` : `Show ${ENTRIES_STEP.toLocaleString("en")} more`} (
-            {rest.toLocaleString("en")} hidden)
+            {rest <= ENTRIES_STEP ? `Show all ${formatCount(entries.length)}` : `Show ${formatCount(ENTRIES_STEP)} more`} (
+            {formatCount(rest)} hidden)
           </button>
         </li>
       )}
@@ -73,7 +74,7 @@ function Branch({ name, value, depth, index }: { name: string; value: Container;
   // Closed branches render nothing inside: opening is what pays for them.
   const [open, setOpen] = useState(depth <= 1);
   const count = Array.isArray(value) ? value.length : Object.keys(value).length;
-  const summary = Array.isArray(value) ? `[${count.toLocaleString("en")} item${count === 1 ? "" : "s"}]` : `{${count.toLocaleString("en")} field${count === 1 ? "" : "s"}}`;
+  const summary = Array.isArray(value) ? `[${formatCount(count)} item${count === 1 ? "" : "s"}]` : `{${formatCount(count)} field${count === 1 ? "" : "s"}}`;
   return (
     <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>
@@ -109,7 +110,7 @@ function Scalar({ value }: { value: unknown }) {
         {long && !all ? "…" : "”"}
         {long && (
           <button type="button" className="button button--small meta-tree__more" onClick={() => setAll((shown) => !shown)}>
-            {all ? "Show less" : `Show all ${value.length.toLocaleString("en")} characters`}
+            {all ? "Show less" : `Show all ${formatCount(value.length)} characters`}
           </button>
         )}
       </span>

@@ -4,6 +4,7 @@ import type { Key } from "../../../lib/contract";
 import { exportFileName, isExportedColumn, keysToCsv, keysToJson } from "../export-keys";
 import type { KeysLoader } from "../use-keys-loader";
 import "./export-buttons.css";
+import { formatCount } from "../../../lib/format-number";
 
 /** Saves a file through a temporary link: no server round trip, nothing kept after the click. */
 function download(content: string, type: string, fileName: string): void {
@@ -32,7 +33,7 @@ interface ExportPanelProps {
   loader: KeysLoader;
 }
 
-const keysWord = (count: number) => `${count.toLocaleString("en")} ${count === 1 ? "key" : "keys"}`;
+const keysWord = (count: number) => `${formatCount(count)} ${count === 1 ? "key" : "keys"}`;
 
 /**
  * Export what the table shows — its filter, its sort, its columns — and say exactly what that is: how many
@@ -46,7 +47,7 @@ export function ExportPanel({ shownCount, shownKeys, columns, now, loaded, hasMo
   const scope =
     shownCount === loaded
       ? `${keysWord(shownCount)}, every key loaded`
-      : `${shownCount.toLocaleString("en")} of ${keysWord(loaded)} loaded, as filtered`;
+      : `${formatCount(shownCount)} of ${keysWord(loaded)} loaded, as filtered`;
   return (
     <div className="keys-export">
       <button type="button" className="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((value) => !value)}>

@@ -1,13 +1,14 @@
 import { Link } from "react-router-dom";
 import { CopyButton } from "../../../components/copy-button";
 import { SafeName } from "../../../components/safe-name";
-import { formatIsoTime, formatRelativeTime } from "../../../lib/format-time";
+import { formatIsoTime, formatLocalTime, formatRelativeTime } from "../../../lib/format-time";
 import type { ColumnId } from "../key-columns";
 import type { Key } from "../../../lib/contract";
 import type { KeyUsage } from "../usage";
 import { KeyStatusBadges } from "./key-status-badge";
 import { RelativeTime } from "./relative-time";
 import { UsageBar } from "./usage-bar";
+import { formatCount } from "../../../lib/format-number";
 
 /** Where a key's own page lives; a real link, so it opens in a new tab too. */
 export function keyPagePath(keyId: string): string {
@@ -76,7 +77,7 @@ export function KeyCell({ column, keyData, now, usage, compact }: CellProps) {
 function ExactTime({ time, now }: { time: number; now: number }) {
   const iso = formatIsoTime(time);
   if (iso === null) return <Muted />;
-  const exact = new Date(time).toLocaleString("en", { dateStyle: "medium", timeStyle: "medium" });
+  const exact = formatLocalTime(time) ?? iso;
   return (
     <span className="keys-table__time">
       <time dateTime={iso} title={exact}>
@@ -92,10 +93,10 @@ function Credits({ keyData }: { keyData: Key }) {
   if (credits === undefined) return <Muted />;
   if (credits.remaining === null) return <Muted>Unlimited</Muted>;
   const refill = credits.refill;
-  const title = refill === undefined ? undefined : `Refills ${refill.amount.toLocaleString("en")} ${refill.interval}`;
+  const title = refill === undefined ? undefined : `Refills ${formatCount(refill.amount)} ${refill.interval}`;
   return (
     <span className="keys-table__credits" title={title}>
-      {credits.remaining.toLocaleString("en")}
+      {formatCount(credits.remaining)}
       {refill !== undefined && <span className="visually-hidden">, {title}</span>}
     </span>
   );

@@ -26,6 +26,7 @@ import { LoadProgress } from "./load-progress";
 import { StatusFilter } from "./status-filter";
 import { UsageSortNote } from "./usage-sort-note";
 import "./keys.css";
+import { formatCount } from "../../../lib/format-number";
 
 export interface RefreshErrorProps {
   error: unknown;
@@ -47,6 +48,19 @@ type KeysQuery = ReturnType<typeof useListKeys>;
 type KeysData = InfiniteData<KeysPage, unknown>;
 
 /** The keys the connection can read: filter, count, refresh, the virtualized table and paging. A skeleton while loading. */
+/** keys.css: the keys page is at most 1,600 px wide, with this much padding on either side. */
+const KEYS_PAGE_MAX_WIDTH = 1600;
+export const KEYS_PAGE_PADDING = { wide: 24, compact: 12 } as const;
+
+/**
+ * The list's width before anything is laid out, from the window alone: the columns that fit are chosen in the
+ * first render, and the measured width (a scrollbar less, say) only corrects it before the first paint.
+ */
+function estimatedListWidth(compact: boolean): number {
+  const viewport = typeof window === "undefined" ? 0 : window.innerWidth;
+  return Math.min(viewport, KEYS_PAGE_MAX_WIDTH) - 2 * KEYS_PAGE_PADDING[compact ? "compact" : "wide"];
+}
+
 export function KeysList(props: KeysListProps) {
   const query = useListKeys(props.connection, props.params);
   if (query.data === undefined) return <KeysListSkeleton />;
@@ -99,7 +113,7 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
   const loadedIds = useMemo(() => keys.map((key) => key.keyId), [keys]);
   const usageTotals = useUsageTotals(connection, loadedIds, sortingByUsage);
   const compact = useMediaQuery(COMPACT_QUERY);
-  const [measureRef, width] = useElementWidth<HTMLDivElement>();
+  const [measureRef, width] = useElementWidth<HTMLDivElement>(() => estimatedListWidth(compact));
   const model = useKeysTable(matching, {
     now,
     usageTotals: usageTotals.totals,
@@ -279,7 +293,7 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
       )}
       {foundKey !== undefined && (
         <p className="keys-notice" role="status">
-          Found with <code>keys.getKey</code>: this key is not among the {keys.length.toLocaleString("en")} keys loaded.
+          Found with <code>keys.getKey</code>: this key is not among the {formatCount(keys.length)} keys loaded.
         </p>
       )}
 
@@ -307,8 +321,8 @@ function KeysListContent({ connection, params, query, data, renderRefreshError }
               : lookupPending
                 ? `Asking the API for ${lookupId}…`
                 : hasNextPage
-              ? `Among the ${keys.length.toLocaleString("en")} keys loaded so far, none matches. More keys are not loaded yet.`
-              : `None of the ${keys.length.toLocaleString("en")} keys matches.`}
+              ? `Among the ${formatCount(keys.length)} keys loaded so far, none matches. More keys are not loaded yet.`
+              : `None of the ${formatCount(keys.length)} keys matches.`}
           </p>
           <button
             type="button"

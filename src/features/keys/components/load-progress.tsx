@@ -1,5 +1,6 @@
 import { Spinner } from "../../../components/spinner";
 import type { LoadPurpose, LoadState } from "../use-keys-loader";
+import { formatCount } from "../../../lib/format-number";
 
 interface LoadProgressProps {
   state: LoadState;
@@ -11,7 +12,7 @@ interface LoadProgressProps {
   onContinue: (purpose: LoadPurpose) => void;
 }
 
-const keys = (count: number) => `${count.toLocaleString("en")} ${count === 1 ? "key" : "keys"}`;
+const keys = (count: number) => `${formatCount(count)} ${count === 1 ? "key" : "keys"}`;
 
 function goal(purpose: LoadPurpose, filter: string): string {
   switch (purpose) {

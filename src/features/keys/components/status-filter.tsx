@@ -1,5 +1,6 @@
 import { STATUS_LABELS, type StatusFacet } from "../key-status";
 import type { KeysTableModel } from "../use-keys-table";
+import { formatCount } from "../../../lib/format-number";
 
 const FACETS: readonly StatusFacet[] = ["expired", "disabled", "no-credits", "expiring", "low-credits", "ok"];
 
@@ -34,13 +35,13 @@ export function StatusFilter({ model, loaded, hasMore, loading, onLoadAll }: Sta
           aria-pressed={selected.includes(facet)}
           onClick={() => toggle(facet)}
         >
-          {STATUS_LABELS[facet]} <span className="keys-status-filter__count">{(counts.get(facet) ?? 0).toLocaleString("en")}</span>
+          {STATUS_LABELS[facet]} <span className="keys-status-filter__count">{formatCount(counts.get(facet) ?? 0)}</span>
         </button>
       ))}
       <span className="keys-status-filter__scope">
         {hasMore
-          ? `Counted among the ${loaded.toLocaleString("en")} keys looked at so far; more are not loaded.`
-          : `Counted among all ${loaded.toLocaleString("en")} keys.`}
+          ? `Counted among the ${formatCount(loaded)} keys looked at so far; more are not loaded.`
+          : `Counted among all ${formatCount(loaded)} keys.`}
       </span>
       {hasMore && !loading && (
         <button type="button" className="button button--small" onClick={onLoadAll}>

@@ -1,9 +1,9 @@
 import { Spinner } from "../../../components/spinner";
 import type { UsageTotals } from "../api/get-usage-totals";
 import { USAGE_WINDOW_HOURS } from "../usage";
+import { formatCount } from "../../../lib/format-number";
 
-const count = (value: number) => value.toLocaleString("en");
-const keysWord = (value: number) => `${count(value)} loaded ${value === 1 ? "key" : "keys"}`;
+const keysWord = (value: number) => `${formatCount(value)} loaded ${value === 1 ? "key" : "keys"}`;
 
 /** What the usage sort is based on, said while it is being fetched and once it is in: never a silent partial sort. */
 export function UsageSortNote({ totals, hasMore }: { totals: UsageTotals; hasMore: boolean }) {
@@ -40,7 +40,7 @@ export function UsageSortNote({ totals, hasMore }: { totals: UsageTotals; hasMor
         </span>
       ) : (
         <span>
-          Sorted by the {window} of {count(counted)} of the {keysWord(loaded)}; the other {count(loaded - counted)} come last
+          Sorted by the {window} of {formatCount(counted)} of the {keysWord(loaded)}; the other {formatCount(loaded - counted)} come last
           {error === null ? " until theirs is fetched." : `: theirs could not be loaded (${error.message}).`}
           {notLoaded}
         </span>

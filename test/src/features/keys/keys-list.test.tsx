@@ -17,7 +17,7 @@ import {
   realServiceEnvelope,
   stubApi,
 } from "../../support/keys-api";
-import { onAPhone } from "../../support/viewport";
+import { layKeysListOut, onAPhone } from "../../support/viewport";
 import { takeConsoleErrors } from "../../setup";
 
 const CONNECTION: Connection = { baseUrl: "http://127.0.0.1:8799", apiKey: "ks_root_S3cr3tValue42" };
@@ -30,9 +30,8 @@ let queryClient: QueryClient;
 
 beforeEach(() => {
   queryClient = createQueryClient();
-  // happy-dom lays nothing out: give the table's scroller a viewport so the virtualizer has something to fill.
-  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(VIEWPORT_HEIGHT);
-  vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(WIDE_SCREEN);
+  // Give the table's scroller a viewport so the virtualizer has something to fill.
+  layKeysListOut(WIDE_SCREEN, VIEWPORT_HEIGHT);
 });
 
 afterEach(() => {

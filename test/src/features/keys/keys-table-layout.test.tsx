@@ -7,18 +7,12 @@ import { KeysList } from "../../../../src/features/keys/components/keys-list";
 import type { Connection } from "../../../../src/lib/api/transport";
 import { createQueryClient } from "../../../../src/lib/query-client";
 import { answerAnalytics, keysEnvelope, makeKeys, stubApi } from "../../support/keys-api";
-import { onAPhone } from "../../support/viewport";
+import { layKeysListOut, onAPhone } from "../../support/viewport";
 
 const CONNECTION: Connection = { baseUrl: "http://127.0.0.1:8799", apiKey: "ks_root_S3cr3tValue42" };
 const DAY = 24 * 60 * 60 * 1000;
 
 let queryClient: QueryClient;
-
-function layTableOut(width: number) {
-  // happy-dom lays nothing out: give the list a width and the scroller a viewport.
-  vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
-  vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(width);
-}
 
 beforeEach(() => {
   queryClient = createQueryClient();
@@ -57,7 +51,7 @@ const DETAILED_KEYS = [
 
 describe("at a narrow width", () => {
   test("columns of lower priority fold away instead of scrolling sideways, and the column menu says which", async () => {
-    layTableOut(740);
+    layKeysListOut(740);
     stubApi(keysEnvelope(DETAILED_KEYS));
     const { user } = renderKeysList();
     await screen.findByText("Live");
@@ -69,8 +63,21 @@ describe("at a narrow width", () => {
     expect(keyId.closest("label")).toHaveTextContent("folded at this width");
   });
 
+  test("the rows come in with the columns that fit the window, without measuring the page in the middle of the render", async () => {
+    layKeysListOut(740);
+    // Reading an element's width while React commits would lay out the whole page before the rows are in.
+    const measured = vi.spyOn(HTMLElement.prototype, "clientWidth", "get");
+    measured.mockClear();
+    stubApi(keysEnvelope(DETAILED_KEYS));
+    renderKeysList();
+    await screen.findByText("Live");
+    expect(columnHeaders()).toEqual(["Name", "Status", "Last used", "Usage, 36 h"]);
+    const widthReads = measured.mock.contexts.filter((element) => element instanceof HTMLElement && element.classList.contains("keys-list"));
+    expect(widthReads).toEqual([]);
+  });
+
   test("a column the person turns on shows before the others, and a hidden one stays hidden", async () => {
-    layTableOut(740);
+    layKeysListOut(740);
     localStorage.setItem("keyscope.keys.columns", JSON.stringify({ createdAt: true, lastUsed: false }));
     stubApi(keysEnvelope(DETAILED_KEYS));
     renderKeysList();
@@ -79,7 +86,7 @@ describe("at a narrow width", () => {
   });
 
   test("a folded column turned off and on again shows before the others", async () => {
-    layTableOut(950);
+    layKeysListOut(950);
     stubApi(keysEnvelope(DETAILED_KEYS));
     const { user } = renderKeysList();
     await screen.findByText("Live");
@@ -92,7 +99,7 @@ describe("at a narrow width", () => {
   });
 
   test("with every column room, nothing folds", async () => {
-    layTableOut(1600);
+    layKeysListOut(1600);
     stubApi(keysEnvelope(DETAILED_KEYS));
     renderKeysList();
     await screen.findByText("Live");
@@ -103,7 +110,7 @@ describe("at a narrow width", () => {
 
 describe("on a phone", () => {
   test("a labelled Sort by control and its direction sort the cards", async () => {
-    layTableOut(375);
+    layKeysListOut(375);
     onAPhone();
     stubApi(keysEnvelope([{ keyId: "key_b", name: "Bravo" }, { keyId: "key_a", name: "Alpha" }, { keyId: "key_c", name: "Charlie" }]));
     const { user } = renderKeysList();
@@ -121,7 +128,7 @@ describe("on a phone", () => {
 
   test("the card shows as many small fields as its line holds", async () => {
     // A 375 px phone less the page's padding.
-    layTableOut(351);
+    layKeysListOut(351);
     onAPhone();
     stubApi(keysEnvelope(DETAILED_KEYS));
     renderKeysList();
@@ -132,7 +139,7 @@ describe("on a phone", () => {
 
 describe("sorting by usage", () => {
   test("asks for the totals of every loaded key, not only those in view, and says what the order is based on", async () => {
-    layTableOut(1600);
+    layKeysListOut(1600);
     // 300 keys: far more than the rows in view. The busiest is the last one loaded.
     const keys = makeKeys(300);
     const api = stubApi(keysEnvelope(keys));
@@ -156,7 +163,7 @@ describe("sorting by usage", () => {
   });
 
   test("keys loaded while sorted by usage come last until their totals come, and the note says how many are counted", async () => {
-    layTableOut(1600);
+    layKeysListOut(1600);
     stubApi(
       keysEnvelope(makeKeys(100, 0), { cursor: "key_000099", hasMore: true }),
       keysEnvelope(makeKeys(100, 100), { hasMore: false }),
@@ -190,7 +197,7 @@ describe("sorting by usage", () => {
   }, 20_000);
 
   test("a failed totals query keeps the loaded order and says why, with a way to try again", async () => {
-    layTableOut(1600);
+    layKeysListOut(1600);
     stubApi(keysEnvelope(makeKeys(3)));
     answerAnalytics((query) => (query.includes("AS total") ? [{ key_id: "key_000002", total: "not a number" }] : []));
     const { user } = renderKeysList();

@@ -1,0 +1,58 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { formatCount } from "../../../src/lib/format-number";
+import { formatLocalTime, formatRelativeTime } from "../../../src/lib/format-time";
+
+/**
+ * The keys page writes numbers and times without Intl (whose first call loads ICU's data before the first row):
+ * whatever the value, the words are the ones Intl would have written.
+ */
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * 24 * 60 * 60 * 1000],
+  ["month", 30 * 24 * 60 * 60 * 1000],
+  ["week", 7 * 24 * 60 * 60 * 1000],
+  ["day", 24 * 60 * 60 * 1000],
+  ["hour", 60 * 60 * 1000],
+  ["minute", 60 * 1000],
+];
+const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+
+/** The largest whole unit, in Intl's words. */
+function intlRelative(time: number, now: number): string {
+  const difference = time - now;
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(difference) >= size) return relative.format(Math.trunc(difference / size), unit);
+  }
+  return difference < 0 ? "just now" : "in under a minute";
+}
+
+const NOW = Date.UTC(2026, 10, 24, 12, 0, 0);
+const CENTURY = 100 * 365 * 24 * 60 * 60 * 1000;
+
+describe("written as Intl writes it", () => {
+  test("a whole number's thousands are grouped as toLocaleString('en') groups them", () => {
+    fc.assert(fc.property(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), (value) => formatCount(value) === value.toLocaleString("en")));
+    expect(formatCount(0)).toBe("0");
+    expect(formatCount(1_234_567)).toBe("1,234,567");
+  });
+
+  test("a time before or after now is said as Intl.RelativeTimeFormat says it", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -CENTURY, max: CENTURY }), (offset) => formatRelativeTime(NOW + offset, NOW) === intlRelative(NOW + offset, NOW)),
+      { numRuns: 2000 },
+    );
+    for (const [, size] of UNITS) {
+      for (const count of [1, 2]) {
+        expect(formatRelativeTime(NOW - count * size, NOW)).toBe(intlRelative(NOW - count * size, NOW));
+        expect(formatRelativeTime(NOW + count * size, NOW)).toBe(intlRelative(NOW + count * size, NOW));
+      }
+    }
+  });
+
+  test("an exact local time is the medium date and time of toLocaleString('en')", () => {
+    const intl = (time: number) => new Date(time).toLocaleString("en", { dateStyle: "medium", timeStyle: "medium" }).replace(/\u202f/g, " ");
+    fc.assert(fc.property(fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }), (time) => formatLocalTime(time) === intl(time)), { numRuns: 2000 });
+    expect(formatLocalTime(Number.NaN)).toBeNull();
+  });
+});
