@@ -7,8 +7,10 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
 import { rootOptions } from "./app/root-options";
 import { KeysPage } from "./app/pages";
+import { prefetchKeys } from "./app/router";
 import { paths } from "./app/paths";
 import { joinOtherTabs, readConnection } from "./features/connect/key-store";
+import { createQueryClient } from "./lib/query-client";
 import { watchFailedStylesheets } from "./lib/retryable-lazy";
 
 const container = document.getElementById("root");
@@ -18,16 +20,30 @@ if (!container) throw new Error("index.html has no #root element");
 joinOtherTabs();
 watchFailedStylesheets();
 
+const queryClient = createQueryClient();
+
 function render(into: HTMLElement): void {
   createRoot(into, rootOptions).render(
     <StrictMode>
-      <App />
+      <App queryClient={queryClient} />
     </StrictMode>,
   );
 }
 
-// A tab that holds a key and opens on the keys page renders once that page's code is here (src/first-request/
-// fetched it with the list, alongside this file): the first render is the page, not a loading shell before it.
+/** How long the first render waits for the first page of keys once the page's code is in: then it shows loading. */
+const FIRST_PAGE_WAIT_MS = 50;
+
+/**
+ * A tab that holds a key and opens on the keys page renders once that page's code is here, and its first page of
+ * keys if that comes soon (src/first-request/ fetched both alongside this file, so both are usually in by now):
+ * the first render is the page with its rows, not a loading shell, then the page, then its rows.
+ */
+async function firstScreenReady(): Promise<void> {
+  const keys = prefetchKeys(queryClient).catch(() => undefined);
+  await KeysPage.preload();
+  await Promise.race([keys, new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))]);
+}
+
 const opensOnKeys = readConnection() !== null && [paths.home, paths.keys, `${paths.keys}/`].includes(location.pathname);
-if (opensOnKeys) void KeysPage.preload().then(() => render(container));
+if (opensOnKeys) void firstScreenReady().then(() => render(container));
 else render(container);

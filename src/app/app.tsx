@@ -1,3 +1,4 @@
+import type { QueryClient } from "@tanstack/react-query";
 import { ErrorBoundary } from "react-error-boundary";
 import { AppErrorFallback } from "../features/troubleshoot/components/app-error-fallback";
 import { FallbackShell } from "./fallback-shell";
@@ -5,7 +6,7 @@ import { TROUBLESHOOT_PATH } from "./paths";
 import { AppProviders } from "./providers";
 import { AppRouter } from "./router";
 
-export function App() {
+export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     // The last line of defence: anything the routes' own boundaries miss still gets a panel.
     <ErrorBoundary
@@ -15,7 +16,7 @@ export function App() {
         </FallbackShell>
       )}
     >
-      <AppProviders>
+      <AppProviders client={queryClient}>
         <AppRouter />
       </AppProviders>
     </ErrorBoundary>

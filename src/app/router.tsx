@@ -60,24 +60,28 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
  */
 function keysRoute(queryClient: QueryClient): RouteObject {
   const path = paths.keys.slice(1);
-  if (!KeysPage.isLoaded()) return { path, loader: () => prefetchKeys(queryClient), lazy: lazyRoute(KeysPage) };
-  // The list's query starts as the page mounts (adopting src/first-request/'s request when there is one).
+  if (!KeysPage.isLoaded()) {
+    // Started, not awaited: the page shows its own loading state.
+    const loader = () => {
+      void prefetchKeys(queryClient).catch(() => undefined);
+      return null;
+    };
+    return { path, loader, lazy: lazyRoute(KeysPage) };
+  }
+  // main.tsx started the first page already; otherwise the list's query starts as the page mounts.
   return { path, Component: KeysPage };
 }
 
 /**
- * Starts the first page of keys without waiting for it (the list picks up the request in flight). The query's
- * module is small and loads beside the page's code; imported statically it would put the infinite-query
- * observer in the first bundle.
+ * Starts the first page of keys (the list picks up the request in flight). The query's module is small and loads
+ * beside the page's code; imported statically it would put the infinite-query observer in the first bundle.
+ * Resolves once the page is in the cache or failed there (never rejects); nothing when no key is stored.
  */
-function prefetchKeys(queryClient: QueryClient): null {
+export async function prefetchKeys(queryClient: QueryClient): Promise<void> {
   const connection = readConnection();
-  if (connection !== null) {
-    void import("../features/keys/api/list-keys").then(({ listKeysInfiniteQueryOptions }) =>
-      queryClient.prefetchInfiniteQuery(listKeysInfiniteQueryOptions(connection)),
-    );
-  }
-  return null;
+  if (connection === null) return;
+  const { listKeysInfiniteQueryOptions } = await import("../features/keys/api/list-keys");
+  await queryClient.prefetchInfiniteQuery(listKeysInfiniteQueryOptions(connection));
 }
 
 /** The app's router, made once, on the one query client the providers made. */

@@ -38,6 +38,28 @@ test("a tab holding a key lists its keys with one request, started before the ap
   await saveScreenshot(page, "keys-first-request-phone");
 });
 
+test("a tab holding a key draws the keys page with its rows in its first render: no loading shell before them", async ({ page, server, rootKey }) => {
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await expect(firstRow(page)).toBeVisible();
+
+  // What the app first puts into #root, recorded from inside the page before any of its scripts run.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(globalThis, { firstRootContent: seen });
+    new MutationObserver((records, observer) => {
+      const root = document.getElementById("root");
+      if (root === null || !records.some((record) => record.target === root || root.contains(record.target))) return;
+      if (root.childElementCount === 0) return;
+      seen.push(root.querySelector('[role="table"] [role="row"] a[href^="/keys/"]') === null ? "no rows" : "rows");
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.reload();
+  await expect(firstRow(page)).toBeVisible();
+  expect(await page.evaluate(() => (globalThis as unknown as { firstRootContent: string[] }).firstRootContent)).toEqual(["rows"]);
+});
+
 test("home leads to the keys with the request started early, and nothing is asked twice", async ({ page, server, rootKey }) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);

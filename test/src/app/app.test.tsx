@@ -1,3 +1,4 @@
+import { createQueryClient } from "../../../src/lib/query-client";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router-dom";
@@ -281,7 +282,7 @@ describe("errors on the keys page", () => {
 describe("the app", () => {
   test("starts in the browser at key entry when no key is stored", async () => {
     window.history.replaceState(null, "", "/");
-    render(<App />, { onCaughtError: rootOptions.onCaughtError });
+    render(<App queryClient={createQueryClient()} />, { onCaughtError: rootOptions.onCaughtError });
     expect(await screen.findByLabelText("API key")).toBeVisible();
     expect(window.location.pathname).toBe("/connect");
     expect(screen.getByLabelText("Base URL")).toHaveValue(window.location.origin);
