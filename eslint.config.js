@@ -64,7 +64,7 @@ const boundaries = {
 
 export default tseslint.config(
   {
-    ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/", "bench/.work/", "bench/floor-app/dist/", ".data/"],
+    ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/", "bench/.work/", "bench/floor-app/dist/", ".data/", ".tmp/"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

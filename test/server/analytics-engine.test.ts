@@ -368,6 +368,19 @@ describe("results", () => {
     });
   });
 
+  test("a whole number past 2^53 - 1 in the query is refused, never rounded; as text cast to a number it is exact", async () => {
+    for (const sql of ["SELECT 9007199254740993 AS n", "SELECT count(*) AS n FROM key_verifications_v1 WHERE spent_credits = 9007199254740993"]) {
+      const outcome = await h.engine.query(workspaceA, sql);
+      expect(outcome).toMatchObject({ kind: "refused", refusal: "query" });
+      expect(outcome.kind === "refused" && outcome.message).toContain("9007199254740993");
+    }
+    expect(await h.engine.query(workspaceA, "SELECT '9007199254740993'::HUGEINT AS n, '12345678901234567890' AS digits, 9007199254740991 AS safe")).toEqual({
+      kind: "rows",
+      rowCount: 1,
+      json: '[{"n":"9007199254740993","digits":"12345678901234567890","safe":9007199254740991}]',
+    });
+  });
+
   test("a query's own ORDER BY and LIMIT are kept", async () => {
     const rows = rowsOf(await query(keyA, "SELECT request_id FROM key_verifications_v1 ORDER BY time DESC LIMIT 3"));
     expect(rows).toEqual([{ request_id: "req_a0" }, { request_id: "req_a1" }, { request_id: "req_a2" }]);
