@@ -1,9 +1,12 @@
 import type { Database } from "better-sqlite3";
+import { newId } from "../ids";
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** What plain SQL cannot do (ids are made in JavaScript), run after `sql` in the same transaction. */
+  data?: (db: Database) => void;
 }
 
 /** Numbered, append-only: a released migration is never edited, a change is a new one. */
@@ -178,6 +181,25 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP INDEX key_verifications_by_key;
     `,
   },
+  {
+    version: 5,
+    name: "a role row for every role a key names, so that keys made before roles had rows list and grant alike",
+    sql: "",
+    data(db) {
+      // Keys made before migration 4 name roles that have no row: such a role granted nothing and stays so
+      // (no permissions), but `roles list` and `roles grant` now see it as keys made since do.
+      const missing = db
+        .prepare<[], { workspace_id: string; name: string; created_at: number }>(
+          `SELECT k.workspace_id, r.value AS name, min(k.created_at) AS created_at
+             FROM keys k, json_each(k.roles) r
+            WHERE NOT EXISTS (SELECT 1 FROM roles WHERE roles.workspace_id = k.workspace_id AND roles.name = r.value)
+            GROUP BY k.workspace_id, r.value`,
+        )
+        .all();
+      const insert = db.prepare<[string, string, string, number]>("INSERT INTO roles (id, workspace_id, name, created_at) VALUES (?, ?, ?, ?)");
+      for (const role of missing) insert.run(newId("role"), role.workspace_id, role.name, role.created_at);
+    },
+  },
 ];
 
 /** Applies the pending migrations in one immediate transaction, so two processes starting together don't both apply them. */
@@ -201,6 +223,7 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
     for (const migration of migrations) {
       if (migration.version <= current) continue;
       db.exec(migration.sql);
+      migration.data?.(db);
       record.run(migration.version, migration.name, Date.now());
     }
   }).immediate();

@@ -49,3 +49,29 @@ test("migration 4 keeps every verification, drops the index nothing reads, and a
   ).toThrow(/CHECK/);
   db.close();
 });
+
+test("migration 5 gives every role a key names a row of its own, once per workspace, granting nothing more", () => {
+  const db = new Database(":memory:");
+  migrate(db, MIGRATIONS.filter((migration) => migration.version <= 4));
+  db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'w', 0), ('ws_2', 'v', 0)").run();
+  db.prepare("INSERT INTO apis (id, workspace_id, name, created_at) VALUES ('api_1', 'ws_1', 'a', 0), ('api_2', 'ws_2', 'b', 0)").run();
+  const key = db.prepare(
+    "INSERT INTO keys (id, workspace_id, api_id, hash, start, name, enabled, created_at, roles) VALUES (?, ?, ?, ?, 'sk_', 'k', 1, ?, ?)",
+  );
+  key.run("key_1", "ws_1", "api_1", "h1", 100, JSON.stringify(["editor", "reader"]));
+  key.run("key_2", "ws_1", "api_1", "h2", 50, JSON.stringify(["editor"]));
+  key.run("key_3", "ws_2", "api_2", "h3", 70, JSON.stringify(["editor"]));
+  // A role with a row and permissions already keeps them.
+  db.prepare(`INSERT INTO roles (id, workspace_id, name, permissions, created_at) VALUES ('role_r', 'ws_1', 'reader', '["documents.read"]', 1)`).run();
+
+  migrate(db);
+
+  const roles = db.prepare("SELECT workspace_id, name, permissions, created_at FROM roles ORDER BY workspace_id, name").all();
+  expect(roles).toEqual([
+    { workspace_id: "ws_1", name: "editor", permissions: "[]", created_at: 50 },
+    { workspace_id: "ws_1", name: "reader", permissions: '["documents.read"]', created_at: 1 },
+    { workspace_id: "ws_2", name: "editor", permissions: "[]", created_at: 70 },
+  ]);
+  expect(db.prepare("SELECT id FROM roles WHERE name = 'editor'").pluck().all()).toEqual([expect.stringMatching(/^role_/), expect.stringMatching(/^role_/)]);
+  db.close();
+});
