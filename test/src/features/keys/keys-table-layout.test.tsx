@@ -1,5 +1,5 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
@@ -19,6 +19,8 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  // Unmount before the cache and the fetch stub go: a mounted usage query would fetch again, for real.
+  cleanup();
   queryClient.clear();
   vi.unstubAllGlobals();
 });
