@@ -30,3 +30,19 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
       targets: violation.nodes.map((node) => node.target.map(String).join(" ")),
     }));
 }
+
+/**
+ * axe on the page as it is now, in the light theme and then in the dark one (only the colours change between
+ * the two: the same page, not a second visit). Each theme is checked once its colour transitions have ended;
+ * `afterEach` runs in each theme after axe (a screenshot, say).
+ */
+export async function seriousViolationsInBothThemes(page: Page, afterEach?: (colorScheme: "light" | "dark") => Promise<void>): Promise<Record<"light" | "dark", AxeViolation[]>> {
+  const found = { light: [] as AxeViolation[], dark: [] as AxeViolation[] };
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
+    found[colorScheme] = await seriousViolations(page);
+    await afterEach?.(colorScheme);
+  }
+  return found;
+}
