@@ -118,12 +118,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.get("*", dashboardHandler(options.distDir));
 
   app.onError((error, c) => {
-    const requestId = c.var.requestId ?? newId("req");
+    const requestId = c.get("requestId") ?? newId("req");
     options.reportError?.(error, requestId);
     if (!c.req.path.startsWith(`${API_PREFIX}/`)) return c.text("Internal Server Error", 500);
     const json = errorEnvelopeJson(
       requestId,
-      c.var.docsUrl ?? docsUrlFor(c.req.url),
+      c.get("docsUrl") ?? docsUrlFor(c.req.url),
       "err:svc:application:unexpected_error",
     );
     c.set("requestId", requestId);

@@ -87,7 +87,7 @@ function headersFor(code: ServerErrorCode): Record<string, string> {
 }
 
 export function errorResponse(c: Context<ApiEnv>, code: ServerErrorCode, extras: ErrorExtras = {}): Response {
-  const json = errorEnvelopeJson(c.var.requestId, c.var.docsUrl, code, extras);
+  const json = errorEnvelopeJson(c.get("requestId"), c.get("docsUrl"), code, extras);
   const status = SERVER_ERROR_KINDS[code].status;
   const headers = headersFor(code);
   return c.body(json, status, extras.headers === undefined ? headers : { ...headers, ...extras.headers });

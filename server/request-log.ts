@@ -32,7 +32,7 @@ export function createRequestLog(write: (chunk: string) => void): RequestLog {
     const path = c.req.path;
     const shownPath = path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path;
     const duration = (performance.now() - startedAt).toFixed(1);
-    pending += `${c.req.method} ${shownPath} ${c.res.status} ${duration}ms ${c.var.requestId ?? "-"}\n`;
+    pending += `${c.req.method} ${shownPath} ${c.res.status} ${duration}ms ${c.get("requestId") ?? "-"}\n`;
     if (!scheduled) {
       scheduled = true;
       setImmediate(flush);

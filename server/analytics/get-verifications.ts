@@ -54,7 +54,7 @@ const LIMITS = {
 } as const satisfies Record<string, ServerErrorCode>;
 
 function outcomeResponse(c: Context<ApiEnv>, outcome: QueryOutcome): Response {
-  if (outcome.kind === "rows") return c.body(`{"meta":{"requestId":"${c.var.requestId}"},"data":${outcome.json}}`, 200, JSON_HEADERS);
+  if (outcome.kind === "rows") return c.body(`{"meta":{"requestId":"${c.get("requestId")}"},"data":${outcome.json}}`, 200, JSON_HEADERS);
   if (outcome.kind === "refused") {
     return errorResponse(c, REFUSALS[outcome.refusal], {
       detail: outcome.message,

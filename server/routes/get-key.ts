@@ -59,7 +59,7 @@ function refuseUnlessPermitted(c: Context<ApiEnv>, permissions: string, key: Key
 }
 
 function keyAnswer(c: Context<ApiEnv>, key: KeyRecord): Response {
-  return c.body(`{"meta":{"requestId":"${c.var.requestId}"},"data":${keyJson(key)}}`, 200, JSON_HEADERS);
+  return c.body(`{"meta":{"requestId":"${c.get("requestId")}"},"data":${keyJson(key)}}`, 200, JSON_HEADERS);
 }
 
 /** `POST /v2/keys.getKey`: one key of the workspace by its id. */

@@ -123,6 +123,6 @@ export function listKeysHandler(deps: AuthDependencies, operation: ListOperation
     const page = revalidateKeysCache
       ? renderPage(query)
       : pages.get(JSON.stringify([query.workspaceId, apiId, externalId, cursor, limit]), () => renderPage(query));
-    return c.body(`{"meta":{"requestId":"${c.var.requestId}"},${page}}`, 200, JSON_HEADERS);
+    return c.body(`{"meta":{"requestId":"${c.get("requestId")}"},${page}}`, 200, JSON_HEADERS);
   };
 }

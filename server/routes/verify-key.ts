@@ -113,7 +113,7 @@ export function verifyKeyHandler(deps: AuthDependencies) {
       request.permissions = parsed.query;
     }
 
-    const context = { store: deps.store, limiter, caller: rootKey, requestId: c.var.requestId, now: Date.now(), region };
+    const context = { store: deps.store, limiter, caller: rootKey, requestId: c.get("requestId"), now: Date.now(), region };
     // Answered once the verification is committed, together with the others of this turn of the event loop.
     const result = await deps.store.inGroupCommit(() => verifyKey(request, context));
     if (result.kind === "missing_permission") {
@@ -130,6 +130,6 @@ export function verifyKeyHandler(deps: AuthDependencies) {
         ],
       });
     }
-    return c.body(JSON.stringify({ meta: { requestId: c.var.requestId }, data: result.data }), 200, JSON_HEADERS);
+    return c.body(JSON.stringify({ meta: { requestId: c.get("requestId") }, data: result.data }), 200, JSON_HEADERS);
   };
 }
