@@ -1,6 +1,7 @@
 import { formatCount } from "./format-number";
 
-const UNITS: [unit: Intl.RelativeTimeFormatUnit, ms: number][] = [
+/** The units a relative time is said in, largest first, with their lengths. */
+export const RELATIVE_TIME_UNITS: readonly [unit: Intl.RelativeTimeFormatUnit, ms: number][] = [
   ["year", 365 * 24 * 60 * 60 * 1000],
   ["month", 30 * 24 * 60 * 60 * 1000],
   ["week", 7 * 24 * 60 * 60 * 1000],
@@ -25,7 +26,7 @@ const ONE_BACK: Partial<Record<Intl.RelativeTimeFormatUnit, [back: string, ahead
 export function formatRelativeTime(time: number, now: number): string {
   const difference = time - now;
   const distance = Math.abs(difference);
-  for (const [unit, size] of UNITS) {
+  for (const [unit, size] of RELATIVE_TIME_UNITS) {
     if (distance < size) continue;
     const count = Math.trunc(distance / size);
     const words = ONE_BACK[unit];

@@ -1,27 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { formatCount } from "../../../src/lib/format-number";
-import { formatLocalTime, formatRelativeTime } from "../../../src/lib/format-time";
+import { formatLocalTime, formatRelativeTime, RELATIVE_TIME_UNITS } from "../../../src/lib/format-time";
 
 /**
  * The keys page writes numbers and times without Intl (whose first call loads ICU's data before the first row):
  * whatever the value, the words are the ones Intl would have written.
  */
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ["year", 365 * 24 * 60 * 60 * 1000],
-  ["month", 30 * 24 * 60 * 60 * 1000],
-  ["week", 7 * 24 * 60 * 60 * 1000],
-  ["day", 24 * 60 * 60 * 1000],
-  ["hour", 60 * 60 * 1000],
-  ["minute", 60 * 1000],
-];
 const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 
-/** The largest whole unit, in Intl's words. */
+/** The largest whole unit (the same units), in Intl's words. */
 function intlRelative(time: number, now: number): string {
   const difference = time - now;
-  for (const [unit, size] of UNITS) {
+  for (const [unit, size] of RELATIVE_TIME_UNITS) {
     if (Math.abs(difference) >= size) return relative.format(Math.trunc(difference / size), unit);
   }
   return difference < 0 ? "just now" : "in under a minute";
@@ -42,7 +34,7 @@ describe("written as Intl writes it", () => {
       fc.property(fc.integer({ min: -CENTURY, max: CENTURY }), (offset) => formatRelativeTime(NOW + offset, NOW) === intlRelative(NOW + offset, NOW)),
       { numRuns: 2000 },
     );
-    for (const [, size] of UNITS) {
+    for (const [, size] of RELATIVE_TIME_UNITS) {
       for (const count of [1, 2]) {
         expect(formatRelativeTime(NOW - count * size, NOW)).toBe(intlRelative(NOW - count * size, NOW));
         expect(formatRelativeTime(NOW + count * size, NOW)).toBe(intlRelative(NOW + count * size, NOW));
