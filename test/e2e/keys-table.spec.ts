@@ -44,8 +44,23 @@ test("the demo root key sees last use, credits, identities, badges and a 36-hour
     await expect(table.getByRole("columnheader", { name: header })).toBeVisible();
   }
   await expect(table.getByText(/^36 h: [\d,]+ valid, [\d,]+ refused$/).first()).toBeAttached();
-  await expect(page.getByRole("group", { name: "Filter by status" })).toBeVisible();
+  // Last use in words, the exact time beside it for screen readers.
+  await expect(table.getByRole("cell").filter({ hasText: / ago \(\w{3} \d+, \d{4}, \d+:\d{2}:\d{2} [AP]M\)$/ }).first()).toBeAttached();
+  // The demo data has expired keys, and keys refused often enough to say so.
+  await expect(table.getByText("Expired", { exact: true }).first()).toBeVisible();
+  await expect(table.getByText("Many refusals", { exact: true }).first()).toBeVisible();
+  const statuses = page.getByRole("group", { name: "Filter by status" });
+  await expect(statuses).toContainText(/Counted among all \d+ keys\./);
   await saveScreenshot(page, "keys-table-usage");
+
+  // Filtering by a status keeps only the keys that have it.
+  await statuses.getByRole("button", { name: /^Expired \d+$/ }).click();
+  await expect(statuses.getByRole("button", { name: /^Expired \d+$/ })).toHaveAttribute("aria-pressed", "true");
+  const rows = table.getByRole("row").filter({ has: page.getByRole("cell") });
+  await expect(rows.first()).toBeVisible();
+  const shown = await rows.count();
+  expect(shown).toBeGreaterThan(0);
+  for (let index = 0; index < shown; index += 1) await expect(rows.nth(index)).toContainText("Expired");
 });
 
 /** "36 h: 1,204 valid, 31 refused" → 1235. */
