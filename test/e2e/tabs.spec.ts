@@ -47,3 +47,26 @@ test("a tab in another browser context (another profile) gets no key", async ({ 
     await other.close();
   }
 });
+
+test("a key's name opened in a new tab shows that key's page there, with the key handed over", async ({ page, context, server, rootKey }) => {
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  const table = page.getByRole("table", { name: "API keys" });
+  const link = table.getByRole("row").nth(1).getByRole("link").first();
+  await expect(link).toBeVisible();
+  const name = (await link.textContent()) ?? "";
+  const href = await link.getAttribute("href");
+  expect(href).toMatch(/^\/keys\/key_/);
+
+  // As a person opens a link in a new tab: with the modifier key held.
+  const opened = context.waitForEvent("page");
+  await link.click({ modifiers: ["ControlOrMeta"] });
+  const tab = await opened;
+  await expect(tab).toHaveURL(new RegExp(`${href}$`));
+  await expect(tab.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(tab.getByLabel("API key", { exact: true })).toHaveCount(0);
+  // The first tab stayed where it was.
+  await expect(page).toHaveURL(/\/keys$/);
+  await saveScreenshot(tab, "tabs-key-page-in-new-tab");
+  await tab.close();
+});
