@@ -30,18 +30,23 @@ function render(into: HTMLElement): void {
   );
 }
 
-/** How long the first render waits for the first page of keys once the page's code is in: then it shows loading. */
+/** How long the first render waits for the keys page's code: past this (a slow network) the app shows its loading state. */
+const PAGE_CODE_WAIT_MS = 400;
+/** How long it then waits for the first page of keys: past this, the page shows that it is loading them. */
 const FIRST_PAGE_WAIT_MS = 50;
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A tab that holds a key and opens on the keys page renders once that page's code is here, and its first page of
  * keys if that comes soon (src/first-request/ fetched both alongside this file, so both are usually in by now):
- * the first render is the page with its rows, not a loading shell, then the page, then its rows.
+ * the first render is the page with its rows, not a loading shell, then the page, then its rows. Never a blank
+ * page for long: each wait is bounded.
  */
 async function firstScreenReady(): Promise<void> {
   const keys = prefetchKeys(queryClient).catch(() => undefined);
-  await KeysPage.preload();
-  await Promise.race([keys, new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))]);
+  await Promise.race([KeysPage.preload(), delay(PAGE_CODE_WAIT_MS)]);
+  await Promise.race([keys, delay(FIRST_PAGE_WAIT_MS)]);
 }
 
 const opensOnKeys = readConnection() !== null && [paths.home, paths.keys, `${paths.keys}/`].includes(location.pathname);

@@ -75,7 +75,8 @@ function keysRoute(queryClient: QueryClient): RouteObject {
 /**
  * Starts the first page of keys (the list picks up the request in flight). The query's module is small and loads
  * beside the page's code; imported statically it would put the infinite-query observer in the first bundle.
- * Resolves once the page is in the cache or failed there (never rejects); nothing when no key is stored.
+ * Resolves once the page is in the cache or failed there, at once when no key is stored; rejects only when the
+ * query's own code could not be loaded.
  */
 export async function prefetchKeys(queryClient: QueryClient): Promise<void> {
   const connection = readConnection();
