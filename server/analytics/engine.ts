@@ -101,38 +101,30 @@ function errorMessage(error: unknown): string {
 
 // A JSON string, or a number: the numbers of a parse tree, outside its strings.
 const JSON_STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+// Positions in the text, 2^64 - 1 where unknown: left out of the printed tree (see checkedSql), so never rounded.
+const QUERY_LOCATION = /"query_location":\s*\d+/g;
 
 /**
  * The first whole number in a parse tree's JSON that a JavaScript number cannot hold exactly (past 2^53 - 1):
  * the tree is read into JavaScript to be checked and printed back, which would change such a number silently.
  */
 function inexactInteger(json: string): string | undefined {
-  for (const match of json.matchAll(JSON_STRING_OR_NUMBER)) {
-    const [token] = match;
-    if (token.startsWith('"') || /[.eE]/.test(token) || Number.isSafeInteger(Number(token))) continue;
-    // A position in the text, 2^64 - 1 where unknown: left out of the printed tree (see checkedSql).
-    if (json.slice(0, match.index).trimEnd().endsWith('"query_location":')) continue;
-    return token;
+  for (const [token] of json.replace(QUERY_LOCATION, "").matchAll(JSON_STRING_OR_NUMBER)) {
+    if (!token.startsWith('"') && !/[.eE]/.test(token) && !Number.isSafeInteger(Number(token))) return token;
   }
   return undefined;
 }
 
-/** The parse tree of `sql` as DuckDB's `json_serialize_sql` gives it; a refusal when it holds a number JavaScript would round. */
+/** The parse tree of `sql` as DuckDB's `json_serialize_sql` gives it; throws for a number JavaScript would round. */
 async function parseTree(connection: DuckDBConnection, sql: string): Promise<unknown> {
   const reader = await connection.runAndReadAll("SELECT json_serialize_sql($sql::VARCHAR)", { sql });
   const text = reader.value(0, 0);
   if (typeof text !== "string") return undefined;
   const inexact = inexactInteger(text);
-  if (inexact !== undefined) throw new InexactNumberError(inexact);
-  return JSON.parse(text);
-}
-
-class InexactNumberError extends Error {
-  constructor(readonly number: string) {
-    super(
-      `The number ${number} is larger than this server can check exactly (2^53 - 1): write it as text and cast it, as in '${number}'::HUGEINT`,
-    );
+  if (inexact !== undefined) {
+    throw new Error(`The number ${inexact} is larger than this server can check exactly (2^53 - 1): write it as text and cast it, as in '${inexact}'::HUGEINT`);
   }
+  return JSON.parse(text);
 }
 
 export async function createAnalyticsEngine(

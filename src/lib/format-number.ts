@@ -8,3 +8,8 @@ export function formatCount(value: number): string {
   const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return value < 0 ? `-${digits}` : digits;
 }
+
+/** "1 key", "12,345 keys": a count and its noun, which takes an s for any count but one. */
+export function formatCountOf(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
+}

@@ -1,4 +1,4 @@
-import { formatCount } from "./format-number";
+import { formatCountOf } from "./format-number";
 
 /** The units a relative time is said in, largest first, with their lengths. */
 export const RELATIVE_TIME_UNITS: readonly [unit: Intl.RelativeTimeFormatUnit, ms: number][] = [
@@ -31,7 +31,7 @@ export function formatRelativeTime(time: number, now: number): string {
     const count = Math.trunc(distance / size);
     const words = ONE_BACK[unit];
     if (count === 1 && words !== undefined) return difference < 0 ? words[0] : words[1];
-    const amount = `${formatCount(count)} ${unit}${count === 1 ? "" : "s"}`;
+    const amount = formatCountOf(count, unit);
     return difference < 0 ? `${amount} ago` : `in ${amount}`;
   }
   return difference < 0 ? "just now" : "in under a minute";
@@ -47,8 +47,9 @@ export function formatLocalTime(time: number): string | null {
   const date = new Date(time);
   if (Number.isNaN(date.getTime())) return null;
   const hours = date.getHours();
-  const clock = [hours % 12 || 12, date.getMinutes(), date.getSeconds()].map((part, index) => (index === 0 ? String(part) : String(part).padStart(2, "0")));
-  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}, ${clock.join(":")} ${hours < 12 ? "AM" : "PM"}`;
+  const twoDigits = (value: number) => String(value).padStart(2, "0");
+  const clock = `${hours % 12 || 12}:${twoDigits(date.getMinutes())}:${twoDigits(date.getSeconds())}`;
+  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}, ${clock} ${hours < 12 ? "AM" : "PM"}`;
 }
 
 /** The exact instant, for a title and a <time dateTime>; null when the number is not a date. */

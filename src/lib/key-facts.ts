@@ -1,4 +1,4 @@
-import { formatCount } from "./format-number";
+import { formatCount, formatCountOf } from "./format-number";
 /**
  * The fields of a key (CONTRACT.md §4) that decide whether a verification passes. Structural, so the
  * client's whole Key object fits it.
@@ -67,8 +67,7 @@ const DURATION_UNITS: [string, number][] = [
 export function formatDuration(ms: number): string {
   for (const [unit, size] of DURATION_UNITS) {
     if (ms >= size && ms % size === 0) {
-      const count = ms / size;
-      return `${formatCount(count)} ${unit}${count === 1 ? "" : "s"}`;
+      return formatCountOf(ms / size, unit);
     }
   }
   return `${ms} ms`;

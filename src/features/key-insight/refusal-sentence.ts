@@ -1,8 +1,8 @@
 import type { AnalyticsOutcome } from "../../lib/analytics-sql";
+import { formatCount } from "../../lib/format-number";
 import { formatRelativeTime } from "../../lib/format-time";
 import { formatRateLimit, nextRefill, type KeyFacts } from "../../lib/key-facts";
 import type { OutcomeCounts } from "./usage-series";
-import { formatCount } from "../../lib/format-number";
 
 export type VerdictTone = "ok" | "refused" | "warning" | "quiet";
 

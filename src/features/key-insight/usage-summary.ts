@@ -1,6 +1,6 @@
 import { USAGE_WINDOWS } from "../../lib/analytics-sql";
-import type { UsageSeries } from "./usage-series";
 import { formatCount } from "../../lib/format-number";
+import type { UsageSeries } from "./usage-series";
 
 const hourFormat = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
 const dayFormat = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });

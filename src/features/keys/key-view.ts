@@ -1,5 +1,5 @@
 import type { Key } from "../../lib/contract";
-import { formatCount } from "../../lib/format-number";
+import { formatCount, formatCountOf } from "../../lib/format-number";
 
 /** Keys whose name, id or visible prefix contains the query, ignoring case. */
 export function filterKeys<TKey extends Key>(keys: readonly TKey[], query: string): readonly TKey[] {
@@ -19,14 +19,13 @@ export function exactKeyId(query: string): string | null {
   return /^key_[A-Za-z0-9]{4,}$/.test(trimmed) ? trimmed : null;
 }
 
-const keysWord = (count: number) => `${formatCount(count)} ${count === 1 ? "key" : "keys"}`;
 
 /** "25 keys", "3 of 25 keys shown", "100 keys loaded, more available", "3 of 100 loaded keys shown, more available". */
 export function countText(loaded: number, shown: number, narrowed: boolean, hasMore: boolean): string {
   if (narrowed) {
     return hasMore
-      ? `${formatCount(shown)} of ${formatCount(loaded)} loaded ${loaded === 1 ? "key" : "keys"} shown, more not loaded yet`
-      : `${formatCount(shown)} of ${keysWord(loaded)} shown`;
+      ? `${formatCount(shown)} of ${formatCountOf(loaded, "loaded key")} shown, more not loaded yet`
+      : `${formatCount(shown)} of ${formatCountOf(loaded, "key")} shown`;
   }
-  return hasMore ? `${keysWord(loaded)} loaded, more available` : keysWord(loaded);
+  return hasMore ? `${formatCountOf(loaded, "key")} loaded, more available` : formatCountOf(loaded, "key");
 }

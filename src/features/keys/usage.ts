@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { UsageTotals } from "./key-status";
 import { formatCount } from "../../lib/format-number";
+import type { UsageTotals } from "./key-status";
 
 /**
  * A key's verifications over the last 36 hours, by hour and outcome, for the usage bars: the analytics query

@@ -2,10 +2,10 @@ import { useState, type ReactNode } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { SafeName } from "../../../components/safe-name";
 import type { Key, KeyRatelimit } from "../../../lib/contract";
+import { formatCount } from "../../../lib/format-number";
 import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
 import { formatRateLimit, nextRefill } from "../../../lib/key-facts";
 import { MetaTree } from "./meta-tree";
-import { formatCount } from "../../../lib/format-number";
 
 /** Items of a list (permissions, roles) shown before "Show all": 500 permissions stay a short page. */
 export const LIST_SHOWN = 40;

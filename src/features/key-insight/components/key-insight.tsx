@@ -5,6 +5,7 @@ import { SafeName } from "../../../components/safe-name";
 import type { Connection } from "../../../lib/api/transport";
 import { isKeyId, sqlString, USAGE_WINDOWS, type UsageWindow, type AnalyticsOutcome } from "../../../lib/analytics-sql";
 import type { Key } from "../../../lib/contract";
+import { formatCount } from "../../../lib/format-number";
 import { useKey } from "../api/get-key";
 import { useKeyUsage, useRefusals } from "../api/key-analytics";
 import { refusalVerdict } from "../refusal-sentence";
@@ -13,7 +14,6 @@ import { bucketLabel, usageSummary } from "../usage-summary";
 import { KeyFields, Timestamp } from "./key-fields";
 import { outcomeColorVar, UsageChart } from "./usage-chart";
 import "./key-page.css";
-import { formatCount } from "../../../lib/format-number";
 
 export interface KeyInsightProps {
   connection: Connection;

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { SafeName } from "../../../components/safe-name";
-import { formatCount } from "../../../lib/format-number";
+import { formatCount, formatCountOf } from "../../../lib/format-number";
 
 /** Entries of an object or array shown before "Show more"; a 1 MB meta stays quick to open. */
 export const ENTRIES_SHOWN = 50;
@@ -74,7 +74,7 @@ function Branch({ name, value, depth, index }: { name: string; value: Container;
   // Closed branches render nothing inside: opening is what pays for them.
   const [open, setOpen] = useState(depth <= 1);
   const count = Array.isArray(value) ? value.length : Object.keys(value).length;
-  const summary = Array.isArray(value) ? `[${formatCount(count)} item${count === 1 ? "" : "s"}]` : `{${formatCount(count)} field${count === 1 ? "" : "s"}}`;
+  const summary = Array.isArray(value) ? `[${formatCountOf(count, "item")}]` : `{${formatCountOf(count, "field")}}`;
   return (
     <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>

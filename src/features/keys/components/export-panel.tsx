@@ -1,10 +1,10 @@
 import { useId, useState } from "react";
 import { COLUMN_SPECS, type ColumnId } from "../key-columns";
 import type { Key } from "../../../lib/contract";
+import { formatCount, formatCountOf } from "../../../lib/format-number";
 import { exportFileName, isExportedColumn, keysToCsv, keysToJson } from "../export-keys";
 import type { KeysLoader } from "../use-keys-loader";
 import "./export-buttons.css";
-import { formatCount } from "../../../lib/format-number";
 
 /** Saves a file through a temporary link: no server round trip, nothing kept after the click. */
 function download(content: string, type: string, fileName: string): void {
@@ -33,7 +33,6 @@ interface ExportPanelProps {
   loader: KeysLoader;
 }
 
-const keysWord = (count: number) => `${formatCount(count)} ${count === 1 ? "key" : "keys"}`;
 
 /**
  * Export what the table shows — its filter, its sort, its columns — and say exactly what that is: how many
@@ -46,8 +45,8 @@ export function ExportPanel({ shownCount, shownKeys, columns, now, loaded, hasMo
   const loading = loader.state.phase === "loading" || loader.state.phase === "rate-limited" || loader.state.phase === "offline";
   const scope =
     shownCount === loaded
-      ? `${keysWord(shownCount)}, every key loaded`
-      : `${formatCount(shownCount)} of ${keysWord(loaded)} loaded, as filtered`;
+      ? `${formatCountOf(shownCount, "key")}, every key loaded`
+      : `${formatCount(shownCount)} of ${formatCountOf(loaded, "key")} loaded, as filtered`;
   return (
     <div className="keys-export">
       <button type="button" className="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((value) => !value)}>

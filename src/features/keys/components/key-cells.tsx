@@ -4,11 +4,11 @@ import { SafeName } from "../../../components/safe-name";
 import { formatIsoTime, formatLocalTime, formatRelativeTime } from "../../../lib/format-time";
 import type { ColumnId } from "../key-columns";
 import type { Key } from "../../../lib/contract";
+import { formatCount } from "../../../lib/format-number";
 import type { KeyUsage } from "../usage";
 import { KeyStatusBadges } from "./key-status-badge";
 import { RelativeTime } from "./relative-time";
 import { UsageBar } from "./usage-bar";
-import { formatCount } from "../../../lib/format-number";
 
 /** Where a key's own page lives; a real link, so it opens in a new tab too. */
 export function keyPagePath(keyId: string): string {

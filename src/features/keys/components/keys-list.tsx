@@ -12,6 +12,7 @@ import { isAnalyticsForbidden, READ_ANALYTICS_PERMISSION, useKeysUsage } from ".
 import { useUsageTotals } from "../api/get-usage-totals";
 import { listKeysQueryKey, useListKeys, type ListKeysParams } from "../api/list-keys";
 import type { Key } from "../../../lib/contract";
+import { formatCount } from "../../../lib/format-number";
 import { countText, exactKeyId, filterKeys } from "../key-view";
 import { useKeysLoader } from "../use-keys-loader";
 import { useElementWidth } from "../use-element-width";
@@ -26,7 +27,6 @@ import { LoadProgress } from "./load-progress";
 import { StatusFilter } from "./status-filter";
 import { UsageSortNote } from "./usage-sort-note";
 import "./keys.css";
-import { formatCount } from "../../../lib/format-number";
 
 export interface RefreshErrorProps {
   error: unknown;

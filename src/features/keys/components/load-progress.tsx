@@ -1,6 +1,6 @@
 import { Spinner } from "../../../components/spinner";
+import { formatCountOf } from "../../../lib/format-number";
 import type { LoadPurpose, LoadState } from "../use-keys-loader";
-import { formatCount } from "../../../lib/format-number";
 
 interface LoadProgressProps {
   state: LoadState;
@@ -12,7 +12,6 @@ interface LoadProgressProps {
   onContinue: (purpose: LoadPurpose) => void;
 }
 
-const keys = (count: number) => `${formatCount(count)} ${count === 1 ? "key" : "keys"}`;
 
 function goal(purpose: LoadPurpose, filter: string): string {
   switch (purpose) {
@@ -37,7 +36,7 @@ export function LoadProgress({ state, loaded, secondsLeft, filter, onStop, onCon
     if (state.purpose !== "all" && state.purpose !== "export") return null;
     return state.phase === "done" ? (
       <p className="keys-progress" role="status">
-        All {keys(loaded)} loaded.
+        All {formatCountOf(loaded, "key")} loaded.
       </p>
     ) : null;
   }
@@ -47,20 +46,20 @@ export function LoadProgress({ state, loaded, secondsLeft, filter, onStop, onCon
     case "loading":
       text =
         purpose === "search"
-          ? `${goal(purpose, filter)}: ${keys(loaded)} looked at, none matches yet.`
-          : `${goal(purpose, filter)}: ${keys(loaded)} so far.`;
+          ? `${goal(purpose, filter)}: ${formatCountOf(loaded, "key")} looked at, none matches yet.`
+          : `${goal(purpose, filter)}: ${formatCountOf(loaded, "key")} so far.`;
       break;
     case "rate-limited":
-      text = `The API's rate limit is reached at ${keys(loaded)}; loading goes on in ${secondsLeft ?? 0} s.`;
+      text = `The API's rate limit is reached at ${formatCountOf(loaded, "key")}; loading goes on in ${secondsLeft ?? 0} s.`;
       break;
     case "offline":
-      text = `Offline at ${keys(loaded)}; loading goes on when the connection is back.`;
+      text = `Offline at ${formatCountOf(loaded, "key")}; loading goes on when the connection is back.`;
       break;
     case "stopped":
       text =
         purpose === "search"
-          ? `Stopped looking for “${filter}” after ${keys(loaded)}; none matches. More keys are not loaded.`
-          : `Stopped at ${keys(loaded)}; more keys are not loaded.`;
+          ? `Stopped looking for “${filter}” after ${formatCountOf(loaded, "key")}; none matches. More keys are not loaded.`
+          : `Stopped at ${formatCountOf(loaded, "key")}; more keys are not loaded.`;
       break;
   }
   const active = state.phase !== "stopped";

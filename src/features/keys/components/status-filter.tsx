@@ -1,6 +1,6 @@
+import { formatCount } from "../../../lib/format-number";
 import { STATUS_LABELS, type StatusFacet } from "../key-status";
 import type { KeysTableModel } from "../use-keys-table";
-import { formatCount } from "../../../lib/format-number";
 
 const FACETS: readonly StatusFacet[] = ["expired", "disabled", "no-credits", "expiring", "low-credits", "ok"];
 
