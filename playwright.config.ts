@@ -16,7 +16,7 @@ export default defineConfig({
     browserName: "chromium",
     headless: true,
     launchOptions: { executablePath: findBrowser(), args: BROWSER_ARGS },
-    trace: "retain-on-failure",
+    trace: { mode: "retain-on-failure", screenshots: false },
     screenshot: "only-on-failure",
   },
 });

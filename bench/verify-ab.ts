@@ -7,7 +7,7 @@
  * Writes nothing but bench/.work/.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -115,6 +115,7 @@ async function main(): Promise<void> {
   });
   const rounds = Number(values.rounds);
   const seconds = Number(values.seconds);
+  mkdirSync(WORK_DIR, { recursive: true });
   const nodeArgs = values.prof ? ["--cpu-prof", `--cpu-prof-dir=${join(WORK_DIR, "profiles")}`] : [];
   const a = await startKeyscope("this", REPO_ROOT, nodeArgs);
   const b = values.other === undefined ? undefined : await startKeyscope("other", resolve(values.other), nodeArgs);
