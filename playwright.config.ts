@@ -15,7 +15,7 @@ export default defineConfig({
   use: {
     browserName: "chromium",
     headless: true,
-    launchOptions: { executablePath: findBrowser(), args: BROWSER_ARGS },
+    launchOptions: { executablePath: findBrowser("headless-shell"), args: BROWSER_ARGS },
     trace: { mode: "retain-on-failure", screenshots: false },
     screenshot: "only-on-failure",
   },
