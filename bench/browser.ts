@@ -117,7 +117,7 @@ export function firstRowMessage(page: Page): Promise<number> {
 }
 
 /** Navigation start to the first key row in a new tab of `context`. */
-async function loadAndTime(context: BrowserContext, address: string): Promise<number> {
+export async function loadAndTime(context: BrowserContext, address: string): Promise<number> {
   const page = await context.newPage();
   try {
     const time = firstRowMessage(page);
