@@ -4,8 +4,7 @@
  *
  * `npm run bench -- --only api,paging --quick` measures a part, with fewer rounds, into bench/.work/ only.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startServer, type StartedServer } from "../test/support/server-process";
 import { benchAnalytics } from "./analytics";
@@ -13,7 +12,7 @@ import { benchApi } from "./api";
 import { benchBrowser, chromiumVersion } from "./browser";
 import { benchBundle } from "./bundle";
 import { describeMachine, loadNow } from "./lib/machine";
-import { APP_DIST, README_PATH, RESULTS_PATH, WORK_DIR } from "./lib/paths";
+import { APP_DIST, README_PATH, RESULTS_PATH, workFile } from "./lib/paths";
 import { markdownTable, updateReadme } from "./lib/report";
 import type { BenchResults, BenchRow } from "./lib/results";
 import { benchDeepPaging } from "./paging";
@@ -68,7 +67,6 @@ async function main(): Promise<void> {
   const quick = values.quick === true;
   const partial = quick || sections.size < SECTIONS.length;
 
-  mkdirSync(WORK_DIR, { recursive: true });
   const rows: BenchRow[] = [];
   const chromium = await chromiumVersion();
 
@@ -127,7 +125,7 @@ async function main(): Promise<void> {
     wallTimeSeconds: (performance.now() - startedAt) / 1000,
     rows,
   };
-  const resultsPath = partial ? join(WORK_DIR, "results.json") : RESULTS_PATH;
+  const resultsPath = partial ? workFile("results.json") : RESULTS_PATH;
   writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
   if (!partial) updateReadme(README_PATH, results);
   console.log(`\n${markdownTable(results)}\n`);

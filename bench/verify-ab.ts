@@ -7,13 +7,13 @@
  * Writes nothing but bench/.work/.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { startBareServer } from "./lib/processes";
-import { REPO_ROOT, WORK_DIR } from "./lib/paths";
+import { REPO_ROOT, WORK_DIR, workFile } from "./lib/paths";
 import { median } from "./lib/stats";
 
 interface Target {
@@ -115,7 +115,6 @@ async function main(): Promise<void> {
   });
   const rounds = Number(values.rounds);
   const seconds = Number(values.seconds);
-  mkdirSync(WORK_DIR, { recursive: true });
   const nodeArgs = values.prof ? ["--cpu-prof", `--cpu-prof-dir=${join(WORK_DIR, "profiles")}`] : [];
   const a = await startKeyscope("this", REPO_ROOT, nodeArgs);
   const b = values.other === undefined ? undefined : await startKeyscope("other", resolve(values.other), nodeArgs);
@@ -160,7 +159,7 @@ async function main(): Promise<void> {
     otherOverFloor: b === undefined ? undefined : median((rows.other?.rps ?? []).map((rps, index) => rps / (floorRps[index] ?? 1))),
   };
   console.log(JSON.stringify(summary, null, 2));
-  writeFileSync(join(WORK_DIR, "verify-ab.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(workFile("verify-ab.json"), `${JSON.stringify(summary, null, 2)}\n`);
 }
 
 await main();

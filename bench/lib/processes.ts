@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadResult, LoadSpec } from "../load/autocannon-worker";
 import type { BareRoutes } from "../load/bare-server";
-import { BENCH_DIR, REPO_ROOT, WORK_DIR } from "./paths";
+import { BENCH_DIR, REPO_ROOT, workFile } from "./paths";
 
 /** `node --import tsx <script>`: one process per child (the tsx binary would start two). */
 function tsxArgs(script: string, args: string[]): string[] {
@@ -13,7 +13,7 @@ function tsxArgs(script: string, args: string[]): string[] {
 /** Runs one autocannon measurement in a child process and resolves what it measured. */
 export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   // Through a file: thousands of distinct bodies do not fit in an argument.
-  const specPath = join(WORK_DIR, "load-spec.json");
+  const specPath = workFile("load-spec.json");
   writeFileSync(specPath, JSON.stringify(spec));
   return new Promise((resolve, reject) => {
     execFile(
@@ -36,7 +36,7 @@ export interface BareServer {
 
 /** Starts the bare node:http floor server in a child process, answering `routes`. */
 export function startBareServer(routes: BareRoutes): Promise<BareServer> {
-  const routesPath = join(WORK_DIR, "bare-routes.json");
+  const routesPath = workFile("bare-routes.json");
   writeFileSync(routesPath, JSON.stringify(routes));
   const child = spawn(process.execPath, tsxArgs("load/bare-server.ts", [routesPath]), {
     cwd: REPO_ROOT,

@@ -13,11 +13,8 @@ export type BrowserKind = "headless-shell" | "browser";
 const SYSTEM_BROWSERS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
 /** The binary itself, not /usr/bin's shell wrapper, so that Playwright's signals reach it. */
 const SYSTEM_HEADLESS_SHELLS = ["/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell"];
-/** Debian's package of each kind, and the path it installs. */
-const DEBIAN_PACKAGES: Record<BrowserKind, { name: string; path: string }> = {
-  "headless-shell": { name: "chromium-headless-shell", path: "/usr/lib/chromium/chromium-headless-shell" },
-  browser: { name: "chromium", path: "/usr/bin/chromium" },
-};
+/** Debian's package of each kind. */
+const DEBIAN_PACKAGES: Record<BrowserKind, string> = { "headless-shell": "chromium-headless-shell", browser: "chromium" };
 
 function isExecutable(path: string): boolean {
   try {
@@ -52,12 +49,13 @@ export function findBrowser(kind: BrowserKind = "browser"): string {
   const preferred = kind === "headless-shell" ? [...SYSTEM_HEADLESS_SHELLS, ...SYSTEM_BROWSERS] : SYSTEM_BROWSERS;
   const found = preferred.find(isExecutable) ?? playwrightDownload();
   if (found) return found;
-  const { name, path } = DEBIAN_PACKAGES[kind];
+  const name = DEBIAN_PACKAGES[kind];
   if (canInstallWithApt()) {
     console.log(`No Chromium found: installing Debian's ${name} package (about a minute)…`);
     execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
     execFileSync("apt-get", ["install", "-y", "-qq", name], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
-    if (isExecutable(path)) return path;
+    const installed = preferred.find(isExecutable);
+    if (installed) return installed;
   }
   throw new Error(
     `No Chromium for the browser tests: install one (Debian: \`sudo apt-get install ${name}\`) or set CHROME_PATH to a Chrome or Chromium binary.`,
