@@ -2,7 +2,7 @@ import { buildDashboard, dashboardIsStale } from "./build-dashboard";
 import { displayUrl, parseServerArgs, SERVER_USAGE } from "./config";
 import { installShutdown } from "./lifecycle";
 import { REPO_ROOT } from "./paths";
-import { startKeyscope, type RunningServer } from "./start";
+import type { RunningServer } from "./start";
 
 // stdout is a contract that tests parse: the demo key line (first start only), the running line, then request lines.
 function say(line: string): void {
@@ -24,6 +24,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const { config } = parsed;
+  // Loaded only now (DuckDB, SQLite, Hono): --help and a mistyped flag answer at once.
+  const { startKeyscope } = await import("./start");
 
   // Installed before the (possibly long) build, so a signal or a vanished parent stops the process at any point.
   let running: RunningServer | undefined = undefined;

@@ -16,10 +16,11 @@ interface AxeResultShape {
 
 /** The serious and critical accessibility violations axe-core finds on the page as it is now. */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ path: axePath });
+  // Injected once per document (a navigation drops it); only violations are collected, which is all that is read.
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: axePath });
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: () => Promise<AxeResultShape> } }).axe;
-    return axe.run();
+    const axe = (window as unknown as { axe: { run: (context: Document, options: { resultTypes: string[] }) => Promise<AxeResultShape> } }).axe;
+    return axe.run(document, { resultTypes: ["violations"] });
   });
   return result.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
