@@ -17,11 +17,6 @@ export interface GroupCommit {
   run<T>(work: () => T): Promise<T>;
   /** Commits the open transaction now: before the database is closed. */
   flush(): void;
-  /**
-   * A number naming the group transaction open now, or undefined when none is. While one is open this connection
-   * holds the write lock, so nothing another process could write changes under it.
-   */
-  openGroup(): number | undefined;
   /** Whether a `work` of `run` is running now: inside its own savepoint, which already makes it atomic. */
   inWork(): boolean;
 }
@@ -38,7 +33,6 @@ export function createGroupCommit(db: Database, schedule: (flush: () => void) =>
   // A nested better-sqlite3 transaction is a savepoint, rolled back alone when its function throws.
   const savepoint = db.transaction((work: () => void) => work());
   let waiters: Waiter[] | undefined;
-  let groups = 0;
   let working = 0;
 
   function inSavepoint<T>(work: () => T): T {
@@ -81,7 +75,6 @@ export function createGroupCommit(db: Database, schedule: (flush: () => void) =>
             return;
           }
           begin.run();
-          groups += 1;
           waiters = [];
           schedule(flush);
         }
@@ -90,7 +83,6 @@ export function createGroupCommit(db: Database, schedule: (flush: () => void) =>
       });
     },
     flush,
-    openGroup: () => (waiters === undefined ? undefined : groups),
     inWork: () => working > 0,
   };
 }

@@ -1,4 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
+import { createVersionedCache } from "../versioned-cache";
 import { createGroupCommit } from "./group-commit";
 
 /** What a request needs to know about the root key it carries. */
@@ -182,6 +183,9 @@ const KEY_SELECT = `
          CASE WHEN i.id IS NULL THEN '[]' ELSE ${rateLimitsJson("identity_ratelimits", "identity_id = i.id")} END AS identity_ratelimits
     FROM keys k LEFT JOIN identities i ON i.workspace_id = k.workspace_id AND i.external_id = k.external_id`;
 
+/** Root keys whose lookups are remembered between changes (the least recently used go first). */
+const ROOT_KEYS_REMEMBERED = 1000;
+
 // "" sorts before every id, so a first page is the same index range scan as any other.
 const BEFORE_ALL_IDS = "";
 
@@ -242,8 +246,10 @@ export function createKeyStore(db: Database): KeyStore {
     };
   }
 
-  let rootKeysGroup: number | undefined;
-  const rootKeysOfGroup = new Map<string, RootKeyRecord | undefined>();
+  // Root keys change only through another connection (the admin CLI; this one never writes them): SQLite's
+  // data_version, read at every lookup, tells when another connection committed anything, and then every answer
+  // remembered, "no such root key" (null) among them, is forgotten.
+  const rootKeys = createVersionedCache<RootKeyRecord | null>(() => dataVersion.get() ?? 0, ROOT_KEYS_REMEMBERED);
 
   function pageRows(query: ListKeysQuery): KeyRow[] {
     const after = query.after ?? BEFORE_ALL_IDS;
@@ -260,16 +266,7 @@ export function createKeyStore(db: Database): KeyStore {
 
   return {
     findRootKey(hash) {
-      // Inside a group transaction nothing can change root keys (this connection holds the write lock and never
-      // writes them), so the requests of one turn look a root key up once.
-      const open = group.openGroup();
-      if (open === undefined) return readRootKey(hash);
-      if (open !== rootKeysGroup) {
-        rootKeysOfGroup.clear();
-        rootKeysGroup = open;
-      }
-      if (!rootKeysOfGroup.has(hash)) rootKeysOfGroup.set(hash, readRootKey(hash));
-      return rootKeysOfGroup.get(hash);
+      return rootKeys.get(hash, () => readRootKey(hash) ?? null) ?? undefined;
     },
     apiBelongsTo(apiId, workspaceId) {
       return apiInWorkspace.get(apiId, workspaceId) === 1;
