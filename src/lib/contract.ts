@@ -7,6 +7,11 @@
 export const LIST_KEYS_PATH = "/v2/keys.listKeys";
 /** The real service's list operation (CONTRACT.md §3); it requires `apiId`. */
 export const REAL_SERVICE_LIST_KEYS_PATH = "/v2/apis.listKeys";
+/** The list operations to try, in order, for a request with or without an `apiId`. */
+export function listKeysPaths(apiId: string | undefined): readonly string[] {
+  return apiId === undefined ? [LIST_KEYS_PATH] : [REAL_SERVICE_LIST_KEYS_PATH, LIST_KEYS_PATH];
+}
+
 export const LIVENESS_PATH = "/v2/liveness";
 export const GET_KEY_PATH = "/v2/keys.getKey";
 export const GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";

@@ -1,4 +1,4 @@
-import { COLUMN_SPECS, type ColumnId } from "./key-columns";
+import { COLUMN_SPECS, type ColumnId } from "./column-specs";
 
 /**
  * Which of the chosen columns the Keys table can show at a width without scrolling sideways: the rest fold

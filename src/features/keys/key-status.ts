@@ -67,6 +67,25 @@ export function statusFacets(key: Key, now: number): StatusFacet[] {
   return statuses.length === 0 ? ["ok"] : statuses;
 }
 
+/** The status filter's choices, in its order. */
+export const STATUS_FILTER_FACETS: readonly StatusFacet[] = ["expired", "disabled", "no-credits", "expiring", "low-credits", "ok"];
+
+/** How many of the keys have each status. */
+export function countStatuses(keys: readonly Key[], now: number): ReadonlyMap<StatusFacet, number> {
+  const counts = new Map<StatusFacet, number>();
+  for (const key of keys) for (const facet of statusFacets(key, now)) counts.set(facet, (counts.get(facet) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * The choices the status filter offers: those some key has, and those chosen. None when there is nothing to
+ * choose between (every key is fine, or the API sends no field a status comes from).
+ */
+export function offeredFacets(counts: ReadonlyMap<StatusFacet, number>, selected: readonly StatusFacet[]): StatusFacet[] {
+  const offered = STATUS_FILTER_FACETS.filter((facet) => (counts.get(facet) ?? 0) > 0 || selected.includes(facet));
+  return offered.length <= 1 && selected.length === 0 ? [] : offered;
+}
+
 /** Verifications in the usage window, counted by outcome. */
 export interface UsageTotals {
   valid: number;

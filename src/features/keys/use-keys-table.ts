@@ -1,14 +1,11 @@
 import { functionalUpdate, useTable, type SortingState, type Updater } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
-import { readColumnVisibility, saveColumnVisibility, type ColumnVisibility } from "./column-preferences";
-import { fitColumns } from "./fit-columns";
-import { COLUMN_ORDER, COLUMN_SPECS, keyColumns, keysTableFeatures, presentColumns, type ColumnId } from "./key-columns";
+import { saveColumnVisibility, type ColumnVisibility } from "./column-preferences";
+import { fitChosenColumns, initialColumnChoice, offeredColumns } from "./column-choice";
+import { COLUMN_ORDER, presentColumns } from "./column-specs";
+import { keyColumns, keysTableFeatures } from "./key-columns";
 import type { Key } from "../../lib/contract";
-import { statusFacets, type StatusFacet } from "./key-status";
-
-const DEFAULT_VISIBILITY: ColumnVisibility = Object.fromEntries(
-  COLUMN_ORDER.filter((id) => COLUMN_SPECS[id].hiddenByDefault).map((id) => [id, false]),
-);
+import { countStatuses, statusFacets, type StatusFacet } from "./key-status";
 
 interface Options {
   now: number;
@@ -36,27 +33,21 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
     () => (statusFilter.length === 0 ? keys : keys.filter((key) => statusFacets(key, now).some((facet) => statusFilter.includes(facet)))),
     [keys, now, statusFilter],
   );
-  const [chosen, setChosen] = useState<ColumnVisibility>(() => ({ ...DEFAULT_VISIBILITY, ...readColumnVisibility() }));
+  const [chosen, setChosen] = useState<ColumnVisibility>(initialColumnChoice);
 
   const columns = useMemo(() => keyColumns(now, (keyId) => usageTotals?.get(keyId)), [now, usageTotals]);
   const present = useMemo(() => presentColumns(keys), [keys]);
-  const offered = useMemo(
-    () => COLUMN_ORDER.filter((id) => present.has(id) && (id !== "usage" || usageAvailable)),
-    [present, usageAvailable],
-  );
+  const offered = useMemo(() => offeredColumns(present, usageAvailable), [present, usageAvailable]);
   const columnVisibility = useMemo(
     () => Object.fromEntries(COLUMN_ORDER.map((id) => [id, offered.includes(id) && chosen[id] !== false])),
     [offered, chosen],
   );
-  const visibleColumns = useMemo(() => offered.filter((id) => columnVisibility[id]), [offered, columnVisibility]);
-
-  // The sorted column and the ones the person turned on are the last to fold.
   const sortedKey = sorting.map((entry) => entry.id).join(" ");
-  const turnedOnKey = COLUMN_ORDER.filter((id) => chosen[id] === true).join(" ");
-  const fitted = useMemo(() => {
-    const pinned = new Set([...sortedKey.split(" "), ...turnedOnKey.split(" ")].filter((id): id is ColumnId => id in COLUMN_SPECS));
-    return fitColumns(visibleColumns, { width, compact, pinned });
-  }, [visibleColumns, width, compact, sortedKey, turnedOnKey]);
+  const fitted = useMemo(
+    () => fitChosenColumns(offered, chosen, sortedKey.split(" "), { width, compact }),
+    [offered, chosen, sortedKey, width, compact],
+  );
+  const visibleColumns = fitted.visible;
   // The same columns keep the same array, so a resize that folds nothing re-renders no row.
   const shownKey = fitted.shown.join(" ");
   const foldedKey = fitted.folded.join(" ");
@@ -104,12 +95,6 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
     /** How many of the keys (before the status filter) have each status. */
     statusCounts,
   };
-}
-
-function countStatuses(keys: readonly Key[], now: number): ReadonlyMap<StatusFacet, number> {
-  const counts = new Map<StatusFacet, number>();
-  for (const key of keys) for (const facet of statusFacets(key, now)) counts.set(facet, (counts.get(facet) ?? 0) + 1);
-  return counts;
 }
 
 export type KeysTableModel = ReturnType<typeof useKeysTable>;

@@ -1,4 +1,4 @@
-import { listKeysPaths } from "../../lib/api/list-keys";
+import { listKeysPaths } from "../../lib/contract";
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;

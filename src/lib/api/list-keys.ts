@@ -1,8 +1,7 @@
-import * as v from "valibot";
 import { InvalidConnectionError, UnexpectedResponseError } from "../api-errors";
-import { LIST_KEYS_PATH, REAL_SERVICE_LIST_KEYS_PATH, type Key, type ListKeysRequest } from "../contract";
+import { listKeysPaths, type Key, type ListKeysRequest } from "../contract";
 import { callOperation } from "./call-operation";
-import { KeySchema } from "./schemas";
+import { KeysDataSchema } from "./schemas";
 import type { Connection, RequestOptions } from "./transport";
 
 export interface KeysPage {
@@ -11,15 +10,6 @@ export interface KeysPage {
   hasMore: boolean;
   requestId: string | null;
 }
-
-/** The reference server answers `data: {keys}`, the real service `data` as the array itself. */
-const KeysDataSchema = v.union([
-  v.array(KeySchema),
-  v.pipe(
-    v.looseObject({ keys: v.array(KeySchema) }),
-    v.transform(({ keys }) => keys),
-  ),
-]);
 
 /**
  * One page of keys. `POST /v2/keys.listKeys` (the reference server) by default; with the connection's `apiId`,
@@ -43,11 +33,6 @@ export async function listKeys(connection: Connection, request: ListKeysRequest 
     }
   }
   throw new InvalidConnectionError("api-id-required");
-}
-
-/** The list operations to try, in order, for a request with or without an `apiId`. */
-export function listKeysPaths(apiId: string | undefined): readonly string[] {
-  return apiId === undefined ? [LIST_KEYS_PATH] : [REAL_SERVICE_LIST_KEYS_PATH, LIST_KEYS_PATH];
 }
 
 /** A 404 that is not the service's error envelope: the server has no such operation (a router's own 404). */

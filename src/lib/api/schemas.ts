@@ -123,3 +123,12 @@ export const ErrorFieldsSchema = v.looseObject({
 });
 
 export const ErrorEnvelopeSchema = v.looseObject({ meta: MetaSchema, error: v.pipe(PlainObject, ErrorFieldsSchema) });
+
+/** The reference server answers `data: {keys}`, the real service `data` as the array itself. */
+export const KeysDataSchema = v.union([
+  v.array(KeySchema),
+  v.pipe(
+    v.looseObject({ keys: v.array(KeySchema) }),
+    v.transform(({ keys }) => keys),
+  ),
+]);

@@ -1,6 +1,5 @@
 import { vi } from "vitest";
-import { KEYS_PAGE_PADDING } from "../../../src/features/keys/components/keys-list";
-import { COMPACT_QUERY } from "../../../src/features/keys/components/keys-table";
+import { COMPACT_QUERY, KEYS_PAGE_PADDING } from "../../../src/features/keys/keys-layout";
 
 /** The viewport of a phone for useMediaQuery: the keys table's COMPACT_QUERY matches, every other query does not. */
 export function onAPhone(): void {

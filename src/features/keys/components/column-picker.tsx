@@ -1,4 +1,4 @@
-import { ALWAYS_SHOWN, COLUMN_SPECS } from "../key-columns";
+import { ALWAYS_SHOWN, COLUMN_SPECS } from "../column-specs";
 import type { KeysTableModel } from "../use-keys-table";
 
 /**

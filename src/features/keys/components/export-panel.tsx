@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { COLUMN_SPECS, type ColumnId } from "../key-columns";
+import { COLUMN_SPECS, type ColumnId } from "../column-specs";
 import type { Key } from "../../../lib/contract";
 import { formatCount, formatCountOf } from "../../../lib/format-number";
 import { exportFileName, isExportedColumn, keysToCsv, keysToJson } from "../export-keys";

@@ -2,7 +2,7 @@ import { Link } from "react-router-dom";
 import { CopyButton } from "../../../components/copy-button";
 import { SafeName } from "../../../components/safe-name";
 import { formatIsoTime, formatLocalTime, formatRelativeTime } from "../../../lib/format-time";
-import type { ColumnId } from "../key-columns";
+import type { ColumnId } from "../column-specs";
 import type { Key } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
 import type { KeyUsage } from "../usage";

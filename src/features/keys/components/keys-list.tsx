@@ -17,12 +17,13 @@ import { countText, exactKeyId, filterKeys } from "../key-view";
 import { useKeysLoader } from "../use-keys-loader";
 import { useElementWidth } from "../use-element-width";
 import { useKeysTable } from "../use-keys-table";
+import { COMPACT_QUERY, estimatedListWidth, ROW_HEIGHT } from "../keys-layout";
 import { useMediaQuery } from "../use-media-query";
 import { useNow } from "../use-now";
 import { useOnline } from "../use-online";
 import { ColumnPicker } from "./column-picker";
 import { ExportPanel } from "./export-panel";
-import { COMPACT_QUERY, KeysTable, ROW_HEIGHT } from "./keys-table";
+import { KeysTable } from "./keys-table";
 import { LoadProgress } from "./load-progress";
 import { StatusFilter } from "./status-filter";
 import { UsageSortNote } from "./usage-sort-note";
@@ -48,19 +49,6 @@ type KeysQuery = ReturnType<typeof useListKeys>;
 type KeysData = InfiniteData<KeysPage, unknown>;
 
 /** The keys the connection can read: filter, count, refresh, the virtualized table and paging. A skeleton while loading. */
-/** keys.css: the keys page is at most 1,600 px wide, with this much padding on either side. */
-const KEYS_PAGE_MAX_WIDTH = 1600;
-export const KEYS_PAGE_PADDING = { wide: 24, compact: 12 } as const;
-
-/**
- * The list's width before anything is laid out, from the window alone: the columns that fit are chosen in the
- * first render, and the measured width (a scrollbar less, say) only corrects it before the first paint.
- */
-function estimatedListWidth(compact: boolean): number {
-  const viewport = typeof window === "undefined" ? 0 : window.innerWidth;
-  return Math.min(viewport, KEYS_PAGE_MAX_WIDTH) - 2 * KEYS_PAGE_PADDING[compact ? "compact" : "wide"];
-}
-
 export function KeysList(props: KeysListProps) {
   const query = useListKeys(props.connection, props.params);
   if (query.data === undefined) return <KeysListSkeleton />;

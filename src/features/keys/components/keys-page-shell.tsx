@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { listKeysPaths } from "../../../lib/api/list-keys";
+import { listKeysPaths } from "../../../lib/contract";
 import "./keys.css";
 
 /** The Keys page's heading and frame; the list (or the panel that replaces it) goes inside. */

@@ -1,18 +1,15 @@
 import { elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useEffectEvent, useRef, type CSSProperties } from "react";
-import { COLUMN_SPECS, type ColumnId } from "../key-columns";
+import { COLUMN_SPECS, type ColumnId } from "../column-specs";
 import type { Key } from "../../../lib/contract";
 import type { KeyUsage } from "../usage";
 import type { KeysTableModel } from "../use-keys-table";
+import { HEADER_HEIGHT, ROW_HEIGHT } from "../keys-layout";
 import { KeyCell } from "./key-cells";
 import { SortControl } from "./sort-control";
 
-/** Fixed, so the virtualizer never has to measure: 100,000 rows cost what the visible ones cost. */
-export const ROW_HEIGHT = 52;
-export const HEADER_HEIGHT = 40;
 /** On a phone each row is a small card: name and usage, the badges, the id, then last use, credits and dates. */
 const COMPACT_ROW_HEIGHT = 128;
-export const COMPACT_QUERY = "(max-width: 640px)";
 /** Rows rendered beyond those in view, each way. */
 const OVERSCAN = 10;
 /** Start loading the next page this many rows before the end. */

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { COLUMN_SPECS, type ColumnId } from "../key-columns";
+import { COLUMN_SPECS, type ColumnId } from "../column-specs";
 import type { KeysTableModel } from "../use-keys-table";
 
 /** How each column's two directions read, and which comes first when the column is chosen. */

@@ -1,8 +1,6 @@
 import { formatCount } from "../../../lib/format-number";
-import { STATUS_LABELS, type StatusFacet } from "../key-status";
+import { offeredFacets, STATUS_LABELS, type StatusFacet } from "../key-status";
 import type { KeysTableModel } from "../use-keys-table";
-
-const FACETS: readonly StatusFacet[] = ["expired", "disabled", "no-credits", "expiring", "low-credits", "ok"];
 
 interface StatusFilterProps {
   model: KeysTableModel;
@@ -19,9 +17,8 @@ interface StatusFilterProps {
 export function StatusFilter({ model, loaded, hasMore, loading, onLoadAll }: StatusFilterProps) {
   const counts = model.statusCounts;
   const selected = model.statusFilter;
-  const offered = FACETS.filter((facet) => (counts.get(facet) ?? 0) > 0 || selected.includes(facet));
-  // Nothing to choose between: every key is fine, or the API sends no field a status comes from.
-  if (offered.length <= 1 && selected.length === 0) return null;
+  const offered = offeredFacets(counts, selected);
+  if (offered.length === 0) return null;
   const toggle = (facet: StatusFacet) =>
     model.setStatusFilter(selected.includes(facet) ? selected.filter((value) => value !== facet) : [...selected, facet]);
   return (

@@ -2,7 +2,8 @@
  * The probes of a diagnostics run, as plain functions of a base URL and a key: no React here.
  * Each one sends one request and records what came back (or why nothing could be read), and how long it took.
  */
-import { listKeys, listKeysPaths } from "../../../lib/api/list-keys";
+import { listKeys } from "../../../lib/api/list-keys";
+import { listKeysPaths } from "../../../lib/contract";
 import { normalizeBaseUrl } from "../../../lib/check-base-url";
 import { deadline, defaultFetch, untilAborted } from "../../../lib/api/fetch-tools";
 import { classifyNetworkFailure } from "../../../lib/api/network-failure";

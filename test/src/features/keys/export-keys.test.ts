@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { csvField, exportFileName, keysToCsv, keysToJson, neutralizeFormula } from "../../../../src/features/keys/export-keys";
-import type { ColumnId } from "../../../../src/features/keys/key-columns";
+import type { ColumnId } from "../../../../src/features/keys/column-specs";
 import type { Key } from "../../../../src/lib/contract";
 
 const NOW = Date.UTC(2026, 10, 22);
