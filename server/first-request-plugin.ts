@@ -17,7 +17,10 @@ type OutputChunk = Rolldown.OutputChunk;
  */
 const EARLY_ENTRY = fileURLToPath(new URL("../src/first-request/main.ts", import.meta.url));
 const KEYS_ROUTE = fileURLToPath(new URL("../src/app/routes/keys-route.tsx", import.meta.url));
+/** The keys page drawn before React's first render (src/app/first-paint.ts): loaded by the same tabs, as early. */
+const FIRST_PAINT = fileURLToPath(new URL("../src/app/first-paint.ts", import.meta.url));
 const PLACEHOLDER = "__KEYSCOPE_KEYS_ROUTE_FILES__";
+const PAINT_PLACEHOLDER = "__KEYSCOPE_FIRST_PAINT__";
 
 function chunks(bundle: OutputBundle): OutputChunk[] {
   return Object.values(bundle).filter((output): output is OutputChunk => output.type === "chunk");
@@ -49,36 +52,57 @@ export function firstRequestPlugin(): Plugin {
     },
     buildStart() {
       this.emitFile({ type: "chunk", id: EARLY_ENTRY, name: "first-request" });
+      // Loaded by URL from the early entry, so what it exports must stay (an app build drops entries' exports).
+      this.emitFile({ type: "chunk", id: FIRST_PAINT, name: "first-paint", preserveSignature: "strict" });
     },
     generateBundle(_options, bundle) {
       const all = chunks(bundle);
       const early = all.find((chunk) => chunk.facadeModuleId === EARLY_ENTRY);
       const keysRoute = all.find((chunk) => chunk.facadeModuleId === KEYS_ROUTE);
+      const firstPaint = all.find((chunk) => chunk.facadeModuleId === FIRST_PAINT);
       const app = all.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith("index.html"));
       const html = bundle["index.html"];
-      if (!early || !keysRoute || !app || html?.type !== "asset" || typeof html.source !== "string") {
-        this.error("first-request: the early entry, the keys route, the app's entry or index.html is missing from the build");
+      if (!early || !keysRoute || !firstPaint || !app || html?.type !== "asset" || typeof html.source !== "string") {
+        this.error("first-request: the early entry, the keys route, the first paint, the app's entry or index.html is missing from the build");
       }
       if (early.imports.length > 0 || early.dynamicImports.length > 0) {
         this.error(`first-request: the early entry must import nothing at run time, it imports ${[...early.imports, ...early.dynamicImports].join(", ")}`);
       }
 
-      const loadedAnyway = new Set(staticClosure(bundle, app).map((chunk) => chunk.fileName));
-      const routeChunks = staticClosure(bundle, keysRoute).filter((chunk) => !loadedAnyway.has(chunk.fileName));
-      const files = [
-        ...routeChunks.map((chunk) => chunk.fileName),
-        ...routeChunks.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]),
-      ].map((file) => `${base}${file}`);
+      const paintClosure = staticClosure(bundle, firstPaint);
+      if (paintClosure.includes(app)) {
+        this.error("first-request: the first paint must not import the app's entry chunk (it would wait for the whole app)");
+      }
+      const paintFiles = {
+        script: `${base}${firstPaint.fileName}`,
+        // Its imports, fetched at once (they would otherwise come one level at a time).
+        modules: paintClosure.filter((chunk) => chunk !== firstPaint && !staticClosure(bundle, app).includes(chunk)).map((chunk) => `${base}${chunk.fileName}`),
+        styles: [...new Set(paintClosure.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]))].map((file) => `${base}${file}`),
+      };
 
-      if (!early.code.includes(PLACEHOLDER)) this.error(`first-request: ${PLACEHOLDER} is not in the early entry's code`);
-      const code = early.code.replaceAll(PLACEHOLDER, JSON.stringify(files)).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
+      const loadedAnyway = new Set(staticClosure(bundle, app).map((chunk) => chunk.fileName));
+      // The first paint's own files are fetched ahead of these, at the default priority (src/first-request/main.ts).
+      const drawnWith = new Set(paintClosure.map((chunk) => chunk.fileName));
+      const routeChunks = staticClosure(bundle, keysRoute).filter((chunk) => !loadedAnyway.has(chunk.fileName) && !drawnWith.has(chunk.fileName));
+      const files = [
+        ...new Set([...routeChunks.map((chunk) => chunk.fileName), ...routeChunks.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])])]),
+      ]
+        .filter((file) => !paintFiles.styles.includes(`${base}${file}`))
+        .map((file) => `${base}${file}`);
+
+      if (!early.code.includes(PLACEHOLDER) || !early.code.includes(PAINT_PLACEHOLDER)) {
+        this.error(`first-request: ${PLACEHOLDER} or ${PAINT_PLACEHOLDER} is not in the early entry's code`);
+      }
+      const code = early.code
+        .replaceAll(PLACEHOLDER, JSON.stringify(files))
+        .replaceAll(PAINT_PLACEHOLDER, JSON.stringify(paintFiles)).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
       const hash = createHash("sha256").update(code).digest("base64url").slice(0, 8);
       const fileName = `assets/first-request-${hash}.js`;
       delete bundle[early.fileName];
       delete bundle[`${early.fileName}.map`];
       this.emitFile({ type: "asset", fileName, source: code });
 
-      const tag = `<script type="module" crossorigin src="${base}${fileName}"></script>`;
+      const tag = `<script type="module" async crossorigin src="${base}${fileName}"></script>`;
       // Just before the app's script: module scripts run in document order, so the hand-over is there when the
       // app looks for it.
       const appScript = `<script type="module" crossorigin src="${base}${app.fileName}"></script>`;

@@ -10,19 +10,25 @@ import { KeysPage } from "./app/pages";
 import { prefetchKeys } from "./app/router";
 import { paths } from "./app/paths";
 import { joinOtherTabs, readConnection } from "./features/connect/key-store";
+import { readEnvironments } from "./features/environments/environment-store";
+import { closeEarlyStart, closeFirstPaint } from "./lib/api/first-request";
 import { createQueryClient } from "./lib/query-client";
 import { watchFailedStylesheets } from "./lib/retryable-lazy";
 
+closeEarlyStart();
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
 
 // Before the first render: a new tab asks the open ones for the key instead of showing key entry.
 joinOtherTabs();
+// The header's switcher loads lazily (app-header.tsx); with environments saved it is needed at once.
+if (readEnvironments().length > 0) void import("./features/environments/components/environment-switcher");
 watchFailedStylesheets();
 
 const queryClient = createQueryClient();
 
 function render(into: HTMLElement): void {
+  closeFirstPaint();
   createRoot(into, rootOptions).render(
     <StrictMode>
       <App queryClient={queryClient} />
@@ -45,8 +51,12 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 async function firstScreenReady(): Promise<void> {
   const keys = prefetchKeys(queryClient).catch(() => undefined);
-  await Promise.race([KeysPage.preload(), delay(PAGE_CODE_WAIT_MS)]);
+  const pageCode = KeysPage.preload();
+  await Promise.race([pageCode, delay(PAGE_CODE_WAIT_MS)]);
   await Promise.race([keys, delay(FIRST_PAGE_WAIT_MS)]);
+  // The rows drawn from the early request (src/app/first-paint.ts) stay until the page itself replaces them,
+  // never a loading state.
+  if (closeFirstPaint()) await pageCode;
 }
 
 const opensOnKeys = readConnection() !== null && [paths.home, paths.keys, `${paths.keys}/`].includes(location.pathname);

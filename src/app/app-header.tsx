@@ -1,17 +1,26 @@
+import { lazy, Suspense } from "react";
 import { Link, NavLink } from "react-router-dom";
 import { useConnection } from "../features/connect/key-store";
 import { maskKey } from "../features/connect/mask-key";
-import { EnvironmentSwitcher } from "../features/environments/components/environment-switcher";
 import { useActiveEnvironment } from "./use-active-environment";
-import { PRODUCT_NAME } from "./use-page-title";
+import { PRODUCT_NAME } from "./product";
 import { useForgetKey } from "./use-forget-key";
 import { useSwitchEnvironment } from "./use-switch-environment";
+import { displayBaseUrl } from "./display-base-url";
 import { paths } from "./paths";
 
-/** Where the stored key points, shown without the scheme when that reads better. */
-function displayBaseUrl(baseUrl: string): string {
-  return baseUrl === "" ? "this origin" : baseUrl.replace(/^https?:\/\//, "");
-}
+
+/**
+ * Only those who saved environments see the switcher, so its code is not part of the first screen's: it loads
+ * with the first render that has environments (main.tsx starts it earlier). Not loaded: no switcher, the rest of
+ * the header stands.
+ */
+const EnvironmentSwitcher = lazy(() =>
+  import("../features/environments/components/environment-switcher").then(
+    (module) => ({ default: module.EnvironmentSwitcher }),
+    () => ({ default: () => null }),
+  ),
+);
 
 export function AppHeader() {
   const connection = useConnection();
@@ -34,7 +43,11 @@ export function AppHeader() {
             Troubleshoot
           </NavLink>
         </nav>
-        <EnvironmentSwitcher environments={environments} active={active} onChoose={switchEnvironment} />
+        {environments.length > 0 && (
+          <Suspense fallback={null}>
+            <EnvironmentSwitcher environments={environments} active={active} onChoose={switchEnvironment} />
+          </Suspense>
+        )}
         {connection !== null && (
           <div className="app-header__connection">
             <dl className="app-header__facts">

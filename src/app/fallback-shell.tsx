@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { PRODUCT_NAME } from "./use-page-title";
+import { PRODUCT_NAME } from "./product";
 
 /**
  * The page's frame when the app's own layout failed: the same landmarks, and plain links (a full page load,

@@ -1,6 +1,5 @@
 import { useEffect } from "react";
-
-export const PRODUCT_NAME = "Keyscope";
+import { PRODUCT_NAME } from "./product";
 
 /** "Keys · Keyscope": the tab says where you are. */
 export function usePageTitle(title: string): void {

@@ -21,6 +21,13 @@ const KEY_SHAPE = /^[\x21-\x7e]+$/;
 /** Where the app shows the keys list first: the keys page, and home, which leads there when a key is stored. */
 const KEYS_PAGE_PATHS = new Set(["/", "/keys", "/keys/"]);
 
+/** The key-store's connection, as the request was made with it (src/lib/api/transport.ts's Connection). */
+export interface EarlyConnection {
+  baseUrl: string;
+  apiKey: string;
+  apiId: string | undefined;
+}
+
 export interface FirstRequestEnvironment {
   pathname: string;
   storage: Pick<Storage, "getItem">;
@@ -28,6 +35,8 @@ export interface FirstRequestEnvironment {
   /** The keys page's code (scripts and stylesheets), fetched at once instead of after the app's own. */
   routeFiles: readonly string[];
   preload: (file: string) => void;
+  /** Given the hand-over, a copy of the response (the app reads the original) and its connection: to draw the page early. */
+  draw?: (handoff: FirstRequest, response: Promise<Response>, connection: EarlyConnection) => void;
 }
 
 function readItem(storage: FirstRequestEnvironment["storage"], item: string): string | null {
@@ -56,7 +65,9 @@ function requestBaseUrl(stored: string): string | null {
 }
 
 /** The request the keys list will send for its first page, or null when this tab should not send it early. */
-export function firstRequestOf(environment: Pick<FirstRequestEnvironment, "pathname" | "storage">): { url: string; init: RequestInit } | null {
+export function firstRequestOf(
+  environment: Pick<FirstRequestEnvironment, "pathname" | "storage">,
+): { url: string; init: RequestInit; connection: EarlyConnection } | null {
   if (!KEYS_PAGE_PATHS.has(environment.pathname)) return null;
   const apiKey = readItem(environment.storage, API_KEY_ITEM)?.trim() ?? "";
   const storedBaseUrl = readItem(environment.storage, BASE_URL_ITEM);
@@ -66,6 +77,7 @@ export function firstRequestOf(environment: Pick<FirstRequestEnvironment, "pathn
   if (baseUrl === null) return null;
   const apiId = readItem(environment.storage, API_ID_ITEM)?.trim() || undefined;
   return {
+    connection: { baseUrl, apiKey, apiId },
     url: `${baseUrl}${apiId === undefined ? LIST_KEYS_PATH : REAL_SERVICE_LIST_KEYS_PATH}`,
     // The transport's request, field for field.
     init: {
@@ -106,8 +118,8 @@ export function startFirstRequest(environment: FirstRequestEnvironment): FirstRe
   let response: Promise<Response> | undefined = environment.fetch(request.url, request.init);
   // A failure is the adopter's to report (as the client reports any); never an unhandled rejection here.
   response.catch(() => undefined);
-  for (const file of environment.routeFiles) environment.preload(file);
-  return {
+  const handoff: FirstRequest = {
+    firstPaint: "open",
     take(url, init) {
       if (response === undefined || url !== request.url || !sameRequest(init, request.init)) return undefined;
       const taken = response;
@@ -115,10 +127,14 @@ export function startFirstRequest(environment: FirstRequestEnvironment): FirstRe
       return taken;
     },
   };
+  // Copied as it arrives, before the app can have read it.
+  environment.draw?.(handoff, response.then((received) => received.clone()), request.connection);
+  for (const file of environment.routeFiles) environment.preload(file);
+  return handoff;
 }
 
 /** Fetches a file of the keys page's code the way Vite's loader will ask for it (CORS mode, so the cache entry is reused). */
-export function preloadLink(file: string): void {
+export function preloadLink(file: string, priority: "low" | "auto" = "low"): void {
   const link = document.createElement("link");
   if (file.endsWith(".css")) {
     link.rel = "preload";
@@ -127,6 +143,8 @@ export function preloadLink(file: string): void {
     link.rel = "modulepreload";
   }
   link.crossOrigin = "";
+  // The keys page's code after the list's answer and what draws it (src/app/first-paint.ts), which come first.
+  link.fetchPriority = priority;
   link.href = file;
   document.head.append(link);
 }

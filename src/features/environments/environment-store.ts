@@ -17,7 +17,8 @@ export interface Environment {
 
 export type EnvironmentInput = Omit<Environment, "id">;
 
-const ITEM = "keyscope.environments";
+export const ENVIRONMENTS_ITEM = "keyscope.environments";
+const ITEM = ENVIRONMENTS_ITEM;
 const MAX_NAME = 60;
 
 /**

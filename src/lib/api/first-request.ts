@@ -14,6 +14,8 @@ export const FIRST_REQUEST_SYMBOL = "keyscope.firstRequest";
 export interface FirstRequest {
   /** The response of the early request when `url` and `init` are that very request; undefined otherwise or once taken. */
   take(url: string, init: RequestInit): Promise<Response> | undefined;
+  /** The keys page drawn from that request before the app renders: allowed while "open", until the app renders. */
+  firstPaint: "open" | "drawn" | "closed";
 }
 
 function isFirstRequest(value: unknown): value is FirstRequest {
@@ -30,3 +32,24 @@ export const adoptFirstRequest: typeof fetch = (input, init) => {
   const adopted = typeof input === "string" && init !== undefined ? startedEarly()?.take(input, init) : undefined;
   return adopted ?? defaultFetch(input, init);
 };
+
+/**
+ * No drawing of the keys page from the early request (src/app/first-paint.ts) from now on, as the app's first
+ * render begins; whether one was drawn, which that render then replaces.
+ */
+export function closeFirstPaint(): boolean {
+  const handoff = startedEarly();
+  if (handoff === undefined) return false;
+  const drawn = handoff.firstPaint === "drawn";
+  handoff.firstPaint = "closed";
+  return drawn;
+}
+
+/**
+ * Called as the app's code starts: an early module that runs only now (it is loaded `async`, and usually runs
+ * first) starts no request of its own, since the app sends its own.
+ */
+export function closeEarlyStart(): void {
+  const key = Symbol.for(FIRST_REQUEST_SYMBOL);
+  if (!(key in globalThis)) Object.defineProperty(globalThis, key, { value: null });
+}

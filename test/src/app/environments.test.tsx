@@ -28,7 +28,7 @@ test("the header shows the active environment; switching drops cached answers an
     </QueryClientProvider>,
   );
   expect(await screen.findByText("Service 0", {}, { timeout: 5000 })).toBeVisible();
-  expect(screen.getByTestId("environment-badge")).toHaveTextContent("Development");
+  expect(await screen.findByTestId("environment-badge")).toHaveTextContent("Development");
   const cached = queryClient().getQueryCache().getAll().length;
   expect(cached).toBeGreaterThan(0);
   const clear = vi.spyOn(queryClient(), "clear");

@@ -146,3 +146,24 @@ test("the key goes in the Authorization header only, never in the address", () =
   expect(request?.init.body).not.toContain(KEY);
   expect(new Headers(request?.init.headers).get("authorization")).toBe(`Bearer ${KEY}`);
 });
+
+test("the page is drawn from a copy of the early answer, while the app adopts the original and reads it whole", async () => {
+  saveConnection({ baseUrl: BASE_URL, apiKey: KEY, apiId: "api_1" });
+  network();
+  const drawn: { answer: unknown; connection: unknown; firstPaint: string }[] = [];
+  const handoff = startFirstRequest({
+    pathname: "/keys",
+    storage: sessionStorage,
+    fetch: () => Promise.resolve(json(PAGE)),
+    routeFiles: [],
+    preload: () => undefined,
+    draw: (started, response, early) => {
+      void response.then(async (copy) => drawn.push({ answer: await copy.json(), connection: early, firstPaint: started.firstPaint }));
+    },
+  });
+  if (handoff !== null) Object.defineProperty(globalThis, Symbol.for(FIRST_REQUEST_SYMBOL), { value: handoff, configurable: true });
+  const page = await fetchKeysPage(connection(), {}, undefined, new AbortController().signal);
+  expect(page.keys.map((key) => key.keyId)).toEqual(["key_1"]);
+  await vi.waitFor(() => expect(drawn).toHaveLength(1));
+  expect(drawn[0]).toEqual({ answer: PAGE, connection: { baseUrl: BASE_URL, apiKey: KEY, apiId: "api_1" }, firstPaint: "open" });
+});
