@@ -21,6 +21,7 @@ const KEYS_ROUTE = fileURLToPath(new URL("../src/app/routes/keys-route.tsx", imp
 const FIRST_PAINT = fileURLToPath(new URL("../src/app/first-paint.ts", import.meta.url));
 const PLACEHOLDER = "__KEYSCOPE_KEYS_ROUTE_FILES__";
 const PAINT_PLACEHOLDER = "__KEYSCOPE_FIRST_PAINT__";
+const APP_PLACEHOLDER = "__KEYSCOPE_APP__";
 
 function chunks(bundle: OutputBundle): OutputChunk[] {
   return Object.values(bundle).filter((output): output is OutputChunk => output.type === "chunk");
@@ -90,24 +91,28 @@ export function firstRequestPlugin(): Plugin {
         .filter((file) => !paintFiles.styles.includes(`${base}${file}`))
         .map((file) => `${base}${file}`);
 
-      if (!early.code.includes(PLACEHOLDER) || !early.code.includes(PAINT_PLACEHOLDER)) {
-        this.error(`first-request: ${PLACEHOLDER} or ${PAINT_PLACEHOLDER} is not in the early entry's code`);
+      if (![PLACEHOLDER, PAINT_PLACEHOLDER, APP_PLACEHOLDER].every((placeholder) => early.code.includes(placeholder))) {
+        this.error(`first-request: ${PLACEHOLDER}, ${PAINT_PLACEHOLDER} or ${APP_PLACEHOLDER} is not in the early entry's code`);
       }
       const code = early.code
         .replaceAll(PLACEHOLDER, JSON.stringify(files))
-        .replaceAll(PAINT_PLACEHOLDER, JSON.stringify(paintFiles)).replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
+        .replaceAll(PAINT_PLACEHOLDER, JSON.stringify(paintFiles))
+        .replaceAll(APP_PLACEHOLDER, JSON.stringify(`${base}${app.fileName}`))
+        .replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
       const hash = createHash("sha256").update(code).digest("base64url").slice(0, 8);
       const fileName = `assets/first-request-${hash}.js`;
       delete bundle[early.fileName];
       delete bundle[`${early.fileName}.map`];
       this.emitFile({ type: "asset", fileName, source: code });
 
+      // The early module is the page's only script: it starts the app's (fetched at once through the preload)
+      // once the keys page is drawn, or at once when it is not (src/first-request/main.ts).
+      // async: run as soon as it is here, without waiting for the stylesheet (it draws nothing itself).
       const tag = `<script type="module" async crossorigin src="${base}${fileName}"></script>`;
-      // Just before the app's script: module scripts run in document order, so the hand-over is there when the
-      // app looks for it.
       const appScript = `<script type="module" crossorigin src="${base}${app.fileName}"></script>`;
+      const appPreload = `<link rel="modulepreload" crossorigin href="${base}${app.fileName}">`;
       if (!html.source.includes(appScript)) this.error(`first-request: index.html has no ${appScript}`);
-      html.source = html.source.replace(appScript, `${tag}\n    ${appScript}`);
+      html.source = html.source.replace(appScript, `${tag}\n    ${appPreload}`);
     },
   };
 }

@@ -10,28 +10,47 @@ import { FIRST_REQUEST_SYMBOL, preloadLink, startFirstRequest } from "./start-fi
 declare const __KEYSCOPE_KEYS_ROUTE_FILES__: readonly string[];
 /** Likewise: src/app/first-paint.ts as a file of its own, and the stylesheets it draws with. */
 declare const __KEYSCOPE_FIRST_PAINT__: { script: string; modules: readonly string[]; styles: readonly string[] };
+/** Likewise: the app's own entry, which index.html only fetches (a modulepreload) and this module starts. */
+declare const __KEYSCOPE_APP__: string;
 
 const FIRST_PAINT = __KEYSCOPE_FIRST_PAINT__;
 
-function start(): void {
+/**
+ * The longest the app's code waits for the keys page to be drawn from the early answer. The app's first render
+ * needs that answer too, so the wait costs it nothing; it only keeps the app's own start (its largest task) from
+ * running between the answer and the drawing.
+ */
+const APP_WAIT_MS = 400;
+
+/** Starts the early request, and the drawing of its answer; resolves once that is drawn or will not be. */
+function start(): Promise<unknown> {
+  let drawn: Promise<unknown> = Promise.resolve();
   const handoff = startFirstRequest({
     pathname: location.pathname,
     // Looked up at each read: a browser that blocks storage throws there, and the read counts as "no key".
     storage: { getItem: (item) => sessionStorage.getItem(item) },
     fetch: (url, init) => fetch(url, init),
-    routeFiles: __KEYSCOPE_KEYS_ROUTE_FILES__,
+    // Fetched once the page is drawn (below): until then they would only queue ahead of what draws it.
+    routeFiles: [],
     preload: preloadLink,
     // The page drawn from the answer as soon as it is in, long before the app's code has run (src/app/first-paint.ts).
     draw: (started, response, connection) => {
-      for (const file of [...FIRST_PAINT.modules, ...FIRST_PAINT.styles]) preloadLink(file, "auto");
-      import(/* @vite-ignore */ FIRST_PAINT.script)
-        .then((painter: { paintFirstScreen: typeof paintFirstScreen }) => painter.paintFirstScreen({ handoff: started, response, connection, styles: FIRST_PAINT.styles }))
+      drawn = import(/* @vite-ignore */ FIRST_PAINT.script)
+        .then((painter: { paintFirstScreen: typeof paintFirstScreen }) =>
+          painter.paintFirstScreen({ handoff: started, response, connection, styles: FIRST_PAINT.styles }),
+        )
         .catch(() => undefined);
+      for (const file of [...FIRST_PAINT.modules, ...FIRST_PAINT.styles]) preloadLink(file, "auto");
     },
   });
-  if (handoff !== null) Object.defineProperty(globalThis, Symbol.for(FIRST_REQUEST_SYMBOL), { value: handoff });
+  if (handoff === null) return drawn;
+  Object.defineProperty(globalThis, Symbol.for(FIRST_REQUEST_SYMBOL), { value: handoff });
+  void drawn.then(() => {
+    for (const file of __KEYSCOPE_KEYS_ROUTE_FILES__) preloadLink(file);
+  });
+  return drawn;
 }
 
-// Loaded `async`, this usually runs before the app's code; when it does not, the app sends its own request
-// (src/lib/api/first-request.ts's closeEarlyStart) and nothing starts here.
-if (!(Symbol.for(FIRST_REQUEST_SYMBOL) in globalThis)) start();
+// The app's code ran already (a development server loads it without this module): it sends its own request.
+const drawn = Symbol.for(FIRST_REQUEST_SYMBOL) in globalThis ? Promise.resolve() : start();
+void Promise.race([drawn, new Promise((resolve) => setTimeout(resolve, APP_WAIT_MS))]).then(() => import(/* @vite-ignore */ __KEYSCOPE_APP__));
