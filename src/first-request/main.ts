@@ -52,5 +52,10 @@ function start(): Promise<unknown> {
 }
 
 // The app's code ran already (a development server loads it without this module): it sends its own request.
-const drawn = Symbol.for(FIRST_REQUEST_SYMBOL) in globalThis ? Promise.resolve() : start();
+let drawn: Promise<unknown> = Promise.resolve();
+try {
+  if (!(Symbol.for(FIRST_REQUEST_SYMBOL) in globalThis)) drawn = start();
+} catch {
+  // Whatever went wrong here, the app still starts, and sends its own request.
+}
 void Promise.race([drawn, new Promise((resolve) => setTimeout(resolve, APP_WAIT_MS))]).then(() => import(/* @vite-ignore */ __KEYSCOPE_APP__));
