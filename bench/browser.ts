@@ -206,6 +206,8 @@ async function manyKeysOurs(browser: Browser, url: string, rootKey: string, keyI
     const page = await context.newPage();
     await page.goto(`${url}/keys`);
     await firstRowTime(page);
+    // The first row may be the page drawn before the app (src/app/first-paint.ts), which is inert: scroll the app's.
+    await page.waitForSelector('#root > .app:not([inert]) [role="table"][aria-label="API keys"] .keys-table__body [role="row"]');
     const loaded = await page.evaluate(async (wanted) => {
       const count = () => Number(document.querySelector('[role="table"][aria-label="API keys"]')?.getAttribute("aria-rowcount") ?? 1) - 1;
       const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
