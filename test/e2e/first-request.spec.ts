@@ -222,3 +222,14 @@ test("a phone-width tab is not drawn early: the app draws its cards itself", asy
   await expect(firstRow(page)).toBeVisible();
   expect(await page.evaluate(() => (globalThis as unknown as { drawnEarly: boolean }).drawnEarly)).toBe(false);
 });
+
+test("when the drawing's code cannot be loaded, the app starts anyway and lists the keys itself", async ({ page, server, rootKey }) => {
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await expect(firstRow(page)).toBeVisible();
+  await page.route(/\/assets\/first-paint-[^/]+\.js$/, (route) => route.abort("connectionfailed"));
+  await page.reload();
+  await expect(firstRow(page)).toBeVisible();
+  await expect(page.locator("#root > .app:not([inert])")).toBeVisible();
+  await expect(drawnEarly(page)).toHaveCount(0);
+});
