@@ -65,7 +65,8 @@ export interface FirstPage {
 
 /**
  * src/features/environments/environment-store.ts's item: with environments saved, the header has a switcher.
- * Repeated, not imported, so that this file shares no module with the app's first file (see the test).
+ * Repeated, not imported (a test compares them): the store's module brings React and the base-URL checks with it,
+ * which this file must not wait for.
  */
 export const ENVIRONMENTS_ITEM = "keyscope.environments";
 
@@ -119,7 +120,8 @@ export interface FirstPaintStart {
 
 /**
  * Draws the keys page from the list's first answer, with the page's stylesheets, into the app's still empty root,
- * unless the app has begun its own first render by then (it closes `handoff.firstPaint`). Never rejects: a page not drawn is the app's as before.
+ * unless the app has begun its own first render by then (it closes `handoff.firstPaint`). Never rejects: a page
+ * not drawn is the app's to draw, as before.
  */
 export async function paintFirstScreen({ handoff, response, connection, styles }: FirstPaintStart): Promise<void> {
   // A request that failed is the app's to report; unread here, it must not be an unhandled rejection either.
