@@ -70,6 +70,7 @@ export function firstRequestPlugin(): Plugin {
         this.error(`first-request: the early entry must import nothing at run time, it imports ${[...early.imports, ...early.dynamicImports].join(", ")}`);
       }
 
+      const loadedAnyway = new Set(staticClosure(bundle, app).map((chunk) => chunk.fileName));
       const paintClosure = staticClosure(bundle, firstPaint);
       if (paintClosure.includes(app)) {
         this.error("first-request: the first paint must not import the app's entry chunk (it would wait for the whole app)");
@@ -77,11 +78,10 @@ export function firstRequestPlugin(): Plugin {
       const paintFiles = {
         script: `${base}${firstPaint.fileName}`,
         // Its imports, fetched at once (they would otherwise come one level at a time).
-        modules: paintClosure.filter((chunk) => chunk !== firstPaint && !staticClosure(bundle, app).includes(chunk)).map((chunk) => `${base}${chunk.fileName}`),
+        modules: paintClosure.filter((chunk) => chunk !== firstPaint && !loadedAnyway.has(chunk.fileName)).map((chunk) => `${base}${chunk.fileName}`),
         styles: [...new Set(paintClosure.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]))].map((file) => `${base}${file}`),
       };
 
-      const loadedAnyway = new Set(staticClosure(bundle, app).map((chunk) => chunk.fileName));
       // The first paint's own files are fetched ahead of these, at the default priority (src/first-request/main.ts).
       const drawnWith = new Set(paintClosure.map((chunk) => chunk.fileName));
       const routeChunks = staticClosure(bundle, keysRoute).filter((chunk) => !loadedAnyway.has(chunk.fileName) && !drawnWith.has(chunk.fileName));

@@ -11,11 +11,10 @@ import { prefetchKeys } from "./app/router";
 import { paths } from "./app/paths";
 import { joinOtherTabs, readConnection } from "./features/connect/key-store";
 import { readEnvironments } from "./features/environments/environment-store";
-import { closeEarlyStart, closeFirstPaint } from "./lib/api/first-request";
+import { closeFirstPaint } from "./lib/api/first-request";
 import { createQueryClient } from "./lib/query-client";
 import { watchFailedStylesheets } from "./lib/retryable-lazy";
 
-closeEarlyStart();
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
 

@@ -9,7 +9,6 @@ import { useSwitchEnvironment } from "./use-switch-environment";
 import { displayBaseUrl } from "./display-base-url";
 import { paths } from "./paths";
 
-
 /**
  * Only those who saved environments see the switcher, so its code is not part of the first screen's: it loads
  * with the first render that has environments (main.tsx starts it earlier). Not loaded: no switcher, the rest of

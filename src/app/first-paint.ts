@@ -58,7 +58,7 @@ function svg(tag: string, attributes: Record<string, string>, ...children: Eleme
 }
 
 /** The first page of keys, as the list's query will hold it. */
-export interface FirstPage {
+interface FirstPage {
   keys: readonly Key[];
   hasMore: boolean;
 }

@@ -2,7 +2,6 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { createBrowserRouter, RouterProvider, type RouteObject } from "react-router-dom";
 import { readConnection } from "../features/connect/key-store";
-import type { KeysPage as KeysPageData } from "../lib/api/list-keys";
 import { retryFailedLoads } from "../lib/retryable-lazy";
 import { AwaitKeyHandOver } from "./await-key-hand-over";
 import { HomeRedirect } from "./home-redirect";
@@ -76,17 +75,14 @@ function keysRoute(queryClient: QueryClient): RouteObject {
 /**
  * Starts the first page of keys (the list picks up the request in flight). The query's module is small and loads
  * beside the page's code; imported statically it would put the infinite-query observer in the first bundle.
- * Resolves with the first page once it is in the cache (undefined when it failed there, or at once when no key
- * is stored); rejects only when the query's own code could not be loaded.
+ * Resolves once the page is in the cache or failed there, at once when no key is stored; rejects only when the
+ * query's own code could not be loaded.
  */
-export async function prefetchKeys(queryClient: QueryClient): Promise<KeysPageData | undefined> {
+export async function prefetchKeys(queryClient: QueryClient): Promise<void> {
   const connection = readConnection();
-  if (connection === null) return undefined;
+  if (connection === null) return;
   const { listKeysInfiniteQueryOptions } = await import("../features/keys/api/list-keys");
-  const options = listKeysInfiniteQueryOptions(connection);
-  await queryClient.prefetchInfiniteQuery(options);
-  const pages = queryClient.getQueryData(options.queryKey)?.pages;
-  return pages?.length === 1 ? pages[0] : undefined;
+  await queryClient.prefetchInfiniteQuery(listKeysInfiniteQueryOptions(connection));
 }
 
 /** The app's router, made once, on the one query client the providers made. */

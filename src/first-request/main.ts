@@ -30,8 +30,7 @@ function start(): Promise<unknown> {
     // Looked up at each read: a browser that blocks storage throws there, and the read counts as "no key".
     storage: { getItem: (item) => sessionStorage.getItem(item) },
     fetch: (url, init) => fetch(url, init),
-    // Fetched once the page is drawn (below): until then they would only queue ahead of what draws it.
-    routeFiles: [],
+    routeFiles: __KEYSCOPE_KEYS_ROUTE_FILES__,
     preload: preloadLink,
     // The page drawn from the answer as soon as it is in, long before the app's code has run (src/app/first-paint.ts).
     draw: (started, response, connection) => {
@@ -41,20 +40,16 @@ function start(): Promise<unknown> {
         )
         .catch(() => undefined);
       for (const file of [...FIRST_PAINT.modules, ...FIRST_PAINT.styles]) preloadLink(file, "auto");
+      return drawn;
     },
   });
-  if (handoff === null) return drawn;
-  Object.defineProperty(globalThis, Symbol.for(FIRST_REQUEST_SYMBOL), { value: handoff });
-  void drawn.then(() => {
-    for (const file of __KEYSCOPE_KEYS_ROUTE_FILES__) preloadLink(file);
-  });
+  if (handoff !== null) Object.defineProperty(globalThis, Symbol.for(FIRST_REQUEST_SYMBOL), { value: handoff });
   return drawn;
 }
 
-// The app's code ran already (a development server loads it without this module): it sends its own request.
 let drawn: Promise<unknown> = Promise.resolve();
 try {
-  if (!(Symbol.for(FIRST_REQUEST_SYMBOL) in globalThis)) drawn = start();
+  drawn = start();
 } catch {
   // Whatever went wrong here, the app still starts, and sends its own request.
 }

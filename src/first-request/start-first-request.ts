@@ -6,6 +6,7 @@
  * the app's client adopts what this starts. A request that does not match is simply not adopted.
  */
 import type { FirstRequest } from "../lib/api/first-request";
+import type { Connection } from "../lib/api/transport";
 
 /** src/lib/api/first-request.ts's FIRST_REQUEST_SYMBOL. */
 const FIRST_REQUEST_SYMBOL = "keyscope.firstRequest";
@@ -21,22 +22,21 @@ const KEY_SHAPE = /^[\x21-\x7e]+$/;
 /** Where the app shows the keys list first: the keys page, and home, which leads there when a key is stored. */
 const KEYS_PAGE_PATHS = new Set(["/", "/keys", "/keys/"]);
 
-/** The key-store's connection, as the request was made with it (src/lib/api/transport.ts's Connection). */
-export interface EarlyConnection {
-  baseUrl: string;
-  apiKey: string;
-  apiId: string | undefined;
-}
-
 export interface FirstRequestEnvironment {
   pathname: string;
   storage: Pick<Storage, "getItem">;
   fetch: (url: string, init: RequestInit) => Promise<Response>;
-  /** The keys page's code (scripts and stylesheets), fetched at once instead of after the app's own. */
+  /**
+   * The keys page's code (scripts and stylesheets), fetched before the app's own: at once, or once `draw` has
+   * settled, since until then they would only queue ahead of what draws the page.
+   */
   routeFiles: readonly string[];
   preload: (file: string) => void;
-  /** Given the hand-over, a copy of the response (the app reads the original) and its connection: to draw the page early. */
-  draw?: (handoff: FirstRequest, response: Promise<Response>, connection: EarlyConnection) => void;
+  /**
+   * Given the hand-over, a copy of the response (the app reads the original) and its connection: draws the page
+   * early; settles once it is drawn or will not be.
+   */
+  draw?: (handoff: FirstRequest, response: Promise<Response>, connection: Connection) => Promise<unknown>;
 }
 
 function readItem(storage: FirstRequestEnvironment["storage"], item: string): string | null {
@@ -67,7 +67,7 @@ function requestBaseUrl(stored: string): string | null {
 /** The request the keys list will send for its first page, or null when this tab should not send it early. */
 export function firstRequestOf(
   environment: Pick<FirstRequestEnvironment, "pathname" | "storage">,
-): { url: string; init: RequestInit; connection: EarlyConnection } | null {
+): { url: string; init: RequestInit; connection: Connection } | null {
   if (!KEYS_PAGE_PATHS.has(environment.pathname)) return null;
   const apiKey = readItem(environment.storage, API_KEY_ITEM)?.trim() ?? "";
   const storedBaseUrl = readItem(environment.storage, BASE_URL_ITEM);
@@ -128,8 +128,12 @@ export function startFirstRequest(environment: FirstRequestEnvironment): FirstRe
     },
   };
   // Copied as it arrives, before the app can have read it.
-  environment.draw?.(handoff, response.then((received) => received.clone()), request.connection);
-  for (const file of environment.routeFiles) environment.preload(file);
+  const drawn = environment.draw?.(handoff, response.then((received) => received.clone()), request.connection);
+  const preloadRoute = () => {
+    for (const file of environment.routeFiles) environment.preload(file);
+  };
+  if (drawn === undefined) preloadRoute();
+  else void drawn.then(preloadRoute, preloadRoute);
   return handoff;
 }
 

@@ -11,8 +11,7 @@ function requests(page: Page): { urls: string[]; count: (operation: string) => n
 
 /** Whether the page's first module left a hand-over of the list's first request (src/first-request/). */
 function startedEarly(page: Page): Promise<boolean> {
-  // The app leaves null there when it started first (closeEarlyStart).
-  return page.evaluate(() => (Reflect.get(globalThis, Symbol.for("keyscope.firstRequest")) ?? null) !== null);
+  return page.evaluate(() => Symbol.for("keyscope.firstRequest") in globalThis);
 }
 
 const firstRow = (page: Page) => page.getByRole("table", { name: "API keys" }).getByRole("row").nth(1);

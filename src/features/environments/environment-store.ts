@@ -18,7 +18,6 @@ export interface Environment {
 export type EnvironmentInput = Omit<Environment, "id">;
 
 export const ENVIRONMENTS_ITEM = "keyscope.environments";
-const ITEM = ENVIRONMENTS_ITEM;
 const MAX_NAME = 60;
 
 /**
@@ -43,7 +42,7 @@ let snapshot: { raw: string | null; environments: readonly Environment[] } = { r
 
 function readRaw(): string | null {
   try {
-    return localStorage.getItem(ITEM);
+    return localStorage.getItem(ENVIRONMENTS_ITEM);
   } catch {
     return null;
   }
@@ -67,7 +66,7 @@ export function readEnvironments(): readonly Environment[] {
 function write(environments: readonly Environment[]): void {
   // Field by field, so nothing but these three values can ever reach storage.
   const stored = environments.map(({ id, name, baseUrl, apiId }) => (apiId ? { id, name, baseUrl, apiId } : { id, name, baseUrl }));
-  localStorage.setItem(ITEM, JSON.stringify({ environments: stored }));
+  localStorage.setItem(ENVIRONMENTS_ITEM, JSON.stringify({ environments: stored }));
   for (const listener of listeners) listener();
 }
 
@@ -133,7 +132,7 @@ export function activeEnvironment(
 }
 
 function onStorage(event: StorageEvent): void {
-  if (event.key === null || event.key === ITEM) for (const listener of listeners) listener();
+  if (event.key === null || event.key === ENVIRONMENTS_ITEM) for (const listener of listeners) listener();
 }
 
 export function subscribeToEnvironments(listener: () => void): () => void {

@@ -44,12 +44,3 @@ export function closeFirstPaint(): boolean {
   handoff.firstPaint = "closed";
   return drawn;
 }
-
-/**
- * Called as the app's code starts: an early module that runs only now (it is loaded `async`, and usually runs
- * first) starts no request of its own, since the app sends its own.
- */
-export function closeEarlyStart(): void {
-  const key = Symbol.for(FIRST_REQUEST_SYMBOL);
-  if (!(key in globalThis)) Object.defineProperty(globalThis, key, { value: null });
-}

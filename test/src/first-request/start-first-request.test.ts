@@ -158,7 +158,7 @@ test("the page is drawn from a copy of the early answer, while the app adopts th
     routeFiles: [],
     preload: () => undefined,
     draw: (started, response, early) => {
-      void response.then(async (copy) => drawn.push({ answer: await copy.json(), connection: early, firstPaint: started.firstPaint }));
+      return response.then(async (copy) => drawn.push({ answer: await copy.json(), connection: early, firstPaint: started.firstPaint }));
     },
   });
   if (handoff !== null) Object.defineProperty(globalThis, Symbol.for(FIRST_REQUEST_SYMBOL), { value: handoff, configurable: true });
@@ -166,4 +166,25 @@ test("the page is drawn from a copy of the early answer, while the app adopts th
   expect(page.keys.map((key) => key.keyId)).toEqual(["key_1"]);
   await vi.waitFor(() => expect(drawn).toHaveLength(1));
   expect(drawn[0]).toEqual({ answer: PAGE, connection: { baseUrl: BASE_URL, apiKey: KEY, apiId: "api_1" }, firstPaint: "open" });
+});
+
+test("the keys page's code is preloaded only once the early drawing has settled, so it does not queue ahead of it", async () => {
+  saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
+  const preloaded: string[] = [];
+  let settle = () => {};
+  const drawing = new Promise<void>((resolve) => (settle = resolve));
+  const handoff = startFirstRequest({
+    pathname: "/keys",
+    storage: sessionStorage,
+    fetch: () => Promise.resolve(json(PAGE)),
+    routeFiles: ["/assets/keys-route.js"],
+    preload: (file) => preloaded.push(file),
+    draw: () => drawing,
+  });
+  expect(handoff).not.toBeNull();
+  expect(preloaded).toEqual([]);
+  settle();
+  await drawing;
+  await Promise.resolve();
+  expect(preloaded).toEqual(["/assets/keys-route.js"]);
 });
