@@ -221,13 +221,15 @@ describe("a data directory that cannot be used is one line naming it and the fix
     mkdirSync(readOnly);
     chmodSync(parent, 0o755);
     chmodSync(readOnly, 0o555);
-    // root may write anywhere: the command then runs as nobody, for whom the directory is read-only.
-    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
-    const run = await runTsx("server/admin.ts", ["root-key", "create", "--data-dir", readOnly], asUser);
+    // root may write in any ordinary directory. Running the command as nobody instead needs the checkout to be
+    // readable by nobody, which a clone under a private directory (mktemp -d) is not; sysfs lets no one, root
+    // included, create a file in it.
+    const notWritable = process.getuid?.() === 0 ? "/sys/fs" : readOnly;
+    const run = await runTsx("server/admin.ts", ["root-key", "create", "--data-dir", notWritable]);
 
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      new RegExp(`^keyscope admin: cannot write in the data directory ${resolve(readOnly)} \\(\\w+\\): make it writable for this user, or pass another with --data-dir\n$`),
+      new RegExp(`^keyscope admin: cannot write in the data directory ${resolve(notWritable)} \\(\\w+\\): make it writable for this user, or pass another with --data-dir\n$`),
     );
   });
 });

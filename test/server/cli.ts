@@ -10,9 +10,9 @@ export interface CliRun {
 }
 
 /** Runs `<script> ...args` with tsx (`node --import tsx`, one process) from the repository root, whatever the exit code. */
-export function runTsx(script: string, args: readonly string[], user?: { uid: number; gid: number }): Promise<CliRun> {
+export function runTsx(script: string, args: readonly string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    const options = { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024, ...user };
+    const options = { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 };
     const child = execFile(process.execPath, ["--import", "tsx", script, ...args], options, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : child.exitCode, stdout, stderr });
     });
