@@ -6,10 +6,10 @@ type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
 
 /**
- * Builds src/first-request/main.ts as an entry of its own and runs it first: a `<script type="module">` ahead of
- * the app's in index.html (no inline script: the CSP allows none). It is given the files of the keys page's
- * code (the lazy route's chunk, the chunks it imports and their stylesheets, less what index.html loads anyway),
- * so that a tab holding a key fetches them at once instead of after the app's own code has run.
+ * Builds src/first-request/main.ts as an entry of its own and makes it index.html's only script, in place of the
+ * app's (no inline script: the CSP allows none), with preloads of what draws the keys page (src/app/first-paint.ts
+ * and its imports). It is given the app's files, which it starts, and those of the keys page's code (the lazy
+ * route's chunk, the chunks it imports and their stylesheets), which it fetches once the page is drawn.
  *
  * Vite has no option for an extra entry in index.html that stays a separate file (its scripts there are bundled
  * into one), hence this small plugin. The list goes into the early file's code, so its name is hashed again
@@ -22,6 +22,18 @@ const FIRST_PAINT = fileURLToPath(new URL("../src/app/first-paint.ts", import.me
 const PLACEHOLDER = "__KEYSCOPE_KEYS_ROUTE_FILES__";
 const PAINT_PLACEHOLDER = "__KEYSCOPE_FIRST_PAINT__";
 const APP_PLACEHOLDER = "__KEYSCOPE_APP__";
+
+/** Where the build lists the JavaScript of its first screen (read by bench/bundle.ts). */
+export const FIRST_SCREEN_MANIFEST = ".vite/first-screen.json";
+
+export interface FirstScreenFiles {
+  /** The early module, index.html's only script. */
+  early: string;
+  /** What draws the keys page, preloaded by index.html. */
+  paint: string[];
+  /** The app's entry and its static imports, which the early module loads. */
+  app: string[];
+}
 
 function chunks(bundle: OutputBundle): OutputChunk[] {
   return Object.values(bundle).filter((output): output is OutputChunk => output.type === "chunk");
@@ -70,19 +82,20 @@ export function firstRequestPlugin(): Plugin {
         this.error(`first-request: the early entry must import nothing at run time, it imports ${[...early.imports, ...early.dynamicImports].join(", ")}`);
       }
 
-      const loadedAnyway = new Set(staticClosure(bundle, app).map((chunk) => chunk.fileName));
+      const appClosure = staticClosure(bundle, app);
+      const loadedAnyway = new Set(appClosure.map((chunk) => chunk.fileName));
       const paintClosure = staticClosure(bundle, firstPaint);
       if (paintClosure.includes(app)) {
         this.error("first-request: the first paint must not import the app's entry chunk (it would wait for the whole app)");
       }
       const paintFiles = {
         script: `${base}${firstPaint.fileName}`,
-        // Its imports, fetched at once (they would otherwise come one level at a time).
-        modules: paintClosure.filter((chunk) => chunk !== firstPaint && !loadedAnyway.has(chunk.fileName)).map((chunk) => `${base}${chunk.fileName}`),
+        // Its imports: index.html fetches them with it (they would otherwise come one level at a time).
+        modules: paintClosure.filter((chunk) => chunk !== firstPaint).map((chunk) => `${base}${chunk.fileName}`),
         styles: [...new Set(paintClosure.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]))].map((file) => `${base}${file}`),
       };
 
-      // The first paint's own files are fetched ahead of these, at the default priority (src/first-request/main.ts).
+      // Fetched once the page is drawn; what draws it is fetched ahead of them, by index.html.
       const drawnWith = new Set(paintClosure.map((chunk) => chunk.fileName));
       const routeChunks = staticClosure(bundle, keysRoute).filter((chunk) => !loadedAnyway.has(chunk.fileName) && !drawnWith.has(chunk.fileName));
       const files = [
@@ -90,14 +103,18 @@ export function firstRequestPlugin(): Plugin {
       ]
         .filter((file) => !paintFiles.styles.includes(`${base}${file}`))
         .map((file) => `${base}${file}`);
+      // The app's entry and the modules it imports statically: the early module fetches them once the page is drawn
+      // (or at once when nothing is), not index.html, where they took the connections (six per origin over HTTP/1.1)
+      // and the main thread that the list's request and the drawing need.
+      const appFiles = { entry: `${base}${app.fileName}`, modules: appClosure.filter((chunk) => chunk !== app).map((chunk) => `${base}${chunk.fileName}`) };
 
       if (![PLACEHOLDER, PAINT_PLACEHOLDER, APP_PLACEHOLDER].every((placeholder) => early.code.includes(placeholder))) {
         this.error(`first-request: ${PLACEHOLDER}, ${PAINT_PLACEHOLDER} or ${APP_PLACEHOLDER} is not in the early entry's code`);
       }
       const code = early.code
         .replaceAll(PLACEHOLDER, JSON.stringify(files))
-        .replaceAll(PAINT_PLACEHOLDER, JSON.stringify(paintFiles))
-        .replaceAll(APP_PLACEHOLDER, JSON.stringify(`${base}${app.fileName}`))
+        .replaceAll(PAINT_PLACEHOLDER, JSON.stringify({ script: paintFiles.script, styles: paintFiles.styles }))
+        .replaceAll(APP_PLACEHOLDER, JSON.stringify(appFiles))
         .replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
       const hash = createHash("sha256").update(code).digest("base64url").slice(0, 8);
       const fileName = `assets/first-request-${hash}.js`;
@@ -105,14 +122,28 @@ export function firstRequestPlugin(): Plugin {
       delete bundle[`${early.fileName}.map`];
       this.emitFile({ type: "asset", fileName, source: code });
 
-      // The early module is the page's only script: it starts the app's (fetched at once through the preload)
-      // once the keys page is drawn, or at once when it is not (src/first-request/main.ts).
-      // async: run as soon as it is here, without waiting for the stylesheet (it draws nothing itself).
-      const tag = `<script type="module" async crossorigin src="${base}${fileName}"></script>`;
+      // The early module is the page's only script (async: it runs as soon as it is here, without waiting for the
+      // stylesheet), fetched with what draws the keys page: by the time the list answers, that is in. Those modules
+      // are the keys page's own but for first-paint itself, so a tab without a key fetches little it will not run.
       const appScript = `<script type="module" crossorigin src="${base}${app.fileName}"></script>`;
-      const appPreload = `<link rel="modulepreload" crossorigin href="${base}${app.fileName}">`;
       if (!html.source.includes(appScript)) this.error(`first-request: index.html has no ${appScript}`);
-      html.source = html.source.replace(appScript, `${tag}\n    ${appPreload}`);
+      const preloaded: string[] = [];
+      const source = html.source.replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_tag, href: string) => {
+        preloaded.push(href);
+        return "";
+      });
+      const unexpected = preloaded.filter((href) => !appFiles.modules.includes(href));
+      if (unexpected.length > 0) this.error(`first-request: index.html preloads ${unexpected.join(", ")}, which the app's entry does not import`);
+      const tags = [
+        `<script type="module" async crossorigin src="${base}${fileName}"></script>`,
+        ...[paintFiles.script, ...paintFiles.modules].map((file) => `<link rel="modulepreload" crossorigin href="${file}">`),
+        ...paintFiles.styles.map((file) => `<link rel="preload" as="style" crossorigin href="${file}">`),
+      ];
+      html.source = source.replace(appScript, tags.join("\n    "));
+
+      // What the first screen loads, for the bench (bench/bundle.ts): not served as a page, not read by the app.
+      const firstScreen: FirstScreenFiles = { early: `${base}${fileName}`, paint: [paintFiles.script, ...paintFiles.modules], app: [appFiles.entry, ...appFiles.modules] };
+      this.emitFile({ type: "asset", fileName: FIRST_SCREEN_MANIFEST, source: JSON.stringify(firstScreen, null, 2) });
     },
   };
 }

@@ -76,6 +76,9 @@ function resolveInside(root: string, urlPath: string): string | undefined {
 export function dashboardHandler(distDir: string) {
   const root = normalize(distDir);
   const indexPath = join(root, "index.html");
+  // A file under assets/ never changes (its name is its content's hash): read once, it is served from memory, without
+  // the two file-system calls per request that a page's first load makes a dozen times at once.
+  const hashedAssets = new Map<string, Buffer<ArrayBuffer>>();
 
   return async (c: Context): Promise<Response> => {
     const path = c.req.path;
@@ -84,10 +87,14 @@ export function dashboardHandler(distDir: string) {
       const url = new URL(c.req.url);
       return c.body(null, 301, { location: `/${url.search}`, ...COMMON_SECURITY_HEADERS });
     }
-    const filePath = path === "/" ? undefined : resolveInside(root, path);
-    if (filePath !== undefined && (await fileSize(filePath)) !== undefined) {
-      const isHashedAsset = path.startsWith("/assets/");
-      return c.body(await readFile(filePath), 200, {
+    const isHashedAsset = path.startsWith("/assets/");
+    // Dot-folders of the build (.vite/: what the bench reads) are not the dashboard's.
+    const filePath = path === "/" || path.includes("/.") ? undefined : resolveInside(root, path);
+    const remembered = filePath === undefined ? undefined : hashedAssets.get(filePath);
+    if (filePath !== undefined && (remembered !== undefined || (await fileSize(filePath)) !== undefined)) {
+      const content = remembered ?? (await readFile(filePath));
+      if (isHashedAsset) hashedAssets.set(filePath, content);
+      return c.body(content, 200, {
         "content-type": CONTENT_TYPES[extname(filePath).toLowerCase()] ?? "application/octet-stream",
         "cache-control": isHashedAsset ? HASHED_ASSET_CACHE : REVALIDATE,
         ...DASHBOARD_HEADERS,

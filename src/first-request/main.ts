@@ -1,24 +1,26 @@
 /**
- * The first module index.html runs (a separate, tiny entry: server/first-request-plugin.ts puts it ahead of the
- * app's): when the tab holds a key and opens on the keys page, the list's first request and the page's code
- * start now, while the app's own code is still loading.
+ * index.html's only script (a separate, tiny entry: server/first-request-plugin.ts puts it there in place of the
+ * app's): when the tab holds a key and opens on the keys page, it starts the list's first request and draws the page
+ * from the answer (src/app/first-paint.ts, which index.html fetches with this module); then it starts the app.
  */
 import type { paintFirstScreen } from "../app/first-paint";
 import { FIRST_REQUEST_SYMBOL, preloadLink, startFirstRequest } from "./start-first-request";
 
 /** Replaced at build time with the keys page's files (server/first-request-plugin.ts); only a build runs this module. */
 declare const __KEYSCOPE_KEYS_ROUTE_FILES__: readonly string[];
-/** Likewise: src/app/first-paint.ts as a file of its own, and the stylesheets it draws with. */
-declare const __KEYSCOPE_FIRST_PAINT__: { script: string; modules: readonly string[]; styles: readonly string[] };
-/** Likewise: the app's own entry, which index.html only fetches (a modulepreload) and this module starts. */
-declare const __KEYSCOPE_APP__: string;
+/** Likewise: src/app/first-paint.ts as a file of its own (index.html preloads it), and the stylesheets it draws with. */
+declare const __KEYSCOPE_FIRST_PAINT__: { script: string; styles: readonly string[] };
+/** Likewise: the app's own entry, which this module starts, and the modules it imports statically. */
+declare const __KEYSCOPE_APP__: { entry: string; modules: readonly string[] };
 
 const FIRST_PAINT = __KEYSCOPE_FIRST_PAINT__;
+const APP = __KEYSCOPE_APP__;
 
 /**
- * The longest the app's code waits for the keys page to be drawn from the early answer. The app's first render
- * needs that answer too, so the wait costs it nothing; it only keeps the app's own start (its largest task) from
- * running between the answer and the drawing.
+ * The longest the app's code waits for the keys page to be drawn from the early answer, before it is even fetched.
+ * The app's first render needs that answer too, so the wait costs it little; it keeps the app's files (a third of a
+ * megabyte) and its start (its largest task) from taking the connections and the main thread that the answer and
+ * the drawing need.
  */
 const APP_WAIT_MS = 400;
 
@@ -39,7 +41,6 @@ function start(): Promise<unknown> {
           painter.paintFirstScreen({ handoff: started, response, connection, styles: FIRST_PAINT.styles }),
         )
         .catch(() => undefined);
-      for (const file of [...FIRST_PAINT.modules, ...FIRST_PAINT.styles]) preloadLink(file, "auto");
       return drawn;
     },
   });
@@ -53,4 +54,8 @@ try {
 } catch {
   // Whatever went wrong here, the app still starts, and sends its own request.
 }
-void Promise.race([drawn, new Promise((resolve) => setTimeout(resolve, APP_WAIT_MS))]).then(() => import(/* @vite-ignore */ __KEYSCOPE_APP__));
+void Promise.race([drawn, new Promise((resolve) => setTimeout(resolve, APP_WAIT_MS))]).then(() => {
+  // The app's modules all at once, rather than each only once the one importing it has been read.
+  for (const file of APP.modules) preloadLink(file, "auto");
+  return import(/* @vite-ignore */ APP.entry);
+});

@@ -38,6 +38,19 @@ test("a tab holding a key lists its keys with one request, started before the ap
   await saveScreenshot(page, "keys-first-request-phone");
 });
 
+test("index.html fetches the early module and what draws the keys page, and leaves the app's code to the early module", async ({ page, server }) => {
+  const html = await (await page.request.get(server.url)).text();
+  const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1]);
+  expect(scripts).toEqual([expect.stringMatching(/^\/assets\/first-request-[^/]+\.js$/)]);
+  const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*href="([^"]+)"/g)].map((match) => match[1]);
+  expect(preloaded).toContainEqual(expect.stringMatching(/^\/assets\/first-paint-[^/]+\.js$/));
+  // The app's entry: named by the early module, neither run nor preloaded by the page itself.
+  const early = await (await page.request.get(`${server.url}${scripts[0]}`)).text();
+  const appEntry = /"entry":"(\/assets\/index-[^"]+\.js)"/.exec(early)?.[1];
+  expect(appEntry).toBeDefined();
+  expect(html).not.toContain(appEntry);
+});
+
 test("a tab holding a key draws the keys page with its rows in its first render: no loading shell before them", async ({ page, server, rootKey }) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
@@ -58,9 +71,11 @@ test("a tab holding a key draws the keys page with its rows in its first render:
   // The app waits a bounded time for the list (src/main.tsx): on a busy machine the server may answer later, and
   // the loading state is then right. So the app's own code is held back until the early request has its answer,
   // and rows in the first render become the only right outcome.
-  // (index.html only preloads it; the early module starts it.)
-  const appScript = /"(\/assets\/index-[^"]+\.js)"/.exec(await (await page.request.get(server.url)).text())?.[1];
-  if (appScript === undefined) throw new Error("index.html names no app script");
+  // (index.html's only script is the early module, which names the app's entry and starts it.)
+  const earlyScript = /<script type="module"[^>]* src="([^"]+)"/.exec(await (await page.request.get(server.url)).text())?.[1];
+  if (earlyScript === undefined) throw new Error("index.html names no script");
+  const appScript = /"(\/assets\/index-[^"]+\.js)"/.exec(await (await page.request.get(`${server.url}${earlyScript}`)).text())?.[1];
+  if (appScript === undefined) throw new Error("the early module names no app script");
   // (Its answer, not its end: the body is read only by the app, which is what waits here.)
   const listAnswered = page.waitForResponse((response) => response.url().endsWith("/v2/keys.listKeys"));
   await page.route(`${server.url}${appScript}`, async (route) => {

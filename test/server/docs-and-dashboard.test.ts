@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -10,13 +10,17 @@ const INDEX_HTML = "<!doctype html><title>Keyscope test build</title><div id=roo
 const ASSET_JS = "console.log('hashed asset');";
 
 let server: InProcessServer;
+let distDir: string;
 
 beforeAll(() => {
-  const distDir = mkdtempSync(join(tmpdir(), "keyscope-dist-"));
+  distDir = mkdtempSync(join(tmpdir(), "keyscope-dist-"));
   mkdirSync(join(distDir, "assets"));
   writeFileSync(join(distDir, "index.html"), INDEX_HTML);
   writeFileSync(join(distDir, "assets", "index-Ab12Cd34.js"), ASSET_JS);
+  writeFileSync(join(distDir, "assets", "keys-Ef56Gh78.js"), ASSET_JS);
   writeFileSync(join(distDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+  mkdirSync(join(distDir, ".vite"));
+  writeFileSync(join(distDir, ".vite", "first-screen.json"), "{}");
   server = startInProcess({ distDir });
 });
 
@@ -107,6 +111,20 @@ describe("the dashboard", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/svg+xml");
     expect(response.headers.get("cache-control")).toBe("no-cache");
+  });
+
+  test("a hashed asset, which never changes, is served again once read even if its file is gone", async () => {
+    const url = `${server.url}/assets/keys-Ef56Gh78.js`;
+    expect(await (await server.fetch(url)).text()).toBe(ASSET_JS);
+    rmSync(join(distDir, "assets", "keys-Ef56Gh78.js"));
+    const again = await server.fetch(url);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe(ASSET_JS);
+  });
+
+  test("the build's dot-folders (.vite/) are not served: the path gets index.html", async () => {
+    const response = await server.fetch(`${server.url}/.vite/first-screen.json`);
+    expect(await response.text()).toBe(INDEX_HTML);
   });
 
   test("a missing hashed asset is a 404, not index.html", async () => {
