@@ -134,15 +134,16 @@ export function firstRequestPlugin(): Plugin {
       });
       const unexpected = preloaded.filter((href) => !appFiles.modules.includes(href));
       if (unexpected.length > 0) this.error(`first-request: index.html preloads ${unexpected.join(", ")}, which the app's entry does not import`);
+      const paintScripts = [paintFiles.script, ...paintFiles.modules];
       const tags = [
         `<script type="module" async crossorigin src="${base}${fileName}"></script>`,
-        ...[paintFiles.script, ...paintFiles.modules].map((file) => `<link rel="modulepreload" crossorigin href="${file}">`),
+        ...paintScripts.map((file) => `<link rel="modulepreload" crossorigin href="${file}">`),
         ...paintFiles.styles.map((file) => `<link rel="preload" as="style" crossorigin href="${file}">`),
       ];
       html.source = source.replace(appScript, tags.join("\n    "));
 
       // What the first screen loads, for the bench (bench/bundle.ts): not served as a page, not read by the app.
-      const firstScreen: FirstScreenFiles = { early: `${base}${fileName}`, paint: [paintFiles.script, ...paintFiles.modules], app: [appFiles.entry, ...appFiles.modules] };
+      const firstScreen: FirstScreenFiles = { early: `${base}${fileName}`, paint: paintScripts, app: [appFiles.entry, ...appFiles.modules] };
       this.emitFile({ type: "asset", fileName: FIRST_SCREEN_MANIFEST, source: JSON.stringify(firstScreen, null, 2) });
     },
   };

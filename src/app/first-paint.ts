@@ -20,10 +20,10 @@ import "../features/keys/components/keys.css";
 
 /**
  * The keys page drawn once with DOM calls from the list's first answer, as soon as it arrives: React and the
- * page's own code come a few hundred milliseconds later on a slow machine (issue 13). The tab's first module
- * (src/first-request/) loads this file, a separate entry of the build that never waits for the app's code, when
- * it starts that request. What is drawn is what React's first render draws in a wide window
- * (test/e2e/first-paint.spec.ts compares the two), made inert until that render replaces it. Only where that
+ * page's own code come a few hundred milliseconds later on a slow machine (issue 13). index.html fetches this file,
+ * a separate entry of the build that never waits for the app's code, with the tab's first module
+ * (src/first-request/), which runs it when it starts that request. What is drawn is what React's first render draws
+ * in a wide window (test/e2e/first-request.spec.ts compares the two), made inert until that render replaces it. Only where that
  * render is known: the keys page itself, a wide window, no saved environments, online, and some keys; anywhere
  * else nothing is drawn. DOM calls because React is the very thing not yet ready; every value comes from the
  * functions the table itself uses.

@@ -27,8 +27,8 @@ export interface FirstRequestEnvironment {
   storage: Pick<Storage, "getItem">;
   fetch: (url: string, init: RequestInit) => Promise<Response>;
   /**
-   * The keys page's code (scripts and stylesheets), fetched before the app's own: at once, or once `draw` has
-   * settled, since until then they would only queue ahead of what draws the page.
+   * The keys page's code (scripts and stylesheets): fetched at once, or once `draw` has settled, since until then
+   * they would only queue ahead of what draws the page (the app's own files wait for it too: src/first-request/main.ts).
    */
   routeFiles: readonly string[];
   preload: (file: string) => void;
