@@ -19,6 +19,8 @@ const EARLY_ENTRY = fileURLToPath(new URL("../src/first-request/main.ts", import
 const KEYS_ROUTE = fileURLToPath(new URL("../src/app/routes/keys-route.tsx", import.meta.url));
 /** The keys page drawn before React's first render (src/app/first-paint.ts): loaded by the same tabs, as early. */
 const FIRST_PAINT = fileURLToPath(new URL("../src/app/first-paint.ts", import.meta.url));
+/** The app's own entry, the script index.html names before this plugin takes it out. */
+const APP_ENTRY = fileURLToPath(new URL("../src/main.tsx", import.meta.url));
 const PLACEHOLDER = "__KEYSCOPE_KEYS_ROUTE_FILES__";
 const PAINT_PLACEHOLDER = "__KEYSCOPE_FIRST_PAINT__";
 const APP_PLACEHOLDER = "__KEYSCOPE_APP__";
@@ -33,6 +35,21 @@ export interface FirstScreenFiles {
   paint: string[];
   /** The app's entry and its static imports, which the early module loads. */
   app: string[];
+}
+
+/** The chunk that holds what draws the keys page (first-paint.ts and its static imports), from the group below. */
+const PAINT_GROUP = "keys-page";
+
+/** `start` and every module it imports statically, transitively (module ids). */
+function staticModules(moduleInfo: (id: string) => Rolldown.ModuleInfo | null, start: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [start];
+  for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...(moduleInfo(id)?.importedIds ?? []));
+  }
+  return seen;
 }
 
 function chunks(bundle: OutputBundle): OutputChunk[] {
@@ -56,6 +73,9 @@ function staticClosure(bundle: OutputBundle, start: OutputChunk): OutputChunk[] 
 
 export function firstRequestPlugin(): Plugin {
   let base = "/";
+  // first-paint.ts and the modules it imports statically, but for those the app's entry imports statically too: the
+  // app must start without them if they fail to load. Known once the module graph is whole (buildEnd).
+  const paintModules = new Set<string>();
   return {
     name: "keyscope:first-request",
     apply: "build",
@@ -67,6 +87,18 @@ export function firstRequestPlugin(): Plugin {
       this.emitFile({ type: "chunk", id: EARLY_ENTRY, name: "first-request" });
       // Loaded by URL from the early entry, so what it exports must stay (an app build drops entries' exports).
       this.emitFile({ type: "chunk", id: FIRST_PAINT, name: "first-paint", preserveSignature: "strict" });
+    },
+    buildEnd() {
+      const appModules = staticModules((id) => this.getModuleInfo(id), APP_ENTRY);
+      for (const id of staticModules((id) => this.getModuleInfo(id), FIRST_PAINT)) if (!appModules.has(id) && id !== FIRST_PAINT) paintModules.add(id);
+    },
+    // What draws the keys page as one chunk and one stylesheet rather than six of each: each file fetched before the
+    // list's answer costs a cold load more CPU than its bytes (Chrome and this server share the cores), and they took
+    // the six connections the list's request also needs. The keys route imports the same chunk.
+    outputOptions(options) {
+      const splitting = typeof options.codeSplitting === "object" ? options.codeSplitting : {};
+      const group = { name: PAINT_GROUP, test: (id: string) => paintModules.has(id) };
+      return { ...options, codeSplitting: { ...splitting, groups: [...(splitting.groups ?? []), group] } };
     },
     generateBundle(_options, bundle) {
       const all = chunks(bundle);
