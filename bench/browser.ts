@@ -59,6 +59,9 @@ function observeFirstKeyRow({ keyIds, global }: { keyIds: string[]; global: stri
     // Told over the console (CDP) too: polling the page for it would run the harness's code on its main thread.
     console.debug(`${global} ${time}`);
     observer.disconnect();
+    // Then the end of the next frame's work on the main thread (its callbacks, style, layout and paint run after
+    // requestAnimationFrame's; the timer after them all): the row is in a frame, ready for the screen.
+    requestAnimationFrame(() => setTimeout(() => console.debug(`${global}:painted ${performance.now()}`)));
   });
   observer.observe(document, { childList: true, subtree: true, characterData: true });
 }
@@ -103,34 +106,47 @@ export async function firstRowTime(page: Page): Promise<number> {
   return value;
 }
 
-/** The observer's time, from its console message: nothing of the harness runs in the page meanwhile. */
-export function firstRowMessage(page: Page): Promise<number> {
+/** One of the observer's times, from its console message: nothing of the harness runs in the page meanwhile. */
+function observerMessage(page: Page, name: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no key row appeared on ${page.url()}`)), 20_000);
     page.on("console", (message) => {
-      const [name, time] = message.text().split(" ");
-      if (name !== FIRST_KEY_ROW_GLOBAL) return;
+      const [said, time] = message.text().split(" ");
+      if (said !== name) return;
       clearTimeout(timer);
       resolve(Number(time));
     });
   });
 }
 
-/** Navigation start to the first key row in a new tab of `context`. */
-export async function loadAndTime(context: BrowserContext, address: string): Promise<number> {
+/** The observer's time of the first key row in the DOM. */
+export function firstRowMessage(page: Page): Promise<number> {
+  return observerMessage(page, FIRST_KEY_ROW_GLOBAL);
+}
+
+export interface FirstRowTimes {
+  /** Navigation start to the first key row in the DOM. */
+  row: number;
+  /** Navigation start to the end of the main thread's work on the frame after it. */
+  painted: number;
+}
+
+/** Navigation start to the first key row in a new tab of `context`, and to the frame after it. */
+export async function loadAndTime(context: BrowserContext, address: string): Promise<FirstRowTimes> {
   const page = await context.newPage();
   try {
-    const time = firstRowMessage(page);
+    const row = firstRowMessage(page);
+    const painted = observerMessage(page, `${FIRST_KEY_ROW_GLOBAL}:painted`);
     await page.goto(address);
-    return await time;
+    return { row: await row, painted: await painted };
   } finally {
     await page.close();
   }
 }
 
 interface ColdWarm {
-  cold: number;
-  warm: number;
+  cold: FirstRowTimes;
+  warm: FirstRowTimes;
 }
 
 /**
@@ -277,7 +293,7 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
   const executablePath = findBrowser();
 
   const browser = await chromium.launch({ executablePath, args: BROWSER_ARGS });
-  const samples: Record<PageName, { cold: number[]; warm: number[] }> = {
+  const samples: Record<PageName, { cold: FirstRowTimes[]; warm: FirstRowTimes[] }> = {
     ours: { cold: [], warm: [] },
     app: { cold: [], warm: [] },
     page: { cold: [], warm: [] },
@@ -293,24 +309,43 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
         samples[name].cold.push(cold);
         samples[name].warm.push(warm);
       }
-      const last = (name: PageName) => `${round(samples[name].cold.at(-1) ?? 0, 1)}/${round(samples[name].warm.at(-1) ?? 0, 1)}`;
+      const last = (name: PageName) => {
+        const [cold, warm] = [samples[name].cold.at(-1), samples[name].warm.at(-1)];
+        return `${round(cold?.row ?? 0, 1)}/${round(warm?.row ?? 0, 1)} (painted ${round(cold?.painted ?? 0, 1)}/${round(warm?.painted ?? 0, 1)})`;
+      };
       log(`browser: first key row run ${run + 1} (cold/warm ms): ours ${last("ours")}, floor app ${last("app")}, floor page ${last("page")}`);
     }
   } finally {
     await browser.close();
   }
-  const firstRowMethod = (cache: "cold" | "warm", floor: PageName) =>
-    `headless Chromium, ${options.firstRowRuns} interleaved runs of the three pages (Keyscope /keys, bench/floor-app, bench/floor-page, all served by the same reference server from the same dist directory, the key in sessionStorage): navigation start to the moment a MutationObserver installed before any of the page's scripts sees an element holding one of the first page's key ids; ${cache === "cold" ? "a fresh context (empty HTTP cache)" : "a second tab of the same context (hashed files from the HTTP cache)"}; ratio: median of each run's Keyscope/${PAGES[floor].name}; floor: ${floor === "app" ? "the smallest app on the same libraries (react, react-dom, react-router, react-query; one route, one useQuery)" : "a vanilla page (one fetch, rows made with DOM calls)"}`;
+  const floorName = (floor: "app" | "page") => (floor === "app" ? "floor app" : "vanilla page");
+  const floorText = (floor: "app" | "page") =>
+    floor === "app" ? "the smallest app on the same libraries (react, react-dom, react-router, react-query; one route, one useQuery)" : "a vanilla page (one fetch, rows made with DOM calls)";
+  const runsText = `headless Chromium, ${options.firstRowRuns} interleaved runs of the three pages (Keyscope /keys, bench/floor-app, bench/floor-page, all served by the same reference server from the same dist directory, the key in sessionStorage)`;
+  const rowText = "a MutationObserver installed before any of the page's scripts sees an element holding one of the first page's key ids";
+  const cacheText = (cache: "cold" | "warm") => (cache === "cold" ? "a fresh context (empty HTTP cache)" : "a second tab of the same context (hashed files from the HTTP cache)");
   const firstRowRow = (cache: "cold" | "warm", floor: "app" | "page") =>
     makeRow({
       id: `time-to-first-row-${cache}-vs-floor-${floor}`,
-      label: `Time to first key row, ${cache} cache, vs the ${floor === "app" ? "floor app" : "vanilla page"}`,
+      label: `Time to first key row, ${cache} cache, vs the ${floorName(floor)}`,
       unit: "ms",
-      ours: samples.ours[cache],
-      floor: samples[floor][cache],
+      ours: samples.ours[cache].map((times) => times.row),
+      floor: samples[floor][cache].map((times) => times.row),
       goal: { kind: "ratio-at-most", target: floor === "app" ? 0.8 : 1.5 },
       paired: true,
-      method: firstRowMethod(cache, floor),
+      method: `${runsText}: navigation start to the moment ${rowText}; ${cacheText(cache)}; ratio: median of each run's Keyscope/${PAGES[floor].name}; floor: ${floorText(floor)}`,
+    });
+  // What the issue's measure leaves out: a row in the DOM is on the screen only once a frame holding it is made.
+  const paintedRow = (floor: "app" | "page") =>
+    makeRow({
+      id: `time-to-first-row-painted-cold-vs-floor-${floor}`,
+      label: `Time to first key row in a frame, cold cache, vs the ${floorName(floor)}`,
+      unit: "ms",
+      ours: samples.ours.cold.map((times) => times.painted),
+      floor: samples[floor].cold.map((times) => times.painted),
+      goal: { kind: "none" },
+      paired: true,
+      method: `${runsText}: navigation start to the end of the main thread's work on the next animation frame after ${rowText} (a requestAnimationFrame callback, then a setTimeout: after the frame's style, layout and paint); ${cacheText("cold")}; ratio: median of each run's Keyscope/${PAGES[floor].name}; floor: ${floorText(floor)}`,
     });
 
   const uncapped = await chromium.launch({ executablePath, args: [...BROWSER_ARGS, ...UNCAPPED_FRAMES] });
@@ -334,6 +369,8 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
     firstRowRow("cold", "page"),
     firstRowRow("warm", "app"),
     firstRowRow("warm", "page"),
+    paintedRow("app"),
+    paintedRow("page"),
     makeRow({
       id: "many-keys-row-elements",
       label: `Row elements in the DOM with ${loaded.toLocaleString("en")} keys loaded`,

@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
 import { BROWSER_ARGS, findBrowser } from "../test/e2e/find-browser";
 import { startServer, type StartedServer } from "../test/support/server-process";
-import { firstPageKeyIds, loadAndTime, newContext } from "./browser";
+import { firstPageKeyIds, loadAndTime, newContext, type FirstRowTimes } from "./browser";
 import { median, round } from "./lib/stats";
 
 interface Side {
@@ -18,8 +18,8 @@ interface Side {
   server: StartedServer;
   rootKey: string;
   keyIds: string[];
-  cold: number[];
-  warm: number[];
+  cold: FirstRowTimes[];
+  warm: FirstRowTimes[];
 }
 
 async function main(): Promise<void> {
@@ -53,7 +53,11 @@ async function main(): Promise<void> {
     await Promise.all(sides.map((side) => side.server.stop()));
   }
   for (const [index, side] of sides.entries()) {
-    console.log(`${index === 0 ? "A" : "B"} ${side.dist}: first key row cold ${round(median(side.cold), 1)} ms, warm ${round(median(side.warm), 1)} ms (median of ${runs})`);
+    const rows = (times: FirstRowTimes[]) => round(median(times.map((time) => time.row)), 1);
+    const painted = (times: FirstRowTimes[]) => round(median(times.map((time) => time.painted)), 1);
+    console.log(
+      `${index === 0 ? "A" : "B"} ${side.dist}: first key row cold ${rows(side.cold)} ms, warm ${rows(side.warm)} ms; in a frame cold ${painted(side.cold)} ms, warm ${painted(side.warm)} ms (median of ${runs})`,
+    );
   }
 }
 
