@@ -1,10 +1,10 @@
 /**
- * `npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N]`: the time to first key row of two builds of the dashboard
- * (e.g. `npx vite build --outDir .tmp/a`, a change, then `--outDir .tmp/b`), each served by a reference server of
- * its own with the demo data, in interleaved runs (A, B, then B, A…) of a cold and a warm load in a fresh browser
- * context, measured as the bench measures it (bench/browser.ts). Prints the medians. For a change too small for the
- * bench's own table: two builds of the same code differ here by about 12 ms in the median of 15 runs.
- * Writes nothing.
+ * `npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N]`: the time to first key row (in the DOM, and in a frame)
+ * of two builds of the dashboard (e.g. `npx vite build --outDir .tmp/a`, a change, then `--outDir .tmp/b`), each
+ * served by a reference server of its own with the demo data, in interleaved runs (A, B, then B, A…) of a cold and a
+ * warm load in a fresh browser context, measured as the bench measures it (bench/browser.ts). Prints the medians.
+ * For a change too small for the bench's own table: two builds of the same code differ here by about 12 ms in the
+ * median of 15 runs. Writes nothing.
  */
 import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
@@ -54,9 +54,9 @@ async function main(): Promise<void> {
   }
   for (const [index, side] of sides.entries()) {
     const rows = (times: FirstRowTimes[]) => round(median(times.map((time) => time.row)), 1);
-    const painted = (times: FirstRowTimes[]) => round(median(times.map((time) => time.painted)), 1);
+    const inFrame = (times: FirstRowTimes[]) => round(median(times.map((time) => time.inFrame)), 1);
     console.log(
-      `${index === 0 ? "A" : "B"} ${side.dist}: first key row cold ${rows(side.cold)} ms, warm ${rows(side.warm)} ms; in a frame cold ${painted(side.cold)} ms, warm ${painted(side.warm)} ms (median of ${runs})`,
+      `${index === 0 ? "A" : "B"} ${side.dist}: first key row cold ${rows(side.cold)} ms, warm ${rows(side.warm)} ms; in a frame cold ${inFrame(side.cold)} ms, warm ${inFrame(side.warm)} ms (median of ${runs})`,
     );
   }
 }

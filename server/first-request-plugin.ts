@@ -9,7 +9,7 @@ type OutputChunk = Rolldown.OutputChunk;
  * Builds src/first-request/main.ts as an entry of its own and makes it index.html's only script, in place of the
  * app's (no inline script: the CSP allows none), with preloads of what draws the keys page (src/app/first-paint.ts
  * and its imports). It is given the app's files, which it starts, and those of the keys page's code (the lazy
- * route's chunk, the chunks it imports and their stylesheets), which it fetches once the page is drawn.
+ * route's chunk, the chunks it imports and their stylesheets), which it fetches once the drawn page is in a frame.
  *
  * Vite has no option for an extra entry in index.html that stays a separate file (its scripts there are bundled
  * into one), hence this small plugin. The list goes into the early file's code, so its name is hashed again
@@ -37,7 +37,7 @@ export interface FirstScreenFiles {
   app: string[];
 }
 
-/** The chunk that holds what draws the keys page (first-paint.ts and its static imports), from the group below. */
+/** The chunk of the modules first-paint.ts imports and the app's entry does not (the keys page's own code). */
 const PAINT_GROUP = "keys-page";
 
 /** `start` and every module it imports statically, transitively (module ids). */
@@ -73,8 +73,8 @@ function staticClosure(bundle: OutputBundle, start: OutputChunk): OutputChunk[] 
 
 export function firstRequestPlugin(): Plugin {
   let base = "/";
-  // first-paint.ts and the modules it imports statically, but for those the app's entry imports statically too: the
-  // app must start without them if they fail to load. Known once the module graph is whole (buildEnd).
+  // What first-paint.ts imports statically and the app's entry does not: the app must start without them if they
+  // fail to load. Known once the module graph is whole (buildEnd).
   const paintModules = new Set<string>();
   return {
     name: "keyscope:first-request",
@@ -84,18 +84,28 @@ export function firstRequestPlugin(): Plugin {
       base = config.base;
     },
     buildStart() {
+      paintModules.clear();
       this.emitFile({ type: "chunk", id: EARLY_ENTRY, name: "first-request" });
       // Loaded by URL from the early entry, so what it exports must stay (an app build drops entries' exports).
       this.emitFile({ type: "chunk", id: FIRST_PAINT, name: "first-paint", preserveSignature: "strict" });
     },
-    buildEnd() {
+    buildEnd(error) {
+      if (error !== undefined) return;
+      if (this.getModuleInfo(APP_ENTRY) === null) this.error(`first-request: the app's entry ${APP_ENTRY} is not in the build`);
       const appModules = staticModules((id) => this.getModuleInfo(id), APP_ENTRY);
-      for (const id of staticModules((id) => this.getModuleInfo(id), FIRST_PAINT)) if (!appModules.has(id) && id !== FIRST_PAINT) paintModules.add(id);
+      for (const id of staticModules((id) => this.getModuleInfo(id), FIRST_PAINT)) {
+        if (id !== FIRST_PAINT && !appModules.has(id)) paintModules.add(id);
+      }
     },
-    // What draws the keys page as one chunk and one stylesheet rather than six of each: each file fetched before the
-    // list's answer costs a cold load more CPU than its bytes (Chrome and this server share the cores), and they took
-    // the six connections the list's request also needs. The keys route imports the same chunk.
+    // The keys page's own code as one chunk and one stylesheet, not five scripts and two stylesheets: each file
+    // fetched before the list's answer costs a cold load more than its bytes (Chrome and this server share two
+    // cores). Other lazy chunks that use a module of it (copy-button, bidi, schemas) import the whole chunk, which
+    // every tab has fetched anyway. (This hook runs before the graph is built: the group's test reads the set later.)
     outputOptions(options) {
+      if (options.codeSplitting === false) return null;
+      if (options.manualChunks !== undefined || options.advancedChunks !== undefined) {
+        throw new Error("first-request: codeSplitting groups replace manualChunks and advancedChunks; set codeSplitting instead");
+      }
       const splitting = typeof options.codeSplitting === "object" ? options.codeSplitting : {};
       const group = { name: PAINT_GROUP, test: (id: string) => paintModules.has(id) };
       return { ...options, codeSplitting: { ...splitting, groups: [...(splitting.groups ?? []), group] } };
@@ -115,6 +125,11 @@ export function firstRequestPlugin(): Plugin {
       }
 
       const appClosure = staticClosure(bundle, app);
+      // rolldown may pull a captured module's imports into its group: the app's code must still never need it.
+      const sharedWithApp = appClosure.filter((chunk) => chunk.moduleIds.some((id) => paintModules.has(id)));
+      if (sharedWithApp.length > 0) {
+        this.error(`first-request: the app's entry imports ${sharedWithApp.map((chunk) => chunk.fileName).join(", ")}, the keys page's own code`);
+      }
       const loadedAnyway = new Set(appClosure.map((chunk) => chunk.fileName));
       const paintClosure = staticClosure(bundle, firstPaint);
       if (paintClosure.includes(app)) {
@@ -127,7 +142,7 @@ export function firstRequestPlugin(): Plugin {
         styles: [...new Set(paintClosure.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]))].map((file) => `${base}${file}`),
       };
 
-      // Fetched once the page is drawn; what draws it is fetched ahead of them, by index.html.
+      // Fetched once the drawn page is in a frame; what draws it is fetched ahead of them, by index.html.
       const drawnWith = new Set(paintClosure.map((chunk) => chunk.fileName));
       const routeChunks = staticClosure(bundle, keysRoute).filter((chunk) => !loadedAnyway.has(chunk.fileName) && !drawnWith.has(chunk.fileName));
       const files = [
@@ -135,8 +150,8 @@ export function firstRequestPlugin(): Plugin {
       ]
         .filter((file) => !paintFiles.styles.includes(`${base}${file}`))
         .map((file) => `${base}${file}`);
-      // The app's entry and the modules it imports statically: the early module fetches them once the page is drawn
-      // (or at once when nothing is), not index.html, where they took the connections (six per origin over HTTP/1.1)
+      // The app's entry and the modules it imports statically: the early module fetches them once the drawn page is in
+      // a frame (or at once when nothing is drawn), not index.html, where they took the connections (six per origin over HTTP/1.1)
       // and the main thread that the list's request and the drawing need.
       const appFiles = { entry: `${base}${app.fileName}`, modules: appClosure.filter((chunk) => chunk !== app).map((chunk) => `${base}${chunk.fileName}`) };
 

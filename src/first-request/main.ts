@@ -25,12 +25,12 @@ const APP = __KEYSCOPE_APP__;
 const APP_WAIT_MS = 400;
 
 /**
- * Resolves once the main thread has made the next frame (its style, layout and paint come after the animation-frame
- * callbacks; the timer after them all), or after `ms` where none comes (a hidden tab makes no frames). The drawn
- * page's first frame is its costliest (a few hundred milliseconds on a busy two-core machine): files arriving
- * meanwhile (the keys page's and the app's, compiled as they come) held it back by about 130 ms.
+ * Resolves once the next frame is made (a timer set in an animation-frame callback runs after the frame's style,
+ * layout and paint), at once in a hidden tab, which makes none, or after `ms`. The drawn page's first frame is its
+ * costliest: files arriving meanwhile, compiled as they come, held it back by about 130 ms on two busy cores.
  */
 function afterNextFrame(ms: number): Promise<void> {
+  if (document.visibilityState !== "visible") return Promise.resolve();
   return new Promise((resolve) => {
     requestAnimationFrame(() => setTimeout(resolve));
     setTimeout(resolve, ms);

@@ -34,7 +34,7 @@ export interface FirstRequestEnvironment {
   preload: (file: string) => void;
   /**
    * Given the hand-over, a copy of the response (the app reads the original) and its connection: draws the page
-   * early; settles once it is drawn or will not be.
+   * early; settles once it is drawn (src/first-request/main.ts: and in a frame) or will not be.
    */
   draw?: (handoff: FirstRequest, response: Promise<Response>, connection: Connection) => Promise<unknown>;
 }

@@ -53,6 +53,11 @@ test("index.html fetches the early module and what draws the keys page, and leav
   const appEntry = /"entry":"(\/assets\/index-[^"]+\.js)"/.exec(early)?.[1];
   expect(appEntry).toBeDefined();
   expect(html).not.toContain(appEntry);
+  // The keys page's own code, grouped for the drawing, is none of the app's files: the app starts without it.
+  const appModules = JSON.parse(/"entry":"[^"]+","modules":(\[[^\]]*\])/.exec(early)?.[1] ?? "null") as string[];
+  expect(appModules.length).toBeGreaterThan(0);
+  expect(preloaded).toContainEqual(expect.stringMatching(/^\/assets\/keys-page-[^/]+\.js$/));
+  expect(appModules.filter((file) => file.includes("/keys-page-"))).toEqual([]);
 });
 
 test("a tab holding a key draws the keys page with its rows in its first render: no loading shell before them", async ({ page, server, rootKey }) => {
