@@ -274,8 +274,8 @@ export async function chromiumVersion(): Promise<string> {
 
 const PAGES = {
   ours: { path: "/keys", name: "Keyscope" },
-  app: { path: FLOOR_APP_PATH, name: "floor app" },
-  page: { path: FLOOR_PAGE_PATH, name: "floor page" },
+  app: { path: FLOOR_APP_PATH, name: "floor app", about: "the smallest app on the same libraries (react, react-dom, react-router, react-query; one route, one useQuery)" },
+  page: { path: FLOOR_PAGE_PATH, name: "vanilla page", about: "a vanilla page (one fetch, rows made with DOM calls)" },
 } as const;
 type PageName = keyof typeof PAGES;
 /** Each run starts with another page of the three, so none always runs right after the same other. */
@@ -317,34 +317,31 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
   } finally {
     await browser.close();
   }
-  const floorName = (floor: "app" | "page") => (floor === "app" ? "floor app" : "vanilla page");
-  const floorText = (floor: "app" | "page") =>
-    floor === "app" ? "the smallest app on the same libraries (react, react-dom, react-router, react-query; one route, one useQuery)" : "a vanilla page (one fetch, rows made with DOM calls)";
   const runsText = `headless Chromium, ${options.firstRowRuns} interleaved runs of the three pages (Keyscope /keys, bench/floor-app, bench/floor-page, all served by the same reference server from the same dist directory, the key in sessionStorage)`;
   const rowText = "a MutationObserver installed before any of the page's scripts sees an element holding one of the first page's key ids";
   const cacheText = (cache: "cold" | "warm") => (cache === "cold" ? "a fresh context (empty HTTP cache)" : "a second tab of the same context (hashed files from the HTTP cache)");
   const firstRowRow = (cache: "cold" | "warm", floor: "app" | "page") =>
     makeRow({
       id: `time-to-first-row-${cache}-vs-floor-${floor}`,
-      label: `Time to first key row, ${cache} cache, vs the ${floorName(floor)}`,
+      label: `Time to first key row, ${cache} cache, vs the ${PAGES[floor].name}`,
       unit: "ms",
       ours: samples.ours[cache].map((times) => times.row),
       floor: samples[floor][cache].map((times) => times.row),
       goal: { kind: "ratio-at-most", target: floor === "app" ? 0.8 : 1.5 },
       paired: true,
-      method: `${runsText}: navigation start to the moment ${rowText}; ${cacheText(cache)}; ratio: median of each run's Keyscope/${PAGES[floor].name}; floor: ${floorText(floor)}`,
+      method: `${runsText}: navigation start to the moment ${rowText}; ${cacheText(cache)}; ratio: median of each run's Keyscope/${PAGES[floor].name}; floor: ${PAGES[floor].about}`,
     });
   // What the issue's measure leaves out: a row in the DOM is on the screen only once a frame holding it is made.
   const inFrameRow = (floor: "app" | "page") =>
     makeRow({
       id: `time-to-first-row-in-frame-cold-vs-floor-${floor}`,
-      label: `Time to first key row in a frame, cold cache, vs the ${floorName(floor)}`,
+      label: `Time to first key row in a frame, cold cache, vs the ${PAGES[floor].name}`,
       unit: "ms",
       ours: samples.ours.cold.map((times) => times.inFrame),
       floor: samples[floor].cold.map((times) => times.inFrame),
       goal: { kind: "none" },
       paired: true,
-      method: `${runsText}: navigation start to the end of the main thread's work on the next animation frame after ${rowText} (a requestAnimationFrame callback, then a setTimeout: after the frame's style, layout and paint); ${cacheText("cold")}; ratio: median of each run's Keyscope/${PAGES[floor].name}; floor: ${floorText(floor)}`,
+      method: `${runsText}: navigation start to the end of the main thread's work on the next animation frame after ${rowText} (a requestAnimationFrame callback, then a setTimeout: after the frame's style, layout and paint); ${cacheText("cold")}; ratio: median of each run's Keyscope/${PAGES[floor].name}; floor: ${PAGES[floor].about}`,
     });
 
   const uncapped = await chromium.launch({ executablePath, args: [...BROWSER_ARGS, ...UNCAPPED_FRAMES] });

@@ -19,8 +19,8 @@ const EARLY_ENTRY = fileURLToPath(new URL("../src/first-request/main.ts", import
 const KEYS_ROUTE = fileURLToPath(new URL("../src/app/routes/keys-route.tsx", import.meta.url));
 /** The keys page drawn before React's first render (src/app/first-paint.ts): loaded by the same tabs, as early. */
 const FIRST_PAINT = fileURLToPath(new URL("../src/app/first-paint.ts", import.meta.url));
-/** The app's own entry, the script index.html names before this plugin takes it out. */
-const APP_ENTRY = fileURLToPath(new URL("../src/main.tsx", import.meta.url));
+/** The app's entry: index.html, whose script (src/main.tsx) this plugin takes out in favour of the early module. */
+const APP_HTML = fileURLToPath(new URL("../index.html", import.meta.url));
 const PLACEHOLDER = "__KEYSCOPE_KEYS_ROUTE_FILES__";
 const PAINT_PLACEHOLDER = "__KEYSCOPE_FIRST_PAINT__";
 const APP_PLACEHOLDER = "__KEYSCOPE_APP__";
@@ -91,8 +91,8 @@ export function firstRequestPlugin(): Plugin {
     },
     buildEnd(error) {
       if (error !== undefined) return;
-      if (this.getModuleInfo(APP_ENTRY) === null) this.error(`first-request: the app's entry ${APP_ENTRY} is not in the build`);
-      const appModules = staticModules((id) => this.getModuleInfo(id), APP_ENTRY);
+      if (this.getModuleInfo(APP_HTML) === null) this.error(`first-request: the app's entry ${APP_HTML} is not in the build`);
+      const appModules = staticModules((id) => this.getModuleInfo(id), APP_HTML);
       for (const id of staticModules((id) => this.getModuleInfo(id), FIRST_PAINT)) {
         if (id !== FIRST_PAINT && !appModules.has(id)) paintModules.add(id);
       }
@@ -115,7 +115,7 @@ export function firstRequestPlugin(): Plugin {
       const early = all.find((chunk) => chunk.facadeModuleId === EARLY_ENTRY);
       const keysRoute = all.find((chunk) => chunk.facadeModuleId === KEYS_ROUTE);
       const firstPaint = all.find((chunk) => chunk.facadeModuleId === FIRST_PAINT);
-      const app = all.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith("index.html"));
+      const app = all.find((chunk) => chunk.isEntry && chunk.facadeModuleId === APP_HTML);
       const html = bundle["index.html"];
       if (!early || !keysRoute || !firstPaint || !app || html?.type !== "asset" || typeof html.source !== "string") {
         this.error("first-request: the early entry, the keys route, the first paint, the app's entry or index.html is missing from the build");
