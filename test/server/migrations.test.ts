@@ -75,3 +75,22 @@ test("migration 5 gives every role a key names a row of its own, once per worksp
   expect(db.prepare("SELECT id FROM roles WHERE name = 'editor'").pluck().all()).toEqual([expect.stringMatching(/^role_/), expect.stringMatching(/^role_/)]);
   db.close();
 });
+
+test("migration 6 adds the per-hour sums by key, empty and at seq 0, and leaves the verifications as they were", () => {
+  const db = new Database(":memory:");
+  migrate(db, MIGRATIONS.filter((migration) => migration.version <= 5));
+  db.prepare(
+    `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, outcome, region)
+     VALUES ('req_a', 1000, 'ws_1', 'ks_1', 'key_1', 'VALID', 'local')`,
+  ).run();
+  const before = db.prepare("SELECT * FROM key_verifications ORDER BY seq").all();
+
+  migrate(db);
+
+  expect(db.prepare("SELECT * FROM key_verifications ORDER BY seq").all()).toEqual(before);
+  // The server folds the verifications in (server/analytics/key-rollup.ts), from seq 0 on.
+  expect(db.prepare("SELECT count(*) FROM key_verifications_per_hour").pluck().get()).toBe(0);
+  expect(db.prepare("SELECT seq FROM key_verifications_per_hour_seq").pluck().all()).toEqual([0]);
+  expect(() => db.prepare("INSERT INTO key_verifications_per_hour_seq VALUES (2, 0)").run()).toThrow(/CHECK/);
+  db.close();
+});
