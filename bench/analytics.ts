@@ -10,6 +10,7 @@ import { APP_DIST } from "./lib/paths";
 import { makeRow, type BenchRow } from "./lib/results";
 import { median, quantile, round } from "./lib/stats";
 import { base58 } from "./lib/base58";
+import { usageSql } from "../src/features/keys/usage";
 
 export interface AnalyticsBenchOptions {
   /** Verifications written to SQLite before the server starts. */
@@ -98,9 +99,8 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
       const keyIds = parsePage(firstPage.body).data.keys.map((key) => key.keyId);
       const firstId = keyIds[0];
       if (keyIds.length !== 100 || firstId === undefined) throw new Error("the first page does not hold 100 keys");
-      const usageQuery = `SELECT key_id, time, outcome, sum(count) AS count FROM key_verifications_per_hour_v1
-        WHERE key_id IN (${keyIds.map((id) => `'${id}'`).join(", ")}) AND time >= now() - INTERVAL 36 HOUR
-        GROUP BY key_id, time, outcome ORDER BY key_id, time`;
+      // The keys page's own query for a page's usage bars.
+      const usageQuery = usageSql(keyIds);
 
       async function timeList(index: number): Promise<number> {
         const startedAt = performance.now();
@@ -120,10 +120,17 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
         return elapsed;
       }
 
-      // The first query waits for the engine's first copy of the verifications, which starts with the server.
-      const firstQueryMs = await timeUsage();
+      // A query DuckDB answers waits for its first copy of the verifications, which starts with the server; the
+      // usage query, answered from SQLite's per-hour sums, waits for those to be folded in. Both before any timing.
+      const copyStartedAt = performance.now();
+      const copied = await postAnalytics(server.url, rootKey, "SELECT count(*) AS n FROM key_verifications_v1");
+      const firstQueryMs = performance.now() - copyStartedAt;
+      // The workspace's own demo verifications from the first start come on top of the seeded ones.
+      const copiedRows = copied.status === 200 ? (JSON.parse(copied.body) as { data: { n: number }[] }).data[0]?.n : undefined;
+      if (copiedRows === undefined || copiedRows < options.verifications) throw new Error(`the engine's copy: ${copied.body.slice(0, 300)}`);
+      const foldMs = await timeUsage();
       const rssAfterLoad = await residentMiB(server.pid);
-      log(`analytics: first query answered ${(firstQueryMs / 1000).toFixed(1)} s after the server listened (first copy)`);
+      log(`analytics: DuckDB's copy answered ${(firstQueryMs / 1000).toFixed(1)} s after the server listened; SQLite's sums folded in ${(foldMs / 1000).toFixed(1)} s`);
       for (let index = 0; index < 20; index += 1) {
         await timeList(1_000_000 + index);
         await timeUsage();
@@ -146,7 +153,7 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
           floor: list,
           goal: { kind: "ratio-at-most", target: 2 },
           paired: true,
-          method: `${options.requests} pairs, alternating, keep-alive client: one analytics.getVerifications query over key_verifications_per_hour_v1 for the page's key ids (grouped by key, hour, outcome) against keys.listKeys of the same page with a never-seen cursor; ratio: median of each pair's usage/list`,
+          method: `${options.requests} pairs, alternating, keep-alive client: the keys page's analytics.getVerifications query for the page's usage bars (usageSql: key_verifications_per_hour_v1 for the page's key ids over 36 hours, grouped by key, hour, outcome; answered from SQLite's per-hour sums by key, see server/analytics/key-rollup.ts) against keys.listKeys of the same page with a never-seen cursor; ratio: median of each pair's usage/list`,
           details: {
             usageP90Ms: round(quantile(usage, 0.9), 3),
             listP90Ms: round(quantile(list, 0.9), 3),
@@ -160,11 +167,12 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
           unit: "MiB",
           ours: [rssAfterQueries],
           goal: { kind: "none" },
-          method: "ps RSS of the server process after its first analytics answer (the engine's copy and rollups loaded) and after the usage queries",
+          method: "ps RSS of the server process after DuckDB's copy and rollups and SQLite's per-hour sums are loaded, and after the usage queries",
           details: {
             afterLoadMiB: round(rssAfterLoad, 1),
             listenSeconds: round(server.startMs / 1000, 2),
             firstCopySeconds: round(firstQueryMs / 1000, 2),
+            firstFoldSeconds: round(foldMs / 1000, 2),
           },
         }),
       ];
