@@ -25,18 +25,22 @@ test("migration 3 keeps every verification and its seq, and drops only the uniqu
   db.close();
 });
 
-test("migration 4 keeps every verification, drops the index nothing reads, and adds roles and identities' rate limits", () => {
+/** A database at schema `version` holding one verification, migrated to the latest; its verifications must be as before. */
+function migrateWithOneVerification(version: number): Database.Database {
   const db = new Database(":memory:");
-  migrate(db, MIGRATIONS.filter((migration) => migration.version <= 3));
+  migrate(db, MIGRATIONS.filter((migration) => migration.version <= version));
   db.prepare(
     `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, outcome, region)
      VALUES ('req_a', 1000, 'ws_1', 'api_1', 'key_1', 'VALID', 'local')`,
   ).run();
   const before = db.prepare("SELECT * FROM key_verifications ORDER BY seq").all();
-
   migrate(db);
-
   expect(db.prepare("SELECT * FROM key_verifications ORDER BY seq").all()).toEqual(before);
+  return db;
+}
+
+test("migration 4 keeps every verification, drops the index nothing reads, and adds roles and identities' rate limits", () => {
+  const db = migrateWithOneVerification(3);
   const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'key_verifications'").pluck().all();
   expect(indexes).toEqual([]);
   db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'w', 0)").run();
@@ -77,17 +81,7 @@ test("migration 5 gives every role a key names a row of its own, once per worksp
 });
 
 test("migration 6 adds the per-hour sums by key, empty and at seq 0, and leaves the verifications as they were", () => {
-  const db = new Database(":memory:");
-  migrate(db, MIGRATIONS.filter((migration) => migration.version <= 5));
-  db.prepare(
-    `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, outcome, region)
-     VALUES ('req_a', 1000, 'ws_1', 'ks_1', 'key_1', 'VALID', 'local')`,
-  ).run();
-  const before = db.prepare("SELECT * FROM key_verifications ORDER BY seq").all();
-
-  migrate(db);
-
-  expect(db.prepare("SELECT * FROM key_verifications ORDER BY seq").all()).toEqual(before);
+  const db = migrateWithOneVerification(5);
   // The server folds the verifications in (server/analytics/key-rollup.ts), from seq 0 on.
   expect(db.prepare("SELECT count(*) FROM key_verifications_per_hour").pluck().get()).toBe(0);
   expect(db.prepare("SELECT seq FROM key_verifications_per_hour_seq").pluck().all()).toEqual([0]);
