@@ -152,7 +152,9 @@ export async function createAnalyticsEngine(
   await admin.run("ATTACH ':memory:' AS store (COMPRESS)");
   await admin.run(storeSchemaSql());
   for (const macro of CLICKHOUSE_MACROS) await admin.run(`CREATE MACRO ${macro}`);
-  await admin.run("SET TimeZone = 'UTC'");
+  // GLOBAL: every connection's (a plain SET is the admin connection's own; the pooled ones would take the host's zone
+  // and their now() would be local time).
+  await admin.run("SET GLOBAL TimeZone = 'UTC'");
   // Never spill to disk (an in-memory database would use ./.tmp): the memory limit is the limit.
   await admin.run("SET temp_directory = ''");
   // No files, no network, no extensions from here on; and no query may change that.
@@ -315,14 +317,9 @@ export async function createAnalyticsEngine(
         const checked = await check(workspaceId, sql);
         if ("kind" in checked) return checked;
         if (checked.rollup !== undefined) {
-          try {
-            await keyRollup.catchUp();
-            // Undefined when the sums it reads are too many for the main thread: DuckDB answers.
-            const answer = keyRollup.run(workspaceId, checked.rollup, limits.maxRows);
-            if (answer !== undefined) return answer;
-          } catch {
-            // Not expected (the table comes with the schema); DuckDB answers the same query.
-          }
+          // Undefined when SQLite cannot answer it now (see KeyRollup.answer): DuckDB answers the same query.
+          const answer = await keyRollup.answer(workspaceId, checked.rollup, limits);
+          if (answer !== undefined) return answer;
         }
         await sync.catchUp();
         return withConnection(workspaceId, checked.hourLayout, (connection) => run(connection, checked));

@@ -38,6 +38,8 @@ const INTERVAL_MS = new Map([
 ]);
 /** At most this many key ids times hours of the window: a plan reading more goes to DuckDB as it is made. */
 export const ROLLUP_BUDGET = 20_000;
+/** At most this many constants in the filter: each is a parameter SQLite binds on the main thread. */
+const MAX_PARAMS = 1_000;
 /**
  * At most this many rows of the sums read by one query, counted first (the count stops past it): about 10 ms of the
  * main thread here; more goes to DuckDB, whose work is off the main thread but for the result's JSON.
@@ -100,11 +102,11 @@ function integerConstant(node: unknown): number {
   return value;
 }
 
-/** A plain call: no FILTER, ORDER BY, DISTINCT, schema or catalog. */
+/** A plain call: no FILTER, ORDER BY, DISTINCT, EXPORT_STATE, schema or catalog. */
 function plainCall(node: unknown, name: string): unknown[] {
   if (!isObject(node) || node.class !== "FUNCTION" || node.function_name !== name || !Array.isArray(node.children)) return fail();
   const orders = isObject(node.order_bys) && Array.isArray(node.order_bys.orders) ? node.order_bys.orders : undefined;
-  if (node.filter !== null || node.distinct !== false || orders?.length !== 0 || (node.schema !== "" && node.schema !== "main") || node.catalog !== "") {
+  if (node.filter !== null || node.distinct !== false || node.export_state !== false || orders?.length !== 0 || (node.schema !== "" && node.schema !== "main") || node.catalog !== "") {
     return fail();
   }
   return node.children;
@@ -259,7 +261,7 @@ function plan(statement: unknown): RollupPlan {
   const filter: Filter = { sql: [], params: [], keys: undefined, windowMs: undefined };
   if (node.where_clause !== null) for (const predicate of conjuncts(node.where_clause)) addPredicate(filter, predicate);
   const hours = filter.windowMs === undefined ? Infinity : Math.ceil(filter.windowMs / HOUR_MS) + 1;
-  if (filter.keys === undefined || filter.keys * hours > ROLLUP_BUDGET) return fail();
+  if (filter.keys === undefined || filter.keys * hours > ROLLUP_BUDGET || filter.params.length > MAX_PARAMS) return fail();
 
   const { order, limit, offset } = modifiers(node, names, groups);
   const where = `WHERE ${["workspace_id = ?", ...filter.sql].join(" AND ")}`;
@@ -297,21 +299,41 @@ function hourText(ms: number): string {
 }
 
 export interface KeyRollup {
+  /**
+   * The plan's answer from the sums, folded up to the newest verification first; undefined when SQLite cannot give it
+   * now and DuckDB must: more than ROLLUP_ROWS rows of sums to read, a backlog too large to fold before answering
+   * (it is folded in the background), another process holding SQLite's write lock, a fold that failed, a shutdown.
+   * Never rejects.
+   */
+  answer(workspaceId: string, plan: RollupPlan, limits: { maxRows: number; maxResultBytes: number }): Promise<QueryOutcome | undefined>;
   /** Folds the verifications newer than the sums into them, a batch at a time, yielding between batches. */
   catchUp(): Promise<void>;
-  /** Runs a plan over the sums (call `catchUp` first); undefined when it would read over ROLLUP_ROWS of them. */
-  run(workspaceId: string, plan: RollupPlan, maxRows: number): QueryOutcome | undefined;
   /** Ends the folding at its next batch; resolves once it has stopped. */
   stop(): Promise<void>;
 }
 
 /**
- * A fold's transaction aims at this much of the main thread: its size follows how long the last one took. Rows of
- * many keys land all over the sums (about 25 µs each with 10,000 keys), rows of few keys or new hours at their end.
+ * A fold's transaction aims at this much of the main thread: its size follows how long the last full one took. Rows
+ * of many keys land all over the sums (about 25 µs each with 10,000 keys), rows of few keys or new hours at their end.
  */
 const FOLD_TARGET_MS = 20;
 const FOLD_ROWS = { first: 2_000, min: 250, max: 200_000 };
+/** More verifications than this waiting to be folded: the query goes to DuckDB while they are (after a bulk load). */
+const MAX_BACKLOG = 50_000;
 const HOUR_OF = (ms: string) => `${ms} - ((${ms} % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS}`;
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+class Stopped extends Error {}
+
+function isBusy(error: unknown): boolean {
+  return error instanceof Error && "code" in error && (error.code === "SQLITE_BUSY" || error.code === "SQLITE_LOCKED");
+}
+
+/** A sum as DuckDB's JSON has it: a number while it is exact, else its digits as a string. */
+function integerJson(value: bigint): string {
+  return value >= MIN_SAFE && value <= MAX_SAFE ? String(value) : `"${value}"`;
+}
 
 /** The sums in `sqlite`'s key_verifications_per_hour, kept by folding in new verifications by seq (any process writes them). */
 export function createKeyRollup(sqlite: Database): KeyRollup {
@@ -328,17 +350,29 @@ export function createKeyRollup(sqlite: Database): KeyRollup {
      ON CONFLICT DO UPDATE SET count = count + excluded.count, spent_credits = spent_credits + excluded.spent_credits`,
   );
   const setFoldedSeq = sqlite.prepare<[number]>("UPDATE key_verifications_per_hour_seq SET seq = ? WHERE id = 1");
-  /** One batch of at most `rows` seqs; true when more verifications wait. */
-  const foldBatch = sqlite.transaction((rows: number): boolean => {
+  /** One batch of at most `rows` seqs: how many seqs it covered, and whether more verifications wait. */
+  const foldBatch = sqlite.transaction((rows: number): { covered: number; more: boolean } => {
     const from = foldedSeq.get() ?? 0;
     const last = maxSeq.get() ?? 0;
-    if (last <= from) return false;
+    if (last <= from) return { covered: 0, more: false };
     const to = Math.min(last, from + rows);
     fold.run(from, to);
     setFoldedSeq.run(to);
-    return to < last;
+    return { covered: to - from, more: to < last };
   });
   let batchRows = FOLD_ROWS.first;
+
+  /** A batch that never waits for another process's write lock: that fails at once (SQLITE_BUSY) instead of blocking. */
+  function foldBatchNow(rows: number): { covered: number; more: boolean } {
+    const timeout = sqlite.pragma("busy_timeout", { simple: true }) as number;
+    sqlite.pragma("busy_timeout = 0");
+    try {
+      // IMMEDIATE: the write lock first, so two processes folding never both read the same seq.
+      return foldBatch.immediate(rows);
+    } finally {
+      sqlite.pragma(`busy_timeout = ${timeout}`);
+    }
+  }
 
   // Prepared once per SQL text (a dashboard sends the same few shapes); the count's and the rows' apart.
   const counts = new Map<string, Statement<unknown[], number>>();
@@ -353,19 +387,25 @@ export function createKeyRollup(sqlite: Database): KeyRollup {
     return statement;
   }
   const countOf = (sql: string) => prepared(counts, sql, (text) => sqlite.prepare<unknown[], number>(text).pluck());
-  const rowsOf = (sql: string) => prepared(reads, sql, (text) => sqlite.prepare<unknown[], unknown[]>(text).raw());
+  // Integers as bigints: a sum past 2^53 keeps its digits.
+  const rowsOf = (sql: string) => prepared(reads, sql, (text) => sqlite.prepare<unknown[], unknown[]>(text).raw().safeIntegers(true));
 
   let running: Promise<void> | undefined;
   let stopped = false;
+  // A fold that failed for another reason than a lock (it would fail again): SQLite answers nothing more.
+  let broken = false;
+
   async function catchUpOnce(): Promise<void> {
     // Nothing new (the common case): two lookups, no write lock.
     if ((maxSeq.get() ?? 0) <= (foldedSeq.get() ?? 0)) return;
-    while (!stopped) {
+    for (;;) {
+      // Sums folded only in part must not answer: a query waiting for this fold goes to DuckDB.
+      if (stopped) throw new Stopped();
       const startedAt = performance.now();
-      // IMMEDIATE: the write lock first, so two processes folding never both read the same seq.
-      const more = foldBatch.immediate(batchRows);
+      const { covered, more } = foldBatchNow(batchRows);
       const elapsed = performance.now() - startedAt;
-      if (elapsed < FOLD_TARGET_MS / 2) batchRows = Math.min(batchRows * 2, FOLD_ROWS.max);
+      // Only a full batch says how long its size takes.
+      if (covered === batchRows && elapsed < FOLD_TARGET_MS / 2) batchRows = Math.min(batchRows * 2, FOLD_ROWS.max);
       else if (elapsed > FOLD_TARGET_MS * 2) batchRows = Math.max(Math.floor(batchRows / 2), FOLD_ROWS.min);
       if (!more) return;
       // Other requests run between two batches.
@@ -373,40 +413,64 @@ export function createKeyRollup(sqlite: Database): KeyRollup {
     }
   }
 
-  return {
-    catchUp() {
-      // One fold at a time; a caller arriving during one waits for it, then checks again.
-      running = (running ?? Promise.resolve()).then(catchUpOnce, catchUpOnce);
-      return running;
-    },
-    run(workspaceId, plan, maxRows) {
-      const now = Date.now();
-      const values = plan.params.map((param) => (param.kind === "text" ? param.value : now - param.offsetMs));
-      if ((countOf(plan.countSql).get(workspaceId, ...values, ROLLUP_ROWS + 1) ?? 0) > ROLLUP_ROWS) return undefined;
-      // One row over the limit tells a result over it from one at it.
-      const limit = Math.min(plan.limit ?? Infinity, maxRows + 1);
-      const rows = rowsOf(plan.sql).all(workspaceId, ...values, limit, plan.offset);
-      if (rows.length > maxRows) return { kind: "limit", limit: "rows", message: `The query returns more than ${maxRows} rows` };
-      // A result repeats a few hours over and over: each one's text is made once.
-      const hours = new Map<number, string>();
-      const hourJson = (ms: number) => {
-        let text = hours.get(ms);
-        if (text === undefined) {
-          text = JSON.stringify(hourText(ms));
-          hours.set(ms, text);
-        }
-        return text;
-      };
-      const json = rows.map((row) => {
-        let object = "{";
-        plan.outputs.forEach((out, index) => {
-          const value = row[index];
-          object += `${index === 0 ? "" : ","}${out.key}:${out.time && typeof value === "number" ? hourJson(value) : JSON.stringify(value)}`;
-        });
-        return `${object}}`;
+  function catchUp(): Promise<void> {
+    // One fold at a time; a caller arriving during one waits for it, then checks again.
+    running = (running ?? Promise.resolve()).then(catchUpOnce, catchUpOnce).catch((error: unknown) => {
+      if (!(error instanceof Stopped) && !isBusy(error)) broken = true;
+      throw error;
+    });
+    return running;
+  }
+
+  function run(workspaceId: string, plan: RollupPlan, limits: { maxRows: number; maxResultBytes: number }): QueryOutcome | undefined {
+    const now = Date.now();
+    const values = plan.params.map((param) => (param.kind === "text" ? param.value : now - param.offsetMs));
+    if ((countOf(plan.countSql).get(workspaceId, ...values, ROLLUP_ROWS + 1) ?? 0) > ROLLUP_ROWS) return undefined;
+    // One row over the limit tells a result over it from one at it.
+    const limit = Math.min(plan.limit ?? Infinity, limits.maxRows + 1);
+    const rows = rowsOf(plan.sql).all(workspaceId, ...values, limit, plan.offset);
+    if (rows.length > limits.maxRows) return { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` };
+    // A result repeats a few hours over and over: each one's text is made once.
+    const hours = new Map<bigint, string>();
+    const hourJson = (ms: bigint) => {
+      let text = hours.get(ms);
+      if (text === undefined) {
+        text = JSON.stringify(hourText(Number(ms)));
+        hours.set(ms, text);
+      }
+      return text;
+    };
+    let bytes = 0;
+    const json: string[] = [];
+    for (const row of rows) {
+      let object = "{";
+      plan.outputs.forEach((out, index) => {
+        const value = row[index];
+        const text = typeof value === "bigint" ? (out.time ? hourJson(value) : integerJson(value)) : JSON.stringify(value);
+        object += `${index === 0 ? "" : ","}${out.key}:${text}`;
       });
-      return { kind: "rows", json: `[${json.join(",")}]`, rowCount: rows.length };
+      json.push(`${object}}`);
+      bytes += object.length + 2;
+      if (bytes > limits.maxResultBytes) return { kind: "limit", limit: "memory", message: "The query's result is too large to return" };
+    }
+    return { kind: "rows", json: `[${json.join(",")}]`, rowCount: rows.length };
+  }
+
+  return {
+    async answer(workspaceId, plan, limits) {
+      if (broken || stopped) return undefined;
+      try {
+        if ((maxSeq.get() ?? 0) - (foldedSeq.get() ?? 0) > MAX_BACKLOG) {
+          catchUp().catch(() => undefined);
+          return undefined;
+        }
+        await catchUp();
+        return run(workspaceId, plan, limits);
+      } catch {
+        return undefined;
+      }
     },
+    catchUp,
     async stop() {
       stopped = true;
       await running?.catch(() => undefined);

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import type { Database } from "better-sqlite3";
+import BetterSqlite3, { type Database } from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkQuery } from "../../server/analytics/check-query";
@@ -12,6 +12,7 @@ import { createWorkspace } from "../../server/db/management";
 import { openDatabase } from "../../server/db/open";
 import { usageQuery } from "../../src/lib/analytics-sql";
 import { usageSql, usageTotalsSql } from "../../src/features/keys/usage";
+import { startServer } from "../support/server-process";
 import { seedVerifications } from "./analytics-data";
 
 /**
@@ -176,6 +177,66 @@ describe("answered from SQLite", () => {
   });
 });
 
+describe("SQLite and DuckDB alike", () => {
+  test("a sum past 2^53 keeps its digits, as a string", async () => {
+    const rich = createWorkspace(db, "Rich");
+    const insert = db.prepare(
+      `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
+       VALUES (?, ?, ?, 'ks_rich', 'key_rich', '', 'VALID', 'local', '[]', ?)`,
+    );
+    for (let index = 0; index < 3; index += 1) insert.run(`req_rich${index}`, Date.now() - index * 1000, rich, Number.MAX_SAFE_INTEGER);
+    const sql = "SELECT key_id, sum(spent_credits) AS n FROM key_verifications_per_hour_v1 WHERE key_id = 'key_rich' AND time >= now() - INTERVAL 1 DAY GROUP BY key_id";
+    expect(await planOf(sql)).toBeDefined();
+    const expected = [{ key_id: "key_rich", n: String(3n * BigInt(Number.MAX_SAFE_INTEGER)) }];
+    expect(await answer(withRollup, rich, sql)).toEqual(expected);
+    expect(await answer(duckOnly, rich, sql)).toEqual(expected);
+  });
+
+  test("on a host in another time zone, now() is UTC in every DuckDB connection, as the SQLite windows are", async () => {
+    const server = await startServer({ env: { TZ: "America/Los_Angeles" } });
+    try {
+      const response = await fetch(`${server.url}/v2/analytics.getVerifications`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${server.rootKey ?? ""}` },
+        body: JSON.stringify({ query: "SELECT toUnixTimestamp64Milli(now()) AS ms" }),
+      });
+      const body = (await response.json()) as { data: { ms: number }[] };
+      // Local time read as UTC would be 8 hours off; a minute covers any slowness.
+      expect(Math.abs((body.data[0]?.ms ?? 0) - Date.now())).toBeLessThan(60_000);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("another process holding SQLite's write lock: DuckDB answers at once, and the sums catch up after", async () => {
+    const fresh = openDatabase(mkdtempSync(join(tmpdir(), "keyscope-key-rollup-lock-")));
+    const workspace = createWorkspace(fresh, "Locked");
+    seedVerifications(fresh, { workspaceId: workspace, count: 50, prefix: "lock" });
+    // Were the fold to wait for the lock, it would wait these 20 s (synchronously: no test timeout could stop it).
+    fresh.pragma("busy_timeout = 20000");
+    const engine = await createAnalyticsEngine(fresh, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1 });
+    const other = new BetterSqlite3(fresh.name);
+    try {
+      const sql = `SELECT key_id, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = '${keyId(workspace, 0)}' AND time >= now() - INTERVAL 1 DAY GROUP BY key_id`;
+      expect(await answer(engine, workspace, sql)).toEqual([{ key_id: keyId(workspace, 0), n: 8 }]);
+      seedVerifications(fresh, { workspaceId: workspace, count: 7, keys: 1, prefix: "later" });
+      other.exec("BEGIN IMMEDIATE");
+      const askedAt = Date.now();
+      expect(await answer(engine, workspace, sql)).toEqual([{ key_id: keyId(workspace, 0), n: 15 }]);
+      // Not a speed target: the fold never waits (milliseconds on any machine), or it waits the whole busy timeout.
+      expect(Date.now() - askedAt).toBeLessThan(10_000);
+      expect(fresh.prepare("SELECT seq FROM key_verifications_per_hour_seq").pluck().get()).toBe(50);
+      other.exec("ROLLBACK");
+      expect(await answer(engine, workspace, sql)).toEqual([{ key_id: keyId(workspace, 0), n: 15 }]);
+      expect(fresh.prepare("SELECT seq FROM key_verifications_per_hour_seq").pluck().get()).toBe(57);
+    } finally {
+      other.close();
+      await engine.close();
+      fresh.close();
+    }
+  });
+});
+
 describe("left to DuckDB", () => {
   test("a query of the family that reads more sums than SQLite may read at once: DuckDB's answer", async () => {
     const busy = createWorkspace(db, "Busy");
@@ -232,6 +293,8 @@ describe("left to DuckDB", () => {
     ["ROLLUP", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY ROLLUP (time)`],
     ["ORDER BY NULLS FIRST", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time ORDER BY time NULLS FIRST`],
     ["a LIMIT expression", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time LIMIT 1 + 1`],
+    ["EXPORT_STATE", `SELECT time, sum(count) EXPORT_STATE AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`],
+    ["more constants than SQLite binds on the main thread", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND outcome IN (${Array.from({ length: 1001 }, (_, index) => `'o${index}'`).join(", ")}) AND ${recent} GROUP BY time`],
     ["a key compared with a number", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = 1 AND ${recent} GROUP BY time`],
     ["not equal", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id IN (${key}) AND outcome != 'VALID' AND ${recent} GROUP BY time`],
   ])("%s", async (_, sql) => {
