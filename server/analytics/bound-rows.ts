@@ -1,14 +1,10 @@
+import { isObject, type JsonObject } from "./json-object";
+
 /**
  * Bounds a checked query's result in its own parse tree: a query with no LIMIT gets `LIMIT maxRows + 1`, so the
  * engine may run it to completion (a materialized result, much faster than a stream for the small results a
  * dashboard asks for) and still tell a result over the row limit from one at it, without ever holding more.
  */
-
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function limitModifier(rows: number): JsonObject {
   return {

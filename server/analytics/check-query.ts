@@ -1,4 +1,5 @@
 import { ALLOWED_FUNCTIONS, ALLOWED_WINDOW_FUNCTIONS, PUBLIC_TABLES } from "./dialect";
+import { isObject, type JsonObject } from "./json-object";
 
 /** Why a query is refused, mapped to the contract's error codes by the route. */
 export type QueryRefusal = "query_type" | "query" | "table" | "function";
@@ -37,12 +38,6 @@ class Refused extends Error {
   ) {
     super(message);
   }
-}
-
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function text(value: unknown): string {

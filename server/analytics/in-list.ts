@@ -1,3 +1,5 @@
+import { isObject, type JsonObject } from "./json-object";
+
 /**
  * Rewrites `column IN ('a', 'b', …)` with many strings into `column = ANY(SELECT arrayJoin(['a', 'b', …]))`, in
  * a checked parse tree, in place. Same rows: both compare the column with each string and are NULL alike; but DuckDB
@@ -5,12 +7,6 @@
  * planning), and its join filter then skips the rows of other keys while scanning. Only text columns of the public
  * tables and only string constants, so no cast differs between the two forms.
  */
-
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Below this many strings, the IN list binds fast enough. */
 const MIN_LIST = 16;

@@ -1,14 +1,10 @@
+import { isObject, type JsonObject } from "./json-object";
+
 /**
  * Whether a checked query's parse tree compares the column `key_id` with `=` or `IN` anywhere: such a query reads
  * a few keys' rows, which the per-hour copy sorted by key holds in a few row groups. It only picks a physical
  * layout: both copies of the per-hour table hold the same rows, so a query gets the same answer from either.
  */
-
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isKeyColumn(node: unknown): boolean {
   if (!isObject(node) || node.class !== "COLUMN_REF" || !Array.isArray(node.column_names)) return false;

@@ -1,5 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { QueryOutcome } from "./engine";
+import { isObject, type JsonObject } from "./json-object";
+import { exactInteger } from "./result-json";
 
 /**
  * The analytics questions about a few keys, answered from SQLite's per-hour sums (`key_verifications_per_hour`,
@@ -19,12 +21,6 @@ import type { QueryOutcome } from "./engine";
  * DuckDB's copy is caught up before each of its queries.
  */
 
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 const TABLE = "key_verifications_per_hour_v1";
 const TEXT_DIMENSIONS = new Set(["key_id", "outcome", "key_space_id", "external_id"]);
 const MEASURES = new Set(["count", "spent_credits"]);
@@ -37,7 +33,7 @@ const INTERVAL_MS = new Map([
   ["to_days", 24 * HOUR_MS],
 ]);
 /** At most this many key ids times hours of the window: a plan reading more goes to DuckDB as it is made. */
-export const ROLLUP_BUDGET = 20_000;
+const ROLLUP_BUDGET = 20_000;
 /** At most this many constants in the filter: each is a parameter SQLite binds on the main thread. */
 const MAX_PARAMS = 1_000;
 /**
@@ -321,18 +317,11 @@ const FOLD_ROWS = { first: 2_000, min: 250, max: 200_000 };
 /** More verifications than this waiting to be folded: the query goes to DuckDB while they are (after a bulk load). */
 const MAX_BACKLOG = 50_000;
 const HOUR_OF = (ms: string) => `${ms} - ((${ms} % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS}`;
-const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 class Stopped extends Error {}
 
 function isBusy(error: unknown): boolean {
   return error instanceof Error && "code" in error && (error.code === "SQLITE_BUSY" || error.code === "SQLITE_LOCKED");
-}
-
-/** A sum as DuckDB's JSON has it: a number while it is exact, else its digits as a string. */
-function integerJson(value: bigint): string {
-  return value >= MIN_SAFE && value <= MAX_SAFE ? String(value) : `"${value}"`;
 }
 
 /** The sums in `sqlite`'s key_verifications_per_hour, kept by folding in new verifications by seq (any process writes them). */
@@ -446,7 +435,7 @@ export function createKeyRollup(sqlite: Database): KeyRollup {
       let object = "{";
       plan.outputs.forEach((out, index) => {
         const value = row[index];
-        const text = typeof value === "bigint" ? (out.time ? hourJson(value) : integerJson(value)) : JSON.stringify(value);
+        const text = typeof value === "bigint" ? (out.time ? hourJson(value) : JSON.stringify(exactInteger(value))) : JSON.stringify(value);
         object += `${index === 0 ? "" : ","}${out.key}:${text}`;
       });
       json.push(`${object}}`);

@@ -41,10 +41,13 @@ function remembered(key: bigint | number, format: () => string): string {
  * DuckDB's JSON conversion, except that counts and sums (64- and 128-bit) are numbers while they fit exactly, and
  * decimals (what `round` of a literal gives) are numbers, as ClickHouse's JSON output has them.
  */
+/** A 64- or 128-bit integer as ClickHouse's JSON output has it here: a number while it is exact, else its digits. */
+export function exactInteger(value: bigint): number | string {
+  return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : String(value);
+}
+
 export const toJson: DuckDBValueConverter<Json> = (value, type, converter) => {
-  if (typeof value === "bigint" && WIDE_INTEGERS.has(type.typeId)) {
-    return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : String(value);
-  }
+  if (typeof value === "bigint" && WIDE_INTEGERS.has(type.typeId)) return exactInteger(value);
   // Timestamps (microseconds, a bigint) and dates (days, a number) never share a key.
   if (value instanceof DuckDBTimestampValue && type.typeId === DuckDBTypeId.TIMESTAMP) return remembered(value.micros, () => value.toString());
   if (value instanceof DuckDBDateValue && type.typeId === DuckDBTypeId.DATE) return remembered(value.days, () => value.toString());

@@ -26,15 +26,13 @@ const APP_WAIT_MS = 400;
 
 /**
  * Resolves once the next frame is made (a timer set in an animation-frame callback runs after the frame's style,
- * layout and paint), at once in a hidden tab, which makes none, or after `ms`. The drawn page's first frame is its
- * costliest: files arriving meanwhile, compiled as they come, held it back by about 130 ms on two busy cores.
+ * layout and paint), or at once in a hidden tab, which makes none; the wait for it is capped by APP_WAIT_MS below.
+ * The drawn page's first frame is its costliest: files arriving meanwhile, compiled as they come, held it back by
+ * about 130 ms on two busy cores.
  */
-function afterNextFrame(ms: number): Promise<void> {
+function afterNextFrame(): Promise<void> {
   if (document.visibilityState !== "visible") return Promise.resolve();
-  return new Promise((resolve) => {
-    requestAnimationFrame(() => setTimeout(resolve));
-    setTimeout(resolve, ms);
-  });
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
 }
 
 /** Starts the early request, and the drawing of its answer; resolves once that is on the screen or will not be. */
@@ -53,7 +51,7 @@ function start(): Promise<unknown> {
         .then((painter: { paintFirstScreen: typeof paintFirstScreen }) =>
           painter.paintFirstScreen({ handoff: started, response, connection, styles: FIRST_PAINT.styles }),
         )
-        .then(() => (started.firstPaint === "drawn" ? afterNextFrame(APP_WAIT_MS) : undefined))
+        .then(() => (started.firstPaint === "drawn" ? afterNextFrame() : undefined))
         .catch(() => undefined);
       return drawn;
     },

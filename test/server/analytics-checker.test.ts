@@ -1,15 +1,10 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkQuery } from "../../server/analytics/check-query";
 import { PUBLIC_TABLES } from "../../server/analytics/dialect";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
-import { createWorkspace } from "../../server/db/management";
-import { openDatabase } from "../../server/db/open";
-import { seedVerifications } from "./analytics-data";
+import { seedTwoWorkspaces } from "./analytics-data";
 
 /** Generated queries through the checker and the engine: nothing throws, and only what should pass passes. */
 
@@ -19,11 +14,7 @@ let own: string;
 let other: string;
 
 beforeAll(async () => {
-  db = openDatabase(mkdtempSync(join(tmpdir(), "keyscope-checker-")));
-  own = createWorkspace(db, "Own");
-  other = createWorkspace(db, "Other");
-  seedVerifications(db, { workspaceId: own, count: 300, prefix: "own" });
-  seedVerifications(db, { workspaceId: other, count: 300, prefix: "other" });
+  ({ db, own, other } = seedTwoWorkspaces("checker", 300));
   engine = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, timeoutMs: 10_000 });
 });
 

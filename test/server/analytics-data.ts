@@ -1,4 +1,9 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Database } from "better-sqlite3";
+import { createWorkspace } from "../../server/db/management";
+import { openDatabase } from "../../server/db/open";
 
 export const OUTCOMES = ["VALID", "RATE_LIMITED", "USAGE_EXCEEDED", "DISABLED"] as const;
 
@@ -37,4 +42,17 @@ export function seedVerifications(db: Database, options: SeedOptions): void {
       );
     }
   })();
+}
+
+/**
+ * A fresh data directory's database with two workspaces, "Own" and "Other", each holding `count` seeded
+ * verifications: their keys are named alike but for the workspace id, so only the workspace filter keeps them apart.
+ */
+export function seedTwoWorkspaces(name: string, count: number): { db: Database; own: string; other: string } {
+  const db = openDatabase(mkdtempSync(join(tmpdir(), `keyscope-${name}-`)));
+  const own = createWorkspace(db, "Own");
+  const other = createWorkspace(db, "Other");
+  seedVerifications(db, { workspaceId: own, count, prefix: "own" });
+  seedVerifications(db, { workspaceId: other, count, prefix: "other" });
+  return { db, own, other };
 }

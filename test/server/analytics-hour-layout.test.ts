@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import type { Database } from "better-sqlite3";
 import fc from "fast-check";
@@ -9,8 +6,7 @@ import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine }
 import { rewriteLongInLists } from "../../server/analytics/in-list";
 import { filtersByKey } from "../../server/analytics/key-filter";
 import { createWorkspace } from "../../server/db/management";
-import { openDatabase } from "../../server/db/open";
-import { seedVerifications } from "./analytics-data";
+import { seedTwoWorkspaces } from "./analytics-data";
 
 /**
  * The per-hour table has two physical copies, sorted by time and by key; a query comparing key_id with = or IN
@@ -26,12 +22,7 @@ let own: string;
 let other: string;
 
 beforeAll(async () => {
-  db = openDatabase(mkdtempSync(join(tmpdir(), "keyscope-hour-layout-")));
-  own = createWorkspace(db, "Own");
-  other = createWorkspace(db, "Other");
-  seedVerifications(db, { workspaceId: own, count: 300, prefix: "own" });
-  // The other workspace's keys have the same names as this one's, so only the workspace filter keeps them apart.
-  seedVerifications(db, { workspaceId: other, count: 300, prefix: "other" });
+  ({ db, own, other } = seedTwoWorkspaces("hour-layout", 300));
   engine = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1 });
 });
 

@@ -13,7 +13,7 @@ import { openDatabase } from "../../server/db/open";
 import { usageQuery } from "../../src/lib/analytics-sql";
 import { usageSql, usageTotalsSql } from "../../src/features/keys/usage";
 import { startServer } from "../support/server-process";
-import { seedVerifications } from "./analytics-data";
+import { seedTwoWorkspaces, seedVerifications } from "./analytics-data";
 
 /**
  * The questions about a few keys' per-hour sums are answered from SQLite (server/analytics/key-rollup.ts): every
@@ -30,12 +30,8 @@ let instance: DuckDBInstance;
 let parser: DuckDBConnection;
 
 beforeAll(async () => {
-  db = openDatabase(mkdtempSync(join(tmpdir(), "keyscope-key-rollup-")));
-  own = createWorkspace(db, "Own");
-  other = createWorkspace(db, "Other");
   // A verification a minute for 50 hours, 7 keys, four outcomes, external ids on every 5th.
-  seedVerifications(db, { workspaceId: own, count: 3000, prefix: "own" });
-  seedVerifications(db, { workspaceId: other, count: 3000, prefix: "other" });
+  ({ db, own, other } = seedTwoWorkspaces("key-rollup", 3000));
   const limits = { ...DEFAULT_ANALYTICS_LIMITS, threads: 1 };
   withRollup = await createAnalyticsEngine(db, limits);
   duckOnly = await createAnalyticsEngine(db, limits, { rollup: false });
