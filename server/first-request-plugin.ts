@@ -35,6 +35,11 @@ export interface FirstScreenFiles {
   paint: string[];
   /** The app's entry and its static imports, which the early module loads. */
   app: string[];
+  /**
+   * The keys page's own scripts beyond those (its lazy route's chunk and what that imports), which the early module
+   * fetches once the drawn page is in a frame: with the above, all the JavaScript of the keys page a user can use.
+   */
+  keysPage: string[];
 }
 
 /** The chunk of the modules first-paint.ts imports and the app's entry does not (the keys page's own code). */
@@ -190,7 +195,12 @@ export function firstRequestPlugin(): Plugin {
       html.source = source.replace(appScript, tags.join("\n    "));
 
       // What the first screen loads, for the bench (bench/bundle.ts): not served as a page, not read by the app.
-      const firstScreen: FirstScreenFiles = { early: `${base}${fileName}`, paint: paintScripts, app: [appFiles.entry, ...appFiles.modules] };
+      const firstScreen: FirstScreenFiles = {
+        early: `${base}${fileName}`,
+        paint: paintScripts,
+        app: [appFiles.entry, ...appFiles.modules],
+        keysPage: routeChunks.map((chunk) => `${base}${chunk.fileName}`),
+      };
       this.emitFile({ type: "asset", fileName: FIRST_SCREEN_MANIFEST, source: JSON.stringify(firstScreen, null, 2) });
     },
   };
