@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N]`: the time to first key row (in the DOM, and in a frame)
+ * `npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N]`: the time to first key row (in the DOM, in a frame, and usable: outside an inert subtree)
  * of two builds of the dashboard (e.g. `npx vite build --outDir .tmp/a`, a change, then `--outDir .tmp/b`), each
  * served by a reference server of its own with the demo data, in interleaved runs (A, B, then B, A…) of a cold and a
  * warm load in a fresh browser context, measured as the bench measures it (bench/browser.ts). Prints the medians.
@@ -53,10 +53,10 @@ async function main(): Promise<void> {
     await Promise.all(sides.map((side) => side.server.stop()));
   }
   for (const [index, side] of sides.entries()) {
-    const rows = (times: FirstRowTimes[]) => round(median(times.map((time) => time.row)), 1);
-    const inFrame = (times: FirstRowTimes[]) => round(median(times.map((time) => time.inFrame)), 1);
+    const at = (times: FirstRowTimes[], moment: keyof FirstRowTimes) => round(median(times.map((time) => time[moment])), 1);
+    const both = (moment: keyof FirstRowTimes) => `cold ${at(side.cold, moment)} ms, warm ${at(side.warm, moment)} ms`;
     console.log(
-      `${index === 0 ? "A" : "B"} ${side.dist}: first key row cold ${rows(side.cold)} ms, warm ${rows(side.warm)} ms; in a frame cold ${inFrame(side.cold)} ms, warm ${inFrame(side.warm)} ms (median of ${runs})`,
+      `${index === 0 ? "A" : "B"} ${side.dist}: first key row ${both("row")}; in a frame ${both("inFrame")}; usable ${both("usable")} (median of ${runs})`,
     );
   }
 }
