@@ -57,6 +57,21 @@ export function initialJs(distDir: string): InitialJs {
   return { files: [...files], gzipBytes: gzipBytesOf(distDir, files) };
 }
 
+/** A row of some of the dashboard's files against the whole floor app, without a goal. */
+function sizeRow(id: string, label: string, files: string[], floorBytes: number, method: string): BenchRow {
+  const bytes = gzipBytesOf(APP_DIST, files);
+  return makeRow({
+    id,
+    label,
+    unit: "KiB",
+    ours: [bytes / 1024],
+    floor: [floorBytes / 1024],
+    goal: { kind: "none" },
+    method,
+    details: { oursFiles: files.join(" "), oursBytes: bytes, floorBytes },
+  });
+}
+
 export async function benchBundle(log: (line: string) => void): Promise<BenchRow[]> {
   log("bundle: building the dashboard and the floor app");
   await buildApp();
@@ -67,9 +82,7 @@ export async function benchBundle(log: (line: string) => void): Promise<BenchRow
   const firstScreen = firstScreenFiles(APP_DIST);
   if (firstScreen === undefined) throw new Error(`the dashboard's build has no ${FIRST_SCREEN_MANIFEST}`);
   const beforeRow = [firstScreen.early, ...firstScreen.paint];
-  const beforeRowBytes = gzipBytesOf(APP_DIST, beforeRow);
   const usablePage = [...new Set([...ours.files.map((file) => `/${file}`), ...beforeRow, ...firstScreen.keysPage])];
-  const usablePageBytes = gzipBytesOf(APP_DIST, usablePage);
   return [
     makeRow({
       id: "bundle-initial-js",
@@ -83,27 +96,19 @@ export async function benchBundle(log: (line: string) => void): Promise<BenchRow
         "index.html's module script and modulepreloads, and the app's entry with its static imports (which the early module loads), gzip -9; floor: bench/floor-app (react, react-dom, react-router-dom, react-query; one route, one useQuery), same vite",
       details: { oursFiles: ours.files.join(" "), oursBytes: ours.gzipBytes, floorBytes: floor.gzipBytes },
     }),
-    makeRow({
-      id: "bundle-before-first-row-js",
-      label: "JavaScript that draws the first key row (gzip)",
-      unit: "KiB",
-      ours: [beforeRowBytes / 1024],
-      floor: [floor.gzipBytes / 1024],
-      goal: { kind: "none" },
-      method:
-        "in a tab holding a key: the early module and what draws the keys page from its answer (src/app/first-paint.ts and its imports), gzip -9; the app's code comes after the rows; floor: all of bench/floor-app's first-screen JavaScript, which its rows need",
-      details: { oursFiles: beforeRow.join(" "), oursBytes: beforeRowBytes, floorBytes: floor.gzipBytes },
-    }),
-    makeRow({
-      id: "bundle-usable-keys-page-js",
-      label: "JavaScript of the usable keys page (gzip)",
-      unit: "KiB",
-      ours: [usablePageBytes / 1024],
-      floor: [floor.gzipBytes / 1024],
-      goal: { kind: "none" },
-      method:
-        "in a tab holding a key, all the JavaScript before the keys page answers a click: the first screen's as above and the keys page's own lazy chunks (the table, its virtualizer, filters, sorting, usage, export), gzip -9; floor: all of bench/floor-app's, whose one page is usable once it is in",
-      details: { oursFiles: usablePage.join(" "), oursBytes: usablePageBytes, floorBytes: floor.gzipBytes },
-    }),
+    sizeRow(
+      "bundle-before-first-row-js",
+      "JavaScript that draws the first key row (gzip)",
+      beforeRow,
+      floor.gzipBytes,
+      "in a tab holding a key: the early module and what draws the keys page from its answer (src/app/first-paint.ts and its imports), gzip -9; the app's code comes after the rows; floor: all of bench/floor-app's first-screen JavaScript, which its rows need",
+    ),
+    sizeRow(
+      "bundle-usable-keys-page-js",
+      "JavaScript of the usable keys page (gzip)",
+      usablePage,
+      floor.gzipBytes,
+      "in a tab holding a key, all the JavaScript before the keys page answers a click: the first screen's as above and the keys page's own lazy chunks (the table, its virtualizer, filters, sorting, usage, export), gzip -9; floor: all of bench/floor-app's, whose one page is usable once it is in",
+    ),
   ];
 }
