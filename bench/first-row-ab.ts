@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N]`: the time to first key row (in the DOM, in a frame, and usable: outside an inert subtree)
+ * `npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N]`: the time to first key row (in the DOM, in a frame, and usable: outside an inert subtree, in a frame)
  * of two builds of the dashboard (e.g. `npx vite build --outDir .tmp/a`, a change, then `--outDir .tmp/b`), each
  * served by a reference server of its own with the demo data, in interleaved runs (A, B, then B, A…) of a cold and a
  * warm load in a fresh browser context, measured as the bench measures it (bench/browser.ts). Prints the medians.
