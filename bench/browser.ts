@@ -63,6 +63,7 @@ function observeFirstKeyRow({ keyIds, global }: { keyIds: string[]; global: stri
     if (!seen) {
       seen = true;
       Object.assign(globalThis, { [global]: time });
+      // Told over the console (CDP) too: polling the page for it would run the harness's code on its main thread.
       console.debug(`${global} ${time}`);
       // Then the row in a frame: a timer set in an animation-frame callback runs after that frame's style, layout and paint.
       requestAnimationFrame(() => setTimeout(() => console.debug(`${global}:frame ${performance.now()}`)));
@@ -143,7 +144,7 @@ export interface FirstRowTimes {
   usable: number;
 }
 
-/** Navigation start to the first key row in a new tab of `context`, and to the frame after it. */
+/** Navigation start to the first key row in a new tab of `context`, to the frame after it, and to a usable row's frame. */
 export async function loadAndTime(context: BrowserContext, address: string): Promise<FirstRowTimes> {
   const page = await context.newPage();
   try {
