@@ -1,8 +1,9 @@
 /**
  * `npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N]`: the time to first key row (in the DOM, in a frame, and
- * the first usable one, outside an inert subtree, in a frame) of two builds of the dashboard (e.g. `npx vite build --outDir .tmp/a`, a change, then `--outDir .tmp/b`), each
- * served by a reference server of its own with the demo data, in interleaved runs (A, B, then B, A…) of a cold and a
- * warm load in a fresh browser context, measured as the bench measures it (bench/browser.ts). Prints the medians.
+ * the first usable one, outside an inert subtree, in a frame) of two builds of the dashboard (e.g. `npx vite build
+ * --outDir .tmp/a`, a change, then `--outDir .tmp/b`), each served by a reference server of its own with the demo
+ * data, in interleaved runs (A, B, then B, A…) of a cold and a warm load in a fresh browser context, measured as the
+ * bench measures it (bench/browser.ts). Prints the medians.
  * For a change too small for the bench's own table: two builds of the same code differ here by about 12 ms in the
  * median of 15 runs. Writes nothing.
  */
