@@ -37,15 +37,15 @@ function remembered(key: bigint | number, format: () => string): string {
   return text;
 }
 
-/**
- * DuckDB's JSON conversion, except that counts and sums (64- and 128-bit) are numbers while they fit exactly, and
- * decimals (what `round` of a literal gives) are numbers, as ClickHouse's JSON output has them.
- */
 /** A 64- or 128-bit integer as ClickHouse's JSON output has it here: a number while it is exact, else its digits. */
 export function exactInteger(value: bigint): number | string {
   return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : String(value);
 }
 
+/**
+ * DuckDB's JSON conversion, except that counts and sums (64- and 128-bit) are numbers while they fit exactly, and
+ * decimals (what `round` of a literal gives) are numbers, as ClickHouse's JSON output has them.
+ */
 export const toJson: DuckDBValueConverter<Json> = (value, type, converter) => {
   if (typeof value === "bigint" && WIDE_INTEGERS.has(type.typeId)) return exactInteger(value);
   // Timestamps (microseconds, a bigint) and dates (days, a number) never share a key.
