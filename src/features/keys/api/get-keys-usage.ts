@@ -3,7 +3,7 @@ import { getVerifications } from "../../../lib/api/get-verifications";
 import type { Connection } from "../../../lib/api/transport";
 import { ApiError } from "../../../lib/api-errors";
 import { fingerprint } from "../../../lib/fingerprint";
-import { usageFromRows, usageQueryIds, usageSql, type KeyUsage } from "../usage";
+import { usageFromRows, usageQueryIds, usageSql, type KeyUsage } from "../utils/usage";
 
 /** The analytics permission the usage bars need (CONTRACT.md §4). */
 export const READ_ANALYTICS_PERMISSION = "api.*.read_analytics";

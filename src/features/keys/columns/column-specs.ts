@@ -1,4 +1,4 @@
-import type { Key } from "../../lib/contract";
+import type { Key } from "../../../lib/contract";
 
 /**
  * The Keys table's columns: their labels, widths, and which keys give them something to show. Pure and without

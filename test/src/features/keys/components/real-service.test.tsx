@@ -9,12 +9,12 @@ import userEvent from "@testing-library/user-event";
 import { ErrorBoundary } from "react-error-boundary";
 import { MemoryRouter } from "react-router-dom";
 import { expect, test, vi } from "vitest";
-import { KeysList } from "../../../../src/features/keys/components/keys-list";
-import { ErrorPanel } from "../../../../src/features/troubleshoot/components/error-panel";
-import type { Connection } from "../../../../src/lib/api/transport";
-import { takeConsoleErrors } from "../../setup";
-import { jsonResponse, realServiceEnvelope, stubApi } from "../../support/keys-api";
-import { freshQueryClientPerTest } from "../../support/query-tests";
+import { KeysList } from "../../../../../src/features/keys/components/keys-list";
+import { ErrorPanel } from "../../../../../src/features/troubleshoot/components/error-panel";
+import type { Connection } from "../../../../../src/lib/api/transport";
+import { takeConsoleErrors } from "../../../setup";
+import { jsonResponse, realServiceEnvelope, stubApi } from "../../../support/keys-api";
+import { freshQueryClientPerTest } from "../../../support/query-tests";
 
 const BASE = "https://api.real.example";
 const KEY = "unkey_3ZbQ7rEalKey9xT";

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { formatCount } from "../../lib/format-number";
+import { formatCount } from "../../../lib/format-number";
 import type { UsageTotals } from "./key-status";
 
 /**
