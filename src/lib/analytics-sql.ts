@@ -4,20 +4,6 @@
  * id's shape first or quoted by `sqlString`, never interpolated raw.
  */
 
-/** The outcomes analytics records (CONTRACT.md §4), in the order charts stack them. */
-export const ANALYTICS_OUTCOMES = [
-  "VALID",
-  "RATE_LIMITED",
-  "USAGE_EXCEEDED",
-  "EXPIRED",
-  "DISABLED",
-  "INSUFFICIENT_PERMISSIONS",
-  "FORBIDDEN",
-  "INVALID",
-] as const;
-
-export type AnalyticsOutcome = (typeof ANALYTICS_OUTCOMES)[number];
-
 const BASE58 = "[1-9A-HJ-NP-Za-km-z]";
 const KEY_ID = new RegExp(`^key_${BASE58}+$`);
 const REQUEST_ID = new RegExp(`^req_${BASE58}+$`);
