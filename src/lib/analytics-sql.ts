@@ -1,10 +1,10 @@
 /**
- * The analytics queries Keyscope sends to `analytics.getVerifications` (CONTRACT.md §4), as ClickHouse SQL
+ * The analytics queries Keyscope sends to `analytics.getVerifications` (docs/api.md#analytics), as ClickHouse SQL
  * that the reference server runs unchanged. Every value put into the text is either validated against an
  * id's shape first or quoted by `sqlString`, never interpolated raw.
  */
 
-/** The outcomes analytics records (CONTRACT.md §4), in the order charts stack them. */
+/** The outcomes analytics records (docs/api.md#analytics), in the order charts stack them. */
 export const ANALYTICS_OUTCOMES = [
   "VALID",
   "RATE_LIMITED",
