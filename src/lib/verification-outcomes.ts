@@ -4,7 +4,7 @@ import type { Tone } from "./tone";
 
 /**
  * What each verification outcome means: `keys.verifyKey` answers 200 with a `code`, and analytics records an
- * `outcome` (CONTRACT.md §4). These are answers, not errors, so they are not in the error catalog; the key's
+ * `outcome` (docs/api.md#verifying-a-key). These are answers, not errors, so they are not in the error catalog; the key's
  * page and the request-id lookup both explain them from here.
  */
 
