@@ -1,7 +1,8 @@
 /**
- * The dashboard against answers recorded in the real service's shapes (CONTRACT.md §3): `apis.listKeys` with
- * an `apiId`, `data` as a plain array, `application/problem+json` errors, and 400 invalid_input located in
- * `security` for a missing header. The keys list and the error panel are composed as the app composes them.
+ * The dashboard against answers recorded in the real service's shapes (docs/api.md#how-the-real-service-differs):
+ * `apis.listKeys` with an `apiId`, `data` as a plain array, `application/problem+json` errors, and 400
+ * invalid_input located in `security` for a missing header. The keys list and the error panel are composed as the
+ * app composes them.
  */
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
