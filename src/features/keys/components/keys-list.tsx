@@ -152,7 +152,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
       {usage.isError && !usageForbidden && <UsageErrorNotice message={usage.error.message} onRetry={() => void usage.refetch()} />}
       {lookup.found !== undefined && <FoundByIdNotice loaded={keys.length} />}
 
-      <StatusFilter model={model} loaded={keys.length} hasMore={hasNextPage} onLoadAll={() => void loader.start("all")} loading={paging.loading} />
+      <StatusFilter model={model} loaded={keys.length} filter={filter.query} hasMore={hasNextPage} onLoadAll={() => void loader.start("all")} loading={paging.loading} />
 
       {sort.byUsage && <UsageSortNote totals={sort.usageTotals} hasMore={hasNextPage} />}
 

@@ -171,6 +171,25 @@ describe("the keys list", () => {
     expect(rows()).toHaveLength(2);
   });
 
+  test("with a text filter on, the status counts say they count the keys that match, not all of them (#28.12)", async () => {
+    stubApi(
+      keysEnvelope([
+        { keyId: "key_2Xa9", name: "Billing worker", enabled: true },
+        { keyId: "key_7Pq3", name: "Billing backup", enabled: false },
+        { keyId: "key_4Mn8", name: "Search indexer", enabled: false },
+        { keyId: "key_5Rt1", name: "Checkout", enabled: true },
+      ]),
+    );
+    const { user } = renderKeysList();
+    const statuses = await screen.findByRole("group", { name: "Filter by status" });
+    expect(statuses).toHaveTextContent("Counted among all 4 keys.");
+
+    await user.type(screen.getByRole("searchbox", { name: "Filter keys" }), "billing");
+    expect(await screen.findByText("2 of 4 keys shown")).toBeVisible();
+    expect(within(statuses).getByRole("button", { name: "Disabled 1" })).toBeVisible();
+    expect(statuses).toHaveTextContent("Counted among the 2 keys that match “billing”, of 4.");
+  });
+
   test("a filter that matches nothing says so and can be cleared", async () => {
     stubApi(keysEnvelope(makeKeys(3)));
     const { user } = renderKeysList();
