@@ -37,7 +37,10 @@ export type QueryOutcome =
 export interface AnalyticsEngine {
   /** Runs an analytics query over one workspace's rows only; never rejects for anything the query does. */
   query(workspaceId: string, sql: string): Promise<QueryOutcome>;
-  /** Copies the verifications SQLite holds beyond the engine's copy (done before every query too). */
+  /**
+   * Copies the verifications SQLite holds now beyond the engine's copy (as every query does first, up to the newest
+   * one committed when it arrived).
+   */
   catchUp(): Promise<void>;
   /** How many queries DuckDB is executing right now. */
   readonly runningQueries: number;
@@ -167,7 +170,7 @@ export async function createAnalyticsEngine(
   if (options.rollup) keyRollup.catchUp().catch(() => undefined);
   // The first copy runs while the server already answers; the first analytics query waits for it (and retries it
   // if it failed).
-  sync.catchUp().catch(() => undefined);
+  sync.catchUp(sync.newestSeq()).catch(() => undefined);
 
   const idle = new Map<string, DuckDBConnection[]>();
   let idleCount = 0;
@@ -307,21 +310,24 @@ export async function createAnalyticsEngine(
   }
 
   return {
-    catchUp: () => sync.catchUp(),
+    catchUp: () => sync.catchUp(sync.newestSeq()),
     get runningQueries() {
       return runningQueries;
     },
     query(workspaceId, sql) {
       if (closed) return Promise.resolve({ kind: "refused", refusal: "query", message: "The server is shutting down" });
+      // The rows committed when the query arrived are what it answers from: a catch-up that chased the newest rows
+      // would answer only once verifications stop coming.
+      const upTo = sync.newestSeq();
       const answer = (async (): Promise<QueryOutcome> => {
         const checked = await check(workspaceId, sql);
         if ("kind" in checked) return checked;
         if (checked.rollup !== undefined) {
           // Undefined when SQLite cannot answer it now (see KeyRollup.answer): DuckDB answers the same query.
-          const answer = await keyRollup.answer(workspaceId, checked.rollup, limits);
+          const answer = await keyRollup.answer(workspaceId, checked.rollup, limits, upTo);
           if (answer !== undefined) return answer;
         }
-        await sync.catchUp();
+        await sync.catchUp(upTo);
         return withConnection(workspaceId, checked.hourLayout, (connection) => run(connection, checked));
       })();
       inFlight.add(answer);

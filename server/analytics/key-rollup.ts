@@ -1,5 +1,6 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { QueryOutcome } from "./engine";
+import { catchUpSteps } from "./catch-up-steps";
 import { isObject, type JsonObject } from "./json-object";
 import { exactInteger } from "./result-json";
 
@@ -296,14 +297,17 @@ function hourText(ms: number): string {
 
 export interface KeyRollup {
   /**
-   * The plan's answer from the sums, folded up to the newest verification first; undefined when SQLite cannot give it
-   * now and DuckDB must: more than ROLLUP_ROWS rows of sums to read, a backlog too large to fold before answering
-   * (it is folded in the background), another process holding SQLite's write lock, a fold that failed, a shutdown.
-   * Never rejects.
+   * The plan's answer from the sums, folded up to seq `upTo` first (the newest verification when the query arrived);
+   * undefined when SQLite cannot give it now and DuckDB must: more than ROLLUP_ROWS rows of sums to read, a backlog
+   * too large to fold before answering (it is folded in the background), another process holding SQLite's write
+   * lock, a fold that failed, a shutdown. Never rejects.
    */
-  answer(workspaceId: string, plan: RollupPlan, limits: { maxRows: number; maxResultBytes: number }): Promise<QueryOutcome | undefined>;
-  /** Folds the verifications newer than the sums into them, a batch at a time, yielding between batches. */
-  catchUp(): Promise<void>;
+  answer(workspaceId: string, plan: RollupPlan, limits: { maxRows: number; maxResultBytes: number }, upTo: number): Promise<QueryOutcome | undefined>;
+  /**
+   * Folds the verifications newer than the sums into them up to seq `upTo` (all there are now by default), a batch at
+   * a time, yielding between batches.
+   */
+  catchUp(upTo?: number): Promise<void>;
   /** Ends the folding at its next batch; resolves once it has stopped. */
   stop(): Promise<void>;
 }
@@ -339,10 +343,10 @@ export function createKeyRollup(sqlite: Database): KeyRollup {
      ON CONFLICT DO UPDATE SET count = count + excluded.count, spent_credits = spent_credits + excluded.spent_credits`,
   );
   const setFoldedSeq = sqlite.prepare<[number]>("UPDATE key_verifications_per_hour_seq SET seq = ? WHERE id = 1");
-  /** One batch of at most `rows` seqs: how many seqs it covered, and whether more verifications wait. */
-  const foldBatch = sqlite.transaction((rows: number): { covered: number; more: boolean } => {
+  /** One batch of at most `rows` seqs, none past `upTo`: how many seqs it covered, and whether more wait. */
+  const foldBatch = sqlite.transaction((rows: number, upTo: number): { covered: number; more: boolean } => {
     const from = foldedSeq.get() ?? 0;
-    const last = maxSeq.get() ?? 0;
+    const last = Math.min(maxSeq.get() ?? 0, upTo);
     if (last <= from) return { covered: 0, more: false };
     const to = Math.min(last, from + rows);
     fold.run(from, to);
@@ -352,12 +356,12 @@ export function createKeyRollup(sqlite: Database): KeyRollup {
   let batchRows = FOLD_ROWS.first;
 
   /** A batch that never waits for another process's write lock: that fails at once (SQLITE_BUSY) instead of blocking. */
-  function foldBatchNow(rows: number): { covered: number; more: boolean } {
+  function foldBatchNow(rows: number, upTo: number): { covered: number; more: boolean } {
     const timeout = sqlite.pragma("busy_timeout", { simple: true }) as number;
     sqlite.pragma("busy_timeout = 0");
     try {
       // IMMEDIATE: the write lock first, so two processes folding never both read the same seq.
-      return foldBatch.immediate(rows);
+      return foldBatch.immediate(rows, upTo);
     } finally {
       sqlite.pragma(`busy_timeout = ${timeout}`);
     }
@@ -379,19 +383,18 @@ export function createKeyRollup(sqlite: Database): KeyRollup {
   // Integers as bigints: a sum past 2^53 keeps its digits.
   const rowsOf = (sql: string) => prepared(reads, sql, (text) => sqlite.prepare<unknown[], unknown[]>(text).raw().safeIntegers(true));
 
-  let running: Promise<void> | undefined;
   let stopped = false;
   // A fold that failed for another reason than a lock (it would fail again): SQLite answers nothing more.
   let broken = false;
 
-  async function catchUpOnce(): Promise<void> {
-    // Nothing new (the common case): two lookups, no write lock.
-    if ((maxSeq.get() ?? 0) <= (foldedSeq.get() ?? 0)) return;
+  async function catchUpTo(upTo: number): Promise<void> {
+    // Nothing new (the common case): one lookup, no write lock.
+    if (upTo <= (foldedSeq.get() ?? 0)) return;
     for (;;) {
       // Sums folded only in part must not answer: a query waiting for this fold goes to DuckDB.
       if (stopped) throw new Stopped();
       const startedAt = performance.now();
-      const { covered, more } = foldBatchNow(batchRows);
+      const { covered, more } = foldBatchNow(batchRows, upTo);
       const elapsed = performance.now() - startedAt;
       // Only a full batch says how long its size takes.
       if (covered === batchRows && elapsed < FOLD_TARGET_MS / 2) batchRows = Math.min(batchRows * 2, FOLD_ROWS.max);
@@ -402,12 +405,15 @@ export function createKeyRollup(sqlite: Database): KeyRollup {
     }
   }
 
-  function catchUp(): Promise<void> {
-    // One fold at a time; a caller arriving during one waits for it, then checks again.
-    running = (running ?? Promise.resolve()).then(catchUpOnce, catchUpOnce).catch((error: unknown) => {
+  const step = catchUpSteps((upTo) =>
+    catchUpTo(upTo).catch((error: unknown) => {
       if (!(error instanceof Stopped) && !isBusy(error)) broken = true;
       throw error;
-    });
+    }),
+  );
+  let running: Promise<void> | undefined;
+  function catchUp(upTo = maxSeq.get() ?? 0): Promise<void> {
+    running = step(upTo);
     return running;
   }
 
@@ -446,14 +452,14 @@ export function createKeyRollup(sqlite: Database): KeyRollup {
   }
 
   return {
-    async answer(workspaceId, plan, limits) {
+    async answer(workspaceId, plan, limits, upTo) {
       if (broken || stopped) return undefined;
       try {
-        if ((maxSeq.get() ?? 0) - (foldedSeq.get() ?? 0) > MAX_BACKLOG) {
-          catchUp().catch(() => undefined);
+        if (upTo - (foldedSeq.get() ?? 0) > MAX_BACKLOG) {
+          catchUp(upTo).catch(() => undefined);
           return undefined;
         }
-        await catchUp();
+        await catchUp(upTo);
         return run(workspaceId, plan, limits);
       } catch {
         return undefined;

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Database } from "better-sqlite3";
+import { catchUpSteps } from "./catch-up-steps";
 
 /**
  * The engine's derived copy of SQLite's `key_verifications` (the source of truth, written by any process):
@@ -73,23 +74,27 @@ interface Batch {
 }
 
 export interface StoreSync {
-  /** Copies the rows SQLite has beyond the last one copied and refreshes the rollups they touch. */
-  catchUp(): Promise<void>;
+  /** The seq of the newest verification committed in SQLite now: what a query arriving now is answered from. */
+  newestSeq(): number;
+  /**
+   * Copies the rows SQLite has beyond the last one copied, up to `upTo` (a `newestSeq()`) and no further however fast
+   * new ones come, and refreshes the rollups they touch.
+   */
+  catchUp(upTo: number): Promise<void>;
   /** Ends the copy at its next batch; resolves once it has stopped. */
   stop(): Promise<void>;
 }
 
 export function createStoreSync(sqlite: Database, connection: DuckDBConnection): StoreSync {
-  const nextBatch = sqlite.prepare<[number, number], Batch>(
+  const nextBatch = sqlite.prepare<[number, number, number], Batch>(
     `SELECT json_group_array(json_object(
        'seq', seq, 'request_id', request_id, 'time', time, 'workspace_id', workspace_id, 'key_space_id', key_space_id,
        'external_id', external_id, 'key_id', key_id, 'outcome', outcome, 'region', region, 'tags', json(tags),
        'spent_credits', spent_credits)) AS rows, max(seq) AS lastSeq, count(*) AS count
-     FROM (SELECT * FROM key_verifications WHERE seq > ? ORDER BY seq LIMIT ?)`,
+     FROM (SELECT * FROM key_verifications WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?)`,
   );
   const maxSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM key_verifications").pluck();
   let lastSeq = 0;
-  let running: Promise<void> | undefined;
   // Workspace → the earliest time whose rollup buckets are still to be recomputed.
   const stale = new Map<string, number>();
   let uncompressedRows = 0;
@@ -106,15 +111,15 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
     }
   }
 
-  /** Copies up to `limit` new rows in one transaction; resolves how many it copied. */
-  async function copyNewRows(limit: number): Promise<number> {
+  /** Copies up to `limit` new rows, none past `upTo`, in one transaction; resolves how many it copied. */
+  async function copyNewRows(limit: number, upTo: number): Promise<number> {
     const before = lastSeq;
     let seq = lastSeq;
     let copied = 0;
     const earliest = new Map<string, number>();
     await inTransaction(async () => {
       while (copied < limit && !stopped) {
-        const batch = nextBatch.get(seq, BATCH_ROWS);
+        const batch = nextBatch.get(seq, upTo, BATCH_ROWS);
         if (batch?.lastSeq == null) break;
         await connection.run(
           "INSERT INTO store.verifications SELECT unnest(json_transform(value, $shape)) FROM json_each($rows::VARCHAR)",
@@ -167,13 +172,13 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
     }
   }
 
-  async function catchUpOnce(): Promise<void> {
-    // Nothing new (the common case): one indexed lookup in SQLite.
-    if (stopped || ((maxSeq.get() ?? 0) <= lastSeq && stale.size === 0)) return;
+  async function catchUpTo(upTo: number): Promise<void> {
+    // Nothing new (the common case).
+    if (stopped || (upTo <= lastSeq && stale.size === 0)) return;
     // A big copy (the first start, another process's bulk traffic) commits and compresses as it goes, to bound memory.
     let copiedNow = 0;
     for (;;) {
-      const copied = await copyNewRows(ROWS_PER_COMMIT);
+      const copied = await copyNewRows(ROWS_PER_COMMIT, upTo);
       copiedNow += copied;
       uncompressedRows += copied;
       await compressIfWorthIt();
@@ -188,10 +193,12 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
     }
   }
 
+  let running: Promise<void> | undefined;
+  const step = catchUpSteps(catchUpTo);
   return {
-    catchUp() {
-      // One copy at a time; a caller arriving during one waits for it, then checks again.
-      running = (running ?? Promise.resolve()).then(catchUpOnce, catchUpOnce);
+    newestSeq: () => maxSeq.get() ?? 0,
+    catchUp(upTo) {
+      running = step(upTo);
       return running;
     },
     async stop() {
