@@ -1,12 +1,14 @@
 import { DuckDBInstance, DuckDBMaterializedResult, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from "@duckdb/node-api";
 import type { Database } from "better-sqlite3";
 import { boundRows } from "./bound-rows";
-import { checkQuery, type QueryRefusal } from "./check-query";
+import { checkQuery } from "./check-query";
 import { rewriteLongInLists } from "./in-list";
-import { createKeyRollup, planRollupQuery, type RollupPlan } from "./key-rollup";
+import { createKeyRollup } from "./key-rollup";
+import { planRollupQuery, type RollupPlan } from "./key-rollup-plan";
 import { filtersByKey } from "./key-filter";
 import { CLICKHOUSE_MACROS } from "./dialect";
 import { rowsJson } from "./result-json";
+import type { QueryOutcome } from "./query-outcome";
 import { createStoreSync, storeSchemaSql, type StoreSync } from "./store-sync";
 
 export interface AnalyticsLimits {
@@ -28,11 +30,6 @@ export const DEFAULT_ANALYTICS_LIMITS: AnalyticsLimits = {
   maxResultBytes: 256 * 1024 ** 2,
   threads: 2,
 };
-
-export type QueryOutcome =
-  | { kind: "rows"; json: string; rowCount: number }
-  | { kind: "refused"; refusal: QueryRefusal; message: string }
-  | { kind: "limit"; limit: "timeout" | "memory" | "rows"; message: string };
 
 export interface AnalyticsEngine {
   /** Runs an analytics query over one workspace's rows only; never rejects for anything the query does. */
@@ -84,7 +81,7 @@ interface CheckedQuery {
   sql: string;
   bounded: boolean;
   hourLayout: HourLayout;
-  /** Set when SQLite's per-hour sums answer it exactly (key-rollup.ts). */
+  /** Set when SQLite's per-hour sums answer it exactly (key-rollup-plan.ts). */
   rollup: RollupPlan | undefined;
 }
 
