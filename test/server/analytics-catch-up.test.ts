@@ -84,3 +84,52 @@ test("while another connection commits verifications without pause, queries answ
     db.close();
   }
 });
+
+test("after catch-ups that add to buckets already summed, each rollup holds one row per group with the raw rows' sums", { timeout: 120_000 }, async () => {
+  const db = openDatabase(mkdtempSync(join(tmpdir(), "keyscope-rollups-")));
+  const workspaceId = createWorkspace(db, "Summed");
+  const engine = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1 });
+  const insert = db.prepare<[string, number, string, string, string, string, number]>(
+    `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
+     VALUES (?, ?, ?, 'ks_summed', ?, '', ?, 'local', ?, ?)`,
+  );
+  const now = Date.now();
+  const outcomes = ["VALID", "RATE_LIMITED", "USAGE_EXCEEDED"];
+  const tags = ["[]", '["path=/a"]', '["path=/a","plan=pro"]'];
+  /** `count` rows from `offset`: spread over 40 days, so each batch lands in minutes, hours, days and months of the others. */
+  const seed = db.transaction((offset: number, count: number) => {
+    for (let index = offset; index < offset + count; index += 1) {
+      const time = now - ((index * 7_919_993) % (40 * 24 * 60 * 60 * 1000));
+      insert.run(`req_s${index}`, time, workspaceId, `key_${index % 5}`, outcomes[index % 3] ?? "", tags[index % 3] ?? "[]", index % 4);
+    }
+  });
+  const buckets = {
+    key_verifications_per_minute_v1: "toStartOfMinute(fromUnixTimestamp64Milli(time))",
+    key_verifications_per_hour_v1: "toStartOfHour(fromUnixTimestamp64Milli(time))",
+    key_verifications_per_day_v1: "toDate(fromUnixTimestamp64Milli(time))",
+    key_verifications_per_month_v1: "toStartOfMonth(fromUnixTimestamp64Milli(time))",
+  };
+  async function json(sql: string): Promise<string> {
+    const outcome = await engine.query(workspaceId, sql);
+    if (outcome.kind !== "rows") throw new Error(`${outcome.kind}: ${outcome.message}`);
+    return outcome.json;
+  }
+  try {
+    let seeded = 0;
+    for (const count of [3_000, 500, 1, 2_000]) {
+      seed(seeded, count);
+      seeded += count;
+      for (const [table, bucket] of Object.entries(buckets)) {
+        const columns = "key_space_id, external_id, key_id, outcome, tags";
+        const rollup = await json(`SELECT time, ${columns}, count, spent_credits FROM ${table} ORDER BY ALL`);
+        const raw = await json(
+          `SELECT ${bucket} AS time, ${columns}, count(*) AS count, sum(spent_credits) AS spent_credits FROM key_verifications_v1 GROUP BY ALL ORDER BY ALL`,
+        );
+        expect(rollup, `${table} after ${seeded} rows`).toBe(raw);
+      }
+    }
+  } finally {
+    await engine.close();
+    db.close();
+  }
+});
