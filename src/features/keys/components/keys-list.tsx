@@ -69,7 +69,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
   const filter = useKeyFilter(keys);
   const lookup = useKeyIdLookup(connection, filter.query, filter.matches);
   const matching = lookup.matches;
-  const { usage, forbidden: usageForbidden, onKeysInView } = useVisibleUsage(connection);
+  const { usage, forbidden: usageForbidden, onKeysInView, usageSeen } = useVisibleUsage(connection);
   const sort = useKeysSorting(connection, keys, !usageForbidden);
   const compact = useMediaQuery(COMPACT_QUERY);
   const [measureRef, width] = useElementWidth<HTMLDivElement>(() => estimatedListWidth(compact));
@@ -137,6 +137,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
         <ExportPanel
           shownCount={shown.length}
           shownKeys={() => model.table.getRowModel().rows.map((row) => row.original)}
+          usageOf={usageSeen}
           columns={model.visibleColumns}
           now={now}
           loaded={keys.length}
