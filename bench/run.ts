@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: Keyscope against the floor of each thing it does, on this machine, in this run.
- * Prints a table of ratios, writes bench/results.json and rewrites the README's benchmark block.
+ * Prints a table of ratios, writes bench/results.json and rewrites the benchmark block of docs/benchmarks.md.
  *
  * `npm run bench -- --only api,paging --quick` measures a part, with fewer rounds, into bench/.work/ only.
  */
@@ -12,8 +12,8 @@ import { benchApi } from "./api";
 import { benchBrowser, chromiumVersion } from "./browser";
 import { benchBundle, buildApp, describeScripts } from "./bundle";
 import { describeMachine, loadNow } from "./lib/machine";
-import { APP_DIST, README_PATH, RESULTS_PATH, workFile } from "./lib/paths";
-import { markdownTable, updateReadme } from "./lib/report";
+import { APP_DIST, BENCHMARKS_DOC_PATH, RESULTS_PATH, workFile } from "./lib/paths";
+import { markdownTable, updateResultsDoc } from "./lib/report";
 import type { BenchResults, BenchRow } from "./lib/results";
 import { benchDeepPaging } from "./paging";
 
@@ -125,9 +125,9 @@ async function main(): Promise<void> {
   };
   const resultsPath = partial ? workFile("results.json") : RESULTS_PATH;
   writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
-  if (!partial) updateReadme(README_PATH, results);
+  if (!partial) updateResultsDoc(BENCHMARKS_DOC_PATH, results);
   console.log(`\n${markdownTable(results)}\n`);
-  console.log(partial ? `A partial run: written to ${resultsPath} only.` : `Written to ${resultsPath} and README.md.`);
+  console.log(partial ? `A partial run: written to ${resultsPath} only.` : `Written to ${resultsPath} and docs/benchmarks.md.`);
 }
 
 await main();

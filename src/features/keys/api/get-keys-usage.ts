@@ -3,9 +3,9 @@ import { getVerifications } from "../../../lib/api/get-verifications";
 import type { Connection } from "../../../lib/api/transport";
 import { ApiError } from "../../../lib/api-errors";
 import { fingerprint } from "../../../lib/fingerprint";
-import { usageFromRows, usageQueryIds, usageSql, type KeyUsage } from "../usage";
+import { usageFromRows, usageQueryIds, usageSql, type KeyUsage } from "../utils/usage";
 
-/** The analytics permission the usage bars need (CONTRACT.md §4). */
+/** The analytics permission the usage bars need (docs/api.md#operations). */
 export const READ_ANALYTICS_PERMISSION = "api.*.read_analytics";
 
 /** One analytics query for a set of keys (the rows in view), cached per set: scrolling back asks nothing again. */

@@ -1,9 +1,9 @@
 import { useId, useState } from "react";
-import { COLUMN_SPECS, type ColumnId } from "../column-specs";
+import { COLUMN_SPECS, type ColumnId } from "../columns/column-specs";
 import type { Key } from "../../../lib/contract";
 import { formatCount, formatCountOf } from "../../../lib/format-number";
-import { exportFileName, isExportedColumn, keysToCsv, keysToJson } from "../export-keys";
-import type { KeysLoader } from "../use-keys-loader";
+import { exportFileName, isExportedColumn, keysToCsv, keysToJson } from "../utils/export-keys";
+import type { KeysLoader } from "../hooks/use-keys-loader";
 import "./export-buttons.css";
 
 /** Saves a file through a temporary link: no server round trip, nothing kept after the click. */

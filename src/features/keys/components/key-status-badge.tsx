@@ -1,5 +1,5 @@
 import type { Key } from "../../../lib/contract";
-import { keyStatuses, STATUS_LABELS, STATUS_TONES, type UsageTotals } from "../key-status";
+import { keyStatuses, STATUS_LABELS, STATUS_TONES, type UsageTotals } from "../utils/key-status";
 
 /** A key's status badges, worst first; "Active" when nothing is wrong, "—" when the API sent no field to judge by. */
 export function KeyStatusBadges({ keyData, now, usage }: { keyData: Key; now: number; usage: UsageTotals | undefined }) {

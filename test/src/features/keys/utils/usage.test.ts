@@ -8,7 +8,7 @@ import {
   usageTotalsFromRows,
   usageTotalsSql,
   UsageShapeError,
-} from "../../../../src/features/keys/usage";
+} from "../../../../../src/features/keys/utils/usage";
 
 const NOW = Date.UTC(2026, 10, 23, 18, 30);
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { csvField, exportFileName, keysToCsv, keysToJson, neutralizeFormula } from "../../../../src/features/keys/export-keys";
-import type { ColumnId } from "../../../../src/features/keys/column-specs";
-import type { Key } from "../../../../src/lib/contract";
+import { csvField, exportFileName, keysToCsv, keysToJson, neutralizeFormula } from "../../../../../src/features/keys/utils/export-keys";
+import type { ColumnId } from "../../../../../src/features/keys/columns/column-specs";
+import type { Key } from "../../../../../src/lib/contract";
 
 const NOW = Date.UTC(2026, 10, 22);
 const ID_AND_NAME: ColumnId[] = ["keyId", "name"];

@@ -7,8 +7,8 @@ import {
   sortFn_basic,
   tableFeatures,
 } from "@tanstack/react-table";
-import type { Key } from "../../lib/contract";
-import { fieldStatuses } from "./key-status";
+import type { Key } from "../../../lib/contract";
+import { fieldStatuses } from "../utils/key-status";
 
 /**
  * The Keys table's columns for TanStack Table: what each sorts by. The cells are drawn by the table component

@@ -3,11 +3,11 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { KeysList } from "../../../../src/features/keys/components/keys-list";
-import type { Connection } from "../../../../src/lib/api/transport";
-import { createQueryClient } from "../../../../src/lib/query-client";
-import { answerAnalytics, keysEnvelope, makeKeys, stubApi } from "../../support/keys-api";
-import { layKeysListOut, onAPhone } from "../../support/viewport";
+import { KeysList } from "../../../../../src/features/keys/components/keys-list";
+import type { Connection } from "../../../../../src/lib/api/transport";
+import { createQueryClient } from "../../../../../src/lib/query-client";
+import { answerAnalytics, keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
+import { layKeysListOut, onAPhone } from "../../../support/viewport";
 
 const CONNECTION: Connection = { baseUrl: "http://127.0.0.1:8799", apiKey: "ks_root_S3cr3tValue42" };
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,8 +1,8 @@
-import type { Key } from "../../lib/contract";
+import type { Key } from "../../../lib/contract";
 
 /**
  * The Keys table's columns: their labels, widths, and which keys give them something to show. Pure and without
- * the table library, so the first paint (src/app/first-paint.ts) lays out the same columns as the table.
+ * the table library.
  */
 
 export type ColumnId =

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { keyStatuses, statusFacets, usageStatuses } from "../../../../src/features/keys/key-status";
-import type { Key } from "../../../../src/lib/contract";
+import { keyStatuses, statusFacets, usageStatuses } from "../../../../../src/features/keys/utils/key-status";
+import type { Key } from "../../../../../src/lib/contract";
 
 const NOW = Date.UTC(2026, 5, 15);
 const HOUR = 60 * 60 * 1000;

@@ -1,11 +1,11 @@
 import { functionalUpdate, useTable, type SortingState, type Updater } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
-import { saveColumnVisibility, type ColumnVisibility } from "./column-preferences";
-import { fitChosenColumns, initialColumnChoice, offeredColumns } from "./column-choice";
-import { COLUMN_ORDER, presentColumns } from "./column-specs";
-import { keyColumns, keysTableFeatures } from "./key-columns";
-import type { Key } from "../../lib/contract";
-import { countStatuses, statusFacets, type StatusFacet } from "./key-status";
+import { saveColumnVisibility, type ColumnVisibility } from "../columns/column-preferences";
+import { fitChosenColumns, initialColumnChoice, offeredColumns } from "../columns/column-choice";
+import { COLUMN_ORDER, presentColumns } from "../columns/column-specs";
+import { keyColumns, keysTableFeatures } from "../columns/key-columns";
+import type { Key } from "../../../lib/contract";
+import { countStatuses, statusFacets, type StatusFacet } from "../utils/key-status";
 
 interface Options {
   now: number;

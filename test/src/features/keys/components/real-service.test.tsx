@@ -1,7 +1,8 @@
 /**
- * The dashboard against answers recorded in the real service's shapes (CONTRACT.md §3): `apis.listKeys` with
- * an `apiId`, `data` as a plain array, `application/problem+json` errors, and 400 invalid_input located in
- * `security` for a missing header. The keys list and the error panel are composed as the app composes them.
+ * The dashboard against answers recorded in the real service's shapes (docs/api.md#how-the-real-service-differs):
+ * `apis.listKeys` with an `apiId`, `data` as a plain array, `application/problem+json` errors, and 400
+ * invalid_input located in `security` for a missing header. The keys list and the error panel are composed as the
+ * app composes them.
  */
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
@@ -9,12 +10,12 @@ import userEvent from "@testing-library/user-event";
 import { ErrorBoundary } from "react-error-boundary";
 import { MemoryRouter } from "react-router-dom";
 import { expect, test, vi } from "vitest";
-import { KeysList } from "../../../../src/features/keys/components/keys-list";
-import { ErrorPanel } from "../../../../src/features/troubleshoot/components/error-panel";
-import type { Connection } from "../../../../src/lib/api/transport";
-import { takeConsoleErrors } from "../../setup";
-import { jsonResponse, realServiceEnvelope, stubApi } from "../../support/keys-api";
-import { freshQueryClientPerTest } from "../../support/query-tests";
+import { KeysList } from "../../../../../src/features/keys/components/keys-list";
+import { ErrorPanel } from "../../../../../src/features/troubleshoot/components/error-panel";
+import type { Connection } from "../../../../../src/lib/api/transport";
+import { takeConsoleErrors } from "../../../setup";
+import { jsonResponse, realServiceEnvelope, stubApi } from "../../../support/keys-api";
+import { freshQueryClientPerTest } from "../../../support/query-tests";
 
 const BASE = "https://api.real.example";
 const KEY = "unkey_3ZbQ7rEalKey9xT";

@@ -4,11 +4,11 @@ import userEvent from "@testing-library/user-event";
 import { ErrorBoundary } from "react-error-boundary";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { KeysList } from "../../../../src/features/keys/components/keys-list";
-import type { Connection } from "../../../../src/lib/api/transport";
-import { listKeysInfiniteQueryOptions } from "../../../../src/features/keys/api/list-keys";
-import { fingerprint } from "../../../../src/lib/fingerprint";
-import { createQueryClient } from "../../../../src/lib/query-client";
+import { KeysList } from "../../../../../src/features/keys/components/keys-list";
+import type { Connection } from "../../../../../src/lib/api/transport";
+import { listKeysInfiniteQueryOptions } from "../../../../../src/features/keys/api/list-keys";
+import { fingerprint } from "../../../../../src/lib/fingerprint";
+import { createQueryClient } from "../../../../../src/lib/query-client";
 import {
   errorEnvelope,
   keyNotFound,
@@ -16,9 +16,9 @@ import {
   makeKeys,
   realServiceEnvelope,
   stubApi,
-} from "../../support/keys-api";
-import { layKeysListOut, onAPhone } from "../../support/viewport";
-import { takeConsoleErrors } from "../../setup";
+} from "../../../support/keys-api";
+import { layKeysListOut, onAPhone } from "../../../support/viewport";
+import { takeConsoleErrors } from "../../../setup";
 
 const CONNECTION: Connection = { baseUrl: "http://127.0.0.1:8799", apiKey: "ks_root_S3cr3tValue42" };
 const DAY = 24 * 60 * 60 * 1000;

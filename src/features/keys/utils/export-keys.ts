@@ -2,8 +2,8 @@
  * What the table shows, as files: CSV (RFC 4180, UTF-8 with a byte-order mark, safe to open in a spreadsheet)
  * and JSON. Pure, so the quoting and the formula neutralising are tested without a browser.
  */
-import type { ColumnId } from "./column-specs";
-import type { Key } from "../../lib/contract";
+import type { ColumnId } from "../columns/column-specs";
+import type { Key } from "../../../lib/contract";
 import { keyStatuses, STATUS_LABELS } from "./key-status";
 
 /** Spreadsheet programs on Windows read a CSV as UTF-8 only when it starts with this. */

@@ -1,7 +1,7 @@
 import type { InfiniteData, InfiniteQueryObserverResult } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { KeysPage } from "../../lib/api/list-keys";
-import { ApiError, NetworkError } from "../../lib/api-errors";
+import type { KeysPage } from "../../../lib/api/list-keys";
+import { ApiError, NetworkError } from "../../../lib/api-errors";
 
 /**
  * Loading pages after the first, one after another, until a goal is met or there are none left: for

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { fitColumns } from "../../../../src/features/keys/fit-columns";
-import type { ColumnId } from "../../../../src/features/keys/column-specs";
+import { fitColumns } from "../../../../../src/features/keys/columns/fit-columns";
+import type { ColumnId } from "../../../../../src/features/keys/columns/column-specs";
 
 const DEFAULT: ColumnId[] = ["name", "keyId", "status", "lastUsed", "usage", "credits", "externalId", "expires"];
 

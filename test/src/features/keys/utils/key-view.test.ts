@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { countText, exactKeyId, filterKeys } from "../../../../src/features/keys/key-view";
-import type { Key } from "../../../../src/lib/contract";
+import { countText, exactKeyId, filterKeys } from "../../../../../src/features/keys/utils/key-view";
+import type { Key } from "../../../../../src/lib/contract";
 
 
 describe("filterKeys", () => {

@@ -1,4 +1,4 @@
-import type { Key } from "../../lib/contract";
+import type { Key } from "../../../lib/contract";
 
 /**
  * A key's status as badges: what its fields say (disabled, expired, expiring, credits) and what its recent

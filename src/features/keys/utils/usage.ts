@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { formatCount } from "../../lib/format-number";
+import { formatCount } from "../../../lib/format-number";
 import type { UsageTotals } from "./key-status";
 
 /**
@@ -106,7 +106,7 @@ export function usageText(usage: KeyUsage): string {
   return `${USAGE_WINDOW_HOURS} h: ${formatCount(valid)} valid, ${formatCount(refused)} refused`;
 }
 
-/** The analytics API takes at most 64 KiB of SQL (CONTRACT.md §4); a chunk's text stays well under it. */
+/** The reference server takes at most 65,536 characters of SQL (docs/api.md#analytics); a chunk stays well under. */
 export const TOTALS_SQL_MAX_LENGTH = 48 * 1024;
 
 function totalsSql(quotedIds: string): string {

@@ -1,5 +1,5 @@
-import type { Key } from "../../lib/contract";
-import { formatCount, formatCountOf } from "../../lib/format-number";
+import type { Key } from "../../../lib/contract";
+import { formatCount, formatCountOf } from "../../../lib/format-number";
 
 /** Keys whose name, id or visible prefix contains the query, ignoring case. */
 export function filterKeys<TKey extends Key>(keys: readonly TKey[], query: string): readonly TKey[] {
