@@ -11,9 +11,11 @@ import { proxyHandler } from "./proxy";
 import type { RateLimit } from "./rate-limit";
 import type { RequestLog } from "./request-log";
 import { docsRoutes } from "./routes/docs";
+import { createKeyHandler } from "./routes/create-key";
 import { getKeyHandler, whoamiHandler } from "./routes/get-key";
 import { listKeysHandler } from "./routes/list-keys";
 import { livenessHandler } from "./routes/liveness";
+import { updateKeyHandler } from "./routes/update-key";
 import { verifyKeyHandler } from "./routes/verify-key";
 import { dashboardHandler } from "./static-dashboard";
 
@@ -76,6 +78,8 @@ function directApi(
     "/keys.getKey": getKeyHandler(deps),
     "/keys.whoami": whoamiHandler(deps),
     "/keys.verifyKey": verifyKeyHandler(deps),
+    "/keys.createKey": createKeyHandler(deps),
+    "/keys.updateKey": updateKeyHandler(deps),
   };
   for (const [path, handler] of Object.entries(keyOperations)) {
     api.post(path, handler);
