@@ -12,6 +12,7 @@ import type { RateLimit } from "./rate-limit";
 import type { RequestLog } from "./request-log";
 import { docsRoutes } from "./routes/docs";
 import { createKeyHandler } from "./routes/create-key";
+import { deleteKeyHandler, rerollKeyHandler, updateCreditsHandler } from "./routes/credits-reroll-delete";
 import { getKeyHandler, whoamiHandler } from "./routes/get-key";
 import { listKeysHandler } from "./routes/list-keys";
 import { livenessHandler } from "./routes/liveness";
@@ -80,6 +81,9 @@ function directApi(
     "/keys.verifyKey": verifyKeyHandler(deps),
     "/keys.createKey": createKeyHandler(deps),
     "/keys.updateKey": updateKeyHandler(deps),
+    "/keys.updateCredits": updateCreditsHandler(deps),
+    "/keys.rerollKey": rerollKeyHandler(deps),
+    "/keys.deleteKey": deleteKeyHandler(deps),
   };
   for (const [path, handler] of Object.entries(keyOperations)) {
     api.post(path, handler);
