@@ -15,6 +15,7 @@ import { createKeyHandler } from "./routes/create-key";
 import { deleteKeyHandler, rerollKeyHandler, updateCreditsHandler } from "./routes/credits-reroll-delete";
 import { getKeyHandler, whoamiHandler } from "./routes/get-key";
 import { listKeysHandler } from "./routes/list-keys";
+import { keyPermissionsHandler, keyRolesHandler } from "./routes/key-permissions";
 import { livenessHandler } from "./routes/liveness";
 import { updateKeyHandler } from "./routes/update-key";
 import { verifyKeyHandler } from "./routes/verify-key";
@@ -84,6 +85,12 @@ function directApi(
     "/keys.updateCredits": updateCreditsHandler(deps),
     "/keys.rerollKey": rerollKeyHandler(deps),
     "/keys.deleteKey": deleteKeyHandler(deps),
+    "/keys.addPermissions": keyPermissionsHandler(deps, "add"),
+    "/keys.removePermissions": keyPermissionsHandler(deps, "remove"),
+    "/keys.setPermissions": keyPermissionsHandler(deps, "set"),
+    "/keys.addRoles": keyRolesHandler(deps, "add"),
+    "/keys.removeRoles": keyRolesHandler(deps, "remove"),
+    "/keys.setRoles": keyRolesHandler(deps, "set"),
   };
   for (const [path, handler] of Object.entries(keyOperations)) {
     api.post(path, handler);
