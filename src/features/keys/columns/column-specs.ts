@@ -1,4 +1,5 @@
 import type { Key } from "../../../lib/contract";
+import { hasStatusFields } from "../utils/key-status";
 
 /**
  * The Keys table's columns: their labels, widths, and which keys give them something to show. Pure and without
@@ -36,7 +37,7 @@ export const COLUMN_SPECS: Record<ColumnId, ColumnSpec> = {
     // "Expires within 24 h", the longest badge, on one line.
     width: "minmax(190px, 1fr)",
     minWidth: 190,
-    present: (key) => key.enabled !== undefined || key.expires !== undefined || key.credits !== undefined,
+    present: hasStatusFields,
   },
   lastUsed: { label: "Last used", width: "minmax(130px, 0.7fr)", minWidth: 130, present: (key) => key.lastUsedAt !== undefined || key.createdAt !== undefined },
   usage: { label: "Usage, 36 h", width: "minmax(150px, 0.7fr)", minWidth: 150 },

@@ -4,7 +4,7 @@
  */
 import type { ColumnId } from "../columns/column-specs";
 import type { Key } from "../../../lib/contract";
-import { keyStatuses, STATUS_LABELS } from "./key-status";
+import { statusLabels, type UsageTotals } from "./key-status";
 
 /** Spreadsheet programs on Windows read a CSV as UTF-8 only when it starts with this. */
 export const UTF8_BOM = "\uFEFF";
@@ -27,13 +27,16 @@ function isoOrEmpty(ms: number | undefined): string {
 }
 
 /** Each table column as CSV: its header and its value. The usage bars are not exported (they cover only the rows seen). */
-const CSV_COLUMNS: Record<Exclude<ColumnId, "usage">, { header: string; value: (key: Key, now: number) => string }> = {
+/** A key's usage totals, where the dashboard has them (the rows that have been in view). */
+export type UsageOf = (keyId: string) => UsageTotals | undefined;
+
+const CSV_COLUMNS: Record<Exclude<ColumnId, "usage">, { header: string; value: (key: Key, now: number, usageOf: UsageOf) => string }> = {
   name: { header: "name", value: (key) => key.name ?? "" },
   keyId: { header: "keyId", value: (key) => key.keyId },
   start: { header: "start", value: (key) => key.start ?? "" },
   status: {
     header: "status",
-    value: (key, now) => keyStatuses(key, now).map((status) => STATUS_LABELS[status]).join("; "),
+    value: (key, now, usageOf) => statusLabels(key, now, usageOf(key.keyId)).map(({ label }) => label).join("; "),
   },
   lastUsed: { header: "lastUsedAt", value: (key) => isoOrEmpty(key.lastUsedAt) },
   credits: {
@@ -49,12 +52,15 @@ export function isExportedColumn(column: ColumnId): column is Exclude<ColumnId, 
   return column !== "usage";
 }
 
-/** A byte-order mark, the header row and one row per key, in the given columns; CRLF line ends as RFC 4180 has them. */
-export function keysToCsv(keys: readonly Key[], columns: readonly ColumnId[], now: number): string {
+/**
+ * A byte-order mark, the header row and one row per key, in the given columns; CRLF line ends as RFC 4180 has them.
+ * The status column holds what the table shows, the statuses from usage included where `usageOf` has it.
+ */
+export function keysToCsv(keys: readonly Key[], columns: readonly ColumnId[], now: number, usageOf: UsageOf = () => undefined): string {
   const exported = columns.filter(isExportedColumn).map((column) => CSV_COLUMNS[column]);
   const lines = [
     exported.map((column) => column.header).join(","),
-    ...keys.map((key) => exported.map((column) => csvField(column.value(key, now))).join(",")),
+    ...keys.map((key) => exported.map((column) => csvField(column.value(key, now, usageOf))).join(",")),
   ];
   return `${UTF8_BOM}${lines.join("\r\n")}\r\n`;
 }

@@ -30,7 +30,12 @@ export const STATUS_LABELS: Record<KeyStatusKind | "ok", string> = {
   ok: "No problem",
 };
 
-export const STATUS_TONES: Record<KeyStatusKind, "danger" | "warn" | "muted"> = {
+/** A key with status fields and nothing wrong. */
+export const ACTIVE_LABEL = "Active";
+
+export type KeyStatusTone = "danger" | "warn" | "muted" | "ok";
+
+export const STATUS_TONES: Record<KeyStatusKind, Exclude<KeyStatusTone, "ok">> = {
   disabled: "muted",
   expired: "danger",
   expiring: "warn",
@@ -106,4 +111,16 @@ export function usageStatuses(totals: UsageTotals | undefined): UsageStatus[] {
 
 export function keyStatuses(key: Key, now: number, usage?: UsageTotals): KeyStatusKind[] {
   return [...fieldStatuses(key, now), ...usageStatuses(usage)];
+}
+
+/** Whether the API sent any field a status is judged by; without one, a key's status is unknown, not "Active". */
+export function hasStatusFields(key: Key): boolean {
+  return key.enabled !== undefined || key.expires !== undefined || key.credits !== undefined;
+}
+
+/** What the Status column shows for a key, worst first: its statuses, "Active" when nothing is wrong, none when unknown. */
+export function statusLabels(key: Key, now: number, usage?: UsageTotals): { label: string; tone: KeyStatusTone }[] {
+  const statuses = keyStatuses(key, now, usage);
+  if (statuses.length === 0) return hasStatusFields(key) ? [{ label: ACTIVE_LABEL, tone: "ok" }] : [];
+  return statuses.map((status) => ({ label: STATUS_LABELS[status], tone: STATUS_TONES[status] }));
 }

@@ -27,6 +27,21 @@ describe("CSV", () => {
     expect(csv.slice(1).split("\r\n").slice(0, 2)).toEqual(["name,status,creditsRemaining,externalId", "n,Disabled; Out of credits,0,org_1"]);
   });
 
+  test("the status column holds what the table shows: Active, Rate limited and Many refusals too (#28.13)", () => {
+    const keys: Key[] = [
+      { keyId: "key_active", name: "active", enabled: true },
+      { keyId: "key_limited", name: "limited", enabled: true },
+      { keyId: "key_refused", name: "refused", enabled: true },
+      { keyId: "key_bare", name: "bare" },
+    ];
+    const usage = new Map([
+      ["key_limited", { valid: 10, rateLimited: 3, refused: 3 }],
+      ["key_refused", { valid: 2, rateLimited: 0, refused: 8 }],
+    ]);
+    const csv = keysToCsv(keys, ["name", "status"], NOW, (keyId) => usage.get(keyId));
+    expect(csv.slice(1).split("\r\n").slice(1, 5)).toEqual(["active,Active", "limited,Rate limited", "refused,Many refusals", "bare,"]);
+  });
+
   test.each(["=HYPERLINK(\"http://evil\")", "+1+2", "-2+3", "@SUM(A1)", "\t=1", "\r=1"])(
     "a cell starting like a formula (%j) gets a leading apostrophe",
     (value) => {
