@@ -1,0 +1,55 @@
+import type { Page } from "@playwright/test";
+import type { StartedServer } from "../support/server-process";
+import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+
+/** Faults found off the tested path (issue 28), each on keys made for the test and verified as a caller would. */
+
+const ROOT_KEY = ["root-key", "create", "--name", "e2e-faults", "--permissions", "api.*.read_key,api.*.read_analytics,api.*.verify_key"];
+
+/** A key made with the admin CLI: its id and its secret. */
+async function createKey(server: StartedServer, options: string[]): Promise<{ keyId: string; secret: string }> {
+  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", ...options])).split(" ");
+  return { keyId, secret };
+}
+
+/** Verifies the key as a caller would; resolves the answer's data. */
+async function verify(server: StartedServer, rootKey: string, secret: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${server.url}/v2/keys.verifyKey`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${rootKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ key: secret }),
+  });
+  return ((await response.json()) as { data: Record<string, unknown> }).data;
+}
+
+/** Key entry, then the key's page in the same tab. */
+async function openKeyPage(page: Page, server: StartedServer, rootKey: string, keyId: string, name: string): Promise<void> {
+  await page.goto(`${server.url}/connect`);
+  await enterKey(page, rootKey);
+  await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+  await page.goto(`${server.url}/keys/${keyId}`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+}
+
+test("a key both disabled and expired is said to be refused as disabled, which is what the server recorded", async ({ page, server }) => {
+  const rootKey = await server.admin(ROOT_KEY);
+  const { keyId, secret } = await createKey(server, ["--name", "Both disabled and expired", "--disabled", "--expires=-1d"]);
+  for (const _ of [1, 2]) expect(await verify(server, rootKey, secret)).toMatchObject({ code: "DISABLED" });
+  await openKeyPage(page, server, rootKey, keyId, "Both disabled and expired");
+  await expect(page.getByTestId("key-verdict")).toHaveText(
+    /^Refused because it is disabled and it expired yesterday \(\w{3} \d+\): 2 of 2 verifications in the last 24 h were DISABLED\.$/,
+  );
+});
+
+test("a key out of credits whose verifications were rate limited is told both", async ({ page, server }) => {
+  const rootKey = await server.admin(ROOT_KEY);
+  const { keyId, secret } = await createKey(server, ["--name", "One credit an hour", "--credits", "1", "--ratelimit", "1/1h"]);
+  const codes = [];
+  for (const _ of [1, 2, 3]) codes.push((await verify(server, rootKey, secret)).code);
+  expect(codes).toEqual(["VALID", "RATE_LIMITED", "RATE_LIMITED"]);
+  await openKeyPage(page, server, rootKey, keyId, "One credit an hour");
+  await expect(page.getByTestId("key-verdict")).toHaveText(
+    "Refused because it is out of credits and none are refilled; yet none of the last 24 h's verifications was USAGE_EXCEEDED: 2 of 3 were RATE_LIMITED, because callers went over its rate limit “requests” (1 per 1 hour).",
+  );
+  await saveScreenshot(page, "key-page-verdict-both");
+});
