@@ -12,15 +12,25 @@ async function createKey(server: StartedServer, options: string[]): Promise<{ ke
   return { keyId, secret };
 }
 
-/** Verifies the key as a caller would; resolves the answer's data. */
-async function verify(server: StartedServer, rootKey: string, secret: string): Promise<Record<string, unknown>> {
+interface Verification {
+  code: string;
+  ratelimits?: { name: string; reset: number }[];
+  requestId: string;
+}
+
+/** Verifies the key as a caller would; resolves the answer's code, rate limits and request id. */
+async function verify(server: StartedServer, rootKey: string, secret: string): Promise<Verification> {
   const response = await fetch(`${server.url}/v2/keys.verifyKey`, {
     method: "POST",
     headers: { Authorization: `Bearer ${rootKey}`, "Content-Type": "application/json" },
     body: JSON.stringify({ key: secret }),
   });
-  return ((await response.json()) as { data: Record<string, unknown> }).data;
+  const body = (await response.json()) as { data: Omit<Verification, "requestId">; meta: { requestId: string } };
+  return { ...body.data, requestId: body.meta.requestId };
 }
+
+/** "2026-11-20 10:00:00 UTC", as the dashboard writes an instant. */
+const utc = (time: number) => new Date(time).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
 
 /** Key entry, then the key's page in the same tab. */
 async function openKeyPage(page: Page, server: StartedServer, rootKey: string, keyId: string, name: string): Promise<void> {
@@ -52,4 +62,28 @@ test("a key out of credits whose verifications were rate limited is told both", 
     "Refused because it is out of credits and none are refilled; yet none of the last 24 h's verifications was USAGE_EXCEEDED: 2 of 3 were RATE_LIMITED, because callers went over its rate limit “requests” (1 per 1 hour).",
   );
   await saveScreenshot(page, "key-page-verdict-both");
+});
+
+test("a rate-limit refusal shows the reset the server returned, then says it passed", async ({ page, server }) => {
+  const rootKey = await server.admin(ROOT_KEY);
+  const { keyId, secret } = await createKey(server, ["--name", "Once an hour", "--ratelimit", "1/1h"]);
+  await verify(server, rootKey, secret);
+  const refused = await verify(server, rootKey, secret);
+  expect(refused.code).toBe("RATE_LIMITED");
+  const reset = refused.ratelimits?.[0]?.reset ?? 0;
+  expect(reset % 3_600_000, "a 1 h window ends at a full hour").toBe(0);
+
+  await openKeyPage(page, server, rootKey, keyId, "Once an hour");
+  const refusals = page.getByRole("region", { name: "Refused verifications" });
+  await expect(refusals.getByText(/^The limit resets at/)).toHaveText(new RegExp(`^The limit resets at ${utc(reset)} \\(in `));
+
+  await page.goto(`${server.url}/troubleshoot?request=${refused.requestId}`);
+  const found = page.getByRole("article", { name: "The verification" });
+  await expect(found.getByText(/^The limit resets at/)).toHaveText(new RegExp(`^The limit resets at ${utc(reset)} \\(in `));
+
+  // An hour on, the same refusal: its reset is past, and said to be.
+  await page.clock.setFixedTime(reset + 60_000);
+  await page.reload();
+  await expect(found.getByText(/^The limit reset at/)).toHaveText(`The limit reset at ${utc(reset)}, passed.`);
+  await saveScreenshot(page, "request-lookup-reset-passed");
 });

@@ -942,8 +942,7 @@ const VERIFICATION_ENTRIES: Record<VerificationOutcome, CatalogEntry<Verificatio
     heading: "Refused: the key hit its rate limit",
     whatHappened: (facts) => {
       const name = facts.ratelimit ? `its rate limit \`${facts.ratelimit.name}\`` : "one of its rate limits";
-      const reset = at(facts.ratelimit?.reset);
-      return `The key was used more often than ${name} allows.${reset === null ? "" : ` The limit resets at ${reset}.`}`;
+      return `The key was used more often than ${name} allows.`;
     },
     fix: [
       "Slow the caller down, or spread its requests over time.",

@@ -171,7 +171,8 @@ describe("verification outcomes", () => {
     expect(used.whatHappened).toBe("Each verification spends credits, and this key has 0 left. They refill monthly on day 1, by 100.");
     const limited = describeVerification({ outcome: "RATE_LIMITED", ratelimit: { name: "per-user", reset: Date.UTC(2026, 0, 2, 3) } });
     expect(limited.whatHappened).toContain("`per-user`");
-    expect(limited.whatHappened).toContain("resets at 2026-01-02 03:00:00 UTC");
+    // When it resets depends on the time it is read: the key page and the lookup say it (outcome-explanation).
+    expect(limited.whatHappened).toBe("The key was used more often than its rate limit `per-user` allows.");
     const permissions = describeVerification({ outcome: "INSUFFICIENT_PERMISSIONS", permissions: "documents.write", key: { keyId: "k", permissions: ["documents.read"] } });
     expect(permissions.whatHappened).toBe("The verification asked for `documents.write` and the key does not have them (it has `documents.read`).");
   });
