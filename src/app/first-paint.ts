@@ -6,6 +6,7 @@ import { listKeysPaths, type Key } from "../lib/contract";
 import { revealBidiControls, splitBidiControls } from "../lib/bidi";
 import { formatCount } from "../lib/format-number";
 import { formatIsoTime, formatLocalTime, formatRelativeTime } from "../lib/format-time";
+import { describeRefill } from "../lib/key-facts";
 import { maskKey } from "../features/connect/mask-key";
 import { COLUMN_SPECS, presentColumns, type ColumnId } from "../features/keys/column-specs";
 import { countStatuses, keyStatuses, offeredFacets, STATUS_LABELS, STATUS_TONES } from "../features/keys/key-status";
@@ -412,7 +413,7 @@ function cell(column: ColumnId, key: Key, now: number): Child[] {
       if (credits === undefined) return [muted()];
       if (credits.remaining === null) return [muted("Unlimited")];
       const refill = credits.refill;
-      const title = refill === undefined ? undefined : `Refills ${formatCount(refill.amount)} ${refill.interval}`;
+      const title = refill === undefined ? undefined : `Credits ${describeRefill(refill)}`;
       return [h("span", { class: "keys-table__credits", title }, formatCount(credits.remaining), title !== undefined && h("span", { class: "visually-hidden" }, `, ${title}`))];
     }
     case "externalId":

@@ -15,7 +15,9 @@ import {
   type NetworkFailureKind,
 } from "../../lib/api-errors";
 import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry, type Key } from "../../lib/contract";
+import { formatCount } from "../../lib/format-number";
 import { formatUtcTime } from "../../lib/format-time";
+import { describeRefill } from "../../lib/key-facts";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
 import { curlCommand } from "./curl-command";
 import { proxyCommand } from "./proxy-command";
@@ -926,13 +928,23 @@ const VERIFICATION_ENTRIES: Record<VerificationOutcome, CatalogEntry<Verificatio
   USAGE_EXCEEDED: {
     id: "verification:USAGE_EXCEEDED",
     tone: "warning",
-    heading: "Refused: the key has no credits left",
+    heading: "Refused: the key was out of credits",
     whatHappened: (facts) => {
-      const refill = facts.key?.credits?.refill;
-      const when = refill === undefined ? "" : refill.interval === "daily" ? " They refill daily" : ` They refill monthly${refill.refillDay === undefined ? "" : ` on day ${refill.refillDay}`}`;
-      return `Each verification spends credits, and this key has ${facts.key?.credits?.remaining ?? 0} left.${refill === undefined ? " They do not refill by themselves." : `${when}, by ${refill.amount}.`}`;
+      const credits = facts.key?.credits;
+      // The key's fields are read now, the refusal happened then: a refill or a change may lie between.
+      const now =
+        credits === undefined || credits.remaining === null
+          ? ""
+          : credits.remaining === 0
+            ? " It has none left now."
+            : ` It has ${formatCount(credits.remaining)} now (a refill or a change since).`;
+      const refill = credits?.refill === undefined ? (credits === undefined ? "" : " Its credits are never refilled.") : ` Its credits are ${describeRefill(credits.refill)}.`;
+      return `The verification cost more credits than the key had left.${now}${refill}`;
     },
-    fix: ["Add credits to the key (or raise its refill), if it should go on being used.", "Otherwise wait for the next refill."],
+    fix: (facts) =>
+      facts.key?.credits?.refill === undefined
+        ? ["Add credits to the key (or give it a refill), if it should go on being used."]
+        : ["Add credits to the key (or raise its refill), if it should go on being used.", "Otherwise wait for the next refill."],
     likelyCauses: ["The key's usage was capped on purpose.", "A client retrying in a loop spent the credits."],
     actions: [],
   },

@@ -5,6 +5,7 @@ import { formatIsoTime, formatLocalTime, formatRelativeTime } from "../../../lib
 import type { ColumnId } from "../column-specs";
 import type { Key } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
+import { describeRefill } from "../../../lib/key-facts";
 import type { KeyUsage } from "../usage";
 import { KeyStatusBadges } from "./key-status-badge";
 import { RelativeTime } from "./relative-time";
@@ -93,7 +94,7 @@ function Credits({ keyData }: { keyData: Key }) {
   if (credits === undefined) return <Muted />;
   if (credits.remaining === null) return <Muted>Unlimited</Muted>;
   const refill = credits.refill;
-  const title = refill === undefined ? undefined : `Refills ${formatCount(refill.amount)} ${refill.interval}`;
+  const title = refill === undefined ? undefined : `Credits ${describeRefill(refill)}`;
   return (
     <span className="keys-table__credits" title={title}>
       {formatCount(credits.remaining)}

@@ -136,7 +136,7 @@ describe("a key's page", () => {
 
     const fields = screen.getByRole("region", { name: "Fields" });
     expect(within(fields).getByText("documents.read")).toBeVisible();
-    expect(within(fields).getByText(/12 remaining; 100 added every day, next/)).toBeVisible();
+    expect(within(fields).getByText(/12 remaining; set to 100 every day, next/)).toBeVisible();
     expect(within(fields).getByText(/10 per 1 minute, on every verification/)).toBeVisible();
     expect(within(fields).getByText("org_acme")).toBeVisible();
     expect(within(fields).getByText("reader")).toBeVisible();
