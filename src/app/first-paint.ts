@@ -5,7 +5,7 @@ import type { Connection } from "../lib/api/transport";
 import { listKeysPaths, type Key } from "../lib/contract";
 import { revealBidiControls, splitBidiControls } from "../lib/bidi";
 import { formatCount } from "../lib/format-number";
-import { formatIsoTime, formatLocalTime, formatRelativeTime } from "../lib/format-time";
+import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../lib/format-time";
 import { describeRefill } from "../lib/key-facts";
 import { maskKey } from "../features/connect/mask-key";
 import { COLUMN_SPECS, presentColumns, type ColumnId } from "../features/keys/column-specs";
@@ -354,7 +354,7 @@ function safeName(name: string): HTMLElement {
 
 function relativeTime(time: number, now: number): HTMLElement {
   const iso = formatIsoTime(time);
-  return iso === null ? h("span", {}, "—") : h("time", { datetime: iso, title: iso }, formatRelativeTime(time, now));
+  return iso === null ? h("span", {}, "—") : h("time", { datetime: iso, title: formatUtcTime(time) ?? iso }, formatRelativeTime(time, now));
 }
 
 /** What src/features/keys/components/key-cells.tsx renders in a wide row before usage is in. */
@@ -396,7 +396,7 @@ function cell(column: ColumnId, key: Key, now: number): Child[] {
       if (key.lastUsedAt === undefined) return [muted("Never")];
       const iso = formatIsoTime(key.lastUsedAt);
       if (iso === null) return [muted()];
-      const exact = formatLocalTime(key.lastUsedAt) ?? iso;
+      const exact = formatUtcTime(key.lastUsedAt) ?? iso;
       return [
         h(
           "span",

@@ -87,3 +87,32 @@ test("a rate-limit refusal shows the reset the server returned, then says it pas
   await expect(found.getByText(/^The limit reset at/)).toHaveText(`The limit reset at ${utc(reset)}, passed.`);
   await saveScreenshot(page, "request-lookup-reset-passed");
 });
+
+test("every time reads one way, in UTC, and says so: the list, the key page, its chart, the lookup and the next refill", async ({ page, server }) => {
+  const rootKey = await server.admin(ROOT_KEY);
+  const { keyId, secret } = await createKey(server, ["--name", "Clock reader", "--credits", "0", "--refill", "daily:5"]);
+  const refused = await verify(server, rootKey, secret);
+  expect(refused.code).toBe("USAGE_EXCEEDED");
+  const exact = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/;
+  const iso = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
+
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await page.getByPlaceholder("Filter by name, key id or prefix").fill("Clock reader");
+  const row = page.getByRole("row").filter({ hasText: "Clock reader" });
+  await expect(row.locator("time").first()).toHaveAttribute("title", exact);
+  await expect(row).toContainText(exact);
+
+  await page.goto(`${server.url}/keys/${keyId}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Clock reader" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Fields" })).toContainText(exact);
+  await expect(page.getByRole("region", { name: "Usage by outcome" }).getByText("Hours and days in UTC")).toBeVisible();
+  const midnight = new Date((Math.floor(Date.now() / 86_400_000) + 1) * 86_400_000).toISOString().slice(0, 10);
+  await expect(page.getByText(/^Next refill/)).toHaveText(new RegExp(`^Next refill [\\w ]+ \\(${midnight} 00:00:00 UTC\\)\\.$`));
+  expect(await page.locator("main").innerText()).not.toMatch(iso);
+
+  await page.goto(`${server.url}/troubleshoot?request=${refused.requestId}`);
+  const found = page.getByRole("article", { name: "The verification" });
+  await expect(found).toContainText(exact);
+  expect(await found.innerText()).not.toMatch(iso);
+});

@@ -1,7 +1,7 @@
 import { Link } from "react-router-dom";
 import { CopyButton } from "../../../components/copy-button";
 import { SafeName } from "../../../components/safe-name";
-import { formatIsoTime, formatLocalTime, formatRelativeTime } from "../../../lib/format-time";
+import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
 import type { ColumnId } from "../column-specs";
 import type { Key } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
@@ -78,7 +78,7 @@ export function KeyCell({ column, keyData, now, usage, compact }: CellProps) {
 function ExactTime({ time, now }: { time: number; now: number }) {
   const iso = formatIsoTime(time);
   if (iso === null) return <Muted />;
-  const exact = formatLocalTime(time) ?? iso;
+  const exact = formatUtcTime(time) ?? iso;
   return (
     <span className="keys-table__time">
       <time dateTime={iso} title={exact}>

@@ -48,7 +48,7 @@ function specifics(facts: VerificationFacts, now: number): string[] {
       return key?.expires === undefined ? [] : [`Expired ${formatRelativeTime(key.expires, now)}.`];
     case "USAGE_EXCEEDED": {
       const refill = nextRefill(key?.credits, now);
-      return refill === null ? [] : [`Next refill ${formatRelativeTime(refill, now)} (${new Date(refill).toISOString()}).`];
+      return refill === null ? [] : [`Next refill ${formatRelativeTime(refill, now)} (${formatUtcTime(refill)}).`];
     }
     case "RATE_LIMITED":
       return facts.ratelimit === undefined
