@@ -10,7 +10,7 @@ import { APP_DIST } from "./lib/paths";
 import { makeRow, type BenchRow } from "./lib/results";
 import { median, quantile, round } from "./lib/stats";
 import { base58 } from "./lib/base58";
-import { usageSql } from "../src/features/keys/usage";
+import { usageSql } from "../src/features/keys/utils/usage";
 
 export interface AnalyticsBenchOptions {
   /** Verifications written to SQLite before the server starts. */

@@ -8,7 +8,7 @@ import { exactInteger } from "./result-json";
  * indexed by workspace, key and hour) instead of DuckDB: sums over `key_verifications_per_hour_v1` for listed key
  * ids and a recent window, as the keys page asks for the usage of each page of keys. SQLite reads them as a range
  * per key in about a millisecond; DuckDB spends about 4 ms binding, optimizing and starting the operators of any
- * such query (measured; README.md, "The analytics engine").
+ * such query (measured; docs/analytics.md#a-few-keys-sums-from-sqlite).
  *
  * Only queries whose answer is exactly DuckDB's are taken (test/server/analytics-key-rollup.test.ts compares both on
  * generated queries): one SELECT over that table, grouped by some of key_id, time, outcome, key_space_id,

@@ -1,6 +1,6 @@
 import { formatCount, formatCountOf } from "./format-number";
 /**
- * The fields of a key (CONTRACT.md §4) that decide whether a verification passes. Structural, so the
+ * The fields of a key (docs/api.md#the-key-object) that decide whether a verification passes. Structural, so the
  * client's whole Key object fits it.
  */
 export interface KeyFacts {

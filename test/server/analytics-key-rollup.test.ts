@@ -11,7 +11,7 @@ import { createKeyRollup, planRollupQuery, ROLLUP_ROWS } from "../../server/anal
 import { createWorkspace } from "../../server/db/management";
 import { openDatabase } from "../../server/db/open";
 import { usageQuery } from "../../src/lib/analytics-sql";
-import { usageSql, usageTotalsSql } from "../../src/features/keys/usage";
+import { usageSql, usageTotalsSql } from "../../src/features/keys/utils/usage";
 import { startServer } from "../support/server-process";
 import { seedTwoWorkspaces, seedVerifications } from "./analytics-data";
 

@@ -1,4 +1,4 @@
-import type { AnalyticsOutcome } from "../../lib/analytics-sql";
+import type { AnalyticsOutcome } from "../../lib/verification-outcomes";
 import { formatCount } from "../../lib/format-number";
 import { formatRelativeTime } from "../../lib/format-time";
 import { formatRateLimit, nextRefill, type KeyFacts } from "../../lib/key-facts";

@@ -1,5 +1,5 @@
 import type { Key } from "../../lib/contract";
-import type { VerificationFacts } from "./error-catalog";
+import type { VerificationFacts } from "../../lib/verification-outcomes";
 
 /**
  * What is known about a refused verification, for the catalog's explanation: the key's fields, and the rate

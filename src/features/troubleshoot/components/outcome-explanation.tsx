@@ -1,6 +1,6 @@
 import { formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
 import { nextRefill } from "../../../lib/key-facts";
-import { describeVerification, type VerificationFacts } from "../error-catalog";
+import { describeVerification, type VerificationFacts } from "../../../lib/verification-outcomes";
 import { RichText } from "./rich-text";
 import "./request-lookup.css";
 

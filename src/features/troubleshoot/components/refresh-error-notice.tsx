@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from "react";
 import { ApiError, toKeyscopeError } from "../../../lib/api-errors";
 import { describeError } from "../error-catalog";
-import { useSecondsUntil } from "../../../lib/use-seconds-until";
+import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
 import { LazyErrorPanel as ErrorPanel } from "./lazy-error-panel";
 
 interface RefreshErrorNoticeProps {
