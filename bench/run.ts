@@ -10,7 +10,7 @@ import { startServer, type StartedServer } from "../test/support/server-process"
 import { benchAnalytics } from "./analytics";
 import { benchApi } from "./api";
 import { benchBrowser, chromiumVersion } from "./browser";
-import { benchBundle } from "./bundle";
+import { benchBundle, buildApp, describeScripts } from "./bundle";
 import { describeMachine, loadNow } from "./lib/machine";
 import { APP_DIST, BENCHMARKS_DOC_PATH, RESULTS_PATH, workFile } from "./lib/paths";
 import { markdownTable, updateResultsDoc } from "./lib/report";
@@ -72,10 +72,7 @@ async function main(): Promise<void> {
 
   // The bundle section builds the dashboard every other section serves.
   if (sections.has("bundle")) rows.push(...(await benchBundle(log)));
-  else {
-    const { buildApp } = await import("./bundle");
-    await buildApp();
-  }
+  else await buildApp();
 
   if (sections.has("api") || sections.has("browser")) {
     await withServer(10_000, async (server, rootKey, verifySecrets) => {
@@ -101,6 +98,7 @@ async function main(): Promise<void> {
             manyKeysRuns: quick ? 1 : 3,
             manyKeys: 10_000,
             log,
+            describeScripts,
           })),
         );
       }
@@ -115,7 +113,7 @@ async function main(): Promise<void> {
 
   if (sections.has("analytics")) {
     rows.push(
-      ...(await benchAnalytics({ verifications: 1_000_000, keys: 10_000, requests: quick ? 100 : 300, log })),
+      ...(await benchAnalytics({ verifications: 1_000_000, keys: 10_000, requests: quick ? 100 : 300, costRounds: quick ? 2 : 5, log })),
     );
   }
 

@@ -63,6 +63,21 @@ export const ERROR_KINDS = {
     title: "Not Found",
     detail: "The requested key does not exist",
   },
+  "err:svc:data:role_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "The requested role does not exist",
+  },
+  "err:svc:data:permission_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "The requested permission does not exist",
+  },
+  "err:svc:data:identity_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "The requested identity does not exist",
+  },
   "err:user:bad_request:request_body_too_large": {
     status: 413,
     title: "Request Entity Too Large",

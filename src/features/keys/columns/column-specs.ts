@@ -3,7 +3,7 @@ import { hasStatusFields } from "../utils/key-status";
 
 /**
  * The Keys table's columns: their labels, widths, and which keys give them something to show. Pure and without
- * the table library, so the first paint (src/app/first-paint.ts) lays out the same columns as the table.
+ * the table library.
  */
 
 export type ColumnId =

@@ -1,7 +1,4 @@
-/**
- * The keys table's fixed geometry, shared by the table and by the first paint (src/app/first-paint.ts), which
- * must draw the same rows at the same places before React does.
- */
+/** The keys table's fixed geometry. */
 
 /** Fixed, so the virtualizer never has to measure: 100,000 rows cost what the visible ones cost. */
 export const ROW_HEIGHT = 52;
