@@ -270,6 +270,33 @@ describe("the keys list", () => {
     expect(rows()[0]?.textContent).toBe(firstRow);
   }, 20_000);
 
+  test("Refresh pressed again while a refresh reloads the pages still reloads every page loaded before (#28.6)", async () => {
+    const pages: Record<string, Response> = {
+      "": keysEnvelope(makeKeys(100, 0), { cursor: "key_000099", hasMore: true }),
+      key_000099: keysEnvelope(makeKeys(100, 100), { cursor: "key_000199", hasMore: true }),
+      key_000199: keysEnvelope(makeKeys(2, 200), { hasMore: false }),
+    };
+    let secondPageAsked = 0;
+    stubApi(async (body) => {
+      const cursor = typeof body.cursor === "string" ? body.cursor : "";
+      // The first refresh's second page never comes.
+      if (cursor === "key_000099" && ++secondPageAsked === 2) await new Promise(() => undefined);
+      return pages[cursor]!.clone();
+    });
+    const { user } = renderKeysList();
+    expect(await screen.findByText("100 keys loaded, more available")).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Load more" }));
+    expect(await screen.findByText("200 keys loaded, more available")).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Load more" }));
+    expect(await screen.findByText("202 keys")).toBeVisible();
+
+    await user.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText("Refreshing the 202 keys that were loaded: 100 keys so far.")).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText("202 keys refreshed.")).toBeVisible();
+    expect(screen.getByText("202 keys")).toBeVisible();
+  }, 20_000);
+
   test("a first page that fits on screen fills it by loading the next one", async () => {
     const api = stubApi(
       keysEnvelope(makeKeys(2, 0), { cursor: "key_000001", hasMore: true }),
