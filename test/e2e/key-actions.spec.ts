@@ -79,3 +79,115 @@ test("a key created from the dashboard shows its secret once, verifies with it, 
   expect(stored).not.toContain(secret);
   expect(await page.content()).not.toContain(secret);
 });
+
+/** A key made with the admin CLI: its id and secret. */
+async function adminKey(server: StartedServer, args: string[]): Promise<{ keyId: string; secret: string }> {
+  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", ...args])).split(" ");
+  return { keyId, secret };
+}
+
+async function openKey(page: Page, server: StartedServer, keyId: string, name: string): Promise<void> {
+  await page.goto(`${server.url}/keys/${keyId}`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+}
+
+test("a disabled key enabled from its page verifies, and the page follows", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-enable");
+  const key = await adminKey(server, ["--name", "Switched off", "--disabled"]);
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Switched off");
+  await expect(page.getByTestId("key-verdict")).toHaveText(/disabled/);
+
+  await page.getByRole("group", { name: "Fix" }).getByRole("button", { name: "Enable" }).click();
+  await expect(page.getByTestId("key-verdict")).not.toHaveText(/disabled/);
+  await expect(page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Disable" })).toBeVisible();
+  await expect.poll(() => verifyCode(server, rootKey, key.secret)).toBe("VALID");
+});
+
+test("a key out of credits given credits from its page verifies", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-credits");
+  const key = await adminKey(server, ["--name", "Spent", "--credits", "0"]);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("USAGE_EXCEEDED");
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Spent");
+
+  await page.getByRole("group", { name: "Fix" }).getByRole("button", { name: "Add credits" }).click();
+  const dialog = page.getByRole("dialog", { name: "Credits" });
+  await expect(dialog.getByRole("radio", { name: "Add" })).toBeChecked();
+  await expect(dialog.getByLabel("Credits", { exact: true })).toHaveValue("100");
+  await dialog.getByLabel("Credits", { exact: true }).fill("3");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await saveScreenshot(page, "key-actions-credits-phone");
+  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  await dialog.getByRole("button", { name: "Save credits" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole("group", { name: "Fix" })).toHaveCount(0);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
+});
+
+test("a rerolled key's old secret works for the grace period and not after; the new secret is shown once", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-reroll");
+  const key = await adminKey(server, ["--name", "Leaked"]);
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Leaked");
+
+  await page.getByRole("button", { name: "Reroll" }).click();
+  const dialog = page.getByRole("dialog", { name: "Reroll key" });
+  await expect(dialog.getByLabel("Old key keeps working for")).toHaveValue(String(60 * 60_000));
+  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  await dialog.getByRole("button", { name: "Reroll key" }).click();
+  const done = page.getByRole("dialog", { name: "Key rerolled" });
+  const secret = await done.getByLabel("Secret", { exact: true }).inputValue();
+  expect(secret).not.toBe(key.secret);
+  expect(await verifyCode(server, rootKey, secret)).toBe("VALID");
+  // Within the hour of grace, the old secret still works.
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
+  const journal = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, location.href]));
+  expect(journal).not.toContain(secret);
+  await done.getByRole("button", { name: "Done" }).click();
+  await expect(done).toHaveCount(0);
+  expect(await page.content()).not.toContain(secret);
+
+  // Rerolled again with no grace: the previous secret stops at once.
+  await page.getByRole("button", { name: "Reroll" }).click();
+  const again = page.getByRole("dialog", { name: "Reroll key" });
+  await again.getByLabel("Old key keeps working for").selectOption({ label: "Stop the old key now" });
+  await again.getByRole("button", { name: "Reroll key" }).click();
+  await expect(page.getByRole("dialog", { name: "Key rerolled" }).getByLabel("Secret", { exact: true })).toHaveValue(/.+/);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("EXPIRED");
+});
+
+test("a deleted key verifies NOT_FOUND and is gone from the list", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-delete");
+  const key = await adminKey(server, ["--name", "Retired"]);
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Retired");
+
+  await page.getByRole("button", { name: "Delete" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete key" });
+  const confirm = dialog.getByRole("button", { name: "Delete key" });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel("Type Retired to confirm").fill("Retired");
+  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  await confirm.click();
+  await expect(page).toHaveURL(/\/keys$/);
+  await expect(page.getByRole("table")).toBeVisible();
+  await expect(page.getByRole("table").getByText("Retired")).toHaveCount(0);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("NOT_FOUND");
+});
+
+test("a read-only root key is told it needs api.*.update_key before any form opens", async ({ page, server }) => {
+  const verifier = await actingRootKey(server, "e2e-verifier");
+  const readOnly = await server.admin(["root-key", "create", "--name", "e2e-read-only", "--permissions", "api.*.read_key,api.*.read_analytics"]);
+  const key = await adminKey(server, ["--name", "Look only"]);
+  await connect(page, server, readOnly);
+  await openKey(page, server, key.keyId, "Look only");
+
+  await page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Edit", exact: true }).click();
+  const note = page.getByRole("note");
+  await expect(note).toContainText("Changing this key needs api.*.update_key");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Credits" })).toBeDisabled();
+  await saveScreenshot(page, "key-actions-read-only");
+  expect(await verifyCode(server, verifier, key.secret)).toBe("VALID");
+});

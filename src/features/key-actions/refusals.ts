@@ -30,6 +30,8 @@ const PERMISSION_OF: Record<KeyAction, string> = {
 };
 
 const refusals = new Map<string, Refusal>();
+/** Actions a root key was seen to be allowed (a probe or a change that went through). */
+const allowed = new Set<string>();
 const listeners = new Set<() => void>();
 
 function scopeOf(connection: Connection): string {
@@ -45,6 +47,14 @@ export function learnRefusal(connection: Connection, action: KeyAction, error: u
   const named = /\b((?:api|rbac)\.[\w*]+\.\w+)/.exec(error.detail)?.[1];
   refusals.set(`${scopeOf(connection)}|${action}`, { permission: named ?? PERMISSION_OF[action], detail: error.detail, ambiguousNotFound: createNotFound });
   for (const listener of listeners) listener();
+}
+
+export function learnAllowed(connection: Connection, action: KeyAction): void {
+  allowed.add(`${scopeOf(connection)}|${action}`);
+}
+
+export function isKnownAllowed(connection: Connection, action: KeyAction): boolean {
+  return allowed.has(`${scopeOf(connection)}|${action}`);
 }
 
 export function refusalOf(connection: Connection, action: KeyAction): Refusal | undefined {
@@ -64,5 +74,6 @@ export function useRefusal(connection: Connection, action: KeyAction): Refusal |
 /** For tests: forget every refusal. */
 export function forgetRefusals(): void {
   refusals.clear();
+  allowed.clear();
   for (const listener of listeners) listener();
 }
