@@ -113,6 +113,21 @@ export const ERROR_KINDS = {
     title: "Too Many Requests",
     detail: "The workspace has used up its analytics queries for this hour",
   },
+  "err:svc:application:precondition_failed": {
+    status: 412,
+    title: "Precondition Failed",
+    detail: "The request needs something this key or workspace is not set up for",
+  },
+  "err:user:bad_request:permissions_query_syntax_error": {
+    status: 400,
+    title: "Bad Request",
+    detail: "The permission query is not valid",
+  },
+  "err:user:bad_request:query_range_exceeds_retention": {
+    status: 400,
+    title: "Bad Request",
+    detail: "The analytics query reads further back than the data is kept",
+  },
   "err:svc:application:unexpected_error": {
     status: 500,
     title: "Internal Server Error",
