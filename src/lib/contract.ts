@@ -56,12 +56,12 @@ export const ERROR_KINDS = {
   "err:svc:data:api_not_found": {
     status: 404,
     title: "Not Found",
-    detail: "The requested API does not exist",
+    detail: "The requested API does not exist or has been deleted.",
   },
   "err:svc:data:key_not_found": {
     status: 404,
     title: "Not Found",
-    detail: "The requested key does not exist",
+    detail: "We could not find the requested key.",
   },
   "err:user:bad_request:request_body_too_large": {
     status: 413,
