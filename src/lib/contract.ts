@@ -14,6 +14,7 @@ export function listKeysPaths(apiId: string | undefined): readonly string[] {
 
 export const LIVENESS_PATH = "/v2/liveness";
 export const GET_KEY_PATH = "/v2/keys.getKey";
+export const WHOAMI_PATH = "/v2/keys.whoami";
 export const GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
 export const ANALYTICS_GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
 
