@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startInProcess, type InProcessServer } from "../in-process";
+import { dataOf, errorOf, realHarness, type RealHarness } from "./real-harness";
+
+/**
+ * The real service's route tests of keys.verifyKey (svc/api/routes/v2_keys_verify_key/*_test.go), replayed over HTTP:
+ * each test is named as the real t.Run it replays. Served differently on purpose: docs/real-route-tests.md.
+ */
+
+let server: InProcessServer;
+let h: RealHarness;
+let rootKey: string;
+let apiId: string;
+
+beforeAll(() => {
+  server = startInProcess();
+  h = realHarness(server);
+  rootKey = h.rootKey(["api.*.verify_key"]);
+  apiId = h.api();
+});
+
+afterAll(() => server.close());
+
+const verify = (body: unknown, key = rootKey) => h.call("keys.verifyKey", body, { key });
+
+function verdict(answer: Awaited<ReturnType<typeof verify>>): Record<string, unknown> {
+  const data = dataOf(answer);
+  if (typeof data !== "object" || data === null) throw new Error("no verdict");
+  return { ...data };
+}
+
+describe("200", () => {
+  test("verifies key as valid", async () => {
+    const { secret } = h.key(apiId);
+    expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: true, code: "VALID" });
+  });
+
+  test("verifies expired key as valid and then invalid", async () => {
+    const { secret } = h.key(apiId, { expires: Date.now() - 1000 });
+    expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: false, code: "EXPIRED" });
+  });
+
+  test("disabled key", async () => {
+    const { secret } = h.key(apiId, { enabled: false });
+    expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: false, code: "DISABLED" });
+  });
+
+  test("allowed default credit cost / exceeding with default credit cost", async () => {
+    const { secret } = h.key(apiId, { credits: 1 });
+    expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: true, credits: 0 });
+    expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: false, code: "USAGE_EXCEEDED" });
+  });
+
+  test("allowed custom credit cost / exceeding with custom credit cost", async () => {
+    const { secret } = h.key(apiId, { credits: 10 });
+    expect(verdict(await verify({ key: secret, credits: { cost: 4 } }))).toMatchObject({ valid: true, credits: 6 });
+    expect(verdict(await verify({ key: secret, credits: { cost: 7 } }))).toMatchObject({ valid: false, code: "USAGE_EXCEEDED" });
+  });
+
+  test("allow credits 0 even when remaining 0", async () => {
+    const { secret } = h.key(apiId, { credits: 0 });
+    expect(verdict(await verify({ key: secret, credits: { cost: 0 } }))).toMatchObject({ valid: true, code: "VALID" });
+  });
+
+  test("key with permissions: with direct permission valid, missing permissions", async () => {
+    const { secret } = h.key(apiId, { permissions: ["documents.read"] });
+    expect(verdict(await verify({ key: secret, permissions: "documents.read" }))).toMatchObject({ valid: true });
+    expect(verdict(await verify({ key: secret, permissions: "documents.write" }))).toMatchObject({ code: "INSUFFICIENT_PERMISSIONS" });
+  });
+
+  test("with complex permissions query", async () => {
+    const { secret } = h.key(apiId, { permissions: ["a.read", "b.write"] });
+    expect(verdict(await verify({ key: secret, permissions: "(a.read OR c.read) AND (b.write OR d.write)" }))).toMatchObject({ valid: true });
+  });
+
+  test("with colon namespace permissions / with mixed characters including colons and asterisks", async () => {
+    const { secret } = h.key(apiId, { permissions: ["api:v1:read", "files.*"] });
+    expect(verdict(await verify({ key: secret, permissions: "api:v1:read AND files.*" }))).toMatchObject({ valid: true });
+  });
+
+  test("with large permissions query (20+ permissions)", async () => {
+    const names = Array.from({ length: 25 }, (_, index) => `perm.${index}`);
+    const { secret } = h.key(apiId, { permissions: names });
+    expect(verdict(await verify({ key: secret, permissions: names.join(" AND ") }))).toMatchObject({ valid: true });
+  });
+
+  test("key with auto applied ratelimit", async () => {
+    const { secret } = h.key(apiId, { ratelimits: [{ name: "requests", limit: 1, durationMs: 60_000, autoApply: true }] });
+    expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: true });
+    expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: false, code: "RATE_LIMITED" });
+  });
+
+  test("key with specified ratelimit", async () => {
+    const { secret } = h.key(apiId, { ratelimits: [{ name: "tokens", limit: 2, durationMs: 60_000, autoApply: false }] });
+    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "tokens", cost: 2 }] }))).toMatchObject({ valid: true });
+    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "tokens" }] }))).toMatchObject({ code: "RATE_LIMITED" });
+  });
+
+  test("key with custom ratelimit", async () => {
+    const { secret } = h.key(apiId);
+    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "custom", limit: 1, duration: 60_000 }] }))).toMatchObject({ valid: true });
+  });
+
+  test("key with identity ratelimit", async () => {
+    h.identityRateLimit("identity-limited", { name: "shared", limit: 1, durationMs: 60_000 });
+    const { secret } = h.key(apiId, { externalId: "identity-limited" });
+    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "shared" }] }))).toMatchObject({ valid: true });
+    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "shared" }] }))).toMatchObject({ code: "RATE_LIMITED" });
+  });
+
+  test("returns correct information (permissions and roles whether or not a query was sent)", async () => {
+    const { keyId, secret } = h.key(apiId, { name: "informative", meta: { plan: "pro" }, permissions: ["p.one"], roles: ["admin"] });
+    expect(verdict(await verify({ key: secret }))).toMatchObject({
+      valid: true,
+      keyId,
+      name: "informative",
+      meta: { plan: "pro" },
+      enabled: true,
+      permissions: ["p.one"],
+      roles: ["admin"],
+    });
+  });
+
+  test("root key with wrong api permissions", async () => {
+    const { secret } = h.key(apiId);
+    const other = h.rootKey([`api.${h.api()}.verify_key`]);
+    expect(verdict(await verify({ key: secret }, other))).toEqual({ valid: false, code: "NOT_FOUND" });
+  });
+
+  test("TestNoVerifyPermissionReturnsNotFound", async () => {
+    const { secret } = h.key(apiId);
+    expect(verdict(await verify({ key: secret }, h.rootKey(["api.*.read_key"])))).toEqual({ valid: false, code: "NOT_FOUND" });
+  });
+});
+
+describe("400", () => {
+  test("missing key", async () => {
+    expect((await verify({})).status).toBe(400);
+  });
+
+  test("invalid cost value", async () => {
+    const { secret } = h.key(apiId);
+    expect((await verify({ key: secret, credits: { cost: -1 } })).status).toBe(400);
+  });
+
+  test.each([
+    ["special characters", ["hello world!", "café", "key=value&foo=bar", "path/to/thing?query=1"]],
+    ["unicode and emoji", ["日本語タグ", "émojis 🎉🚀", "Ünïcödé"]],
+    ["spaces and whitespace", ["  leading", "trailing  ", "  both  ", "mid dle"]],
+    ["max items boundary", Array.from({ length: 20 }, (_, index) => `tag-${index}`)],
+  ])("tags accept any string values without pattern restriction: %s", async (_, tags) => {
+    const { secret } = h.key(apiId);
+    expect((await verify({ key: secret, tags })).status).toBe(200);
+  });
+
+  test.each([
+    ["too many tags", Array.from({ length: 21 }, (_, index) => `tag-${index}`)],
+    ["empty tag string", ["valid", ""]],
+    ["tag exceeds max length", ["\u0000".repeat(513)]],
+  ])("tags rejected when exceeding limits: %s", async (_, tags) => {
+    const { secret } = h.key(apiId);
+    expect((await verify({ key: secret, tags })).status).toBe(400);
+  });
+
+  test.each([
+    ["missing operand", "permission_1 AND", "Unexpected end of query. Expected a permission identifier or opening parenthesis."],
+    ["unmatched parenthesis", "(permission_1 AND permission_2", "Missing closing parenthesis ')' at position 30. Every opening parenthesis must have a matching closing parenthesis."],
+    ["empty parentheses", "permission_1 AND ()", "Empty parentheses found at position 18. Parentheses must contain at least one permission or expression."],
+    ["operator at start", "AND permission_1", "Unexpected token 'AND' at position 0. Expected a permission identifier or opening parenthesis."],
+  ])("invalid permissions query syntax: %s", async (_, permissions, detail) => {
+    const { secret } = h.key(apiId);
+    const error = errorOf(await verify({ key: secret, permissions }));
+    expect(error.status).toBe(400);
+    expect(error.detail).toContain(detail);
+    expect(error.type).toMatch(/\/errors\/user\/bad_request\/permissions_query_syntax_error$/);
+  });
+});
+
+describe("401", () => {
+  test("missing authorization header (served differently: the seed's 401 where the real service answers 400)", async () => {
+    expect(errorOf(await h.call("keys.verifyKey", { key: "x" }, "none"))).toMatchObject({ status: 401, type: expect.stringMatching(/\/authentication\/missing$/) });
+  });
+
+  test("invalid bearer token", async () => {
+    expect((await verify({ key: "x" }, "ks_root_unknown")).status).toBe(401);
+  });
+
+  test("malformed authorization header", async () => {
+    expect((await h.call("keys.verifyKey", { key: "x" }, { authorization: "malformed_header" })).status).toBe(400);
+  });
+
+  test("requestId is returned in error response", async () => {
+    const answer = await verify({ key: "x" }, "ks_root_unknown");
+    expect(answer.json).toMatchObject({ meta: { requestId: expect.stringMatching(/^req_/) } });
+  });
+});
+
+describe("403", () => {
+  test("root key with verify permission for different api returns 200 NOT_FOUND (not 403)", async () => {
+    const { secret } = h.key(apiId);
+    const answer = await verify({ key: secret }, h.rootKey([`api.${h.api()}.verify_key`]));
+    expect(answer.status).toBe(200);
+    expect(verdict(answer)).toMatchObject({ valid: false, code: "NOT_FOUND" });
+  });
+
+  test("root key with wildcard verify permission returns 200 VALID", async () => {
+    const { secret } = h.key(apiId);
+    expect(verdict(await verify({ key: secret }, h.rootKey(["api.*.verify_key"])))).toMatchObject({ valid: true, code: "VALID" });
+  });
+
+  test("root key with specific api verify permission returns 200 VALID", async () => {
+    const { secret } = h.key(apiId);
+    expect(verdict(await verify({ key: secret }, h.rootKey([`api.${apiId}.verify_key`])))).toMatchObject({ valid: true, code: "VALID" });
+  });
+});
+
+describe("404", () => {
+  test("key not found", async () => {
+    expect(verdict(await verify({ key: "test_unknownkey" }))).toEqual({ valid: false, code: "NOT_FOUND" });
+  });
+
+  test("key belongs to different workspace", async () => {
+    const otherApi = h.api(h.workspace());
+    const { secret } = h.key(otherApi);
+    expect(verdict(await verify({ key: secret }))).toEqual({ valid: false, code: "NOT_FOUND" });
+  });
+});
+
+describe("412", () => {
+  test("with identity - missing ratelimit", async () => {
+    const identityId = h.identityRateLimit("test-missing-ratelimit", { name: "existing-ratelimit", limit: 100, durationMs: 60_000 });
+    const { keyId, secret } = h.key(apiId, { externalId: "test-missing-ratelimit" });
+    const error = errorOf(await verify({ key: secret, ratelimits: [{ name: "does-not-exist" }] }));
+    expect(error.status).toBe(412);
+    expect(error.detail).toContain(`ratelimit 'does-not-exist' was requested but does not exist for key '${keyId}' nor identity`);
+    expect(error.detail).toContain(identityId);
+    expect(error.detail).toContain("test-missing-ratelimit");
+  });
+
+  test("without identity - missing ratelimit", async () => {
+    const { keyId, secret } = h.key(apiId, { ratelimits: [{ name: "existing-ratelimit", limit: 100, durationMs: 60_000, autoApply: false }] });
+    const error = errorOf(await verify({ key: secret, ratelimits: [{ name: "does-not-exist" }] }));
+    expect(error.status).toBe(412);
+    expect(error.detail).toContain(`ratelimit 'does-not-exist' was requested but does not exist for key '${keyId}' and there is no identity connected`);
+  });
+
+  test("invalid ratelimit configuration", async () => {
+    const { secret } = h.key(apiId);
+    expect(errorOf(await verify({ key: secret, ratelimits: [{ name: "missing_config", cost: 4 }] })).status).toBe(412);
+  });
+});
