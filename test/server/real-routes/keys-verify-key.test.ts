@@ -178,7 +178,9 @@ describe("400", () => {
 
 describe("401", () => {
   test("missing authorization header (served differently: the seed's 401 where the real service answers 400)", async () => {
-    expect(errorOf(await h.call("keys.verifyKey", { key: "x" }, "none"))).toMatchObject({ status: 401, type: expect.stringMatching(/\/authentication\/missing$/) });
+    const error = errorOf(await h.call("keys.verifyKey", { key: "x" }, "none"));
+    expect(error.status).toBe(401);
+    expect(error.type).toMatch(/\/authentication\/missing$/);
   });
 
   test("invalid bearer token", async () => {
@@ -191,7 +193,7 @@ describe("401", () => {
 
   test("requestId is returned in error response", async () => {
     const answer = await verify({ key: "x" }, "ks_root_unknown");
-    expect(answer.json).toMatchObject({ meta: { requestId: expect.stringMatching(/^req_/) } });
+    expect(answer.text).toMatch(/"requestId":"req_[1-9A-HJ-NP-Za-km-z]+"/);
   });
 });
 
