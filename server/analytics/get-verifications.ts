@@ -48,6 +48,12 @@ const LIMITS = {
   rows: "err:user:unprocessable_entity:query_rows_limit_exceeded",
 } as const satisfies Record<string, ServerErrorCode>;
 
+/**
+ * A table of ClickHouse's `default` database (the real service's physical tables, e.g. `default.key_verifications_raw_v2`):
+ * `default` is a keyword to DuckDB's parser, which would call the query unparsable; the real service refuses the table.
+ */
+const DEFAULT_DATABASE_TABLE = /\b(?:FROM|JOIN)\s+[`"]?default[`"]?\s*\.\s*[`"]?(\w+)/i;
+
 const UNKNOWN_COLUMN = /^Binder Error: Referenced column "([^"]*)" not found/;
 
 /** DuckDB's words for a column no table has, in the real service's (ClickHouse's) terms: an unknown column. */
@@ -87,18 +93,23 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
     }
     const parsed = v.safeParse(Body, Array.isArray(body.value) ? null : body.value, { abortPipeEarly: true });
     if (!parsed.success) return errorResponse(c, "err:svc:application:invalid_input", { errors: bodyErrors(parsed.issues) });
+    if (!mayReadAnalytics(rootKey.permissions)) {
+      return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
+        detail: `Missing one of these permissions: ${READ_ANALYTICS}`,
+      });
+    }
     // As the real service: an empty or over-long query is an invalid analytics query, told before any parsing.
     const { query } = parsed.output;
     if (query.trim() === "") return queryRefused(c, "No SQL statements found");
     if (Buffer.byteLength(query) > MAX_QUERY_LENGTH) {
       return queryRefused(c, `Analytics query exceeds the maximum length of ${MAX_QUERY_LENGTH} bytes`);
     }
-
-    if (!mayReadAnalytics(rootKey.permissions)) {
-      return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
-        detail: `Missing one of these permissions: ${READ_ANALYTICS}`,
-      });
+    const physical = DEFAULT_DATABASE_TABLE.exec(query)?.[1];
+    if (physical !== undefined) {
+      const message = `Access to table 'default.${physical}' is not allowed: only the public tables may be queried, by their bare names`;
+      return errorResponse(c, "err:user:bad_request:invalid_analytics_table", { detail: message, errors: [{ location: "body.query", message }] });
     }
+
     const retryAfterSeconds = deps.rateLimiter.take(`analytics-quota:${rootKey.workspaceId}`, deps.quota);
     if (retryAfterSeconds !== undefined) {
       return errorResponse(c, "err:user:too_many_requests:query_quota_exceeded", {
