@@ -1,4 +1,5 @@
 import { ALLOWED_FUNCTIONS, ALLOWED_WINDOW_FUNCTIONS, PUBLIC_TABLES } from "./dialect";
+import { rewriteGroupedArrayJoins } from "./array-join";
 import { isObject, type JsonObject } from "./json-object";
 import { RetentionExceeded, rewriteTimeComparisons } from "./time-column";
 
@@ -128,7 +129,7 @@ function walk(value: unknown, ctes: ReadonlySet<string>): void {
  * Checks the parse tree DuckDB's `json_serialize_sql` returns for a query (its JSON, parsed) against the analytics
  * rules: one SELECT, only the public tables (also inside CTEs and subqueries), only the documented functions, no
  * lower time bound past the retention. Rewrites arrayFilter, groupArray(DISTINCT …) and the time comparisons
- * (time-column.ts) in place. Never throws.
+ * (time-column.ts) and arrayJoin in a grouped SELECT (array-join.ts) in place. Never throws.
  */
 export function checkQuery(tree: unknown): CheckResult {
   if (!isObject(tree)) return { ok: false, refusal: "query", message: "The query could not be parsed" };
@@ -150,6 +151,7 @@ export function checkQuery(tree: unknown): CheckResult {
   try {
     walk(statement, new Set());
     rewriteTimeComparisons(statement, Date.now());
+    rewriteGroupedArrayJoins(statement);
   } catch (error) {
     if (error instanceof Refused) return { ok: false, refusal: error.refusal, message: error.message };
     if (error instanceof RetentionExceeded) return { ok: false, refusal: "retention", message: error.message };

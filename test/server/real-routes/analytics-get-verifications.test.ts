@@ -78,6 +78,28 @@ describe("200", () => {
   });
 });
 
+describe("the ClickHouse the docs' examples use", () => {
+  test("arrayJoin in a grouped SELECT makes a row per element before grouping", async () => {
+    // Of the six seeded rows, i = 0, 2, 4 (recent) and 0 (week old) carry ["path=/api/users", "region=<i % 3>"].
+    const tags = await rows(
+      "SELECT arrayJoin(tags) AS tag, COUNT(*) AS n FROM key_verifications_v1 WHERE key_id LIKE 'key_ws_%' GROUP BY tag ORDER BY tag",
+    );
+    expect(tags).toEqual([
+      { tag: "path=/api/users", n: 4 },
+      { tag: "region=0", n: 2 },
+      { tag: "region=1", n: 1 },
+      { tag: "region=2", n: 1 },
+    ]);
+  });
+
+  test("a number against an aggregated table's Date is compared as its day number, as ClickHouse does", async () => {
+    // 1704067200000 read as a day number lies far in the future: every day is before it (an upper bound, so no retention check).
+    const all = await rows("SELECT SUM(count) AS n FROM key_verifications_per_day_v1");
+    expect(await rows("SELECT SUM(count) AS n FROM key_verifications_per_day_v1 WHERE time < 1704067200000")).toEqual(all);
+    expect(await rows("SELECT COUNT(*) AS n FROM key_verifications_per_day_v1 WHERE time <= 20000")).toEqual([{ n: 0 }]);
+  });
+});
+
 describe("400", () => {
   test("Test400_EmptyQuery", async () => {
     const error = errorOf(await query(""));
