@@ -11,9 +11,13 @@ import { proxyHandler } from "./proxy";
 import type { RateLimit } from "./rate-limit";
 import type { RequestLog } from "./request-log";
 import { docsRoutes } from "./routes/docs";
+import { createKeyHandler } from "./routes/create-key";
+import { deleteKeyHandler, rerollKeyHandler, updateCreditsHandler } from "./routes/credits-reroll-delete";
 import { getKeyHandler, whoamiHandler } from "./routes/get-key";
 import { listKeysHandler } from "./routes/list-keys";
+import { keyPermissionsHandler, keyRolesHandler } from "./routes/key-permissions";
 import { livenessHandler } from "./routes/liveness";
+import { updateKeyHandler } from "./routes/update-key";
 import { verifyKeyHandler } from "./routes/verify-key";
 import { dashboardHandler } from "./static-dashboard";
 
@@ -71,11 +75,22 @@ function directApi(
   api.all(listKeysPath, methodNotAllowed("POST"));
   api.post(apisListKeysPath, listKeysHandler(deps, "apis.listKeys"));
   api.all(apisListKeysPath, methodNotAllowed("POST"));
-  // The real service's key operations (CONTRACT.md §4).
+  // The real service's key operations (docs/api.md#operations).
   const keyOperations = {
     "/keys.getKey": getKeyHandler(deps),
     "/keys.whoami": whoamiHandler(deps),
     "/keys.verifyKey": verifyKeyHandler(deps),
+    "/keys.createKey": createKeyHandler(deps),
+    "/keys.updateKey": updateKeyHandler(deps),
+    "/keys.updateCredits": updateCreditsHandler(deps),
+    "/keys.rerollKey": rerollKeyHandler(deps),
+    "/keys.deleteKey": deleteKeyHandler(deps),
+    "/keys.addPermissions": keyPermissionsHandler(deps, "add"),
+    "/keys.removePermissions": keyPermissionsHandler(deps, "remove"),
+    "/keys.setPermissions": keyPermissionsHandler(deps, "set"),
+    "/keys.addRoles": keyRolesHandler(deps, "add"),
+    "/keys.removeRoles": keyRolesHandler(deps, "remove"),
+    "/keys.setRoles": keyRolesHandler(deps, "set"),
   };
   for (const [path, handler] of Object.entries(keyOperations)) {
     api.post(path, handler);

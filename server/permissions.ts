@@ -1,7 +1,17 @@
 import { parsePermissionList } from "./db/management";
 
 /** What a root key may do with the keys of an API: `api.*.<action>` for every API, `api.<apiId>.<action>` for one. */
-export type ApiAction = "read_key" | "verify_key" | "read_analytics" | "decrypt_key";
+export type ApiAction =
+  | "read_key"
+  | "verify_key"
+  | "read_analytics"
+  | "decrypt_key"
+  | "create_key"
+  | "update_key"
+  | "delete_key"
+  | "read_api"
+  | "create_api"
+  | "delete_api";
 
 /** Reading the keys of every API of the workspace. */
 export const READ_ANY_API_KEYS = "api.*.read_key";
@@ -40,6 +50,12 @@ export function permissionsFor(action: ApiAction, apiId?: string): string[] {
 export function hasAnyPermission(storedPermissions: string, wanted: readonly string[]): boolean {
   const granted = permissionSet(storedPermissions);
   return wanted.some((permission) => granted.has(permission));
+}
+
+/** Whether the root key holds every one of these permissions. */
+export function hasAllPermissions(storedPermissions: string, wanted: readonly string[]): boolean {
+  const granted = permissionSet(storedPermissions);
+  return wanted.every((permission) => granted.has(permission));
 }
 
 /** Whether the root key may do `action` on the keys of at least one API. */
