@@ -140,6 +140,11 @@ describe("400", () => {
 
   test("invalid cost value", async () => {
     const { secret } = h.key(apiId);
+    expect((await verify({ key: secret, ratelimits: [{ name: "requests", cost: -1 }] })).status).toBe(400);
+  });
+
+  test("invalid credits cost", async () => {
+    const { secret } = h.key(apiId);
     expect((await verify({ key: secret, credits: { cost: -1 } })).status).toBe(400);
   });
 
