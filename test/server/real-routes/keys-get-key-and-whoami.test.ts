@@ -33,6 +33,22 @@ const SCENARIOS = [
   ["disabled key", { enabled: false }, { enabled: false }],
 ] as const;
 
+/** The 401 tests both routes share (TestGetKeyUnauthorized), with a body naming a key of the workspace. */
+function authenticationTests(operation: string, body: () => unknown): void {
+  test("missing authorization header (served differently: the seed's 401 where the real service answers 400)", async () => {
+    expect(errorOf(await h.call(operation, body(), "none")).status).toBe(401);
+  });
+
+  test.each([
+    ["empty authorization header", "", 400],
+    ["malformed authorization header - no Bearer prefix", "invalid_token", 400],
+    ["malformed authorization header - Bearer only", "Bearer ", 400],
+    ["nonexistent root key", "Bearer ks_root_nonexistent", 401],
+  ])("%s", async (_, authorization, status) => {
+    expect((await h.call(operation, body(), { authorization })).status).toBe(status);
+  });
+}
+
 describe("keys.getKey", () => {
   let reader: string;
   beforeAll(() => {
@@ -57,19 +73,7 @@ describe("keys.getKey", () => {
     expect((await h.call("keys.getKey", { keyId: "", decrypt: false }, { authorization: "Bearer invalid_key_format_not_uid" })).status).toBe(401);
   });
 
-  test("missing authorization header (served differently: the seed's 401 where the real service answers 400)", async () => {
-    expect(errorOf(await h.call("keys.getKey", { keyId: "key_x" }, "none")).status).toBe(401);
-  });
-
-  test.each([
-    ["empty authorization header", "", 400],
-    ["malformed authorization header - no Bearer prefix", "invalid_token", 400],
-    ["malformed authorization header - Bearer only", "Bearer ", 400],
-    ["nonexistent root key", "Bearer ks_root_nonexistent", 401],
-  ])("%s", async (_, authorization, status) => {
-    const { keyId } = h.key(apiId);
-    expect((await h.call("keys.getKey", { keyId }, { authorization })).status).toBe(status);
-  });
+  authenticationTests("keys.getKey", () => ({ keyId: h.key(apiId).keyId }));
 
   test.each([
     ["no permissions", [], false],
@@ -137,19 +141,7 @@ describe("keys.whoami", () => {
     expect((await whoami({ key: "" }, reader)).status).toBe(400);
   });
 
-  test("missing authorization header (served differently: the seed's 401 where the real service answers 400)", async () => {
-    expect(errorOf(await h.call("keys.whoami", { key: "x" }, "none")).status).toBe(401);
-  });
-
-  test.each([
-    ["empty authorization header", "", 400],
-    ["malformed authorization header - no Bearer prefix", "invalid_token", 400],
-    ["malformed authorization header - Bearer only", "Bearer ", 400],
-    ["nonexistent root key", "Bearer ks_root_nonexistent", 401],
-  ])("%s", async (_, authorization, status) => {
-    const { secret } = h.key(apiId);
-    expect((await h.call("keys.whoami", { key: secret }, { authorization })).status).toBe(status);
-  });
+  authenticationTests("keys.whoami", () => ({ key: h.key(apiId).secret }));
 
   test("nonexistent raw key (404)", async () => {
     const error = errorOf(await whoami({ key: "test_nonexistent" }, reader));
