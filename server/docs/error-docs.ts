@@ -116,10 +116,11 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
   },
   "err:svc:data:key_not_found": {
     whatHappened:
-      "`keys.getKey` found no key with this `keyId` in the root key's workspace, or `keys.whoami` found no key with this secret.",
+      "`keys.getKey` found no key with this `keyId` in the root key's workspace, or `keys.whoami` found no key with this secret that the root key may read. `keys.whoami` gives this same answer when the root key lacks `api.*.read_key` (or `api.<apiId>.read_key`) on the key's API, so that it tells nothing about which keys exist.",
     howToFix: [
       "Use a `keyId` from the key list (`keys.listKeys` or `apis.listKeys`) of the same workspace.",
       "For `keys.whoami`, send the whole secret exactly as it was handed out, prefix included.",
+      "Check that the root key holds `api.*.read_key`, or `api.<apiId>.read_key` for the key's API.",
     ],
     commonMistakes: [
       "The key belongs to another workspace than the root key.",
