@@ -1,3 +1,4 @@
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { dataOf, errorOf, realHarness, type RealHarness } from "./real-harness";
@@ -254,5 +255,73 @@ describe("412", () => {
   test("invalid ratelimit configuration", async () => {
     const { secret } = h.key(apiId);
     expect(errorOf(await verify({ key: secret, ratelimits: [{ name: "missing_config", cost: 4 }] })).status).toBe(412);
+  });
+});
+
+describe("ratelimit_response_test", () => {
+  const RateLimitResults = v.object({
+    ratelimits: v.array(v.object({ name: v.string(), limit: v.number(), duration: v.number(), autoApply: v.boolean(), exceeded: v.boolean(), remaining: v.number(), reset: v.number() })),
+  });
+  async function limits(secret: string, body: Record<string, unknown> = {}) {
+    const data = verdict(await verify({ key: secret, ...body }));
+    const byName = new Map(v.parse(RateLimitResults, data).ratelimits.map((limit) => [limit.name, limit]));
+    return { code: data.code, byName };
+  }
+
+  test("rate limit response fields validation", async () => {
+    const { secret } = h.key(apiId, { ratelimits: [{ name: "test-limit", limit: 5, durationMs: 60_000, autoApply: true }] });
+    const { code, byName } = await limits(secret);
+    expect(code).toBe("VALID");
+    expect(byName.get("test-limit")).toMatchObject({ limit: 5, duration: 60_000, autoApply: true, exceeded: false, remaining: 4 });
+    expect(byName.get("test-limit")?.reset).toBeGreaterThan(Date.now());
+  });
+
+  test("rate limit exceeded fields", async () => {
+    const { secret } = h.key(apiId, { ratelimits: [{ name: "strict-limit", limit: 1, durationMs: 60_000, autoApply: true }] });
+    expect((await limits(secret)).code).toBe("VALID");
+    const { code, byName } = await limits(secret);
+    expect(code).toBe("RATE_LIMITED");
+    expect(byName.get("strict-limit")).toMatchObject({ exceeded: true, remaining: 0 });
+  });
+
+  test("custom rate limit with cost", async () => {
+    const { secret } = h.key(apiId);
+    const { code, byName } = await limits(secret, { ratelimits: [{ name: "custom", cost: 3, duration: 60_000, limit: 10 }] });
+    expect(code).toBe("VALID");
+    expect(byName.get("custom")).toMatchObject({ limit: 10, remaining: 7, autoApply: false });
+  });
+
+  test("multiple rate limits with accurate remaining counters", async () => {
+    const { secret } = h.key(apiId, {
+      ratelimits: [
+        { name: "fast-limit", limit: 3, durationMs: 60_000, autoApply: true },
+        { name: "slow-limit", limit: 10, durationMs: 3_600_000, autoApply: true },
+      ],
+    });
+    for (const [fast, slow] of [[2, 9], [1, 8], [0, 7]]) {
+      const { code, byName } = await limits(secret);
+      expect(code).toBe("VALID");
+      expect([byName.get("fast-limit")?.remaining, byName.get("slow-limit")?.remaining]).toEqual([fast, slow]);
+    }
+    const { code, byName } = await limits(secret);
+    expect(code).toBe("RATE_LIMITED");
+    expect(byName.get("fast-limit")).toMatchObject({ remaining: 0, exceeded: true });
+    // A denied request takes no token from the limit that still had room.
+    expect(byName.get("slow-limit")).toMatchObject({ remaining: 7, exceeded: false });
+  });
+
+  test("identity rate limits with same config but different names are isolated", async () => {
+    h.identityRateLimit("user_with_multiple_limits", { name: "api_requests", limit: 5, durationMs: 60_000, autoApply: true });
+    h.identityRateLimit("user_with_multiple_limits", { name: "data_access", limit: 5, durationMs: 60_000, autoApply: true });
+    const { secret } = h.key(apiId, { externalId: "user_with_multiple_limits" });
+    for (let index = 0; index < 5; index += 1) {
+      const { code, byName } = await limits(secret);
+      expect(code).toBe("VALID");
+      expect([byName.get("api_requests")?.remaining, byName.get("data_access")?.remaining]).toEqual([4 - index, 4 - index]);
+    }
+    const { code, byName } = await limits(secret);
+    expect(code).toBe("RATE_LIMITED");
+    expect(byName.get("api_requests")).toMatchObject({ exceeded: true, remaining: 0 });
+    expect(byName.get("data_access")).toMatchObject({ exceeded: true, remaining: 0 });
   });
 });
