@@ -86,13 +86,13 @@ describe("200", () => {
   });
 
   test("key with auto applied ratelimit", async () => {
-    const { secret } = h.key(apiId, { ratelimits: [{ name: "requests", limit: 1, durationMs: 60_000, autoApply: true }] });
+    const { secret } = h.key(apiId, { ratelimits: [{ name: "requests", limit: 1, durationMs: 3_600_000, autoApply: true }] });
     expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: true });
     expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: false, code: "RATE_LIMITED" });
   });
 
   test("key with specified ratelimit", async () => {
-    const { secret } = h.key(apiId, { ratelimits: [{ name: "tokens", limit: 2, durationMs: 60_000, autoApply: false }] });
+    const { secret } = h.key(apiId, { ratelimits: [{ name: "tokens", limit: 2, durationMs: 3_600_000, autoApply: false }] });
     expect(verdict(await verify({ key: secret, ratelimits: [{ name: "tokens", cost: 2 }] }))).toMatchObject({ valid: true });
     expect(verdict(await verify({ key: secret, ratelimits: [{ name: "tokens" }] }))).toMatchObject({ code: "RATE_LIMITED" });
   });
@@ -103,7 +103,7 @@ describe("200", () => {
   });
 
   test("key with identity ratelimit", async () => {
-    h.identityRateLimit("identity-limited", { name: "shared", limit: 1, durationMs: 60_000 });
+    h.identityRateLimit("identity-limited", { name: "shared", limit: 1, durationMs: 3_600_000 });
     const { secret } = h.key(apiId, { externalId: "identity-limited" });
     expect(verdict(await verify({ key: secret, ratelimits: [{ name: "shared" }] }))).toMatchObject({ valid: true });
     expect(verdict(await verify({ key: secret, ratelimits: [{ name: "shared" }] }))).toMatchObject({ code: "RATE_LIMITED" });
@@ -277,7 +277,7 @@ describe("ratelimit_response_test", () => {
   });
 
   test("rate limit exceeded fields", async () => {
-    const { secret } = h.key(apiId, { ratelimits: [{ name: "strict-limit", limit: 1, durationMs: 60_000, autoApply: true }] });
+    const { secret } = h.key(apiId, { ratelimits: [{ name: "strict-limit", limit: 1, durationMs: 3_600_000, autoApply: true }] });
     expect((await limits(secret)).code).toBe("VALID");
     const { code, byName } = await limits(secret);
     expect(code).toBe("RATE_LIMITED");
@@ -294,8 +294,8 @@ describe("ratelimit_response_test", () => {
   test("multiple rate limits with accurate remaining counters", async () => {
     const { secret } = h.key(apiId, {
       ratelimits: [
-        { name: "fast-limit", limit: 3, durationMs: 60_000, autoApply: true },
-        { name: "slow-limit", limit: 10, durationMs: 3_600_000, autoApply: true },
+        { name: "fast-limit", limit: 3, durationMs: 3_600_000, autoApply: true },
+        { name: "slow-limit", limit: 10, durationMs: 7_200_000, autoApply: true },
       ],
     });
     for (const [fast, slow] of [[2, 9], [1, 8], [0, 7]]) {
@@ -311,8 +311,8 @@ describe("ratelimit_response_test", () => {
   });
 
   test("identity rate limits with same config but different names are isolated", async () => {
-    h.identityRateLimit("user_with_multiple_limits", { name: "api_requests", limit: 5, durationMs: 60_000, autoApply: true });
-    h.identityRateLimit("user_with_multiple_limits", { name: "data_access", limit: 5, durationMs: 60_000, autoApply: true });
+    h.identityRateLimit("user_with_multiple_limits", { name: "api_requests", limit: 5, durationMs: 3_600_000, autoApply: true });
+    h.identityRateLimit("user_with_multiple_limits", { name: "data_access", limit: 5, durationMs: 3_600_000, autoApply: true });
     const { secret } = h.key(apiId, { externalId: "user_with_multiple_limits" });
     for (let index = 0; index < 5; index += 1) {
       const { code, byName } = await limits(secret);
@@ -323,5 +323,73 @@ describe("ratelimit_response_test", () => {
     expect(code).toBe("RATE_LIMITED");
     expect(byName.get("api_requests")).toMatchObject({ exceeded: true, remaining: 0 });
     expect(byName.get("data_access")).toMatchObject({ exceeded: true, remaining: 0 });
+  });
+});
+
+// Windows are fixed: where a scenario exhausts a limit over several calls, its window is an hour (the real tests'
+// are 10 s to 1 min), so that no window boundary falls between the calls on a slow machine.
+describe("multilimit_test", () => {
+  const limit = (name: string, limit: number, durationMs: number, autoApply = false) => ({ name, limit, durationMs, autoApply });
+  const codeOf = async (secret: string, ratelimits?: unknown) => verdict(await verify({ key: secret, ...(ratelimits !== undefined && { ratelimits }) })).code;
+
+  test("without identities: returns valid with multiple limits", async () => {
+    const { secret } = h.key(apiId, { ratelimits: [limit("10/10s", 10, 10_000), limit("1/1min", 1, 60_000)] });
+    expect(await codeOf(secret, [{ name: "10/10s", cost: 4 }, { name: "1/1min", cost: 1 }])).toBe("VALID");
+  });
+
+  test("without identities: returns RATE_LIMITED when one limit exceeded", async () => {
+    const { secret } = h.key(apiId, { ratelimits: [limit("10/10s-test", 10, 10_000), limit("1/1min-test", 1, 60_000)] });
+    expect(await codeOf(secret, [{ name: "10/10s-test", cost: 4 }, { name: "1/1min-test", cost: 2 }])).toBe("RATE_LIMITED");
+  });
+
+  test("with identity - key precedence over identity: key limits take precedence and pass", async () => {
+    h.identityRateLimit("test-precedence-pass", { name: "limit1", limit: 1, durationMs: 600_000 });
+    h.identityRateLimit("test-precedence-pass", { name: "limit2", limit: 10, durationMs: 600_000 });
+    const { secret } = h.key(apiId, { externalId: "test-precedence-pass", ratelimits: [limit("limit1", 4, 10_000)] });
+    for (let index = 0; index < 3; index += 1) expect(await codeOf(secret, [{ name: "limit1" }, { name: "limit2" }])).toBe("VALID");
+  });
+
+  test("with identity - key precedence over identity: key limits take precedence and reject", async () => {
+    h.identityRateLimit("test-precedence-reject", { name: "limit1-reject", limit: 10, durationMs: 600_000 });
+    h.identityRateLimit("test-precedence-reject", { name: "limit2-reject", limit: 10, durationMs: 600_000 });
+    const { secret } = h.key(apiId, { externalId: "test-precedence-reject", ratelimits: [limit("limit1-reject", 1, 3_600_000)] });
+    const both = [{ name: "limit1-reject" }, { name: "limit2-reject" }];
+    expect(await codeOf(secret, both)).toBe("VALID");
+    expect(await codeOf(secret, both)).toBe("RATE_LIMITED");
+  });
+
+  test("with identity - key precedence over identity: fallback identity limits still reject", async () => {
+    h.identityRateLimit("test-fallback", { name: "limit1-fallback", limit: 10, durationMs: 600_000 });
+    h.identityRateLimit("test-fallback", { name: "limit2-fallback", limit: 2, durationMs: 600_000 });
+    const { secret } = h.key(apiId, { externalId: "test-fallback", ratelimits: [limit("limit1-fallback", 4, 10_000)] });
+    const both = [{ name: "limit1-fallback" }, { name: "limit2-fallback" }];
+    expect(await codeOf(secret, both)).toBe("VALID");
+    expect(await codeOf(secret, both)).toBe("VALID");
+    expect(await codeOf(secret, both)).toBe("RATE_LIMITED");
+  });
+
+  test("with identity - shared rate limits across keys: rate limit is shared across multiple keys", async () => {
+    h.identityRateLimit("test-shared", { name: "100per10m", limit: 5, durationMs: 600_000 });
+    const first = h.key(apiId, { externalId: "test-shared" });
+    const second = h.key(apiId, { externalId: "test-shared" });
+    const shared = [{ name: "100per10m" }];
+    for (let index = 0; index < 3; index += 1) expect(await codeOf(first.secret, shared)).toBe("VALID");
+    for (let index = 0; index < 2; index += 1) expect(await codeOf(second.secret, shared)).toBe("VALID");
+    expect(await codeOf(first.secret, shared)).toBe("RATE_LIMITED");
+  });
+
+  test("without specifying ratelimits in request: should use auto-applied default limit", async () => {
+    const { secret } = h.key(apiId, { ratelimits: [limit("default-auto", 1, 3_600_000, true)] });
+    expect(await codeOf(secret)).toBe("VALID");
+    expect(await codeOf(secret)).toBe("RATE_LIMITED");
+  });
+
+  test("falls back to identity limits: should reject after identity limit hit", async () => {
+    h.identityRateLimit("test-identity-fallback", { name: "tokens-identity", limit: 10, durationMs: 3_600_000 });
+    h.identityRateLimit("test-identity-fallback", { name: "10_per_10m-identity", limit: 10, durationMs: 600_000 });
+    const { secret } = h.key(apiId, { externalId: "test-identity-fallback" });
+    expect(await codeOf(secret, [{ name: "tokens-identity", cost: 4 }, { name: "10_per_10m-identity" }])).toBe("VALID");
+    expect(await codeOf(secret, [{ name: "tokens-identity", cost: 6 }, { name: "10_per_10m-identity" }])).toBe("VALID");
+    expect(await codeOf(secret, [{ name: "tokens-identity", cost: 1 }, { name: "10_per_10m-identity" }])).toBe("RATE_LIMITED");
   });
 });
