@@ -69,6 +69,20 @@ describe("200", () => {
     expect(verdict(await verify({ key: secret, permissions: "documents.write" }))).toMatchObject({ code: "INSUFFICIENT_PERMISSIONS" });
   });
 
+  test("with role permission valid", async () => {
+    server.admin.db
+      .prepare("INSERT INTO roles (id, workspace_id, name, permissions, created_at) VALUES (?, ?, ?, ?, ?)")
+      .run("role_realtest", h.workspaceId, "test-role", JSON.stringify(["domain.write"]), Date.now());
+    const { secret } = h.key(apiId, { roles: ["test-role"] });
+    const data = verdict(await verify({ key: secret, permissions: "domain.write" }));
+    expect(data).toMatchObject({ valid: true, code: "VALID", permissions: ["domain.write"] });
+  });
+
+  test("with wildcard permission query", async () => {
+    const { secret } = h.key(apiId, { permissions: ["api.*", "api.edit"] });
+    expect(verdict(await verify({ key: secret, permissions: "api.* OR api.edit" }))).toMatchObject({ valid: true });
+  });
+
   test("with complex permissions query", async () => {
     const { secret } = h.key(apiId, { permissions: ["a.read", "b.write"] });
     expect(verdict(await verify({ key: secret, permissions: "(a.read OR c.read) AND (b.write OR d.write)" }))).toMatchObject({ valid: true });
@@ -391,5 +405,24 @@ describe("multilimit_test", () => {
     expect(await codeOf(secret, [{ name: "tokens-identity", cost: 4 }, { name: "10_per_10m-identity" }])).toBe("VALID");
     expect(await codeOf(secret, [{ name: "tokens-identity", cost: 6 }, { name: "10_per_10m-identity" }])).toBe("VALID");
     expect(await codeOf(secret, [{ name: "tokens-identity", cost: 1 }, { name: "10_per_10m-identity" }])).toBe("RATE_LIMITED");
+  });
+});
+
+describe("multiple_ratelimits_overcommit_test", () => {
+  test("monthly counter should be incremented when minute limit is hit", async () => {
+    const { secret } = h.key(apiId, {
+      ratelimits: [
+        { name: "requests-per-month", limit: 200, durationMs: 2_592_000_000, autoApply: true },
+        // An hour instead of the real test's minute: the twelve calls must fall in one fixed window.
+        { name: "requests-per-minute", limit: 12, durationMs: 3_600_000, autoApply: true },
+      ],
+    });
+    for (let index = 0; index < 12; index += 1) expect(verdict(await verify({ key: secret })).code).toBe("VALID");
+    const refused = verdict(await verify({ key: secret }));
+    expect(refused.code).toBe("RATE_LIMITED");
+    const month = v.parse(v.object({ ratelimits: v.array(v.looseObject({ name: v.string(), remaining: v.number() })) }), refused).ratelimits.find(
+      (limit) => limit.name === "requests-per-month",
+    );
+    expect(month?.remaining).toBe(188);
   });
 });
