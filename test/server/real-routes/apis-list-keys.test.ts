@@ -88,6 +88,24 @@ describe("200", () => {
     for (const secret of secrets) expect(answer.text).not.toContain(secret);
   });
 
+  test("verify correct ordering of results", async () => {
+    const ids = (await page({ apiId })).data.map((key) => key.keyId);
+    expect(ids.length).toBeGreaterThan(1);
+    expect(ids).toEqual([...ids].sort());
+  });
+
+  test("root key lists all keys without externalId filter", async () => {
+    expect((await page({ apiId })).data).toHaveLength(5);
+  });
+
+  test("root key filters by externalId normally", async () => {
+    const { keyId } = h.key(apiId, { externalId: "identity_2" });
+    const { data } = await page({ apiId, externalId: "identity_2" });
+    expect(data.map((key) => key.keyId)).toEqual([keyId]);
+    expect(data[0]).toMatchObject({ identity: { externalId: "identity_2" } });
+    expect((await page({ apiId })).data).toHaveLength(6);
+  });
+
   test("verify ratelimits are returned correctly", async () => {
     const { data } = await page({ apiId });
     const limited = data.filter((key) => (key.ratelimits ?? []).length > 0);
@@ -203,6 +221,10 @@ describe("404", () => {
     expect(error.detail).not.toBe("");
   });
 
+  test("empty API ID", async () => {
+    expect([400, 404]).toContain((await list({ apiId: "" })).status);
+  });
+
   test("API in different workspace", async () => {
     expect((await list({ apiId: h.api(h.workspace()) })).status).toBe(404);
   });
@@ -213,6 +235,10 @@ describe("404", () => {
 });
 
 describe("412", () => {
+  test("decrypt with wildcard permission should work (served differently: 412, keys are never stored recoverable here)", async () => {
+    expect(errorOf(await list({ apiId, decrypt: true }, h.rootKey(["api.*.read_key", "api.*.read_api", "api.*.decrypt_key"]))).status).toBe(412);
+  });
+
   test("Try decrypting key without opt-in", async () => {
     expect(errorOf(await list({ apiId, decrypt: true })).status).toBe(412);
   });

@@ -107,6 +107,13 @@ describe("keys.getKey", () => {
     expect(error.detail).toContain("We could not find the requested key");
   });
 
+  test("key from different workspace (served differently: the unknown key's wording, so the answer tells nothing about other workspaces)", async () => {
+    const { keyId } = h.key(h.api(h.workspace()));
+    const error = errorOf(await getKey({ keyId, decrypt: false }, reader));
+    expect(error.status).toBe(404);
+    expect(error.detail).toBe("We could not find the requested key.");
+  });
+
   test("Try getting a recoverable key without being opt-in (412)", async () => {
     const { keyId } = h.key(apiId);
     const error = errorOf(await getKey({ keyId, decrypt: true }, h.rootKey(["api.*.read_key", "api.*.decrypt_key"])));
