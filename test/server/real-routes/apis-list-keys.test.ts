@@ -221,6 +221,13 @@ describe("404", () => {
     expect(error.detail).not.toBe("");
   });
 
+  test("deleted API", async () => {
+    const deleted = h.api();
+    h.key(deleted);
+    expect((await h.call("apis.deleteApi", { apiId: deleted }, { key: h.rootKey(["api.*.delete_api"]) })).status).toBe(200);
+    expect(errorOf(await list({ apiId: deleted })).status).toBe(404);
+  });
+
   test("empty API ID", async () => {
     expect([400, 404]).toContain((await list({ apiId: "" })).status);
   });

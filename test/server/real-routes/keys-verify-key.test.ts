@@ -241,6 +241,12 @@ describe("404", () => {
     expect(verdict(await verify({ key: "test_unknownkey" }))).toEqual({ valid: false, code: "NOT_FOUND" });
   });
 
+  test("soft deleted key", async () => {
+    const { keyId, secret } = h.key(apiId);
+    expect((await h.call("keys.deleteKey", { keyId }, { key: h.rootKey(["api.*.delete_key"]) })).status).toBe(200);
+    expect(verdict(await verify({ key: secret }))).toEqual({ valid: false, code: "NOT_FOUND" });
+  });
+
   test("key belongs to different workspace", async () => {
     const otherApi = h.api(h.workspace());
     const { secret } = h.key(otherApi);
