@@ -50,6 +50,14 @@ export function nextRefill(credits: Credits | undefined, now: number): number | 
   return null;
 }
 
+/**
+ * "set to 20 every day", "set to 1,000 every month on day 15": a refill sets the credits to its amount, whatever
+ * was left (the server's rule, and the real service's), so it is never said to add them.
+ */
+export function describeRefill(refill: NonNullable<Credits["refill"]>): string {
+  return `set to ${formatCount(refill.amount)} ${refill.interval === "daily" ? "every day" : `every month on day ${refill.refillDay ?? 1}`}`;
+}
+
 /** "100 per 1 minute", "5 per 10 seconds". */
 export function formatRateLimit(limit: RateLimit): string {
   return `${formatCount(limit.limit)} per ${formatDuration(limit.duration)}`;

@@ -42,7 +42,10 @@ test("the CSV status column holds the statuses the table shows, usage's included
     await page.getByRole("button", { name: "Export CSV" }).click();
     const [header, row] = (await readFile(await (await download).path(), "utf8")).slice(1).trimEnd().split("\r\n");
     await page.getByRole("button", { name: "Export…" }).click();
-    return row.split(",")[header.split(",").indexOf("status")];
+    if (header === undefined || row === undefined) throw new Error("the CSV has no key row");
+    const status = row.split(",")[header.split(",").indexOf("status")];
+    if (status === undefined) throw new Error(`the CSV has no status column: ${header}`);
+    return status;
   };
 
   // A demo key refused often: "Many refusals" comes from its usage, once that is in.
