@@ -2,7 +2,8 @@ import { Suspense, useId, useState } from "react";
 import { ErrorBoundary } from "react-error-boundary";
 import type { ColumnId } from "../columns/column-specs";
 import type { Key } from "../../../lib/contract";
-import { retryFailedLoads, retryableLazy } from "../../../lib/retryable-lazy";
+import { RetryLoadButton } from "../../../components/retry-load-button";
+import { retryableLazy } from "../../../lib/retryable-lazy";
 import type { UsageOf } from "../utils/export-keys";
 import type { KeysLoader } from "../hooks/use-keys-loader";
 import "./export-buttons.css";
@@ -54,17 +55,7 @@ export function ExportPanel(props: ExportPanelProps) {
 function ExportCodeFailed({ onRetry }: { onRetry: () => void }) {
   return (
     <p role="alert">
-      The export could not be loaded from the server.{" "}
-      <button
-        type="button"
-        className="button button--small"
-        onClick={() => {
-          retryFailedLoads();
-          onRetry();
-        }}
-      >
-        Retry
-      </button>
+      The export could not be loaded from the server. <RetryLoadButton onRetry={onRetry} />
     </p>
   );
 }
