@@ -8,7 +8,7 @@ import { startServer, type StartedServer } from "../support/server-process";
  */
 // The browser's own reports of a request it refused (CORS, or the page's connect-src for plain http elsewhere).
 const EXPECTED_CONSOLE_ERROR =
-  /^(Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+)|Access to fetch at '[^']*' from origin '[^']*' has been blocked by CORS policy|Connecting to '[^']*' violates the following Content Security Policy directive: "connect-src |Fetch API cannot load \S+ Refused to connect because it violates the document's Content Security Policy)/;
+  /^(Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+)|Access to fetch at '[^']*' (\(redirected from '[^']*'\) )?from origin '[^']*' has been blocked by CORS policy|Connecting to '[^']*' violates the following Content Security Policy directive: "connect-src |Fetch API cannot load \S+ Refused to connect because it violates the document's Content Security Policy)/;
 
 interface WorkerFixtures {
   /** A reference server of this worker's own, on a fresh data directory. */
