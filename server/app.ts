@@ -77,7 +77,7 @@ function directApi(
   api.all(listKeysPath, methodNotAllowed("POST"));
   api.post(apisListKeysPath, listKeysHandler(deps, "apis.listKeys"));
   api.all(apisListKeysPath, methodNotAllowed("POST"));
-  // The real service's key operations (CONTRACT.md §4–§5).
+  // The real service's key operations (docs/api.md#operations).
   const keyOperations = {
     "/keys.getKey": getKeyHandler(deps),
     "/keys.whoami": whoamiHandler(deps),

@@ -263,6 +263,8 @@ const COMMANDS: Record<string, Command> = {
       const ratelimits = values.ratelimit === undefined ? undefined : parseRateLimits(values.ratelimit);
       const externalId = values["external-id"] === undefined ? undefined : requireText("--external-id", values["external-id"]);
       const secret = newApiKeySecret("live");
+      // IMMEDIATE: the write lock first, waited for up to the busy timeout. A deferred transaction that reads and then
+      // writes fails at once (SQLITE_BUSY_SNAPSHOT) when another process committed in between.
       const keyId = db.transaction(() =>
         keyInserter(db)({
           workspaceId: workspace.id,
@@ -280,7 +282,7 @@ const COMMANDS: Record<string, Command> = {
           ...(externalId !== undefined && { externalId }),
           ...(values.meta !== undefined && { meta: parseMeta(values.meta) }),
         }),
-      )();
+      ).immediate();
       return `${keyId} ${secret}`;
     },
   },

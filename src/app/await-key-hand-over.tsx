@@ -1,5 +1,5 @@
 import { Outlet } from "react-router-dom";
-import { useKeyHandOverPending } from "../features/connect/key-store";
+import { useKeyHandOverPending } from "../features/connect/key-hand-over";
 
 /** While another tab may be handing this one the key, say so instead of asking for it. */
 export function KeyHandOverPending() {

@@ -1,5 +1,6 @@
 import { Navigate } from "react-router-dom";
-import { useConnection, useKeyHandOverPending } from "../features/connect/key-store";
+import { useKeyHandOverPending } from "../features/connect/key-hand-over";
+import { useConnection } from "../features/connect/key-store";
 import { KeyHandOverPending } from "./await-key-hand-over";
 import { paths } from "./paths";
 

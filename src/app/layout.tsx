@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Suspense, useEffect, useRef } from "react";
 import { Outlet, useLocation } from "react-router-dom";
-import { onKeyForgottenElsewhere } from "../features/connect/key-store";
+import { onKeyForgottenElsewhere } from "../features/connect/key-hand-over";
 import { AppHeader } from "./app-header";
 import { preloadWhenIdle } from "./pages";
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router-dom";
-import { forgetKey } from "../features/connect/key-store";
+import { forgetKey } from "../features/connect/key-hand-over";
 import { paths } from "./paths";
 
 /**

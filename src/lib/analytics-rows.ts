@@ -5,7 +5,7 @@
  * `WrongShapeError`, so the page shows why instead of a chart of half the numbers.
  */
 import * as v from "valibot";
-import { ANALYTICS_OUTCOMES, type AnalyticsOutcome } from "./analytics-sql";
+import { ANALYTICS_OUTCOMES, type AnalyticsOutcome } from "./verification-outcomes";
 
 /** An analytics answer whose rows are not what the query asked for. */
 export class WrongShapeError extends Error {

@@ -1,22 +1,8 @@
 /**
- * The analytics queries Keyscope sends to `analytics.getVerifications` (CONTRACT.md §4), as ClickHouse SQL
+ * The analytics queries Keyscope sends to `analytics.getVerifications` (docs/api.md#analytics), as ClickHouse SQL
  * that the reference server runs unchanged. Every value put into the text is either validated against an
  * id's shape first or quoted by `sqlString`, never interpolated raw.
  */
-
-/** The outcomes analytics records (CONTRACT.md §4), in the order charts stack them. */
-export const ANALYTICS_OUTCOMES = [
-  "VALID",
-  "RATE_LIMITED",
-  "USAGE_EXCEEDED",
-  "EXPIRED",
-  "DISABLED",
-  "INSUFFICIENT_PERMISSIONS",
-  "FORBIDDEN",
-  "INVALID",
-] as const;
-
-export type AnalyticsOutcome = (typeof ANALYTICS_OUTCOMES)[number];
 
 const BASE58 = "[1-9A-HJ-NP-Za-km-z]";
 const KEY_ID = new RegExp(`^key_${BASE58}+$`);

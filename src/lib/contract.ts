@@ -1,11 +1,11 @@
 /**
- * The API contract Keyscope speaks (../shared/CONTRACT.md), as data and types.
+ * The API contract Keyscope speaks (docs/api.md), as data and types.
  * This is the only module that `src/` and `server/` share: it holds no behaviour
  * beyond pure conversions, and imports nothing.
  */
 
 export const LIST_KEYS_PATH = "/v2/keys.listKeys";
-/** The real service's list operation (CONTRACT.md §3); it requires `apiId`. */
+/** The real service's list operation (docs/api.md#how-the-real-service-differs); it requires `apiId`. */
 export const REAL_SERVICE_LIST_KEYS_PATH = "/v2/apis.listKeys";
 /** The list operations to try, in order, for a request with or without an `apiId`. */
 export function listKeysPaths(apiId: string | undefined): readonly string[] {
@@ -21,7 +21,7 @@ export const LIST_KEYS_LIMIT_MAX = 100;
 export const LIST_KEYS_LIMIT_DEFAULT = 100;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Every error kind the reference server produces, by code (CONTRACT.md §1–2). */
+/** Every error kind the reference server produces, by code (docs/api.md#errors-and-their-codes). */
 export const ERROR_KINDS = {
   "err:svc:authentication:missing": {
     status: 401,
@@ -209,8 +209,8 @@ export interface KeyIdentity {
 }
 
 /**
- * The Key object (CONTRACT.md §4). Only `keyId` is relied on: the seed's answers and hostile servers may leave
- * out the rest, so every other field is optional here. Times are Unix milliseconds. Never the secret.
+ * The Key object (docs/api.md#the-key-object). Only `keyId` is relied on: the seed's answers and hostile servers may
+ * leave out the rest, so every other field is optional here. Times are Unix milliseconds. Never the secret.
  */
 export interface Key {
   keyId: string;

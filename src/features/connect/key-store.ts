@@ -5,14 +5,8 @@ import { isRecord } from "../../lib/is-record";
 
 /**
  * The one place the API key lives: this tab's sessionStorage. It survives a reload and is gone with the tab;
- * it never goes to localStorage, IndexedDB, a URL or the console.
- *
- * A new tab of the same origin (a key's page opened from a link) gets the key from an open tab that holds it,
- * over a BroadcastChannel: the new tab asks, a holder answers, and the key goes from one tab's memory to the
- * other's sessionStorage, never through anything that persists. Threat model: only documents of this origin
- * can join a BroadcastChannel of that name (the browser partitions channels by origin, and by top-level site
- * where storage is partitioned), and those could read this origin's storage anyway; no other site and no
- * server ever sees the message. Forgetting the key in one tab forgets it in every tab of the origin.
+ * it never goes to localStorage, IndexedDB, a URL or the console. How a key reaches another tab, and how
+ * forgetting it reaches every tab, is key-hand-over.ts's: this module only stores.
  */
 
 const API_KEY_ITEM = "keyscope.apiKey";
@@ -21,14 +15,8 @@ const API_ID_ITEM = "keyscope.apiId";
 const ENVIRONMENT_ITEM = "keyscope.environmentId";
 /** Why this tab's key was dropped (the origin it was for, the environment switched to): no secret. */
 const DROPPED_ITEM = "keyscope.keyDropped";
-const CHANNEL_NAME = "keyscope.key";
-/** Held (shared) by every tab holding a key, so that a new tab can tell "nobody to ask" without waiting. */
-const HOLDER_LOCK = "keyscope.key-holder";
-/** How long a new tab waits for a holder's answer before it shows key entry. */
-const HAND_OVER_WAIT_MS = 1500;
 
 const listeners = new Set<() => void>();
-const forgottenElsewhereListeners = new Set<() => void>();
 
 function readItem(item: string): string | null {
   try {
@@ -71,7 +59,13 @@ export function saveConnection(connection: Connection): void {
   rememberSecret(connection.apiKey);
   sessionStorage.setItem(API_KEY_ITEM, connection.apiKey);
   sessionStorage.removeItem(DROPPED_ITEM);
-  holdKey();
+  notify();
+}
+
+/** A connection another tab handed over, with the environment chosen there. Throws when the browser refuses storage. */
+export function storeHandedOverConnection({ environmentId, ...connection }: Connection & { environmentId?: string }): void {
+  writeTarget(connection.baseUrl, connection.apiId, environmentId);
+  sessionStorage.setItem(API_KEY_ITEM, connection.apiKey);
   notify();
 }
 
@@ -99,14 +93,11 @@ function removeKey(): void {
   } catch {
     // Nothing could have been stored.
   }
-  releaseKey();
 }
 
-/** Forget the key in this tab and in every other tab of this origin ("Forget key", "Re-enter key"). */
-export function forgetKey(): void {
+/** Remove the key from this tab (the base URL stays, for re-entry); forgetKey in key-hand-over.ts tells the others. */
+export function removeStoredKey(): void {
   removeKey();
-  endHandOver();
-  channel?.postMessage({ type: "forget" } satisfies Message);
   notify();
 }
 
@@ -131,7 +122,7 @@ export function dropKeyInThisTab(reason: DroppedKey): void {
   notify();
 }
 
-/** Parsed by hand, as the messages below: this module is part of the first screen (see environment-store.ts). */
+/** Parsed by hand, as key-hand-over.ts's messages: this module is part of the first screen (see environment-store.ts). */
 function droppedKeyOf(value: unknown): DroppedKey | null {
   if (!isRecord(value)) return null;
   const { keyWasFor, switchedTo } = value;
@@ -199,152 +190,4 @@ export function useStoredTarget(): StoredTarget | null {
 
 export function useConnection(): Connection | null {
   return useSyncExternalStore(subscribeToConnection, readConnection, () => null);
-}
-
-// ---- Hand-over between tabs -------------------------------------------------------------------------------
-
-interface OfferedConnection {
-  baseUrl: string;
-  apiKey: string;
-  apiId?: string;
-  environmentId?: string;
-}
-
-type Message = { type: "ask" } | { type: "offer"; connection: OfferedConnection } | { type: "forget" };
-
-/** A message of another tab, or null for anything else on the channel; unknown fields are dropped. */
-function messageOf(value: unknown): Message | null {
-  if (!isRecord(value)) return null;
-  if (value.type === "ask" || value.type === "forget") return { type: value.type };
-  if (value.type !== "offer" || !isRecord(value.connection)) return null;
-  const { baseUrl, apiKey, apiId, environmentId } = value.connection;
-  if (typeof baseUrl !== "string" || typeof apiKey !== "string" || apiKey === "") return null;
-  if ((apiId !== undefined && typeof apiId !== "string") || (environmentId !== undefined && typeof environmentId !== "string")) return null;
-  return {
-    type: "offer",
-    connection: { baseUrl, apiKey, ...(apiId !== undefined && { apiId }), ...(environmentId !== undefined && { environmentId }) },
-  };
-}
-
-let channel: BroadcastChannel | null = null;
-let waiting = false;
-let waitTimer: ReturnType<typeof setTimeout> | undefined;
-let releaseHolderLock: (() => void) | undefined;
-
-function setWaiting(next: boolean): void {
-  if (waiting === next) return;
-  waiting = next;
-  notify();
-}
-
-function endHandOver(): void {
-  clearTimeout(waitTimer);
-  setWaiting(false);
-}
-
-/** Web Locks, where the browser has them (jsdom has none). */
-function lockManager(): LockManager | null {
-  const locks: LockManager | null | undefined = typeof navigator === "undefined" ? undefined : navigator.locks;
-  return locks ?? null;
-}
-
-/** Take the shared lock that tells new tabs a holder exists (released on forget, and by the browser with the tab). */
-function holdKey(): void {
-  const locks = lockManager();
-  if (releaseHolderLock !== undefined || locks === null) return;
-  const held = new Promise<void>((resolve) => {
-    releaseHolderLock = resolve;
-  });
-  void locks.request(HOLDER_LOCK, { mode: "shared" }, () => held).catch(() => undefined);
-}
-
-function releaseKey(): void {
-  releaseHolderLock?.();
-  releaseHolderLock = undefined;
-}
-
-/** Whether any tab of this origin may hold a key: `false` only when the browser can tell for sure that none does. */
-async function anyHolder(): Promise<boolean> {
-  const locks = lockManager();
-  if (locks === null) return true;
-  try {
-    const state = await locks.query();
-    return (state.held ?? []).some((lock) => lock.name === HOLDER_LOCK);
-  } catch {
-    return true;
-  }
-}
-
-function onMessage(event: MessageEvent<unknown>): void {
-  const message = messageOf(event.data);
-  if (message === null) return;
-  if (message.type === "ask") {
-    const connection = readConnection();
-    if (connection === null) return;
-    const environmentId = readItem(ENVIRONMENT_ITEM) ?? undefined;
-    channel?.postMessage({ type: "offer", connection: { ...connection, ...(environmentId && { environmentId }) } } satisfies Message);
-  } else if (message.type === "offer") {
-    // Only an answer to this tab's own question is taken; a tab that forgot is not asking.
-    if (!waiting) return;
-    const { baseUrl, apiKey, apiId, environmentId } = message.connection;
-    try {
-      writeTarget(baseUrl, apiId, environmentId);
-      sessionStorage.setItem(API_KEY_ITEM, apiKey);
-      holdKey();
-    } catch {
-      // Storage blocked: key entry will say so when the user enters a key.
-    }
-    endHandOver();
-    notify();
-  } else {
-    const had = readItem(API_KEY_ITEM) !== null;
-    removeKey();
-    endHandOver();
-    notify();
-    if (had) for (const listener of forgottenElsewhereListeners) listener();
-  }
-}
-
-/**
- * Join this origin's other tabs: answer their asks with this tab's key, forget when one of them forgets, and,
- * when this tab holds no key, ask them for theirs. Until an answer comes (or the wait ends, or no tab holds a
- * key), `useKeyHandOverPending` is true and pages that need a key wait instead of showing key entry.
- * Returns a function that leaves (for tests).
- */
-export function joinOtherTabs({ waitMs = HAND_OVER_WAIT_MS }: { waitMs?: number } = {}): () => void {
-  if (typeof BroadcastChannel === "undefined") return () => undefined;
-  const joined = new BroadcastChannel(CHANNEL_NAME);
-  channel = joined;
-  joined.addEventListener("message", onMessage);
-  if (readConnection() !== null) holdKey();
-  else {
-    setWaiting(true);
-    waitTimer = setTimeout(endHandOver, waitMs);
-    void anyHolder().then((maybe) => {
-      if (!maybe) endHandOver();
-      else joined.postMessage({ type: "ask" } satisfies Message);
-    });
-  }
-  return () => {
-    endHandOver();
-    releaseKey();
-    joined.removeEventListener("message", onMessage);
-    joined.close();
-    if (channel === joined) channel = null;
-  };
-}
-
-/** True while this tab waits for another tab to hand the key over. */
-export function readHandOverPending(): boolean {
-  return waiting;
-}
-
-export function useKeyHandOverPending(): boolean {
-  return useSyncExternalStore(subscribeToConnection, readHandOverPending, () => false);
-}
-
-/** Called when another tab's "Forget key" removed this tab's key (to drop what was cached with it). */
-export function onKeyForgottenElsewhere(listener: () => void): () => void {
-  forgottenElsewhereListeners.add(listener);
-  return () => forgottenElsewhereListeners.delete(listener);
 }

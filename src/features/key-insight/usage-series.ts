@@ -1,4 +1,5 @@
-import { USAGE_WINDOWS, ANALYTICS_OUTCOMES, type UsageWindow, type AnalyticsOutcome } from "../../lib/analytics-sql";
+import { USAGE_WINDOWS, type UsageWindow } from "../../lib/analytics-sql";
+import { ANALYTICS_OUTCOMES, type AnalyticsOutcome } from "../../lib/verification-outcomes";
 import type { UsageRow } from "../../lib/analytics-rows";
 
 export type OutcomeCounts = Record<AnalyticsOutcome, number>;

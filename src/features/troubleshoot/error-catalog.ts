@@ -1,6 +1,7 @@
 /**
  * The one error catalog: for every error Keyscope can meet, what it says, what it suggests and which
  * actions it offers. `describeError` picks the entry and fills in the specifics; the panel only renders.
+ * A verification's outcome is not an error: what each one means is in lib/verification-outcomes.ts.
  *
  * Catalog text may mark code with backticks (rendered as <code>); server strings are never put through that.
  */
@@ -14,13 +15,12 @@ import {
   type KeyscopeError,
   type NetworkFailureKind,
 } from "../../lib/api-errors";
-import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry, type Key } from "../../lib/contract";
-import { formatUtcTime } from "../../lib/format-time";
+import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry } from "../../lib/contract";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
+import type { Tone } from "../../lib/tone";
 import { curlCommand } from "./curl-command";
 import { proxyCommand } from "./proxy-command";
 
-export type Tone = "danger" | "warning" | "info";
 export type Action = "retry" | "reenter-key" | "troubleshoot" | "enter-api-id";
 
 export interface Snippet {
@@ -75,7 +75,7 @@ interface Resolved {
   /** The API's origin, or a placeholder. */
   apiOrigin: string;
   pageOrigin: string | null;
-  /** The permission the request's operation needs (CONTRACT.md §4), for a 403 that says it is missing. */
+  /** The permission the request's operation needs (docs/api.md#operations), for a 403 that says it is missing. */
   permission: NeededPermission;
 }
 
@@ -840,176 +840,6 @@ const INTERNAL_ENTRY: CatalogEntry<InternalError> = {
   likelyCauses: ["A bug in Keyscope."],
   actions: ["retry", "troubleshoot"],
 };
-
-// ---------------------------------------------------------------------------------------------------------------
-// Verification outcomes: `keys.verifyKey` answers 200 with a `code`, and analytics records an `outcome`
-
-export const VERIFICATION_OUTCOMES = [
-  "VALID",
-  "NOT_FOUND",
-  "FORBIDDEN",
-  "INSUFFICIENT_PERMISSIONS",
-  "USAGE_EXCEEDED",
-  "RATE_LIMITED",
-  "DISABLED",
-  "EXPIRED",
-  "INVALID",
-] as const;
-
-export type VerificationOutcome = (typeof VERIFICATION_OUTCOMES)[number];
-
-/** What is known about one verification, for the specifics: the more, the more precise the sentence. */
-export interface VerificationFacts {
-  /** `code` of a `keys.verifyKey` answer, or `outcome` of an analytics row. */
-  outcome: string;
-  /** The key that was verified, as `keys.getKey` returned it: its expiry, credits and their refill. */
-  key?: Key | undefined;
-  /** The rate limit that refused it, and when it resets (ms since the epoch). */
-  ratelimit?: { name: string; reset?: number | undefined } | undefined;
-  /** The permission query the verification asked for. */
-  permissions?: string | undefined;
-}
-
-/** What an outcome means, for a key's page: no status, code or request of its own. */
-export type OutcomeExplanation = Pick<Diagnosis, "entryId" | "tone" | "heading" | "whatHappened" | "fixSteps" | "likelyCauses">;
-
-function at(ms: number | undefined): string | null {
-  return ms === undefined ? null : formatUtcTime(ms);
-}
-
-const VERIFICATION_ENTRIES: Record<VerificationOutcome, CatalogEntry<VerificationFacts>> = {
-  VALID: {
-    id: "verification:VALID",
-    tone: "info",
-    heading: "Verified",
-    whatHappened: "The key exists, is enabled and not expired, had the permissions and credits asked for, and was within its rate limits.",
-    fix: [],
-    likelyCauses: [],
-    actions: [],
-  },
-  NOT_FOUND: {
-    id: "verification:NOT_FOUND",
-    tone: "danger",
-    heading: "Refused: no such key",
-    whatHappened:
-      "The key presented does not exist in this API: it was never created here, was deleted, or was cut off or mistyped by the caller.",
-    fix: [
-      "Check that the caller sends the whole key, exactly as it was created.",
-      "Check that the caller verifies against the API (and environment) the key was created in.",
-    ],
-    likelyCauses: ["A deleted or never-created key.", "A key from another API or environment.", "A key truncated on the way."],
-    actions: [],
-  },
-  FORBIDDEN: {
-    id: "verification:FORBIDDEN",
-    tone: "danger",
-    heading: "Refused: the key may not be used here",
-    whatHappened: "The key exists but belongs to another API than the one it was verified against, so it was refused.",
-    fix: ["Verify the key against the API it belongs to, or create a key for this API."],
-    likelyCauses: ["A key of another API in the same workspace.", "The caller's API id is configured wrongly."],
-    actions: [],
-  },
-  INSUFFICIENT_PERMISSIONS: {
-    id: "verification:INSUFFICIENT_PERMISSIONS",
-    tone: "danger",
-    heading: "Refused: the key lacks a permission",
-    whatHappened: (facts) =>
-      `The verification asked for ${facts.permissions ? `\`${facts.permissions}\`` : "permissions"} and the key does not have ${facts.permissions ? "them" : "all of them"}` +
-      (facts.key?.permissions ? ` (it has ${facts.key.permissions.length === 0 ? "none" : facts.key.permissions.map((name) => `\`${name}\``).join(", ")}).` : "."),
-    fix: [
-      "Give the key the permission (directly or through a role), if it should have it.",
-      "Otherwise the refusal is right: the caller asked for something this key may not do.",
-    ],
-    likelyCauses: ["The key was created before the permission was required.", "A role that does not include the permission."],
-    actions: [],
-  },
-  USAGE_EXCEEDED: {
-    id: "verification:USAGE_EXCEEDED",
-    tone: "warning",
-    heading: "Refused: the key has no credits left",
-    whatHappened: (facts) => {
-      const refill = facts.key?.credits?.refill;
-      const when = refill === undefined ? "" : refill.interval === "daily" ? " They refill daily" : ` They refill monthly${refill.refillDay === undefined ? "" : ` on day ${refill.refillDay}`}`;
-      return `Each verification spends credits, and this key has ${facts.key?.credits?.remaining ?? 0} left.${refill === undefined ? " They do not refill by themselves." : `${when}, by ${refill.amount}.`}`;
-    },
-    fix: ["Add credits to the key (or raise its refill), if it should go on being used.", "Otherwise wait for the next refill."],
-    likelyCauses: ["The key's usage was capped on purpose.", "A client retrying in a loop spent the credits."],
-    actions: [],
-  },
-  RATE_LIMITED: {
-    id: "verification:RATE_LIMITED",
-    tone: "warning",
-    heading: "Refused: the key hit its rate limit",
-    whatHappened: (facts) => {
-      const name = facts.ratelimit ? `its rate limit \`${facts.ratelimit.name}\`` : "one of its rate limits";
-      const reset = at(facts.ratelimit?.reset);
-      return `The key was used more often than ${name} allows.${reset === null ? "" : ` The limit resets at ${reset}.`}`;
-    },
-    fix: [
-      "Slow the caller down, or spread its requests over time.",
-      "Raise the limit on the key or its identity, if the traffic is expected.",
-    ],
-    likelyCauses: ["A burst of traffic from one client.", "Several clients sharing one key.", "A limit set lower than the traffic."],
-    actions: [],
-  },
-  DISABLED: {
-    id: "verification:DISABLED",
-    tone: "danger",
-    heading: "Refused: the key is disabled",
-    whatHappened: "The key exists but is disabled, so every verification of it is refused until it is enabled again.",
-    fix: ["Enable the key again, if it was disabled by mistake.", "Otherwise give the caller another key."],
-    likelyCauses: ["Someone disabled the key on purpose, for example while rotating keys.", "An automated policy disabled it."],
-    actions: [],
-  },
-  EXPIRED: {
-    id: "verification:EXPIRED",
-    tone: "danger",
-    heading: "Refused: the key has expired",
-    whatHappened: (facts) => {
-      const since = at(facts.key?.expires);
-      return `The key's expiry date has passed${since === null ? "" : ` (it expired at ${since})`}, so every verification of it is refused.`;
-    },
-    fix: ["Give the caller a new key.", "Or move the key's expiry date, if it should still work."],
-    likelyCauses: ["A key created with an expiry date that has passed.", "A temporary key still in use."],
-    actions: [],
-  },
-  INVALID: {
-    id: "verification:INVALID",
-    tone: "danger",
-    heading: "Refused: the key was invalid",
-    whatHappened: "Analytics recorded the verification as invalid: the key was malformed or failed a check that has no outcome of its own.",
-    fix: ["Check that the caller sends the whole key, without quotes, spaces or a `Bearer ` prefix."],
-    likelyCauses: ["A malformed or truncated key.", "A key sent in the wrong form."],
-    actions: [],
-  },
-};
-
-const VERIFICATION_BY_OUTCOME = new Map<string, CatalogEntry<VerificationFacts>>(Object.entries(VERIFICATION_ENTRIES));
-/** An outcome's explanation needs no request: the fillers read only the facts. */
-const NO_CONTEXT: Resolved = { requestUrl: "", apiOrigin: "", pageOrigin: null, permission: neededPermission("") };
-
-/** What a verification's outcome means and how to fix it; an outcome newer than this catalog gets a plain sentence. */
-export function describeVerification(facts: VerificationFacts): OutcomeExplanation {
-  const entry = VERIFICATION_BY_OUTCOME.get(facts.outcome);
-  if (entry === undefined) {
-    return {
-      entryId: "verification:other",
-      tone: "warning",
-      heading: `Outcome ${facts.outcome}`,
-      whatHappened: `The verification ended with ${facts.outcome}, an outcome this version of Keyscope has no explanation for.`,
-      fixSteps: [],
-      likelyCauses: [],
-    };
-  }
-  return {
-    entryId: entry.id,
-    tone: entry.tone,
-    heading: fill(entry.heading, facts, NO_CONTEXT),
-    whatHappened: fill(entry.whatHappened, facts, NO_CONTEXT),
-    fixSteps: [...fill(entry.fix, facts, NO_CONTEXT)],
-    likelyCauses: [...fill(entry.likelyCauses, facts, NO_CONTEXT)],
-  };
-}
 
 /** The id of every entry: what the tests walk through to check that each one renders. */
 export const CATALOG_IDS: readonly string[] = [

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { formatCount } from "../../../src/lib/format-number";
-import { formatLocalTime, formatRelativeTime, RELATIVE_TIME_UNITS } from "../../../src/lib/format-time";
+import { formatRelativeTime, RELATIVE_TIME_UNITS } from "../../../src/lib/format-time";
 
 /**
  * The keys page writes numbers and times without Intl (whose first call loads ICU's data before the first row):
@@ -40,11 +40,5 @@ describe("written as Intl writes it", () => {
         expect(formatRelativeTime(NOW + count * size, NOW)).toBe(intlRelative(NOW + count * size, NOW));
       }
     }
-  });
-
-  test("an exact local time is the medium date and time of toLocaleString('en')", () => {
-    const intl = (time: number) => new Date(time).toLocaleString("en", { dateStyle: "medium", timeStyle: "medium" }).replace(/\u202f/g, " ");
-    fc.assert(fc.property(fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }), (time) => formatLocalTime(time) === intl(time)), { numRuns: 2000 });
-    expect(formatLocalTime(Number.NaN)).toBeNull();
   });
 });

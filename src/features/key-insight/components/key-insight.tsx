@@ -3,7 +3,8 @@ import { Link } from "react-router-dom";
 import { Spinner } from "../../../components/spinner";
 import { SafeName } from "../../../components/safe-name";
 import type { Connection } from "../../../lib/api/transport";
-import { isKeyId, sqlString, USAGE_WINDOWS, type UsageWindow, type AnalyticsOutcome } from "../../../lib/analytics-sql";
+import { isKeyId, sqlString, USAGE_WINDOWS, type UsageWindow } from "../../../lib/analytics-sql";
+import type { AnalyticsOutcome } from "../../../lib/verification-outcomes";
 import type { Key } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
 import { useKey } from "../api/get-key";
@@ -133,6 +134,7 @@ function Usage({ connection, keyId, renderAnalyticsError }: KeyInsightProps & { 
         <>
           <UsageChart series={series} label={usageSummary(series)} />
           <Legend series={series} />
+          <p className="usage__zone">Hours and days in UTC, as every time in Keyscope.</p>
           <details className="usage__table">
             <summary>The numbers as a table</summary>
             <UsageTable series={series} />

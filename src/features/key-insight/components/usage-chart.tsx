@@ -1,7 +1,8 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import { USAGE_WINDOWS, type AnalyticsOutcome } from "../../../lib/analytics-sql";
+import { USAGE_WINDOWS } from "../../../lib/analytics-sql";
+import type { AnalyticsOutcome } from "../../../lib/verification-outcomes";
 import type { UsageSeries } from "../usage-series";
 
 /** The CSS custom property holding an outcome's colour (key-page.css), so both themes and the legend agree. */

@@ -1,6 +1,6 @@
 import { Spinner } from "../../../components/spinner";
 import { formatCountOf } from "../../../lib/format-number";
-import type { LoadPurpose, LoadState } from "../use-keys-loader";
+import type { LoadPurpose, LoadState } from "../hooks/use-keys-loader";
 
 interface LoadProgressProps {
   state: LoadState;

@@ -1,6 +1,6 @@
 import { formatCount } from "../../../lib/format-number";
-import { offeredFacets, STATUS_LABELS, type StatusFacet } from "../key-status";
-import type { KeysTableModel } from "../use-keys-table";
+import { offeredFacets, STATUS_LABELS, type StatusFacet } from "../utils/key-status";
+import type { KeysTableModel } from "../hooks/use-keys-table";
 
 interface StatusFilterProps {
   model: KeysTableModel;

@@ -1,8 +1,9 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { toKeyscopeError } from "../../../lib/api-errors";
-import { describeError, type Diagnosis, type Tone } from "../error-catalog";
-import { useSecondsUntil } from "../../../lib/use-seconds-until";
+import type { Tone } from "../../../lib/tone";
+import { describeError, type Diagnosis } from "../error-catalog";
+import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
 import { RichText } from "./rich-text";
 import { ScrollBox } from "./scroll-box";
 import "./error-panel.css";

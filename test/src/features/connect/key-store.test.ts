@@ -1,15 +1,6 @@
 import { act, renderHook } from "@testing-library/react";
 import { describe, expect, test, vi } from "vitest";
-import {
-  forgetKey,
-  joinOtherTabs,
-  onKeyForgottenElsewhere,
-  readConnection,
-  readHandOverPending,
-  readTarget,
-  saveConnection,
-  useConnection,
-} from "../../../../src/features/connect/key-store";
+import { readConnection, readTarget, removeStoredKey, saveConnection, useConnection } from "../../../../src/features/connect/key-store";
 
 const KEY = "ks_root_3fAbc9XyZ12";
 const BASE_URL = "http://127.0.0.1:8799";
@@ -28,9 +19,9 @@ describe("the key store", () => {
     expect(readTarget()).toBeNull();
   });
 
-  test("forgetting clears the key and keeps the base URL for re-entry", () => {
+  test("removing the key clears it and keeps the base URL for re-entry", () => {
     saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
-    forgetKey();
+    removeStoredKey();
     expect(readConnection()).toBeNull();
     expect(JSON.stringify({ ...sessionStorage })).not.toContain(KEY);
     expect(readTarget()?.baseUrl).toBe(BASE_URL);
@@ -41,12 +32,12 @@ describe("the key store", () => {
     expect(readConnection()).toBe(readConnection());
   });
 
-  test("useConnection follows saves and forgets", () => {
+  test("useConnection follows saves and removals", () => {
     const { result } = renderHook(() => useConnection());
     expect(result.current).toBeNull();
     act(() => saveConnection({ baseUrl: BASE_URL, apiKey: KEY }));
     expect(result.current).toEqual({ baseUrl: BASE_URL, apiKey: KEY });
-    act(() => forgetKey());
+    act(() => removeStoredKey());
     expect(result.current).toBeNull();
   });
 
@@ -56,79 +47,5 @@ describe("the key store", () => {
     });
     expect(readConnection()).toBeNull();
     spy.mockRestore();
-  });
-});
-
-describe("the hand-over between tabs", () => {
-  /** Another tab of this origin, as the key store sees it: a BroadcastChannel of the same name. */
-  function otherTab() {
-    const channel = new BroadcastChannel("keyscope.key");
-    const received: unknown[] = [];
-    channel.addEventListener("message", (event: MessageEvent<unknown>) => received.push(event.data));
-    return { channel, received, [Symbol.dispose]: () => channel.close() };
-  }
-
-  test("a tab without a key asks, waits, and takes the key an open tab answers with", async () => {
-    using tab = otherTab();
-    tab.channel.addEventListener("message", (event: MessageEvent<unknown>) => {
-      if ((event.data as { type?: unknown }).type === "ask") {
-        tab.channel.postMessage({ type: "offer", connection: { baseUrl: BASE_URL, apiKey: KEY } });
-      }
-    });
-    const leave = joinOtherTabs({ waitMs: 10_000 });
-    expect(readHandOverPending()).toBe(true);
-    await vi.waitFor(() => expect(readConnection()).toEqual({ baseUrl: BASE_URL, apiKey: KEY }));
-    expect(readHandOverPending()).toBe(false);
-    expect(localStorage.length).toBe(0);
-    leave();
-  });
-
-  test("without an answer, the wait ends and key entry may show", async () => {
-    const leave = joinOtherTabs({ waitMs: 20 });
-    expect(readHandOverPending()).toBe(true);
-    await vi.waitFor(() => expect(readHandOverPending()).toBe(false));
-    expect(readConnection()).toBeNull();
-    leave();
-  });
-
-  test("a tab holding the key answers another tab's ask", async () => {
-    saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
-    const leave = joinOtherTabs();
-    using tab = otherTab();
-    tab.channel.postMessage({ type: "ask" });
-    await vi.waitFor(() => expect(tab.received).toEqual([{ type: "offer", connection: { baseUrl: BASE_URL, apiKey: KEY } }]));
-    leave();
-  });
-
-  test("forgetting forgets in every tab, and a tab that forgot neither answers nor takes an offer", async () => {
-    saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
-    const leave = joinOtherTabs();
-    using tab = otherTab();
-    const forgotten = vi.fn();
-    const stop = onKeyForgottenElsewhere(forgotten);
-
-    tab.channel.postMessage({ type: "forget" });
-    await vi.waitFor(() => expect(readConnection()).toBeNull());
-    expect(forgotten).toHaveBeenCalledOnce();
-
-    tab.channel.postMessage({ type: "offer", connection: { baseUrl: BASE_URL, apiKey: KEY } });
-    tab.channel.postMessage({ type: "ask" });
-    // A marker sent last: once it came back through a second tab, the messages before it were handled.
-    using witness = otherTab();
-    tab.channel.postMessage({ type: "marker" });
-    await vi.waitFor(() => expect(witness.received).toContainEqual({ type: "marker" }));
-    expect(readConnection()).toBeNull();
-    expect(tab.received).toEqual([]);
-    stop();
-    leave();
-  });
-
-  test("this tab's Forget key tells the other tabs", async () => {
-    saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
-    const leave = joinOtherTabs();
-    using tab = otherTab();
-    forgetKey();
-    await vi.waitFor(() => expect(tab.received).toEqual([{ type: "forget" }]));
-    leave();
   });
 });

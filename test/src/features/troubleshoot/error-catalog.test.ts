@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { InternalError, NetworkError, toKeyscopeError } from "../../../../src/lib/api-errors";
-import { CATALOG_IDS, describeError, describeVerification, VERIFICATION_OUTCOMES } from "../../../../src/features/troubleshoot/error-catalog";
+import { CATALOG_IDS, describeError } from "../../../../src/features/troubleshoot/error-catalog";
 import { apiError, BASE_URL, DOCS, REQUEST_URL, samples } from "./error-samples";
 
 describe("choosing the entry", () => {
@@ -146,38 +146,6 @@ describe("anything thrown", () => {
   test("scrubs the key from a foreign error when given it", () => {
     const error = toKeyscopeError(new Error("failed for ks_root_abc123"), ["ks_root_abc123"]);
     expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain("ks_root_abc123");
-  });
-});
-
-describe("verification outcomes", () => {
-  test("every outcome of keys.verifyKey and of analytics has its own entry with a heading, what happened and the causes", () => {
-    for (const outcome of VERIFICATION_OUTCOMES) {
-      const explanation = describeVerification({ outcome });
-      expect(explanation.entryId).toBe(`verification:${outcome}`);
-      expect(explanation.heading).not.toBe("");
-      expect(explanation.whatHappened).not.toBe("");
-      if (outcome !== "VALID") {
-        expect(explanation.fixSteps.length, outcome).toBeGreaterThan(0);
-        expect(explanation.likelyCauses.length, outcome).toBeGreaterThan(0);
-      }
-    }
-  });
-
-  test("the specifics say since when a key expired, when its credits refill, which limit refused and which permission was asked", () => {
-    const expired = describeVerification({ outcome: "EXPIRED", key: { keyId: "key_1", expires: Date.UTC(2026, 0, 2) } });
-    expect(expired.whatHappened).toContain("expired at 2026-01-02 00:00:00 UTC");
-    const credits = { remaining: 0, refill: { interval: "monthly" as const, amount: 100, refillDay: 1 } };
-    const used = describeVerification({ outcome: "USAGE_EXCEEDED", key: { keyId: "key_1", credits } });
-    expect(used.whatHappened).toBe("Each verification spends credits, and this key has 0 left. They refill monthly on day 1, by 100.");
-    const limited = describeVerification({ outcome: "RATE_LIMITED", ratelimit: { name: "per-user", reset: Date.UTC(2026, 0, 2, 3) } });
-    expect(limited.whatHappened).toContain("`per-user`");
-    expect(limited.whatHappened).toContain("resets at 2026-01-02 03:00:00 UTC");
-    const permissions = describeVerification({ outcome: "INSUFFICIENT_PERMISSIONS", permissions: "documents.write", key: { keyId: "k", permissions: ["documents.read"] } });
-    expect(permissions.whatHappened).toBe("The verification asked for `documents.write` and the key does not have them (it has `documents.read`).");
-  });
-
-  test("an outcome newer than the catalog still gets a sentence", () => {
-    expect(describeVerification({ outcome: "QUANTUM" })).toMatchObject({ entryId: "verification:other", heading: "Outcome QUANTUM" });
   });
 });
 
