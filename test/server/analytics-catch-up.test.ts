@@ -6,7 +6,7 @@ import { expect, test } from "vitest";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS } from "../../server/analytics/engine";
 import { createWorkspace } from "../../server/db/management";
 import { openDatabase } from "../../server/db/open";
-import { usageSql } from "../../src/features/keys/usage";
+import { usageSql } from "../../src/features/keys/utils/usage";
 
 /**
  * A query answers from the rows committed when it arrived, however fast new ones come (#28 item 9), on the engine

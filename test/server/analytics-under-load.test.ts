@@ -4,7 +4,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { DATABASE_FILE_NAME } from "../../server/db/open";
-import { usageSql } from "../../src/features/keys/usage";
+import { usageSql } from "../../src/features/keys/utils/usage";
 import { startServer, type StartedServer } from "../support/server-process";
 
 /**
