@@ -10,7 +10,7 @@ vi.mock("../../../../../src/features/keys/components/export-panel-body", () => {
 });
 
 test("when the export's code cannot load, opening the panel says so with Retry, never a blank panel", async () => {
-  const loader: KeysLoader = { state: { phase: "idle" }, start: () => Promise.resolve(), stop: () => undefined, reset: () => undefined };
+  const loader: KeysLoader = { state: { phase: "idle" }, start: () => Promise.resolve(), resume: () => Promise.resolve(), stop: () => undefined, reset: () => undefined };
   render(
     <ExportPanel shownCount={1} shownKeys={() => []} usageOf={() => () => undefined} columns={["name"]} now={0} loaded={1} hasMore={false} stale={false} loader={loader} />,
     { onCaughtError: () => undefined },
