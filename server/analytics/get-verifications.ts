@@ -1,10 +1,16 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { MAX_BODY_BYTES, type ErrorDetailEntry } from "../../src/lib/contract";
+import {
+  MAX_ANALYTICS_QUERY_LENGTH,
+  MAX_BODY_BYTES,
+  missingPermissionsDetail,
+  READ_ANALYTICS_PERMISSION,
+  type ErrorDetailEntry,
+} from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { errorResponse, JSON_HEADERS, type ServerErrorCode } from "../errors";
-import { mayReadAnalytics, READ_ANALYTICS } from "../permissions";
+import { mayReadAnalytics } from "../permissions";
 import type { RateLimit } from "../rate-limit";
 import { readJsonBody } from "../request-body";
 import type { QueryRefusal } from "./check-query";
@@ -18,14 +24,12 @@ export interface AnalyticsRouteDependencies extends AuthDependencies {
 
 export const HOURLY_ANALYTICS_QUOTA: RateLimit = { limit: 1000, windowMs: 60 * 60 * 1000 };
 
-/** A dashboard's queries are a few hundred characters; a longer one is a literal meant to hurt. */
-export const MAX_QUERY_LENGTH = 64 * 1024;
 
 const Body = v.strictObject({
   query: v.pipe(
     v.string("query must be a string"),
     v.nonEmpty("query must not be empty"),
-    v.maxLength(MAX_QUERY_LENGTH, `query must be at most ${MAX_QUERY_LENGTH} characters`),
+    v.maxLength(MAX_ANALYTICS_QUERY_LENGTH, `query must be at most ${MAX_ANALYTICS_QUERY_LENGTH} characters`),
   ),
 });
 
@@ -85,7 +89,7 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
 
     if (!mayReadAnalytics(rootKey.permissions)) {
       return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
-        detail: `Missing one of these permissions: ${READ_ANALYTICS}`,
+        detail: missingPermissionsDetail([READ_ANALYTICS_PERMISSION]),
       });
     }
     const retryAfterSeconds = deps.rateLimiter.take(`analytics-quota:${rootKey.workspaceId}`, deps.quota);

@@ -1,12 +1,12 @@
 import type { Context } from "hono";
 import * as v from "valibot";
+import { missingPermissionsDetail } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, DEFAULT_REGION, type AuthDependencies } from "../auth";
 import { errorResponse, JSON_HEADERS } from "../errors";
 import { createKeyRateLimiter } from "../keys/key-rate-limiter";
 import { parsePermissionQuery, PERMISSION_QUERY_MAX_LENGTH } from "../keys/permission-query";
 import { verifyKey, type VerifyRequest } from "../keys/verify-key";
-import { missingPermissionsDetail } from "../permissions";
 import { hashSecret } from "../secrets";
 import { KEY_MAX_LENGTH } from "./get-key";
 import { readValidBody, type BodySpec } from "./json-body";

@@ -47,9 +47,22 @@ export function formatLocalTime(time: number): string | null {
   const date = new Date(time);
   if (Number.isNaN(date.getTime())) return null;
   const hours = date.getHours();
-  const twoDigits = (value: number) => String(value).padStart(2, "0");
   const clock = `${hours % 12 || 12}:${twoDigits(date.getMinutes())}:${twoDigits(date.getSeconds())}`;
   return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}, ${clock} ${hours < 12 ? "AM" : "PM"}`;
+}
+
+const twoDigits = (value: number) => String(value).padStart(2, "0");
+
+/** "Nov 24" in UTC, as `Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" })` says it. */
+export function formatUtcDay(time: number): string {
+  const date = new Date(time);
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;
+}
+
+/** "Nov 24, 17:00" in UTC: the day as above and the 24-hour clock to the minute. */
+export function formatUtcHour(time: number): string {
+  const date = new Date(time);
+  return `${formatUtcDay(time)}, ${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}`;
 }
 
 /** The exact instant, for a title and a <time dateTime>; null when the number is not a date. */

@@ -4,9 +4,8 @@ import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { GET_VERIFICATIONS_PATH, ERROR_KINDS, LIVENESS_PATH, type ErrorCode } from "../../src/lib/contract";
+import { GET_VERIFICATIONS_PATH, ERROR_KINDS, LIVENESS_PATH, MAX_ANALYTICS_QUERY_LENGTH, type ErrorCode } from "../../src/lib/contract";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine, type AnalyticsLimits } from "../../server/analytics/engine";
-import { MAX_QUERY_LENGTH } from "../../server/analytics/get-verifications";
 import { createApp } from "../../server/app";
 import { createKeyStore } from "../../server/db/key-store";
 import { createRootKey, createWorkspace } from "../../server/db/management";
@@ -321,7 +320,7 @@ describe("the request", () => {
     ["a query that is not a string", { query: 1 }, "body.query"],
     ["an empty query", { query: "" }, "body.query"],
     ["an unknown field", { query: "SELECT 1", limit: 5 }, "body.limit"],
-    ["a query longer than the limit", { query: `SELECT '${"x".repeat(MAX_QUERY_LENGTH)}'` }, "body.query"],
+    ["a query longer than the limit", { query: `SELECT '${"x".repeat(MAX_ANALYTICS_QUERY_LENGTH)}'` }, "body.query"],
     ["an array", [], "body"],
   ])("%s is invalid input naming the field", async (_, body, location) => {
     const error = expectError(await h.call(keyA, body), "err:svc:application:invalid_input");

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { MAX_ANALYTICS_QUERY_LENGTH } from "../../lib/contract";
 import { formatCount } from "../../lib/format-number";
 import type { UsageTotals } from "./key-status";
 
@@ -106,8 +107,8 @@ export function usageText(usage: KeyUsage): string {
   return `${USAGE_WINDOW_HOURS} h: ${formatCount(valid)} valid, ${formatCount(refused)} refused`;
 }
 
-/** The analytics API takes at most 64 KiB of SQL (CONTRACT.md §4); a chunk's text stays well under it. */
-export const TOTALS_SQL_MAX_LENGTH = 48 * 1024;
+/** A chunk's SQL stays well under what the analytics API takes: three quarters of it. */
+export const TOTALS_SQL_MAX_LENGTH = (MAX_ANALYTICS_QUERY_LENGTH * 3) / 4;
 
 function totalsSql(quotedIds: string): string {
   return [

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { formatCount } from "../../../src/lib/format-number";
-import { formatLocalTime, formatRelativeTime, RELATIVE_TIME_UNITS } from "../../../src/lib/format-time";
+import { formatLocalTime, formatRelativeTime, formatUtcDay, formatUtcHour, RELATIVE_TIME_UNITS } from "../../../src/lib/format-time";
 
 /**
  * The keys page writes numbers and times without Intl (whose first call loads ICU's data before the first row):
@@ -46,5 +46,15 @@ describe("written as Intl writes it", () => {
     const intl = (time: number) => new Date(time).toLocaleString("en", { dateStyle: "medium", timeStyle: "medium" }).replace(/\u202f/g, " ");
     fc.assert(fc.property(fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }), (time) => formatLocalTime(time) === intl(time)), { numRuns: 2000 });
     expect(formatLocalTime(Number.NaN)).toBeNull();
+  });
+
+  test("a UTC day, and a UTC hour, are the short month, the day and the 24-hour clock of Intl.DateTimeFormat", () => {
+    const day = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
+    const hour = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }), (time) => formatUtcDay(time) === day.format(time) && formatUtcHour(time) === hour.format(time)),
+      { numRuns: 2000 },
+    );
+    expect(formatUtcHour(Date.UTC(2026, 10, 24, 7, 5))).toBe("Nov 24, 07:05");
   });
 });

@@ -5,9 +5,6 @@ import { ApiError } from "../../../lib/api-errors";
 import { fingerprint } from "../../../lib/fingerprint";
 import { usageFromRows, usageQueryIds, usageSql, type KeyUsage } from "../usage";
 
-/** The analytics permission the usage bars need (CONTRACT.md §4). */
-export const READ_ANALYTICS_PERMISSION = "api.*.read_analytics";
-
 /** One analytics query for a set of keys (the rows in view), cached per set: scrolling back asks nothing again. */
 export function keysUsageQueryOptions(connection: Connection, keyIds: readonly string[]) {
   const ids = usageQueryIds(keyIds);

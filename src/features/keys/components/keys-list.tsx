@@ -8,7 +8,8 @@ import type { Connection } from "../../../lib/api/transport";
 import { ApiError } from "../../../lib/api-errors";
 import { useSecondsUntil } from "../../../lib/use-seconds-until";
 import { isKeyNotFound, lookupUnavailable, useKeyLookup } from "../api/get-key";
-import { isAnalyticsForbidden, READ_ANALYTICS_PERMISSION, useKeysUsage } from "../api/get-keys-usage";
+import { createRootKeyCommand, READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "../../../lib/contract";
+import { isAnalyticsForbidden, useKeysUsage } from "../api/get-keys-usage";
 import { useUsageTotals } from "../api/get-usage-totals";
 import { listKeysQueryKey, useListKeys, type ListKeysParams } from "../api/list-keys";
 import type { Key } from "../../../lib/contract";
@@ -60,7 +61,7 @@ interface KeysListContentProps extends KeysListProps {
   data: KeysData;
 }
 
-const ANALYTICS_ROOT_KEY_COMMAND = `npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key,${READ_ANALYTICS_PERMISSION}'`;
+const ANALYTICS_ROOT_KEY_COMMAND = createRootKeyCommand({ name: "keyscope", permissions: [READ_KEYS_PERMISSION, READ_ANALYTICS_PERMISSION] });
 
 function KeysListContent({ connection, params, query, data, renderRefreshError }: KeysListContentProps) {
   const { hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = query;
