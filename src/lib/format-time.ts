@@ -1,7 +1,7 @@
 import { formatCountOf } from "./format-number";
 
 /** The units a relative time is said in, largest first, with their lengths. */
-export const RELATIVE_TIME_UNITS: readonly [unit: Intl.RelativeTimeFormatUnit, ms: number][] = [
+const RELATIVE_TIME_UNITS: readonly [unit: Intl.RelativeTimeFormatUnit, ms: number][] = [
   ["year", 365 * 24 * 60 * 60 * 1000],
   ["month", 30 * 24 * 60 * 60 * 1000],
   ["week", 7 * 24 * 60 * 60 * 1000],
