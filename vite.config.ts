@@ -3,7 +3,6 @@ import react from "@vitejs/plugin-react";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vite";
-import { firstRequestPlugin } from "./server/first-request-plugin.ts";
 
 // `npm run dev` points this at the API it starts; a bare `vite` talks to `npm start`'s default port.
 const apiOrigin = process.env.KEYSCOPE_API_ORIGIN ?? "http://127.0.0.1:8787";
@@ -24,8 +23,7 @@ function dashboardTestsToIsolate(): string[] {
 }
 
 export default defineConfig({
-  // firstRequestPlugin: the keys page's first request and code start from a tiny module ahead of the app.
-  plugins: [react(), firstRequestPlugin()],
+  plugins: [react()],
   build: {
     outDir: "dist",
     sourcemap: true,

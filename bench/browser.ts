@@ -2,7 +2,7 @@ import { cpSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { BROWSER_ARGS, findBrowser } from "../test/e2e/find-browser";
-import { buildFloorApp } from "./bundle";
+import { buildFloorApp, gzipBytesOf } from "./bundle";
 import { APP_DIST, FLOOR_APP_DIST, FLOOR_PAGE_DIR } from "./lib/paths";
 import { makeRow, type BenchRow } from "./lib/results";
 import { median, quantile, round } from "./lib/stats";
@@ -13,8 +13,8 @@ const FLOOR_APP_PATH = "/bench-floor-app/index.html";
 /** Frames are timed without the 60 Hz cap, so a frame's length is its work, not the wait for vsync. */
 const UNCAPPED_FRAMES = ["--disable-frame-rate-limit", "--disable-gpu-vsync"];
 const VIEWPORT = { width: 1280, height: 800 };
-/** Where the observer below leaves its time, on the page's global object. */
-const FIRST_KEY_ROW_GLOBAL = "__benchFirstKeyRow";
+/** The observer's console message (below). */
+const USABLE_KEY_ROW = "__benchUsableKeyRow";
 
 export interface BrowserBenchOptions {
   url: string;
@@ -23,6 +23,8 @@ export interface BrowserBenchOptions {
   manyKeysRuns: number;
   manyKeys: number;
   log: (line: string) => void;
+  /** Which modules of the dashboard's build the given scripts hold, in a line (bench/bundle.ts). */
+  describeScripts: DescribeScripts;
 }
 
 /**
@@ -39,13 +41,12 @@ export async function installFloors(): Promise<void> {
 }
 
 /**
- * Runs in every page before its own scripts: records `performance.now()` (milliseconds since navigation start)
- * the moment an element whose text holds one of `keyIds` enters the DOM, then once the next frame is made; and once
- * the frame is made after such a row enters outside any `inert` subtree (a row a click or a key reaches: the
- * dashboard's page drawn before the app is inert until the app replaces it; a floor's first row is usable at once).
- * The same observer for the dashboard and both floors, so the measure is taken from outside each of them.
+ * Runs in every page before its own scripts: once an element whose text holds one of `keyIds` enters the DOM
+ * outside any `inert` or `aria-hidden` subtree (a row a click, a key or a screen reader reaches), waits for the
+ * next frame to be made and tells `performance.now()` (milliseconds since navigation start) with the scripts
+ * fetched by then. The same observer for the dashboard and both floors, so the measure is taken from outside each.
  */
-function observeFirstKeyRow({ keyIds, global }: { keyIds: string[]; global: string }): void {
+function observeUsableKeyRow({ keyIds, global }: { keyIds: string[]; global: string }): void {
   // A plain search for each id: an id's characters may run on into the text after it (a "Copy" button's label).
   const holdsKey = (node: Node) => {
     const text = node.textContent ?? "";
@@ -53,26 +54,24 @@ function observeFirstKeyRow({ keyIds, global }: { keyIds: string[]; global: stri
   };
   const usable = (node: Node) => {
     const element = node instanceof Element ? node : node.parentElement;
-    return element !== null && element.closest("[inert]") === null;
+    return element !== null && element.closest('[inert], [aria-hidden="true"]') === null;
   };
-  let seen = false;
   const observer = new MutationObserver((records) => {
-    const rows = records.flatMap((record) => (record.type === "characterData" ? [record.target] : [...record.addedNodes])).filter(holdsKey);
-    if (rows.length === 0) return;
-    const time = performance.now();
-    if (!seen) {
-      seen = true;
-      Object.assign(globalThis, { [global]: time });
-      // Told over the console (CDP) too: polling the page for it would run the harness's code on its main thread.
-      console.debug(`${global} ${time}`);
-      // Then the row in a frame: a timer set in an animation-frame callback runs after that frame's style, layout and paint.
-      requestAnimationFrame(() => setTimeout(() => console.debug(`${global}:frame ${performance.now()}`)));
-    }
-    if (rows.some(usable)) {
-      observer.disconnect();
-      // On the screen, as above: the first frame that shows it.
-      requestAnimationFrame(() => setTimeout(() => console.debug(`${global}:usable ${performance.now()}`)));
-    }
+    const rows = records.flatMap((record) => (record.type === "characterData" ? [record.target] : [...record.addedNodes]));
+    if (!rows.some((row) => holdsKey(row) && usable(row))) return;
+    observer.disconnect();
+    // On the screen: a timer set in an animation-frame callback runs after that frame's style, layout and paint.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        const time = performance.now();
+        const scripts = performance
+          .getEntriesByType("resource")
+          .filter((entry) => entry instanceof PerformanceResourceTiming && new URL(entry.name).pathname.endsWith(".js") && entry.responseEnd <= time)
+          .map((entry) => new URL(entry.name).pathname);
+        // Told over the console (CDP): polling the page for it would run the harness's code on its main thread.
+        console.debug(`${global} ${JSON.stringify({ time, scripts })}`);
+      }),
+    );
   });
   observer.observe(document, { childList: true, subtree: true, characterData: true });
 }
@@ -89,7 +88,7 @@ export async function newContext(browser: Browser, url: string, rootKey: string,
     },
     { apiKey: rootKey, baseUrl: url },
   );
-  await context.addInitScript(observeFirstKeyRow, { keyIds, global: FIRST_KEY_ROW_GLOBAL });
+  await context.addInitScript(observeUsableKeyRow, { keyIds, global: USABLE_KEY_ROW });
   return context;
 }
 
@@ -106,75 +105,69 @@ export async function firstPageKeyIds(url: string, rootKey: string): Promise<str
   return ids;
 }
 
-/** The observer's time on this page, once a key row is in (the load event has passed by then or soon after). */
-export async function firstRowTime(page: Page): Promise<number> {
-  const handle = await page.waitForFunction((global) => (globalThis as Record<string, unknown>)[global], FIRST_KEY_ROW_GLOBAL, {
-    timeout: 20_000,
-    polling: 50,
-  });
-  const value = await handle.jsonValue();
-  if (typeof value !== "number") throw new Error("no key row appeared");
-  return value;
+export interface UsableRow {
+  /** Navigation start to the end of the frame that first shows a usable key row (ms). */
+  time: number;
+  /** The scripts fetched by then (paths). */
+  scripts: string[];
 }
 
-/** One of the observer's times, from its console message: nothing of the harness runs in the page meanwhile. */
-function observerMessage(page: Page, name: string, missing: string): Promise<number> {
+/** The observer's report on this page, from its console message: nothing of the harness runs in the page meanwhile. */
+export function usableRowMessage(page: Page): Promise<UsableRow> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${missing} on ${page.url()}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no usable key row on ${page.url()}`)), 30_000);
     page.on("console", (message) => {
-      const [said, time] = message.text().split(" ");
-      if (said !== name) return;
+      const text = message.text();
+      if (!text.startsWith(`${USABLE_KEY_ROW} `)) return;
       clearTimeout(timer);
-      resolve(Number(time));
+      const report = JSON.parse(text.slice(USABLE_KEY_ROW.length + 1)) as UsableRow;
+      resolve({ time: report.time, scripts: report.scripts });
     });
   });
 }
 
-/** The observer's time of the first key row in the DOM. */
-export function firstRowMessage(page: Page): Promise<number> {
-  return observerMessage(page, FIRST_KEY_ROW_GLOBAL, "no key row appeared");
-}
+/** The networks a first row is timed on: this machine's loopback, and a desktop's broadband as Chromium emulates it. */
+export const NETWORKS = {
+  loopback: { about: "loopback (the page and its server on this machine)" },
+  desktop: {
+    about: "Chromium's network emulation (CDP Network.emulateNetworkConditions): 40 ms latency, 10 Mbit/s down and up",
+    conditions: { offline: false, latency: 40, downloadThroughput: 10_000_000 / 8, uploadThroughput: 10_000_000 / 8 },
+  },
+} as const;
+export type NetworkName = keyof typeof NETWORKS;
 
-export interface FirstRowTimes {
-  /** Navigation start to the first key row in the DOM. */
-  row: number;
-  /** Navigation start to the end of the main thread's work on the next frame after it. */
-  inFrame: number;
-  /** Navigation start to the end of the frame that first shows a key row outside an inert subtree: one the user can act on. */
-  usable: number;
-}
-
-/** Navigation start to the first key row in a new tab of `context`, to the frame after it, and to a usable row's frame. */
-export async function loadAndTime(context: BrowserContext, address: string): Promise<FirstRowTimes> {
+/** Navigation start to a usable key row in a frame, in a new tab of `context`, on `network`. */
+export async function loadAndTime(context: BrowserContext, address: string, network: NetworkName = "loopback"): Promise<UsableRow> {
   const page = await context.newPage();
   try {
-    const times = Promise.all([
-      firstRowMessage(page),
-      observerMessage(page, `${FIRST_KEY_ROW_GLOBAL}:frame`, "no frame came after the key row"),
-      observerMessage(page, `${FIRST_KEY_ROW_GLOBAL}:usable`, "no key row outside an inert subtree appeared"),
-    ]);
+    const profile = NETWORKS[network];
+    if ("conditions" in profile) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", profile.conditions);
+    }
+    const usable = usableRowMessage(page);
     await page.goto(address);
-    const [row, inFrame, usable] = await times;
-    return { row, inFrame, usable };
+    return await usable;
   } finally {
     await page.close();
   }
 }
 
 interface ColdWarm {
-  cold: FirstRowTimes;
-  warm: FirstRowTimes;
+  cold: UsableRow;
+  warm: UsableRow;
 }
 
 /**
  * In a fresh context (an empty HTTP cache): the first load is cold; then the same address in a new tab of the
  * same context is warm (hashed assets from the cache, index.html revalidated, the API asked again).
  */
-async function timeToFirstRow(browser: Browser, url: string, rootKey: string, keyIds: string[], path: string): Promise<ColdWarm> {
+async function timeToUsableRow(browser: Browser, url: string, rootKey: string, keyIds: string[], path: string, network: NetworkName): Promise<ColdWarm> {
   const context = await newContext(browser, url, rootKey, keyIds);
   try {
-    const cold = await loadAndTime(context, `${url}${path}`);
-    const warm = await loadAndTime(context, `${url}${path}`);
+    const cold = await loadAndTime(context, `${url}${path}`, network);
+    const warm = await loadAndTime(context, `${url}${path}`, network);
     return { cold, warm };
   } finally {
     await context.close();
@@ -237,10 +230,9 @@ async function manyKeysOurs(browser: Browser, url: string, rootKey: string, keyI
   const context = await newContext(browser, url, rootKey, keyIds);
   try {
     const page = await context.newPage();
+    const usable = usableRowMessage(page);
     await page.goto(`${url}/keys`);
-    await firstRowTime(page);
-    // The first row may be the page drawn before the app (src/app/first-paint.ts), which is inert: scroll the app's.
-    await page.waitForSelector('#root > .app:not([inert]) [role="table"][aria-label="API keys"] .keys-table__body [role="row"]');
+    await usable;
     const loaded = await page.evaluate(async (wanted) => {
       const count = () => Number(document.querySelector('[role="table"][aria-label="API keys"]')?.getAttribute("aria-rowcount") ?? 1) - 1;
       const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -303,6 +295,9 @@ const ORDERS: readonly (readonly PageName[])[] = [
   ["page", "ours", "app"],
 ];
 
+/** Which modules the first screen's scripts hold, for a row's details (bench/bundle.ts reads the build). */
+export type DescribeScripts = (scripts: readonly string[]) => string;
+
 export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchRow[]> {
   const { url, rootKey, log } = options;
   await installFloors();
@@ -310,67 +305,63 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
   const executablePath = findBrowser();
 
   const browser = await chromium.launch({ executablePath, args: BROWSER_ARGS });
-  const samples: Record<PageName, { cold: FirstRowTimes[]; warm: FirstRowTimes[] }> = {
-    ours: { cold: [], warm: [] },
-    app: { cold: [], warm: [] },
-    page: { cold: [], warm: [] },
-  };
+  type Samples = Record<PageName, { cold: UsableRow[]; warm: UsableRow[] }>;
+  const empty = (): Samples => ({ ours: { cold: [], warm: [] }, app: { cold: [], warm: [] }, page: { cold: [], warm: [] } });
+  const samples: Record<NetworkName, Samples> = { loopback: empty(), desktop: empty() };
+  const networks = Object.keys(NETWORKS) as NetworkName[];
   try {
     // Warm-up (server JIT, the OS file cache, Chromium's own start-up work), not counted.
     for (let index = 0; index < 2; index += 1) {
-      for (const name of ORDERS[0] ?? []) await timeToFirstRow(browser, url, rootKey, keyIds, PAGES[name].path);
+      for (const name of ORDERS[0] ?? []) await timeToUsableRow(browser, url, rootKey, keyIds, PAGES[name].path, "loopback");
     }
     for (let run = 0; run < options.firstRowRuns; run += 1) {
-      for (const name of ORDERS[run % ORDERS.length] ?? []) {
-        const { cold, warm } = await timeToFirstRow(browser, url, rootKey, keyIds, PAGES[name].path);
-        samples[name].cold.push(cold);
-        samples[name].warm.push(warm);
+      // Both networks in every run, each page in turn: a machine whose load drifts shifts all of them alike.
+      for (const network of run % 2 === 0 ? networks : [...networks].reverse()) {
+        for (const name of ORDERS[run % ORDERS.length] ?? []) {
+          const { cold, warm } = await timeToUsableRow(browser, url, rootKey, keyIds, PAGES[name].path, network);
+          samples[network][name].cold.push(cold);
+          samples[network][name].warm.push(warm);
+        }
+        const last = (name: PageName) => {
+          const [cold, warm] = [samples[network][name].cold.at(-1), samples[network][name].warm.at(-1)];
+          return `${round(cold?.time ?? 0, 1)}/${round(warm?.time ?? 0, 1)}`;
+        };
+        log(`browser: usable key row run ${run + 1}, ${network} (cold/warm ms): ours ${last("ours")}, floor app ${last("app")}, floor page ${last("page")}`);
       }
-      const last = (name: PageName) => {
-        const [cold, warm] = [samples[name].cold.at(-1), samples[name].warm.at(-1)];
-        return `${round(cold?.row ?? 0, 1)}/${round(warm?.row ?? 0, 1)} (in a frame ${round(cold?.inFrame ?? 0, 1)}/${round(warm?.inFrame ?? 0, 1)}, usable ${round(cold?.usable ?? 0, 1)}/${round(warm?.usable ?? 0, 1)})`;
-      };
-      log(`browser: first key row run ${run + 1} (cold/warm ms): ours ${last("ours")}, floor app ${last("app")}, floor page ${last("page")}`);
     }
   } finally {
     await browser.close();
   }
-  const runsText = `headless Chromium, ${options.firstRowRuns} interleaved runs of the three pages (Keyscope /keys, bench/floor-app, bench/floor-page, all served by the same reference server from the same dist directory, the key in sessionStorage)`;
-  const rowText = "a MutationObserver installed before any of the page's scripts sees an element holding one of the first page's key ids";
+  const runsText = `headless Chromium, ${options.firstRowRuns} interleaved runs of the three pages on both networks (Keyscope /keys, bench/floor-app, bench/floor-page, all served by the same reference server from the same dist directory, the key in sessionStorage)`;
+  const rowText =
+    "navigation start to the end of the main thread's work on the next animation frame (a requestAnimationFrame callback, then a setTimeout) after a MutationObserver installed before any of the page's scripts sees an element holding one of the first page's key ids outside any inert or aria-hidden subtree";
   const cacheText = (cache: "cold" | "warm") => (cache === "cold" ? "a fresh context (empty HTTP cache)" : "a second tab of the same context (hashed files from the HTTP cache)");
-  const firstRowRow = (cache: "cold" | "warm", floor: "app" | "page") =>
-    makeRow({
-      id: `time-to-first-row-${cache}-vs-floor-${floor}`,
-      label: `Time to first key row, ${cache} cache, vs the ${PAGES[floor].name}`,
+  const goals: Partial<Record<`${NetworkName}-${"cold" | "warm"}-${"app" | "page"}`, number>> = { "loopback-cold-app": 1.25, "desktop-cold-app": 1 };
+  const usableRow = (network: NetworkName, cache: "cold" | "warm", floor: "app" | "page") => {
+    const target = goals[`${network}-${cache}-${floor}`];
+    return makeRow({
+      id: `usable-row-${network}-${cache}-vs-floor-${floor}`,
+      label: `Usable key row in a frame, ${cache} cache, ${network}, vs the ${PAGES[floor].name}`,
       unit: "ms",
-      ours: samples.ours[cache].map((times) => times.row),
-      floor: samples[floor][cache].map((times) => times.row),
-      goal: { kind: "ratio-at-most", target: floor === "app" ? 0.8 : 1.5 },
+      ours: samples[network].ours[cache].map((row) => row.time),
+      floor: samples[network][floor][cache].map((row) => row.time),
+      goal: target === undefined ? { kind: "none" } : { kind: "ratio-at-most", target },
       paired: true,
-      method: `${runsText}: navigation start to the moment ${rowText}; ${cacheText(cache)}; ratio: median of each run's Keyscope/${PAGES[floor].name}; floor: ${PAGES[floor].about}`,
+      method: `${runsText}: ${rowText}; ${NETWORKS[network].about}; ${cacheText(cache)}; ratio: median of each run's Keyscope/${PAGES[floor].name}; floor: ${PAGES[floor].about}`,
     });
-  // What the issue's measure leaves out: a row in the DOM is on the screen only once a frame holding it is made.
-  const inFrameRow = (floor: "app" | "page") =>
-    makeRow({
-      id: `time-to-first-row-in-frame-cold-vs-floor-${floor}`,
-      label: `Time to first key row in a frame, cold cache, vs the ${PAGES[floor].name}`,
-      unit: "ms",
-      ours: samples.ours.cold.map((times) => times.inFrame),
-      floor: samples[floor].cold.map((times) => times.inFrame),
-      goal: { kind: "none" },
-      paired: true,
-      method: `${runsText}: navigation start to the end of the main thread's work on the next animation frame after ${rowText} (a requestAnimationFrame callback, then a setTimeout: after the frame's style, layout and paint); ${cacheText("cold")}; ratio: median of each run's Keyscope/${PAGES[floor].name}; floor: ${PAGES[floor].about}`,
-    });
-  // What a first row in the DOM does not say either: whether the user can act on it yet.
-  const usableRow = makeRow({
-    id: "time-to-usable-row-cold-vs-floor-app",
-    label: "Time to a usable key row in a frame, cold cache, vs the floor app",
-    unit: "ms",
-    ours: samples.ours.cold.map((times) => times.usable),
-    floor: samples.app.cold.map((times) => times.usable),
-    goal: { kind: "none" },
-    paired: true,
-    method: `${runsText}: navigation start to the end of the main thread's work on the next animation frame after the same observer sees a key row outside any inert subtree (Keyscope's page drawn before the app is inert until the app replaces it, so this is the app's own row; the floor app's first row is usable at once); ${cacheText("cold")}; ratio: median of each run's Keyscope/floor app; floor: ${PAGES.app.about}`,
+  };
+  // Deterministic but for what a page fetched by the row's time: the median of the cold loads on loopback.
+  const scriptsBefore = (name: PageName) => samples.loopback[name].cold.map((row) => gzipBytesOf(APP_DIST, row.scripts) / 1024);
+  const oursScripts = samples.loopback.ours.cold.at(-1)?.scripts ?? [];
+  const jsRow = makeRow({
+    id: "js-before-usable-row-vs-floor-app",
+    label: "JavaScript fetched before the usable key row (gzip), vs the floor app",
+    unit: "KiB",
+    ours: scriptsBefore("ours"),
+    floor: scriptsBefore("app"),
+    goal: { kind: "ratio-at-most", target: 1.25 },
+    method: `the scripts (Resource Timing) whose response had ended by the usable key row of each cold load on loopback above, each file gzip -9 from the served dist; the median over the runs; floor: ${PAGES.app.about}`,
+    details: { oursFiles: oursScripts.join(" "), oursModules: options.describeScripts(oursScripts), floorFiles: (samples.loopback.app.cold.at(-1)?.scripts ?? []).join(" ") },
   });
 
   const uncapped = await chromium.launch({ executablePath, args: [...BROWSER_ARGS, ...UNCAPPED_FRAMES] });
@@ -390,13 +381,15 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
   const loaded = median(oursMany.map((run) => run.loaded));
   const manyMethod = `${options.manyKeysRuns} runs, interleaved with the floor; the dashboard loads pages of 100 by scrolling its table to the end until ${options.manyKeys.toLocaleString("en")} keys are loaded (it loaded ${loaded.toLocaleString("en")})`;
   return [
-    firstRowRow("cold", "app"),
-    firstRowRow("cold", "page"),
-    firstRowRow("warm", "app"),
-    firstRowRow("warm", "page"),
-    inFrameRow("app"),
-    inFrameRow("page"),
-    usableRow,
+    usableRow("loopback", "cold", "app"),
+    usableRow("desktop", "cold", "app"),
+    usableRow("loopback", "warm", "app"),
+    usableRow("desktop", "warm", "app"),
+    usableRow("loopback", "cold", "page"),
+    usableRow("desktop", "cold", "page"),
+    usableRow("loopback", "warm", "page"),
+    usableRow("desktop", "warm", "page"),
+    jsRow,
     makeRow({
       id: "many-keys-row-elements",
       label: `Row elements in the DOM with ${loaded.toLocaleString("en")} keys loaded`,

@@ -1,17 +1,52 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
-import { build } from "vite";
-import { FIRST_SCREEN_MANIFEST, type FirstScreenFiles } from "../server/first-request-plugin";
+import { build, type Plugin } from "vite";
 import { makeRow, type BenchRow } from "./lib/results";
-import { APP_DIST, FLOOR_APP_DIST, FLOOR_APP_ROOT, REPO_ROOT } from "./lib/paths";
+import { APP_DIST, FLOOR_APP_DIST, FLOOR_APP_ROOT, REPO_ROOT, workFile } from "./lib/paths";
+
+/** One output chunk of the dashboard's build, as the bench reads it: its imports and its modules' sizes. */
+interface ChunkInfo {
+  fileName: string;
+  isEntry: boolean;
+  imports: string[];
+  dynamicImports: string[];
+  /** Module id (relative to the repository) to its length in the chunk, minified, in bytes. */
+  modules: Record<string, number>;
+}
+
+const CHUNKS_FILE = "app-chunks.json";
+
+/** Records the build's module graph (rolldown's own chunk data) for the bench: which modules each file holds. */
+function recordChunks(): Plugin {
+  return {
+    name: "bench:record-chunks",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const chunks: ChunkInfo[] = [];
+      for (const output of Object.values(bundle)) {
+        if (output.type !== "chunk") continue;
+        const modules = Object.fromEntries(
+          Object.entries(output.modules).map(([id, module]) => [relative(REPO_ROOT, id.replace(/^\0/, "")), module.renderedLength]),
+        );
+        chunks.push({ fileName: output.fileName, isEntry: output.isEntry, imports: output.imports, dynamicImports: output.dynamicImports, modules });
+      }
+      writeFileSync(workFile(CHUNKS_FILE), JSON.stringify(chunks));
+    },
+  };
+}
 
 /** Builds the dashboard with its own vite.config.ts, into the bench's scratch space (dist/ is left alone). */
 export async function buildApp(): Promise<void> {
-  await build({ root: REPO_ROOT, logLevel: "warn", clearScreen: false, build: { outDir: APP_DIST, emptyOutDir: true } });
+  await build({
+    root: REPO_ROOT,
+    logLevel: "warn",
+    clearScreen: false,
+    plugins: [recordChunks()],
+    build: { outDir: APP_DIST, emptyOutDir: true },
+  });
 }
-
 /** Builds the floor app with the same vite and React plugin, and nothing else configured. */
 export async function buildFloorApp(): Promise<void> {
   await build({
@@ -24,91 +59,82 @@ export async function buildFloorApp(): Promise<void> {
   });
 }
 
-export interface InitialJs {
-  files: string[];
-  gzipBytes: number;
-}
-
-function gzipBytesOf(distDir: string, files: Iterable<string>): number {
+export function gzipBytesOf(distDir: string, files: Iterable<string>): number {
   return [...files].reduce((sum, file) => sum + gzipSync(readFileSync(join(distDir, file.replace(/^\//, ""))), { level: 9 }).length, 0);
 }
 
-/** The build's own list of its first screen's files (server/first-request-plugin.ts), when it has one. */
-function firstScreenFiles(distDir: string): FirstScreenFiles | undefined {
-  const path = join(distDir, FIRST_SCREEN_MANIFEST);
-  return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as FirstScreenFiles) : undefined;
+function readChunks(): ChunkInfo[] {
+  return JSON.parse(readFileSync(workFile(CHUNKS_FILE), "utf8")) as ChunkInfo[];
+}
+
+/** Where a module comes from, as a reader would group it: its npm package, or its folder under src/. */
+function moduleGroup(id: string): string {
+  const packageName = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id)?.[1];
+  if (packageName !== undefined) return packageName;
+  const parts = id.split("/");
+  return parts[0] === "src" ? parts.slice(0, parts[1] === "features" ? 3 : 2).join("/") : id;
+}
+
+/** The modules the given files of the last build hold, by group, largest first: "react-dom 172.9 KiB, …" (minified). */
+export function describeScripts(scripts: readonly string[]): string {
+  const wanted = new Set(scripts.map((file) => file.replace(/^\//, "")));
+  const groups = new Map<string, number>();
+  for (const chunk of readChunks()) {
+    if (!wanted.has(chunk.fileName)) continue;
+    for (const [id, length] of Object.entries(chunk.modules)) groups.set(moduleGroup(id), (groups.get(moduleGroup(id)) ?? 0) + length);
+  }
+  return [...groups]
+    .sort((a, b) => b[1] - a[1])
+    .map(([group, length]) => `${group} ${(length / 1024).toFixed(1)} KiB`)
+    .join(", ");
 }
 
 /**
- * The JavaScript the first screen loads, gzipped (level 9) one by one: index.html's module scripts and
- * modulepreloads, and, where its script starts the app's (the dashboard), the app's entry with its static imports.
+ * The keys page's first screen in the last build: the entry, what it imports, and what it loads at once in a tab
+ * holding a key (its dynamic imports: the app and the keys page), with their static imports.
  */
-export function initialJs(distDir: string): InitialJs {
-  const html = readFileSync(join(distDir, "index.html"), "utf8");
-  const files = new Set<string>();
-  for (const tag of html.match(/<(?:script|link)\b[^>]*>/g) ?? []) {
-    const isModuleScript = tag.startsWith("<script") && /\btype="module"/.test(tag);
-    const isPreload = tag.startsWith("<link") && /\brel="modulepreload"/.test(tag);
-    const url = /\b(?:src|href)="([^"]+)"/.exec(tag)?.[1];
-    if ((isModuleScript || isPreload) && url !== undefined) files.add(url.replace(/^\//, ""));
-  }
-  for (const file of firstScreenFiles(distDir)?.app ?? []) files.add(file.replace(/^\//, ""));
-  if (files.size === 0) throw new Error(`${distDir}/index.html loads no JavaScript`);
-  return { files: [...files], gzipBytes: gzipBytesOf(distDir, files) };
+function firstScreenFiles(): string[] {
+  const chunks = new Map(readChunks().map((chunk) => [chunk.fileName, chunk]));
+  const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
+  if (entry === undefined) throw new Error("the dashboard's build has no entry chunk");
+  const seen = new Set<string>();
+  const visit = (fileName: string) => {
+    if (seen.has(fileName)) return;
+    seen.add(fileName);
+    for (const imported of chunks.get(fileName)?.imports ?? []) visit(imported);
+  };
+  visit(entry.fileName);
+  for (const loaded of entry.dynamicImports) visit(loaded);
+  return [...seen].map((file) => `/${file}`);
 }
 
-/** A row of some of the dashboard's files against the whole floor app, without a goal. */
-function sizeRow(id: string, label: string, files: string[], floorBytes: number, method: string): BenchRow {
-  const bytes = gzipBytesOf(APP_DIST, files);
-  return makeRow({
-    id,
-    label,
-    unit: "KiB",
-    ours: [bytes / 1024],
-    floor: [floorBytes / 1024],
-    goal: { kind: "none" },
-    method,
-    details: { oursFiles: files.join(" "), oursBytes: bytes, floorBytes },
-  });
+/** All of the floor app's JavaScript: one page, all of which its rows need. */
+function floorAppJs(): string[] {
+  const html = readFileSync(join(FLOOR_APP_DIST, "index.html"), "utf8");
+  return [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+\.js)"/g)].flatMap((match) => (match[1] === undefined ? [] : [match[1]]));
 }
 
 export async function benchBundle(log: (line: string) => void): Promise<BenchRow[]> {
   log("bundle: building the dashboard and the floor app");
   await buildApp();
   await buildFloorApp();
-  const ours = initialJs(APP_DIST);
-  const floor = initialJs(FLOOR_APP_DIST);
-  log(`bundle: ours ${ours.files.join(", ")} = ${ours.gzipBytes} B gzip; floor ${floor.gzipBytes} B gzip`);
-  const firstScreen = firstScreenFiles(APP_DIST);
-  if (firstScreen === undefined) throw new Error(`the dashboard's build has no ${FIRST_SCREEN_MANIFEST}`);
-  const beforeRow = [firstScreen.early, ...firstScreen.paint];
-  const usablePage = [...new Set([...ours.files.map((file) => `/${file}`), ...beforeRow, ...firstScreen.keysPage])];
+  const ours = firstScreenFiles();
+  const floor = floorAppJs();
+  const oursBytes = gzipBytesOf(APP_DIST, ours);
+  const floorBytes = gzipBytesOf(FLOOR_APP_DIST, floor);
+  log(`bundle: ours ${ours.join(", ")} = ${oursBytes} B gzip; floor ${floorBytes} B gzip`);
   return [
     makeRow({
-      id: "bundle-initial-js",
-      label: "First-screen JavaScript (gzip)",
+      id: "bundle-keys-first-screen-js",
+      label: "JavaScript of the keys page's first screen (gzip)",
       unit: "KiB",
       // A build is deterministic: one build each, one sample each.
-      ours: [ours.gzipBytes / 1024],
-      floor: [floor.gzipBytes / 1024],
-      goal: { kind: "ratio-at-most", target: 1.1 },
+      ours: [oursBytes / 1024],
+      floor: [floorBytes / 1024],
+      goal: { kind: "none" },
       method:
-        "index.html's module script and modulepreloads, and the app's entry with its static imports (which the early module loads), gzip -9; floor: bench/floor-app (react, react-dom, react-router-dom, react-query; one route, one useQuery), same vite",
-      details: { oursFiles: ours.files.join(" "), oursBytes: ours.gzipBytes, floorBytes: floor.gzipBytes },
+        "from the build's module graph: index.html's entry, the app and the keys page it starts in a tab holding a key, and their static imports, each file gzip -9 (what a cold load fetches is in the browser section's row); floor: bench/floor-app (react, react-dom, react-router-dom, react-query; one route, one useQuery), same vite",
+      details: { oursFiles: ours.join(" "), oursModules: describeScripts(ours), oursBytes, floorBytes },
     }),
-    sizeRow(
-      "bundle-before-first-row-js",
-      "JavaScript that draws the first key row (gzip)",
-      beforeRow,
-      floor.gzipBytes,
-      "in a tab holding a key: the early module and what draws the keys page from its answer (src/app/first-paint.ts and its imports), gzip -9; the app's code comes after the rows; floor: all of bench/floor-app's first-screen JavaScript, which its rows need",
-    ),
-    sizeRow(
-      "bundle-usable-keys-page-js",
-      "JavaScript of the usable keys page (gzip)",
-      usablePage,
-      floor.gzipBytes,
-      "in a tab holding a key, all the JavaScript before the keys page answers a click: the first screen's as above and the keys page's own lazy chunks (the table, its virtualizer, filters, sorting, usage, export), gzip -9; floor: all of bench/floor-app's, whose one page is usable once it is in",
-    ),
   ];
 }

@@ -1,17 +1,17 @@
 /**
- * `npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N]`: the time to first key row (in the DOM, in a frame, and
- * the first usable one, outside an inert subtree, in a frame) of two builds of the dashboard (e.g. `npx vite build
+ * `npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N] [--network loopback|desktop]`: the time to a usable key
+ * row in a frame, and the JavaScript (gzip) fetched before it, of two builds of the dashboard (e.g. `npx vite build
  * --outDir .tmp/a`, a change, then `--outDir .tmp/b`), each served by a reference server of its own with the demo
  * data, in interleaved runs (A, B, then B, A…) of a cold and a warm load in a fresh browser context, measured as the
- * bench measures it (bench/browser.ts). Prints the medians.
- * For a change too small for the bench's own table: two builds of the same code differ here by about 12 ms in the
- * median of 15 runs. Writes nothing.
+ * bench measures it (bench/browser.ts), on loopback or under the desktop network profile. Prints the medians.
+ * For a change too small for the bench's own table. Writes nothing.
  */
 import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
 import { BROWSER_ARGS, findBrowser } from "../test/e2e/find-browser";
 import { startServer, type StartedServer } from "../test/support/server-process";
-import { firstPageKeyIds, loadAndTime, newContext, type FirstRowTimes } from "./browser";
+import { firstPageKeyIds, loadAndTime, newContext, NETWORKS, type NetworkName, type UsableRow } from "./browser";
+import { gzipBytesOf } from "./bundle";
 import { median, round } from "./lib/stats";
 
 interface Side {
@@ -19,15 +19,23 @@ interface Side {
   server: StartedServer;
   rootKey: string;
   keyIds: string[];
-  cold: FirstRowTimes[];
-  warm: FirstRowTimes[];
+  cold: UsableRow[];
+  warm: UsableRow[];
+}
+
+function isNetwork(name: string): name is NetworkName {
+  return Object.hasOwn(NETWORKS, name);
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options: { runs: { type: "string", default: "15" } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { runs: { type: "string", default: "15" }, network: { type: "string", default: "loopback" } },
+    allowPositionals: true,
+  });
   const runs = Number(values.runs);
-  if (positionals.length !== 2 || !Number.isInteger(runs) || runs < 1) {
-    throw new Error("usage: npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N]");
+  const network = values.network;
+  if (positionals.length !== 2 || !Number.isInteger(runs) || runs < 1 || !isNetwork(network)) {
+    throw new Error("usage: npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N] [--network loopback|desktop]");
   }
   const sides: Side[] = [];
   const browser = await chromium.launch({ executablePath: findBrowser("browser"), args: BROWSER_ARGS });
@@ -42,8 +50,8 @@ async function main(): Promise<void> {
       for (const side of run % 2 === 0 ? sides : [...sides].reverse()) {
         const context = await newContext(browser, side.server.url, side.rootKey, side.keyIds);
         try {
-          side.cold.push(await loadAndTime(context, `${side.server.url}/keys`));
-          side.warm.push(await loadAndTime(context, `${side.server.url}/keys`));
+          side.cold.push(await loadAndTime(context, `${side.server.url}/keys`, network));
+          side.warm.push(await loadAndTime(context, `${side.server.url}/keys`, network));
         } finally {
           await context.close();
         }
@@ -54,10 +62,10 @@ async function main(): Promise<void> {
     await Promise.all(sides.map((side) => side.server.stop()));
   }
   for (const [index, side] of sides.entries()) {
-    const at = (times: FirstRowTimes[], moment: keyof FirstRowTimes) => round(median(times.map((time) => time[moment])), 1);
-    const both = (moment: keyof FirstRowTimes) => `cold ${at(side.cold, moment)} ms, warm ${at(side.warm, moment)} ms`;
+    const at = (rows: UsableRow[]) => round(median(rows.map((row) => row.time)), 1);
+    const js = round(median(side.cold.map((row) => gzipBytesOf(side.dist, row.scripts) / 1024)), 1);
     console.log(
-      `${index === 0 ? "A" : "B"} ${side.dist}: first key row ${both("row")}; in a frame ${both("inFrame")}; usable ${both("usable")} (median of ${runs})`,
+      `${index === 0 ? "A" : "B"} ${side.dist} (${network}): usable key row cold ${at(side.cold)} ms, warm ${at(side.warm)} ms; JavaScript before it (cold) ${js} KiB gzip (median of ${runs})`,
     );
   }
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: Keyscope against the floor of each thing it does, on this machine, in this run.
- * Prints a table of ratios, writes bench/results.json and rewrites the README's benchmark block.
+ * Prints a table of ratios, writes bench/results.json and rewrites the benchmark block of docs/benchmarks.md.
  *
  * `npm run bench -- --only api,paging --quick` measures a part, with fewer rounds, into bench/.work/ only.
  */
@@ -10,10 +10,10 @@ import { startServer, type StartedServer } from "../test/support/server-process"
 import { benchAnalytics } from "./analytics";
 import { benchApi } from "./api";
 import { benchBrowser, chromiumVersion } from "./browser";
-import { benchBundle } from "./bundle";
+import { benchBundle, buildApp, describeScripts } from "./bundle";
 import { describeMachine, loadNow } from "./lib/machine";
-import { APP_DIST, README_PATH, RESULTS_PATH, workFile } from "./lib/paths";
-import { markdownTable, updateReadme } from "./lib/report";
+import { APP_DIST, BENCHMARKS_DOC_PATH, RESULTS_PATH, workFile } from "./lib/paths";
+import { markdownTable, updateResultsDoc } from "./lib/report";
 import type { BenchResults, BenchRow } from "./lib/results";
 import { benchDeepPaging } from "./paging";
 
@@ -72,10 +72,7 @@ async function main(): Promise<void> {
 
   // The bundle section builds the dashboard every other section serves.
   if (sections.has("bundle")) rows.push(...(await benchBundle(log)));
-  else {
-    const { buildApp } = await import("./bundle");
-    await buildApp();
-  }
+  else await buildApp();
 
   if (sections.has("api") || sections.has("browser")) {
     await withServer(10_000, async (server, rootKey, verifySecrets) => {
@@ -101,6 +98,7 @@ async function main(): Promise<void> {
             manyKeysRuns: quick ? 1 : 3,
             manyKeys: 10_000,
             log,
+            describeScripts,
           })),
         );
       }
@@ -115,7 +113,7 @@ async function main(): Promise<void> {
 
   if (sections.has("analytics")) {
     rows.push(
-      ...(await benchAnalytics({ verifications: 1_000_000, keys: 10_000, requests: quick ? 100 : 300, log })),
+      ...(await benchAnalytics({ verifications: 1_000_000, keys: 10_000, requests: quick ? 100 : 300, costRounds: quick ? 2 : 5, log })),
     );
   }
 
@@ -127,9 +125,9 @@ async function main(): Promise<void> {
   };
   const resultsPath = partial ? workFile("results.json") : RESULTS_PATH;
   writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
-  if (!partial) updateReadme(README_PATH, results);
+  if (!partial) updateResultsDoc(BENCHMARKS_DOC_PATH, results);
   console.log(`\n${markdownTable(results)}\n`);
-  console.log(partial ? `A partial run: written to ${resultsPath} only.` : `Written to ${resultsPath} and README.md.`);
+  console.log(partial ? `A partial run: written to ${resultsPath} only.` : `Written to ${resultsPath} and docs/benchmarks.md.`);
 }
 
 await main();

@@ -11,10 +11,16 @@ import { proxyHandler } from "./proxy";
 import type { RateLimit } from "./rate-limit";
 import type { RequestLog } from "./request-log";
 import { docsRoutes } from "./routes/docs";
+import { createApiHandler, deleteApiHandler, getApiHandler } from "./routes/apis";
+import { createKeyHandler } from "./routes/create-key";
+import { deleteKeyHandler, rerollKeyHandler, updateCreditsHandler } from "./routes/credits-reroll-delete";
 import { getKeyHandler, whoamiHandler } from "./routes/get-key";
 import { listKeysHandler } from "./routes/list-keys";
+import { keyPermissionsHandler, keyRolesHandler } from "./routes/key-permissions";
 import { livenessHandler } from "./routes/liveness";
+import { updateKeyHandler } from "./routes/update-key";
 import { verifyKeyHandler } from "./routes/verify-key";
+import { getIdentityHandler, listIdentitiesHandler, listPermissionsHandler, listRolesHandler } from "./routes/workspace-lists";
 import { dashboardHandler } from "./static-dashboard";
 
 export type AppMode = ({ kind: "direct" } & AuthDependencies) | { kind: "proxy"; upstream: URL };
@@ -71,11 +77,29 @@ function directApi(
   api.all(listKeysPath, methodNotAllowed("POST"));
   api.post(apisListKeysPath, listKeysHandler(deps, "apis.listKeys"));
   api.all(apisListKeysPath, methodNotAllowed("POST"));
-  // The real service's key operations (CONTRACT.md §4).
+  // The real service's key operations (docs/api.md#operations).
   const keyOperations = {
     [GET_KEY_PATH.slice(API_PREFIX.length)]: getKeyHandler(deps),
     "/keys.whoami": whoamiHandler(deps),
     "/keys.verifyKey": verifyKeyHandler(deps),
+    "/keys.createKey": createKeyHandler(deps),
+    "/keys.updateKey": updateKeyHandler(deps),
+    "/keys.updateCredits": updateCreditsHandler(deps),
+    "/keys.rerollKey": rerollKeyHandler(deps),
+    "/keys.deleteKey": deleteKeyHandler(deps),
+    "/keys.addPermissions": keyPermissionsHandler(deps, "add"),
+    "/keys.removePermissions": keyPermissionsHandler(deps, "remove"),
+    "/keys.setPermissions": keyPermissionsHandler(deps, "set"),
+    "/keys.addRoles": keyRolesHandler(deps, "add"),
+    "/keys.removeRoles": keyRolesHandler(deps, "remove"),
+    "/keys.setRoles": keyRolesHandler(deps, "set"),
+    "/apis.createApi": createApiHandler(deps),
+    "/apis.getApi": getApiHandler(deps),
+    "/apis.deleteApi": deleteApiHandler(deps),
+    "/permissions.listPermissions": listPermissionsHandler(deps),
+    "/permissions.listRoles": listRolesHandler(deps),
+    "/identities.listIdentities": listIdentitiesHandler(deps),
+    "/identities.getIdentity": getIdentityHandler(deps),
   };
   for (const [path, handler] of Object.entries(keyOperations)) {
     api.post(path, handler);

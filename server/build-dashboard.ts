@@ -3,8 +3,7 @@ import { join } from "node:path";
 
 /** What the dashboard is built from, relative to the repository root. */
 const SOURCE_DIRS = ["src", "public", "build"] as const;
-// The build's own plugin decides which files index.html fetches, so a change to it is a change to the dashboard.
-const SOURCE_FILES = ["index.html", "vite.config.ts", "server/first-request-plugin.ts"] as const;
+const SOURCE_FILES = ["index.html", "vite.config.ts"] as const;
 
 function mtimeMs(path: string): number | undefined {
   try {

@@ -2,7 +2,17 @@ import { READ_ANALYTICS_PERMISSION } from "../src/lib/contract";
 import { parsePermissionList } from "./db/management";
 
 /** What a root key may do with the keys of an API: `api.*.<action>` for every API, `api.<apiId>.<action>` for one. */
-export type ApiAction = "read_key" | "verify_key" | "read_analytics" | "decrypt_key";
+export type ApiAction =
+  | "read_key"
+  | "verify_key"
+  | "read_analytics"
+  | "decrypt_key"
+  | "create_key"
+  | "update_key"
+  | "delete_key"
+  | "read_api"
+  | "create_api"
+  | "delete_api";
 
 export const VERIFY_ANY_API_KEYS = "api.*.verify_key";
 
@@ -38,6 +48,12 @@ export function permissionsFor(action: ApiAction, apiId?: string): string[] {
 export function hasAnyPermission(storedPermissions: string, wanted: readonly string[]): boolean {
   const granted = permissionSet(storedPermissions);
   return wanted.some((permission) => granted.has(permission));
+}
+
+/** Whether the root key holds every one of these permissions. */
+export function hasAllPermissions(storedPermissions: string, wanted: readonly string[]): boolean {
+  const granted = permissionSet(storedPermissions);
+  return wanted.every((permission) => granted.has(permission));
 }
 
 /** Whether the root key may do `action` on the keys of at least one API. */

@@ -12,7 +12,6 @@ import { paths } from "./app/paths";
 import { joinOtherTabs } from "./features/connect/key-hand-over";
 import { readConnection } from "./features/connect/key-store";
 import { readEnvironments } from "./features/environments/environment-store";
-import { closeFirstPaint } from "./lib/api/first-request";
 import { createQueryClient } from "./lib/query-client";
 import { watchFailedStylesheets } from "./lib/retryable-lazy";
 
@@ -28,7 +27,6 @@ watchFailedStylesheets();
 const queryClient = createQueryClient();
 
 function render(into: HTMLElement): void {
-  closeFirstPaint();
   createRoot(into, rootOptions).render(
     <StrictMode>
       <App queryClient={queryClient} />
@@ -45,7 +43,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A tab that holds a key and opens on the keys page renders once that page's code is here, and its first page of
- * keys if that comes soon (src/first-request/ fetched both alongside this file, so both are usually in by now):
+ * keys if that comes soon (src/first-request/ started both before this file loaded, so both are often in by now):
  * the first render is the page with its rows, not a loading shell, then the page, then its rows. Never a blank
  * page for long: each wait is bounded.
  */
@@ -54,9 +52,6 @@ async function firstScreenReady(): Promise<void> {
   const pageCode = KeysPage.preload();
   await Promise.race([pageCode, delay(PAGE_CODE_WAIT_MS)]);
   await Promise.race([keys, delay(FIRST_PAGE_WAIT_MS)]);
-  // The rows drawn from the early request (src/app/first-paint.ts) stay until the page itself replaces them,
-  // never a loading state.
-  if (closeFirstPaint()) await pageCode;
 }
 
 const opensOnKeys = readConnection() !== null && [paths.home, paths.keys, `${paths.keys}/`].includes(location.pathname);

@@ -16,4 +16,4 @@ export const FLOOR_APP_DIST = join(WORK_DIR, "floor-app-dist");
 export const FLOOR_APP_ROOT = join(BENCH_DIR, "floor-app");
 export const FLOOR_PAGE_DIR = join(BENCH_DIR, "floor-page");
 export const RESULTS_PATH = join(BENCH_DIR, "results.json");
-export const README_PATH = join(REPO_ROOT, "README.md");
+export const BENCHMARKS_DOC_PATH = join(REPO_ROOT, "docs", "benchmarks.md");

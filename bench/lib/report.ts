@@ -44,11 +44,11 @@ export function markdownTable(results: BenchResults): string {
   return lines.join("\n");
 }
 
-/** Rewrites the block between the bench markers in README.md; leaves the rest of the file as it is. */
-export function updateReadme(path: string, results: BenchResults): void {
-  const readme = readFileSync(path, "utf8");
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
+/** Rewrites the block between the bench markers in docs/benchmarks.md; leaves the rest of the file as it is. */
+export function updateResultsDoc(path: string, results: BenchResults): void {
+  const doc = readFileSync(path, "utf8");
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
   if (start === -1 || end < start) throw new Error(`${path} has no ${START} … ${END} block`);
-  writeFileSync(path, `${readme.slice(0, start + START.length)}\n${markdownTable(results)}\n${readme.slice(end)}`);
+  writeFileSync(path, `${doc.slice(0, start + START.length)}\n${markdownTable(results)}\n${doc.slice(end)}`);
 }

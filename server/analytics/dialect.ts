@@ -62,7 +62,7 @@ export const CLICKHOUSE_MACROS: readonly string[] = [
   "arrayJoin(list) AS unnest(list)",
 ];
 
-/** The functions the contract lists (CONTRACT.md §4), lower-cased as DuckDB's parse tree names them. */
+/** The functions the contract lists (docs/api.md#analytics), lower-cased as DuckDB's parse tree names them. */
 const DOCUMENTED_FUNCTIONS = `count sum avg min max any groupArray groupUniqArray uniq uniqExact quantile countIf sumIf
   now now64 today toDate toDateTime toDateTime64 toStartOfDay toStartOfWeek toStartOfMonth toStartOfYear toStartOfHour
   toStartOfMinute date_trunc formatDateTime fromUnixTimestamp64Milli toUnixTimestamp64Milli toIntervalDay toIntervalWeek

@@ -14,7 +14,8 @@ import { mayReadAnalytics } from "../permissions";
 import type { RateLimit } from "../rate-limit";
 import { readJsonBody } from "../request-body";
 import type { QueryRefusal } from "./check-query";
-import type { AnalyticsEngine, QueryOutcome } from "./engine";
+import type { AnalyticsEngine } from "./engine";
+import type { QueryOutcome } from "./query-outcome";
 
 export interface AnalyticsRouteDependencies extends AuthDependencies {
   engine: AnalyticsEngine;

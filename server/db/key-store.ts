@@ -142,6 +142,14 @@ export interface KeyStore {
   flush(): void;
   writeVerification(write: VerificationWrite): void;
   /**
+   * Runs a change of keys, APIs, permissions or roles (the key-changing operations) on this connection, in the group
+   * commit's transaction and its own savepoint, so a `work` that throws leaves nothing of itself; resolves once it is
+   * committed, and every cached answer is stale from then on.
+   */
+  change<T>(work: (db: Database) => T): Promise<T>;
+  /** Runs a read of the workspace's APIs, permissions, roles or identities (operations off the hot path) on this connection. */
+  read<T>(work: (db: Database) => T): T;
+  /**
    * Changes whenever the stored data may have: another connection (the admin CLI) committed, or this one
    * wrote. SQLite's `data_version` alone misses this connection's own writes.
    */
@@ -196,20 +204,20 @@ export function createKeyStore(db: Database): KeyStore {
   );
   const dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
   const apiInWorkspace = db
-    .prepare<[string, string], number>("SELECT 1 FROM apis WHERE id = ? AND workspace_id = ?")
+    .prepare<[string, string], number>("SELECT 1 FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL")
     .pluck();
 
   type PageArgs = [scope: string, after: string, limit: number];
   type FilteredPageArgs = [scope: string, externalId: string, after: string, limit: number];
   function page<Args extends unknown[]>(where: string): Statement<Args, KeyRow> {
-    return db.prepare<Args, KeyRow>(`${KEY_SELECT} WHERE ${where} AND k.id > ? ORDER BY k.id LIMIT ?`).raw();
+    return db.prepare<Args, KeyRow>(`${KEY_SELECT} WHERE ${where} AND k.id > ? AND k.deleted_at IS NULL ORDER BY k.id LIMIT ?`).raw();
   }
   const byWorkspace = page<PageArgs>("k.workspace_id = ?");
   const byApi = page<PageArgs>("k.api_id = ?");
   const byWorkspaceAndExternalId = page<FilteredPageArgs>("k.workspace_id = ? AND k.external_id = ?");
   const byApiAndExternalId = page<FilteredPageArgs>("k.api_id = ? AND k.external_id = ?");
-  const keyById = db.prepare<[string, string], KeyRow>(`${KEY_SELECT} WHERE k.id = ? AND k.workspace_id = ?`).raw();
-  const keyByHash = db.prepare<[string], KeyRow>(`${KEY_SELECT} WHERE k.hash = ?`).raw();
+  const keyById = db.prepare<[string, string], KeyRow>(`${KEY_SELECT} WHERE k.id = ? AND k.workspace_id = ? AND k.deleted_at IS NULL`).raw();
+  const keyByHash = db.prepare<[string], KeyRow>(`${KEY_SELECT} WHERE k.hash = ? AND k.deleted_at IS NULL`).raw();
 
   const updateUsage = db.prepare<[number, number | null, number | null, string]>(
     // max(): a replayed past verification (admin traffic) never moves lastUsedAt back.
@@ -316,6 +324,23 @@ export function createKeyStore(db: Database): KeyStore {
         record.spentCredits,
       );
       ownWrites += 1;
+    },
+    read(work) {
+      return work(db);
+    },
+    async change(work) {
+      try {
+        return await group.run(() => {
+          const value = work(db);
+          ownWrites += 1;
+          return value;
+        });
+      } catch (error) {
+        // The refused work's savepoint is undone, but the turn's transaction is still open: answer once it has
+        // committed, as every other answer does, so no caller acts while this connection still holds the write lock.
+        await group.run(() => undefined);
+        throw error;
+      }
     },
     changeVersion() {
       const now = { dataVersion: dataVersion.get() ?? 0, ownWrites };

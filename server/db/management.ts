@@ -91,8 +91,8 @@ export function listApis(db: Database, workspaceId: string): ApiSummary[] {
   return db
     .prepare<[string], ApiSummary>(
       `SELECT a.id, a.name, a.created_at AS createdAt,
-              (SELECT count(*) FROM keys k WHERE k.api_id = a.id) AS keyCount
-         FROM apis a WHERE a.workspace_id = ? ORDER BY a.created_at, a.id`,
+              (SELECT count(*) FROM keys k WHERE k.api_id = a.id AND k.deleted_at IS NULL) AS keyCount
+         FROM apis a WHERE a.workspace_id = ? AND a.deleted_at IS NULL ORDER BY a.created_at, a.id`,
     )
     .all(workspaceId);
 }
@@ -101,12 +101,21 @@ export function listApis(db: Database, workspaceId: string): ApiSummary[] {
 export function findApi(db: Database, workspaceId: string, apiId?: string): { id: string } | undefined {
   if (apiId !== undefined) {
     return db
-      .prepare<[string, string], { id: string }>("SELECT id FROM apis WHERE id = ? AND workspace_id = ?")
+      .prepare<[string, string], { id: string }>("SELECT id FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL")
       .get(apiId, workspaceId);
   }
   return db
-    .prepare<[string], { id: string }>("SELECT id FROM apis WHERE workspace_id = ? ORDER BY created_at, id LIMIT 1")
+    .prepare<[string], { id: string }>("SELECT id FROM apis WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, id LIMIT 1")
     .get(workspaceId);
+}
+
+/** Adds the permissions (by slug, which is also their name) the workspace does not have yet. */
+export function addPermissions(db: Database, workspaceId: string, slugs: readonly string[], createdAt: number): void {
+  if (slugs.length === 0) return;
+  const insert = db.prepare<[string, string, string, string, number]>(
+    "INSERT INTO permissions (id, workspace_id, name, slug, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+  );
+  for (const slug of new Set(slugs)) insert.run(newId("perm"), workspaceId, slug, slug, createdAt);
 }
 
 /** One prepared insert for many keys; the caller decides the transaction. Returns the new key's id. */
@@ -129,6 +138,8 @@ export function keyInserter(db: Database): (key: NewKey) => string {
   return (key) => {
     const id = newId("key");
     if (key.externalId !== undefined) insertIdentity.run(newId("id"), key.workspaceId, key.externalId, key.createdAt);
+    // So is every permission it names (permissions.listPermissions lists them).
+    addPermissions(db, key.workspaceId, key.permissions ?? [], key.createdAt);
     for (const role of key.roles ?? []) insertRole.run(newId("role"), key.workspaceId, role, key.createdAt);
     insert.run(
       id,
@@ -249,6 +260,7 @@ export function createRole(db: Database, workspaceId: string, name: string, perm
     .prepare("INSERT INTO roles (id, workspace_id, name, permissions, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
     .run(id, workspaceId, name, JSON.stringify([...new Set(permissions)]), createdAt);
   if (inserted.changes === 0) throw new ConflictError(`the workspace already has a role "${name}"`);
+  addPermissions(db, workspaceId, permissions, createdAt);
   return id;
 }
 
@@ -260,6 +272,7 @@ export function grantRole(db: Database, workspaceId: string, name: string, permi
       .get(workspaceId, name);
     if (row === undefined) return undefined;
     const all = [...new Set([...parsePermissionList(row.permissions), ...permissions])];
+    addPermissions(db, workspaceId, permissions, Date.now());
     db.prepare("UPDATE roles SET permissions = ? WHERE workspace_id = ? AND name = ?").run(JSON.stringify(all), workspaceId, name);
     return all;
   }).immediate();
@@ -269,7 +282,7 @@ export function listRoles(db: Database, workspaceId: string): RoleSummary[] {
   const rows = db
     .prepare<[string], { id: string; name: string; permissions: string; keyCount: number }>(
       `SELECT r.id, r.name, r.permissions,
-              (SELECT count(*) FROM keys k WHERE k.workspace_id = r.workspace_id
+              (SELECT count(*) FROM keys k WHERE k.workspace_id = r.workspace_id AND k.deleted_at IS NULL
                  AND EXISTS (SELECT 1 FROM json_each(k.roles) WHERE value = r.name)) AS keyCount
          FROM roles r WHERE r.workspace_id = ? ORDER BY r.name`,
     )
@@ -315,7 +328,7 @@ export function listIdentities(db: Database, workspaceId: string): IdentitySumma
   const identities = db
     .prepare<[string], { id: string; externalId: string; keyCount: number }>(
       `SELECT i.id, i.external_id AS externalId,
-              (SELECT count(*) FROM keys k WHERE k.workspace_id = i.workspace_id AND k.external_id = i.external_id) AS keyCount
+              (SELECT count(*) FROM keys k WHERE k.workspace_id = i.workspace_id AND k.external_id = i.external_id AND k.deleted_at IS NULL) AS keyCount
          FROM identities i WHERE i.workspace_id = ? ORDER BY i.external_id`,
     )
     .all(workspaceId);

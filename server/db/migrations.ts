@@ -230,6 +230,44 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO key_verifications_per_hour_seq VALUES (1, 0);
     `,
   },
+  {
+    version: 7,
+    name: "deleted keys and APIs, and the workspace's permissions as rows",
+    sql: `
+      -- keys.deleteKey without permanent, keys.rerollKey's old key and apis.deleteApi keep the row, as the real
+      -- service does: a deleted key or API is found by no operation, while its verifications keep their key id.
+      ALTER TABLE keys ADD COLUMN deleted_at INTEGER;
+      ALTER TABLE apis ADD COLUMN deleted_at INTEGER;
+
+      -- The permissions a workspace has defined (permissions.listPermissions); keys and roles keep naming theirs by
+      -- slug, as before. keys.addPermissions and its kin create a missing one here, as the real service does.
+      CREATE TABLE permissions (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+        name TEXT NOT NULL,
+        slug TEXT NOT NULL,
+        description TEXT,
+        created_at INTEGER NOT NULL,
+        UNIQUE (workspace_id, slug)
+      ) STRICT;
+    `,
+    data(db) {
+      // Every permission a key or a role names already is one of its workspace's.
+      const named = db
+        .prepare<[], { workspace_id: string; slug: string; created_at: number }>(
+          `SELECT workspace_id, slug, min(created_at) AS created_at FROM (
+             SELECT k.workspace_id, p.value AS slug, k.created_at FROM keys k, json_each(k.permissions) p
+             UNION ALL
+             SELECT r.workspace_id, p.value, r.created_at FROM roles r, json_each(r.permissions) p)
+           GROUP BY workspace_id, slug`,
+        )
+        .all();
+      const insert = db.prepare<[string, string, string, string, number]>(
+        "INSERT INTO permissions (id, workspace_id, name, slug, created_at) VALUES (?, ?, ?, ?, ?)",
+      );
+      for (const row of named) insert.run(newId("perm"), row.workspace_id, row.slug, row.slug, row.created_at);
+    },
+  },
 ];
 
 /** Applies the pending migrations in one immediate transaction, so two processes starting together don't both apply them. */

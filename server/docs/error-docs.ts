@@ -127,6 +127,26 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
       "The secret was trimmed, re-encoded or copied with a stray character.",
     ],
   },
+  "err:svc:data:role_not_found": {
+    whatHappened:
+      "A key operation (`keys.createKey`, `keys.updateKey`, `keys.addRoles`, `keys.removeRoles`, `keys.setRoles`) named a role the workspace does not have. Roles are never created by these operations; nothing was changed.",
+    howToFix: [
+      "Use a role name from `permissions.listRoles`.",
+      "Create the role first (`npm run admin -- roles create NAME`), then repeat the request.",
+    ],
+    commonMistakes: ["The role name differs in case or spelling.", "The role belongs to another workspace."],
+  },
+  "err:svc:data:permission_not_found": {
+    whatHappened:
+      "`keys.removePermissions` named a permission the workspace does not have, so there was nothing to remove; nothing was changed.",
+    howToFix: ["Use a permission slug or id from `permissions.listPermissions`."],
+    commonMistakes: ["The slug differs in case or spelling from the one the key carries."],
+  },
+  "err:svc:data:identity_not_found": {
+    whatHappened: "`identities.getIdentity` found no identity with this id or external id in the root key's workspace.",
+    howToFix: ["Use an identity id or external id from `identities.listIdentities`."],
+    commonMistakes: ["The external id was given with another case or a stray space."],
+  },
   "err:user:bad_request:request_body_too_large": {
     whatHappened: "The request body is larger than 1 MiB, the most this API reads.",
     howToFix: [

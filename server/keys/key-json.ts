@@ -1,8 +1,8 @@
 import type { KeyRecord } from "../db/key-store";
 
 /**
- * The contract's `Key` object (CONTRACT.md §4) as JSON text, written straight from the stored row: a page of
- * 100 keys is a list request's biggest cost, and this skips an object per key and a parse and stringify of
+ * The contract's `Key` object (docs/api.md#the-key-object) as JSON text, written straight from the stored row: a
+ * page of 100 keys is a list request's biggest cost, and this skips an object per key and a parse and stringify of
  * every JSON column (stored as JSON text: `meta` only ever an object, the lists only ever arrays).
  * Never the secret: `plaintext` is not stored, so it is never written.
  */

@@ -80,7 +80,7 @@ export function recordTraffic(db: Database, store: KeyStore, options: TrafficOpt
   const { workspaceId, apiId, days, count, now = Date.now(), random = Math.random, onProgress } = options;
   const keys = db
     .prepare<[string, string | null, string | null], { hash: string; created_at: number }>(
-      "SELECT hash, created_at FROM keys WHERE workspace_id = ? AND (? IS NULL OR api_id = ?) ORDER BY created_at, id",
+      "SELECT hash, created_at FROM keys WHERE workspace_id = ? AND deleted_at IS NULL AND (? IS NULL OR api_id = ?) ORDER BY created_at, id",
     )
     .all(workspaceId, apiId ?? null, apiId ?? null);
   if (keys.length === 0) throw new Error(`no keys to verify in workspace ${workspaceId}${apiId === undefined ? "" : ` (API ${apiId})`}`);

@@ -55,7 +55,7 @@ export interface VerifyRateLimitData extends StoredRateLimit {
   remaining: number;
 }
 
-/** The `data` of the verify answer (CONTRACT.md §4). */
+/** The `data` of the verify answer (docs/api.md#verifying-a-key). */
 export interface VerifyData {
   valid: boolean;
   code: VerifyCode;

@@ -28,13 +28,14 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[], spec: BodySpec<
     }
     const location = `body.${path.join(".")}`;
     const field = path[0] ?? "";
+    // The field is the caller's word: only the spec's own fixes, never an inherited property such as "constructor".
+    const fix = Object.hasOwn(spec.fixes, field) ? spec.fixes[field] : undefined;
     if (issue.expected === "never") {
       const last = path.at(-1) ?? "";
       return path.length === 1
         ? { location, message: `Unknown field "${last}"`, fix: `Remove it: the body accepts only ${fieldNames}.` }
-        : { location, message: `Unknown field "${last}" in ${field}`, fix: `Remove it. ${spec.fixes[field] ?? ""}`.trim() };
+        : { location, message: `Unknown field "${last}" in ${field}`, fix: `Remove it. ${fix ?? ""}`.trim() };
     }
-    const fix = spec.fixes[field];
     return fix === undefined ? { location, message: issue.message } : { location, message: issue.message, fix };
   });
 }

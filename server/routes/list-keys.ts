@@ -47,7 +47,7 @@ const KEYS_LIST_KEYS: BodySpec<v.GenericSchema<unknown, ListKeysBody>> = {
   example: '{"limit": 10}',
 };
 
-// The real service's operation names its API and takes what its official client always sends (CONTRACT.md §4).
+// The real service's operation names its API and takes what its official client always sends (docs/api.md#operations).
 const APIS_LIST_KEYS: BodySpec<v.GenericSchema<unknown, ListKeysBody>> = {
   schema: v.strictObject({
     ...BODY_FIELDS,

@@ -1,22 +1,18 @@
 /**
  * The keys page's first request, started by the first module the page runs, while the app's code is still on
- * its way (src/lib/api/first-request.ts adopts it). This module imports nothing at run time, so that it stays one
- * small file of its own: the few facts it shares with the app (the key-store's items, the list operation, the
- * request's exact shape) are repeated here, and test/src/first-request/start-first-request.test.ts checks that
- * the app's client adopts what this starts. A request that does not match is simply not adopted.
+ * its way (src/lib/api/first-request.ts adopts it). It stays small and imports nothing that would pull the app
+ * into the page's first file (the key-store imports React): the few facts it shares with the app's key-store
+ * and transport (the stored items, the request's exact shape) are repeated here, and
+ * test/src/first-request/start-first-request.test.ts checks that the app's client adopts what this starts.
+ * A request that does not match is simply not adopted.
  */
 import type { FirstRequest } from "../lib/api/first-request";
-import type { Connection } from "../lib/api/transport";
+import { LIST_KEYS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../lib/contract";
 
-/** src/lib/api/first-request.ts's FIRST_REQUEST_SYMBOL. */
-const FIRST_REQUEST_SYMBOL = "keyscope.firstRequest";
 /** src/features/connect/key-store.ts's items. */
 const API_KEY_ITEM = "keyscope.apiKey";
 const BASE_URL_ITEM = "keyscope.baseUrl";
 const API_ID_ITEM = "keyscope.apiId";
-/** src/lib/contract.ts: the reference server's list, and the real service's (with an API ID). */
-const LIST_KEYS_PATH = "/v2/keys.listKeys";
-const REAL_SERVICE_LIST_KEYS_PATH = "/v2/apis.listKeys";
 /** The transport's KEY_SHAPE: a key it would refuse to send is not sent early either. */
 const KEY_SHAPE = /^[\x21-\x7e]+$/;
 /** Where the app shows the keys list first: the keys page, and home, which leads there when a key is stored. */
@@ -26,17 +22,6 @@ export interface FirstRequestEnvironment {
   pathname: string;
   storage: Pick<Storage, "getItem">;
   fetch: (url: string, init: RequestInit) => Promise<Response>;
-  /**
-   * The keys page's code (scripts and stylesheets): fetched at once, or once `draw` has settled, since until then
-   * they would only queue ahead of what draws the page (the app's own files wait for it too: src/first-request/main.ts).
-   */
-  routeFiles: readonly string[];
-  preload: (file: string) => void;
-  /**
-   * Given the hand-over, a copy of the response (the app reads the original) and its connection: draws the page
-   * early; settles once it is drawn (src/first-request/main.ts: and in a frame) or will not be.
-   */
-  draw?: (handoff: FirstRequest, response: Promise<Response>, connection: Connection) => Promise<unknown>;
 }
 
 function readItem(storage: FirstRequestEnvironment["storage"], item: string): string | null {
@@ -67,7 +52,7 @@ function requestBaseUrl(stored: string): string | null {
 /** The request the keys list will send for its first page, or null when this tab should not send it early. */
 export function firstRequestOf(
   environment: Pick<FirstRequestEnvironment, "pathname" | "storage">,
-): { url: string; init: RequestInit; connection: Connection } | null {
+): { url: string; init: RequestInit } | null {
   if (!KEYS_PAGE_PATHS.has(environment.pathname)) return null;
   const apiKey = readItem(environment.storage, API_KEY_ITEM)?.trim() ?? "";
   const storedBaseUrl = readItem(environment.storage, BASE_URL_ITEM);
@@ -77,7 +62,6 @@ export function firstRequestOf(
   if (baseUrl === null) return null;
   const apiId = readItem(environment.storage, API_ID_ITEM)?.trim() || undefined;
   return {
-    connection: { baseUrl, apiKey, apiId },
     url: `${baseUrl}${apiId === undefined ? LIST_KEYS_PATH : REAL_SERVICE_LIST_KEYS_PATH}`,
     // The transport's request, field for field.
     init: {
@@ -109,8 +93,8 @@ function sameRequest(a: RequestInit, b: RequestInit): boolean {
 }
 
 /**
- * When this tab holds a key and opens on the keys page: start the list's first request and fetch the page's
- * code, and return the hand-over the client adopts the request from. Otherwise nothing happens.
+ * When this tab holds a key and opens on the keys page: start the list's first request, and return the hand-over
+ * the client adopts it from. Otherwise nothing happens.
  */
 export function startFirstRequest(environment: FirstRequestEnvironment): FirstRequest | null {
   const request = firstRequestOf(environment);
@@ -118,8 +102,7 @@ export function startFirstRequest(environment: FirstRequestEnvironment): FirstRe
   let response: Promise<Response> | undefined = environment.fetch(request.url, request.init);
   // A failure is the adopter's to report (as the client reports any); never an unhandled rejection here.
   response.catch(() => undefined);
-  const handoff: FirstRequest = {
-    firstPaint: "open",
+  return {
     take(url, init) {
       if (response === undefined || url !== request.url || !sameRequest(init, request.init)) return undefined;
       const taken = response;
@@ -127,30 +110,4 @@ export function startFirstRequest(environment: FirstRequestEnvironment): FirstRe
       return taken;
     },
   };
-  // Copied as it arrives, before the app can have read it.
-  const drawn = environment.draw?.(handoff, response.then((received) => received.clone()), request.connection);
-  const preloadRoute = () => {
-    for (const file of environment.routeFiles) environment.preload(file);
-  };
-  if (drawn === undefined) preloadRoute();
-  else void drawn.then(preloadRoute, preloadRoute);
-  return handoff;
 }
-
-/** Fetches a file of the keys page's code the way Vite's loader will ask for it (CORS mode, so the cache entry is reused). */
-export function preloadLink(file: string, priority: "low" | "auto" = "low"): void {
-  const link = document.createElement("link");
-  if (file.endsWith(".css")) {
-    link.rel = "preload";
-    link.as = "style";
-  } else {
-    link.rel = "modulepreload";
-  }
-  link.crossOrigin = "";
-  // The keys page's code after the list's answer and what draws it (src/app/first-paint.ts), which come first.
-  link.fetchPriority = priority;
-  link.href = file;
-  document.head.append(link);
-}
-
-export { FIRST_REQUEST_SYMBOL };

@@ -1,5 +1,5 @@
 /**
- * The analytics queries Keyscope sends to `analytics.getVerifications` (CONTRACT.md §4), as ClickHouse SQL
+ * The analytics queries Keyscope sends to `analytics.getVerifications` (docs/api.md#analytics), as ClickHouse SQL
  * that the reference server runs unchanged. Every value put into the text is either validated against an
  * id's shape first or quoted by `sqlString`, never interpolated raw.
  */

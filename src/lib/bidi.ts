@@ -2,21 +2,22 @@
  * Bidirectional control characters: invisible, yet they reorder the text around them, so that a name can
  * read as something it is not ("\u202Egnp.exe" shows as "exe.png"). Code hosts show them; so does Keyscope.
  * Our own few lines: the set is fixed by Unicode (explicit embeddings, overrides, isolates and marks).
+ * A Map, not an object: a name such as "toString" must not find an inherited property.
  */
-const CONTROL_NAMES: Readonly<Record<string, string>> = {
-  "\u061C": "ARABIC LETTER MARK",
-  "\u200E": "LEFT-TO-RIGHT MARK",
-  "\u200F": "RIGHT-TO-LEFT MARK",
-  "\u202A": "LEFT-TO-RIGHT EMBEDDING",
-  "\u202B": "RIGHT-TO-LEFT EMBEDDING",
-  "\u202C": "POP DIRECTIONAL FORMATTING",
-  "\u202D": "LEFT-TO-RIGHT OVERRIDE",
-  "\u202E": "RIGHT-TO-LEFT OVERRIDE",
-  "\u2066": "LEFT-TO-RIGHT ISOLATE",
-  "\u2067": "RIGHT-TO-LEFT ISOLATE",
-  "\u2068": "FIRST STRONG ISOLATE",
-  "\u2069": "POP DIRECTIONAL ISOLATE",
-};
+const CONTROL_NAMES: ReadonlyMap<string, string> = new Map([
+  ["\u061C", "ARABIC LETTER MARK"],
+  ["\u200E", "LEFT-TO-RIGHT MARK"],
+  ["\u200F", "RIGHT-TO-LEFT MARK"],
+  ["\u202A", "LEFT-TO-RIGHT EMBEDDING"],
+  ["\u202B", "RIGHT-TO-LEFT EMBEDDING"],
+  ["\u202C", "POP DIRECTIONAL FORMATTING"],
+  ["\u202D", "LEFT-TO-RIGHT OVERRIDE"],
+  ["\u202E", "RIGHT-TO-LEFT OVERRIDE"],
+  ["\u2066", "LEFT-TO-RIGHT ISOLATE"],
+  ["\u2067", "RIGHT-TO-LEFT ISOLATE"],
+  ["\u2068", "FIRST STRONG ISOLATE"],
+  ["\u2069", "POP DIRECTIONAL ISOLATE"],
+]);
 
 const CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 const CONTROLS_SPLIT = /([\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069])/;
@@ -38,7 +39,7 @@ export function splitBidiControls(text: string): BidiPart[] {
     .split(CONTROLS_SPLIT)
     .filter((part) => part !== "")
     .map((part) => {
-      const name = CONTROL_NAMES[part];
+      const name = CONTROL_NAMES.get(part);
       return name === undefined ? { kind: "text", text: part } : { kind: "control", code: codeOf(part), name };
     });
 }

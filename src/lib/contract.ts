@@ -1,11 +1,11 @@
 /**
- * The API contract Keyscope speaks (../shared/CONTRACT.md), as data and types.
+ * The API contract Keyscope speaks (docs/api.md), as data and types.
  * This is the only module that `src/` and `server/` share: it holds no behaviour
  * beyond pure conversions, and imports nothing.
  */
 
 export const LIST_KEYS_PATH = "/v2/keys.listKeys";
-/** The real service's list operation (CONTRACT.md §3); it requires `apiId`. */
+/** The real service's list operation (docs/api.md#how-the-real-service-differs); it requires `apiId`. */
 export const REAL_SERVICE_LIST_KEYS_PATH = "/v2/apis.listKeys";
 /** The list operations to try, in order, for a request with or without an `apiId`. */
 export function listKeysPaths(apiId: string | undefined): readonly string[] {
@@ -53,7 +53,7 @@ export function createRootKeyCommand(options: { name?: string; permissions?: rea
   ].join(" ");
 }
 
-/** Every error kind the reference server produces, by code (CONTRACT.md §1–2). */
+/** Every error kind the reference server produces, by code (docs/api.md#errors-and-their-codes). */
 export const ERROR_KINDS = {
   "err:svc:authentication:missing": {
     status: 401,
@@ -94,6 +94,21 @@ export const ERROR_KINDS = {
     status: 404,
     title: "Not Found",
     detail: "The requested key does not exist",
+  },
+  "err:svc:data:role_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "The requested role does not exist",
+  },
+  "err:svc:data:permission_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "The requested permission does not exist",
+  },
+  "err:svc:data:identity_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "The requested identity does not exist",
   },
   "err:user:bad_request:request_body_too_large": {
     status: 413,
@@ -226,8 +241,8 @@ export interface KeyIdentity {
 }
 
 /**
- * The Key object (CONTRACT.md §4). Only `keyId` is relied on: the seed's answers and hostile servers may leave
- * out the rest, so every other field is optional here. Times are Unix milliseconds. Never the secret.
+ * The Key object (docs/api.md#the-key-object). Only `keyId` is relied on: the seed's answers and hostile servers may
+ * leave out the rest, so every other field is optional here. Times are Unix milliseconds. Never the secret.
  */
 export interface Key {
   keyId: string;

@@ -39,21 +39,12 @@ export function formatRelativeTime(time: number, now: number): string {
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-/**
- * "Nov 24, 2026, 5:10:29 PM" in this computer's time zone: what `toLocaleString("en", { dateStyle: "medium",
- * timeStyle: "medium" })` says, written out for the reason above; null when the number is not a date.
- */
-export function formatLocalTime(time: number): string | null {
-  const date = new Date(time);
-  if (Number.isNaN(date.getTime())) return null;
-  const hours = date.getHours();
-  const clock = `${hours % 12 || 12}:${twoDigits(date.getMinutes())}:${twoDigits(date.getSeconds())}`;
-  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}, ${clock} ${hours < 12 ? "AM" : "PM"}`;
-}
-
 const twoDigits = (value: number) => String(value).padStart(2, "0");
 
-/** "Nov 24" in UTC, as `Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" })` says it. */
+/**
+ * "Nov 24" in UTC, as `Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" })` says
+ * it, written out for the reason above.
+ */
 export function formatUtcDay(time: number): string {
   const date = new Date(time);
   return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;

@@ -1,6 +1,6 @@
 import { formatCount, formatCountOf } from "./format-number";
 /**
- * The fields of a key (CONTRACT.md §4) that decide whether a verification passes. Structural, so the
+ * The fields of a key (docs/api.md#the-key-object) that decide whether a verification passes. Structural, so the
  * client's whole Key object fits it.
  */
 export interface KeyFacts {
@@ -48,6 +48,14 @@ export function nextRefill(credits: Credits | undefined, now: number): number | 
     if (at > now) return at;
   }
   return null;
+}
+
+/**
+ * "set to 20 every day", "set to 1,000 every month on day 15": a refill sets the credits to its amount, whatever
+ * was left (the server's rule, and the real service's), so it is never said to add them.
+ */
+export function describeRefill(refill: NonNullable<Credits["refill"]>): string {
+  return `set to ${formatCount(refill.amount)} ${refill.interval === "daily" ? "every day" : `every month on day ${refill.refillDay ?? 1}`}`;
 }
 
 /** "100 per 1 minute", "5 per 10 seconds". */

@@ -1,10 +1,12 @@
 import type { Key } from "./contract";
+import { formatCount } from "./format-number";
 import { formatUtcTime } from "./format-time";
+import { describeRefill } from "./key-facts";
 import type { Tone } from "./tone";
 
 /**
  * What each verification outcome means: `keys.verifyKey` answers 200 with a `code`, and analytics records an
- * `outcome` (CONTRACT.md §4). These are answers, not errors, so they are not in the error catalog; the key's
+ * `outcome` (docs/api.md#verifying-a-key). These are answers, not errors, so they are not in the error catalog; the key's
  * page and the request-id lookup both explain them from here.
  */
 
@@ -66,7 +68,7 @@ interface OutcomeEntry {
   tone: Tone;
   heading: string;
   whatHappened: ByFacts<string>;
-  fixSteps: readonly string[];
+  fixSteps: ByFacts<readonly string[]>;
   likelyCauses: readonly string[];
 }
 
@@ -114,13 +116,23 @@ const OUTCOME_ENTRIES: Record<VerificationOutcome, OutcomeEntry> = {
   },
   USAGE_EXCEEDED: {
     tone: "warning",
-    heading: "Refused: the key has no credits left",
+    heading: "Refused: the key was out of credits",
     whatHappened: (facts) => {
-      const refill = facts.key?.credits?.refill;
-      const when = refill === undefined ? "" : refill.interval === "daily" ? " They refill daily" : ` They refill monthly${refill.refillDay === undefined ? "" : ` on day ${refill.refillDay}`}`;
-      return `Each verification spends credits, and this key has ${facts.key?.credits?.remaining ?? 0} left.${refill === undefined ? " They do not refill by themselves." : `${when}, by ${refill.amount}.`}`;
+      const credits = facts.key?.credits;
+      // The key's fields are read now, the refusal happened then: a refill or a change may lie between.
+      const now =
+        credits === undefined || credits.remaining === null
+          ? ""
+          : credits.remaining === 0
+            ? " It has none left now."
+            : ` It has ${formatCount(credits.remaining)} now (a refill or a change since).`;
+      const refill = credits?.refill === undefined ? (credits === undefined ? "" : " Its credits are never refilled.") : ` Its credits are ${describeRefill(credits.refill)}.`;
+      return `The verification cost more credits than the key had left.${now}${refill}`;
     },
-    fixSteps: ["Add credits to the key (or raise its refill), if it should go on being used.", "Otherwise wait for the next refill."],
+    fixSteps: (facts) =>
+      facts.key?.credits?.refill === undefined
+        ? ["Add credits to the key (or give it a refill), if it should go on being used."]
+        : ["Add credits to the key (or raise its refill), if it should go on being used.", "Otherwise wait for the next refill."],
     likelyCauses: ["The key's usage was capped on purpose.", "A client retrying in a loop spent the credits."],
   },
   RATE_LIMITED: {
@@ -128,8 +140,7 @@ const OUTCOME_ENTRIES: Record<VerificationOutcome, OutcomeEntry> = {
     heading: "Refused: the key hit its rate limit",
     whatHappened: (facts) => {
       const name = facts.ratelimit ? `its rate limit \`${facts.ratelimit.name}\`` : "one of its rate limits";
-      const reset = at(facts.ratelimit?.reset);
-      return `The key was used more often than ${name} allows.${reset === null ? "" : ` The limit resets at ${reset}.`}`;
+      return `The key was used more often than ${name} allows.`;
     },
     fixSteps: [
       "Slow the caller down, or spread its requests over time.",
@@ -184,7 +195,7 @@ export function describeVerification(facts: VerificationFacts): OutcomeExplanati
     tone: entry.tone,
     heading: entry.heading,
     whatHappened: typeof entry.whatHappened === "function" ? entry.whatHappened(facts) : entry.whatHappened,
-    fixSteps: [...entry.fixSteps],
+    fixSteps: [...(typeof entry.fixSteps === "function" ? entry.fixSteps(facts) : entry.fixSteps)],
     likelyCauses: [...entry.likelyCauses],
   };
 }

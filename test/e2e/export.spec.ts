@@ -30,3 +30,32 @@ test("the Keys toolbar exports the loaded keys as CSV and JSON files named with 
   expect(parsed.count).toBe(count);
   expect(parsed.keys.map((key) => key.name)).toContain('=HYPERLINK("http://evil.example")');
 });
+
+test("the CSV status column holds the statuses the table shows, usage's included (#28.13)", async ({ page, server }) => {
+  const rootKey = await server.admin(["root-key", "create", "--name", "e2e-export", "--permissions", "api.*.read_key,api.*.read_analytics"]);
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  const table = page.getByRole("table", { name: "API keys" });
+  const csvStatus = async (): Promise<string> => {
+    await page.getByRole("button", { name: "Export…" }).click();
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    const [header, row] = (await readFile(await (await download).path(), "utf8")).slice(1).trimEnd().split("\r\n");
+    await page.getByRole("button", { name: "Export…" }).click();
+    if (header === undefined || row === undefined) throw new Error("the CSV has no key row");
+    const status = row.split(",")[header.split(",").indexOf("status")];
+    if (status === undefined) throw new Error(`the CSV has no status column: ${header}`);
+    return status;
+  };
+
+  // A demo key refused often: "Many refusals" comes from its usage, once that is in.
+  await page.getByRole("searchbox", { name: "Filter keys" }).fill("Nightly data export");
+  const statusCell = table.getByRole("row").nth(1).getByRole("cell").nth(2);
+  await expect(statusCell).toHaveText("ExpiredMany refusals");
+  expect(await csvStatus()).toBe("Expired; Many refusals");
+
+  // A key with nothing wrong is "Active" in both.
+  await page.getByRole("searchbox", { name: "Filter keys" }).fill("Preview deployments");
+  await expect(statusCell).toHaveText("Active");
+  expect(await csvStatus()).toBe("Active");
+});

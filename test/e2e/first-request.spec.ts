@@ -38,26 +38,20 @@ test("a tab holding a key lists its keys with one request, started before the ap
   await saveScreenshot(page, "keys-first-request-phone");
 });
 
-test("index.html fetches the early module and what draws the keys page, and leaves the app's code to the early module", async ({ page, server }) => {
+test("the list's request leaves before the app's code is fetched: index.html runs only the small early module", async ({ page, server, rootKey }) => {
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await expect(firstRow(page)).toBeVisible();
+
   const html = await (await page.request.get(server.url)).text();
-  const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1]);
-  expect(scripts).toEqual([expect.stringMatching(/^\/assets\/first-request-[^/]+\.js$/)]);
-  const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*href="([^"]+)"/g)].map((match) => match[1]);
-  expect(preloaded).toContainEqual(expect.stringMatching(/^\/assets\/first-paint-[^/]+\.js$/));
-  // In few files, each fetched before the list's answer at a cost beyond its bytes: the drawing's own module, the
-  // one it shares with the keys page, the one it shares with the app's entry; and one stylesheet.
-  expect(preloaded.length).toBeLessThanOrEqual(3);
-  expect([...html.matchAll(/<link rel="preload" as="style"/g)]).toHaveLength(1);
-  // The app's entry: named by the early module, neither run nor preloaded by the page itself.
-  const early = await (await page.request.get(`${server.url}${scripts[0]}`)).text();
-  const appEntry = /"entry":"(\/assets\/index-[^"]+\.js)"/.exec(early)?.[1];
-  expect(appEntry).toBeDefined();
-  expect(html).not.toContain(appEntry);
-  // The keys page's own code, grouped for the drawing, is none of the app's files: the app starts without it.
-  const appModules = JSON.parse(/"entry":"[^"]+","modules":(\[[^\]]*\])/.exec(early)?.[1] ?? "null") as string[];
-  expect(appModules.length).toBeGreaterThan(0);
-  expect(preloaded).toContainEqual(expect.stringMatching(/^\/assets\/keys-page-[^/]+\.js$/));
-  expect(appModules.filter((file) => file.includes("/keys-page-"))).toEqual([]);
+  expect([...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)]).toHaveLength(1);
+  const sent = requests(page);
+  await page.reload();
+  await expect(firstRow(page)).toBeVisible();
+  const list = sent.urls.findIndex((url) => url.endsWith("/v2/keys.listKeys"));
+  const appCode = sent.urls.findIndex((url) => /\/assets\/(main|keys-route)-[^/]+\.js$/.test(url));
+  expect(list).toBeGreaterThan(-1);
+  expect(appCode).toBeGreaterThan(list);
 });
 
 test("a tab holding a key draws the keys page with its rows in its first render: no loading shell before them", async ({ page, server, rootKey }) => {
@@ -78,16 +72,11 @@ test("a tab holding a key draws the keys page with its rows in its first render:
     }).observe(document, { childList: true, subtree: true });
   });
   // The app waits a bounded time for the list (src/main.tsx): on a busy machine the server may answer later, and
-  // the loading state is then right. So the app's own code is held back until the early request has its answer,
-  // and rows in the first render become the only right outcome.
-  // (index.html's only script is the early module, which names the app's entry and starts it.)
-  const earlyScript = /<script type="module"[^>]* src="([^"]+)"/.exec(await (await page.request.get(server.url)).text())?.[1];
-  if (earlyScript === undefined) throw new Error("index.html names no script");
-  const appScript = /"(\/assets\/index-[^"]+\.js)"/.exec(await (await page.request.get(`${server.url}${earlyScript}`)).text())?.[1];
-  if (appScript === undefined) throw new Error("the early module names no app script");
+  // the loading state is then right. So the app's own code (src/main.tsx, which the early module starts) is held
+  // back until the early request has its answer, and rows in the first render become the only right outcome.
   // (Its answer, not its end: the body is read only by the app, which is what waits here.)
   const listAnswered = page.waitForResponse((response) => response.url().endsWith("/v2/keys.listKeys"));
-  await page.route(`${server.url}${appScript}`, async (route) => {
+  await page.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
     await listAnswered;
     await route.continue();
   });
@@ -150,109 +139,4 @@ test("a key's own page starts no list request ahead of the app", async ({ page, 
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   expect(await startedEarly(page)).toBe(false);
   expect(sent.count("keys.listKeys")).toBe(0);
-});
-
-/** How many pixels of two same-sized PNG screenshots differ, counted in a blank page of the same browser. */
-async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<{ differing: number; total: number }> {
-  const blank = await page.context().newPage();
-  try {
-    return await blank.evaluate(
-      async ({ first, second }) => {
-        const pixels = async (png: string) => {
-          const image = new Image();
-          image.src = `data:image/png;base64,${png}`;
-          await image.decode();
-          const canvas = document.createElement("canvas");
-          canvas.width = image.width;
-          canvas.height = image.height;
-          const context = canvas.getContext("2d");
-          if (context === null) throw new Error("no 2d canvas");
-          context.drawImage(image, 0, 0);
-          return context.getImageData(0, 0, image.width, image.height).data;
-        };
-        const [one, two] = [await pixels(first), await pixels(second)];
-        let differing = 0;
-        for (let index = 0; index < one.length; index += 4) {
-          if (one[index] !== two[index] || one[index + 1] !== two[index + 1] || one[index + 2] !== two[index + 2]) differing += 1;
-        }
-        return { differing, total: one.length / 4 };
-      },
-      { first: a.toString("base64"), second: b.toString("base64") },
-    );
-  } finally {
-    await blank.close();
-  }
-}
-
-const drawnEarly = (page: Page) => page.locator("#root > .app[inert]");
-const rowTexts = (page: Page) => page.getByRole("table", { name: "API keys" }).getByRole("row").allInnerTexts();
-
-test("a wide tab holding a key draws its keys from the early answer before the app's code runs, and the app then draws the same page over it", async ({
-  page,
-  server,
-  rootKey,
-}) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(server.url);
-  await enterKey(page, rootKey);
-  await expect(firstRow(page)).toBeVisible();
-
-  // The keys page's own code is held back, so what shows is the drawing (src/app/first-paint.ts) alone; usage is
-  // never answered, so both pictures have its placeholders.
-  let releasePageCode = () => {};
-  const pageCodeHeld = new Promise<void>((resolve) => (releasePageCode = resolve));
-  await page.route(/\/assets\/keys-route-[^/]+\.js$/, async (route) => {
-    await pageCodeHeld;
-    await route.continue();
-  });
-  await page.route(/\/v2\/analytics\.getVerifications$/, () => new Promise<void>(() => {}));
-  // One instant for both: "8 minutes ago" drawn early and "9 minutes ago" a minute boundary later are both right.
-  await page.clock.setFixedTime(new Date());
-  await page.reload();
-
-  await expect(drawnEarly(page).getByRole("link", { name: /.+/ }).first()).toBeAttached();
-  const drawnRows = await drawnEarly(page).locator('[role="row"]').allInnerTexts();
-  expect(drawnRows.length).toBeGreaterThan(5);
-  // Not yet the app: nothing in it can be focused or clicked, and it says what it lists.
-  await expect(drawnEarly(page).locator(".keys-toolbar__count")).toHaveText(/^\d+ keys$/);
-  const drawn = await page.screenshot();
-  await saveScreenshot(page, "keys-first-paint-desktop");
-
-  releasePageCode();
-  await expect(page.locator("#root > .app:not([inert])")).toBeVisible();
-  await expect(drawnEarly(page)).toHaveCount(0);
-  await expect(firstRow(page)).toBeVisible();
-  const rendered = await page.screenshot();
-  const appRows = (await rowTexts(page)).slice(0, drawnRows.length);
-  expect(appRows).toEqual(drawnRows);
-  // The same picture: only anti-aliasing of a little text may differ (a moved or missing element changes far more).
-  const { differing, total } = await differingPixels(page, drawn, rendered);
-  expect(differing / total).toBeLessThan(0.002);
-});
-
-test("a phone-width tab is not drawn early: the app draws its cards itself", async ({ page, server, rootKey }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(server.url);
-  await enterKey(page, rootKey);
-  await expect(firstRow(page)).toBeVisible();
-  await page.addInitScript(() => {
-    Object.assign(globalThis, { drawnEarly: false });
-    new MutationObserver(() => {
-      if (document.querySelector("#root > .app[inert]") !== null) Object.assign(globalThis, { drawnEarly: true });
-    }).observe(document, { childList: true, subtree: true });
-  });
-  await page.reload();
-  await expect(firstRow(page)).toBeVisible();
-  expect(await page.evaluate(() => (globalThis as unknown as { drawnEarly: boolean }).drawnEarly)).toBe(false);
-});
-
-test("when the drawing's code cannot be loaded, the app starts anyway and lists the keys itself", async ({ page, server, rootKey }) => {
-  await page.goto(server.url);
-  await enterKey(page, rootKey);
-  await expect(firstRow(page)).toBeVisible();
-  await page.route(/\/assets\/first-paint-[^/]+\.js$/, (route) => route.abort("connectionfailed"));
-  await page.reload();
-  await expect(firstRow(page)).toBeVisible();
-  await expect(page.locator("#root > .app:not([inert])")).toBeVisible();
-  await expect(drawnEarly(page)).toHaveCount(0);
 });

@@ -9,7 +9,7 @@ import { asKeyList, callApi } from "./http";
  * envelopes for bad input that a client can send through fetch are in bad-input.test.ts, in-process.
  *
  * Decided here: the body is read as JSON whatever Content-Type says (text/plain, a form type, none at all).
- * CONTRACT.md fixes what the client sends, not what the server must refuse, and the header proves nothing:
+ * docs/api.md fixes what the client sends, not what the server must refuse, and the header proves nothing:
  * what authenticates is the Authorization header, which a cross-site form cannot set. A body that is not JSON
  * is invalid input (400) however it is labelled.
  */

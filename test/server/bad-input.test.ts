@@ -8,7 +8,7 @@ import { startInProcess, type InProcessServer } from "./in-process";
  * HTTP at all, the HTTP layer's bare 4xx and a closed connection), never a 5xx and never a hang.
  *
  * Decided here: the body is read as JSON whatever Content-Type says (text/plain, a form type, none at all).
- * CONTRACT.md fixes what the client sends, not what the server must refuse, and the header proves nothing:
+ * docs/api.md fixes what the client sends, not what the server must refuse, and the header proves nothing:
  * what authenticates is the Authorization header, which a cross-site form cannot set. A body that is not JSON
  * is invalid input (400) however it is labelled.
  *

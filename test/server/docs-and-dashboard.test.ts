@@ -20,7 +20,7 @@ beforeAll(() => {
   writeFileSync(join(distDir, "assets", "keys-Ef56Gh78.js"), ASSET_JS);
   writeFileSync(join(distDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
   mkdirSync(join(distDir, ".vite"));
-  writeFileSync(join(distDir, ".vite", "first-screen.json"), "{}");
+  writeFileSync(join(distDir, ".vite", "manifest.json"), "{}");
   server = startInProcess({ distDir });
 });
 
@@ -109,7 +109,7 @@ describe("the dashboard", () => {
   test("other files are served and revalidated", async () => {
     const response = await server.fetch(`${server.url}/favicon.svg`);
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("image/svg+xml");
+    expect(response.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
     expect(response.headers.get("cache-control")).toBe("no-cache");
   });
 
@@ -123,7 +123,7 @@ describe("the dashboard", () => {
   });
 
   test("the build's dot-folders (.vite/) are not served: the path gets index.html", async () => {
-    const response = await server.fetch(`${server.url}/.vite/first-screen.json`);
+    const response = await server.fetch(`${server.url}/.vite/manifest.json`);
     expect(await response.text()).toBe(INDEX_HTML);
   });
 

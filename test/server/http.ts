@@ -21,7 +21,7 @@ export type ErrorEnvelope = v.InferOutput<typeof ErrorEnvelope>;
 
 const RateLimit = v.strictObject({ id: v.string(), name: v.string(), limit: v.number(), duration: v.number(), autoApply: v.boolean() });
 
-/** The whole Key object of CONTRACT.md §4, and nothing else (never a secret). */
+/** The whole Key object (docs/api.md#the-key-object), and nothing else (never a secret). */
 export const ListedKey = v.strictObject({
   keyId: v.pipe(v.string(), v.regex(KEY_ID)),
   name: v.string(),

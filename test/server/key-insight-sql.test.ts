@@ -4,7 +4,7 @@ import { createAnalyticsEngine, type AnalyticsEngine } from "../../server/analyt
 import { migrate } from "../../server/db/migrations";
 import { parseUsageRows, parseVerificationRows } from "../../src/lib/analytics-rows";
 import { refusalsQuery, sqlString, usageQuery, verificationByRequestIdQuery } from "../../src/lib/analytics-sql";
-import { usageTotalsChunks, usageTotalsFromRows, usageTotalsSql } from "../../src/features/keys/usage";
+import { usageTotalsChunks, usageTotalsFromRows, usageTotalsSql } from "../../src/features/keys/utils/usage";
 
 /** The dashboard's analytics SQL, run unchanged by the reference server's engine, parsed by the dashboard's parsers. */
 const WORKSPACE = "ws_Test1";

@@ -88,3 +88,29 @@ test("migration 6 adds the per-hour sums by key, empty and at seq 0, and leaves 
   expect(() => db.prepare("INSERT INTO key_verifications_per_hour_seq VALUES (2, 0)").run()).toThrow(/CHECK/);
   db.close();
 });
+
+test("migration 7 makes a permission row of every permission a key or role names, once per workspace, and keeps every key live", () => {
+  const db = new Database(":memory:");
+  migrate(db, MIGRATIONS.filter((migration) => migration.version <= 6));
+  db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'w', 0), ('ws_2', 'v', 0)").run();
+  db.prepare("INSERT INTO apis (id, workspace_id, name, created_at) VALUES ('api_1', 'ws_1', 'a', 0), ('api_2', 'ws_2', 'b', 0)").run();
+  const key = db.prepare(
+    "INSERT INTO keys (id, workspace_id, api_id, hash, start, name, enabled, created_at, permissions) VALUES (?, ?, ?, ?, 'sk_', 'k', 1, ?, ?)",
+  );
+  key.run("key_1", "ws_1", "api_1", "h1", 100, JSON.stringify(["documents.read", "documents.write"]));
+  key.run("key_2", "ws_2", "api_2", "h2", 50, JSON.stringify(["documents.read"]));
+  db.prepare(`INSERT INTO roles (id, workspace_id, name, permissions, created_at) VALUES ('role_r', 'ws_1', 'reader', '["documents.read", "users.view"]', 10)`).run();
+  const keysBefore = db.prepare("SELECT * FROM keys ORDER BY id").all();
+
+  migrate(db);
+
+  const permissions = db.prepare("SELECT workspace_id, name, slug, created_at FROM permissions ORDER BY workspace_id, slug").all();
+  expect(permissions).toEqual([
+    { workspace_id: "ws_1", name: "documents.read", slug: "documents.read", created_at: 10 },
+    { workspace_id: "ws_1", name: "documents.write", slug: "documents.write", created_at: 100 },
+    { workspace_id: "ws_1", name: "users.view", slug: "users.view", created_at: 10 },
+    { workspace_id: "ws_2", name: "documents.read", slug: "documents.read", created_at: 50 },
+  ]);
+  expect(db.prepare("SELECT * FROM keys ORDER BY id").all()).toEqual(keysBefore.map((row) => ({ ...(row as object), deleted_at: null })));
+  db.close();
+});

@@ -3,10 +3,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { listenOnLoopback } from "./loopback";
 
 /**
- * A stand-in for the real service, answering in its shapes (CONTRACT.md §3): `POST /v2/apis.listKeys` only,
- * requiring `apiId`; `data` a plain array with `pagination` beside it; errors as `application/problem+json`;
- * a missing header answered 400 invalid_input located in `security`; no CORS headers at all; any other path a
- * plain-text 404. Plain node:http on 127.0.0.1, so tests can reach it through the reference server's proxy mode.
+ * A stand-in for the real service, answering in its shapes (docs/api.md#how-the-real-service-differs):
+ * `POST /v2/apis.listKeys` only, requiring `apiId`; `data` a plain array with `pagination` beside it; errors as
+ * `application/problem+json`; a missing header answered 400 invalid_input located in `security`; no CORS headers at
+ * all; any other path a plain-text 404. Plain node:http on 127.0.0.1, so tests can reach it through the reference
+ * server's proxy mode.
  */
 
 export interface RealShapeKey {

@@ -2,7 +2,7 @@ import { QueryErrorResetBoundary } from "@tanstack/react-query";
 import { ErrorBoundary } from "react-error-boundary";
 import { useParams } from "react-router-dom";
 import { KeyInsight } from "../../features/key-insight/components/key-insight";
-import { useNow } from "../../features/keys/use-now";
+import { useNow } from "../../lib/hooks/use-now";
 import { AnalyticsErrorNotice } from "../../features/troubleshoot/components/analytics-error-notice";
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
 import { OutcomeExplanation } from "../../features/troubleshoot/components/outcome-explanation";

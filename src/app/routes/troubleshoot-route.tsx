@@ -2,7 +2,7 @@ import { useNavigate, useSearchParams } from "react-router-dom";
 import { defaultBaseUrl } from "../../features/connect/default-base-url";
 import { useConnection, useStoredTarget } from "../../features/connect/key-store";
 import { maskKey } from "../../features/connect/mask-key";
-import { useNow } from "../../features/keys/use-now";
+import { useNow } from "../../lib/hooks/use-now";
 import { RequestIdLookup } from "../../features/troubleshoot/components/request-id-lookup";
 import { TroubleshootPage } from "../../features/troubleshoot/components/troubleshoot-page";
 import { useActiveEnvironment } from "../use-active-environment";

@@ -20,23 +20,25 @@ function times(count: number): string {
   return count === 1 ? "once" : `${formatCount(count)} times`;
 }
 
-/** Why the key's own fields refuse every verification now, with the outcome that reason produces; null when none does. */
-function fieldReason(key: KeyFacts, now: number): { outcome: AnalyticsOutcome; reason: string } | null {
-  if (key.expires !== undefined && key.expires <= now) {
-    return { outcome: "EXPIRED", reason: `it expired ${when(key.expires, now)}` };
-  }
-  if (key.enabled === false) return { outcome: "DISABLED", reason: "it is disabled" };
+/**
+ * Why the key's own fields refuse every verification now, each with the outcome it produces, in the order the
+ * server checks them (server/keys/verify-key.ts: disabled, then expired, then credits): the first is what it records.
+ */
+function fieldReasons(key: KeyFacts, now: number): { outcome: AnalyticsOutcome; reason: string }[] {
+  const reasons: { outcome: AnalyticsOutcome; reason: string }[] = [];
+  if (key.enabled === false) reasons.push({ outcome: "DISABLED", reason: "it is disabled" });
+  if (key.expires !== undefined && key.expires <= now) reasons.push({ outcome: "EXPIRED", reason: `it expired ${when(key.expires, now)}` });
   if (key.credits?.remaining === 0) {
     const refill = nextRefill(key.credits, now);
-    return {
+    reasons.push({
       outcome: "USAGE_EXCEEDED",
       reason:
         refill === null
           ? "it is out of credits and none are refilled"
           : `it is out of credits until they refill ${formatRelativeTime(refill, now)} (${formatUtcDay(refill)})`,
-    };
+    });
   }
-  return null;
+  return reasons;
 }
 
 /** What a refusal outcome says about the key, for when its fields do not explain it. */
@@ -79,23 +81,29 @@ function dominantRefusal(counts: OutcomeCounts): AnalyticsOutcome | null {
  * (`counts`, or null when analytics could not be read).
  */
 export function refusalVerdict(key: KeyFacts, counts: OutcomeCounts | null, now: number): Verdict {
-  const byFields = fieldReason(key, now);
+  const reasons = fieldReasons(key, now);
   const total = counts === null ? 0 : Object.values(counts).reduce((sum, count) => sum + count, 0);
   const refused = counts === null ? 0 : total - counts.VALID;
 
-  if (byFields !== null) {
-    if (counts === null) return { tone: "refused", text: `Refused because ${byFields.reason}.` };
-    if (total === 0) return { tone: "refused", text: `Refused because ${byFields.reason}; nobody tried it in the last 24 h.` };
-    const outcome = counts[byFields.outcome] > 0 ? byFields.outcome : dominantRefusal(counts);
-    if (outcome === null) {
+  const first = reasons[0];
+  if (first !== undefined) {
+    const because = `Refused because ${reasons.map((reason) => reason.reason).join(" and ")}`;
+    if (counts === null) return { tone: "refused", text: `${because}.` };
+    if (total === 0) return { tone: "refused", text: `${because}; nobody tried it in the last 24 h.` };
+    if (counts[first.outcome] > 0) {
       return {
         tone: "refused",
-        text: `Refused because ${byFields.reason}, though all ${formatCount(total)} verifications in the last 24 h were VALID.`,
+        text: `${because}: ${formatCount(counts[first.outcome])} of ${formatCount(total)} verifications in the last 24 h were ${first.outcome}.`,
       };
     }
+    const recorded = dominantRefusal(counts);
+    if (recorded === null) {
+      return { tone: "refused", text: `${because}, though all ${formatCount(total)} verifications in the last 24 h were VALID.` };
+    }
+    // The fields and what the server recorded disagree (the key changed, or something it checks first refused it): both.
     return {
       tone: "refused",
-      text: `Refused because ${byFields.reason}: ${formatCount(counts[outcome])} of ${formatCount(total)} verifications in the last 24 h were ${outcome}.`,
+      text: `${because}; yet none of the last 24 h's verifications was ${first.outcome}: ${formatCount(counts[recorded])} of ${formatCount(total)} were ${recorded}, because ${outcomeReason(recorded, key)}.`,
     };
   }
 

@@ -85,7 +85,7 @@ interface Resolved {
   /** The API's origin, or a placeholder. */
   apiOrigin: string;
   pageOrigin: string | null;
-  /** The permission the request's operation needs (CONTRACT.md §4), for a 403 that says it is missing. */
+  /** The permission the request's operation needs (docs/api.md#operations), for a 403 that says it is missing. */
   permission: NeededPermission;
 }
 

@@ -4,7 +4,8 @@ import type { VerificationFacts } from "../../lib/verification-outcomes";
 /**
  * What is known about a refused verification, for the catalog's explanation: the key's fields, and the rate
  * limit that refused it when the key has only one that applies to every verification (analytics records
- * neither the rate limit nor the permission asked for). A window that refused at `time` is over by `time + duration`.
+ * neither the rate limit nor the permission asked for). The server's windows are fixed and aligned to multiples
+ * of the duration (a 1 h limit resets at the next full hour), so the one that refused at `time` ends at the next multiple.
  */
 export function verificationFacts(outcome: string, key: Key | null, time?: number): VerificationFacts {
   const facts: VerificationFacts = { outcome };
@@ -12,7 +13,7 @@ export function verificationFacts(outcome: string, key: Key | null, time?: numbe
   const applied = (key?.ratelimits ?? []).filter((limit) => limit.autoApply);
   const only = applied.length === 1 ? applied[0] : undefined;
   if (outcome === "RATE_LIMITED" && only !== undefined) {
-    facts.ratelimit = { name: only.name, ...(time !== undefined && { reset: time + only.duration }) };
+    facts.ratelimit = { name: only.name, ...(time !== undefined && { reset: time - (time % only.duration) + only.duration }) };
   }
   return facts;
 }

@@ -14,8 +14,6 @@ export const FIRST_REQUEST_SYMBOL = "keyscope.firstRequest";
 export interface FirstRequest {
   /** The response of the early request when `url` and `init` are that very request; undefined otherwise or once taken. */
   take(url: string, init: RequestInit): Promise<Response> | undefined;
-  /** The keys page drawn from that request before the app renders: allowed while "open", until the app renders. */
-  firstPaint: "open" | "drawn" | "closed";
 }
 
 function isFirstRequest(value: unknown): value is FirstRequest {
@@ -33,14 +31,3 @@ export const adoptFirstRequest: typeof fetch = (input, init) => {
   return adopted ?? defaultFetch(input, init);
 };
 
-/**
- * No drawing of the keys page from the early request (src/app/first-paint.ts) from now on, as the app's first
- * render begins; whether one was drawn, which that render then replaces.
- */
-export function closeFirstPaint(): boolean {
-  const handoff = startedEarly();
-  if (handoff === undefined) return false;
-  const drawn = handoff.firstPaint === "drawn";
-  handoff.firstPaint = "closed";
-  return drawn;
-}

@@ -7,7 +7,7 @@ import type { Connection, RequestOptions } from "./transport";
 /** A row of the query's result: its columns are whatever the query's SELECT names. */
 export type VerificationRow = Record<string, unknown>;
 
-/** `analytics.getVerifications`: an SQL query over the verification tables (CONTRACT.md §4); `data` is the rows. */
+/** `analytics.getVerifications`: SQL over the verification tables (docs/api.md#analytics); `data` is the rows. */
 export async function getVerifications(
   connection: Connection,
   query: string,

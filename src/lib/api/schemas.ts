@@ -73,7 +73,10 @@ const IdentitySchema = v.pipe(
   v.transform(({ id, externalId, meta, ratelimits }): KeyIdentity => compact({ id, externalId, meta, ratelimits })),
 );
 
-/** The Key object (CONTRACT.md §4); only the known fields are kept, so nothing else the server sends (a `plaintext`) is. */
+/**
+ * The Key object (docs/api.md#the-key-object); only the known fields are kept, so nothing else the server sends (a
+ * `plaintext`) is.
+ */
 export const KeySchema = v.pipe(
   v.looseObject({
     keyId: v.string(),

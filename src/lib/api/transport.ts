@@ -13,7 +13,7 @@ export interface Connection {
   /** `https://api.example.com`, or "" for this page's own origin (the dev server and proxy mode serve /v2 there). */
   baseUrl: string;
   apiKey: string;
-  /** The API whose keys to list; the real service's `apis.listKeys` requires it (CONTRACT.md §3). */
+  /** The API whose keys to list; the real service's `apis.listKeys` requires it (docs/api.md#operations). */
   apiId?: string | undefined;
 }
 

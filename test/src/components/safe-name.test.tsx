@@ -29,3 +29,12 @@ test("every bidirectional control is revealed, and plain names (Arabic too) are 
   render(<SafeName>Billing worker</SafeName>);
   expect(screen.getByText("Billing worker").tagName).toBe("BDI");
 });
+
+test("names that are also properties of every object (toString, __proto__, constructor) are plain text", () => {
+  for (const name of ["toString", "__proto__", "constructor", "hasOwnProperty", "valueOf"]) {
+    expect(revealBidiControls(name)).toBe(name);
+  }
+  render(<SafeName>toString</SafeName>);
+  expect(screen.getByText("toString").tagName).toBe("BDI");
+  expect(document.querySelector(".bidi-control")).toBeNull();
+});

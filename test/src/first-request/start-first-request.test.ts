@@ -1,10 +1,10 @@
 import { afterEach, expect, test, vi } from "vitest";
 import { readConnection, saveConnection } from "../../../src/features/connect/key-store";
 import { fetchKeysPage } from "../../../src/features/keys/api/list-keys";
-import { FIRST_REQUEST_SYMBOL as ADOPTER_SYMBOL } from "../../../src/lib/api/first-request";
+import { FIRST_REQUEST_SYMBOL } from "../../../src/lib/api/first-request";
 import type { Connection } from "../../../src/lib/api/transport";
 import { ApiError, NetworkError } from "../../../src/lib/api-errors";
-import { FIRST_REQUEST_SYMBOL, firstRequestOf, startFirstRequest } from "../../../src/first-request/start-first-request";
+import { firstRequestOf, startFirstRequest } from "../../../src/first-request/start-first-request";
 
 const KEY = "ks_root_S3cretK3yValue9876543210";
 const BASE_URL = "http://127.0.0.1:8787";
@@ -32,8 +32,8 @@ function network() {
 }
 
 /** Runs the early module as index.html would, on this test's sessionStorage and location. */
-function startEarly(pathname: string, early: (input: string, init: RequestInit) => Promise<Response>, preload: (file: string) => void = () => undefined) {
-  const handoff = startFirstRequest({ pathname, storage: sessionStorage, fetch: early, routeFiles: ["/assets/keys-route.js", "/assets/keys-route.css"], preload });
+function startEarly(pathname: string, early: (input: string, init: RequestInit) => Promise<Response>) {
+  const handoff = startFirstRequest({ pathname, storage: sessionStorage, fetch: early });
   if (handoff !== null) Object.defineProperty(globalThis, Symbol.for(FIRST_REQUEST_SYMBOL), { value: handoff, configurable: true });
   return handoff;
 }
@@ -49,19 +49,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-test("the early module and the client agree on where the hand-over lives", () => {
-  expect(FIRST_REQUEST_SYMBOL).toBe(ADOPTER_SYMBOL);
-});
-
 test("the keys list adopts the request started early: one request, parsed by the client, and only once", async () => {
   saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
   const sent = network();
   const early = vi.fn((_input: string, _init: RequestInit) => Promise.resolve(json(PAGE)));
-  const preloaded: string[] = [];
-  expect(startEarly("/keys", early, (file) => preloaded.push(file))).not.toBeNull();
+  expect(startEarly("/keys", early)).not.toBeNull();
   expect(early).toHaveBeenCalledTimes(1);
   expect(early.mock.calls[0]?.[0]).toBe(`${BASE_URL}/v2/keys.listKeys`);
-  expect(preloaded).toEqual(["/assets/keys-route.js", "/assets/keys-route.css"]);
 
   const page = await fetchKeysPage(connection(), {}, undefined, new AbortController().signal);
   expect(page.keys.map((key) => key.keyId)).toEqual(["key_1"]);
@@ -145,46 +139,4 @@ test("the key goes in the Authorization header only, never in the address", () =
   expect(request?.url).not.toContain(KEY);
   expect(request?.init.body).not.toContain(KEY);
   expect(new Headers(request?.init.headers).get("authorization")).toBe(`Bearer ${KEY}`);
-});
-
-test("the page is drawn from a copy of the early answer, while the app adopts the original and reads it whole", async () => {
-  saveConnection({ baseUrl: BASE_URL, apiKey: KEY, apiId: "api_1" });
-  network();
-  const drawn: { answer: unknown; connection: unknown; firstPaint: string }[] = [];
-  const handoff = startFirstRequest({
-    pathname: "/keys",
-    storage: sessionStorage,
-    fetch: () => Promise.resolve(json(PAGE)),
-    routeFiles: [],
-    preload: () => undefined,
-    draw: (started, response, early) => {
-      return response.then(async (copy) => drawn.push({ answer: await copy.json(), connection: early, firstPaint: started.firstPaint }));
-    },
-  });
-  if (handoff !== null) Object.defineProperty(globalThis, Symbol.for(FIRST_REQUEST_SYMBOL), { value: handoff, configurable: true });
-  const page = await fetchKeysPage(connection(), {}, undefined, new AbortController().signal);
-  expect(page.keys.map((key) => key.keyId)).toEqual(["key_1"]);
-  await vi.waitFor(() => expect(drawn).toHaveLength(1));
-  expect(drawn[0]).toEqual({ answer: PAGE, connection: { baseUrl: BASE_URL, apiKey: KEY, apiId: "api_1" }, firstPaint: "open" });
-});
-
-test("the keys page's code is preloaded only once the early drawing has settled, so it does not queue ahead of it", async () => {
-  saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
-  const preloaded: string[] = [];
-  let settle = () => {};
-  const drawing = new Promise<void>((resolve) => (settle = resolve));
-  const handoff = startFirstRequest({
-    pathname: "/keys",
-    storage: sessionStorage,
-    fetch: () => Promise.resolve(json(PAGE)),
-    routeFiles: ["/assets/keys-route.js"],
-    preload: (file) => preloaded.push(file),
-    draw: () => drawing,
-  });
-  expect(handoff).not.toBeNull();
-  expect(preloaded).toEqual([]);
-  settle();
-  await drawing;
-  await Promise.resolve();
-  expect(preloaded).toEqual(["/assets/keys-route.js"]);
 });

@@ -104,7 +104,7 @@ const answer = fc.record({ status: fc.integer({ min: 200, max: 599 }), body, con
 function isKeysPage(value: KeysPage): boolean {
   return (
     Array.isArray(value.keys) &&
-    // CONTRACT.md §4: `name` is optional in the Key object; when present it is text.
+    // docs/api.md#the-key-object: `name` is optional in the Key object; when present it is text.
     value.keys.every((entry) => typeof entry.keyId === "string" && (entry.name === undefined || typeof entry.name === "string")) &&
     typeof value.hasMore === "boolean"
   );

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { formatCount } from "../../../src/lib/format-number";
-import { formatLocalTime, formatRelativeTime, formatUtcDay, formatUtcHour } from "../../../src/lib/format-time";
+import { formatRelativeTime, formatUtcDay, formatUtcHour } from "../../../src/lib/format-time";
 
 /**
  * The keys page writes numbers and times without Intl (whose first call loads ICU's data before the first row):
@@ -57,12 +57,6 @@ describe("written as Intl writes it", () => {
     expect(formatRelativeTime(NOW - 29 * DAY, NOW)).toBe("4 weeks ago");
     expect(formatRelativeTime(NOW - 59 * MINUTE, NOW)).toBe("59 minutes ago");
     expect(formatRelativeTime(NOW + 366 * DAY, NOW)).toBe("next year");
-  });
-
-  test("an exact local time is the medium date and time of toLocaleString('en')", () => {
-    const intl = (time: number) => new Date(time).toLocaleString("en", { dateStyle: "medium", timeStyle: "medium" }).replace(/\u202f/g, " ");
-    fc.assert(fc.property(fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }), (time) => formatLocalTime(time) === intl(time)), { numRuns: 2000 });
-    expect(formatLocalTime(Number.NaN)).toBeNull();
   });
 
   test("a UTC day, and a UTC hour, are the short month, the day and the 24-hour clock of Intl.DateTimeFormat", () => {

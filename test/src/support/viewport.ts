@@ -1,5 +1,5 @@
 import { vi } from "vitest";
-import { COMPACT_QUERY, KEYS_PAGE_PADDING } from "../../../src/features/keys/keys-layout";
+import { COMPACT_QUERY, KEYS_PAGE_PADDING } from "../../../src/features/keys/columns/keys-layout";
 
 /** The viewport of a phone for useMediaQuery: the keys table's COMPACT_QUERY matches, every other query does not. */
 export function onAPhone(): void {

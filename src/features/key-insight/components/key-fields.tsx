@@ -4,7 +4,7 @@ import { SafeName } from "../../../components/safe-name";
 import type { Key, KeyRatelimit } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
 import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
-import { formatRateLimit, nextRefill } from "../../../lib/key-facts";
+import { describeRefill, formatRateLimit, nextRefill } from "../../../lib/key-facts";
 import { MetaTree } from "./meta-tree";
 
 /** Items of a list (permissions, roles) shown before "Show all": 500 permissions stay a short page. */
@@ -45,8 +45,7 @@ export function KeyFields({ apiKey, now }: { apiKey: Key; now: number }) {
               ", never refilled"
             ) : (
               <>
-                ; {formatCount(credits.refill.amount)} added{" "}
-                {credits.refill.interval === "daily" ? "every day" : `every month on day ${credits.refill.refillDay ?? 1}`}, next{" "}
+                ; {describeRefill(credits.refill)}, next{" "}
                 <Timestamp time={nextRefill(credits, now) ?? undefined} now={now} />
               </>
             )}

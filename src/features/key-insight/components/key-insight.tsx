@@ -134,6 +134,7 @@ function Usage({ connection, keyId, renderAnalyticsError }: KeyInsightProps & { 
         <>
           <UsageChart series={series} label={usageSummary(series)} />
           <Legend series={series} />
+          <p className="usage__zone">Hours and days in UTC, as every time in Keyscope.</p>
           <details className="usage__table">
             <summary>The numbers as a table</summary>
             <UsageTable series={series} />

@@ -1,15 +1,20 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import { getVerifications } from "../../../lib/api/get-verifications";
 import type { Connection } from "../../../lib/api/transport";
 import { ApiError } from "../../../lib/api-errors";
 import { fingerprint } from "../../../lib/fingerprint";
-import { usageFromRows, usageQueryIds, usageSql, type KeyUsage } from "../usage";
+import type { UsageTotals } from "../utils/key-status";
+import { usageFromRows, usageQueryIds, usageSql, type KeyUsage } from "../utils/usage";
+
+function keysUsageQueryPrefix(connection: Connection) {
+  return ["keys", "usage", { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey) }] as const;
+}
 
 /** One analytics query for a set of keys (the rows in view), cached per set: scrolling back asks nothing again. */
 export function keysUsageQueryOptions(connection: Connection, keyIds: readonly string[]) {
   const ids = usageQueryIds(keyIds);
   return {
-    queryKey: ["keys", "usage", { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey), ids }] as const,
+    queryKey: [...keysUsageQueryPrefix(connection), { ids }] as const,
     queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Map<string, KeyUsage>> => {
       const { rows } = await getVerifications(connection, usageSql(ids), { signal });
       return usageFromRows(rows, ids, Date.now());
@@ -30,4 +35,17 @@ export function isAnalyticsForbidden(error: unknown): boolean {
 /** The usage of the keys in view; the previous answer stays while the next set loads. Never thrown. */
 export function useKeysUsage(connection: Connection, keyIds: readonly string[]) {
   return useQuery({ ...keysUsageQueryOptions(connection, keyIds), placeholderData: keepPreviousData, throwOnError: false });
+}
+
+/**
+ * Every key's usage totals the cache holds for this connection (the rows that have been in view), the newest
+ * answer first: what the table's statuses were drawn from.
+ */
+export function cachedUsageTotals(queryClient: QueryClient, connection: Connection): (keyId: string) => UsageTotals | undefined {
+  const updatedAt = (key: QueryKey) => queryClient.getQueryState(key)?.dataUpdatedAt ?? 0;
+  const answers = queryClient
+    .getQueriesData<Map<string, KeyUsage>>({ queryKey: keysUsageQueryPrefix(connection) })
+    .sort(([a], [b]) => updatedAt(b) - updatedAt(a))
+    .flatMap(([, usage]) => (usage === undefined ? [] : [usage]));
+  return (keyId) => answers.find((usage) => usage.has(keyId))?.get(keyId)?.totals;
 }

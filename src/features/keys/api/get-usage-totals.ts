@@ -3,7 +3,7 @@ import { useMemo, useState } from "react";
 import { getVerifications } from "../../../lib/api/get-verifications";
 import type { Connection } from "../../../lib/api/transport";
 import { fingerprint } from "../../../lib/fingerprint";
-import { usageTotalsChunks, usageTotalsFromRows, usageTotalsSql } from "../usage";
+import { usageTotalsChunks, usageTotalsFromRows, usageTotalsSql } from "../utils/usage";
 
 /** One chunk of the loaded keys' ids: its 36-hour totals, cached by the chunk's ids (a fingerprint of them). */
 export function usageTotalsQueryOptions(connection: Connection, ids: readonly string[]) {

@@ -1,5 +1,5 @@
-import { ALWAYS_SHOWN, COLUMN_SPECS } from "../column-specs";
-import type { KeysTableModel } from "../use-keys-table";
+import { ALWAYS_SHOWN, COLUMN_SPECS } from "../columns/column-specs";
+import type { KeysTableModel } from "../hooks/use-keys-table";
 
 /**
  * Choose the table's columns; the choice is remembered in this browser (column names only). A chosen column

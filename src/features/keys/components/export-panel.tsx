@@ -1,9 +1,9 @@
 import { useId, useState } from "react";
-import { COLUMN_SPECS, type ColumnId } from "../column-specs";
+import { COLUMN_SPECS, type ColumnId } from "../columns/column-specs";
 import type { Key } from "../../../lib/contract";
 import { formatCount, formatCountOf } from "../../../lib/format-number";
-import { exportFileName, isExportedColumn, keysToCsv, keysToJson } from "../export-keys";
-import type { KeysLoader } from "../use-keys-loader";
+import { exportFileName, isExportedColumn, keysToCsv, keysToJson, type UsageOf } from "../utils/export-keys";
+import type { KeysLoader } from "../hooks/use-keys-loader";
 import "./export-buttons.css";
 
 /** Saves a file through a temporary link: no server round trip, nothing kept after the click. */
@@ -24,6 +24,8 @@ interface ExportPanelProps {
   /** How many keys the table shows, and the keys themselves in its order (read on a click, not on every render). */
   shownCount: number;
   shownKeys: () => readonly Key[];
+  /** The usage totals the table's statuses come from (read on a click too). */
+  usageOf: () => UsageOf;
   columns: readonly ColumnId[];
   now: number;
   loaded: number;
@@ -38,7 +40,7 @@ interface ExportPanelProps {
  * Export what the table shows — its filter, its sort, its columns — and say exactly what that is: how many
  * of how many loaded keys, whether the server holds more, with a way to load the rest first.
  */
-export function ExportPanel({ shownCount, shownKeys, columns, now, loaded, hasMore, stale, loader }: ExportPanelProps) {
+export function ExportPanel({ shownCount, shownKeys, usageOf, columns, now, loaded, hasMore, stale, loader }: ExportPanelProps) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const csvColumns = columns.filter(isExportedColumn);
@@ -72,7 +74,7 @@ export function ExportPanel({ shownCount, shownKeys, columns, now, loaded, hasMo
           <button
             type="button"
             className="button"
-            onClick={() => download(keysToCsv(shownKeys(), columns, now), "text/csv;charset=utf-8", exportFileName("csv", new Date()))}
+            onClick={() => download(keysToCsv(shownKeys(), columns, now, usageOf()), "text/csv;charset=utf-8", exportFileName("csv", new Date()))}
           >
             Export CSV
           </button>

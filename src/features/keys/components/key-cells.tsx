@@ -1,11 +1,12 @@
 import { Link } from "react-router-dom";
 import { CopyButton } from "../../../components/copy-button";
 import { SafeName } from "../../../components/safe-name";
-import { formatIsoTime, formatLocalTime, formatRelativeTime } from "../../../lib/format-time";
-import type { ColumnId } from "../column-specs";
+import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
+import type { ColumnId } from "../columns/column-specs";
 import type { Key } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
-import type { KeyUsage } from "../usage";
+import { describeRefill } from "../../../lib/key-facts";
+import type { KeyUsage } from "../utils/usage";
 import { KeyStatusBadges } from "./key-status-badge";
 import { RelativeTime } from "./relative-time";
 import { UsageBar } from "./usage-bar";
@@ -77,7 +78,7 @@ export function KeyCell({ column, keyData, now, usage, compact }: CellProps) {
 function ExactTime({ time, now }: { time: number; now: number }) {
   const iso = formatIsoTime(time);
   if (iso === null) return <Muted />;
-  const exact = formatLocalTime(time) ?? iso;
+  const exact = formatUtcTime(time) ?? iso;
   return (
     <span className="keys-table__time">
       <time dateTime={iso} title={exact}>
@@ -93,7 +94,7 @@ function Credits({ keyData }: { keyData: Key }) {
   if (credits === undefined) return <Muted />;
   if (credits.remaining === null) return <Muted>Unlimited</Muted>;
   const refill = credits.refill;
-  const title = refill === undefined ? undefined : `Refills ${formatCount(refill.amount)} ${refill.interval}`;
+  const title = refill === undefined ? undefined : `Credits ${describeRefill(refill)}`;
   return (
     <span className="keys-table__credits" title={title}>
       {formatCount(credits.remaining)}

@@ -1,10 +1,10 @@
 import { elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useEffectEvent, useRef, type CSSProperties } from "react";
-import { COLUMN_SPECS, type ColumnId } from "../column-specs";
+import { COLUMN_SPECS, type ColumnId } from "../columns/column-specs";
 import type { Key } from "../../../lib/contract";
-import type { KeyUsage } from "../usage";
-import type { KeysTableModel } from "../use-keys-table";
-import { HEADER_HEIGHT, ROW_HEIGHT } from "../keys-layout";
+import type { KeyUsage } from "../utils/usage";
+import type { KeysTableModel } from "../hooks/use-keys-table";
+import { HEADER_HEIGHT, ROW_HEIGHT } from "../columns/keys-layout";
 import { KeyCell } from "./key-cells";
 import { SortControl } from "./sort-control";
 

@@ -1,11 +1,11 @@
-import { formatIsoTime, formatRelativeTime } from "../../../lib/format-time";
+import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
 
 /** "3 days ago", with the exact instant on hover and for machines. */
 export function RelativeTime({ time, now }: { time: number; now: number }) {
   const iso = formatIsoTime(time);
   if (iso === null) return <span>—</span>;
   return (
-    <time dateTime={iso} title={iso}>
+    <time dateTime={iso} title={formatUtcTime(time) ?? iso}>
       {formatRelativeTime(time, now)}
     </time>
   );

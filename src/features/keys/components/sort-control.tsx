@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { COLUMN_SPECS, type ColumnId } from "../column-specs";
-import type { KeysTableModel } from "../use-keys-table";
+import { COLUMN_SPECS, type ColumnId } from "../columns/column-specs";
+import type { KeysTableModel } from "../hooks/use-keys-table";
 
 /** How each column's two directions read, and which comes first when the column is chosen. */
 const DIRECTIONS: Record<ColumnId, { asc: string; desc: string; first: "asc" | "desc" }> = {

@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { usageText, type KeyUsage } from "../usage";
+import { usageText, type KeyUsage } from "../utils/usage";
 
 const BAR_WIDTH = 3;
 const GAP = 1;

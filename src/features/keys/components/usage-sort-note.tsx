@@ -1,7 +1,7 @@
 import { Spinner } from "../../../components/spinner";
 import { formatCount, formatCountOf } from "../../../lib/format-number";
 import type { UsageTotals } from "../api/get-usage-totals";
-import { USAGE_WINDOW_HOURS } from "../usage";
+import { USAGE_WINDOW_HOURS } from "../utils/usage";
 
 
 /** What the usage sort is based on, said while it is being fetched and once it is in: never a silent partial sort. */

@@ -3,7 +3,7 @@ import { CopyButton } from "../../../components/copy-button";
 import { Spinner } from "../../../components/spinner";
 import type { Finding, OtherEnvironmentResult } from "../diagnostics/diagnose";
 import type { EnvironmentOption } from "../use-diagnostics";
-import { useSecondsUntil } from "../../../lib/use-seconds-until";
+import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
 import { RichText } from "./rich-text";
 
 export interface DiagnosisFindingProps {

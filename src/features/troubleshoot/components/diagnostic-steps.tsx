@@ -24,8 +24,10 @@ export function DiagnosticSteps({ steps }: { steps: readonly Step[] }) {
               <span className={`troubleshoot-step__status troubleshoot-step__status--${step.status}`}>
                 {step.status === "running" ? <Spinner /> : null}
                 {STATUS_TEXT[step.status]}
+                {/* The badge stands apart by the row's gap; the colon is for reading it as one phrase, not to be seen a space away. */}
+                {step.result && step.status !== "running" && <span className="visually-hidden">: </span>}
               </span>
-              {step.result && step.status !== "running" && <span>{step.status === "skipped" ? `: ${step.result}` : step.result}</span>}
+              {step.result && step.status !== "running" && <span>{step.result}</span>}
             </p>
             <StepFacts step={step} />
           </div>

@@ -3,7 +3,7 @@ import { CopyButton } from "../../../components/copy-button";
 import { toKeyscopeError } from "../../../lib/api-errors";
 import type { Tone } from "../../../lib/tone";
 import { describeError, type Diagnosis } from "../error-catalog";
-import { useSecondsUntil } from "../../../lib/use-seconds-until";
+import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
 import { RichText } from "./rich-text";
 import { ScrollBox } from "./scroll-box";
 import "./error-panel.css";

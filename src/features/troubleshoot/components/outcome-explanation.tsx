@@ -1,4 +1,4 @@
-import { formatRelativeTime } from "../../../lib/format-time";
+import { formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
 import { nextRefill } from "../../../lib/key-facts";
 import { describeVerification, type VerificationFacts } from "../../../lib/verification-outcomes";
 import { RichText } from "./rich-text";
@@ -48,15 +48,22 @@ function specifics(facts: VerificationFacts, now: number): string[] {
       return key?.expires === undefined ? [] : [`Expired ${formatRelativeTime(key.expires, now)}.`];
     case "USAGE_EXCEEDED": {
       const refill = nextRefill(key?.credits, now);
-      return refill === null ? [] : [`Next refill ${formatRelativeTime(refill, now)} (${new Date(refill).toISOString()}).`];
+      return refill === null ? [] : [`Next refill ${formatRelativeTime(refill, now)} (${formatUtcTime(refill)}).`];
     }
     case "RATE_LIMITED":
       return facts.ratelimit === undefined
         ? ["Analytics does not record which rate limit refused a verification, and this key has more than one (or none) applied to every verification."]
-        : [];
+        : resetNote(facts.ratelimit.reset, now);
     case "INSUFFICIENT_PERMISSIONS":
       return facts.permissions === undefined ? ["Analytics does not record which permission the verification asked for."] : [];
     default:
       return [];
   }
+}
+
+/** When the window that refused it ends: ahead, or said to be past (a reset that has passed is not a wait). */
+function resetNote(reset: number | undefined, now: number): string[] {
+  const time = reset === undefined ? null : formatUtcTime(reset);
+  if (reset === undefined || time === null) return [];
+  return reset > now ? [`The limit resets at ${time} (${formatRelativeTime(reset, now)}).`] : [`The limit reset at ${time}, passed.`];
 }

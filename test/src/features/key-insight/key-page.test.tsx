@@ -105,6 +105,8 @@ const MISSING_ANALYTICS = () =>
     "http://127.0.0.1:8799/docs/errors/svc/authorization/insufficient_permissions",
   );
 
+const utc = (time: number) => new Date(time).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+
 describe("a key's page", () => {
   test("says in one sentence why the key is refused, shows every field, and explains each refusal with its fix", async () => {
     const api = fakeApi({
@@ -134,7 +136,7 @@ describe("a key's page", () => {
 
     const fields = screen.getByRole("region", { name: "Fields" });
     expect(within(fields).getByText("documents.read")).toBeVisible();
-    expect(within(fields).getByText(/12 remaining; 100 added every day, next/)).toBeVisible();
+    expect(within(fields).getByText(/12 remaining; set to 100 every day, next/)).toBeVisible();
     expect(within(fields).getByText(/10 per 1 minute, on every verification/)).toBeVisible();
     expect(within(fields).getByText("org_acme")).toBeVisible();
     expect(within(fields).getByText("reader")).toBeVisible();
@@ -254,8 +256,24 @@ describe("a key's page", () => {
           : rowsAnswer([{ request_id: "req_Rl1", time: refusedAt, outcome: "RATE_LIMITED", region: "us-east-1", tags: [] }]),
     });
     renderKeyPage();
-    const explanation = await screen.findByText(/more often than its rate limit/);
-    expect(explanation).toHaveTextContent(`burst allows. The limit resets at ${new Date(refusedAt + 60_000).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")}.`);
+    expect(await screen.findByText(/more often than its rate limit/)).toHaveTextContent("The key was used more often than its rate limit burst allows.");
+    // Windows are aligned: the minute that refused it ended at the next full minute, long past.
+    const windowEnd = refusedAt - (refusedAt % 60_000) + 60_000;
+    expect(screen.getByText(/^The limit reset at/)).toHaveTextContent(`The limit reset at ${utc(windowEnd)}, passed.`);
+  });
+
+  test("a refusal by a daily limit says its window resets at the next midnight UTC, not a day after the refusal", async () => {
+    const refusedAt = Date.now();
+    fakeApi({
+      getKey: () => keyAnswer({ name: "Search", ratelimits: [{ id: "rl_1", name: "daily", limit: 5, duration: 86_400_000, autoApply: true }] }),
+      analytics: (query) =>
+        query.includes("_per_")
+          ? rowsAnswer([{ time: hourStart(0), outcome: "RATE_LIMITED", total: 3 }])
+          : rowsAnswer([{ request_id: "req_Rl1", time: refusedAt, outcome: "RATE_LIMITED", region: "us-east-1", tags: [] }]),
+    });
+    renderKeyPage();
+    const midnight = refusedAt - (refusedAt % 86_400_000) + 86_400_000;
+    expect(await screen.findByText(/^The limit resets at/)).toHaveTextContent(`The limit resets at ${utc(midnight)} (`);
   });
 
   test("an analytics query stopped at its time limit says so where the numbers would be, and the fields stay", async () => {

@@ -55,6 +55,25 @@ describe("why a key is refused, in one sentence", () => {
     });
   });
 
+  test("a key both disabled and expired is refused as the server records it: disabled first", () => {
+    const verdict = refusalVerdict({ enabled: false, expires: NOW - DAY }, counts({ DISABLED: 2 }), NOW);
+    expect(verdict.text).toBe(
+      "Refused because it is disabled and it expired yesterday (Nov 22): 2 of 2 verifications in the last 24 h were DISABLED.",
+    );
+  });
+
+  test("when the fields and the recorded outcomes disagree, the sentence says both", () => {
+    const verdict = refusalVerdict(
+      { credits: { remaining: 0 }, ratelimits: [{ name: "hourly", limit: 1, duration: 3_600_000, autoApply: true }] },
+      counts({ VALID: 1, RATE_LIMITED: 2 }),
+      NOW,
+    );
+    expect(verdict).toEqual({
+      tone: "refused",
+      text: "Refused because it is out of credits and none are refilled; yet none of the last 24 h's verifications was USAGE_EXCEEDED: 2 of 3 were RATE_LIMITED, because callers went over its rate limit “hourly” (1 per 1 hour).",
+    });
+  });
+
   test("without analytics, the fields still answer", () => {
     expect(refusalVerdict({ expires: NOW - DAY }, null, NOW).text).toBe("Refused because it expired yesterday (Nov 22).");
     expect(refusalVerdict({}, null, NOW).tone).toBe("quiet");

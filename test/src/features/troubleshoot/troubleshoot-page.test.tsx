@@ -52,7 +52,7 @@ describe("Run diagnostics", () => {
     const diagnosis = await screen.findByRole("region", { name: "Diagnosis" });
     expect(diagnosis).toHaveTextContent("The API does not know this key.");
     const steps = screen.getAllByRole("listitem").slice(0, 3);
-    expect(steps[0]).toHaveTextContent(/PassAnswered, readable by this page/i);
+    expect(steps[0]).toHaveTextContent(/Pass: Answered, readable by this page/i);
     expect(steps[1]).toHaveTextContent(/Asked for credentials/);
     expect(within(steps[1] as HTMLElement).getByRole("link", { name: /err:svc:authentication:missing/ })).toHaveAttribute(
       "href",

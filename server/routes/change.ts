@@ -1,0 +1,71 @@
+import type { Context } from "hono";
+import type { Database } from "better-sqlite3";
+import { missingPermissionsDetail } from "../../src/lib/contract";
+import type { ApiEnv } from "../api-env";
+import type { KeyStore } from "../db/key-store";
+import { ChangeRefused, findLiveKey, type ChangedKey } from "../db/key-changes";
+import { errorResponse, JSON_HEADERS } from "../errors";
+import { hasAllPermissions, hasAnyPermission } from "../permissions";
+
+/** What the key-changing routes share: one transaction per change, the real service's not-found and 403 answers. */
+
+export type ChangeResult<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+/**
+ * Runs `work` as one change (KeyStore.change): everything or nothing is kept. A ChangeRefused thrown by it is
+ * answered as its envelope; any other error is unexpected and goes on to the app's 500.
+ */
+export async function applyChange<T>(c: Context<ApiEnv>, store: KeyStore, work: (db: Database) => T): Promise<ChangeResult<T>> {
+  try {
+    return { ok: true, value: await store.change(work) };
+  } catch (error) {
+    if (error instanceof InvalidInputRefused) {
+      const response = errorResponse(c, error.code, { detail: error.detail, errors: [{ location: error.location, message: error.detail }] });
+      return { ok: false, response };
+    }
+    if (error instanceof ChangeRefused) return { ok: false, response: errorResponse(c, error.code, { detail: error.detail }) };
+    throw error;
+  }
+}
+
+/** Runs a read the same way: a ChangeRefused thrown by it is answered as its envelope. */
+export function applyRead<T>(c: Context<ApiEnv>, store: KeyStore, work: (db: Database) => T): ChangeResult<T> {
+  try {
+    return { ok: true, value: store.read(work) };
+  } catch (error) {
+    if (error instanceof ChangeRefused) return { ok: false, response: errorResponse(c, error.code, { detail: error.detail }) };
+    throw error;
+  }
+}
+
+/** Throws the 404 of a key the workspace does not have (deleted or never made), in the route's own words. */
+export function requireLiveKey(db: Database, workspaceId: string, keyId: string, notFoundDetail: string): ChangedKey {
+  const key = findLiveKey(db, workspaceId, keyId);
+  if (key === undefined) throw new ChangeRefused("err:svc:data:key_not_found", notFoundDetail);
+  return key;
+}
+
+/** A 403 unless the root key holds one of `anyOf` and all of `allOf`; the detail names what to add. */
+export function requirePermissions(storedPermissions: string, anyOf: readonly string[], allOf: readonly string[] = []): void {
+  if (!hasAnyPermission(storedPermissions, anyOf)) {
+    throw new ChangeRefused("err:svc:authorization:insufficient_permissions", missingPermissionsDetail(anyOf));
+  }
+  const missing = allOf.find((permission) => !hasAllPermissions(storedPermissions, [permission]));
+  if (missing !== undefined) {
+    throw new ChangeRefused("err:svc:authorization:insufficient_permissions", missingPermissionsDetail([missing]));
+  }
+}
+
+export function dataAnswer(c: Context<ApiEnv>, data: unknown): Response {
+  return c.body(JSON.stringify({ meta: { requestId: c.get("requestId") }, data }), 200, JSON_HEADERS);
+}
+
+/** The 400 of a rule the schema cannot say (a field that needs another), in the real service's words. */
+export class InvalidInputRefused extends ChangeRefused {
+  constructor(
+    readonly location: string,
+    message: string,
+  ) {
+    super("err:svc:application:invalid_input", message);
+  }
+}

@@ -1,0 +1,126 @@
+import type { Context } from "hono";
+import * as v from "valibot";
+import type { ApiEnv } from "../api-env";
+import { authenticateRootKey, type AuthDependencies } from "../auth";
+import { ChangeRefused, insertKey, requireRoles } from "../db/key-changes";
+import type { NewKey } from "../db/management";
+import { hasAnyPermission, permissionsFor } from "../permissions";
+import { newKeySecret } from "../secrets";
+import { applyChange, dataAnswer, InvalidInputRefused } from "./change";
+import { readValidBody, type BodySpec } from "./json-body";
+import {
+  apiIdField,
+  creditsValueField,
+  enabledField,
+  expiresField,
+  externalIdField,
+  FIELD_FIXES,
+  metaField,
+  nameField,
+  permissionsField,
+  ratelimitsField,
+  refillField,
+  rolesField,
+} from "./key-fields";
+
+const DEFAULT_BYTE_LENGTH = 16;
+
+const CREATE_KEY_SCHEMA = v.strictObject({
+  apiId: apiIdField(3),
+  prefix: v.optional(
+    v.pipe(
+      v.string("prefix must be a string"),
+      v.minLength(1, "prefix must not be empty"),
+      v.maxLength(16, "prefix must be at most 16 characters"),
+      v.regex(/^[a-zA-Z0-9_]+$/, "prefix may hold only letters, digits and _"),
+    ),
+  ),
+  name: v.optional(nameField),
+  byteLength: v.optional(
+    v.pipe(
+      v.number("byteLength must be a number"),
+      v.integer("byteLength must be a whole number"),
+      v.minValue(16, "byteLength must be at least 16"),
+      v.maxValue(255, "byteLength must be at most 255"),
+    ),
+  ),
+  externalId: v.optional(externalIdField),
+  meta: v.optional(metaField),
+  roles: v.optional(rolesField(0)),
+  permissions: v.optional(permissionsField(0, 1000)),
+  expires: v.optional(expiresField),
+  credits: v.optional(
+    v.strictObject(
+      { remaining: v.nullable(creditsValueField("credits.remaining")), refill: v.optional(refillField) },
+      'credits must be an object like {"remaining": 100}',
+    ),
+  ),
+  ratelimits: v.optional(ratelimitsField),
+  enabled: v.optional(enabledField),
+  recoverable: v.optional(v.boolean("recoverable must be true or false")),
+});
+
+const CREATE_KEY: BodySpec<typeof CREATE_KEY_SCHEMA> = {
+  schema: CREATE_KEY_SCHEMA,
+  fixes: {
+    ...FIELD_FIXES,
+    prefix: "Pass up to 16 letters, digits or _, without the trailing _ (it is added).",
+    byteLength: "Pass a whole number from 16 to 255, or leave byteLength out for 16.",
+    recoverable: "Leave recoverable out or false: this server never stores a key recoverable.",
+  },
+  example: '{"apiId": "api_…", "name": "my key"}',
+};
+
+const API_NOT_FOUND = "The specified API was not found.";
+
+/** `POST /v2/keys.createKey`: a new key of an API; its secret is in this answer only, and stored only as a hash. */
+export function createKeyHandler(deps: AuthDependencies) {
+  return async (c: Context<ApiEnv>): Promise<Response> => {
+    const rootKey = authenticateRootKey(c, deps);
+    if (rootKey instanceof Response) return rootKey;
+    const body = await readValidBody(c, CREATE_KEY);
+    if (!body.ok) return body.response;
+    const request = body.value;
+
+    const secret = newKeySecret(request.prefix, request.byteLength ?? DEFAULT_BYTE_LENGTH);
+    const result = await applyChange(c, deps.store, (db) => {
+      // As the real service: a root key that may not create keys in this API is told the API does not exist.
+      if (!deps.store.apiBelongsTo(request.apiId, rootKey.workspaceId) || !hasAnyPermission(rootKey.permissions, permissionsFor("create_key", request.apiId))) {
+        throw new ChangeRefused("err:svc:data:api_not_found", API_NOT_FOUND);
+      }
+      // This server keeps no key recoverable; the real service says so for an API not set up for it.
+      if (request.recoverable === true) {
+        throw new InvalidInputRefused("body.recoverable", "This API does not support key encryption.");
+      }
+      const { credits } = request;
+      if (credits?.refill !== undefined && credits.remaining === null) {
+        throw new InvalidInputRefused("body.credits.remaining", "`credits.remaining` must be provided when `credits.refill` is set.");
+      }
+      if (credits?.refill?.interval === "monthly" && credits.refill.refillDay === undefined) {
+        throw new InvalidInputRefused("body.credits.refill.refillDay", "`refillDay` must be provided when the refill interval is `monthly`.");
+      }
+      const now = Date.now();
+      const key: NewKey = {
+        workspaceId: rootKey.workspaceId,
+        apiId: request.apiId,
+        name: request.name ?? "",
+        secret,
+        enabled: request.enabled ?? true,
+        createdAt: now,
+      };
+      if (request.expires !== undefined) key.expires = request.expires;
+      if (request.meta !== undefined) key.meta = request.meta;
+      if (request.externalId !== undefined) key.externalId = request.externalId;
+      if (credits !== undefined && credits.remaining !== null) key.credits = credits.remaining;
+      if (credits?.refill !== undefined) key.refill = credits.refill;
+      if (request.permissions !== undefined) key.permissions = request.permissions;
+      if (request.roles !== undefined) key.roles = requireRoles(db, rootKey.workspaceId, request.roles).map((role) => role.name);
+      if (request.ratelimits !== undefined) {
+        key.ratelimits = request.ratelimits.map((limit) => ({ name: limit.name, limit: limit.limit, durationMs: limit.duration, autoApply: limit.autoApply }));
+      }
+      return insertKey(db, key);
+    });
+    if (!result.ok) return result.response;
+    return dataAnswer(c, { keyId: result.value, key: secret });
+  };
+}
