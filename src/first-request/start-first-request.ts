@@ -7,7 +7,7 @@
  * A request that does not match is simply not adopted.
  */
 import type { FirstRequest } from "../lib/api/first-request";
-import { LIST_KEYS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../lib/contract";
+import { bearer, LIST_KEYS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../lib/contract";
 
 /** src/features/connect/key-store.ts's items. */
 const API_KEY_ITEM = "keyscope.apiKey";
@@ -66,7 +66,7 @@ export function firstRequestOf(
     // The transport's request, field for field.
     init: {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${apiKey}` },
+      headers: { "Content-Type": "application/json", Authorization: bearer(apiKey) },
       body: JSON.stringify(apiId === undefined ? {} : { apiId }),
       credentials: "omit",
       redirect: "follow",
