@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { isRecord } from "../../lib/is-record";
+import { FORGET_MARK_ITEM, forgottenSince, KEY_MARK_ITEM, NO_MARK } from "./forget-mark";
 import { readConnection, readTarget, removeStoredKey, storeHandedOverConnection, subscribeToConnection } from "./key-store";
 
 /**
@@ -23,12 +24,6 @@ const CHANNEL_NAME = "keyscope.key";
 const HOLDER_LOCK = "keyscope.key-holder";
 /** How long a new tab waits for a holder's answer before it shows key entry. */
 const HAND_OVER_WAIT_MS = 1500;
-/** localStorage: changed by every Forget key, in any tab. */
-const FORGET_MARK_ITEM = "keyscope.keyForgotten";
-/** sessionStorage: the forget mark that was current when this tab's key was stored. */
-const KEY_MARK_ITEM = "keyscope.keyForgetMark";
-/** The mark before any Forget key (or where localStorage is blocked). */
-const NO_MARK = "none";
 
 interface OfferedConnection {
   baseUrl: string;
@@ -135,7 +130,7 @@ function keyMark(): string | null {
 
 /** Drop this tab's key if a Forget key happened in some tab after it was stored; true when it did. */
 function dropIfForgotten(): boolean {
-  if (readConnection() === null || (keyMark() ?? NO_MARK) === currentMark()) return false;
+  if (readConnection() === null || !forgottenSince(keyMark(), currentMark())) return false;
   markedKey = null;
   removeStoredKey();
   endHandOver();
