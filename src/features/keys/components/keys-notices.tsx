@@ -1,6 +1,7 @@
 import { CopyButton } from "../../../components/copy-button";
 import { formatCount } from "../../../lib/format-number";
 import { createRootKeyCommand, READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "../../../lib/contract";
+import { formatUtcTime } from "../../../lib/format-time";
 
 const ANALYTICS_ROOT_KEY_COMMAND = createRootKeyCommand({ name: "keyscope", permissions: [READ_KEYS_PERMISSION, READ_ANALYTICS_PERMISSION] });
 
@@ -13,7 +14,7 @@ interface OfflineNoticeProps {
 export function OfflineNotice({ loadedAt, refreshQueued }: OfflineNoticeProps) {
   return (
     <p className="keys-notice keys-notice--offline" role="status">
-      <strong>You are offline.</strong> The keys below were loaded at {new Date(loadedAt).toLocaleTimeString("en")}{" "}
+      <strong>You are offline.</strong> The keys below were loaded at {formatUtcTime(loadedAt)}{" "}
       and may have changed since.{" "}
       {refreshQueued ? "Keyscope will refresh them as soon as the connection is back." : "They refresh when the connection is back."}
     </p>
