@@ -11,6 +11,7 @@ import { makeRow, type BenchRow } from "./lib/results";
 import { median, quantile, round } from "./lib/stats";
 import { base58 } from "./lib/base58";
 import { usageSql } from "../src/features/keys/utils/usage";
+import { benchAnalyticsCost } from "./analytics-cost";
 
 export interface AnalyticsBenchOptions {
   /** Verifications written to SQLite before the server starts. */
@@ -18,6 +19,8 @@ export interface AnalyticsBenchOptions {
   keys: number;
   /** Timed pairs (a listKeys page, then the analytics query of its keys). */
   requests: number;
+  /** Rounds of verifyKey load alone and with a dashboard's queries (analytics-cost.ts). */
+  costRounds: number;
   log: (line: string) => void;
 }
 
@@ -103,7 +106,9 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
     const first = await startServerProcess(dataDir);
     await first.stop();
     await first.admin(["keys", "seed", "--count", String(options.keys)]);
-    const rootKey = (await first.admin(["root-key", "create", "--name", "bench", "--permissions", "api.*.read_key,api.*.read_analytics"])).split(/\s+/).at(-1) ?? "";
+    const rootKey = (await first.admin(["root-key", "create", "--name", "bench", "--permissions", "api.*.read_key,api.*.read_analytics,api.*.verify_key"])).split(/\s+/).at(-1) ?? "";
+    const verifySecrets: string[] = [];
+    for (let index = 0; index < 10; index += 1) verifySecrets.push((await first.admin(["keys", "create", "--name", `bench verify ${index}`])).split(" ")[1] ?? "");
     const seededAt = performance.now();
     seedVerifications(dataDir, options.verifications);
     log(`analytics: ${options.verifications.toLocaleString("en")} verifications seeded in ${((performance.now() - seededAt) / 1000).toFixed(1)} s`);
@@ -162,6 +167,17 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
       }
       const rssAfterQueries = await residentMiB(server.pid);
       log(`analytics: usage ${round(median(usage), 2)} ms (${usageRows} rows) vs listKeys ${round(median(list), 2)} ms; RSS ${Math.round(rssAfterQueries)} MiB`);
+      const costRows = await benchAnalyticsCost({
+        url: server.url,
+        rootKey,
+        verifySecrets,
+        queries: [usageQuery, "SELECT outcome, count(*) AS n FROM key_verifications_v1 GROUP BY outcome"],
+        queriesPerSecond: 5,
+        rounds: options.costRounds,
+        durationSeconds: 5,
+        connections: 20,
+        log,
+      });
       const verifications = options.verifications.toLocaleString("en");
       return [
         makeRow({
@@ -194,6 +210,7 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
             firstFoldSeconds: round(foldMs / 1000, 2),
           },
         }),
+        ...costRows,
       ];
     } finally {
       await server.stop();

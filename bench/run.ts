@@ -113,7 +113,7 @@ async function main(): Promise<void> {
 
   if (sections.has("analytics")) {
     rows.push(
-      ...(await benchAnalytics({ verifications: 1_000_000, keys: 10_000, requests: quick ? 100 : 300, log })),
+      ...(await benchAnalytics({ verifications: 1_000_000, keys: 10_000, requests: quick ? 100 : 300, costRounds: quick ? 2 : 5, log })),
     );
   }
 

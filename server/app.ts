@@ -11,6 +11,7 @@ import { proxyHandler } from "./proxy";
 import type { RateLimit } from "./rate-limit";
 import type { RequestLog } from "./request-log";
 import { docsRoutes } from "./routes/docs";
+import { createApiHandler, deleteApiHandler, getApiHandler } from "./routes/apis";
 import { createKeyHandler } from "./routes/create-key";
 import { deleteKeyHandler, rerollKeyHandler, updateCreditsHandler } from "./routes/credits-reroll-delete";
 import { getKeyHandler, whoamiHandler } from "./routes/get-key";
@@ -19,6 +20,7 @@ import { keyPermissionsHandler, keyRolesHandler } from "./routes/key-permissions
 import { livenessHandler } from "./routes/liveness";
 import { updateKeyHandler } from "./routes/update-key";
 import { verifyKeyHandler } from "./routes/verify-key";
+import { getIdentityHandler, listIdentitiesHandler, listPermissionsHandler, listRolesHandler } from "./routes/workspace-lists";
 import { dashboardHandler } from "./static-dashboard";
 
 export type AppMode = ({ kind: "direct" } & AuthDependencies) | { kind: "proxy"; upstream: URL };
@@ -91,6 +93,13 @@ function directApi(
     "/keys.addRoles": keyRolesHandler(deps, "add"),
     "/keys.removeRoles": keyRolesHandler(deps, "remove"),
     "/keys.setRoles": keyRolesHandler(deps, "set"),
+    "/apis.createApi": createApiHandler(deps),
+    "/apis.getApi": getApiHandler(deps),
+    "/apis.deleteApi": deleteApiHandler(deps),
+    "/permissions.listPermissions": listPermissionsHandler(deps),
+    "/permissions.listRoles": listRolesHandler(deps),
+    "/identities.listIdentities": listIdentitiesHandler(deps),
+    "/identities.getIdentity": getIdentityHandler(deps),
   };
   for (const [path, handler] of Object.entries(keyOperations)) {
     api.post(path, handler);

@@ -38,3 +38,12 @@ export function newKeySecret(prefix: string | undefined, byteLength: number): st
   const random = secretBase58(base58LengthOf(byteLength));
   return prefix === undefined || prefix === "" ? random : `${prefix}_${random}`;
 }
+
+/** The random bytes of a rerolled key, as the real service makes them for an API without its own default. */
+const REROLL_BYTE_LENGTH = 16;
+
+/** A rerolled key's secret keeps the old one's prefix: what its `start` holds before the last `_`. */
+export function rerolledSecret(oldStart: string): string {
+  const end = oldStart.lastIndexOf("_");
+  return newKeySecret(end <= 0 ? undefined : oldStart.slice(0, end), REROLL_BYTE_LENGTH);
+}

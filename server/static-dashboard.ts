@@ -1,28 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
-import { extname, join, normalize, sep } from "node:path";
-import type { Context } from "hono";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { existsSync } from "node:fs";
+import { join, normalize } from "node:path";
+import type { Context, Env } from "hono";
 import { COMMON_SECURITY_HEADERS, DASHBOARD_CSP, staticPageCsp, styleHash } from "./security-headers";
-
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-  ".map": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".ico": "image/x-icon",
-  ".txt": "text/plain; charset=utf-8",
-  ".webmanifest": "application/manifest+json",
-  ".woff": "font/woff",
-  ".woff2": "font/woff2",
-  ".wasm": "application/wasm",
-};
 
 // Vite puts a content hash in every name under assets/: such a file never changes, so it can be cached for good.
 const HASHED_ASSET_CACHE = "public, max-age=31536000, immutable";
@@ -50,37 +30,31 @@ const NOT_BUILT_HEADERS = {
   "cache-control": REVALIDATE,
 } as const;
 
-async function fileSize(path: string): Promise<number | undefined> {
-  try {
-    const stats = await stat(path);
-    return stats.isFile() ? stats.size : undefined;
-  } catch {
-    return undefined;
-  }
+/** The response with `headers` set on top of its own (serveStatic's type, length and date). */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, headers: merged });
 }
 
-/** The file under `root` a URL path names, or undefined when it would escape `root` or cannot be decoded. */
-function resolveInside(root: string, urlPath: string): string | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return undefined;
-  }
-  if (decoded.includes("\0")) return undefined;
-  const candidate = normalize(join(root, decoded));
-  return candidate.startsWith(root + sep) ? candidate : undefined;
-}
+/** A middleware run for its answer alone: undefined when it found nothing to serve. */
+const NOTHING_NEXT = () => Promise.resolve();
 
-/** Serves the built dashboard from `distDir`; any other GET gets its index.html (client-side routes). */
+/**
+ * Serves the built dashboard from `distDir` (the files by `@hono/node-server`'s serveStatic, with the dashboard's
+ * headers); any other GET gets its index.html (client-side routes).
+ */
 export function dashboardHandler(distDir: string) {
   const root = normalize(distDir);
-  const indexPath = join(root, "index.html");
+  // serveStatic refuses `.`/`..` segments, doubled slashes, backslashes and encoded characters: those paths are no
+  // file of the dashboard's, and get index.html below.
+  const files = serveStatic({ root });
+  const index = serveStatic({ root, path: "index.html" });
   // A file under assets/ never changes (its name is its content's hash): read once, it is served from memory, without
-  // the two file-system calls per request that a page's first load makes a dozen times at once.
-  const hashedAssets = new Map<string, Buffer<ArrayBuffer>>();
+  // the file-system calls per request that a page's first load makes a dozen times at once.
+  const hashedAssets = new Map<string, { content: ArrayBuffer; type: string }>();
 
-  return async (c: Context): Promise<Response> => {
+  return async (c: Context<Env, string>): Promise<Response> => {
     const path = c.req.path;
     // The page itself lives at "/": its router has no /index.html route and would show "Page not found".
     if (path === "/index.html") {
@@ -88,28 +62,25 @@ export function dashboardHandler(distDir: string) {
       return c.body(null, 301, { location: `/${url.search}`, ...COMMON_SECURITY_HEADERS });
     }
     const isHashedAsset = path.startsWith("/assets/");
-    // Dot-folders of the build (.vite/: what the bench reads) are not the dashboard's.
-    const filePath = path === "/" || path.includes("/.") ? undefined : resolveInside(root, path);
-    const remembered = filePath === undefined ? undefined : hashedAssets.get(filePath);
-    if (filePath !== undefined && (remembered !== undefined || (await fileSize(filePath)) !== undefined)) {
-      const content = remembered ?? (await readFile(filePath));
-      if (isHashedAsset) hashedAssets.set(filePath, content);
-      return c.body(content, 200, {
-        "content-type": CONTENT_TYPES[extname(filePath).toLowerCase()] ?? "application/octet-stream",
-        "cache-control": isHashedAsset ? HASHED_ASSET_CACHE : REVALIDATE,
-        ...DASHBOARD_HEADERS,
-      });
+    const headers = { "cache-control": isHashedAsset ? HASHED_ASSET_CACHE : REVALIDATE, ...DASHBOARD_HEADERS };
+    const remembered = hashedAssets.get(path);
+    if (remembered !== undefined) return c.body(remembered.content, 200, { ...headers, "content-type": remembered.type });
+    // Dot-folders of the build (.vite/: what the bench reads) are not the dashboard's; "/" is index.html, below.
+    const served = path === "/" || path.includes("/.") ? undefined : await files(c, NOTHING_NEXT);
+    if (served instanceof Response) {
+      if (isHashedAsset && served.status === 200) {
+        const content = await served.arrayBuffer();
+        const type = served.headers.get("content-type") ?? "application/octet-stream";
+        hashedAssets.set(path, { content, type });
+        return c.body(content, 200, { ...headers, "content-type": type });
+      }
+      return withHeaders(served, headers);
     }
     // A missing hashed asset is a stale page asking for an old build: answering with HTML would only break its script.
-    if (path.startsWith("/assets/")) return c.text("Not Found", 404, COMMON_SECURITY_HEADERS);
+    if (isHashedAsset) return c.text("Not Found", 404, COMMON_SECURITY_HEADERS);
 
-    if ((await fileSize(indexPath)) === undefined) {
-      return c.body(NOT_BUILT_PAGE, 503, NOT_BUILT_HEADERS);
-    }
-    return c.body(await readFile(indexPath), 200, {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": REVALIDATE,
-      ...DASHBOARD_HEADERS,
-    });
+    const page = existsSync(join(root, "index.html")) ? await index(c, NOTHING_NEXT) : undefined;
+    if (!(page instanceof Response)) return c.body(NOT_BUILT_PAGE, 503, NOT_BUILT_HEADERS);
+    return withHeaders(page, { "cache-control": REVALIDATE, ...DASHBOARD_HEADERS });
   };
 }

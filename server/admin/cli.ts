@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { Database } from "better-sqlite3";
 import {
+  formatNamedRateLimit,
   formatRateLimit,
   parseCount,
   parseExpiry,
@@ -33,12 +34,13 @@ import {
   type RootKeyChange,
   type WorkspaceRow,
 } from "../db/management";
+import { ChangeRefused, deleteKey, findLiveKey, rerollKey, updateKey, type ChangedKey, type KeyUpdate } from "../db/key-changes";
 import { createKeyStore } from "../db/key-store";
 import { openDatabase } from "../db/open";
 import { recordTraffic } from "../keys/traffic";
 import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "../demo-data";
 import { DEFAULT_DATA_DIR } from "../paths";
-import { newApiKeySecret } from "../secrets";
+import { newApiKeySecret, rerolledSecret } from "../secrets";
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--data-dir DIR] [--workspace ws_…]
 
@@ -50,6 +52,14 @@ Commands:
               [--credits N] [--refill daily|monthly:AMOUNT] [--ratelimit [NAME=]N/WINDOW]…
               [--permissions P,…] [--roles R,…] [--external-id ID] [--meta JSON]
                                                                          prints "<keyId> <secret>"
+  keys update KEY_ID [--name N] [--enabled | --disabled] [--expires ISO|+30d|none] [--credits N|unlimited]
+              [--refill daily|monthly:AMOUNT|none] [--ratelimit [NAME=]N/WINDOW[:auto]|none]…
+              [--permissions P,…] [--roles R,…] [--external-id ID|none] [--meta JSON|none]
+                                                                         replaces what is given; prints the key id
+  keys reroll KEY_ID [--expiration MS]                                   a new key with the same settings; the old
+                                                                         one expires after MS (default 0: at once);
+                                                                         prints "<keyId> <secret>"
+  keys delete KEY_ID [--permanent]                                       prints the key id
   roles create --name N [--permissions P,…]                              prints the role id
   roles grant --name N --permissions P,…                                 adds permissions to a role; prints them all
   roles list                                                             name, permissions, keys
@@ -65,11 +75,16 @@ Commands:
 Options:
   --data-dir DIR      the server's data directory (default ${DEFAULT_DATA_DIR})
   --workspace ws_…    act on this workspace instead of the first one
-  --permissions P,…   root keys: api.*.read_key, api.*.verify_key, api.*.read_analytics or api.<apiId>.…
-                      (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}); keys: their own, e.g. documents.read
+  --permissions P,…   root keys: api.*.<action> or api.<apiId>.<action> (read_key, verify_key, read_analytics,
+                      create_key, update_key, delete_key, read_api, create_api, delete_api, decrypt_key),
+                      rbac.*.<action> (add_permission_to_key, remove_permission_from_key, add_role_to_key,
+                      remove_role_from_key, create_permission, create_role, read_permission, read_role),
+                      identity.*.read_identity (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")});
+                      keys: their own, e.g. documents.read
   --ratelimit N/W     e.g. 300/60s, 1000/1m; no limit unless given. On a key or an identity, repeatable: N/W is
                       the limit "requests", checked on every verification; NAME=N/W (e.g. tokens=50000/1h) is
-                      checked only when a verification names it. An identity's limits are shared by its keys.
+                      checked only when a verification names it, or on every one with :auto after it
+                      (tokens=100/1m:auto). An identity's limits are shared by its keys.
 `;
 
 const OPTIONS = {
@@ -88,6 +103,9 @@ const OPTIONS = {
   "external-id": { type: "string" },
   meta: { type: "string" },
   days: { type: "string" },
+  enabled: { type: "boolean" },
+  permanent: { type: "boolean" },
+  expiration: { type: "string" },
   help: { type: "boolean" },
 } as const;
 
@@ -157,6 +175,47 @@ function apiOf(db: Database, workspace: WorkspaceRow, apiId: string | undefined)
   return api.id;
 }
 
+/** Runs `change` on a live key of the workspace in one transaction; a refusal (an unknown role) is the command's error. */
+function changeKey<T>(db: Database, workspace: WorkspaceRow, keyId: string, change: (key: ChangedKey) => T): T {
+  try {
+    return db.transaction(() => {
+      const key = findLiveKey(db, workspace.id, keyId);
+      if (key === undefined) throw new CommandError(`no key ${keyId} in workspace ${workspace.id} (or it is deleted)`);
+      return change(key);
+    }).immediate();
+  } catch (error) {
+    if (error instanceof ChangeRefused) throw new CommandError(error.detail);
+    throw error;
+  }
+}
+
+const CLEAR = "none";
+
+/** `keys update`'s options as the change keys.updateKey makes: `none` clears a value, as `null` does there. */
+function keyUpdateOf(values: Values, now: number): KeyUpdate {
+  const update: KeyUpdate = {};
+  if (values.enabled === true && values.disabled === true) throw new UsageError("--enabled and --disabled contradict each other");
+  if (values.name !== undefined) update.name = requireText("--name", values.name);
+  if (values.enabled === true) update.enabled = true;
+  if (values.disabled === true) update.enabled = false;
+  if (values.expires !== undefined) update.expires = values.expires === CLEAR ? null : parseExpiry(values.expires, now);
+  if (values.credits !== undefined || values.refill !== undefined) {
+    update.credits = {};
+    if (values.credits !== undefined) update.credits.remaining = values.credits === "unlimited" ? null : parseWhole("--credits", values.credits);
+    if (values.refill !== undefined) update.credits.refill = values.refill === CLEAR ? null : parseRefill(values.refill);
+  }
+  if (values.ratelimit !== undefined) {
+    update.ratelimits = values.ratelimit.length === 1 && values.ratelimit[0] === CLEAR ? [] : parseRateLimits(values.ratelimit);
+  }
+  if (values.permissions !== undefined) update.permissions = parseNameList("--permissions", values.permissions);
+  if (values.roles !== undefined) update.roles = parseNameList("--roles", values.roles);
+  if (values["external-id"] !== undefined) {
+    update.externalId = values["external-id"] === CLEAR ? null : requireText("--external-id", values["external-id"]);
+  }
+  if (values.meta !== undefined) update.meta = values.meta === CLEAR ? null : parseMeta(values.meta);
+  return update;
+}
+
 const COMMANDS: Record<string, Command> = {
   "root-key create": {
     options: ["name", "permissions", "ratelimit"],
@@ -204,6 +263,8 @@ const COMMANDS: Record<string, Command> = {
       const ratelimits = values.ratelimit === undefined ? undefined : parseRateLimits(values.ratelimit);
       const externalId = values["external-id"] === undefined ? undefined : requireText("--external-id", values["external-id"]);
       const secret = newApiKeySecret("live");
+      // IMMEDIATE: the write lock first, waited for up to the busy timeout. A deferred transaction that reads and then
+      // writes fails at once (SQLITE_BUSY_SNAPSHOT) when another process committed in between.
       const keyId = db.transaction(() =>
         keyInserter(db)({
           workspaceId: workspace.id,
@@ -221,8 +282,39 @@ const COMMANDS: Record<string, Command> = {
           ...(externalId !== undefined && { externalId }),
           ...(values.meta !== undefined && { meta: parseMeta(values.meta) }),
         }),
-      )();
+      ).immediate();
       return `${keyId} ${secret}`;
+    },
+  },
+  "keys update": {
+    options: ["name", "enabled", "disabled", "expires", "credits", "refill", "ratelimit", "permissions", "roles", "external-id", "meta"],
+    argumentCount: 1,
+    run(db, workspace, values, [keyId = ""]) {
+      const update = keyUpdateOf(values, Date.now());
+      if (Object.keys(update).length === 0) throw new UsageError(`"keys update" needs at least one thing to change, like --name or --credits`);
+      changeKey(db, workspace, keyId, (key) => updateKey(db, key, update, Date.now()));
+      return keyId;
+    },
+  },
+  "keys reroll": {
+    options: ["expiration"],
+    argumentCount: 1,
+    run(db, workspace, values, [keyId = ""]) {
+      const expiration = values.expiration === undefined ? 0 : parseWhole("--expiration", values.expiration);
+      let secret = "";
+      const newKeyId = changeKey(db, workspace, keyId, (key) => {
+        secret = rerolledSecret(key.start);
+        return rerollKey(db, key, secret, expiration, Date.now());
+      });
+      return `${newKeyId} ${secret}`;
+    },
+  },
+  "keys delete": {
+    options: ["permanent"],
+    argumentCount: 1,
+    run(db, workspace, values, [keyId = ""]) {
+      changeKey(db, workspace, keyId, (key) => deleteKey(db, key.id, values.permanent === true, Date.now()));
+      return keyId;
     },
   },
   "keys seed": {
@@ -294,7 +386,7 @@ const COMMANDS: Record<string, Command> = {
         identity.id,
         String(identity.keyCount),
         identity.ratelimits
-          .map((limit) => `${limit.autoApply ? "" : `${limit.name}=`}${formatRateLimit({ limit: limit.limit, windowMs: limit.durationMs })}`)
+          .map(formatNamedRateLimit)
           .join(",") || "-",
       ]);
       return table(["EXTERNAL ID", "ID", "KEYS", "RATELIMITS"], rows);

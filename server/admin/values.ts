@@ -137,12 +137,14 @@ export interface NamedRateLimit {
 }
 
 const RATE_LIMIT_NAME = /^[\w.:-]{1,128}$/;
+const AUTO_APPLY_SUFFIX = ":auto";
 /** The name of the rate limit `--ratelimit N/WINDOW` makes, checked on every verification. */
 export const DEFAULT_RATE_LIMIT_NAME = "requests";
 
 /**
  * `--ratelimit` of a key or an identity, repeatable: `N/WINDOW` is the limit named "requests", applied to every
- * verification; `NAME=N/WINDOW` a named one, applied only when a verification names it in its `ratelimits`.
+ * verification; `NAME=N/WINDOW` a named one, applied only when a verification names it in its `ratelimits`, or to
+ * every verification with `:auto` after it (`tokens=100/1m:auto`).
  */
 export function parseRateLimits(values: readonly string[]): NamedRateLimit[] {
   const limits = values.map((value): NamedRateLimit => {
@@ -151,11 +153,20 @@ export function parseRateLimits(values: readonly string[]): NamedRateLimit[] {
     if (!RATE_LIMIT_NAME.test(name)) {
       throw new UsageError(`--ratelimit NAME=N/WINDOW takes a name of 1 to 128 letters, digits and _ . : -, got "${name}"`);
     }
-    const { limit, windowMs } = parseRateLimit(value.slice(equals + 1));
-    return { name, limit, durationMs: windowMs, autoApply: equals === -1 };
+    const rest = value.slice(equals + 1);
+    const auto = equals !== -1 && rest.endsWith(AUTO_APPLY_SUFFIX);
+    const { limit, windowMs } = parseRateLimit(auto ? rest.slice(0, -AUTO_APPLY_SUFFIX.length) : rest);
+    return { name, limit, durationMs: windowMs, autoApply: equals === -1 || auto };
   });
   const names = limits.map((limit) => limit.name);
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
   if (repeated !== undefined) throw new UsageError(`--ratelimit names "${repeated}" twice: give each limit its own name`);
   return limits;
+}
+
+/** A key's or identity's rate limit as `--ratelimit` takes it back. */
+export function formatNamedRateLimit(limit: NamedRateLimit): string {
+  const window = formatRateLimit({ limit: limit.limit, windowMs: limit.durationMs });
+  if (limit.name === DEFAULT_RATE_LIMIT_NAME && limit.autoApply) return window;
+  return `${limit.name}=${window}${limit.autoApply ? AUTO_APPLY_SUFFIX : ""}`;
 }

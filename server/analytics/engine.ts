@@ -1,12 +1,14 @@
 import { DuckDBInstance, DuckDBMaterializedResult, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from "@duckdb/node-api";
 import type { Database } from "better-sqlite3";
 import { boundRows } from "./bound-rows";
-import { checkQuery, type QueryRefusal } from "./check-query";
+import { checkQuery } from "./check-query";
 import { rewriteLongInLists } from "./in-list";
-import { createKeyRollup, planRollupQuery, type RollupPlan } from "./key-rollup";
+import { createKeyRollup } from "./key-rollup";
+import { planRollupQuery, type RollupPlan } from "./key-rollup-plan";
 import { filtersByKey } from "./key-filter";
 import { CLICKHOUSE_MACROS } from "./dialect";
 import { rowsJson } from "./result-json";
+import type { QueryOutcome } from "./query-outcome";
 import { createStoreSync, storeSchemaSql, type StoreSync } from "./store-sync";
 
 export interface AnalyticsLimits {
@@ -29,15 +31,13 @@ export const DEFAULT_ANALYTICS_LIMITS: AnalyticsLimits = {
   threads: 2,
 };
 
-export type QueryOutcome =
-  | { kind: "rows"; json: string; rowCount: number }
-  | { kind: "refused"; refusal: QueryRefusal; message: string }
-  | { kind: "limit"; limit: "timeout" | "memory" | "rows"; message: string };
-
 export interface AnalyticsEngine {
   /** Runs an analytics query over one workspace's rows only; never rejects for anything the query does. */
   query(workspaceId: string, sql: string): Promise<QueryOutcome>;
-  /** Copies the verifications SQLite holds beyond the engine's copy (done before every query too). */
+  /**
+   * Copies the verifications SQLite holds now beyond the engine's copy (as every query does first, up to the newest
+   * one committed when it arrived).
+   */
   catchUp(): Promise<void>;
   /** How many queries DuckDB is executing right now. */
   readonly runningQueries: number;
@@ -60,7 +60,8 @@ function publicViewsSql(workspaceId: string, hourLayout: HourLayout): string {
   if (!WORKSPACE_ID.test(workspaceId)) throw new Error("not a workspace id");
   // DuckDB views take no parameters: the id is a checked literal.
   const workspace = `workspace_id = '${workspaceId}'`;
-  const dimensions = "time, workspace_id, key_space_id, external_id, key_id, outcome, tags, count, spent_credits";
+  // Every verification here comes from the API: source 'api', no gateway app (as key_verifications_v1 says too).
+  const dimensions = "time, workspace_id, key_space_id, external_id, key_id, outcome, 'api' AS source, '' AS app_id, tags, count, spent_credits";
   return `
     CREATE TEMP VIEW key_verifications_v1 AS
       SELECT request_id, time, workspace_id, key_space_id, external_id, key_id, outcome, region,
@@ -81,7 +82,7 @@ interface CheckedQuery {
   sql: string;
   bounded: boolean;
   hourLayout: HourLayout;
-  /** Set when SQLite's per-hour sums answer it exactly (key-rollup.ts). */
+  /** Set when SQLite's per-hour sums answer it exactly (key-rollup-plan.ts). */
   rollup: RollupPlan | undefined;
 }
 
@@ -167,7 +168,7 @@ export async function createAnalyticsEngine(
   if (options.rollup) keyRollup.catchUp().catch(() => undefined);
   // The first copy runs while the server already answers; the first analytics query waits for it (and retries it
   // if it failed).
-  sync.catchUp().catch(() => undefined);
+  sync.catchUp(sync.newestSeq()).catch(() => undefined);
 
   const idle = new Map<string, DuckDBConnection[]>();
   let idleCount = 0;
@@ -307,21 +308,24 @@ export async function createAnalyticsEngine(
   }
 
   return {
-    catchUp: () => sync.catchUp(),
+    catchUp: () => sync.catchUp(sync.newestSeq()),
     get runningQueries() {
       return runningQueries;
     },
     query(workspaceId, sql) {
       if (closed) return Promise.resolve({ kind: "refused", refusal: "query", message: "The server is shutting down" });
+      // The rows committed when the query arrived are what it answers from: a catch-up that chased the newest rows
+      // would answer only once verifications stop coming.
+      const upTo = sync.newestSeq();
       const answer = (async (): Promise<QueryOutcome> => {
         const checked = await check(workspaceId, sql);
         if ("kind" in checked) return checked;
         if (checked.rollup !== undefined) {
           // Undefined when SQLite cannot answer it now (see KeyRollup.answer): DuckDB answers the same query.
-          const answer = await keyRollup.answer(workspaceId, checked.rollup, limits);
+          const answer = await keyRollup.answer(workspaceId, checked.rollup, limits, upTo);
           if (answer !== undefined) return answer;
         }
-        await sync.catchUp();
+        await sync.catchUp(upTo);
         return withConnection(workspaceId, checked.hourLayout, (connection) => run(connection, checked));
       })();
       inFlight.add(answer);

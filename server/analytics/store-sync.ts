@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Database } from "better-sqlite3";
+import { catchUpSteps } from "./catch-up-steps";
 
 /**
  * The engine's derived copy of SQLite's `key_verifications` (the source of truth, written by any process):
@@ -19,14 +20,14 @@ interface Rollup {
 const hour = (ms: string) => `date_trunc('hour', epoch_ms(${ms}))`;
 
 export const ROLLUPS: readonly Rollup[] = [
-  { table: "store.per_minute", bucket: (ms) => `date_trunc('minute', epoch_ms(${ms}))`, timeType: "TIMESTAMP", order: "bucket" },
-  { table: "store.per_hour", bucket: hour, timeType: "TIMESTAMP", order: "bucket" },
+  { table: "store.per_minute", bucket: (ms) => `date_trunc('minute', epoch_ms(${ms}))`, timeType: "TIMESTAMP", order: "time" },
+  { table: "store.per_hour", bucket: hour, timeType: "TIMESTAMP", order: "time" },
   // The same rows as per_hour, sorted by key: a page of keys' usage reads only their row groups, where the copy
   // sorted by time holds every key's rows of an hour together. Which copy a query reads is decided by
   // `filtersByKey`; both give every query the same answer.
-  { table: "store.per_hour_by_key", bucket: hour, timeType: "TIMESTAMP", order: "workspace_id, key_id, bucket" },
-  { table: "store.per_day", bucket: (ms) => `CAST(epoch_ms(${ms}) AS DATE)`, timeType: "DATE", order: "bucket" },
-  { table: "store.per_month", bucket: (ms) => `CAST(date_trunc('month', epoch_ms(${ms})) AS DATE)`, timeType: "DATE", order: "bucket" },
+  { table: "store.per_hour_by_key", bucket: hour, timeType: "TIMESTAMP", order: "workspace_id, key_id, time" },
+  { table: "store.per_day", bucket: (ms) => `CAST(epoch_ms(${ms}) AS DATE)`, timeType: "DATE", order: "time" },
+  { table: "store.per_month", bucket: (ms) => `CAST(date_trunc('month', epoch_ms(${ms})) AS DATE)`, timeType: "DATE", order: "time" },
 ];
 
 export function storeSchemaSql(): string {
@@ -45,11 +46,16 @@ export function storeSchemaSql(): string {
   `;
 }
 
+/** What tells one rollup row from another: its bucket `time` and the dimensions it sums over. */
+const GROUP_COLUMNS = ["time", "workspace_id", "key_space_id", "external_id", "key_id", "outcome", "tags"] as const;
+
 // Rows cross from SQLite to DuckDB as one JSON text per batch: SQLite writes it and DuckDB reads it natively,
 // which is many times faster than a call into DuckDB per value.
 const BATCH_ROWS = 20_000;
 const ROWS_PER_COMMIT = 200_000;
 const CHECKPOINT_AFTER_ROWS = 100_000;
+/** More new rows than this are a bulk (the first start's copy): their buckets are recomputed, not added to. */
+const ADD_TO_ROLLUPS_AT_MOST = 50_000;
 const ROW_SHAPE = JSON.stringify(
   {
     seq: "BIGINT",
@@ -73,25 +79,29 @@ interface Batch {
 }
 
 export interface StoreSync {
-  /** Copies the rows SQLite has beyond the last one copied and refreshes the rollups they touch. */
-  catchUp(): Promise<void>;
+  /** The seq of the newest verification committed in SQLite now: what a query arriving now is answered from. */
+  newestSeq(): number;
+  /**
+   * Copies the rows SQLite has beyond the last one copied, up to `upTo` (a `newestSeq()`) and no further however fast
+   * new ones come, and refreshes the rollups they touch.
+   */
+  catchUp(upTo: number): Promise<void>;
   /** Ends the copy at its next batch; resolves once it has stopped. */
   stop(): Promise<void>;
 }
 
 export function createStoreSync(sqlite: Database, connection: DuckDBConnection): StoreSync {
-  const nextBatch = sqlite.prepare<[number, number], Batch>(
+  const nextBatch = sqlite.prepare<[number, number, number], Batch>(
     `SELECT json_group_array(json_object(
        'seq', seq, 'request_id', request_id, 'time', time, 'workspace_id', workspace_id, 'key_space_id', key_space_id,
        'external_id', external_id, 'key_id', key_id, 'outcome', outcome, 'region', region, 'tags', json(tags),
        'spent_credits', spent_credits)) AS rows, max(seq) AS lastSeq, count(*) AS count
-     FROM (SELECT * FROM key_verifications WHERE seq > ? ORDER BY seq LIMIT ?)`,
+     FROM (SELECT * FROM key_verifications WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?)`,
   );
   const maxSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM key_verifications").pluck();
   let lastSeq = 0;
-  let running: Promise<void> | undefined;
-  // Workspace → the earliest time whose rollup buckets are still to be recomputed.
-  const stale = new Map<string, number>();
+  // The rollups hold the sums of the copied rows up to this seq.
+  let rolledUpSeq = 0;
   let uncompressedRows = 0;
   let stopped = false;
 
@@ -106,15 +116,13 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
     }
   }
 
-  /** Copies up to `limit` new rows in one transaction; resolves how many it copied. */
-  async function copyNewRows(limit: number): Promise<number> {
-    const before = lastSeq;
+  /** Copies up to `limit` new rows, none past `upTo`, in one transaction; resolves how many it copied. */
+  async function copyNewRows(limit: number, upTo: number): Promise<number> {
     let seq = lastSeq;
     let copied = 0;
-    const earliest = new Map<string, number>();
     await inTransaction(async () => {
       while (copied < limit && !stopped) {
-        const batch = nextBatch.get(seq, BATCH_ROWS);
+        const batch = nextBatch.get(seq, upTo, BATCH_ROWS);
         if (batch?.lastSeq == null) break;
         await connection.run(
           "INSERT INTO store.verifications SELECT unnest(json_transform(value, $shape)) FROM json_each($rows::VARCHAR)",
@@ -123,16 +131,8 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
         seq = batch.lastSeq;
         copied += batch.count;
       }
-      const reader = await connection.runAndReadAll(
-        "SELECT workspace_id, min(time) FROM store.verifications WHERE seq > $before GROUP BY workspace_id",
-        { before },
-      );
-      for (const [workspaceId, time] of reader.getRowsJS()) {
-        if (typeof workspaceId === "string") earliest.set(workspaceId, Number(time));
-      }
     });
     lastSeq = seq;
-    for (const [workspaceId, time] of earliest) stale.set(workspaceId, Math.min(time, stale.get(workspaceId) ?? time));
     return copied;
   }
 
@@ -147,16 +147,54 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
     }
   }
 
-  async function refreshRollups(): Promise<void> {
-    for (const [workspaceId, earliest] of stale) {
+  /**
+   * Adds the copied rows past `from` up to `to` to the rollups: their sums by bucket are added to the rows of their
+   * groups, or are new rows. Live traffic so costs the new rows, not the buckets they land in (a month's rollup
+   * recomputed from its raw rows at every query made verification wait on DuckDB's threads).
+   */
+  async function addToRollups(from: number, to: number): Promise<void> {
+    const sameGroup = GROUP_COLUMNS.map((column) => `rollup.${column} = delta.${column}`).join(" AND ");
+    for (const rollup of ROLLUPS) {
+      await connection.run(
+        `CREATE OR REPLACE TEMP TABLE rollup_delta AS
+         SELECT ${rollup.bucket("time")} AS time, workspace_id, key_space_id, external_id, key_id, outcome, tags,
+                count(*) AS count, sum(spent_credits) AS spent_credits
+         FROM store.verifications WHERE seq > $from AND seq <= $to GROUP BY ALL`,
+        { from, to },
+      );
+      await connection.run(
+        `UPDATE ${rollup.table} AS rollup
+         SET count = rollup.count + delta.count, spent_credits = rollup.spent_credits + delta.spent_credits
+         FROM rollup_delta AS delta WHERE ${sameGroup}`,
+      );
+      await connection.run(
+        `INSERT INTO ${rollup.table}
+         SELECT * FROM rollup_delta AS delta
+         WHERE NOT EXISTS (SELECT 1 FROM ${rollup.table} AS rollup WHERE ${sameGroup})
+         ORDER BY ${rollup.order}`,
+      );
+    }
+    await connection.run("DROP TABLE rollup_delta");
+  }
+
+  /**
+   * Recomputes, from the raw rows, every bucket from the earliest one the copied rows past `from` up to `to` land in:
+   * for a bulk of rows (the first start's copy), which this sorts and writes once.
+   */
+  async function rebuildRollups(from: number, to: number): Promise<void> {
+    const reader = await connection.runAndReadAll(
+      "SELECT workspace_id, min(time) FROM store.verifications WHERE seq > $from AND seq <= $to GROUP BY workspace_id",
+      { from, to },
+    );
+    for (const [workspaceId, time] of reader.getRowsJS()) {
+      if (typeof workspaceId !== "string") continue;
       for (const rollup of ROLLUPS) {
-        // Every bucket from the earliest new row's is recomputed from the raw rows: live traffic touches the last one.
         const firstBucket = rollup.bucket("$earliest::BIGINT");
-        const parameters = { workspace: workspaceId, earliest };
+        const parameters = { workspace: workspaceId, earliest: Number(time) };
         await connection.run(`DELETE FROM ${rollup.table} WHERE workspace_id = $workspace AND time >= ${firstBucket}`, parameters);
         await connection.run(
           `INSERT INTO ${rollup.table}
-           SELECT ${rollup.bucket("time")} AS bucket, workspace_id, key_space_id, external_id, key_id, outcome, tags,
+           SELECT ${rollup.bucket("time")} AS time, workspace_id, key_space_id, external_id, key_id, outcome, tags,
                   count(*), sum(spent_credits)
            FROM store.verifications
            WHERE workspace_id = $workspace AND time >= epoch_ms(CAST(${firstBucket} AS TIMESTAMP))
@@ -167,31 +205,35 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
     }
   }
 
-  async function catchUpOnce(): Promise<void> {
-    // Nothing new (the common case): one indexed lookup in SQLite.
-    if (stopped || ((maxSeq.get() ?? 0) <= lastSeq && stale.size === 0)) return;
+  async function catchUpTo(upTo: number): Promise<void> {
+    // Nothing new (the common case).
+    if (stopped || (upTo <= lastSeq && rolledUpSeq === lastSeq)) return;
     // A big copy (the first start, another process's bulk traffic) commits and compresses as it goes, to bound memory.
     let copiedNow = 0;
     for (;;) {
-      const copied = await copyNewRows(ROWS_PER_COMMIT);
+      const copied = await copyNewRows(ROWS_PER_COMMIT, upTo);
       copiedNow += copied;
       uncompressedRows += copied;
       await compressIfWorthIt();
       if (copied < ROWS_PER_COMMIT || stopped) break;
     }
-    if (stale.size > 0 && !stopped) {
-      await inTransaction(refreshRollups);
-      stale.clear();
-      // The rollups rewrote about as many rows as were copied (fewer, being sums).
+    if (rolledUpSeq < lastSeq && !stopped) {
+      const to = lastSeq;
+      const from = rolledUpSeq;
+      await inTransaction(() => (to - from > ADD_TO_ROLLUPS_AT_MOST ? rebuildRollups(from, to) : addToRollups(from, to)));
+      rolledUpSeq = to;
+      // The rollups took about as many rows as were copied (fewer, being sums).
       uncompressedRows += copiedNow;
       await compressIfWorthIt();
     }
   }
 
+  let running: Promise<void> | undefined;
+  const step = catchUpSteps(catchUpTo);
   return {
-    catchUp() {
-      // One copy at a time; a caller arriving during one waits for it, then checks again.
-      running = (running ?? Promise.resolve()).then(catchUpOnce, catchUpOnce);
+    newestSeq: () => maxSeq.get() ?? 0,
+    catchUp(upTo) {
+      running = step(upTo);
       return running;
     },
     async stop() {

@@ -147,6 +147,8 @@ export interface KeyStore {
    * committed, and every cached answer is stale from then on.
    */
   change<T>(work: (db: Database) => T): Promise<T>;
+  /** Runs a read of the workspace's APIs, permissions, roles or identities (operations off the hot path) on this connection. */
+  read<T>(work: (db: Database) => T): T;
   /**
    * Changes whenever the stored data may have: another connection (the admin CLI) committed, or this one
    * wrote. SQLite's `data_version` alone misses this connection's own writes.
@@ -322,6 +324,9 @@ export function createKeyStore(db: Database): KeyStore {
         record.spentCredits,
       );
       ownWrites += 1;
+    },
+    read(work) {
+      return work(db);
     },
     async change(work) {
       try {

@@ -27,6 +27,16 @@ export async function applyChange<T>(c: Context<ApiEnv>, store: KeyStore, work: 
   }
 }
 
+/** Runs a read the same way: a ChangeRefused thrown by it is answered as its envelope. */
+export function applyRead<T>(c: Context<ApiEnv>, store: KeyStore, work: (db: Database) => T): ChangeResult<T> {
+  try {
+    return { ok: true, value: store.read(work) };
+  } catch (error) {
+    if (error instanceof ChangeRefused) return { ok: false, response: errorResponse(c, error.code, { detail: error.detail }) };
+    throw error;
+  }
+}
+
 /** Throws the 404 of a key the workspace does not have (deleted or never made), in the route's own words. */
 export function requireLiveKey(db: Database, workspaceId: string, keyId: string, notFoundDetail: string): ChangedKey {
   const key = findLiveKey(db, workspaceId, keyId);

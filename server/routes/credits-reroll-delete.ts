@@ -4,7 +4,7 @@ import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { creditsOf, deleteKey, rerollKey, updateCredits } from "../db/key-changes";
 import { permissionsFor } from "../permissions";
-import { newKeySecret } from "../secrets";
+import { rerolledSecret } from "../secrets";
 import { applyChange, dataAnswer, InvalidInputRefused, requireLiveKey, requirePermissions } from "./change";
 import { readValidBody, type BodySpec } from "./json-body";
 import { creditsValueField, FIELD_FIXES, keyIdField } from "./key-fields";
@@ -79,15 +79,6 @@ const REROLL_KEY: BodySpec<typeof REROLL_KEY_SCHEMA> = {
   example: '{"keyId": "key_…", "expiration": 0}',
 };
 
-/** The random bytes of a rerolled key, as the real service makes them for an API without its own default. */
-const REROLL_BYTE_LENGTH = 16;
-
-/** The new key keeps the old one's prefix: what `start` holds before its last `_`. */
-function prefixOf(start: string): string | undefined {
-  const end = start.lastIndexOf("_");
-  return end <= 0 ? undefined : start.slice(0, end);
-}
-
 /** `POST /v2/keys.rerollKey`: a new key with the old one's settings; the old one expires after `expiration` ms. */
 export function rerollKeyHandler(deps: AuthDependencies) {
   return async (c: Context<ApiEnv>): Promise<Response> => {
@@ -102,7 +93,7 @@ export function rerollKeyHandler(deps: AuthDependencies) {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, "The specified key was not found.");
       // Rerolling makes a key: the real service asks for create_key on its API.
       requirePermissions(rootKey.permissions, permissionsFor("create_key", key.apiId));
-      secret = newKeySecret(prefixOf(key.start), REROLL_BYTE_LENGTH);
+      secret = rerolledSecret(key.start);
       return rerollKey(db, key, secret, expiration, Date.now());
     });
     if (!result.ok) return result.response;

@@ -1,4 +1,5 @@
 import { preloadErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
+import { preloadRefreshErrorNotice } from "../features/troubleshoot/components/lazy-refresh-error-notice";
 import type { ComponentType } from "react";
 import { retryableLazy, type RetryableLazy } from "../lib/retryable-lazy";
 
@@ -30,13 +31,14 @@ export const CODE_READY_MARK = "keyscope:code-ready";
 
 /**
  * Diagnostics are needed exactly when the server is down, so their code must not be fetched at that moment:
- * once the first screen is idle, load Troubleshoot and the error panel (and the other pages, which are small).
+ * once the first screen is idle, load Troubleshoot, the error panel and the refresh notice (and the other pages,
+ * which are small).
  */
 export function preloadWhenIdle(): () => void {
   // Browsers without requestIdleCallback (and jsdom) load each page on first use.
   if (typeof requestIdleCallback !== "function") return () => undefined;
   const handle = requestIdleCallback(() => {
-    void Promise.all([TroubleshootPage.preload(), preloadErrorPanel(), ConnectPage.preload(), KeysPage.preload(), NotFoundPage.preload()]).then(
+    void Promise.all([TroubleshootPage.preload(), preloadErrorPanel(), preloadRefreshErrorNotice(), ConnectPage.preload(), KeysPage.preload(), NotFoundPage.preload()]).then(
       () => performance.mark(CODE_READY_MARK),
     );
   });

@@ -14,8 +14,24 @@ export function listKeysPaths(apiId: string | undefined): readonly string[] {
 
 export const LIVENESS_PATH = "/v2/liveness";
 export const GET_KEY_PATH = "/v2/keys.getKey";
+export const WHOAMI_PATH = "/v2/keys.whoami";
 export const GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
 export const ANALYTICS_GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
+
+/** The key-changing operations (docs/api.md#operations), as the real service names them. */
+export const CREATE_KEY_PATH = "/v2/keys.createKey";
+export const UPDATE_KEY_PATH = "/v2/keys.updateKey";
+export const UPDATE_CREDITS_PATH = "/v2/keys.updateCredits";
+export const REROLL_KEY_PATH = "/v2/keys.rerollKey";
+export const DELETE_KEY_PATH = "/v2/keys.deleteKey";
+export const ADD_PERMISSIONS_PATH = "/v2/keys.addPermissions";
+export const REMOVE_PERMISSIONS_PATH = "/v2/keys.removePermissions";
+export const SET_PERMISSIONS_PATH = "/v2/keys.setPermissions";
+export const ADD_ROLES_PATH = "/v2/keys.addRoles";
+export const REMOVE_ROLES_PATH = "/v2/keys.removeRoles";
+export const SET_ROLES_PATH = "/v2/keys.setRoles";
+export const LIST_PERMISSIONS_PATH = "/v2/permissions.listPermissions";
+export const LIST_ROLES_PATH = "/v2/permissions.listRoles";
 
 export const LIST_KEYS_LIMIT_MAX = 100;
 export const LIST_KEYS_LIMIT_DEFAULT = 100;
@@ -56,12 +72,12 @@ export const ERROR_KINDS = {
   "err:svc:data:api_not_found": {
     status: 404,
     title: "Not Found",
-    detail: "The requested API does not exist",
+    detail: "The requested API does not exist or has been deleted.",
   },
   "err:svc:data:key_not_found": {
     status: 404,
     title: "Not Found",
-    detail: "The requested key does not exist",
+    detail: "We could not find the requested key.",
   },
   "err:svc:data:role_not_found": {
     status: 404,
@@ -127,6 +143,21 @@ export const ERROR_KINDS = {
     status: 429,
     title: "Too Many Requests",
     detail: "The workspace has used up its analytics queries for this hour",
+  },
+  "err:svc:application:precondition_failed": {
+    status: 412,
+    title: "Precondition Failed",
+    detail: "The request needs something this key or workspace is not set up for",
+  },
+  "err:user:bad_request:permissions_query_syntax_error": {
+    status: 400,
+    title: "Bad Request",
+    detail: "The permission query is not valid",
+  },
+  "err:user:bad_request:query_range_exceeds_retention": {
+    status: 400,
+    title: "Bad Request",
+    detail: "The analytics query reads further back than the data is kept",
   },
   "err:svc:application:unexpected_error": {
     status: 500,

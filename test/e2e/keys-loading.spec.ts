@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { startServer, type StartedServer } from "../support/server-process";
-import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+import { createAnalyticsRootKey, enterKey, expect, saveScreenshot, test } from "./fixtures";
 
 /** Counts the requests the page sends to one operation from now on. */
 function countRequests(page: Page, operation: string): { count: () => number } {
@@ -81,7 +81,7 @@ test.describe("with a few hundred keys", () => {
     expect(csv).not.toContain(seededKey);
   });
 
-  test("Refresh reloads the first page only, however many are loaded, and the rest load again as needed (14.6)", async ({ page }) => {
+  test("Refresh reloads as many pages as were loaded, one after another with its progress (14.6, #28.6)", async ({ page }) => {
     await page.goto(seeded.url);
     await enterKey(page, seededKey);
     await expect(count(page)).toHaveText("100 keys loaded, more available");
@@ -92,11 +92,39 @@ test.describe("with a few hundred keys", () => {
 
     const pages = countRequests(page, "keys.listKeys");
     await page.getByRole("button", { name: "Refresh" }).click();
-    await expect(page.getByRole("button", { name: "Refresh" })).toHaveAttribute("aria-disabled", "false");
-    await expect(count(page)).toHaveText("100 keys loaded, more available");
-    expect(pages.count()).toBe(1);
+    await expect(page.getByText("300 keys refreshed.")).toBeVisible();
+    await expect(count(page)).toHaveText("300 keys loaded, more available");
+    expect(pages.count()).toBe(3);
     await page.getByRole("button", { name: "Load more", exact: true }).click();
-    await expect(count(page)).toHaveText("200 keys loaded, more available");
+    await expect(count(page)).toHaveText(/^3\d\d keys$/);
+  });
+
+  test("Refresh with every key loaded and sorted by usage keeps them all and the sort (#28.6)", async ({ page }) => {
+    const analyticsKey = await createAnalyticsRootKey(seeded, "e2e-usage");
+    const pages = countRequests(page, "keys.listKeys");
+    await page.goto(seeded.url);
+    await enterKey(page, analyticsKey);
+    await expect(count(page)).toHaveText("100 keys loaded, more available");
+    await page.getByRole("group", { name: "Filter by status" }).getByRole("button", { name: "Load all keys" }).click();
+    await expect(page.getByText(/^All [\d,]+ keys loaded\.$/)).toBeVisible();
+    const total = (await count(page).textContent()) ?? "";
+    expect(total).toMatch(/^3\d\d keys$/);
+    const loadedWith = pages.count();
+
+    await page.getByRole("button", { name: "Usage, 36 h" }).click();
+    await expect(page.getByText(`Sorted by the 36-hour usage of the ${total.replace("keys", "loaded keys")}.`)).toBeVisible();
+    const table = page.getByRole("table", { name: "API keys" });
+    const topKey = table.getByRole("row").nth(1).getByRole("link").first();
+    const top = (await topKey.textContent()) ?? "";
+    expect(top).not.toBe("");
+
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await expect(page.getByText(`${total} refreshed.`)).toBeVisible();
+    await expect(count(page)).toHaveText(total);
+    expect(pages.count()).toBe(2 * loadedWith);
+    await expect(page.getByRole("columnheader", { name: "Usage, 36 h" })).toHaveAttribute("aria-sort", "descending");
+    await expect(topKey).toHaveText(top);
+    await saveScreenshot(page, "keys-refreshed-all-sorted-by-usage");
   });
 
   test("offline is said at once, the list is marked not current, and it refreshes when the connection is back (14.7)", async ({ page, context }) => {

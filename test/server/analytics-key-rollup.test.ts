@@ -7,7 +7,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkQuery } from "../../server/analytics/check-query";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
-import { createKeyRollup, planRollupQuery, ROLLUP_ROWS } from "../../server/analytics/key-rollup";
+import { createKeyRollup, ROLLUP_ROWS } from "../../server/analytics/key-rollup";
+import { planRollupQuery } from "../../server/analytics/key-rollup-plan";
 import { createWorkspace } from "../../server/db/management";
 import { openDatabase } from "../../server/db/open";
 import { usageQuery } from "../../src/lib/analytics-sql";
@@ -53,7 +54,7 @@ async function answer(engine: AnalyticsEngine, workspaceId: string, sql: string)
   return JSON.parse(outcome.json) as unknown[];
 }
 
-/** The plan key-rollup.ts makes for a query, from the tree the engine checks. */
+/** The plan key-rollup-plan.ts makes for a query, from the tree the engine checks. */
 async function planOf(sql: string) {
   const text = (await parser.runAndReadAll("SELECT json_serialize_sql($sql::VARCHAR)", { sql })).value(0, 0);
   const checked = checkQuery(JSON.parse(String(text)));

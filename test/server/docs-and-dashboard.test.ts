@@ -109,7 +109,7 @@ describe("the dashboard", () => {
   test("other files are served and revalidated", async () => {
     const response = await server.fetch(`${server.url}/favicon.svg`);
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("image/svg+xml");
+    expect(response.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
     expect(response.headers.get("cache-control")).toBe("no-cache");
   });
 

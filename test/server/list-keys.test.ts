@@ -315,7 +315,7 @@ describe("other routes", () => {
   });
 
   test("an unknown operation is a 404 envelope and a wrong method a 405 naming the right one", async () => {
-    const unknown = await callApi(server, { path: "/v2/keys.deleteKey" });
+    const unknown = await callApi(server, { path: "/v2/keys.frobnicate" });
     expect(unknown.status).toBe(404);
     expect(asError(unknown).error.type).toBe(typeFor(server.url, "err:keyscope:routing:not_found"));
 

@@ -88,6 +88,16 @@ describe("the documentation's links", () => {
     expect(broken).toEqual([]);
   });
 
+  test("no code cites a contract or README section outside docs/ (the shared CONTRACT.md is not in the repository)", () => {
+    const code = [...files].filter((path) => /^(src|server|test|bench)\//.test(path) && /\.tsx?$/.test(path) && path !== THIS_FILE);
+    const outside = code.flatMap((path) =>
+      read(path)
+        .split("\n")
+        .flatMap((line, index) => (/CONTRACT\.md|\.\.\/shared\/|README\.md, "/.test(line) ? [`${path}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(outside).toEqual([]);
+  });
+
   test("a planted broken link is found, and text that only looks like a link is not checked", () => {
     const planted = [
       read("README.md"),

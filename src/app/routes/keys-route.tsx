@@ -4,7 +4,7 @@ import { saveTarget } from "../../features/connect/key-store";
 import { KeysList } from "../../features/keys/components/keys-list";
 import { KeysPageShell } from "../../features/keys/components/keys-page-shell";
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
-import { RefreshErrorNotice } from "../../features/troubleshoot/components/refresh-error-notice";
+import { LazyRefreshErrorNotice as RefreshErrorNotice } from "../../features/troubleshoot/components/lazy-refresh-error-notice";
 import { TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";

@@ -184,9 +184,11 @@ describe("keys.updateKey", () => {
 
   test("an unknown role refuses the whole update: nothing of it is kept", async () => {
     const created = await createKey(server, rootKey, { apiId, name: "kept" });
-    const error = errorOf(await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, name: "changed", roles: ["ghost"] }));
+    // The identity is written before the roles are found missing: the refusal undoes it too.
+    const error = errorOf(await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, name: "changed", externalId: "rolled_back", roles: ["ghost"] }));
     expect(error).toMatchObject({ status: 404, code: "err:svc:data:role_not_found" });
     expect((await getKey(server, rootKey, created.keyId)).name).toBe("kept");
+    expect(server.admin.db.prepare("SELECT count(*) AS n FROM identities WHERE external_id = 'rolled_back'").get()).toEqual({ n: 0 });
   });
 
   test("an unknown key is 404 in the real service's words; bad input is 400", async () => {

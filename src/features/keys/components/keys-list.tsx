@@ -84,7 +84,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
   });
   const rateLimit = useRateLimitWait(loader.state, query.error);
   const refresher = useRefreshKeys({ connection, params, refetch: query.refetch, loader, online });
-  const searchGoal = useSearchUntilFound({ query: filter.query, matchCount: matching.length, hasNextPage, online, lookup, loader });
+  useSearchUntilFound({ query: filter.query, matchCount: matching.length, hasNextPage, online, lookup, loader });
   const paging = useLoadMore({
     loader,
     hasNextPage,
@@ -106,7 +106,8 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
       action: failedAction,
       onRetry: () => {
         if (failedAction === "refresh") refresher.refresh();
-        else void loader.start(loader.state.phase === "failed" ? loader.state.purpose : "more");
+        else if (loader.state.phase === "failed") void loader.resume();
+        else void loader.start("more");
       },
     })
   );
@@ -152,7 +153,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
       {usage.isError && !usageForbidden && <UsageErrorNotice message={usage.error.message} onRetry={() => void usage.refetch()} />}
       {lookup.found !== undefined && <FoundByIdNotice loaded={keys.length} />}
 
-      <StatusFilter model={model} loaded={keys.length} hasMore={hasNextPage} onLoadAll={() => void loader.start("all")} loading={paging.loading} />
+      <StatusFilter model={model} loaded={keys.length} filter={filter.query} hasMore={hasNextPage} onLoadAll={() => void loader.start("all")} loading={paging.loading} />
 
       {sort.byUsage && <UsageSortNote totals={sort.usageTotals} hasMore={hasNextPage} />}
 
@@ -161,8 +162,9 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
         loaded={keys.length}
         secondsLeft={rateLimit.secondsLeft}
         filter={filter.query}
+        reloading={refresher.reloading}
         onStop={loader.stop}
-        onContinue={(purpose) => void loader.start(purpose, purpose === "search" ? searchGoal : undefined)}
+        onContinue={() => void loader.resume()}
       />
 
       {failure}

@@ -8,13 +8,17 @@ interface LoadProgressProps {
   secondsLeft: number | null;
   /** The filter a search is looking for. */
   filter: string;
+  /** How many keys a refresh loads again. */
+  reloading: number;
   onStop: () => void;
-  onContinue: (purpose: LoadPurpose) => void;
+  onContinue: () => void;
 }
 
 
-function goal(purpose: LoadPurpose, filter: string): string {
+function goal(purpose: LoadPurpose, filter: string, reloading: number): string {
   switch (purpose) {
+    case "refresh":
+      return `Refreshing the ${formatCountOf(reloading, "key")} that were loaded`;
     case "search":
       return `Looking for “${filter}”`;
     case "export":
@@ -30,15 +34,15 @@ function goal(purpose: LoadPurpose, filter: string): string {
  * Where a load of many pages stands: how many keys so far, why it waits (a rate limit, no connection), and a
  * way to stop it or go on. A load never ends without a word here.
  */
-export function LoadProgress({ state, loaded, secondsLeft, filter, onStop, onContinue }: LoadProgressProps) {
+export function LoadProgress({ state, loaded, secondsLeft, filter, reloading, onStop, onContinue }: LoadProgressProps) {
   if (state.phase === "idle" || (state.phase === "loading" && state.purpose === "more")) return null;
   if (state.phase === "done" || state.phase === "failed") {
-    if (state.purpose !== "all" && state.purpose !== "export") return null;
-    return state.phase === "done" ? (
+    if (state.phase === "failed" || (state.purpose !== "all" && state.purpose !== "export" && state.purpose !== "refresh")) return null;
+    return (
       <p className="keys-progress" role="status">
-        All {formatCountOf(loaded, "key")} loaded.
+        {state.purpose === "refresh" ? `${formatCountOf(loaded, "key")} refreshed.` : `All ${formatCountOf(loaded, "key")} loaded.`}
       </p>
-    ) : null;
+    );
   }
   const { purpose } = state;
   let text: string;
@@ -46,8 +50,8 @@ export function LoadProgress({ state, loaded, secondsLeft, filter, onStop, onCon
     case "loading":
       text =
         purpose === "search"
-          ? `${goal(purpose, filter)}: ${formatCountOf(loaded, "key")} looked at, none matches yet.`
-          : `${goal(purpose, filter)}: ${formatCountOf(loaded, "key")} so far.`;
+          ? `${goal(purpose, filter, reloading)}: ${formatCountOf(loaded, "key")} looked at, none matches yet.`
+          : `${goal(purpose, filter, reloading)}: ${formatCountOf(loaded, "key")} so far.`;
       break;
     case "rate-limited":
       text = `The API's rate limit is reached at ${formatCountOf(loaded, "key")}; loading goes on in ${secondsLeft ?? 0} s.`;
@@ -72,7 +76,7 @@ export function LoadProgress({ state, loaded, secondsLeft, filter, onStop, onCon
           Stop
         </button>
       ) : (
-        <button type="button" className="button button--small" onClick={() => onContinue(purpose)}>
+        <button type="button" className="button button--small" onClick={onContinue}>
           {purpose === "search" ? "Keep looking" : "Continue"}
         </button>
       )}

@@ -1,20 +1,23 @@
 import { formatCount } from "../../../lib/format-number";
+import { statusCountScope } from "../utils/key-view";
 import { offeredFacets, STATUS_LABELS, type StatusFacet } from "../utils/key-status";
 import type { KeysTableModel } from "../hooks/use-keys-table";
 
 interface StatusFilterProps {
   model: KeysTableModel;
   loaded: number;
+  /** The text filter the counted keys match ("" when none). */
+  filter: string;
   hasMore: boolean;
   loading: boolean;
   onLoadAll: () => void;
 }
 
 /**
- * Filter by status, each choice with its count among the loaded keys, and how many keys those counts cover:
- * with more keys on the server, the counts say so and offer to load the rest.
+ * Filter by status, each choice with its count among the loaded keys (those the text filter matches), and which
+ * keys those counts cover: with more keys on the server, the counts say so and offer to load the rest.
  */
-export function StatusFilter({ model, loaded, hasMore, loading, onLoadAll }: StatusFilterProps) {
+export function StatusFilter({ model, loaded, filter, hasMore, loading, onLoadAll }: StatusFilterProps) {
   const counts = model.statusCounts;
   const selected = model.statusFilter;
   const offered = offeredFacets(counts, selected);
@@ -36,9 +39,7 @@ export function StatusFilter({ model, loaded, hasMore, loading, onLoadAll }: Sta
         </button>
       ))}
       <span className="keys-status-filter__scope">
-        {hasMore
-          ? `Counted among the ${formatCount(loaded)} keys looked at so far; more are not loaded.`
-          : `Counted among all ${formatCount(loaded)} keys.`}
+        {statusCountScope(model.countedKeys, loaded, filter, hasMore)}
       </span>
       {hasMore && !loading && (
         <button type="button" className="button button--small" onClick={onLoadAll}>

@@ -5,11 +5,12 @@ import { ApiError, NetworkError } from "../../../lib/api-errors";
 
 /**
  * Loading pages after the first, one after another, until a goal is met or there are none left: for
- * "load more", "load all", a filter that finds nothing yet, and an export of everything. It never stops
+ * "load more", "load all", a filter that finds nothing yet, an export of everything, and the pages a refresh
+ * loads again. It never stops
  * silently: a 429 waits for Retry-After and goes on, offline waits for the connection, the person may stop it,
  * and any other failure ends it as "failed" for the list to show.
  */
-export type LoadPurpose = "more" | "all" | "search" | "export";
+export type LoadPurpose = "more" | "all" | "search" | "export" | "refresh";
 
 export type LoadState =
   | { phase: "idle" }
@@ -24,12 +25,16 @@ export type LoadState =
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 10_000;
 
 type Data = InfiniteData<KeysPage, unknown>;
+/** Whether the pages loaded so far are enough. */
+export type LoadGoal = (pages: readonly KeysPage[]) => boolean;
 type NextPage = (options?: { cancelRefetch?: boolean }) => Promise<InfiniteQueryObserverResult<Data>>;
 
 export interface KeysLoader {
   state: LoadState;
   /** Loads until `goal` holds for the loaded pages, or no page is left. */
-  start: (purpose: LoadPurpose, goal?: (pages: readonly KeysPage[]) => boolean) => Promise<void>;
+  start: (purpose: LoadPurpose, goal?: LoadGoal) => Promise<void>;
+  /** Goes on with the last run, stopped or failed: its purpose and its goal. */
+  resume: () => Promise<void>;
   stop: () => void;
   /** Back to idle (a new filter, a refresh): any run in progress ends without a word, its purpose gone. */
   reset: () => void;
@@ -38,6 +43,7 @@ export interface KeysLoader {
 export function useKeysLoader(fetchNextPage: NextPage): KeysLoader {
   const [state, setState] = useState<LoadState>({ phase: "idle" });
   const running = useRef<AbortController | null>(null);
+  const lastRun = useRef<{ purpose: LoadPurpose; goal?: LoadGoal }>({ purpose: "more" });
 
   useEffect(() => () => running.current?.abort(), []);
 
@@ -54,7 +60,8 @@ export function useKeysLoader(fetchNextPage: NextPage): KeysLoader {
   }, []);
 
   const start = useCallback(
-    async (purpose: LoadPurpose, goal: (pages: readonly KeysPage[]) => boolean = () => false) => {
+    async (purpose: LoadPurpose, goal?: LoadGoal) => {
+      lastRun.current = { purpose, goal };
       running.current?.abort();
       const controller = new AbortController();
       running.current = controller;
@@ -81,7 +88,7 @@ export function useKeysLoader(fetchNextPage: NextPage): KeysLoader {
           continue;
         }
         const pages = result.data?.pages ?? [];
-        if (purpose === "more" || !result.hasNextPage || goal(pages)) {
+        if (purpose === "more" || !result.hasNextPage || (goal?.(pages) ?? false)) {
           setState(purpose === "more" ? { phase: "idle" } : { phase: "done", purpose });
           running.current = null;
           return;
@@ -91,7 +98,9 @@ export function useKeysLoader(fetchNextPage: NextPage): KeysLoader {
     [fetchNextPage],
   );
 
-  return { state, start, stop, reset };
+  const resume = useCallback(() => start(lastRun.current.purpose, lastRun.current.goal), [start]);
+
+  return { state, start, resume, stop, reset };
 }
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */

@@ -94,6 +94,8 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
     setStatusFilter,
     /** How many of the keys (before the status filter) have each status. */
     statusCounts,
+    /** How many keys those counts count. */
+    countedKeys: keys.length,
   };
 }
 

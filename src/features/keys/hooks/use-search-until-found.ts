@@ -15,8 +15,8 @@ interface Options {
 }
 
 /**
- * A filter that finds nothing among the loaded keys keeps loading until it does, or the person stops it (14.8).
- * Returns the goal of that search, for "Keep looking" to go on with.
+ * A filter that finds nothing among the loaded keys keeps loading until it does, or the person stops it (14.8);
+ * "Keep looking" resumes the loader with the same goal.
  */
 export function useSearchUntilFound({ query, matchCount, hasNextPage, online, lookup, loader }: Options) {
   const searchGoal = useCallback(
@@ -36,5 +36,4 @@ export function useSearchUntilFound({ query, matchCount, hasNextPage, online, lo
   useEffect(() => {
     if (keepSearching) void start("search", searchGoal);
   }, [keepSearching, start, searchGoal]);
-  return searchGoal;
 }

@@ -29,3 +29,16 @@ export function countText(loaded: number, shown: number, narrowed: boolean, hasM
   }
   return hasMore ? `${formatCountOf(loaded, "key")} loaded, more available` : formatCountOf(loaded, "key");
 }
+
+/** Which keys the status counts count: all loaded, or those the text filter matches (#28.12), and whether more exist. */
+export function statusCountScope(counted: number, loaded: number, filter: string, hasMore: boolean): string {
+  if (filter !== "") {
+    const matching = `${formatCount(counted)} ${counted === 1 ? "key that matches" : "keys that match"} “${filter}”`;
+    return hasMore
+      ? `Counted among the ${matching}, of the ${formatCount(loaded)} looked at so far; more are not loaded.`
+      : `Counted among the ${matching}, of ${formatCount(loaded)}.`;
+  }
+  return hasMore
+    ? `Counted among the ${formatCount(loaded)} keys looked at so far; more are not loaded.`
+    : `Counted among all ${formatCount(loaded)} keys.`;
+}

@@ -3,11 +3,12 @@ import { ApiError, toKeyscopeError } from "../../../lib/api-errors";
 import { describeError } from "../error-catalog";
 import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
 import { LazyErrorPanel as ErrorPanel } from "./lazy-error-panel";
+import { refreshFailureWords, type RefreshAction } from "./refresh-error-words";
 
-interface RefreshErrorNoticeProps {
+export interface RefreshErrorNoticeProps {
   error: unknown;
   /** What failed: reloading the list, or loading its next page. */
-  action: "refresh" | "load-more";
+  action: RefreshAction;
   baseUrl: string;
   onRetry: () => void;
   onReenterKey: () => void;
@@ -26,8 +27,7 @@ export function RefreshErrorNotice({ error, action, baseUrl, onRetry, onReenterK
   // A rate-limited refresh may not be retried before the API allows it, here as in the panel.
   const secondsLeft = useSecondsUntil(error instanceof ApiError ? error.retryAt : null);
   const waiting = secondsLeft !== null && secondsLeft > 0;
-  const what = action === "refresh" ? "Refresh failed" : "Loading more keys failed";
-  const kept = action === "refresh" ? "The list shows the keys loaded before." : "The keys loaded so far stay listed.";
+  const { what, kept } = refreshFailureWords(action);
   return (
     <section className="refresh-notice" aria-label={what}>
       <div className="refresh-notice__bar">

@@ -171,6 +171,25 @@ describe("the keys list", () => {
     expect(rows()).toHaveLength(2);
   });
 
+  test("with a text filter on, the status counts say they count the keys that match, not all of them (#28.12)", async () => {
+    stubApi(
+      keysEnvelope([
+        { keyId: "key_2Xa9", name: "Billing worker", enabled: true },
+        { keyId: "key_7Pq3", name: "Billing backup", enabled: false },
+        { keyId: "key_4Mn8", name: "Search indexer", enabled: false },
+        { keyId: "key_5Rt1", name: "Checkout", enabled: true },
+      ]),
+    );
+    const { user } = renderKeysList();
+    const statuses = await screen.findByRole("group", { name: "Filter by status" });
+    expect(statuses).toHaveTextContent("Counted among all 4 keys.");
+
+    await user.type(screen.getByRole("searchbox", { name: "Filter keys" }), "billing");
+    expect(await screen.findByText("2 of 4 keys shown")).toBeVisible();
+    expect(within(statuses).getByRole("button", { name: "Disabled 1" })).toBeVisible();
+    expect(statuses).toHaveTextContent("Counted among the 2 keys that match “billing”, of 4.");
+  });
+
   test("a filter that matches nothing says so and can be cleared", async () => {
     stubApi(keysEnvelope(makeKeys(3)));
     const { user } = renderKeysList();
@@ -190,6 +209,7 @@ describe("the keys list", () => {
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
   });
 
+  // Two pages of 100 rows rendered and scrolled: over 5 s when the machine is busy.
   test("Load more fetches the next page with the cursor and appends it", async () => {
     const api = stubApi(
       keysEnvelope(makeKeys(100, 0), { cursor: "key_000099", hasMore: true }),
@@ -210,7 +230,63 @@ describe("the keys list", () => {
     fireEvent.scroll(scroller);
     expect(await screen.findByText("Service 101")).toBeVisible();
     expect(rows().at(-1)).toHaveTextContent("Service 101");
-  });
+  }, 15_000);
+
+  /**
+   * Three pages (202 keys) loaded with Load more; the refresh's second page (the second time it is asked) waits for
+   * `second` to resolve.
+   */
+  async function loadThreePages(second: Promise<void>) {
+    const pages: Record<string, Response> = {
+      "": keysEnvelope(makeKeys(100, 0), { cursor: "key_000099", hasMore: true }),
+      key_000099: keysEnvelope(makeKeys(100, 100), { cursor: "key_000199", hasMore: true }),
+      key_000199: keysEnvelope(makeKeys(2, 200), { hasMore: false }),
+    };
+    let secondPageAsked = 0;
+    const api = stubApi(async (body) => {
+      const cursor = typeof body.cursor === "string" ? body.cursor : "";
+      if (cursor === "key_000099" && ++secondPageAsked === 2) await second;
+      return pages[cursor]!.clone();
+    });
+    const { user } = renderKeysList();
+    expect(await screen.findByText("100 keys loaded, more available")).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Load more" }));
+    expect(await screen.findByText("200 keys loaded, more available")).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Load more" }));
+    expect(await screen.findByText("202 keys")).toBeVisible();
+    return { api, user };
+  }
+
+  test("Refresh reloads every page that was loaded, says so, and keeps the sort (#28.6)", async () => {
+    let release: () => void = () => undefined;
+    const { api, user } = await loadThreePages(new Promise<void>((resolve) => (release = resolve)));
+    await user.click(screen.getByRole("button", { name: "Name" }));
+    const sortedBy = () => screen.getByRole("columnheader", { name: "Name" }).getAttribute("aria-sort");
+    const sorted = sortedBy();
+    expect(sorted).toMatch(/^(ascending|descending)$/);
+    const firstRow = rows()[0]?.textContent;
+
+    await user.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText("Refreshing the 202 keys that were loaded: 100 keys so far.")).toBeVisible();
+    expect(screen.getByRole("button", { name: "Stop" })).toBeVisible();
+    release();
+    expect(await screen.findByText("202 keys")).toBeVisible();
+    expect(await screen.findByText("202 keys refreshed.")).toBeVisible();
+    const cursors = api.requests.map((request) => request.body.cursor ?? "first");
+    expect(cursors).toEqual(["first", "key_000099", "key_000199", "first", "key_000099", "key_000199"]);
+    expect(sortedBy()).toBe(sorted);
+    expect(rows()[0]?.textContent).toBe(firstRow);
+  }, 20_000);
+
+  test("Refresh pressed again while a refresh reloads the pages still reloads every page loaded before (#28.6)", async () => {
+    // The first refresh's second page never comes.
+    const { user } = await loadThreePages(new Promise<void>(() => undefined));
+    await user.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText("Refreshing the 202 keys that were loaded: 100 keys so far.")).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(await screen.findByText("202 keys refreshed.")).toBeVisible();
+    expect(screen.getByText("202 keys")).toBeVisible();
+  }, 20_000);
 
   test("a first page that fits on screen fills it by loading the next one", async () => {
     const api = stubApi(
