@@ -6,7 +6,7 @@ import type { ExportPanelProps } from "./export-panel-body";
 import "./export-buttons.css";
 
 // What the open panel holds (the CSV and JSON writers among it) loads on first open: not before the first row.
-const ExportPanelBody = retryableLazy(async () => (await import("./export-panel-body")).ExportPanelBody);
+const ExportPanelBody = retryableLazy(() => import("./export-panel-body"), (module) => module.ExportPanelBody);
 
 /**
  * Export what the table shows — its filter, its sort, its columns — and say exactly what that is: how many
