@@ -106,8 +106,8 @@ export function usageText(usage: KeyUsage): string {
   return `${USAGE_WINDOW_HOURS} h: ${formatCount(valid)} valid, ${formatCount(refused)} refused`;
 }
 
-/** The reference server takes at most 65,536 characters of SQL (docs/api.md#analytics); a chunk stays well under. */
-export const TOTALS_SQL_MAX_LENGTH = 48 * 1024;
+/** The real service and the reference server take at most 16 KiB of SQL (docs/api.md#analytics); a chunk stays under. */
+export const TOTALS_SQL_MAX_LENGTH = 15 * 1024;
 
 function totalsSql(quotedIds: string): string {
   return [
