@@ -17,6 +17,21 @@ export const GET_KEY_PATH = "/v2/keys.getKey";
 export const GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
 export const ANALYTICS_GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
 
+/** The key-changing operations (docs/api.md#operations), as the real service names them. */
+export const CREATE_KEY_PATH = "/v2/keys.createKey";
+export const UPDATE_KEY_PATH = "/v2/keys.updateKey";
+export const UPDATE_CREDITS_PATH = "/v2/keys.updateCredits";
+export const REROLL_KEY_PATH = "/v2/keys.rerollKey";
+export const DELETE_KEY_PATH = "/v2/keys.deleteKey";
+export const ADD_PERMISSIONS_PATH = "/v2/keys.addPermissions";
+export const REMOVE_PERMISSIONS_PATH = "/v2/keys.removePermissions";
+export const SET_PERMISSIONS_PATH = "/v2/keys.setPermissions";
+export const ADD_ROLES_PATH = "/v2/keys.addRoles";
+export const REMOVE_ROLES_PATH = "/v2/keys.removeRoles";
+export const SET_ROLES_PATH = "/v2/keys.setRoles";
+export const LIST_PERMISSIONS_PATH = "/v2/permissions.listPermissions";
+export const LIST_ROLES_PATH = "/v2/permissions.listRoles";
+
 export const LIST_KEYS_LIMIT_MAX = 100;
 export const LIST_KEYS_LIMIT_DEFAULT = 100;
 export const MAX_BODY_BYTES = 1024 * 1024;

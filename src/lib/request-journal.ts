@@ -51,6 +51,25 @@ export function redactRequestBody(body: string, scrub: (text: string) => string)
   return cut(scrub(text));
 }
 
+/**
+ * Replaces the secrets an answer can carry: `data.key`, the new key's secret that keys.createKey and keys.rerollKey
+ * answer once, and `data.plaintext` (keys.getKey with decrypt). An answer that is not JSON is kept as it is.
+ */
+export function redactResponseBody(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (typeof parsed !== "object" || parsed === null || !("data" in parsed)) return body;
+  const { data } = parsed;
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return body;
+  if (!("key" in data) && !("plaintext" in data)) return body;
+  const redacted = { ...data, ...("key" in data && { key: REDACTED }), ...("plaintext" in data && { plaintext: REDACTED }) };
+  return JSON.stringify({ ...parsed, data: redacted });
+}
+
 function cut(text: string): string {
   return text.length > JOURNAL_BODY_MAX ? `${text.slice(0, JOURNAL_BODY_MAX)}… (${formatCount(text.length)} characters in all)` : text;
 }

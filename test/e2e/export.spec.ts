@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { enterKey, expect, test } from "./fixtures";
+import { createAnalyticsRootKey, enterKey, expect, test } from "./fixtures";
 
 test("the Keys toolbar exports the loaded keys as CSV and JSON files named with the date", async ({ page, server, rootKey }) => {
   await server.admin(["keys", "create", "--name", "=HYPERLINK(\"http://evil.example\")"]);
@@ -32,7 +32,7 @@ test("the Keys toolbar exports the loaded keys as CSV and JSON files named with 
 });
 
 test("the CSV status column holds the statuses the table shows, usage's included (#28.13)", async ({ page, server }) => {
-  const rootKey = await server.admin(["root-key", "create", "--name", "e2e-export", "--permissions", "api.*.read_key,api.*.read_analytics"]);
+  const rootKey = await createAnalyticsRootKey(server, "e2e-export");
   await page.goto(server.url);
   await enterKey(page, rootKey);
   const table = page.getByRole("table", { name: "API keys" });

@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from "@playwright/test";
+import { READ_ANY_API_ANALYTICS, READ_ANY_API_KEYS } from "../../server/permissions";
 import { startServer, type StartedServer } from "../support/server-process";
 
 /**
@@ -7,7 +8,7 @@ import { startServer, type StartedServer } from "../support/server-process";
  */
 // The browser's own reports of a request it refused (CORS, or the page's connect-src for plain http elsewhere).
 const EXPECTED_CONSOLE_ERROR =
-  /^(Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+)|Access to fetch at '[^']*' from origin '[^']*' has been blocked by CORS policy|Connecting to '[^']*' violates the following Content Security Policy directive: "connect-src |Fetch API cannot load \S+ Refused to connect because it violates the document's Content Security Policy)/;
+  /^(Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+)|Access to fetch at '[^']*' (\(redirected from '[^']*'\) )?from origin '[^']*' has been blocked by CORS policy|Connecting to '[^']*' violates the following Content Security Policy directive: "connect-src |Fetch API cannot load \S+ Refused to connect because it violates the document's Content Security Policy)/;
 
 interface WorkerFixtures {
   /** A reference server of this worker's own, on a fresh data directory. */
@@ -63,4 +64,9 @@ export async function enterKey(page: Page, key: string, baseUrl?: string): Promi
 /** A full-page screenshot under test-results/screenshots, for a person to look at. */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+}
+
+/** A root key, made with the admin CLI, that may list keys and read analytics (the usage bars, a key's page). */
+export function createAnalyticsRootKey(server: StartedServer, name: string): Promise<string> {
+  return server.admin(["root-key", "create", "--name", name, "--permissions", `${READ_ANY_API_KEYS},${READ_ANY_API_ANALYTICS}`]);
 }

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import type { StartedServer } from "../support/server-process";
 import { seriousViolations, seriousViolationsInBothThemes } from "./axe";
-import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+import { createAnalyticsRootKey, enterKey, expect, saveScreenshot, test } from "./fixtures";
 
 // axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
 test.use({ bypassCSP: true });
@@ -12,7 +12,6 @@ async function saveWholePage(page: Page, name: string): Promise<void> {
   await saveScreenshot(page, name);
 }
 
-const ANALYTICS_ROOT_KEY = ["root-key", "create", "--name", "e2e-analytics", "--permissions", "api.*.read_key,api.*.read_analytics"];
 
 /** The id of a demo key, asked of the API as the dashboard would. */
 async function demoKeyId(server: StartedServer, rootKey: string, name: string): Promise<string> {
@@ -39,7 +38,7 @@ async function openKeyPage(page: Page, server: StartedServer, rootKey: string, n
 }
 
 test("the key page explains its refusals from the demo data", async ({ page, server }) => {
-  const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+  const rootKey = await createAnalyticsRootKey(server, "e2e-analytics");
   await openKeyPage(page, server, rootKey, "Nightly data export");
   await expect(page.getByTestId("key-verdict")).toHaveText(/^Refused because it expired 3 days ago \(\w{3} \d+\)/);
   const usage = page.getByRole("region", { name: "Usage by outcome" });
@@ -54,7 +53,7 @@ test("the key page explains its refusals from the demo data", async ({ page, ser
 });
 
 test("a key's page shows the permissions its role grants and its identity's shared rate limit", async ({ page, server }) => {
-  const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+  const rootKey = await createAnalyticsRootKey(server, "e2e-analytics");
   await openKeyPage(page, server, rootKey, "CI pipeline");
   const fields = page.getByRole("region", { name: "Fields" });
   // The demo's CI key has no permission of its own: documents.read comes from its role "reader".
@@ -68,7 +67,7 @@ test("a key's page shows the permissions its role grants and its identity's shar
 });
 
 test("a refused verification's request id is found, and so is one of the dashboard's own requests", async ({ page, server }) => {
-  const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+  const rootKey = await createAnalyticsRootKey(server, "e2e-analytics");
   // The answer's body is read in the test, as it passes to the page: Chromium drops a body once its page moves on,
   // and reading it from the browser failed that way under load. The last getKey is the shown page's.
   let ownRequestId = "";
@@ -113,7 +112,7 @@ test("a root key without read_analytics gets the key's fields and the missing pe
 });
 
 test("the key page and the request lookup have no serious accessibility violation, light or dark", async ({ page, server }) => {
-  const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+  const rootKey = await createAnalyticsRootKey(server, "e2e-analytics");
   await openKeyPage(page, server, rootKey, "Production backend");
   await expect(page.getByRole("region", { name: "Usage by outcome" }).getByRole("img")).toBeVisible();
   await page.getByText("The numbers as a table").click();
@@ -130,7 +129,7 @@ test.describe("on a phone", () => {
   test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
 
   test("the key page fits 360 px and stays accessible", async ({ page, server }) => {
-    const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+    const rootKey = await createAnalyticsRootKey(server, "e2e-analytics");
     await openKeyPage(page, server, rootKey, "Nightly data export");
     await expect(page.getByRole("region", { name: "Refused verifications" }).getByRole("table")).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { startServer, type StartedServer } from "../support/server-process";
-import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+import { createAnalyticsRootKey, enterKey, expect, saveScreenshot, test } from "./fixtures";
 
 /** Counts the requests the page sends to one operation from now on. */
 function countRequests(page: Page, operation: string): { count: () => number } {
@@ -100,7 +100,7 @@ test.describe("with a few hundred keys", () => {
   });
 
   test("Refresh with every key loaded and sorted by usage keeps them all and the sort (#28.6)", async ({ page }) => {
-    const analyticsKey = await seeded.admin(["root-key", "create", "--name", "e2e-usage", "--permissions", "api.*.read_key,api.*.read_analytics"]);
+    const analyticsKey = await createAnalyticsRootKey(seeded, "e2e-usage");
     const pages = countRequests(page, "keys.listKeys");
     await page.goto(seeded.url);
     await enterKey(page, analyticsKey);

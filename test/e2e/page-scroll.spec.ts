@@ -1,12 +1,10 @@
 import type { Page } from "@playwright/test";
-import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+import { createAnalyticsRootKey, enterKey, expect, saveScreenshot, test } from "./fixtures";
 
 /**
  * One scrolling element per page: the main area scrolls, the document never does. A document that scrolls
  * (something laid out past the end of main) lets the wheel over the header slide the whole page away.
  */
-
-const ANALYTICS_ROOT_KEY = ["root-key", "create", "--name", "e2e-scroll", "--permissions", "api.*.read_key,api.*.read_analytics"];
 
 // Short enough that a key's page is longer than its main area.
 test.use({ viewport: { width: 1024, height: 560 } });
@@ -30,7 +28,7 @@ async function expectNoDocumentScroll(page: Page): Promise<void> {
 }
 
 test("on a long key page, the wheel over the header and past the end of main leaves the header in place", async ({ page, server }) => {
-  const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+  const rootKey = await createAnalyticsRootKey(server, "e2e-scroll");
   await page.goto(`${server.url}/connect`);
   await enterKey(page, rootKey);
   // The table draws the rows in view only: the filter brings the key into it.
@@ -89,7 +87,7 @@ test.describe("on a phone", () => {
   test.use({ viewport: { width: 360, height: 640 } });
 
   test("the keys page and a key's page scroll in main only", async ({ page, server }) => {
-    const rootKey = await server.admin(ANALYTICS_ROOT_KEY);
+    const rootKey = await createAnalyticsRootKey(server, "e2e-scroll");
     await page.goto(`${server.url}/connect`);
     await enterKey(page, rootKey);
     await page.getByRole("searchbox", { name: "Filter keys" }).fill("Nightly data export");

@@ -1,6 +1,7 @@
 import { QueryErrorResetBoundary } from "@tanstack/react-query";
 import { ErrorBoundary } from "react-error-boundary";
 import { useParams } from "react-router-dom";
+import { OfflineNotice } from "../../components/offline-notice";
 import { KeyInsight } from "../../features/key-insight/components/key-insight";
 import { useNow } from "../../lib/hooks/use-now";
 import { AnalyticsErrorNotice } from "../../features/troubleshoot/components/analytics-error-notice";
@@ -24,36 +25,39 @@ export function KeyRoute() {
   const now = useNow();
 
   return (
-    <QueryErrorResetBoundary>
-      {({ reset }) => (
-        <ErrorBoundary
-          onReset={reset}
-          resetKeys={[connection, keyId]}
-          fallbackRender={({ error, resetErrorBoundary }) => (
-            <div className="keys-error key-route__error">
-              <ErrorPanel
-                error={error}
-                baseUrl={connection.baseUrl}
-                onRetry={resetErrorBoundary}
-                onReenterKey={reenterKey}
-                troubleshootHref={TROUBLESHOOT_PATH}
-              />
-            </div>
-          )}
-        >
-          <KeyInsight
-            connection={connection}
-            keyId={keyId}
-            now={now}
-            keysHref={paths.keys}
-            lookupHref={requestLookupPath}
-            renderExplanation={(outcome, apiKey, latest) => (
-              <OutcomeExplanation facts={verificationFacts(outcome, apiKey, latest)} now={now} />
+    <>
+      <OfflineNotice />
+      <QueryErrorResetBoundary>
+        {({ reset }) => (
+          <ErrorBoundary
+            onReset={reset}
+            resetKeys={[connection, keyId]}
+            fallbackRender={({ error, resetErrorBoundary }) => (
+              <div className="keys-error key-route__error">
+                <ErrorPanel
+                  error={error}
+                  baseUrl={connection.baseUrl}
+                  onRetry={resetErrorBoundary}
+                  onReenterKey={reenterKey}
+                  troubleshootHref={TROUBLESHOOT_PATH}
+                />
+              </div>
             )}
-            renderAnalyticsError={(error, onRetry) => <AnalyticsErrorNotice error={error} onRetry={onRetry} />}
-          />
-        </ErrorBoundary>
-      )}
-    </QueryErrorResetBoundary>
+          >
+            <KeyInsight
+              connection={connection}
+              keyId={keyId}
+              now={now}
+              keysHref={paths.keys}
+              lookupHref={requestLookupPath}
+              renderExplanation={(outcome, apiKey, latest) => (
+                <OutcomeExplanation facts={verificationFacts(outcome, apiKey, latest)} now={now} />
+              )}
+              renderAnalyticsError={(error, onRetry) => <AnalyticsErrorNotice error={error} onRetry={onRetry} />}
+            />
+          </ErrorBoundary>
+        )}
+      </QueryErrorResetBoundary>
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import type { AnalyticsOutcome } from "../../lib/verification-outcomes";
 import { formatCount } from "../../lib/format-number";
 import { formatRelativeTime } from "../../lib/format-time";
-import { formatRateLimit, nextRefill, type KeyFacts } from "../../lib/key-facts";
+import { appliedRateLimits, formatRateLimit, nextRefill, type KeyFacts } from "../../lib/key-facts";
 import type { OutcomeCounts } from "./usage-series";
 
 export type VerdictTone = "ok" | "refused" | "warning" | "quiet";
@@ -47,11 +47,13 @@ function fieldReasons(key: KeyFacts, now: number): { outcome: AnalyticsOutcome; 
 function outcomeReason(outcome: AnalyticsOutcome, key: KeyFacts): string {
   switch (outcome) {
     case "RATE_LIMITED": {
-      const limits = (key.ratelimits ?? []).filter((limit) => limit.autoApply !== false);
-      const first = limits[0];
-      return first === undefined
-        ? "callers went over a rate limit"
-        : `callers went over its rate limit “${first.name}” (${formatRateLimit(first)})`;
+      const limits = appliedRateLimits(key);
+      const only = limits.length === 1 ? limits[0] : undefined;
+      if (only === undefined) return "callers went over a rate limit";
+      const named = `rate limit “${only.limit.name}” (${formatRateLimit(only.limit)})`;
+      return only.sharedBy === undefined
+        ? `callers went over its ${named}`
+        : `callers went over its identity's ${named}, one counter shared by every key of ${only.sharedBy}`;
     }
     case "USAGE_EXCEEDED":
       return "it ran out of credits";

@@ -637,6 +637,26 @@ const NETWORK_ENTRIES: Record<NetworkFailureKind, CatalogEntry<NetworkError>> = 
     ],
     actions: ["retry", "reenter-key", "troubleshoot"],
   },
+  redirect: {
+    id: "network:redirect",
+    tone: "danger",
+    heading: "The API's address answers with a redirect",
+    whatHappened: (_error, context) =>
+      `${context.requestUrl} answered, but with a redirect to another address, which this page may not read: browsers hide where a redirect leads from the page, and drop \`Authorization\` when it leads to another origin. The server answers; it sends the request elsewhere.`,
+    fix: [
+      "See where it leads with the command below (the `location` line), and use that address as the base URL if it is the API.",
+      "Or remove the redirect for `/v2/*` on this server or the gateway in front of it.",
+    ],
+    snippets: (_error, context) => [
+      { caption: "Where the redirect leads", copyLabel: "Copy the command", text: `curl -si -X POST '${context.requestUrl}' | grep -i '^location'` },
+    ],
+    likelyCauses: [
+      "A gateway or load balancer that redirects API paths to another host (or http to https).",
+      "A single sign-on layer that sends every request to its sign-in page.",
+      "An API that moved, with the old address redirecting to the new one.",
+    ],
+    actions: ["retry", "reenter-key", "troubleshoot"],
+  },
   "blocked-by-page": {
     id: "network:blocked-by-page",
     tone: "danger",

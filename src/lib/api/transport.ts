@@ -4,7 +4,7 @@
  */
 import { InvalidConnectionError, NetworkError, TimeoutError, UnexpectedResponseError, scrubSecrets, truncate } from "../api-errors";
 import { normalizeBaseUrl } from "../check-base-url";
-import { recordRequest, redactRequestBody } from "../request-journal";
+import { recordRequest, redactRequestBody, redactResponseBody } from "../request-journal";
 import { deadline, defaultFetch, isCrossOrigin, isOffline, untilAborted } from "./fetch-tools";
 import { classifyNetworkFailure } from "./network-failure";
 
@@ -80,7 +80,7 @@ export async function send(connection: Connection, path: string, body: unknown, 
   const journal = recordRequest({ method: "POST", url: safeUrl, requestBody: redactRequestBody(requestBody, scrub), keySent });
   try {
     const received = await exchange(url, safeUrl, baseUrl, { headers, requestBody, keySent, scrub }, options);
-    journal({ status: received.status, requestId: received.headerRequestId ?? requestIdIn(received.text), responseBody: scrub(received.text) });
+    journal({ status: received.status, requestId: received.headerRequestId ?? requestIdIn(received.text), responseBody: redactResponseBody(scrub(received.text)) });
     return received;
   } catch (error) {
     const status = error instanceof UnexpectedResponseError ? error.status : null;

@@ -1,5 +1,6 @@
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router-dom";
+import { Loading } from "../../../components/offline-notice";
 import { Spinner } from "../../../components/spinner";
 import { SafeName } from "../../../components/safe-name";
 import type { Connection } from "../../../lib/api/transport";
@@ -41,7 +42,7 @@ function KeyInsightSkeleton() {
   return (
     <div className="key-page" aria-busy="true">
       <p role="status">
-        <Spinner /> Loading the key…
+        <Loading>Loading the key…</Loading>
       </p>
     </div>
   );
@@ -144,7 +145,7 @@ function Usage({ connection, keyId, renderAnalyticsError }: KeyInsightProps & { 
         renderAnalyticsError(query.error, () => void query.refetch())
       ) : (
         <p role="status" className="usage__loading">
-          <Spinner /> Loading usage…
+          <Loading>Loading usage…</Loading>
         </p>
       )}
     </div>
@@ -276,7 +277,7 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
         renderAnalyticsError(query.error, () => void query.refetch())
       ) : query.data === undefined ? (
         <p role="status">
-          <Spinner /> Loading refused verifications…
+          <Loading>Loading refused verifications…</Loading>
         </p>
       ) : items.length === 0 ? (
         <p className="usage__empty">

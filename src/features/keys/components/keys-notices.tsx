@@ -1,5 +1,6 @@
 import { CopyButton } from "../../../components/copy-button";
 import { formatCount } from "../../../lib/format-number";
+import { formatUtcTime } from "../../../lib/format-time";
 import { READ_ANALYTICS_PERMISSION } from "../api/get-keys-usage";
 
 const ANALYTICS_ROOT_KEY_COMMAND = `npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key,${READ_ANALYTICS_PERMISSION}'`;
@@ -13,7 +14,7 @@ interface OfflineNoticeProps {
 export function OfflineNotice({ loadedAt, refreshQueued }: OfflineNoticeProps) {
   return (
     <p className="keys-notice keys-notice--offline" role="status">
-      <strong>You are offline.</strong> The keys below were loaded at {new Date(loadedAt).toLocaleTimeString("en")}{" "}
+      <strong>You are offline.</strong> The keys below were loaded at {formatUtcTime(loadedAt)}{" "}
       and may have changed since.{" "}
       {refreshQueued ? "Keyscope will refresh them as soon as the connection is back." : "They refresh when the connection is back."}
     </p>

@@ -1,7 +1,8 @@
 import { Suspense } from "react";
 import { ErrorBoundary } from "react-error-boundary";
 import { InternalError, toKeyscopeError } from "../../../lib/api-errors";
-import { retryFailedLoads, retryableLazy } from "../../../lib/retryable-lazy";
+import { RetryLoadButton } from "../../../components/retry-load-button";
+import { retryableLazy } from "../../../lib/retryable-lazy";
 import type { RefreshErrorNoticeProps } from "./refresh-error-notice";
 import { refreshFailureWords } from "./refresh-error-words";
 
@@ -33,17 +34,7 @@ function NoticeLine({ action, detail, onRetry }: Pick<RefreshErrorNoticeProps, "
         </p>
         {onRetry && (
           <div className="refresh-notice__actions">
-            <button
-              type="button"
-              className="button button--small button--primary"
-              onClick={() => {
-                // The notice's code is tried again with the retry.
-                retryFailedLoads();
-                onRetry();
-              }}
-            >
-              Retry
-            </button>
+            <RetryLoadButton onRetry={onRetry} className="button button--small button--primary" />
           </div>
         )}
       </div>

@@ -13,6 +13,8 @@ import { toKeyscopeError, type KeyscopeError } from "../../../lib/api-errors";
 export type ReachOutcome =
   | { kind: "readable"; status: number; redirectedTo: string | null; ms: number }
   | { kind: "cors-blocked"; ms: number }
+  /** Something answered with a redirect the page may not follow or read (where it leads stays hidden). */
+  | { kind: "redirected"; ms: number }
   /** The page itself refused to send it: plain http to another computer, mixed content, `[::1]`. */
   | { kind: "page-blocked"; ms: number }
   | { kind: "unreachable"; offline: boolean; ms: number }
@@ -105,6 +107,7 @@ export async function probeReach(target: ProbeTarget, options: ProbeOptions = {}
   const failure = await classifyNetworkFailure(url, target.baseUrl, { fetch: options.fetch, signal, pageOrigin: options.pageOrigin });
   options.signal?.throwIfAborted();
   if (failure === "cors") return { kind: "cors-blocked", ms: elapsed() };
+  if (failure === "redirect") return { kind: "redirected", ms: elapsed() };
   if (failure === "blocked-by-page") return { kind: "page-blocked", ms: elapsed() };
   return { kind: "unreachable", offline: failure === "offline", ms: elapsed() };
 }

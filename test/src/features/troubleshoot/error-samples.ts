@@ -242,6 +242,12 @@ export function samples(): Sample[] {
       fix: "Start Keyscope's server in proxy mode",
     },
     {
+      entryId: "network:redirect",
+      error: new NetworkError({ url: REQUEST_URL, offline: false, crossOrigin: false, failure: "redirect" }),
+      heading: /answers with a redirect/,
+      fix: "See where it leads",
+    },
+    {
       entryId: "network:blocked-by-page",
       error: new NetworkError({ url: "http://10.0.0.5:8787/v2/keys.listKeys", offline: false, crossOrigin: true, failure: "blocked-by-page" }),
       heading: /The browser sent nothing/,

@@ -1,0 +1,48 @@
+/** What the key-changing operations send and answer, shared by their one-file clients. */
+import * as v from "valibot";
+import type { KeyCredits } from "../contract";
+import { FiniteNumber } from "./schemas";
+
+export interface RatelimitInput {
+  name: string;
+  limit: number;
+  /** Milliseconds. */
+  duration: number;
+  autoApply?: boolean;
+}
+
+/** The fields keys.createKey and keys.updateKey share; on update, `null` clears a field. */
+export interface KeyFieldsInput {
+  name?: string | null;
+  externalId?: string | null;
+  meta?: Record<string, unknown> | null;
+  /** Unix milliseconds. */
+  expires?: number | null;
+  credits?: KeyCredits | null;
+  ratelimits?: RatelimitInput[];
+  enabled?: boolean;
+  roles?: string[];
+  permissions?: string[];
+}
+
+/** createKey and rerollKey answer the new secret once: the caller shows it and drops it, nothing keeps it. */
+export const NewSecretSchema = v.looseObject({ keyId: v.pipe(v.string(), v.minLength(1)), key: v.pipe(v.string(), v.minLength(1)) });
+
+/** Answers that carry nothing (updateKey, deleteKey): any object, or the real service's empty data. */
+export const EmptyDataSchema = v.unknown();
+
+export const PermissionSchema = v.looseObject({ id: v.string(), name: v.string(), slug: v.optional(v.string()), description: v.optional(v.string()) });
+export type Permission = v.InferOutput<typeof PermissionSchema>;
+
+export const RoleSchema = v.looseObject({
+  id: v.string(),
+  name: v.string(),
+  description: v.optional(v.string()),
+  permissions: v.optional(v.array(PermissionSchema)),
+});
+export type Role = v.InferOutput<typeof RoleSchema>;
+
+export const CreditsAnswerSchema = v.looseObject({
+  remaining: v.nullable(FiniteNumber),
+  refill: v.optional(v.looseObject({ interval: v.picklist(["daily", "monthly"]), amount: FiniteNumber, refillDay: v.optional(FiniteNumber) })),
+});
