@@ -116,10 +116,11 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
   },
   "err:svc:data:key_not_found": {
     whatHappened:
-      "`keys.getKey` found no key with this `keyId` in the root key's workspace, or `keys.whoami` found no key with this secret.",
+      "`keys.getKey` found no key with this `keyId` in the root key's workspace, or `keys.whoami` found no key with this secret that the root key may read. `keys.whoami` gives this same answer when the root key lacks `api.*.read_key` (or `api.<apiId>.read_key`) on the key's API, so that it tells nothing about which keys exist.",
     howToFix: [
       "Use a `keyId` from the key list (`keys.listKeys` or `apis.listKeys`) of the same workspace.",
       "For `keys.whoami`, send the whole secret exactly as it was handed out, prefix included.",
+      "Check that the root key holds `api.*.read_key`, or `api.<apiId>.read_key` for the key's API.",
     ],
     commonMistakes: [
       "The key belongs to another workspace than the root key.",
@@ -230,6 +231,39 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     whatHappened: "The workspace has sent 1000 analytics queries in the last hour, its quota.",
     howToFix: ["Wait the number of seconds in `Retry-After`, then retry.", "Cache answers instead of asking again for the same range."],
     commonMistakes: ["A dashboard refreshing every chart every second."],
+  },
+  "err:svc:application:precondition_failed": {
+    whatHappened:
+      "The request is well formed and allowed, but asks for something the key or its workspace is not set up for: a named rate limit neither the key nor its identity has, or the plaintext of keys that are not stored recoverable.",
+    howToFix: [
+      "Read the `detail`: it names the key, and the identity and external id when there is one.",
+      "Name one of the key's (or its identity's) rate limits, or give `limit` and `duration` for a limit of the request's own.",
+      "Leave `decrypt` out: this server stores only a hash of each key, so there is no plaintext to return.",
+    ],
+    commonMistakes: [
+      "A rate limit's name spelled differently from the one set on the key.",
+      "A rate limit set on another identity than the key's.",
+    ],
+  },
+  "err:user:bad_request:permissions_query_syntax_error": {
+    whatHappened:
+      "The `permissions` query of `keys.verifyKey` could not be parsed. The `detail` names the position (counted from 0) and what was expected there.",
+    howToFix: [
+      "Write permission names joined by `AND` and `OR`, grouped with parentheses: `documents.read AND (users.view OR users.admin)`.",
+      "Close every parenthesis, and put a permission on both sides of each operator.",
+    ],
+    example: '{"key": "sk_live_…", "permissions": "documents.read AND (users.view OR users.admin)"}',
+    commonMistakes: ["An operator at the start or end of the query.", "Empty parentheses `()`.", "A character outside letters, digits and `_ . : * - /`."],
+  },
+  "err:user:bad_request:query_range_exceeds_retention": {
+    whatHappened:
+      "The analytics query's lower time bound lies further back than the 30 days the verifications are kept.",
+    howToFix: [
+      "Ask for at most the last 30 days: `WHERE time >= now() - INTERVAL 30 DAY`.",
+      "Leave the lower bound out: a query sees the kept days only anyway.",
+    ],
+    example: ANALYTICS_EXAMPLE,
+    commonMistakes: ["`INTERVAL 60 DAY` or an old fixed date as the lower bound."],
   },
   "err:svc:application:unexpected_error": {
     whatHappened: "Something failed inside the API while handling the request. It is not caused by the request itself.",

@@ -14,6 +14,7 @@ export function listKeysPaths(apiId: string | undefined): readonly string[] {
 
 export const LIVENESS_PATH = "/v2/liveness";
 export const GET_KEY_PATH = "/v2/keys.getKey";
+export const WHOAMI_PATH = "/v2/keys.whoami";
 export const GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
 export const ANALYTICS_GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
 
@@ -71,12 +72,12 @@ export const ERROR_KINDS = {
   "err:svc:data:api_not_found": {
     status: 404,
     title: "Not Found",
-    detail: "The requested API does not exist",
+    detail: "The requested API does not exist or has been deleted.",
   },
   "err:svc:data:key_not_found": {
     status: 404,
     title: "Not Found",
-    detail: "The requested key does not exist",
+    detail: "We could not find the requested key.",
   },
   "err:svc:data:role_not_found": {
     status: 404,
@@ -142,6 +143,21 @@ export const ERROR_KINDS = {
     status: 429,
     title: "Too Many Requests",
     detail: "The workspace has used up its analytics queries for this hour",
+  },
+  "err:svc:application:precondition_failed": {
+    status: 412,
+    title: "Precondition Failed",
+    detail: "The request needs something this key or workspace is not set up for",
+  },
+  "err:user:bad_request:permissions_query_syntax_error": {
+    status: 400,
+    title: "Bad Request",
+    detail: "The permission query is not valid",
+  },
+  "err:user:bad_request:query_range_exceeds_retention": {
+    status: 400,
+    title: "Bad Request",
+    detail: "The analytics query reads further back than the data is kept",
   },
   "err:svc:application:unexpected_error": {
     status: 500,

@@ -139,3 +139,14 @@ test.describe("on a phone", () => {
     await saveWholePage(page, "key-page-phone");
   });
 });
+
+test("a key's page for an id the API answers 404 says both readings and the permission to check", async ({ page, server, rootKey }) => {
+  await page.goto(`${server.url}/connect`);
+  await enterKey(page, rootKey);
+  await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+  await page.goto(`${server.url}/keys/key_2vVnWkL7gHUwbUkXUf8sBm`);
+  const panel = page.getByRole("alert");
+  await expect(panel.getByRole("heading", { level: 2, name: "The key was not found, or this root key may not read it" })).toBeVisible();
+  await expect(panel).toContainText("this root key lacks api.*.read_key on the key's API");
+  await saveWholePage(page, "key-page-not-found");
+});

@@ -319,13 +319,20 @@ describe("the request", () => {
   test.each([
     ["no query", {}, "body.query"],
     ["a query that is not a string", { query: 1 }, "body.query"],
-    ["an empty query", { query: "" }, "body.query"],
     ["an unknown field", { query: "SELECT 1", limit: 5 }, "body.limit"],
-    ["a query longer than the limit", { query: `SELECT '${"x".repeat(MAX_QUERY_LENGTH)}'` }, "body.query"],
     ["an array", [], "body"],
   ])("%s is invalid input naming the field", async (_, body, location) => {
     const error = expectError(await h.call(keyA, body), "err:svc:application:invalid_input");
     expect(error.errors?.[0]?.location).toBe(location);
+  });
+
+  test.each([
+    ["an empty query", "", "No SQL statements found"],
+    ["a blank query", " \n ", "No SQL statements found"],
+    ["a query longer than the limit", `SELECT '${"x".repeat(MAX_QUERY_LENGTH)}'`, "maximum length"],
+  ])("%s is an invalid analytics query, as on the real service", async (_, query, detail) => {
+    const error = expectError(await h.call(keyA, { query }), "err:user:bad_request:invalid_analytics_query");
+    expect(error.detail).toContain(detail);
   });
 
   test("a body that is not JSON is invalid input", async () => {

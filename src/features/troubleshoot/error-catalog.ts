@@ -15,7 +15,7 @@ import {
   type KeyscopeError,
   type NetworkFailureKind,
 } from "../../lib/api-errors";
-import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry } from "../../lib/contract";
+import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, WHOAMI_PATH, parseErrorCode, type ErrorDetailEntry } from "../../lib/contract";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
 import type { Tone } from "../../lib/tone";
 import { curlCommand } from "./curl-command";
@@ -91,7 +91,7 @@ function neededPermission(requestUrl: string): NeededPermission {
   if (requestUrl.endsWith(GET_VERIFICATIONS_PATH)) {
     return { name: "api.*.read_analytics", perApi: "api.<apiId>.read_analytics", action: "read analytics" };
   }
-  const action = requestUrl.endsWith(GET_KEY_PATH) ? "read this key" : "list keys";
+  const action = requestUrl.endsWith(GET_KEY_PATH) || requestUrl.endsWith(WHOAMI_PATH) ? "read this key" : "list keys";
   return { name: "api.*.read_key", perApi: "api.<apiId>.read_key", action };
 }
 
@@ -343,19 +343,20 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
   "data:key_not_found": {
     id: "data:key_not_found",
     tone: "danger",
-    heading: "There is no key with this id",
-    whatHappened:
-      "The API answered 404 for the `keyId` in the request: no key with that id exists in this workspace, or it was deleted.",
-    fix: [
-      "Check the `keyId`: it starts with `key_`; copy it again from the keys list.",
+    heading: "The key was not found, or this root key may not read it",
+    whatHappened: (_error, context) =>
+      `The API answered 404 for the key in the request. Either no such key exists in this workspace (or it was deleted), or this root key lacks \`${context.permission.name}\` on the key's API: the real service gives the same answer then (\`keys.whoami\` always, \`keys.getKey\` for another workspace's key), so that it does not reveal which keys exist.`,
+    fix: (_error, context) => [
+      "Check the `keyId` (it starts with `key_`) or the secret: copy it again from the keys list or from where it was handed out.",
+      `Check that the root key may read keys of that API: \`${context.permission.name}\`, or \`${context.permission.perApi}\` for one API.`,
       "Check that the base URL points at the workspace and environment the key belongs to.",
     ],
-    likelyCauses: [
+    likelyCauses: (_error, context) => [
       "A typo in the `keyId`, or an id cut off when it was copied.",
-      "The key was deleted.",
-      "The key belongs to another workspace or environment.",
+      `The root key lacks \`${context.permission.name}\` (or \`${context.permission.perApi}\`) on the key's API.`,
+      "The key was deleted, or belongs to another workspace or environment.",
     ],
-    actions: ["retry", "troubleshoot"],
+    actions: ["reenter-key", "retry", "troubleshoot"],
   },
   "bad_request:invalid_analytics_query_type": {
     id: "bad_request:invalid_analytics_query_type",

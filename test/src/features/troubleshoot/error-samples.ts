@@ -59,8 +59,8 @@ export function samples(): Sample[] {
     {
       entryId: "data:key_not_found",
       error: apiError({ status: 404, title: "Not Found", path: "unkey/data/key_not_found" }),
-      heading: /no key with this id/,
-      fix: "it starts with key_",
+      heading: /key was not found, or this root key may not read it/,
+      fix: "api.*.read_key",
     },
     {
       entryId: "bad_request:invalid_analytics_query_type",
