@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startInProcess, type InProcessServer } from "../in-process";
-import { errorOf, realHarness, type RealHarness } from "./real-harness";
+import { AUTHORIZATION_CASES, errorOf, realHarness, type RealHarness } from "./real-harness";
 
 /**
  * The real service's route tests of keys.deleteKey (svc/api/routes/v2_keys_delete_key/*_test.go), replayed over HTTP,
@@ -56,12 +56,7 @@ describe("401", () => {
     expect(errorOf(await h.call("keys.deleteKey", { keyId: h.key(apiId).keyId }, "none")).status).toBe(401);
   });
 
-  test.each([
-    ["empty authorization header", "", 400],
-    ["malformed authorization header - no Bearer prefix", "invalid_token", 400],
-    ["malformed authorization header - Bearer only", "Bearer ", 400],
-    ["nonexistent root key", "Bearer ks_root_nonexistent", 401],
-  ])("%s", async (_, authorization, status) => {
+  test.each(AUTHORIZATION_CASES)("%s", async (_, authorization, status) => {
     expect((await h.call("keys.deleteKey", { keyId: h.key(apiId).keyId }, { authorization })).status).toBe(status);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startInProcess, type InProcessServer } from "../in-process";
-import { dataOf, errorOf, realHarness, type RealHarness } from "./real-harness";
+import { AUTHORIZATION_CASES, dataOf, errorOf, realHarness, type RealHarness } from "./real-harness";
 
 /**
  * The real service's route tests of keys.getKey and keys.whoami (svc/api/routes/v2_keys_get_key, v2_keys_whoami),
@@ -39,12 +39,7 @@ function authenticationTests(operation: string, body: () => unknown): void {
     expect(errorOf(await h.call(operation, body(), "none")).status).toBe(401);
   });
 
-  test.each([
-    ["empty authorization header", "", 400],
-    ["malformed authorization header - no Bearer prefix", "invalid_token", 400],
-    ["malformed authorization header - Bearer only", "Bearer ", 400],
-    ["nonexistent root key", "Bearer ks_root_nonexistent", 401],
-  ])("%s", async (_, authorization, status) => {
+  test.each(AUTHORIZATION_CASES)("%s", async (_, authorization, status) => {
     expect((await h.call(operation, body(), { authorization })).status).toBe(status);
   });
 }

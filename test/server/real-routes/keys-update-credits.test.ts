@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startInProcess, type InProcessServer } from "../in-process";
-import { errorOf, realHarness, type RealHarness } from "./real-harness";
+import { AUTHORIZATION_CASES, errorOf, realHarness, type RealHarness } from "./real-harness";
 
 /**
  * The real service's route tests of keys.updateCredits (svc/api/routes/v2_keys_update_credits/*_test.go), replayed
@@ -79,12 +79,7 @@ describe("401", () => {
     expect(errorOf(await h.call("keys.updateCredits", { keyId: h.key(apiId).keyId, operation: "set", value: 1 }, "none")).status).toBe(401);
   });
 
-  test.each([
-    ["empty authorization header", "", 400],
-    ["malformed authorization header - no Bearer prefix", "invalid_token", 400],
-    ["malformed authorization header - Bearer only", "Bearer ", 400],
-    ["nonexistent root key", "Bearer ks_root_nonexistent", 401],
-  ])("%s", async (_, authorization, status) => {
+  test.each(AUTHORIZATION_CASES)("%s", async (_, authorization, status) => {
     const body = { keyId: h.key(apiId, { credits: 100 }).keyId, operation: "increment", value: 10 };
     expect((await h.call("keys.updateCredits", body, { authorization })).status).toBe(status);
   });

@@ -64,6 +64,17 @@ export function realHarness(server: InProcessServer): RealHarness {
   };
 }
 
+/**
+ * The Authorization headers every key route's 401 tests send (their TestXUnauthorized), with the status this server
+ * answers: a malformed header is 400, an unknown root key 401. A missing header is the seed's 401, tested apart.
+ */
+export const AUTHORIZATION_CASES: readonly (readonly [name: string, authorization: string, status: number])[] = [
+  ["empty authorization header", "", 400],
+  ["malformed authorization header - no Bearer prefix", "invalid_token", 400],
+  ["malformed authorization header - Bearer only", "Bearer ", 400],
+  ["nonexistent root key", "Bearer ks_root_nonexistent", 401],
+];
+
 const ErrorEnvelope = v.object({ error: v.object({ status: v.number(), type: v.string(), detail: v.string() }) });
 const DataEnvelope = v.object({ data: v.unknown() });
 
