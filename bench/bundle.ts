@@ -12,7 +12,7 @@ interface ChunkInfo {
   isEntry: boolean;
   imports: string[];
   dynamicImports: string[];
-  /** Module id (relative to the repository) to its length in the chunk, minified, in bytes. */
+  /** Module id (relative to the repository) to its length as rendered into the chunk, before minification, in bytes. */
   modules: Record<string, number>;
 }
 
@@ -75,7 +75,10 @@ function moduleGroup(id: string): string {
   return parts[0] === "src" ? parts.slice(0, parts[1] === "features" ? 3 : 2).join("/") : id;
 }
 
-/** The modules the given files of the last build hold, by group, largest first: "react-dom 172.9 KiB, …" (minified). */
+/**
+ * The modules the given files of the last build hold, by group, largest first: "react-dom 524.1 KiB, …" (their code
+ * as rendered into the chunks, before minification: a share, not a download size).
+ */
 export function describeScripts(scripts: readonly string[]): string {
   const wanted = new Set(scripts.map((file) => file.replace(/^\//, "")));
   const groups = new Map<string, number>();
@@ -86,7 +89,8 @@ export function describeScripts(scripts: readonly string[]): string {
   return [...groups]
     .sort((a, b) => b[1] - a[1])
     .map(([group, length]) => `${group} ${(length / 1024).toFixed(1)} KiB`)
-    .join(", ");
+    .join(", ")
+    .concat(" (rendered, before minification)");
 }
 
 /**

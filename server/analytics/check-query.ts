@@ -1,8 +1,10 @@
 import { ALLOWED_FUNCTIONS, ALLOWED_WINDOW_FUNCTIONS, PUBLIC_TABLES } from "./dialect";
+import { rewriteGroupedArrayJoins } from "./array-join";
 import { isObject, type JsonObject } from "./json-object";
+import { RetentionExceeded, rewriteTimeComparisons } from "./time-column";
 
 /** Why a query is refused, mapped to the contract's error codes by the route. */
-export type QueryRefusal = "query_type" | "query" | "table" | "function";
+export type QueryRefusal = "query_type" | "query" | "table" | "function" | "retention";
 
 export type CheckResult = { ok: true; statement: unknown } | { ok: false; refusal: QueryRefusal; message: string };
 
@@ -46,11 +48,13 @@ function text(value: unknown): string {
 
 function checkTable(node: JsonObject, ctes: ReadonlySet<string>): void {
   const name = text(node.table_name).toLowerCase();
+  // The real service's words: "Access to table '…' is not allowed".
   if (text(node.schema_name) !== "" || text(node.catalog_name) !== "") {
-    throw new Refused("table", `Only the public tables may be queried, by their bare names; "${[node.catalog_name, node.schema_name, node.table_name].filter((part) => part !== "").join(".")}" is not one of them`);
+    const qualified = [node.catalog_name, node.schema_name, node.table_name].filter((part) => part !== "").join(".");
+    throw new Refused("table", `Access to table '${qualified}' is not allowed: only the public tables may be queried, by their bare names`);
   }
   if (!PUBLIC_TABLE_NAMES.has(name) && !ctes.has(name)) {
-    throw new Refused("table", `Unknown table "${text(node.table_name)}": only ${PUBLIC_TABLES.join(", ")} (and your own CTEs) may be queried`);
+    throw new Refused("table", `Access to table '${text(node.table_name)}' is not allowed: only ${PUBLIC_TABLES.join(", ")} (and your own CTEs) may be queried`);
   }
 }
 
@@ -60,6 +64,8 @@ function checkFunction(node: JsonObject, allowed: ReadonlySet<string>): void {
   if ((schema !== "" && schema !== "main") || text(node.catalog) !== "" || !allowed.has(name)) {
     throw new Refused("function", `The function "${text(node.function_name)}" is not supported in analytics queries`);
   }
+  // groupArray(DISTINCT x) is DuckDB's list(DISTINCT x): a macro cannot take DISTINCT.
+  if ((name === "grouparray" || name === "groupuniqarray") && node.distinct === true) node.function_name = "list";
   // ClickHouse's arrayFilter(lambda, list) is DuckDB's list_filter(list, lambda): a macro cannot take a lambda.
   if (name === "arrayfilter" && Array.isArray(node.children) && node.children.length === 2) {
     node.function_name = "list_filter";
@@ -121,8 +127,9 @@ function walk(value: unknown, ctes: ReadonlySet<string>): void {
 
 /**
  * Checks the parse tree DuckDB's `json_serialize_sql` returns for a query (its JSON, parsed) against the analytics
- * rules: one SELECT, only the public tables (also inside CTEs and subqueries), only the documented functions.
- * Rewrites arrayFilter in place. Never throws.
+ * rules: one SELECT, only the public tables (also inside CTEs and subqueries), only the documented functions, no
+ * lower time bound past the retention. Rewrites arrayFilter, groupArray(DISTINCT …) and the time comparisons
+ * (time-column.ts) and arrayJoin in a grouped SELECT (array-join.ts) in place. Never throws.
  */
 export function checkQuery(tree: unknown): CheckResult {
   if (!isObject(tree)) return { ok: false, refusal: "query", message: "The query could not be parsed" };
@@ -143,8 +150,11 @@ export function checkQuery(tree: unknown): CheckResult {
   }
   try {
     walk(statement, new Set());
+    rewriteTimeComparisons(statement, Date.now());
+    rewriteGroupedArrayJoins(statement);
   } catch (error) {
     if (error instanceof Refused) return { ok: false, refusal: error.refusal, message: error.message };
+    if (error instanceof RetentionExceeded) return { ok: false, refusal: "retention", message: error.message };
     // Only a tree too deep for the walk's stack gets here.
     return { ok: false, refusal: "query", message: "The query is nested too deeply to be checked" };
   }

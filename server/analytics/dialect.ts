@@ -60,6 +60,9 @@ export const CLICKHOUSE_MACROS: readonly string[] = [
   "hasAny(list, elements) AS list_has_any(list, elements)",
   "hasAll(list, elements) AS list_has_all(list, elements)",
   "arrayJoin(list) AS unnest(list)",
+  // What ClickHouse compares when a time column meets a number (time-column.ts): a DateTime's Unix seconds, a Date's day number.
+  "clickhouse_seconds(value) AS epoch(CAST(value AS TIMESTAMP))",
+  "clickhouse_day_number(value) AS (CAST(value AS DATE) - DATE '1970-01-01')",
 ];
 
 /** The functions the contract lists (docs/api.md#analytics), lower-cased as DuckDB's parse tree names them. */
@@ -73,10 +76,12 @@ const DOCUMENTED_FUNCTIONS = `count sum avg min max any groupArray groupUniqArra
 
 /**
  * What DuckDB's parser itself turns plain syntax into: operators, `count(*)`, `INTERVAL 30 DAY` (to_days(trunc(…))),
- * `[a, b]`, `x[1]`, `LIKE`, and `list_filter` (what arrayFilter is rewritten to).
+ * `[a, b]`, `x[1]`, `LIKE`, `list_filter` and `list` (what arrayFilter and groupArray(DISTINCT …) are rewritten to),
+ * and the time comparisons' macros (time-column.ts).
  */
 const SYNTAX_FUNCTIONS = `+ - * / % // ** ^ || ~~ !~~ ~~* !~~* count_star trunc to_years to_months to_weeks to_days
-  to_hours to_minutes to_seconds to_milliseconds to_microseconds list_value array_extract array_slice list_filter`;
+  to_hours to_minutes to_seconds to_milliseconds to_microseconds list_value array_extract array_slice list_filter
+  list clickhouse_seconds clickhouse_day_number`;
 
 /** Window functions beside the aggregates (the contract allows window functions). */
 const WINDOW_FUNCTIONS = "row_number rank dense_rank lag lead first_value last_value";

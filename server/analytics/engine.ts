@@ -60,7 +60,8 @@ function publicViewsSql(workspaceId: string, hourLayout: HourLayout): string {
   if (!WORKSPACE_ID.test(workspaceId)) throw new Error("not a workspace id");
   // DuckDB views take no parameters: the id is a checked literal.
   const workspace = `workspace_id = '${workspaceId}'`;
-  const dimensions = "time, workspace_id, key_space_id, external_id, key_id, outcome, tags, count, spent_credits";
+  // Every verification here comes from the API: source 'api', no gateway app (as key_verifications_v1 says too).
+  const dimensions = "time, workspace_id, key_space_id, external_id, key_id, outcome, 'api' AS source, '' AS app_id, tags, count, spent_credits";
   return `
     CREATE TEMP VIEW key_verifications_v1 AS
       SELECT request_id, time, workspace_id, key_space_id, external_id, key_id, outcome, region,

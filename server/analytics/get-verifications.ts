@@ -1,10 +1,16 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { MAX_BODY_BYTES, type ErrorDetailEntry } from "../../src/lib/contract";
+import {
+  MAX_ANALYTICS_QUERY_LENGTH,
+  MAX_BODY_BYTES,
+  missingPermissionsDetail,
+  READ_ANALYTICS_PERMISSION,
+  type ErrorDetailEntry,
+} from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { errorResponse, JSON_HEADERS, type ServerErrorCode } from "../errors";
-import { mayReadAnalytics, READ_ANALYTICS } from "../permissions";
+import { mayReadAnalytics } from "../permissions";
 import type { RateLimit } from "../rate-limit";
 import { readJsonBody } from "../request-body";
 import type { QueryRefusal } from "./check-query";
@@ -19,16 +25,7 @@ export interface AnalyticsRouteDependencies extends AuthDependencies {
 
 export const HOURLY_ANALYTICS_QUOTA: RateLimit = { limit: 1000, windowMs: 60 * 60 * 1000 };
 
-/** A dashboard's queries are a few hundred characters; a longer one is a literal meant to hurt. */
-export const MAX_QUERY_LENGTH = 64 * 1024;
-
-const Body = v.strictObject({
-  query: v.pipe(
-    v.string("query must be a string"),
-    v.nonEmpty("query must not be empty"),
-    v.maxLength(MAX_QUERY_LENGTH, `query must be at most ${MAX_QUERY_LENGTH} characters`),
-  ),
-});
+const Body = v.strictObject({ query: v.string("query must be a string") });
 
 const QUERY_FIX = 'Send {"query": "SELECT …"} over the public tables, e.g. SELECT count(*) AS n FROM key_verifications_v1.';
 
@@ -46,6 +43,7 @@ const REFUSALS: Record<QueryRefusal, ServerErrorCode> = {
   query_type: "err:user:bad_request:invalid_analytics_query_type",
   table: "err:user:bad_request:invalid_analytics_table",
   function: "err:user:bad_request:invalid_analytics_function",
+  retention: "err:user:bad_request:query_range_exceeds_retention",
 };
 
 const LIMITS = {
@@ -54,13 +52,29 @@ const LIMITS = {
   rows: "err:user:unprocessable_entity:query_rows_limit_exceeded",
 } as const satisfies Record<string, ServerErrorCode>;
 
+/**
+ * A table of ClickHouse's `default` database (the real service's physical tables, e.g. `default.key_verifications_raw_v2`):
+ * `default` is a keyword to DuckDB's parser, which would call the query unparsable; the real service refuses the table.
+ */
+const DEFAULT_DATABASE_TABLE = /\b(?:FROM|JOIN)\s+[`"]?default[`"]?\s*\.\s*[`"]?(\w+)/i;
+
+const UNKNOWN_COLUMN = /^Binder Error: Referenced column "([^"]*)" not found/;
+
+/** DuckDB's words for a column no table has, in the real service's (ClickHouse's) terms: an unknown column. */
+function refusalMessage(message: string): string {
+  const column = UNKNOWN_COLUMN.exec(message)?.[1];
+  return column === undefined ? message : `Unknown column '${column}': ${message}`;
+}
+
+function queryRefused(c: Context<ApiEnv>, message: string): Response {
+  return errorResponse(c, "err:user:bad_request:invalid_analytics_query", { detail: message, errors: [{ location: "body.query", message }] });
+}
+
 function outcomeResponse(c: Context<ApiEnv>, outcome: QueryOutcome): Response {
   if (outcome.kind === "rows") return c.body(`{"meta":{"requestId":"${c.get("requestId")}"},"data":${outcome.json}}`, 200, JSON_HEADERS);
   if (outcome.kind === "refused") {
-    return errorResponse(c, REFUSALS[outcome.refusal], {
-      detail: outcome.message,
-      errors: [{ location: "body.query", message: outcome.message }],
-    });
+    const message = refusalMessage(outcome.message);
+    return errorResponse(c, REFUSALS[outcome.refusal], { detail: message, errors: [{ location: "body.query", message }] });
   }
   return errorResponse(c, LIMITS[outcome.limit], { detail: outcome.message });
 }
@@ -83,12 +97,23 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
     }
     const parsed = v.safeParse(Body, Array.isArray(body.value) ? null : body.value, { abortPipeEarly: true });
     if (!parsed.success) return errorResponse(c, "err:svc:application:invalid_input", { errors: bodyErrors(parsed.issues) });
-
     if (!mayReadAnalytics(rootKey.permissions)) {
       return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
-        detail: `Missing one of these permissions: ${READ_ANALYTICS}`,
+        detail: missingPermissionsDetail([READ_ANALYTICS_PERMISSION]),
       });
     }
+    // As the real service: an empty or over-long query is an invalid analytics query, told before any parsing.
+    const { query } = parsed.output;
+    if (query.trim() === "") return queryRefused(c, "No SQL statements found");
+    if (Buffer.byteLength(query) > MAX_ANALYTICS_QUERY_LENGTH) {
+      return queryRefused(c, `Analytics query exceeds the maximum length of ${MAX_ANALYTICS_QUERY_LENGTH} bytes`);
+    }
+    const physical = DEFAULT_DATABASE_TABLE.exec(query)?.[1];
+    if (physical !== undefined) {
+      const message = `Access to table 'default.${physical}' is not allowed: only the public tables may be queried, by their bare names`;
+      return errorResponse(c, "err:user:bad_request:invalid_analytics_table", { detail: message, errors: [{ location: "body.query", message }] });
+    }
+
     const retryAfterSeconds = deps.rateLimiter.take(`analytics-quota:${rootKey.workspaceId}`, deps.quota);
     if (retryAfterSeconds !== undefined) {
       return errorResponse(c, "err:user:too_many_requests:query_quota_exceeded", {
@@ -96,6 +121,6 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
         headers: { "retry-after": String(retryAfterSeconds) },
       });
     }
-    return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, parsed.output.query));
+    return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, query));
   };
 }

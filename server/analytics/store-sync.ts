@@ -54,6 +54,8 @@ const GROUP_COLUMNS = ["time", "workspace_id", "key_space_id", "external_id", "k
 const BATCH_ROWS = 20_000;
 const ROWS_PER_COMMIT = 200_000;
 const CHECKPOINT_AFTER_ROWS = 100_000;
+/** More new rows than this are a bulk (the first start's copy): their buckets are recomputed, not added to. */
+const ADD_TO_ROLLUPS_AT_MOST = 50_000;
 const ROW_SHAPE = JSON.stringify(
   {
     seq: "BIGINT",
@@ -150,8 +152,8 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
    * groups, or are new rows. Live traffic so costs the new rows, not the buckets they land in (a month's rollup
    * recomputed from its raw rows at every query made verification wait on DuckDB's threads).
    */
-  async function refreshRollups(from: number, to: number): Promise<void> {
-    const sameGroup = GROUP_COLUMNS.map((column) => `rollup.${column} IS NOT DISTINCT FROM delta.${column}`).join(" AND ");
+  async function addToRollups(from: number, to: number): Promise<void> {
+    const sameGroup = GROUP_COLUMNS.map((column) => `rollup.${column} = delta.${column}`).join(" AND ");
     for (const rollup of ROLLUPS) {
       await connection.run(
         `CREATE OR REPLACE TEMP TABLE rollup_delta AS
@@ -175,6 +177,34 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
     await connection.run("DROP TABLE rollup_delta");
   }
 
+  /**
+   * Recomputes, from the raw rows, every bucket from the earliest one the copied rows past `from` up to `to` land in:
+   * for a bulk of rows (the first start's copy), which this sorts and writes once.
+   */
+  async function rebuildRollups(from: number, to: number): Promise<void> {
+    const reader = await connection.runAndReadAll(
+      "SELECT workspace_id, min(time) FROM store.verifications WHERE seq > $from AND seq <= $to GROUP BY workspace_id",
+      { from, to },
+    );
+    for (const [workspaceId, time] of reader.getRowsJS()) {
+      if (typeof workspaceId !== "string") continue;
+      for (const rollup of ROLLUPS) {
+        const firstBucket = rollup.bucket("$earliest::BIGINT");
+        const parameters = { workspace: workspaceId, earliest: Number(time) };
+        await connection.run(`DELETE FROM ${rollup.table} WHERE workspace_id = $workspace AND time >= ${firstBucket}`, parameters);
+        await connection.run(
+          `INSERT INTO ${rollup.table}
+           SELECT ${rollup.bucket("time")} AS time, workspace_id, key_space_id, external_id, key_id, outcome, tags,
+                  count(*), sum(spent_credits)
+           FROM store.verifications
+           WHERE workspace_id = $workspace AND time >= epoch_ms(CAST(${firstBucket} AS TIMESTAMP))
+           GROUP BY ALL ORDER BY ${rollup.order}`,
+          parameters,
+        );
+      }
+    }
+  }
+
   async function catchUpTo(upTo: number): Promise<void> {
     // Nothing new (the common case).
     if (stopped || (upTo <= lastSeq && rolledUpSeq === lastSeq)) return;
@@ -189,7 +219,8 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
     }
     if (rolledUpSeq < lastSeq && !stopped) {
       const to = lastSeq;
-      await inTransaction(() => refreshRollups(rolledUpSeq, to));
+      const from = rolledUpSeq;
+      await inTransaction(() => (to - from > ADD_TO_ROLLUPS_AT_MOST ? rebuildRollups(from, to) : addToRollups(from, to)));
       rolledUpSeq = to;
       // The rollups took about as many rows as were copied (fewer, being sums).
       uncompressedRows += copiedNow;

@@ -18,58 +18,57 @@ export type ParsedPermissionQuery = { ok: true; query: PermissionQuery } | { ok:
 export const PERMISSION_QUERY_MAX_LENGTH = 1000;
 /** Nesting deeper than this is refused: a query of a thousand "(" must not exhaust the stack. */
 const MAX_DEPTH = 32;
-const PERMISSION_NAME = /^[A-Za-z0-9_.:*-]+$/;
+const PERMISSION_NAME = /^[A-Za-z0-9_.:*/-]+$/;
 
 /** A key permission's name as a query may name it, e.g. `documents.read`. */
 export function isPermissionName(value: string): boolean {
   return PERMISSION_NAME.test(value);
 }
 const TOKEN = /\s*(\(|\)|[^\s()]+)/y;
+const INVALID_CHARACTER = /[^A-Za-z0-9_.:*/\-()\s]/;
 
-type Token = { kind: "open" } | { kind: "close" } | { kind: "and" } | { kind: "or" } | { kind: "name"; text: string };
+/** `at` is the token's 0-based offset in the query, as the real service's parser counts positions. */
+type Token = { kind: "open" | "close" | "and" | "or" | "name" | "end"; text: string; at: number };
 
 function tokenize(text: string): Token[] | string {
   const tokens: Token[] = [];
   TOKEN.lastIndex = 0;
   for (;;) {
-    const start = TOKEN.lastIndex;
     const match = TOKEN.exec(text);
     if (match === null) {
-      if (text.slice(start).trim() !== "") return `unexpected text at position ${start + 1}`;
+      tokens.push({ kind: "end", text: "", at: text.length });
       return tokens;
     }
     const word = match[1] ?? "";
+    const at = match.index + match[0].length - word.length;
+    const invalid = INVALID_CHARACTER.exec(word);
+    if (invalid !== null) {
+      return `Invalid character '${invalid[0]}' found in query at position ${at + invalid.index}. Only letters, numbers, dots, underscores, hyphens, slashes, colons, asterisks, and parentheses are allowed.`;
+    }
     const upper = word.toUpperCase();
-    if (word === "(") tokens.push({ kind: "open" });
-    else if (word === ")") tokens.push({ kind: "close" });
-    else if (upper === "AND") tokens.push({ kind: "and" });
-    else if (upper === "OR") tokens.push({ kind: "or" });
-    else if (PERMISSION_NAME.test(word)) tokens.push({ kind: "name", text: word });
-    else return `"${word}" is not a permission name (letters, digits and _ . : * - only)`;
+    const kind = word === "(" ? "open" : word === ")" ? "close" : upper === "AND" ? "and" : upper === "OR" ? "or" : "name";
+    tokens.push({ kind, text: word, at });
   }
 }
 
 class QueryError extends Error {}
 
+/** Parses a permission query; a refusal's message is the real service's, naming the position and the reason. */
 export function parsePermissionQuery(text: string): ParsedPermissionQuery {
   if (text.length > PERMISSION_QUERY_MAX_LENGTH) {
-    return { ok: false, message: `the query is longer than ${PERMISSION_QUERY_MAX_LENGTH} characters` };
+    return { ok: false, message: `The query is longer than ${PERMISSION_QUERY_MAX_LENGTH} characters.` };
   }
   const tokenized = tokenize(text);
   if (typeof tokenized === "string") return { ok: false, message: tokenized };
   const tokens: readonly Token[] = tokenized;
-  if (tokens.length === 0) return { ok: false, message: "the query is empty" };
   let position = 0;
-
-  function describe(token: Token | undefined): string {
-    if (token === undefined) return "the end of the query";
-    if (token.kind === "name") return `"${token.text}"`;
-    return { open: '"("', close: '")"', and: "AND", or: "OR" }[token.kind];
-  }
+  // The tokens always end with an "end" token, which nothing consumes.
+  const current = (): Token => tokens[position] ?? { kind: "end", text: "", at: text.length };
+  if (current().kind === "end") return { ok: false, message: "Unexpected end of input. Please provide a valid permission query." };
 
   function parseOr(depth: number): PermissionQuery {
     const operands = [parseAnd(depth)];
-    while (tokens[position]?.kind === "or") {
+    while (current().kind === "or") {
       position += 1;
       operands.push(parseAnd(depth));
     }
@@ -78,7 +77,7 @@ export function parsePermissionQuery(text: string): ParsedPermissionQuery {
 
   function parseAnd(depth: number): PermissionQuery {
     const operands = [parseFactor(depth)];
-    while (tokens[position]?.kind === "and") {
+    while (current().kind === "and") {
       position += 1;
       operands.push(parseFactor(depth));
     }
@@ -86,25 +85,36 @@ export function parsePermissionQuery(text: string): ParsedPermissionQuery {
   }
 
   function parseFactor(depth: number): PermissionQuery {
-    const token = tokens[position];
-    if (token?.kind === "name") {
+    const token = current();
+    if (token.kind === "name") {
       position += 1;
       return { kind: "permission", name: token.text };
     }
-    if (token?.kind === "open") {
-      if (depth >= MAX_DEPTH) throw new QueryError(`parentheses nest deeper than ${MAX_DEPTH}`);
+    if (token.kind === "open") {
+      if (depth >= MAX_DEPTH) throw new QueryError(`Parentheses nest deeper than ${MAX_DEPTH} at position ${token.at}.`);
       position += 1;
+      const first = current();
+      if (first.kind === "close") {
+        throw new QueryError(`Empty parentheses found at position ${first.at}. Parentheses must contain at least one permission or expression.`);
+      }
       const inner = parseOr(depth + 1);
-      if (tokens[position]?.kind !== "close") throw new QueryError(`expected ")" but found ${describe(tokens[position])}`);
+      const closing = current();
+      if (closing.kind !== "close") {
+        throw new QueryError(`Missing closing parenthesis ')' at position ${closing.at}. Every opening parenthesis must have a matching closing parenthesis.`);
+      }
       position += 1;
       return inner;
     }
-    throw new QueryError(`expected a permission or "(" but found ${describe(token)}`);
+    if (token.kind === "end") throw new QueryError("Unexpected end of query. Expected a permission identifier or opening parenthesis.");
+    throw new QueryError(`Unexpected token '${token.text}' at position ${token.at}. Expected a permission identifier or opening parenthesis.`);
   }
 
   try {
     const query = parseOr(0);
-    if (position !== tokens.length) return { ok: false, message: `unexpected ${describe(tokens[position])}` };
+    const rest = current();
+    if (rest.kind !== "end") {
+      return { ok: false, message: `Unexpected token '${rest.text}' at position ${rest.at}. The query appears to have extra content after a valid expression.` };
+    }
     return { ok: true, query };
   } catch (error) {
     if (error instanceof QueryError) return { ok: false, message: error.message };

@@ -1,5 +1,5 @@
 import type { KeyRecord, KeyStore } from "../db/key-store";
-import { hasActionOnSomeApi, hasAnyPermission, permissionsFor } from "../permissions";
+import { hasAnyPermission, permissionsFor } from "../permissions";
 import { creditsAt } from "./credits";
 import type { KeyRateLimiter, RateLimitCheck } from "./key-rate-limiter";
 import { satisfies, type PermissionQuery } from "./permission-query";
@@ -73,10 +73,11 @@ export interface VerifyData {
 
 export type VerifyResult =
   | { kind: "verified"; data: VerifyData }
-  /** The root key may verify no key at all: a 403 naming these. */
-  | { kind: "missing_permission"; needed: string[] }
-  /** `ratelimits[index]` names no rate limit of the key and gives no limit and duration of its own: a 400. */
-  | { kind: "unknown_ratelimit"; index: number; name: string };
+  /**
+   * `ratelimits[index]` names no rate limit of the key nor of its identity and gives no limit and duration of its
+   * own: a 412 naming the key, and its identity when it has one.
+   */
+  | { kind: "unknown_ratelimit"; index: number; name: string; keyId: string; identity?: { id: string; externalId: string } };
 
 const DEFAULT_COST = 1;
 
@@ -153,19 +154,17 @@ export function verifyKey(request: VerifyRequest, context: VerifyContext): Verif
     const found = store.findKeyByHash(request.keyHash);
     const key = found?.workspace_id === caller.workspaceId ? found : undefined;
 
-    if (!hasActionOnSomeApi(caller.permissions, "verify_key")) {
-      return { kind: "missing_permission", needed: permissionsFor("verify_key", key?.api_id) };
+    // Another workspace's key, or one of an API the root key may not verify, is not found (and not recorded), as on
+    // the real service: nothing tells the caller it exists.
+    if (key === undefined || !hasAnyPermission(caller.permissions, permissionsFor("verify_key", key.api_id))) {
+      return { kind: "verified", data: { valid: false, code: "NOT_FOUND" } };
     }
-    // Another workspace's key is not found, so nothing tells the caller it exists.
-    if (key === undefined) return { kind: "verified", data: { valid: false, code: "NOT_FOUND" } };
 
     const credits = creditsAt(key, now);
     const data = keyFacts(key, credits.remaining);
     let spent = 0;
     let code: VerifyCode;
-    if (!hasAnyPermission(caller.permissions, permissionsFor("verify_key", key.api_id))) {
-      code = "FORBIDDEN";
-    } else if (key.enabled !== 1) {
+    if (key.enabled !== 1) {
       code = "DISABLED";
     } else if (key.expires !== null && key.expires <= now) {
       code = "EXPIRED";
@@ -177,7 +176,10 @@ export function verifyKey(request: VerifyRequest, context: VerifyContext): Verif
       code = "INSUFFICIENT_PERMISSIONS";
     } else {
       const planned = rateLimitsToCheck(key, request.ratelimits ?? []);
-      if ("unknown" in planned) return { kind: "unknown_ratelimit", index: planned.unknown, name: planned.name };
+      if ("unknown" in planned) {
+        const identity = key.identity_id !== null ? { id: key.identity_id, externalId: key.external_id ?? "" } : undefined;
+        return { kind: "unknown_ratelimit", index: planned.unknown, name: planned.name, keyId: key.id, ...(identity !== undefined && { identity }) };
+      }
       const outcomes = context.limiter.take(planned.checks, now);
       if (planned.limits.length > 0) {
         data.ratelimits = planned.limits.map((limit, index) => {
@@ -201,10 +203,9 @@ export function verifyKey(request: VerifyRequest, context: VerifyContext): Verif
     }
     data.code = code;
     data.valid = code === "VALID";
-    if (request.permissions !== undefined || code === "FORBIDDEN") {
-      data.permissions = parseJson<string[]>(key.permissions);
-      data.roles = parseJson<string[]>(key.roles);
-    }
+    // As the real service: the key's permissions and roles, whether or not the request asked about permissions.
+    data.permissions = parseJson<string[]>(key.permissions);
+    data.roles = parseJson<string[]>(key.roles);
 
     store.writeVerification({
       keyId: key.id,

@@ -1,12 +1,13 @@
 import type { Context } from "hono";
 import * as v from "valibot";
+import { missingPermissionsDetail } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import type { KeyRecord } from "../db/key-store";
 import { errorResponse, JSON_HEADERS } from "../errors";
 import { BASE58_PATTERN } from "../ids";
 import { keyJson } from "../keys/key-json";
-import { hasAnyPermission, missingPermissionsDetail, permissionsFor } from "../permissions";
+import { hasAnyPermission, permissionsFor } from "../permissions";
 import { hashSecret } from "../secrets";
 import { readValidBody, type BodySpec } from "./json-body";
 
@@ -26,7 +27,7 @@ const GET_KEY: BodySpec<v.GenericSchema<unknown, GetKeyBody>> = {
   }),
   fixes: {
     keyId: "Pass the keyId of a key of your workspace, as keys.listKeys or apis.listKeys return it.",
-    decrypt: "Pass true or false, or leave decrypt out; this server never returns plaintext (keys are not stored recoverable).",
+    decrypt: "Leave decrypt out or false: this server stores keys as hashes only, so decrypt: true is refused (412).",
   },
   example: '{"keyId": "key_…"}',
 };
@@ -43,19 +44,21 @@ const WHOAMI: BodySpec<v.GenericSchema<unknown, { key: string }>> = {
   example: '{"key": "sk_live_…"}',
 };
 
-/** The read permission on the key's API (and the decrypt one when asked), or the 403 that names what is missing. */
+/**
+ * The read permission on the key's API, then the decrypt one when asked, or the 403 that names what is missing;
+ * a permitted decrypt is 412: keys here are never stored recoverable (the real service's words).
+ */
 function refuseUnlessPermitted(c: Context<ApiEnv>, permissions: string, key: KeyRecord, decrypt: boolean): Response | undefined {
   const read = permissionsFor("read_key", key.api_id);
   if (!hasAnyPermission(permissions, read)) {
     return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(read) });
   }
-  // As the real service: decrypting needs its own permission; keys here are never stored recoverable, so a
-  // permitted decrypt returns no plaintext.
+  if (!decrypt) return undefined;
   const decryptKey = permissionsFor("decrypt_key", key.api_id);
-  if (decrypt && !hasAnyPermission(permissions, decryptKey)) {
+  if (!hasAnyPermission(permissions, decryptKey)) {
     return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(decryptKey) });
   }
-  return undefined;
+  return errorResponse(c, "err:svc:application:precondition_failed", { detail: "The API for this key does not support key encryption." });
 }
 
 function keyAnswer(c: Context<ApiEnv>, key: KeyRecord): Response {
@@ -85,8 +88,11 @@ export function whoamiHandler(deps: AuthDependencies) {
     if (!body.ok) return body.response;
 
     const found = deps.store.findKeyByHash(hashSecret(body.value.key));
-    // Another workspace's key is not found, so nothing tells the caller it exists.
-    if (found?.workspace_id !== rootKey.workspaceId) return errorResponse(c, "err:svc:data:key_not_found");
-    return refuseUnlessPermitted(c, rootKey.permissions, found, false) ?? keyAnswer(c, found);
+    // Another workspace's key, or one the root key may not read, is not found (as on the real service), so nothing
+    // tells the caller it exists.
+    if (found?.workspace_id !== rootKey.workspaceId || !hasAnyPermission(rootKey.permissions, permissionsFor("read_key", found.api_id))) {
+      return errorResponse(c, "err:svc:data:key_not_found");
+    }
+    return keyAnswer(c, found);
   };
 }

@@ -78,6 +78,10 @@ export async function readValidBody<TSchema extends v.GenericSchema>(
   if (result.success) return { ok: true, value: result.output };
   return {
     ok: false,
-    response: errorResponse(c, "err:svc:application:invalid_input", { errors: describeIssues(result.issues, spec) }),
+    // The real service's words for a body its schema refuses (its route tests check them).
+    response: errorResponse(c, "err:svc:application:invalid_input", {
+      detail: `POST request body for '${new URL(c.req.url).pathname}' failed to validate schema`,
+      errors: describeIssues(result.issues, spec),
+    }),
   };
 }

@@ -1,13 +1,13 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { LIST_KEYS_LIMIT_DEFAULT, LIST_KEYS_LIMIT_MAX, type Pagination } from "../../src/lib/contract";
+import { LIST_KEYS_LIMIT_DEFAULT, LIST_KEYS_LIMIT_MAX, missingPermissionsDetail, type Pagination } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import type { ListKeysQuery } from "../db/key-store";
 import { errorResponse, JSON_HEADERS } from "../errors";
 import { BASE58_PATTERN } from "../ids";
 import { keysJson } from "../keys/key-json";
-import { hasAnyPermission, missingPermissionsDetail, permissionsFor } from "../permissions";
+import { hasAnyPermission, permissionsFor } from "../permissions";
 import { createVersionedCache } from "../versioned-cache";
 import { readValidBody, type BodySpec } from "./json-body";
 
@@ -57,7 +57,7 @@ const APIS_LIST_KEYS: BodySpec<v.GenericSchema<unknown, ListKeysBody>> = {
   }),
   fixes: {
     ...FIXES,
-    decrypt: "Pass true or false, or leave decrypt out; this server never returns plaintext (keys are not stored recoverable).",
+    decrypt: "Leave decrypt out or false: this server stores keys as hashes only, so decrypt: true is refused (412).",
     revalidateKeysCache: "Pass true to read past the page cache, false or nothing to use it.",
   },
   example: '{"apiId": "api_…", "limit": 10}',
@@ -104,16 +104,22 @@ export function listKeysHandler(deps: AuthDependencies, operation: ListOperation
     const { apiId, externalId, cursor, limit = LIST_KEYS_LIMIT_DEFAULT, decrypt = false, revalidateKeysCache = false } = body.value;
 
     const needed = permissionsFor("read_key", apiId);
-    if (!hasAnyPermission(rootKey.permissions, needed)) {
+    const mayRead = hasAnyPermission(rootKey.permissions, needed);
+    if (operation === "apis.listKeys") {
+      // As the real service: an API the root key may not read is not found, so nothing tells it exists.
+      if (!mayRead || (apiId !== undefined && !deps.store.apiBelongsTo(apiId, rootKey.workspaceId))) {
+        return errorResponse(c, "err:svc:data:api_not_found");
+      }
+    } else if (!mayRead) {
       return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(needed) });
     }
-    // As the real service: decrypting needs its own permission; keys here are never stored recoverable, so
-    // a permitted decrypt still returns no plaintext.
-    const decryptPermissions = permissionsFor("decrypt_key", apiId);
-    if (decrypt && !hasAnyPermission(rootKey.permissions, decryptPermissions)) {
-      return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
-        detail: missingPermissionsDetail(decryptPermissions),
-      });
+    // As the real service: decrypting needs its own permission, and keys here are never stored recoverable.
+    if (decrypt) {
+      const decryptPermissions = permissionsFor("decrypt_key", apiId);
+      if (!hasAnyPermission(rootKey.permissions, decryptPermissions)) {
+        return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(decryptPermissions) });
+      }
+      return errorResponse(c, "err:svc:application:precondition_failed", { detail: "The requested API does not support key encryption." });
     }
     if (apiId !== undefined && !deps.store.apiBelongsTo(apiId, rootKey.workspaceId)) {
       return errorResponse(c, "err:svc:data:api_not_found");

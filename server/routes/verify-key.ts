@@ -1,12 +1,12 @@
 import type { Context } from "hono";
 import * as v from "valibot";
+import { missingPermissionsDetail } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, DEFAULT_REGION, type AuthDependencies } from "../auth";
 import { errorResponse, JSON_HEADERS } from "../errors";
 import { createKeyRateLimiter } from "../keys/key-rate-limiter";
 import { parsePermissionQuery, PERMISSION_QUERY_MAX_LENGTH } from "../keys/permission-query";
 import { verifyKey, type VerifyRequest } from "../keys/verify-key";
-import { missingPermissionsDetail } from "../permissions";
 import { hashSecret } from "../secrets";
 import { KEY_MAX_LENGTH } from "./get-key";
 import { readValidBody, type BodySpec } from "./json-body";
@@ -87,6 +87,14 @@ const VERIFY_KEY: BodySpec<v.GenericSchema<unknown, VerifyKeyBody>> = {
   example: '{"key": "sk_live_…"}',
 };
 
+/** The real service's words, which name the key and, when it has one, its identity and external id. */
+function unknownRateLimitDetail({ name, keyId, identity }: { name: string; keyId: string; identity?: { id: string; externalId: string } }): string {
+  const start = `ratelimit '${name}' was requested but does not exist for key '${keyId}'`;
+  return identity === undefined
+    ? `${start} and there is no identity connected.`
+    : `${start} nor identity: '${identity.id}' external ID: '${identity.externalId}'`;
+}
+
 /** `POST /v2/keys.verifyKey`: 200 with the key's fate whatever it is; errors only for the call itself. */
 export function verifyKeyHandler(deps: AuthDependencies) {
   const limiter = deps.keyRateLimiter ?? createKeyRateLimiter();
@@ -106,8 +114,9 @@ export function verifyKeyHandler(deps: AuthDependencies) {
     if (permissions !== undefined) {
       const parsed = parsePermissionQuery(permissions);
       if (!parsed.ok) {
-        return errorResponse(c, "err:svc:application:invalid_input", {
-          errors: [{ location: "body.permissions", message: `permissions is not a valid query: ${parsed.message}`, fix: VERIFY_KEY.fixes.permissions }],
+        return errorResponse(c, "err:user:bad_request:permissions_query_syntax_error", {
+          detail: parsed.message,
+          errors: [{ location: "body.permissions", message: parsed.message, fix: VERIFY_KEY.fixes.permissions }],
         });
       }
       request.permissions = parsed.query;
@@ -116,19 +125,8 @@ export function verifyKeyHandler(deps: AuthDependencies) {
     const context = { store: deps.store, limiter, caller: rootKey, requestId: c.get("requestId"), now: Date.now(), region };
     // Answered once the verification is committed, together with the others of this turn of the event loop.
     const result = await deps.store.inGroupCommit(() => verifyKey(request, context));
-    if (result.kind === "missing_permission") {
-      return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(result.needed) });
-    }
     if (result.kind === "unknown_ratelimit") {
-      return errorResponse(c, "err:svc:application:invalid_input", {
-        errors: [
-          {
-            location: `body.ratelimits.${result.index}.name`,
-            message: `The key has no rate limit named "${result.name}"`,
-            fix: "Name one of the key's rate limits, or give limit and duration for a limit of this request's own.",
-          },
-        ],
-      });
+      return errorResponse(c, "err:svc:application:precondition_failed", { detail: unknownRateLimitDetail(result) });
     }
     return c.body(JSON.stringify({ meta: { requestId: c.get("requestId") }, data: result.data }), 200, JSON_HEADERS);
   };

@@ -7,7 +7,7 @@ import { useForgetKey } from "./use-forget-key";
 import { useKeyCache } from "./use-key-cache";
 
 // The dialog's code loads when it is first opened: never on the way to the keys page's first row.
-const CreateKeyDialog = retryableLazy(async () => (await import("../features/key-actions/components/create-key-dialog")).CreateKeyDialog);
+const CreateKeyDialog = retryableLazy(() => import("../features/key-actions/components/create-key-dialog"), (module) => module.CreateKeyDialog);
 
 /** The Keys page's "Create key": the key-actions dialog, its failures in the troubleshoot panel. */
 export function CreateKeyButton({ connection }: { connection: Connection }) {

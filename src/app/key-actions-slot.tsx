@@ -9,7 +9,7 @@ import { useForgetKey } from "./use-forget-key";
 import { useKeyCache } from "./use-key-cache";
 
 // Loaded after the key's page has its key: the actions never hold up its first screen.
-const KeyActions = retryableLazy(async () => (await import("../features/key-actions/components/key-actions")).KeyActions);
+const KeyActions = retryableLazy(() => import("../features/key-actions/components/key-actions"), (module) => module.KeyActions);
 
 /** A key's actions on its page: the key-actions feature, its failures in the troubleshoot panel, the caches composed here. */
 export function KeyActionsSlot({ connection, apiKey, refusedAs, now }: { connection: Connection; apiKey: Key; refusedAs: string | null; now: number }) {

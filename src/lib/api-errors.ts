@@ -80,7 +80,7 @@ function isMissingCredentials(code: string | null, errors: ErrorDetailEntry[]): 
 }
 
 /** Why nothing readable came back (lib/api/network-failure classifies it, once, for every page). */
-export type NetworkFailureKind = "offline" | "blocked-by-page" | "cors" | "unreachable";
+export type NetworkFailureKind = "offline" | "blocked-by-page" | "cors" | "redirect" | "unreachable";
 
 export interface NetworkErrorInit {
   url: string;
@@ -90,7 +90,7 @@ export interface NetworkErrorInit {
   failure?: NetworkFailureKind;
 }
 
-/** No response could be read: offline, refused by this page, CORS, or nothing answering (down, DNS). */
+/** No response could be read: offline, refused by this page, CORS, a redirect it may not follow, or nothing answering (down, DNS). */
 export class NetworkError extends Error {
   override readonly name = "NetworkError";
   readonly url: string;

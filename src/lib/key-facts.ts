@@ -11,6 +11,7 @@ export interface KeyFacts {
   credits?: Credits | undefined;
   ratelimits?: readonly RateLimit[] | undefined;
   permissions?: readonly string[] | undefined;
+  identity?: { externalId: string; ratelimits?: readonly RateLimit[] | undefined } | undefined;
 }
 
 export interface Credits {
@@ -56,6 +57,19 @@ export function nextRefill(credits: Credits | undefined, now: number): number | 
  */
 export function describeRefill(refill: NonNullable<Credits["refill"]>): string {
   return `set to ${formatCount(refill.amount)} ${refill.interval === "daily" ? "every day" : `every month on day ${refill.refillDay ?? 1}`}`;
+}
+
+/**
+ * The rate limits every verification of the key is checked against, as the server picks them
+ * (server/keys/verify-key.ts): its identity's, then its own by the same name in their place. `sharedBy` is the
+ * identity's external id when the counter is the identity's, one for all of its keys.
+ */
+export function appliedRateLimits(key: KeyFacts): { limit: RateLimit; sharedBy?: string }[] {
+  const byName = new Map<string, { limit: RateLimit; sharedBy?: string }>();
+  const identity = key.identity;
+  for (const limit of identity?.ratelimits ?? []) byName.set(limit.name, { limit, ...(identity && { sharedBy: identity.externalId }) });
+  for (const limit of key.ratelimits ?? []) byName.set(limit.name, { limit });
+  return [...byName.values()].filter(({ limit }) => limit.autoApply !== false);
 }
 
 /** "100 per 1 minute", "5 per 10 seconds". */

@@ -46,7 +46,7 @@ export interface VerificationFacts {
   /** The key that was verified, as `keys.getKey` returned it: its expiry, credits and their refill. */
   key?: Key | undefined;
   /** The rate limit that refused it, and when it resets (ms since the epoch). */
-  ratelimit?: { name: string; reset?: number | undefined } | undefined;
+  ratelimit?: { name: string; reset?: number | undefined; sharedBy?: string | undefined } | undefined;
   /** The permission query the verification asked for. */
   permissions?: string | undefined;
 }
@@ -139,8 +139,11 @@ const OUTCOME_ENTRIES: Record<VerificationOutcome, OutcomeEntry> = {
     tone: "warning",
     heading: "Refused: the key hit its rate limit",
     whatHappened: (facts) => {
-      const name = facts.ratelimit ? `its rate limit \`${facts.ratelimit.name}\`` : "one of its rate limits";
-      return `The key was used more often than ${name} allows.`;
+      const limit = facts.ratelimit;
+      if (limit?.sharedBy !== undefined) {
+        return `The key's identity \`${limit.sharedBy}\` was used more often than its rate limit \`${limit.name}\` allows: one counter, shared by every key of that identity, so their verifications count against this key too.`;
+      }
+      return `The key was used more often than ${limit ? `its rate limit \`${limit.name}\`` : "one of its rate limits"} allows.`;
     },
     fixSteps: [
       "Slow the caller down, or spread its requests over time.",

@@ -1,5 +1,5 @@
 import { test as base, expect, type Page } from "@playwright/test";
-import { READ_ANY_API_ANALYTICS, READ_ANY_API_KEYS } from "../../server/permissions";
+import { READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "../../src/lib/contract";
 import { startServer, type StartedServer } from "../support/server-process";
 
 /**
@@ -8,7 +8,7 @@ import { startServer, type StartedServer } from "../support/server-process";
  */
 // The browser's own reports of a request it refused (CORS, or the page's connect-src for plain http elsewhere).
 const EXPECTED_CONSOLE_ERROR =
-  /^(Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+)|Access to fetch at '[^']*' from origin '[^']*' has been blocked by CORS policy|Connecting to '[^']*' violates the following Content Security Policy directive: "connect-src |Fetch API cannot load \S+ Refused to connect because it violates the document's Content Security Policy)/;
+  /^(Failed to load resource: (the server responded with a status of \d{3}|net::ERR_[A-Z_]+)|Access to fetch at '[^']*' (\(redirected from '[^']*'\) )?from origin '[^']*' has been blocked by CORS policy|Connecting to '[^']*' violates the following Content Security Policy directive: "connect-src |Fetch API cannot load \S+ Refused to connect because it violates the document's Content Security Policy)/;
 
 interface WorkerFixtures {
   /** A reference server of this worker's own, on a fresh data directory. */
@@ -68,5 +68,5 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 
 /** A root key, made with the admin CLI, that may list keys and read analytics (the usage bars, a key's page). */
 export function createAnalyticsRootKey(server: StartedServer, name: string): Promise<string> {
-  return server.admin(["root-key", "create", "--name", name, "--permissions", `${READ_ANY_API_KEYS},${READ_ANY_API_ANALYTICS}`]);
+  return server.admin(["root-key", "create", "--name", name, "--permissions", `${READ_KEYS_PERMISSION},${READ_ANALYTICS_PERMISSION}`]);
 }

@@ -112,7 +112,7 @@ const HOSTILE: [string, string, ErrorCode | ErrorCode[]][] = [
   ["a function by a schema", "SELECT main.getenv('HOME')", FUNCTION],
   ["a recursive CTE", "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r", QUERY],
   ["a huge number literal", `SELECT ${"9".repeat(5000)}::HUGEINT AS n`, QUERY],
-  ["a huge string literal", `SELECT '${"x".repeat(70_000)}' AS s`, "err:svc:application:invalid_input"],
+  ["a huge string literal", `SELECT '${"x".repeat(70_000)}' AS s`, "err:user:bad_request:invalid_analytics_query"],
   ["a parameter", "SELECT $1", QUERY],
   ["unparsable SQL", "SELEC * FROM key_verifications_v1", QUERY],
   ["a cross join that runs forever", "SELECT count(*) FROM key_verifications_v1 a, key_verifications_v1 b, key_verifications_v1 c WHERE concat(a.request_id, b.request_id, c.request_id) = 'x'", "err:user:unprocessable_entity:query_execution_timeout"],

@@ -145,3 +145,107 @@ test("after kill -9 during requests and a seed, a restart lists every key and th
   // The seed is one transaction: it is in whole or not at all (here: not, it was killed mid-write).
   expect([beforeCrash.length, beforeCrash.length + 200_000]).toContain(after.keyIds.length);
 }, 120_000);
+
+interface KeyState {
+  name: string;
+  meta: string | null;
+  credits: number | null;
+  permissions: string;
+  ratelimits: string;
+}
+
+function keyStates(dataDir: string, apiId: string): Map<string, KeyState> {
+  const db = new Database(join(dataDir, "keyscope.sqlite"), { readonly: true });
+  try {
+    const rows = db
+      .prepare<[string], KeyState & { id: string }>(
+        `SELECT k.id, k.name, k.meta, k.credits_remaining AS credits, k.permissions,
+                (SELECT coalesce(group_concat(name || '=' || "limit" || '/' || duration_ms, ','), '') FROM
+                   (SELECT * FROM key_ratelimits WHERE key_id = k.id ORDER BY name)) AS ratelimits
+           FROM keys k WHERE k.api_id = ? AND k.deleted_at IS NULL`,
+      )
+      .all(apiId);
+    return new Map(rows.map(({ id, ...state }) => [id, state]));
+  } finally {
+    db.close();
+  }
+}
+
+/** What keys.updateKey of key `index` in the burst makes of it. */
+function changedState(index: number): KeyState {
+  return {
+    name: `changed ${index}`,
+    meta: JSON.stringify({ change: index }),
+    credits: 1000 + index,
+    permissions: JSON.stringify([`documents.${index}`]),
+    ratelimits: `burst=${index + 1}/1000,requests=${index + 2}/60000`,
+  };
+}
+
+test("after kill -9 during a burst of key changes, every key is as before or as after its change, and every answered change is kept", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "keyscope-crash-changes-"));
+  const first = await startServer({ dataDir });
+  const key = await first.admin(["root-key", "create", "--name", "crash", "--permissions", "api.*.read_key,api.*.update_key,rbac.*.create_permission"]);
+  const apiId = await first.admin(["apis", "create", "--name", "crash-changes"]);
+  await first.admin(["keys", "seed", "--count", "600", "--api", apiId]);
+  await first.stop();
+  const before = keyStates(dataDir, apiId);
+  const keyIds = [...before.keys()];
+  expect(keyIds).toHaveLength(600);
+
+  const server = await spawnServer(dataDir);
+  const answered = new Set<string>();
+  let enough: () => void = () => undefined;
+  const halfway = new Promise<void>((resolve) => (enough = resolve));
+  // Every key changed in several tables at once (the key's row, its rate limits, the workspace's permissions), by
+  // eight clients in a row each; once a third have been answered no more are sent, and the server is killed with
+  // the last ones in flight.
+  const queue = keyIds.map((keyId, index) => ({ keyId, index }));
+  const workers = Array.from({ length: 8 }, async () => {
+    for (let next = queue.shift(); next !== undefined && answered.size < keyIds.length / 3; next = queue.shift()) {
+      const { keyId, index } = next;
+      const target = changedState(index);
+      try {
+        const answer = await callApi(server.url, {
+          key,
+          path: "/v2/keys.updateKey",
+          body: {
+            keyId,
+            name: target.name,
+            meta: { change: index },
+            credits: { remaining: target.credits },
+            permissions: [`documents.${index}`],
+            ratelimits: [
+              { name: "requests", limit: index + 2, duration: 60_000, autoApply: true },
+              { name: "burst", limit: index + 1, duration: 1000, autoApply: false },
+            ],
+          },
+        });
+        if (answer.status === 200) answered.add(keyId);
+        if (answered.size >= keyIds.length / 3) enough();
+      } catch {
+        // The connection dies with the server: expected; this client stops.
+        return;
+      }
+    }
+  });
+  await halfway;
+  await killed(server.process);
+  await Promise.all(workers);
+  expect(answered.size).toBeGreaterThan(0);
+
+  const after = keyStates(dataDir, apiId);
+  expect(readDatabase(dataDir).integrity).toBe("ok");
+  expect([...after.keys()].sort()).toEqual([...keyIds].sort());
+  let changed = 0;
+  for (const [index, keyId] of keyIds.entries()) {
+    const state = after.get(keyId);
+    const target = changedState(index);
+    if (answered.has(keyId)) expect(state, keyId).toEqual(target);
+    else expect([before.get(keyId), target], keyId).toContainEqual(state);
+    if (JSON.stringify(state) === JSON.stringify(target)) changed += 1;
+  }
+  // Killed in the middle: some changes were made, and some were not.
+  expect(changed).toBeGreaterThanOrEqual(answered.size);
+  expect(changed).toBeLessThan(keyIds.length);
+}, 120_000);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "better-sqlite3";
+import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
 import { createApp } from "../../server/app";
 import { parseRateLimit } from "../../server/admin/values";
 import { seedKeys } from "../../server/admin/seed-keys";
@@ -134,18 +135,25 @@ function appFetch(app: { request: (url: string, init?: RequestInit) => Response 
   return async (url, init) => app.request(url, init);
 }
 
-/** Direct mode on a fresh database with the demo data. */
-export function startInProcess(options: InProcessOptions = {}): InProcessServer {
-  const dataDir = mkdtempSync(join(tmpdir(), "keyscope-in-process-"));
-  const distDir = options.distDir ?? mkdtempSync(join(tmpdir(), "keyscope-no-dist-"));
-  const { output, requestLog, reportError } = harness();
+interface Databases {
+  dataDir: string;
+  adminDb: Database;
+  serverDb: Database;
+  demo: { workspaceId: string; rootKeySecret: string };
+}
 
-  // The admin's connection makes the database and its demo data first, as a first `npm run admin` would.
+/** A fresh data directory: the admin's connection makes the database and its demo data first, as a first `npm run admin` would. */
+function openDatabases(): Databases {
+  const dataDir = mkdtempSync(join(tmpdir(), "keyscope-in-process-"));
   const adminDb = openDatabase(dataDir);
   const demo = ensureDemoData(adminDb);
   if (demo === undefined) throw new Error("a fresh database gets the demo data");
-  const serverDb = openDatabase(dataDir);
+  return { dataDir, adminDb, serverDb: openDatabase(dataDir), demo };
+}
 
+function assemble({ dataDir, adminDb, serverDb, demo }: Databases, options: InProcessOptions, analytics?: AnalyticsEngine): InProcessServer {
+  const distDir = options.distDir ?? mkdtempSync(join(tmpdir(), "keyscope-no-dist-"));
+  const { output, requestLog, reportError } = harness();
   const app = createApp({
     mode: directMode(serverDb, dataDir),
     ...(options.docsUrl !== undefined && { docsUrl: options.docsUrl }),
@@ -153,6 +161,7 @@ export function startInProcess(options: InProcessOptions = {}): InProcessServer 
     distDir,
     requestLog,
     reportError,
+    ...(analytics !== undefined && { analytics: { engine: analytics } }),
   });
 
   return {
@@ -168,6 +177,26 @@ export function startInProcess(options: InProcessOptions = {}): InProcessServer 
       adminDb.close();
       rmSync(dataDir, { recursive: true, force: true });
       if (options.distDir === undefined) rmSync(distDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Direct mode on a fresh database with the demo data. */
+export function startInProcess(options: InProcessOptions = {}): InProcessServer {
+  return assemble(openDatabases(), options);
+}
+
+/** Direct mode with `analytics.getVerifications` served by a real engine over the server's connection, as `npm start` serves it. */
+export async function startInProcessWithAnalytics(options: InProcessOptions = {}): Promise<InProcessServer & { engine: AnalyticsEngine; closeAll(): Promise<void> }> {
+  const databases = openDatabases();
+  const engine = await createAnalyticsEngine(databases.serverDb, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1 });
+  const server = assemble(databases, options, engine);
+  return {
+    ...server,
+    engine,
+    async closeAll() {
+      await engine.close();
+      server.close();
     },
   };
 }

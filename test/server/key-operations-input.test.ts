@@ -70,8 +70,6 @@ const BAD_BODIES: Record<string, readonly BadBody[]> = {
     ['{"key": "sk", "tags": [1]}', "body.tags.0"],
     [JSON.stringify({ key: "sk", tags: Array.from({ length: 21 }, (_, index) => `t${index}`) }), "body.tags"],
     ['{"key": "sk", "permissions": ""}', "body.permissions"],
-    ['{"key": "sk", "permissions": "a AND"}', "body.permissions"],
-    ['{"key": "sk", "permissions": "a OR (b"}', "body.permissions"],
     ['{"key": "sk", "credits": 1}', "body.credits"],
     ['{"key": "sk", "credits": {"cost": -1}}', "body.credits.cost"],
     ['{"key": "sk", "credits": {"cost": 1.5}}', "body.credits.cost"],
@@ -120,18 +118,18 @@ test("a body that is not JSON is refused without quoting it back: it may hold a 
   expect(v.parse(ErrorAnswer, answer.json).error.errors[0]?.message).toMatch(/^Unexpected token/);
 });
 
-test("a verifyKey ratelimit naming no limit of the key, without limit and duration, is invalid_input at its name", async () => {
+test("a verifyKey ratelimit naming no limit of the key, without limit and duration, is a 412 naming the key", async () => {
   const workspace = findWorkspace(db);
   const api = workspace === undefined ? undefined : findApi(db, workspace.id);
   if (workspace === undefined || api === undefined) throw new Error("no demo API");
-  keyInserter(db)({ workspaceId: workspace.id, apiId: api.id, name: "limited", secret: "sk_live_named", enabled: true, createdAt: Date.now() });
+  const keyId = keyInserter(db)({ workspaceId: workspace.id, apiId: api.id, name: "limited", secret: "sk_live_named", enabled: true, createdAt: Date.now() });
 
   const answer = await post("keys.verifyKey", JSON.stringify({ key: "sk_live_named", ratelimits: [{ name: "nope" }] }));
 
-  expect(answer.status).toBe(400);
-  expect(v.parse(ErrorAnswer, answer.json).error.errors).toEqual([
-    expect.objectContaining({ location: "body.ratelimits.0.name", message: 'The key has no rate limit named "nope"' }),
-  ]);
+  expect(answer.status).toBe(412);
+  expect(answer.json).toMatchObject({
+    error: { detail: `ratelimit 'nope' was requested but does not exist for key '${keyId}' and there is no identity connected.` },
+  });
   const withOwnLimit = await post("keys.verifyKey", JSON.stringify({ key: "sk_live_named", ratelimits: [{ name: "nope", limit: 1, duration: 1000 }] }));
   expect(withOwnLimit.status).toBe(200);
 });

@@ -156,7 +156,7 @@ describe("keys.getKey and keys.whoami", () => {
     expect(got.data.expires).toBeGreaterThan(Date.now());
   });
 
-  test("the per-API permission forms: api.<apiId>.read_key reads that API's keys, another API's gets a typed 403", async () => {
+  test("the per-API permission forms: api.<apiId>.read_key reads that API's keys; another API's gets getKey's typed 403 and whoami's 404", async () => {
     const { keyId, secret } = await createKey();
     const otherApi = await server.admin(["apis", "create", "--name", "Elsewhere"]);
     const ownApiReader = clientWith(await server.admin(["root-key", "create", "--permissions", `api.${apiId}.read_key,api.${apiId}.verify_key`]));
@@ -164,11 +164,13 @@ describe("keys.getKey and keys.whoami", () => {
 
     expect((await ownApiReader.keys.getKey({ keyId })).data.keyId).toBe(keyId);
     expect((await ownApiReader.keys.verifyKey({ key: secret })).data.code).toBe("VALID");
-    for (const call of [() => otherApiReader.keys.getKey({ keyId }), () => otherApiReader.keys.whoami({ key: secret })]) {
-      const error = await call().catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ForbiddenErrorResponse);
-      expect((error as ForbiddenErrorResponse).error.detail).toBe(`Missing one of these permissions: api.*.read_key or api.${apiId}.read_key`);
-    }
+    const forbidden = await otherApiReader.keys.getKey({ keyId }).catch((caught: unknown) => caught);
+    expect(forbidden).toBeInstanceOf(ForbiddenErrorResponse);
+    expect((forbidden as ForbiddenErrorResponse).error.detail).toBe(`Missing one of these permissions: api.*.read_key or api.${apiId}.read_key`);
+    // whoami hides the key as the real service does: the secret's holder learns nothing from a root key that may not read it.
+    const hidden = await otherApiReader.keys.whoami({ key: secret }).catch((caught: unknown) => caught);
+    expect(hidden).toBeInstanceOf(NotFoundErrorResponse);
+    expect((hidden as NotFoundErrorResponse).error.type).toMatch(/\/errors\/svc\/data\/key_not_found$/);
   });
 
   test("an unknown key id or secret is a typed 404 key_not_found", async () => {
@@ -199,7 +201,8 @@ describe("keys.verifyKey", () => {
       ["EXPIRED", () => unkey.keys.verifyKey({ key: expired.secret })],
       ["INSUFFICIENT_PERMISSIONS", () => unkey.keys.verifyKey({ key: permitted.secret, permissions: "documents.read AND (admin OR billing.write)" })],
       ["VALID", () => unkey.keys.verifyKey({ key: permitted.secret, permissions: "(admin OR users.view) AND documents.read" })],
-      ["FORBIDDEN", () => outsider.keys.verifyKey({ key: permitted.secret })],
+      // A key of an API the root key may not verify is not found, as on the real service.
+      ["NOT_FOUND", () => outsider.keys.verifyKey({ key: permitted.secret })],
       ["NOT_FOUND", () => unkey.keys.verifyKey({ key: "sk_live_nobody" })],
     ] as const;
 
@@ -264,16 +267,13 @@ describe("keys.verifyKey", () => {
     });
   });
 
-  test("a root key that may verify no key gets a typed 403 naming the permission", async () => {
+  test("a root key that may verify no key is told NOT_FOUND, as if the key did not exist", async () => {
     const reader = clientWith(await server.admin(["root-key", "create", "--permissions", "api.*.read_key"]));
     const { secret } = await createKey();
 
-    const error = await reader.keys.verifyKey({ key: secret }).catch((caught: unknown) => caught);
+    const answer = await reader.keys.verifyKey({ key: secret });
 
-    expect(error).toBeInstanceOf(ForbiddenErrorResponse);
-    expect((error as ForbiddenErrorResponse).error.detail).toBe(
-      `Missing one of these permissions: api.*.verify_key or api.${apiId}.verify_key`,
-    );
+    expect(answer.data).toEqual({ valid: false, code: "NOT_FOUND" });
   });
 
   test("a permission query that does not parse is a typed 400 with its errors", async () => {
@@ -283,7 +283,10 @@ describe("keys.verifyKey", () => {
     const [entry, ...others] = (error as BadRequestErrorResponse).error.errors;
     expect(others).toEqual([]);
     expect(entry?.location).toBe("body.permissions");
-    expect(entry?.message).toContain("end of the query");
+    expect((error as BadRequestErrorResponse).error.type).toMatch(/\/errors\/user\/bad_request\/permissions_query_syntax_error$/);
+    expect((error as BadRequestErrorResponse).error.detail).toBe(
+      "Unexpected end of query. Expected a permission identifier or opening parenthesis.",
+    );
   });
 });
 

@@ -1,7 +1,9 @@
 import { QueryErrorResetBoundary } from "@tanstack/react-query";
 import { ErrorBoundary } from "react-error-boundary";
 import { useParams } from "react-router-dom";
-import { KeyInsight } from "../../features/key-insight/components/key-insight";
+import { OfflineNotice } from "../../components/offline-notice";
+import { isPlausibleKeyId, KeyInsight, NotAKeyId } from "../../features/key-insight/components/key-insight";
+import { revealBidiControls } from "../../lib/bidi";
 import { useNow } from "../../lib/hooks/use-now";
 import { AnalyticsErrorNotice } from "../../features/troubleshoot/components/analytics-error-notice";
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
@@ -19,43 +21,49 @@ import { usePageTitle } from "../use-page-title";
  */
 export function KeyRoute() {
   const { keyId = "" } = useParams();
-  usePageTitle(keyId === "" ? "Key" : `Key ${keyId.slice(0, 40)}`);
+  // Text only, so a control character in the address is shown, not obeyed.
+  usePageTitle(keyId === "" ? "Key" : `Key ${revealBidiControls(keyId.slice(0, 40))}`);
   const connection = useRequiredConnection();
   const reenterKey = useForgetKey();
   const now = useNow();
 
+  if (!isPlausibleKeyId(keyId)) return <NotAKeyId keyId={keyId} keysHref={paths.keys} />;
+
   return (
-    <QueryErrorResetBoundary>
-      {({ reset }) => (
-        <ErrorBoundary
-          onReset={reset}
-          resetKeys={[connection, keyId]}
-          fallbackRender={({ error, resetErrorBoundary }) => (
-            <div className="keys-error key-route__error">
-              <ErrorPanel
-                error={error}
-                baseUrl={connection.baseUrl}
-                onRetry={resetErrorBoundary}
-                onReenterKey={reenterKey}
-                troubleshootHref={TROUBLESHOOT_PATH}
-              />
-            </div>
-          )}
-        >
-          <KeyInsight
-            connection={connection}
-            keyId={keyId}
-            now={now}
-            keysHref={paths.keys}
-            lookupHref={requestLookupPath}
-            renderExplanation={(outcome, apiKey, latest) => (
-              <OutcomeExplanation facts={verificationFacts(outcome, apiKey, latest)} now={now} />
+    <>
+      <OfflineNotice />
+      <QueryErrorResetBoundary>
+        {({ reset }) => (
+          <ErrorBoundary
+            onReset={reset}
+            resetKeys={[connection, keyId]}
+            fallbackRender={({ error, resetErrorBoundary }) => (
+              <div className="keys-error key-route__error">
+                <ErrorPanel
+                  error={error}
+                  baseUrl={connection.baseUrl}
+                  onRetry={resetErrorBoundary}
+                  onReenterKey={reenterKey}
+                  troubleshootHref={TROUBLESHOOT_PATH}
+                />
+              </div>
             )}
-            renderAnalyticsError={(error, onRetry) => <AnalyticsErrorNotice error={error} onRetry={onRetry} />}
-            renderActions={(apiKey, refusedAs) => <KeyActionsSlot connection={connection} apiKey={apiKey} refusedAs={refusedAs} now={now} />}
-          />
-        </ErrorBoundary>
-      )}
-    </QueryErrorResetBoundary>
+          >
+            <KeyInsight
+              connection={connection}
+              keyId={keyId}
+              now={now}
+              keysHref={paths.keys}
+              lookupHref={requestLookupPath}
+              renderExplanation={(outcome, apiKey, latest) => (
+                <OutcomeExplanation facts={verificationFacts(outcome, apiKey, latest)} now={now} />
+              )}
+              renderAnalyticsError={(error, onRetry) => <AnalyticsErrorNotice error={error} onRetry={onRetry} />}
+              renderActions={(apiKey, refusedAs) => <KeyActionsSlot connection={connection} apiKey={apiKey} refusedAs={refusedAs} now={now} />}
+            />
+          </ErrorBoundary>
+        )}
+      </QueryErrorResetBoundary>
+    </>
   );
 }

@@ -1,3 +1,4 @@
+import { OfflineNotice } from "../../components/offline-notice";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import { defaultBaseUrl } from "../../features/connect/default-base-url";
 import { useConnection, useStoredTarget } from "../../features/connect/key-store";
@@ -27,6 +28,7 @@ export function TroubleshootRoute() {
 
   return (
     <>
+      <OfflineNotice />
       <TroubleshootPage
         // A new target is a new page: results of the old one must not be shown under it.
         key={`${baseUrl} ${apiId ?? ""}`}

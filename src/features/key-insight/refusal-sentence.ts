@@ -1,7 +1,7 @@
 import type { AnalyticsOutcome } from "../../lib/verification-outcomes";
 import { formatCount } from "../../lib/format-number";
-import { formatRelativeTime } from "../../lib/format-time";
-import { formatRateLimit, nextRefill, type KeyFacts } from "../../lib/key-facts";
+import { formatRelativeTime, formatUtcDay } from "../../lib/format-time";
+import { appliedRateLimits, formatRateLimit, nextRefill, type KeyFacts } from "../../lib/key-facts";
 import type { OutcomeCounts } from "./usage-series";
 
 export type VerdictTone = "ok" | "refused" | "warning" | "quiet";
@@ -11,11 +11,9 @@ export interface Verdict {
   text: string;
 }
 
-const shortDate = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
-
 /** "3 days ago (Nov 20)" */
 function when(time: number, now: number): string {
-  return `${formatRelativeTime(time, now)} (${shortDate.format(time)})`;
+  return `${formatRelativeTime(time, now)} (${formatUtcDay(time)})`;
 }
 
 function times(count: number): string {
@@ -37,7 +35,7 @@ function fieldReasons(key: KeyFacts, now: number): { outcome: AnalyticsOutcome; 
       reason:
         refill === null
           ? "it is out of credits and none are refilled"
-          : `it is out of credits until they refill ${formatRelativeTime(refill, now)} (${shortDate.format(refill)})`,
+          : `it is out of credits until they refill ${formatRelativeTime(refill, now)} (${formatUtcDay(refill)})`,
     });
   }
   return reasons;
@@ -47,11 +45,13 @@ function fieldReasons(key: KeyFacts, now: number): { outcome: AnalyticsOutcome; 
 function outcomeReason(outcome: AnalyticsOutcome, key: KeyFacts): string {
   switch (outcome) {
     case "RATE_LIMITED": {
-      const limits = (key.ratelimits ?? []).filter((limit) => limit.autoApply !== false);
-      const first = limits[0];
-      return first === undefined
-        ? "callers went over a rate limit"
-        : `callers went over its rate limit “${first.name}” (${formatRateLimit(first)})`;
+      const limits = appliedRateLimits(key);
+      const only = limits.length === 1 ? limits[0] : undefined;
+      if (only === undefined) return "callers went over a rate limit";
+      const named = `rate limit “${only.limit.name}” (${formatRateLimit(only.limit)})`;
+      return only.sharedBy === undefined
+        ? `callers went over its ${named}`
+        : `callers went over its identity's ${named}, one counter shared by every key of ${only.sharedBy}`;
     }
     case "USAGE_EXCEEDED":
       return "it ran out of credits";

@@ -15,7 +15,18 @@ import {
   type KeyscopeError,
   type NetworkFailureKind,
 } from "../../lib/api-errors";
-import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, parseErrorCode, type ErrorDetailEntry } from "../../lib/contract";
+import {
+  AUTHORIZATION_HEADER_EXAMPLE,
+  createRootKeyCommand,
+  GET_KEY_PATH,
+  GET_VERIFICATIONS_PATH,
+  LIST_KEYS_PATH,
+  parseErrorCode,
+  READ_ANALYTICS_PERMISSION,
+  READ_KEYS_PERMISSION,
+  WHOAMI_PATH,
+  type ErrorDetailEntry,
+} from "../../lib/contract";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
 import type { Tone } from "../../lib/tone";
 import { curlCommand } from "./curl-command";
@@ -86,13 +97,18 @@ interface NeededPermission {
   action: string;
 }
 
+/** `api.*.<action>` for one API: `api.<apiId>.<action>`. */
+function forOneApi(permission: string): string {
+  return permission.replace(".*.", ".<apiId>.");
+}
+
 /** Which permission an operation needs, by its path; listing keys unless the request was another operation. */
 function neededPermission(requestUrl: string): NeededPermission {
   if (requestUrl.endsWith(GET_VERIFICATIONS_PATH)) {
-    return { name: "api.*.read_analytics", perApi: "api.<apiId>.read_analytics", action: "read analytics" };
+    return { name: READ_ANALYTICS_PERMISSION, perApi: forOneApi(READ_ANALYTICS_PERMISSION), action: "read analytics" };
   }
-  const action = requestUrl.endsWith(GET_KEY_PATH) ? "read this key" : "list keys";
-  return { name: "api.*.read_key", perApi: "api.<apiId>.read_key", action };
+  const action = requestUrl.endsWith(GET_KEY_PATH) || requestUrl.endsWith(WHOAMI_PATH) ? "read this key" : "list keys";
+  return { name: READ_KEYS_PERMISSION, perApi: forOneApi(READ_KEYS_PERMISSION), action };
 }
 
 export interface CatalogEntry<E> {
@@ -119,7 +135,7 @@ function fill<E, T>(value: Fill<E, T>, error: E, context: Resolved): T {
 
 const HEADER_SNIPPET: Snippet = {
   caption: "The header the API expects",
-  text: "Authorization: Bearer <API_KEY>",
+  text: AUTHORIZATION_HEADER_EXAMPLE,
   copyLabel: "Copy the header",
 };
 
@@ -197,7 +213,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     whatHappened:
       "The API received an `Authorization` header, but not as the word `Bearer`, exactly one space, then the key.",
     fix: [
-      "Send exactly `Authorization: Bearer <API_KEY>`: `Bearer` with a capital B, one space, no quotes.",
+      `Send exactly \`${AUTHORIZATION_HEADER_EXAMPLE}\`: \`Bearer\` with a capital B, one space, no quotes.`,
       "Paste only the key into Keyscope, without the word `Bearer`: Keyscope adds it itself.",
       "Copy the key again if quotes, spaces or a line break came along with it.",
     ],
@@ -243,7 +259,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       {
         caption: `A root key that may ${context.permission.action}, on the reference server`,
         // Every page reads keys; the analytics permission comes on top of that.
-        text: `npm run admin -- root-key create --name keyscope --permissions '${[...new Set(["api.*.read_key", context.permission.name])].join(",")}'`,
+        text: createRootKeyCommand({ name: "keyscope", permissions: [...new Set([READ_KEYS_PERMISSION, context.permission.name])] }),
         copyLabel: "Copy the command",
       },
     ],
@@ -343,19 +359,20 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
   "data:key_not_found": {
     id: "data:key_not_found",
     tone: "danger",
-    heading: "There is no key with this id",
-    whatHappened:
-      "The API answered 404 for the `keyId` in the request: no key with that id exists in this workspace, or it was deleted.",
-    fix: [
-      "Check the `keyId`: it starts with `key_`; copy it again from the keys list.",
+    heading: "The key was not found, or this root key may not read it",
+    whatHappened: (_error, context) =>
+      `The API answered 404 for the key in the request. Either no such key exists in this workspace (or it was deleted), or this root key lacks \`${context.permission.name}\` on the key's API: the real service gives the same answer then (\`keys.whoami\` always, \`keys.getKey\` for another workspace's key), so that it does not reveal which keys exist.`,
+    fix: (_error, context) => [
+      "Check the `keyId` (it starts with `key_`) or the secret: copy it again from the keys list or from where it was handed out.",
+      `Check that the root key may read keys of that API: \`${context.permission.name}\`, or \`${context.permission.perApi}\` for one API.`,
       "Check that the base URL points at the workspace and environment the key belongs to.",
     ],
-    likelyCauses: [
+    likelyCauses: (_error, context) => [
       "A typo in the `keyId`, or an id cut off when it was copied.",
-      "The key was deleted.",
-      "The key belongs to another workspace or environment.",
+      `The root key lacks \`${context.permission.name}\` (or \`${context.permission.perApi}\`) on the key's API.`,
+      "The key was deleted, or belongs to another workspace or environment.",
     ],
-    actions: ["retry", "troubleshoot"],
+    actions: ["reenter-key", "retry", "troubleshoot"],
   },
   "bad_request:invalid_analytics_query_type": {
     id: "bad_request:invalid_analytics_query_type",
@@ -634,6 +651,26 @@ const NETWORK_ENTRIES: Record<NetworkFailureKind, CatalogEntry<NetworkError>> = 
       "A typo in the base URL.",
       "A host name that does not resolve (a typo, or a name only another network knows).",
       "A firewall, VPN or browser extension that blocks the request.",
+    ],
+    actions: ["retry", "reenter-key", "troubleshoot"],
+  },
+  redirect: {
+    id: "network:redirect",
+    tone: "danger",
+    heading: "The API's address answers with a redirect",
+    whatHappened: (_error, context) =>
+      `${context.requestUrl} answered, but with a redirect to another address, which this page may not read: browsers hide where a redirect leads from the page, and drop \`Authorization\` when it leads to another origin. The server answers; it sends the request elsewhere.`,
+    fix: [
+      "See where it leads with the command below (the `location` line), and use that address as the base URL if it is the API.",
+      "Or remove the redirect for `/v2/*` on this server or the gateway in front of it.",
+    ],
+    snippets: (_error, context) => [
+      { caption: "Where the redirect leads", copyLabel: "Copy the command", text: `curl -si -X POST '${context.requestUrl}' | grep -i '^location'` },
+    ],
+    likelyCauses: [
+      "A gateway or load balancer that redirects API paths to another host (or http to https).",
+      "A single sign-on layer that sends every request to its sign-in page.",
+      "An API that moved, with the old address redirecting to the new one.",
     ],
     actions: ["retry", "reenter-key", "troubleshoot"],
   },

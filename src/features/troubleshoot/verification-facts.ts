@@ -1,19 +1,25 @@
 import type { Key } from "../../lib/contract";
+import { appliedRateLimits } from "../../lib/key-facts";
 import type { VerificationFacts } from "../../lib/verification-outcomes";
 
 /**
  * What is known about a refused verification, for the catalog's explanation: the key's fields, and the rate
- * limit that refused it when the key has only one that applies to every verification (analytics records
+ * limit that refused it when only one applies to every verification (its own or its identity's) (analytics records
  * neither the rate limit nor the permission asked for). The server's windows are fixed and aligned to multiples
  * of the duration (a 1 h limit resets at the next full hour), so the one that refused at `time` ends at the next multiple.
  */
 export function verificationFacts(outcome: string, key: Key | null, time?: number): VerificationFacts {
   const facts: VerificationFacts = { outcome };
   if (key !== null) facts.key = key;
-  const applied = (key?.ratelimits ?? []).filter((limit) => limit.autoApply);
+  const applied = key === null ? [] : appliedRateLimits(key);
   const only = applied.length === 1 ? applied[0] : undefined;
   if (outcome === "RATE_LIMITED" && only !== undefined) {
-    facts.ratelimit = { name: only.name, ...(time !== undefined && { reset: time - (time % only.duration) + only.duration }) };
+    const { name, duration } = only.limit;
+    facts.ratelimit = {
+      name,
+      ...(only.sharedBy !== undefined && { sharedBy: only.sharedBy }),
+      ...(time !== undefined && { reset: time - (time % duration) + duration }),
+    };
   }
   return facts;
 }

@@ -1,7 +1,8 @@
 /**
  * The one classification of a request that got no readable answer, for the Keys page and Troubleshoot alike:
- * offline, refused by this page itself (plain http to another computer), CORS (something answered, unreadable
- * to this page), or nothing answering at all (down, or a host name that does not resolve).
+ * offline, refused by this page itself (plain http to another computer), a redirect (to somewhere this page may
+ * not read, on its own origin too), CORS (something answered, unreadable to this page), or nothing answering at
+ * all (down, or a host name that does not resolve).
  */
 import type { NetworkFailureKind } from "../api-errors";
 import { baseUrlWarnings } from "../check-base-url";
@@ -21,15 +22,17 @@ export async function classifyNetworkFailure(url: string, baseUrl: string, optio
   const pageOrigin = options.pageOrigin ?? (typeof location === "undefined" ? null : location.origin);
   if (pageOrigin === null) return "unreachable";
   const target = new URL(baseUrl === "" ? "/" : baseUrl, pageOrigin);
-  if (target.origin === pageOrigin) return "unreachable";
+  const sameOrigin = target.origin === pageOrigin;
   // Plain http to another computer, mixed content, [::1]: the page's own policy refused it before anything was sent.
-  if (baseUrlWarnings(target.href, pageOrigin).some((warning) => warning !== "cross-origin")) return "blocked-by-page";
+  if (!sameOrigin && baseUrlWarnings(target.href, pageOrigin).some((warning) => warning !== "cross-origin")) return "blocked-by-page";
   try {
-    // An opaque answer to a `no-cors` request means a server answered and only CORS hid it.
-    await untilAborted(
+    // Not followed: a redirect comes back as an "opaqueredirect" (where it leads stays hidden from the page). Any other
+    // opaque answer to a `no-cors` request means a server answered and only CORS hid it.
+    const answer = await untilAborted(
       (options.fetch ?? defaultFetch)(url, {
         method: "POST",
         mode: "no-cors",
+        redirect: "manual",
         body: "{}",
         headers: { "Content-Type": "text/plain" },
         credentials: "omit",
@@ -39,7 +42,9 @@ export async function classifyNetworkFailure(url: string, baseUrl: string, optio
       }),
       options.signal,
     );
-    return "cors";
+    if (answer.type === "opaqueredirect") return "redirect";
+    // The page's own origin answers now, though the request failed: nothing CORS could hide, so a cut connection.
+    return sameOrigin ? "unreachable" : "cors";
   } catch {
     return "unreachable";
   }

@@ -55,6 +55,16 @@ describe("keys.createKey", () => {
     expect((await createKey(server, rootKey, { apiId, byteLength: 32 })).key).toMatch(/^[1-9A-HJ-NP-Za-km-z]{44}$/);
   });
 
+  test("a recoverable key is refused with the real service's 412: keys here are never stored recoverable", async () => {
+    const before = await listedKeyIds(server, rootKey, apiId);
+    expect(errorOf(await call(server, "keys.createKey", rootKey, { apiId, recoverable: true }))).toMatchObject({
+      status: 412,
+      code: "err:svc:application:precondition_failed",
+      detail: "This API does not support key encryption.",
+    });
+    expect(await listedKeyIds(server, rootKey, apiId)).toEqual(before);
+  });
+
   test("a disabled key is created disabled", async () => {
     const created = await createKey(server, rootKey, { apiId, enabled: false });
     expect(await verify(server, rootKey, created.key)).toMatchObject({ valid: false, code: "DISABLED" });
@@ -184,9 +194,11 @@ describe("keys.updateKey", () => {
 
   test("an unknown role refuses the whole update: nothing of it is kept", async () => {
     const created = await createKey(server, rootKey, { apiId, name: "kept" });
-    const error = errorOf(await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, name: "changed", roles: ["ghost"] }));
+    // The identity is written before the roles are found missing: the refusal undoes it too.
+    const error = errorOf(await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, name: "changed", externalId: "rolled_back", roles: ["ghost"] }));
     expect(error).toMatchObject({ status: 404, code: "err:svc:data:role_not_found" });
     expect((await getKey(server, rootKey, created.keyId)).name).toBe("kept");
+    expect(server.admin.db.prepare("SELECT count(*) AS n FROM identities WHERE external_id = 'rolled_back'").get()).toEqual({ n: 0 });
   });
 
   test("an unknown key is 404 in the real service's words; bad input is 400", async () => {

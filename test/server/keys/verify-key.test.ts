@@ -108,7 +108,7 @@ describe("rate limits", () => {
       { keyHash: hashSecret("sk_named"), ratelimits: [{ name: "nope" }] },
       { store, limiter, caller: { workspaceId, permissions: VERIFY_ALL }, requestId: "req_unknown", now: T0, region: "test" },
     );
-    expect(unknown).toEqual({ kind: "unknown_ratelimit", index: 0, name: "nope" });
+    expect(unknown).toEqual({ kind: "unknown_ratelimit", index: 0, name: "nope", keyId: expect.stringMatching(/^key_/) });
   });
 });
 
@@ -196,14 +196,16 @@ describe("fates and records", () => {
     expect(verify("sk_expired", T0).code).toBe("EXPIRED");
   });
 
-  test("another workspace's key is NOT_FOUND and leaves no record; a root key allowed another API gets FORBIDDEN", () => {
+  test("another workspace's key, and a key of an API the root key may not verify, are NOT_FOUND and leave no record", () => {
     addKey("sk_mine");
     const other = createWorkspace(db, "other");
     expect(verify("sk_mine", T0, {}, { workspaceId: other, permissions: VERIFY_ALL })).toEqual({ valid: false, code: "NOT_FOUND" });
     expect(db.prepare("SELECT count(*) FROM key_verifications").pluck().get()).toBe(0);
 
-    const forbidden = verify("sk_mine", T0, {}, { workspaceId, permissions: JSON.stringify(["api.api_other.verify_key"]) });
-    expect(forbidden.code).toBe("FORBIDDEN");
+    const hidden = verify("sk_mine", T0, {}, { workspaceId, permissions: JSON.stringify(["api.api_other.verify_key"]) });
+    expect(hidden).toEqual({ valid: false, code: "NOT_FOUND" });
+    expect(verify("sk_mine", T0, {}, { workspaceId, permissions: "[]" })).toEqual({ valid: false, code: "NOT_FOUND" });
+    expect(db.prepare("SELECT count(*) FROM key_verifications").pluck().get()).toBe(0);
   });
 
   test("each verification is one row with the request id, key space, identity, tags and region; lastUsedAt never moves back", () => {

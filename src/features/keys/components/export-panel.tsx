@@ -1,92 +1,43 @@
-import { useId, useState } from "react";
-import { COLUMN_SPECS, type ColumnId } from "../columns/column-specs";
-import type { Key } from "../../../lib/contract";
-import { formatCount, formatCountOf } from "../../../lib/format-number";
-import { exportFileName, isExportedColumn, keysToCsv, keysToJson, type UsageOf } from "../utils/export-keys";
-import type { KeysLoader } from "../hooks/use-keys-loader";
+import { Suspense, useId, useState } from "react";
+import { ErrorBoundary } from "react-error-boundary";
+import { RetryLoadButton } from "../../../components/retry-load-button";
+import { retryableLazy } from "../../../lib/retryable-lazy";
+import type { ExportPanelProps } from "./export-panel-body";
 import "./export-buttons.css";
 
-/** Saves a file through a temporary link: no server round trip, nothing kept after the click. */
-function download(content: string, type: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers read the blob after the click returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-interface ExportPanelProps {
-  /** How many keys the table shows, and the keys themselves in its order (read on a click, not on every render). */
-  shownCount: number;
-  shownKeys: () => readonly Key[];
-  /** The usage totals the table's statuses come from (read on a click too). */
-  usageOf: () => UsageOf;
-  columns: readonly ColumnId[];
-  now: number;
-  loaded: number;
-  hasMore: boolean;
-  /** The list could not be confirmed as current (offline, a failed refresh). */
-  stale: boolean;
-  loader: KeysLoader;
-}
-
+// What the open panel holds (the CSV and JSON writers among it) loads on first open: not before the first row.
+const ExportPanelBody = retryableLazy(() => import("./export-panel-body"), (module) => module.ExportPanelBody);
 
 /**
  * Export what the table shows — its filter, its sort, its columns — and say exactly what that is: how many
  * of how many loaded keys, whether the server holds more, with a way to load the rest first.
  */
-export function ExportPanel({ shownCount, shownKeys, usageOf, columns, now, loaded, hasMore, stale, loader }: ExportPanelProps) {
+export function ExportPanel(props: ExportPanelProps) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
-  const csvColumns = columns.filter(isExportedColumn);
-  const loading = loader.state.phase === "loading" || loader.state.phase === "rate-limited" || loader.state.phase === "offline";
-  const scope =
-    shownCount === loaded
-      ? `${formatCountOf(shownCount, "key")}, every key loaded`
-      : `${formatCount(shownCount)} of ${formatCountOf(loaded, "key")} loaded, as filtered`;
   return (
     <div className="keys-export">
       <button type="button" className="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((value) => !value)}>
         Export…
       </button>
       <section id={panelId} hidden={!open} className="keys-export__panel" aria-label="Export">
-        <p>
-          <strong>Exports {scope}</strong>, in the table&apos;s order, with its columns ({csvColumns.map((id) => COLUMN_SPECS[id].label).join(", ")}
-          ; JSON has every field).
-        </p>
-        {hasMore && (
-          <p className="keys-export__warning">
-            The server holds more keys that are not loaded yet, so the file would not have them.{" "}
-            {!loading && (
-              <button type="button" className="button button--small" onClick={() => void loader.start("export")}>
-                Load the rest first
-              </button>
-            )}
-          </p>
+        {open && (
+          <ErrorBoundary fallbackRender={({ resetErrorBoundary }) => <ExportCodeFailed onRetry={resetErrorBoundary} />}>
+            <Suspense fallback={<p role="status">Loading the export…</p>}>
+              <ExportPanelBody {...props} />
+            </Suspense>
+          </ErrorBoundary>
         )}
-        {stale && <p className="keys-export__warning">The list is not current (see above): the file holds the keys as last loaded.</p>}
-        <div className="keys-toolbar__export" role="group" aria-label="Export shown keys">
-          <button
-            type="button"
-            className="button"
-            onClick={() => download(keysToCsv(shownKeys(), columns, now, usageOf()), "text/csv;charset=utf-8", exportFileName("csv", new Date()))}
-          >
-            Export CSV
-          </button>
-          <button
-            type="button"
-            className="button"
-            onClick={() => download(keysToJson(shownKeys(), new Date()), "application/json", exportFileName("json", new Date()))}
-          >
-            Export JSON
-          </button>
-        </div>
       </section>
     </div>
+  );
+}
+
+/** When the panel's code cannot load (offline, a stale deploy): a line that says so, and a way to try again. */
+function ExportCodeFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <p role="alert">
+      The export could not be loaded from the server. <RetryLoadButton onRetry={onRetry} />
+    </p>
   );
 }

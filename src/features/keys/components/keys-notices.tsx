@@ -1,8 +1,9 @@
 import { CopyButton } from "../../../components/copy-button";
 import { formatCount } from "../../../lib/format-number";
-import { READ_ANALYTICS_PERMISSION } from "../api/get-keys-usage";
+import { createRootKeyCommand, READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "../../../lib/contract";
+import { formatUtcTime } from "../../../lib/format-time";
 
-const ANALYTICS_ROOT_KEY_COMMAND = `npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key,${READ_ANALYTICS_PERMISSION}'`;
+const ANALYTICS_ROOT_KEY_COMMAND = createRootKeyCommand({ name: "keyscope", permissions: [READ_KEYS_PERMISSION, READ_ANALYTICS_PERMISSION] });
 
 interface OfflineNoticeProps {
   /** When the keys shown were loaded (ms since the epoch). */
@@ -13,7 +14,7 @@ interface OfflineNoticeProps {
 export function OfflineNotice({ loadedAt, refreshQueued }: OfflineNoticeProps) {
   return (
     <p className="keys-notice keys-notice--offline" role="status">
-      <strong>You are offline.</strong> The keys below were loaded at {new Date(loadedAt).toLocaleTimeString("en")}{" "}
+      <strong>You are offline.</strong> The keys below were loaded at {formatUtcTime(loadedAt)}{" "}
       and may have changed since.{" "}
       {refreshQueued ? "Keyscope will refresh them as soon as the connection is back." : "They refresh when the connection is back."}
     </p>

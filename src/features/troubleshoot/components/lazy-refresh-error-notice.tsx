@@ -1,14 +1,15 @@
 import { Suspense } from "react";
 import { ErrorBoundary } from "react-error-boundary";
 import { InternalError, toKeyscopeError } from "../../../lib/api-errors";
-import { retryFailedLoads, retryableLazy } from "../../../lib/retryable-lazy";
+import { RetryLoadButton } from "../../../components/retry-load-button";
+import { retryableLazy } from "../../../lib/retryable-lazy";
 import type { RefreshErrorNoticeProps } from "./refresh-error-notice";
 import { refreshFailureWords } from "./refresh-error-words";
 
 // The notice words its heading from the error catalog, which a keys page that loads fine never needs: it loads
 // on a failed refresh, or once the first screen is idle (the app calls `preloadRefreshErrorNotice`), since a
 // failure is often the server going away.
-const RefreshErrorNotice = retryableLazy(async () => (await import("./refresh-error-notice")).RefreshErrorNotice);
+const RefreshErrorNotice = retryableLazy(() => import("./refresh-error-notice"), (module) => module.RefreshErrorNotice);
 
 export const preloadRefreshErrorNotice = (): Promise<void> => RefreshErrorNotice.preload();
 
@@ -33,17 +34,7 @@ function NoticeLine({ action, detail, onRetry }: Pick<RefreshErrorNoticeProps, "
         </p>
         {onRetry && (
           <div className="refresh-notice__actions">
-            <button
-              type="button"
-              className="button button--small button--primary"
-              onClick={() => {
-                // The notice's code is tried again with the retry.
-                retryFailedLoads();
-                onRetry();
-              }}
-            >
-              Retry
-            </button>
+            <RetryLoadButton onRetry={onRetry} className="button button--small button--primary" />
           </div>
         )}
       </div>

@@ -52,7 +52,7 @@ function specifics(facts: VerificationFacts, now: number): string[] {
     }
     case "RATE_LIMITED":
       return facts.ratelimit === undefined
-        ? ["Analytics does not record which rate limit refused a verification, and this key has more than one (or none) applied to every verification."]
+        ? ["Analytics does not record which rate limit refused a verification, and more than one (or none) applies to every verification of this key, its identity's included."]
         : resetNote(facts.ratelimit.reset, now);
     case "INSUFFICIENT_PERMISSIONS":
       return facts.permissions === undefined ? ["Analytics does not record which permission the verification asked for."] : [];

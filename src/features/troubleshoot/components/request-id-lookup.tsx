@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { Spinner } from "../../../components/spinner";
+import { Loading } from "../../../components/offline-notice";
 import { SafeName } from "../../../components/safe-name";
 import type { Connection } from "../../../lib/api/transport";
 import { isRequestId } from "../../../lib/analytics-sql";
@@ -67,7 +67,7 @@ export function RequestIdLookup({ connection, initialRequestId, keyHref, now }: 
           )
         ) : query.isPending ? (
           <p role="status">
-            <Spinner /> Searching the verifications…
+            <Loading>Searching the verifications…</Loading>
           </p>
         ) : query.isError ? (
           <AnalyticsErrorNotice error={query.error} onRetry={() => void query.refetch()} />

@@ -156,6 +156,13 @@ export function diagnose(results: ProbeResults, context: DiagnoseContext): Findi
             `Nothing answers at ${origin}: the server is down, its host name does not resolve, or the base URL points at the wrong host or port.`,
             "Start the API (or check that it runs and accepts connections), then check the base URL's host and port.",
           );
+    case "redirected":
+      return finding(
+        "redirect",
+        "danger",
+        `The address ${origin} answers, but with a redirect to another address, which this page may not read or follow with the key (the browser hides where it leads).`,
+        `See where it leads with \`curl -si -X POST ${origin}/v2/keys.listKeys\`, its \`location\` line; use that address as the base URL if it is the API, or remove the redirect.`,
+      );
     case "cors-blocked":
       // This page's own origin answering unreadably is not a missing CORS header: it sent the browser elsewhere.
       return origin === context.pageOrigin

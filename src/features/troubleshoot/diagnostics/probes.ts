@@ -3,7 +3,7 @@
  * Each one sends one request and records what came back (or why nothing could be read), and how long it took.
  */
 import { listKeys } from "../../../lib/api/list-keys";
-import { listKeysPaths } from "../../../lib/contract";
+import { bearer, listKeysPaths } from "../../../lib/contract";
 import { normalizeBaseUrl } from "../../../lib/check-base-url";
 import { deadline, defaultFetch, untilAborted } from "../../../lib/api/fetch-tools";
 import { classifyNetworkFailure } from "../../../lib/api/network-failure";
@@ -13,6 +13,8 @@ import { toKeyscopeError, type KeyscopeError } from "../../../lib/api-errors";
 export type ReachOutcome =
   | { kind: "readable"; status: number; redirectedTo: string | null; ms: number }
   | { kind: "cors-blocked"; ms: number }
+  /** Something answered with a redirect the page may not follow or read (where it leads stays hidden). */
+  | { kind: "redirected"; ms: number }
   /** The page itself refused to send it: plain http to another computer, mixed content, `[::1]`. */
   | { kind: "page-blocked"; ms: number }
   | { kind: "unreachable"; offline: boolean; ms: number }
@@ -105,6 +107,7 @@ export async function probeReach(target: ProbeTarget, options: ProbeOptions = {}
   const failure = await classifyNetworkFailure(url, target.baseUrl, { fetch: options.fetch, signal, pageOrigin: options.pageOrigin });
   options.signal?.throwIfAborted();
   if (failure === "cors") return { kind: "cors-blocked", ms: elapsed() };
+  if (failure === "redirect") return { kind: "redirected", ms: elapsed() };
   if (failure === "blocked-by-page") return { kind: "page-blocked", ms: elapsed() };
   return { kind: "unreachable", offline: failure === "offline", ms: elapsed() };
 }
@@ -128,7 +131,7 @@ export async function probeList(target: ProbeTarget, key: KeyToTest | null, opti
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        ...(key ? { authorization: key.asHeader ? key.value : `Bearer ${key.value}` } : {}),
+        ...(key ? { authorization: key.asHeader ? key.value : bearer(key.value) } : {}),
       },
     );
     return { kind: "keys", count: page.keys.length, hasMore: page.hasMore, requestId: page.requestId, ms: Math.round(now() - started) };

@@ -41,6 +41,8 @@ function reachStep(reach: ReachOutcome): Step {
       };
     case "cors-blocked":
       return { ...blank("reach", "fail"), result: "Reachable, but CORS-blocked: the browser hides the answer", ms: reach.ms };
+    case "redirected":
+      return { ...blank("reach", "fail"), result: "Answered with a redirect this page may not follow or read", ms: reach.ms };
     case "page-blocked":
       return { ...blank("reach", "fail"), result: "Not sent: this page may not call plain http on another computer", ms: reach.ms };
     case "unreachable":

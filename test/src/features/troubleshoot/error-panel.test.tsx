@@ -246,3 +246,26 @@ test("saving an API ID that storage refuses says so in the panel, and keeps what
   expect(screen.getByText(/This browser refused to save the API ID/)).toBeVisible();
   expect(field).toHaveValue("api_123");
 });
+
+describe("a 404 that may hide what the root key may not see", () => {
+  test("a whoami 404 says both readings, no such key or a root key that may not read it, and which permission to check", () => {
+    const { panel } = renderPanel(
+      apiError({ status: 404, title: "Not Found", path: "unkey/data/key_not_found", url: `${BASE_URL}/v2/keys.whoami` }),
+    );
+
+    expect(within(panel).getByRole("heading", { level: 2, name: "The key was not found, or this root key may not read it" })).toBeInTheDocument();
+    expect(panel).toHaveTextContent("no such key exists in this workspace");
+    expect(panel).toHaveTextContent("this root key lacks api.*.read_key on the key's API");
+    const fixes = within(panel).getByRole("region", { name: "How to fix it" });
+    expect(texts(within(fixes).getAllByRole("listitem")).some((step) => step.includes("api.<apiId>.read_key for one API"))).toBe(true);
+  });
+
+  test("an apis.listKeys 404 says the API may not exist or may not be readable by this root key, and names the permission", () => {
+    const { panel } = renderPanel(
+      apiError({ status: 404, title: "Not Found", path: "unkey/data/api_not_found", url: `${BASE_URL}/v2/apis.listKeys` }),
+    );
+
+    expect(within(panel).getByRole("heading", { level: 2, name: "The API was not found, or this key may not read it" })).toBeInTheDocument();
+    expect(panel).toHaveTextContent("api.*.read_key");
+  });
+});

@@ -59,8 +59,8 @@ export function samples(): Sample[] {
     {
       entryId: "data:key_not_found",
       error: apiError({ status: 404, title: "Not Found", path: "unkey/data/key_not_found" }),
-      heading: /no key with this id/,
-      fix: "it starts with key_",
+      heading: /key was not found, or this root key may not read it/,
+      fix: "api.*.read_key",
     },
     {
       entryId: "bad_request:invalid_analytics_query_type",
@@ -240,6 +240,12 @@ export function samples(): Sample[] {
       error: new NetworkError({ url: REQUEST_URL, offline: false, crossOrigin: true }),
       heading: /sends no CORS headers/,
       fix: "Start Keyscope's server in proxy mode",
+    },
+    {
+      entryId: "network:redirect",
+      error: new NetworkError({ url: REQUEST_URL, offline: false, crossOrigin: false, failure: "redirect" }),
+      heading: /answers with a redirect/,
+      fix: "See where it leads",
     },
     {
       entryId: "network:blocked-by-page",

@@ -1,0 +1,172 @@
+import * as v from "valibot";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { seedVerifications } from "../analytics-data";
+import { startInProcessWithAnalytics } from "../in-process";
+import { errorOf, realHarness, type RealHarness } from "./real-harness";
+
+/**
+ * The real service's route tests of analytics.getVerifications (svc/api/routes/v2_analytics_get_verifications),
+ * replayed over HTTP, each named as its real test. Served differently on purpose: docs/real-route-tests.md.
+ */
+
+let server: Awaited<ReturnType<typeof startInProcessWithAnalytics>>;
+let h: RealHarness;
+let analyst: string;
+
+const Rows = v.object({ data: v.array(v.record(v.string(), v.unknown())) });
+const DAY = 24 * 60 * 60 * 1000;
+
+beforeAll(async () => {
+  server = await startInProcessWithAnalytics();
+  h = realHarness(server);
+  analyst = h.rootKey(["api.*.read_analytics"]);
+  // Five verifications of the last seconds, one a week old, and another workspace's, as the real tests write them.
+  seedVerifications(server.admin.db, { workspaceId: h.workspaceId, count: 5, now: Date.now(), prefix: "recent", keys: 1 });
+  seedVerifications(server.admin.db, { workspaceId: h.workspaceId, count: 1, now: Date.now() - 7 * DAY, prefix: "week", keys: 1 });
+  const other = h.workspace();
+  seedVerifications(server.admin.db, { workspaceId: other, count: 5, prefix: "other" });
+});
+
+afterAll(async () => {
+  await server.closeAll();
+});
+
+const query = (sql: string, key = analyst) => h.call("analytics.getVerifications", { query: sql }, { key });
+
+async function rows(sql: string): Promise<Record<string, unknown>[]> {
+  const answer = await query(sql);
+  expect(answer.status, answer.text).toBe(200);
+  return v.parse(Rows, answer.json).data;
+}
+
+/** The demo workspace holds its own verifications too: counts are read relative to its rows without them. */
+async function count(where: string): Promise<number> {
+  const [row] = await rows(`SELECT COUNT(*) as count FROM key_verifications_v1 ${where}`);
+  return Number(row?.count);
+}
+
+describe("200", () => {
+  test("Test200_Success", async () => {
+    expect(await rows("SELECT COUNT(*) as count FROM key_verifications_v1")).toHaveLength(1);
+  });
+
+  test("Test200_QueryWithin30DaysRetention", async () => {
+    expect((await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 7 DAY")).status).toBe(200);
+  });
+
+  test("Test200_QueryAtExact30DayRetentionLimit", async () => {
+    expect((await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 30 DAY")).status).toBe(200);
+  });
+
+  test("Test200_RLSWorkspaceIsolation: only the workspace's own rows, and time (ms) against now() compared as ClickHouse does", async () => {
+    // ClickHouse compares the Int64 milliseconds with the DateTime's seconds: every row of the workspace passes.
+    expect(await count("WHERE time >= now() - INTERVAL 1 DAY")).toBe(await count(""));
+    expect(await count("WHERE key_id LIKE 'key_ws_%'")).toBe(6);
+  });
+
+  test("Test200_QueryWithoutTimeFilter_AutoAddsFilter", async () => {
+    expect((await query("SELECT COUNT(*) as count FROM key_verifications_v1")).status).toBe(200);
+  });
+
+  test("source on the aggregated tables (the docs' gateway example runs)", async () => {
+    expect(await rows("SELECT app_id, SUM(count) AS n FROM key_verifications_per_day_v1 WHERE source = 'gateway' GROUP BY app_id")).toEqual([]);
+  });
+
+  test("groupArray(DISTINCT …) (the docs' error types example runs)", async () => {
+    const [row] = await rows("SELECT groupArray(DISTINCT outcome) AS outcomes FROM key_verifications_per_day_v1 WHERE time >= now() - INTERVAL 7 DAY");
+    expect(row?.outcomes).toEqual(expect.arrayContaining(["VALID"]));
+  });
+});
+
+describe("the ClickHouse the docs' examples use", () => {
+  test("arrayJoin in a grouped SELECT makes a row per element before grouping", async () => {
+    // Of the six seeded rows, i = 0, 2, 4 (recent) and 0 (week old) carry ["path=/api/users", "region=<i % 3>"].
+    const tags = await rows(
+      "SELECT arrayJoin(tags) AS tag, COUNT(*) AS n FROM key_verifications_v1 WHERE key_id LIKE 'key_ws_%' GROUP BY tag ORDER BY tag",
+    );
+    expect(tags).toEqual([
+      { tag: "path=/api/users", n: 4 },
+      { tag: "region=0", n: 2 },
+      { tag: "region=1", n: 1 },
+      { tag: "region=2", n: 1 },
+    ]);
+  });
+
+  test("a number against an aggregated table's Date is compared as its day number, as ClickHouse does", async () => {
+    // 1704067200000 read as a day number lies far in the future: every day is before it (an upper bound, so no retention check).
+    const all = await rows("SELECT SUM(count) AS n FROM key_verifications_per_day_v1");
+    expect(await rows("SELECT SUM(count) AS n FROM key_verifications_per_day_v1 WHERE time < 1704067200000")).toEqual(all);
+    expect(await rows("SELECT COUNT(*) AS n FROM key_verifications_per_day_v1 WHERE time <= 20000")).toEqual([{ n: 0 }]);
+  });
+});
+
+describe("400", () => {
+  test("Test400_EmptyQuery", async () => {
+    const error = errorOf(await query(""));
+    expect(error.status).toBe(400);
+    expect(error.type).toContain("invalid_analytics_query");
+    expect(error.detail).not.toBe("");
+  });
+
+  test("Test400_InvalidSQLSyntax", async () => {
+    const error = errorOf(await query("SELECT * FROM key_verifications_v1 WHERE invalid syntax here"));
+    expect(error.status).toBe(400);
+    expect(error.type).toContain("invalid_analytics_query");
+  });
+
+  test("Test400_QueryLengthIsBoundedBeforeParsing", async () => {
+    const error = errorOf(await query(`SELECT ${"1 + ".repeat(16 << 10)}1`));
+    expect(error.status).toBe(400);
+    expect(error.detail).toContain("maximum length");
+  });
+
+  test("Test400_UnknownColumn", async () => {
+    const error = errorOf(await query("SELECT nonexistent_column FROM key_verifications_v1 WHERE time >= now() - INTERVAL 7 DAY"));
+    expect(error.status).toBe(400);
+    expect(error.type).toContain("invalid_analytics_query");
+    expect(error.detail).toContain("Unknown");
+  });
+
+  test("Test400_InvalidTable", async () => {
+    const error = errorOf(await query("SELECT * FROM system.tables"));
+    expect(error.status).toBe(400);
+    expect(error.type).toContain("invalid_analytics_table");
+  });
+
+  test.each([
+    ["direct", "SELECT * FROM default.key_verifications_raw_v2"],
+    ["nested", "SELECT * FROM (SELECT * FROM default.key_verifications_raw_v2)"],
+  ])("Test400_PhysicalVerificationTables: %s", async (_, sql) => {
+    const error = errorOf(await query(sql));
+    expect(error.status).toBe(400);
+    expect(error.type).toContain("invalid_analytics_table");
+    expect(error.detail).toContain("Access to table 'default.key_verifications_raw_v2' is not allowed");
+  });
+
+  test("Test400_NonSelectQuery", async () => {
+    const error = errorOf(await query("DELETE FROM key_verifications_v1 WHERE time < now()"));
+    expect(error.status).toBe(400);
+    expect(error.type).toContain("invalid_analytics_query_type");
+  });
+
+  test("Test400_QueryBeyond30Days", async () => {
+    const error = errorOf(await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 60 DAY"));
+    expect(error.status).toBe(400);
+    expect(error.type).toContain("query_range_exceeds_retention");
+    expect(error.detail).toContain("30 days");
+  });
+});
+
+describe("401 and 403", () => {
+  test("Test401_NoAuthHeader (served differently: the seed's 401 where the real service answers 400)", async () => {
+    expect(errorOf(await h.call("analytics.getVerifications", { query: "SELECT 1" }, "none")).status).toBe(401);
+  });
+
+  test("Test401_InvalidRootKey", async () => {
+    expect(errorOf(await query("SELECT COUNT(*) FROM key_verifications_v1", "ks_root_invalid")).status).toBe(401);
+  });
+
+  test("Test403_NoAnalyticsPermission", async () => {
+    expect(errorOf(await query("SELECT COUNT(*) FROM key_verifications_v1", h.rootKey(["api.*.read_key"]))).status).toBe(403);
+  });
+});
