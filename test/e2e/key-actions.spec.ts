@@ -191,3 +191,18 @@ test("a read-only root key is told it needs api.*.update_key before any form ope
   await saveScreenshot(page, "key-actions-read-only");
   expect(await verifyCode(server, verifier, key.secret)).toBe("VALID");
 });
+
+test("the keys page loads no key-action code on its way to the rows: the Create key dialog's code comes on first open", async ({ page, server, rootKey }) => {
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await connect(page, server, rootKey);
+  await page.goto(`${server.url}/keys`);
+  await expect(page.getByRole("table").getByRole("row").nth(1)).toBeVisible();
+  const actionCode = (path: string) => /\/(create-key-dialog|key-actions)-[\w-]+\.js$/.test(path);
+  expect(scripts.filter(actionCode)).toEqual([]);
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByRole("dialog", { name: "Create key" })).toBeVisible();
+  expect(scripts.filter(actionCode)).not.toEqual([]);
+});
