@@ -160,17 +160,19 @@ function readIdentityPermissions(identityId: string): string[] {
   return [READ_ANY_IDENTITY, `identity.${identityId}.read_identity`];
 }
 
-/** `POST /v2/identities.listIdentities`: every identity listed needs `identity.*.read_identity` or its own. */
+/** `POST /v2/identities.listIdentities`: every identity listed needs `identity.*.read_identity` or its own; `search` finds part of an id or external id. */
 export function listIdentitiesHandler(deps: AuthDependencies) {
   return listHandler<IdentityRow>(
     deps,
     (db, workspaceId, { cursor, search, limit }) =>
       db
-        .prepare<[string, string, string, number], IdentityRow>(
+        .prepare<{ workspaceId: string; cursor: string; pattern: string; limit: number }, IdentityRow>(
           `SELECT id, external_id AS externalId, meta FROM identities
-            WHERE workspace_id = ? AND id > ? AND external_id LIKE ? ESCAPE '\\' ORDER BY id LIMIT ?`,
+            WHERE workspace_id = :workspaceId AND id > :cursor
+              AND (id LIKE :pattern ESCAPE '\\' OR external_id LIKE :pattern ESCAPE '\\')
+            ORDER BY id LIMIT :limit`,
         )
-        .all(workspaceId, cursor ?? "", containsPattern(search), limit + 1),
+        .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
     (permissions, rows) => {
       for (const row of rows) requirePermissions(permissions, readIdentityPermissions(row.id));
     },
