@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, LIVENESS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../src/lib/contract";
+import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, LIVENESS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../src/lib/contract";
 import type { AnalyticsEngine } from "./analytics/engine";
 import { HOURLY_ANALYTICS_QUOTA, getVerificationsHandler } from "./analytics/get-verifications";
 import type { ApiEnv, AppEnv } from "./api-env";
@@ -79,7 +79,7 @@ function directApi(
   api.all(apisListKeysPath, methodNotAllowed("POST"));
   // The real service's key operations (docs/api.md#operations).
   const keyOperations = {
-    "/keys.getKey": getKeyHandler(deps),
+    [GET_KEY_PATH.slice(API_PREFIX.length)]: getKeyHandler(deps),
     "/keys.whoami": whoamiHandler(deps),
     "/keys.verifyKey": verifyKeyHandler(deps),
     "/keys.createKey": createKeyHandler(deps),

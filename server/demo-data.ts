@@ -2,15 +2,16 @@ import type { Database } from "better-sqlite3";
 import { createKeyStore } from "./db/key-store";
 import { createApi, createIdentity, createRole, createRootKey, createWorkspace, keyInserter, type NewIdentity, type NewKey } from "./db/management";
 import { recordTraffic, trafficReplayer, TRAFFIC_TAGS } from "./keys/traffic";
-import { READ_ANY_API_ANALYTICS, READ_ANY_API_KEYS, VERIFY_ANY_API_KEYS } from "./permissions";
+import { READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "../src/lib/contract";
+import { VERIFY_ANY_API_KEYS } from "./permissions";
 import { hashSecret, newApiKeySecret } from "./secrets";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What a root key may do unless told otherwise: read the keys of every API. */
-export const DEFAULT_ROOT_KEY_PERMISSIONS = [READ_ANY_API_KEYS] as const;
+export const DEFAULT_ROOT_KEY_PERMISSIONS = [READ_KEYS_PERMISSION] as const;
 /** The demo root key may do what the dashboard does: read keys and their analytics, and verify keys. */
-export const DEMO_ROOT_KEY_PERMISSIONS = [READ_ANY_API_KEYS, READ_ANY_API_ANALYTICS, VERIFY_ANY_API_KEYS] as const;
+export const DEMO_ROOT_KEY_PERMISSIONS = [READ_KEYS_PERMISSION, READ_ANALYTICS_PERMISSION, VERIFY_ANY_API_KEYS] as const;
 export const DEMO_ROOT_KEY_RATELIMIT = { limit: 300, windowMs: 60_000 } as const;
 /** Verifications of the demo keys over the last 30 days: enough for every chart, small enough for a fast first start. */
 export const DEMO_VERIFICATIONS = 8_000;

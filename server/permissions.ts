@@ -1,3 +1,4 @@
+import { READ_ANALYTICS_PERMISSION } from "../src/lib/contract";
 import { parsePermissionList } from "./db/management";
 
 /** What a root key may do with the keys of an API: `api.*.<action>` for every API, `api.<apiId>.<action>` for one. */
@@ -14,10 +15,7 @@ export type ApiAction =
   | "create_api"
   | "delete_api";
 
-/** Reading the keys of every API of the workspace. */
-export const READ_ANY_API_KEYS = "api.*.read_key";
 export const VERIFY_ANY_API_KEYS = "api.*.verify_key";
-export const READ_ANY_API_ANALYTICS = "api.*.read_analytics";
 
 export function readApiKeysPermission(apiId: string): string {
   return `api.${apiId}.read_key`;
@@ -68,19 +66,12 @@ export function hasActionOnSomeApi(storedPermissions: string, action: ApiAction)
   return false;
 }
 
-/** The 403's detail, worded as the real service's current one (which no longer lists what the key has). */
-export function missingPermissionsDetail(wanted: readonly string[]): string {
-  return `Missing one of these permissions: ${wanted.join(" or ")}`;
-}
-
 /** Listing all keys needs `api.*.read_key`; listing one API's keys, that or `api.<apiId>.read_key`. */
 export function mayListKeys(storedPermissions: string, apiId: string | undefined): boolean {
   return hasAnyPermission(storedPermissions, permissionsFor("read_key", apiId));
 }
 
 /** Querying the workspace's verifications (`analytics.getVerifications`). */
-export const READ_ANALYTICS = "api.*.read_analytics";
-
 export function mayReadAnalytics(storedPermissions: string): boolean {
-  return permissionSet(storedPermissions).has(READ_ANALYTICS);
+  return permissionSet(storedPermissions).has(READ_ANALYTICS_PERMISSION);
 }

@@ -1,10 +1,16 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { MAX_BODY_BYTES, type ErrorDetailEntry } from "../../src/lib/contract";
+import {
+  MAX_ANALYTICS_QUERY_LENGTH,
+  MAX_BODY_BYTES,
+  missingPermissionsDetail,
+  READ_ANALYTICS_PERMISSION,
+  type ErrorDetailEntry,
+} from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { errorResponse, JSON_HEADERS, type ServerErrorCode } from "../errors";
-import { mayReadAnalytics, READ_ANALYTICS } from "../permissions";
+import { mayReadAnalytics } from "../permissions";
 import type { RateLimit } from "../rate-limit";
 import { readJsonBody } from "../request-body";
 import type { QueryRefusal } from "./check-query";
@@ -18,9 +24,6 @@ export interface AnalyticsRouteDependencies extends AuthDependencies {
 }
 
 export const HOURLY_ANALYTICS_QUOTA: RateLimit = { limit: 1000, windowMs: 60 * 60 * 1000 };
-
-/** The real service's bound on a query, in bytes of UTF-8, checked before parsing. */
-export const MAX_QUERY_LENGTH = 16 * 1024;
 
 const Body = v.strictObject({ query: v.string("query must be a string") });
 
@@ -96,14 +99,14 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
     if (!parsed.success) return errorResponse(c, "err:svc:application:invalid_input", { errors: bodyErrors(parsed.issues) });
     if (!mayReadAnalytics(rootKey.permissions)) {
       return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
-        detail: `Missing one of these permissions: ${READ_ANALYTICS}`,
+        detail: missingPermissionsDetail([READ_ANALYTICS_PERMISSION]),
       });
     }
     // As the real service: an empty or over-long query is an invalid analytics query, told before any parsing.
     const { query } = parsed.output;
     if (query.trim() === "") return queryRefused(c, "No SQL statements found");
-    if (Buffer.byteLength(query) > MAX_QUERY_LENGTH) {
-      return queryRefused(c, `Analytics query exceeds the maximum length of ${MAX_QUERY_LENGTH} bytes`);
+    if (Buffer.byteLength(query) > MAX_ANALYTICS_QUERY_LENGTH) {
+      return queryRefused(c, `Analytics query exceeds the maximum length of ${MAX_ANALYTICS_QUERY_LENGTH} bytes`);
     }
     const physical = DEFAULT_DATABASE_TABLE.exec(query)?.[1];
     if (physical !== undefined) {

@@ -1,3 +1,4 @@
+import { AUTHORIZATION_HEADER_EXAMPLE, bearer, createRootKeyCommand, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, READ_KEYS_PERMISSION } from "../../src/lib/contract";
 import type { ServerErrorCode } from "../errors";
 
 /** What a docs page says about one error kind. Text may hold `code spans` in backticks. */
@@ -11,19 +12,19 @@ export interface ErrorDoc {
 
 // The causes the contract lists for missing or rejected credentials.
 const CREDENTIAL_CAUSES = [
-  "The `Bearer` prefix is omitted: the header holds the key alone instead of `Bearer <API_KEY>`.",
+  `The \`Bearer\` prefix is omitted: the header holds the key alone instead of \`${bearer("<API_KEY>")}\`.`,
   "A proxy or gateway between the client and the API strips the `Authorization` header.",
   "The key has expired or has been revoked.",
   "The key belongs to the wrong environment: a development key sent to production, or the other way round.",
 ] as const;
 
-const LIST_KEYS_EXAMPLE = `curl -X POST {origin}/v2/keys.listKeys \\
-  -H "Authorization: Bearer <API_KEY>" \\
+const LIST_KEYS_EXAMPLE = `curl -X POST {origin}${LIST_KEYS_PATH} \\
+  -H "${AUTHORIZATION_HEADER_EXAMPLE}" \\
   -H "Content-Type: application/json" \\
   -d '{"limit": 10}'`;
 
-const ANALYTICS_EXAMPLE = `curl -X POST {origin}/v2/analytics.getVerifications \\
-  -H "Authorization: Bearer <API_KEY>" \\
+const ANALYTICS_EXAMPLE = `curl -X POST {origin}${GET_VERIFICATIONS_PATH} \\
+  -H "${AUTHORIZATION_HEADER_EXAMPLE}" \\
   -H "Content-Type: application/json" \\
   -d '{"query": "SELECT outcome, SUM(count) AS n FROM key_verifications_per_day_v1 WHERE time >= now() - INTERVAL 30 DAY GROUP BY outcome"}'`;
 
@@ -32,8 +33,8 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     whatHappened:
       "The request reached the API without an `Authorization` header, so the API could not tell who is calling and refused it.",
     howToFix: [
-      "Add the header `Authorization: Bearer <API_KEY>` to every request, with your root key in place of `<API_KEY>`.",
-      "Get a root key from the dashboard, or create one with `npm run admin -- root-key create`.",
+      `Add the header \`${AUTHORIZATION_HEADER_EXAMPLE}\` to every request, with your root key in place of \`<API_KEY>\`.`,
+      `Get a root key from the dashboard, or create one with \`${createRootKeyCommand()}\`.`,
       "If the header is set in your code but still missing here, check what sits between the client and the API.",
     ],
     example: LIST_KEYS_EXAMPLE,
@@ -43,10 +44,10 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     whatHappened:
       "An `Authorization` header arrived, but it is not the word `Bearer`, exactly one space, then the key.",
     howToFix: [
-      "Send exactly `Authorization: Bearer <API_KEY>`: `Bearer` with a capital B, one space, the key, nothing after it.",
+      `Send exactly \`${AUTHORIZATION_HEADER_EXAMPLE}\`: \`Bearer\` with a capital B, one space, the key, nothing after it.`,
       "Do not quote the key, and do not send another scheme such as `Basic`.",
     ],
-    example: "Authorization: Bearer ks_root_…",
+    example: `Authorization: ${bearer("ks_root_…")}`,
     commonMistakes: [
       ...CREDENTIAL_CAUSES,
       "The scheme is written `bearer` or `BEARER`; it is case-sensitive here.",
@@ -59,9 +60,9 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     howToFix: [
       "Copy the key again from where you stored it when it was created; it is shown only once.",
       "Check that you call the API of the environment the key belongs to.",
-      "If the key was revoked, create a new one with `npm run admin -- root-key create` and replace it everywhere.",
+      `If the key was revoked, create a new one with \`${createRootKeyCommand()}\` and replace it everywhere.`,
     ],
-    example: "Authorization: Bearer <API_KEY>",
+    example: AUTHORIZATION_HEADER_EXAMPLE,
     commonMistakes: CREDENTIAL_CAUSES,
   },
   "err:svc:authorization:insufficient_permissions": {
@@ -70,7 +71,7 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     howToFix: [
       "To list keys without an `apiId`, use a root key with `api.*.read_key`.",
       "To list the keys of one API, pass its `apiId` and use a key with `api.*.read_key` or `api.<apiId>.read_key`.",
-      "Create such a key with `npm run admin -- root-key create --permissions api.*.read_key`.",
+      `Create such a key with \`${createRootKeyCommand({ permissions: [READ_KEYS_PERMISSION] })}\`.`,
     ],
     commonMistakes: [
       "A key scoped to one API is used to list the keys of all APIs (no `apiId` in the body).",
@@ -161,7 +162,7 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     howToFix: [
       "Wait the number of seconds in `Retry-After`, then retry.",
       "Retry with exponential backoff instead of at once in a loop.",
-      "Give busy clients their own root key with a fitting limit: `npm run admin -- root-key create --ratelimit 1000/1m`.",
+      `Give busy clients their own root key with a fitting limit: \`${createRootKeyCommand({ ratelimit: "1000/1m" })}\`.`,
     ],
     commonMistakes: [
       "A retry loop that ignores `Retry-After` and keeps the key limited.",

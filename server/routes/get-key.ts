@@ -1,12 +1,13 @@
 import type { Context } from "hono";
 import * as v from "valibot";
+import { missingPermissionsDetail } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import type { KeyRecord } from "../db/key-store";
 import { errorResponse, JSON_HEADERS } from "../errors";
 import { BASE58_PATTERN } from "../ids";
 import { keyJson } from "../keys/key-json";
-import { hasAnyPermission, missingPermissionsDetail, permissionsFor } from "../permissions";
+import { hasAnyPermission, permissionsFor } from "../permissions";
 import { hashSecret } from "../secrets";
 import { readValidBody, type BodySpec } from "./json-body";
 

@@ -1,13 +1,13 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { LIST_KEYS_LIMIT_DEFAULT, LIST_KEYS_LIMIT_MAX, type Pagination } from "../../src/lib/contract";
+import { LIST_KEYS_LIMIT_DEFAULT, LIST_KEYS_LIMIT_MAX, missingPermissionsDetail, type Pagination } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import type { ListKeysQuery } from "../db/key-store";
 import { errorResponse, JSON_HEADERS } from "../errors";
 import { BASE58_PATTERN } from "../ids";
 import { keysJson } from "../keys/key-json";
-import { hasAnyPermission, missingPermissionsDetail, permissionsFor } from "../permissions";
+import { hasAnyPermission, permissionsFor } from "../permissions";
 import { createVersionedCache } from "../versioned-cache";
 import { readValidBody, type BodySpec } from "./json-body";
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { paths } from "./paths";
 import { PRODUCT_NAME } from "./product";
 
 /**
@@ -10,15 +11,15 @@ export function FallbackShell({ children }: { children: ReactNode }) {
     <div className="app">
       <header className="app-header">
         <div className="app-header__inner">
-          <a href="/" className="app-header__brand">
+          <a href={paths.home} className="app-header__brand">
             <img src="/favicon.svg" alt="" width={26} height={26} />
             <span>{PRODUCT_NAME}</span>
           </a>
           <nav aria-label="Main" className="app-header__nav">
-            <a href="/keys" className="app-header__link">
+            <a href={paths.keys} className="app-header__link">
               Keys
             </a>
-            <a href="/troubleshoot" className="app-header__link">
+            <a href={paths.troubleshoot} className="app-header__link">
               Troubleshoot
             </a>
           </nav>

@@ -7,12 +7,12 @@ import { retryableLazy, type RetryableLazy } from "../lib/retryable-lazy";
  * Each page's own code (key entry, the keys page with its virtualizer, troubleshooting, not found) loads when
  * it is first visited, and a load that failed is tried again on the next visit or Retry.
  */
-export const ConnectPage = retryableLazy(async () => (await import("./routes/connect-route")).ConnectRoute);
-export const KeysPage = retryableLazy(async () => (await import("./routes/keys-route")).KeysRoute);
+export const ConnectPage = retryableLazy(() => import("./routes/connect-route"), (module) => module.ConnectRoute);
+export const KeysPage = retryableLazy(() => import("./routes/keys-route"), (module) => module.KeysRoute);
 /** Not preloaded when idle: its chart library is paid for only by those who open a key. */
-export const KeyPage = retryableLazy(async () => (await import("./routes/key-route")).KeyRoute);
-export const TroubleshootPage = retryableLazy(async () => (await import("./routes/troubleshoot-route")).TroubleshootRoute);
-export const NotFoundPage = retryableLazy(async () => (await import("./routes/not-found-route")).NotFoundRoute);
+export const KeyPage = retryableLazy(() => import("./routes/key-route"), (module) => module.KeyRoute);
+export const TroubleshootPage = retryableLazy(() => import("./routes/troubleshoot-route"), (module) => module.TroubleshootRoute);
+export const NotFoundPage = retryableLazy(() => import("./routes/not-found-route"), (module) => module.NotFoundRoute);
 
 /**
  * A route's `lazy`: the router loads the page's code while it runs the route's loader, and never sees a

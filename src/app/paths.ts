@@ -8,6 +8,22 @@ export const paths = {
   troubleshoot: "/troubleshoot",
 } as const;
 
+/** What a page that needs a key hands key entry: where to go once the key is entered. */
+export interface ReturnState {
+  returnTo: string;
+}
+
+/**
+ * Where key entry leads once a key is entered: back to the page that sent the user there, read from the
+ * history entry's state (never from the URL, which anyone could write), and only to a page of this app.
+ */
+export function returnPathOf(state: unknown): string {
+  const returnTo = typeof state === "object" && state !== null && "returnTo" in state ? state.returnTo : undefined;
+  if (typeof returnTo !== "string" || !returnTo.startsWith("/") || returnTo.startsWith("//") || returnTo.startsWith("/\\")) return paths.keys;
+  const pathname = returnTo.split(/[?#]/, 1)[0];
+  return pathname === paths.connect || pathname === paths.home ? paths.keys : returnTo;
+}
+
 /** Where every error panel's "Troubleshooting guide" leads. */
 export const TROUBLESHOOT_PATH = paths.troubleshoot;
 

@@ -12,6 +12,7 @@ try {
     pathname: location.pathname,
     // Looked up at each read: a browser that blocks storage throws there, and the read counts as "no key".
     storage: { getItem: (item) => sessionStorage.getItem(item) },
+    sharedStorage: { getItem: (item) => localStorage.getItem(item) },
     fetch: (url, init) => fetch(url, init),
   });
   if (handoff !== null) {

@@ -7,7 +7,8 @@
  * A request that does not match is simply not adopted.
  */
 import type { FirstRequest } from "../lib/api/first-request";
-import { LIST_KEYS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../lib/contract";
+import { FORGET_MARK_ITEM, forgottenSince, KEY_MARK_ITEM } from "../features/connect/forget-mark";
+import { bearer, LIST_KEYS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../lib/contract";
 
 /** src/features/connect/key-store.ts's items. */
 const API_KEY_ITEM = "keyscope.apiKey";
@@ -21,6 +22,8 @@ const KEYS_PAGE_PATHS = new Set(["/", "/keys", "/keys/"]);
 export interface FirstRequestEnvironment {
   pathname: string;
   storage: Pick<Storage, "getItem">;
+  /** localStorage, where Forget key leaves its mark: a key forgotten in another tab is not sent. */
+  sharedStorage?: Pick<Storage, "getItem">;
   fetch: (url: string, init: RequestInit) => Promise<Response>;
 }
 
@@ -51,9 +54,12 @@ function requestBaseUrl(stored: string): string | null {
 
 /** The request the keys list will send for its first page, or null when this tab should not send it early. */
 export function firstRequestOf(
-  environment: Pick<FirstRequestEnvironment, "pathname" | "storage">,
+  environment: Pick<FirstRequestEnvironment, "pathname" | "storage" | "sharedStorage">,
 ): { url: string; init: RequestInit } | null {
   if (!KEYS_PAGE_PATHS.has(environment.pathname)) return null;
+  // A key copied from the tab that opened this one, forgotten there since: the app will drop it, and it is not sent.
+  const { sharedStorage } = environment;
+  if (sharedStorage && forgottenSince(readItem(environment.storage, KEY_MARK_ITEM), readItem(sharedStorage, FORGET_MARK_ITEM))) return null;
   const apiKey = readItem(environment.storage, API_KEY_ITEM)?.trim() ?? "";
   const storedBaseUrl = readItem(environment.storage, BASE_URL_ITEM);
   // The key-store has no connection without a base URL ("" included): key entry shows, nothing is listed.
@@ -66,7 +72,7 @@ export function firstRequestOf(
     // The transport's request, field for field.
     init: {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${apiKey}` },
+      headers: { "Content-Type": "application/json", Authorization: bearer(apiKey) },
       body: JSON.stringify(apiId === undefined ? {} : { apiId }),
       credentials: "omit",
       redirect: "follow",

@@ -16,7 +16,8 @@ export const LIVENESS_PATH = "/v2/liveness";
 export const GET_KEY_PATH = "/v2/keys.getKey";
 export const WHOAMI_PATH = "/v2/keys.whoami";
 export const GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
-export const ANALYTICS_GET_VERIFICATIONS_PATH = "/v2/analytics.getVerifications";
+/** The most bytes of SQL (UTF-8) `analytics.getVerifications` takes in `query`, as the real service (a dashboard's are a few hundred). */
+export const MAX_ANALYTICS_QUERY_LENGTH = 16 * 1024;
 
 /** The key-changing operations (docs/api.md#operations), as the real service names them. */
 export const CREATE_KEY_PATH = "/v2/keys.createKey";
@@ -36,6 +37,37 @@ export const LIST_ROLES_PATH = "/v2/permissions.listRoles";
 export const LIST_KEYS_LIMIT_MAX = 100;
 export const LIST_KEYS_LIMIT_DEFAULT = 100;
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The `Authorization` header's value that carries a key. */
+export function bearer(apiKey: string): string {
+  return `Bearer ${apiKey}`;
+}
+
+/** The header as guides write it, the key left as a placeholder. */
+export const AUTHORIZATION_HEADER_EXAMPLE = `Authorization: ${bearer("<API_KEY>")}`;
+
+/** The root-key permissions that list and read the keys of every API, and that query analytics. */
+export const READ_KEYS_PERMISSION = "api.*.read_key";
+export const READ_ANALYTICS_PERMISSION = "api.*.read_analytics";
+
+/** A 403's detail for a root key that has none of `wanted`, worded as the real service's current one. */
+export function missingPermissionsDetail(wanted: readonly string[]): string {
+  return `Missing one of these permissions: ${wanted.join(" or ")}`;
+}
+
+/**
+ * The reference server's admin command that creates a root key and prints its secret. The permissions are
+ * quoted: a shell would expand the `*` of `api.*.read_key` against the files of the current folder.
+ */
+export function createRootKeyCommand(options: { name?: string; permissions?: readonly string[]; ratelimit?: string } = {}): string {
+  const { name, permissions = [], ratelimit } = options;
+  return [
+    "npm run admin -- root-key create",
+    ...(name === undefined ? [] : [`--name ${name}`]),
+    ...(permissions.length === 0 ? [] : [`--permissions '${permissions.join(",")}'`]),
+    ...(ratelimit === undefined ? [] : [`--ratelimit ${ratelimit}`]),
+  ].join(" ");
+}
 
 /** Every error kind the reference server produces, by code (docs/api.md#errors-and-their-codes). */
 export const ERROR_KINDS = {

@@ -1,7 +1,7 @@
 import { formatCountOf } from "./format-number";
 
 /** The units a relative time is said in, largest first, with their lengths. */
-export const RELATIVE_TIME_UNITS: readonly [unit: Intl.RelativeTimeFormatUnit, ms: number][] = [
+const RELATIVE_TIME_UNITS: readonly [unit: Intl.RelativeTimeFormatUnit, ms: number][] = [
   ["year", 365 * 24 * 60 * 60 * 1000],
   ["month", 30 * 24 * 60 * 60 * 1000],
   ["week", 7 * 24 * 60 * 60 * 1000],
@@ -35,6 +35,25 @@ export function formatRelativeTime(time: number, now: number): string {
     return difference < 0 ? `${amount} ago` : `in ${amount}`;
   }
   return difference < 0 ? "just now" : "in under a minute";
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+const twoDigits = (value: number) => String(value).padStart(2, "0");
+
+/**
+ * "Nov 24" in UTC, as `Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" })` says
+ * it, written out for the reason above.
+ */
+export function formatUtcDay(time: number): string {
+  const date = new Date(time);
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;
+}
+
+/** "Nov 24, 17:00" in UTC: the day as above and the 24-hour clock to the minute. */
+export function formatUtcHour(time: number): string {
+  const date = new Date(time);
+  return `${formatUtcDay(time)}, ${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}`;
 }
 
 /** The exact instant, for a title and a <time dateTime>; null when the number is not a date. */

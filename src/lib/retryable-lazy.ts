@@ -57,16 +57,51 @@ export function retryFailedLoads(): void {
   for (const reset of resets) reset();
 }
 
-export function retryableLazy<P extends object>(load: () => Promise<ComponentType<P>>): RetryableLazy<P> {
+/**
+ * The address of the module whose import failed, when the browser names it and it is on this page's origin
+ * (Chromium: "Failed to fetch dynamically imported module: <url>", Firefox: "error loading dynamically imported
+ * module: <url>"); null otherwise (Safari names none).
+ */
+export function failedModuleUrl(error: unknown, origin: string): string | null {
+  const message = error instanceof Error ? error.message : "";
+  // Only a failed import names the module; Vite's "Unable to preload CSS for <url>" names a stylesheet.
+  const match = /dynamically imported module: (https?:\/\/[^\s'"]+)/i.exec(message);
+  if (match === null) return null;
+  try {
+    const url = new URL(match[1] ?? "");
+    return url.origin === origin ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `load` imports the module, `pick` takes the component from it. A browser may remember a failed import of an
+ * address for the life of the page (Chromium 150 does: every later import() of it fails at once), so a try
+ * after a failure imports the same file under a fresh address (`?retry=N`) when the browser named it.
+ */
+export function retryableLazy<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): RetryableLazy<P> {
   let loaded: ComponentType<P> | undefined;
   let attempt: Promise<ComponentType<P>> | undefined;
   let failed = false;
+  let failedUrl: string | null = null;
+  let retries = 0;
+
+  function importModule(): Promise<M> {
+    if (failedUrl === null) return load();
+    retries += 1;
+    const fresh = new URL(failedUrl);
+    fresh.searchParams.set("retry", String(retries));
+    // The same file as `load` imports, under another address: the module it gives is an M.
+    return import(/* @vite-ignore */ fresh.href) as Promise<M>;
+  }
 
   function start(): Promise<ComponentType<P>> {
-    attempt ??= load().then(
-      (Component) => (loaded = Component),
+    attempt ??= importModule().then(
+      (module) => (loaded = pick(module)),
       (error: unknown) => {
         failed = true;
+        failedUrl = (typeof location === "undefined" ? null : failedModuleUrl(error, location.origin)) ?? failedUrl;
         throw new CodeLoadError(error);
       },
     );

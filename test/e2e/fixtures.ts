@@ -1,5 +1,5 @@
 import { test as base, expect, type Page } from "@playwright/test";
-import { READ_ANY_API_ANALYTICS, READ_ANY_API_KEYS } from "../../server/permissions";
+import { READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "../../src/lib/contract";
 import { startServer, type StartedServer } from "../support/server-process";
 
 /**
@@ -68,5 +68,5 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 
 /** A root key, made with the admin CLI, that may list keys and read analytics (the usage bars, a key's page). */
 export function createAnalyticsRootKey(server: StartedServer, name: string): Promise<string> {
-  return server.admin(["root-key", "create", "--name", name, "--permissions", `${READ_ANY_API_KEYS},${READ_ANY_API_ANALYTICS}`]);
+  return server.admin(["root-key", "create", "--name", name, "--permissions", `${READ_KEYS_PERMISSION},${READ_ANALYTICS_PERMISSION}`]);
 }

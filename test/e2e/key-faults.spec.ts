@@ -116,3 +116,34 @@ test("every time reads one way, in UTC, and says so: the list, the key page, its
   await expect(found).toContainText(exact);
   expect(await found.innerText()).not.toMatch(iso);
 });
+
+test("a malformed key id in the address is said not to be one, shown safely in the key page's frame", async ({ page, server }) => {
+  const rootKey = await server.admin(ROOT_KEY);
+  await page.goto(`${server.url}/connect`);
+  await enterKey(page, rootKey);
+  await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+  let asked = 0;
+  await page.route("**/v2/keys.getKey", async (route) => {
+    asked += 1;
+    await route.continue();
+  });
+  for (const [address, shown] of [
+    ["%E2%80%AEkey", "⟨U+202E⟩key"],
+    ["%20key_3ZbK9mQ", " key_3ZbK9mQ"],
+    ["%", "%"],
+    ["k".repeat(5000), `${"k".repeat(80)}…`],
+  ] as const) {
+    await page.goto(`${server.url}/keys/${address}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not a key id");
+    const breadcrumb = page.getByRole("navigation", { name: "Breadcrumb" });
+    await expect(breadcrumb.getByRole("link", { name: "Keys" })).toBeVisible();
+    await expect(breadcrumb.locator("[aria-current=page]")).toHaveText(shown);
+    await expect(page.getByRole("alert")).toContainText("which is not a key id");
+    expect(await page.title()).not.toContain("\u202E");
+  }
+  expect(await page.title()).toContain("Key kkkk");
+  expect(asked, "nothing was asked of the API").toBe(0);
+  await page.goto(`${server.url}/keys/%E2%80%AEkey`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not a key id");
+  await saveScreenshot(page, "key-page-not-a-key-id");
+});

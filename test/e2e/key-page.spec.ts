@@ -150,3 +150,20 @@ test("a key's page for an id the API answers 404 says both readings and the perm
   await expect(panel).toContainText("this root key lacks api.*.read_key on the key's API");
   await saveWholePage(page, "key-page-not-found");
 });
+
+test("a link to a key's page, opened in a tab without a key, leads there after key entry", async ({ page, server }) => {
+  const rootKey = await createAnalyticsRootKey(server, "e2e-analytics");
+  const keyId = await demoKeyId(server, rootKey, "CI pipeline");
+  await page.goto(`${server.url}/keys/${keyId}?window=30d#usage`);
+  await expect(page).toHaveURL(/\/connect$/);
+  await enterKey(page, rootKey);
+  await expect(page).toHaveURL(new RegExp(`/keys/${keyId}\\?window=30d#usage$`));
+  await expect(page.getByRole("heading", { level: 1, name: "CI pipeline" })).toBeVisible();
+  // Forget key there, and key entry leads back to the same page; key entry opened by itself, to the keys.
+  await page.getByRole("button", { name: "Forget key" }).click();
+  await enterKey(page, rootKey);
+  await expect(page.getByRole("heading", { level: 1, name: "CI pipeline" })).toBeVisible();
+  await page.goto(`${server.url}/connect`);
+  await enterKey(page, rootKey);
+  await expect(page).toHaveURL(/\/keys$/);
+});

@@ -1,3 +1,6 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { availableParallelism } from "node:os";
+import type { Page } from "@playwright/test";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
 test("a new tab gets the key from an open tab, and Forget key in one tab forgets in both", async ({ page, context, server, rootKey }) => {
@@ -72,4 +75,46 @@ test("a key's name opened in a new tab shows that key's page there, with the key
   await expect(page).toHaveURL(/\/keys$/);
   await saveScreenshot(tab, "tabs-key-page-in-new-tab");
   await tab.close();
+});
+
+/** Keep every core of this machine busy until stopped: the browser's tabs start and talk as slowly as they can. */
+function busyCpu(): { [Symbol.dispose]: () => void } {
+  const spinners: ChildProcess[] = Array.from({ length: availableParallelism() }, () =>
+    spawn(process.execPath, ["-e", "const end = Date.now() + 120_000; while (Date.now() < end);"], { stdio: "ignore" }),
+  );
+  return { [Symbol.dispose]: () => spinners.forEach((spinner) => spinner.kill()) };
+}
+
+/** Open the keys page in a new tab from this one, as a script does (`window.open`), and press Forget key `when`. */
+async function openAndForget(page: Page, when: "at once" | "once it lists keys"): Promise<Page> {
+  const opened = page.context().waitForEvent("page");
+  if (when === "at once") {
+    // In the same task as the opening: before the new tab has run a line of its code.
+    await page.evaluate(() => {
+      window.open("/keys");
+      document.querySelector<HTMLButtonElement>(".app-header__forget")?.click();
+    });
+    return opened;
+  }
+  await page.evaluate(() => void window.open("/keys"));
+  const tab = await opened;
+  await expect(tab.getByText(/^\d+ keys$/)).toBeVisible();
+  await page.getByRole("button", { name: "Forget key" }).click();
+  return tab;
+}
+
+test("Forget key reaches a tab opened from this one however soon after it opened, also with the CPU busy", async ({ page, server, rootKey }) => {
+  test.setTimeout(120_000);
+  using _busy = busyCpu();
+  for (const when of ["at once", "once it lists keys", "at once", "once it lists keys", "at once", "once it lists keys"] as const) {
+    await page.goto(`${server.url}/connect`);
+    await enterKey(page, rootKey);
+    await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
+    const tab = await openAndForget(page, when);
+    await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
+    await expect(tab.getByLabel("API key", { exact: true }), `forgotten ${when}`).toBeVisible();
+    await expect(tab.getByRole("button", { name: "Forget key" })).toHaveCount(0);
+    expect(await tab.evaluate(() => JSON.stringify({ ...sessionStorage }))).not.toContain(rootKey);
+    await tab.close();
+  }
 });

@@ -4,9 +4,8 @@ import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { GET_VERIFICATIONS_PATH, ERROR_KINDS, LIVENESS_PATH, type ErrorCode } from "../../src/lib/contract";
+import { GET_VERIFICATIONS_PATH, ERROR_KINDS, LIVENESS_PATH, MAX_ANALYTICS_QUERY_LENGTH, type ErrorCode } from "../../src/lib/contract";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine, type AnalyticsLimits } from "../../server/analytics/engine";
-import { MAX_QUERY_LENGTH } from "../../server/analytics/get-verifications";
 import { createApp } from "../../server/app";
 import { createKeyStore } from "../../server/db/key-store";
 import { createRootKey, createWorkspace } from "../../server/db/management";
@@ -329,7 +328,7 @@ describe("the request", () => {
   test.each([
     ["an empty query", "", "No SQL statements found"],
     ["a blank query", " \n ", "No SQL statements found"],
-    ["a query longer than the limit", `SELECT '${"x".repeat(MAX_QUERY_LENGTH)}'`, "maximum length"],
+    ["a query longer than the limit", `SELECT '${"x".repeat(MAX_ANALYTICS_QUERY_LENGTH)}'`, "maximum length"],
   ])("%s is an invalid analytics query, as on the real service", async (_, query, detail) => {
     const error = expectError(await h.call(keyA, { query }), "err:user:bad_request:invalid_analytics_query");
     expect(error.detail).toContain(detail);

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAnalyticsEngine, type AnalyticsEngine } from "../../server/analytics/engine";
+import { MAX_ANALYTICS_QUERY_LENGTH } from "../../src/lib/contract";
 import { migrate } from "../../server/db/migrations";
 import { parseUsageRows, parseVerificationRows } from "../../src/lib/analytics-rows";
 import { refusalsQuery, sqlString, usageQuery, verificationByRequestIdQuery } from "../../src/lib/analytics-sql";
@@ -86,5 +87,13 @@ describe("the keys table's usage totals on the reference engine", () => {
         ["key_NoUse1", 0],
       ]),
     );
+  });
+
+  test("every chunk's query for thousands of loaded keys fits the length the server takes", () => {
+    const ids = Array.from({ length: 3_000 }, (_, index) => `key_${String(index).padStart(22, "A")}`);
+    const chunks = usageTotalsChunks(ids);
+    expect(chunks.flat()).toEqual(ids);
+    const longest = Math.max(...chunks.map((chunk) => Buffer.byteLength(usageTotalsSql(chunk))));
+    expect(longest).toBeLessThanOrEqual(MAX_ANALYTICS_QUERY_LENGTH);
   });
 });

@@ -1,4 +1,4 @@
-import { Link, useNavigate } from "react-router-dom";
+import { Link, useLocation, useNavigate } from "react-router-dom";
 import { SafeName } from "../../components/safe-name";
 import { ConnectPage } from "../../features/connect/components/connect-page";
 import { defaultBaseUrl } from "../../features/connect/default-base-url";
@@ -8,11 +8,12 @@ import { EnvironmentManager } from "../../features/environments/components/envir
 import { useActiveEnvironment } from "../use-active-environment";
 import { usePageTitle } from "../use-page-title";
 import { useSwitchEnvironment } from "../use-switch-environment";
-import { paths } from "../paths";
+import { paths, returnPathOf } from "../paths";
 
 export function ConnectRoute() {
   usePageTitle("Connect");
   const navigate = useNavigate();
+  const returnTo = returnPathOf(useLocation().state);
   const connection = useConnection();
   const { environments, active } = useActiveEnvironment();
   const switchEnvironment = useSwitchEnvironment();
@@ -45,7 +46,7 @@ export function ConnectRoute() {
       initialBaseUrl={storedBaseUrl}
       initialApiId={storedApiId}
       pageOrigin={window.location.origin}
-      onConnected={() => void navigate(paths.keys)}
+      onConnected={() => void navigate(returnTo)}
       notice={notice}
     >
       <EnvironmentManager

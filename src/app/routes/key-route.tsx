@@ -2,7 +2,8 @@ import { QueryErrorResetBoundary } from "@tanstack/react-query";
 import { ErrorBoundary } from "react-error-boundary";
 import { useParams } from "react-router-dom";
 import { OfflineNotice } from "../../components/offline-notice";
-import { KeyInsight } from "../../features/key-insight/components/key-insight";
+import { isPlausibleKeyId, KeyInsight, NotAKeyId } from "../../features/key-insight/components/key-insight";
+import { revealBidiControls } from "../../lib/bidi";
 import { useNow } from "../../lib/hooks/use-now";
 import { AnalyticsErrorNotice } from "../../features/troubleshoot/components/analytics-error-notice";
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
@@ -19,10 +20,13 @@ import { usePageTitle } from "../use-page-title";
  */
 export function KeyRoute() {
   const { keyId = "" } = useParams();
-  usePageTitle(keyId === "" ? "Key" : `Key ${keyId.slice(0, 40)}`);
+  // Text only, so a control character in the address is shown, not obeyed.
+  usePageTitle(keyId === "" ? "Key" : `Key ${revealBidiControls(keyId.slice(0, 40))}`);
   const connection = useRequiredConnection();
   const reenterKey = useForgetKey();
   const now = useNow();
+
+  if (!isPlausibleKeyId(keyId)) return <NotAKeyId keyId={keyId} keysHref={paths.keys} />;
 
   return (
     <>

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { isRecord } from "../../lib/is-record";
+import { FORGET_MARK_ITEM, forgottenSince, KEY_MARK_ITEM, NO_MARK } from "./forget-mark";
 import { readConnection, readTarget, removeStoredKey, storeHandedOverConnection, subscribeToConnection } from "./key-store";
 
 /**
@@ -8,8 +9,14 @@ import { readConnection, readTarget, removeStoredKey, storeHandedOverConnection,
  * from one tab's memory to the other's sessionStorage (key-store.ts), never through anything that persists.
  * Threat model: only documents of this origin can join a BroadcastChannel of that name (the browser partitions
  * channels by origin, and by top-level site where storage is partitioned), and those could read this origin's
- * storage anyway; no other site and no server ever sees the message. Forgetting the key in one tab forgets it
- * in every tab of the origin.
+ * storage anyway; no other site and no server ever sees the message.
+ *
+ * Forgetting the key in one tab forgets it in every tab of the origin, however soon after a tab opened. A
+ * message reaches only the tabs already listening, and a tab opened from another (`window.open`, a link with an
+ * opener) starts with a copy of that tab's sessionStorage, key included, possibly before it listens. So each
+ * Forget key also leaves a mark in localStorage (a random value: no secret), and a tab notes the mark current
+ * when its key was stored; a tab whose key carries an older mark holds a key forgotten since, and drops it,
+ * when it joins and whenever the mark changes.
  */
 
 const CHANNEL_NAME = "keyscope.key";
@@ -80,8 +87,68 @@ function releaseKey(): void {
   releaseHolderLock = undefined;
 }
 
-/** The lock follows the store: held while this tab holds a key, however it came or went. */
-function holdWhileStored(): void {
+function currentMark(): string {
+  try {
+    return localStorage.getItem(FORGET_MARK_ITEM) ?? NO_MARK;
+  } catch {
+    return NO_MARK;
+  }
+}
+
+function newMark(): void {
+  const random = new Uint32Array(2);
+  crypto.getRandomValues(random);
+  try {
+    localStorage.setItem(FORGET_MARK_ITEM, `${Date.now().toString(36)}-${random.join("-")}`);
+  } catch {
+    // Storage blocked: the message alone tells the tabs that listen.
+  }
+}
+
+/** The key this tab's mark was noted for: a key that appears in the store gets the mark current then. */
+let markedKey: string | null = null;
+
+function noteMark(): void {
+  const apiKey = readConnection()?.apiKey ?? null;
+  if (apiKey === markedKey) return;
+  markedKey = apiKey;
+  try {
+    if (apiKey === null) sessionStorage.removeItem(KEY_MARK_ITEM);
+    else sessionStorage.setItem(KEY_MARK_ITEM, currentMark());
+  } catch {
+    // Storage blocked: nothing was stored either.
+  }
+}
+
+function keyMark(): string | null {
+  try {
+    return sessionStorage.getItem(KEY_MARK_ITEM);
+  } catch {
+    return null;
+  }
+}
+
+/** Drop this tab's key if a Forget key happened in some tab after it was stored; true when it did. */
+function dropIfForgotten(): boolean {
+  if (readConnection() === null || !forgottenSince(keyMark(), currentMark())) return false;
+  markedKey = null;
+  removeStoredKey();
+  endHandOver();
+  return true;
+}
+
+function forgottenElsewhere(): void {
+  for (const listener of forgottenElsewhereListeners) listener();
+}
+
+/** Another tab's Forget key, heard through localStorage: the path that needs no listener at the time. */
+function onStorage(event: StorageEvent): void {
+  if ((event.key === FORGET_MARK_ITEM || event.key === null) && dropIfForgotten()) forgottenElsewhere();
+}
+
+/** The lock and the mark follow the store: held while this tab holds a key, however it came or went. */
+function followStore(): void {
+  noteMark();
   if (readConnection() === null) releaseKey();
   else holdKey();
 }
@@ -119,12 +186,13 @@ function onMessage(event: MessageEvent<unknown>): void {
     const had = readConnection() !== null;
     removeStoredKey();
     endHandOver();
-    if (had) for (const listener of forgottenElsewhereListeners) listener();
+    if (had) forgottenElsewhere();
   }
 }
 
 /** Forget the key in this tab and in every other tab of this origin ("Forget key", "Re-enter key"). */
 export function forgetKey(): void {
+  newMark();
   removeStoredKey();
   endHandOver();
   channel?.postMessage({ type: "forget" } satisfies Message);
@@ -141,20 +209,26 @@ export function joinOtherTabs({ waitMs = HAND_OVER_WAIT_MS }: { waitMs?: number 
   const joined = new BroadcastChannel(CHANNEL_NAME);
   channel = joined;
   joined.addEventListener("message", onMessage);
-  const stopHolding = subscribeToConnection(holdWhileStored);
+  window.addEventListener("storage", onStorage);
+  // A key copied from the tab that opened this one may have been forgotten before this tab listened.
+  dropIfForgotten();
+  markedKey = readConnection()?.apiKey ?? null;
+  const stopFollowing = subscribeToConnection(followStore);
   if (readConnection() !== null) holdKey();
   else {
     setWaiting(true);
     waitTimer = setTimeout(endHandOver, waitMs);
     void anyHolder().then((maybe) => {
+      if (channel !== joined) return; // Left meanwhile.
       if (!maybe) endHandOver();
       else joined.postMessage({ type: "ask" } satisfies Message);
     });
   }
   return () => {
     endHandOver();
-    stopHolding();
+    stopFollowing();
     releaseKey();
+    window.removeEventListener("storage", onStorage);
     joined.removeEventListener("message", onMessage);
     joined.close();
     if (channel === joined) channel = null;

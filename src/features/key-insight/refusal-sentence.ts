@@ -1,6 +1,6 @@
 import type { AnalyticsOutcome } from "../../lib/verification-outcomes";
 import { formatCount } from "../../lib/format-number";
-import { formatRelativeTime } from "../../lib/format-time";
+import { formatRelativeTime, formatUtcDay } from "../../lib/format-time";
 import { appliedRateLimits, formatRateLimit, nextRefill, type KeyFacts } from "../../lib/key-facts";
 import type { OutcomeCounts } from "./usage-series";
 
@@ -11,11 +11,9 @@ export interface Verdict {
   text: string;
 }
 
-const shortDate = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
-
 /** "3 days ago (Nov 20)" */
 function when(time: number, now: number): string {
-  return `${formatRelativeTime(time, now)} (${shortDate.format(time)})`;
+  return `${formatRelativeTime(time, now)} (${formatUtcDay(time)})`;
 }
 
 function times(count: number): string {
@@ -37,7 +35,7 @@ function fieldReasons(key: KeyFacts, now: number): { outcome: AnalyticsOutcome; 
       reason:
         refill === null
           ? "it is out of credits and none are refilled"
-          : `it is out of credits until they refill ${formatRelativeTime(refill, now)} (${shortDate.format(refill)})`,
+          : `it is out of credits until they refill ${formatRelativeTime(refill, now)} (${formatUtcDay(refill)})`,
     });
   }
   return reasons;

@@ -1,13 +1,11 @@
 import { USAGE_WINDOWS } from "../../lib/analytics-sql";
 import { formatCount } from "../../lib/format-number";
+import { formatUtcDay, formatUtcHour } from "../../lib/format-time";
 import type { UsageSeries } from "./usage-series";
-
-const hourFormat = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
-const dayFormat = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
 
 /** "Nov 23, 10:00 UTC" for an hour, "Nov 23" for a day. */
 export function bucketLabel(series: UsageSeries, time: number): string {
-  return series.window === "30d" ? dayFormat.format(time) : `${hourFormat.format(time)} UTC`;
+  return series.window === "30d" ? formatUtcDay(time) : `${formatUtcHour(time)} UTC`;
 }
 
 /** The chart's accessible name: what it shows and its numbers in one sentence. */

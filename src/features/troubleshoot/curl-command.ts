@@ -1,4 +1,4 @@
-import { listKeysPaths } from "../../lib/contract";
+import { bearer, listKeysPaths } from "../../lib/contract";
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -8,7 +8,7 @@ function shellQuote(text: string): string {
 export function curlCommand(url: string, body: Record<string, unknown> = {}): string {
   return [
     `curl -i -X POST ${shellQuote(url)} \\`,
-    `  -H "Authorization: Bearer $API_KEY" \\`,
+    `  -H "Authorization: ${bearer("$API_KEY")}" \\`,
     `  -H 'Content-Type: application/json' \\`,
     `  -d ${shellQuote(JSON.stringify(body))}`,
   ].join("\n");

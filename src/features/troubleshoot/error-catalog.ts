@@ -15,7 +15,18 @@ import {
   type KeyscopeError,
   type NetworkFailureKind,
 } from "../../lib/api-errors";
-import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, WHOAMI_PATH, parseErrorCode, type ErrorDetailEntry } from "../../lib/contract";
+import {
+  AUTHORIZATION_HEADER_EXAMPLE,
+  createRootKeyCommand,
+  GET_KEY_PATH,
+  GET_VERIFICATIONS_PATH,
+  LIST_KEYS_PATH,
+  parseErrorCode,
+  READ_ANALYTICS_PERMISSION,
+  READ_KEYS_PERMISSION,
+  WHOAMI_PATH,
+  type ErrorDetailEntry,
+} from "../../lib/contract";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
 import type { Tone } from "../../lib/tone";
 import { curlCommand } from "./curl-command";
@@ -86,13 +97,18 @@ interface NeededPermission {
   action: string;
 }
 
+/** `api.*.<action>` for one API: `api.<apiId>.<action>`. */
+function forOneApi(permission: string): string {
+  return permission.replace(".*.", ".<apiId>.");
+}
+
 /** Which permission an operation needs, by its path; listing keys unless the request was another operation. */
 function neededPermission(requestUrl: string): NeededPermission {
   if (requestUrl.endsWith(GET_VERIFICATIONS_PATH)) {
-    return { name: "api.*.read_analytics", perApi: "api.<apiId>.read_analytics", action: "read analytics" };
+    return { name: READ_ANALYTICS_PERMISSION, perApi: forOneApi(READ_ANALYTICS_PERMISSION), action: "read analytics" };
   }
   const action = requestUrl.endsWith(GET_KEY_PATH) || requestUrl.endsWith(WHOAMI_PATH) ? "read this key" : "list keys";
-  return { name: "api.*.read_key", perApi: "api.<apiId>.read_key", action };
+  return { name: READ_KEYS_PERMISSION, perApi: forOneApi(READ_KEYS_PERMISSION), action };
 }
 
 export interface CatalogEntry<E> {
@@ -119,7 +135,7 @@ function fill<E, T>(value: Fill<E, T>, error: E, context: Resolved): T {
 
 const HEADER_SNIPPET: Snippet = {
   caption: "The header the API expects",
-  text: "Authorization: Bearer <API_KEY>",
+  text: AUTHORIZATION_HEADER_EXAMPLE,
   copyLabel: "Copy the header",
 };
 
@@ -197,7 +213,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     whatHappened:
       "The API received an `Authorization` header, but not as the word `Bearer`, exactly one space, then the key.",
     fix: [
-      "Send exactly `Authorization: Bearer <API_KEY>`: `Bearer` with a capital B, one space, no quotes.",
+      `Send exactly \`${AUTHORIZATION_HEADER_EXAMPLE}\`: \`Bearer\` with a capital B, one space, no quotes.`,
       "Paste only the key into Keyscope, without the word `Bearer`: Keyscope adds it itself.",
       "Copy the key again if quotes, spaces or a line break came along with it.",
     ],
@@ -243,7 +259,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       {
         caption: `A root key that may ${context.permission.action}, on the reference server`,
         // Every page reads keys; the analytics permission comes on top of that.
-        text: `npm run admin -- root-key create --name keyscope --permissions '${[...new Set(["api.*.read_key", context.permission.name])].join(",")}'`,
+        text: createRootKeyCommand({ name: "keyscope", permissions: [...new Set([READ_KEYS_PERMISSION, context.permission.name])] }),
         copyLabel: "Copy the command",
       },
     ],

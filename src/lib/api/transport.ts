@@ -3,6 +3,7 @@
  * It knows nothing about what the answer means (./parse-response) or which operation it is (one file each).
  */
 import { InvalidConnectionError, NetworkError, TimeoutError, UnexpectedResponseError, scrubSecrets, truncate } from "../api-errors";
+import { bearer } from "../contract";
 import { normalizeBaseUrl } from "../check-base-url";
 import { recordRequest, redactRequestBody, redactResponseBody } from "../request-journal";
 import { deadline, defaultFetch, isCrossOrigin, isOffline, untilAborted } from "./fetch-tools";
@@ -70,7 +71,7 @@ export async function send(connection: Connection, path: string, body: unknown, 
   const scrub = (text: string) => scrubSecrets(text, secrets);
   const url = `${baseUrl}${path}`;
   const safeUrl = scrub(url);
-  const authorization = rawAuthorization ?? (apiKey === "" ? undefined : `Bearer ${apiKey}`);
+  const authorization = rawAuthorization ?? (apiKey === "" ? undefined : bearer(apiKey));
   const keySent = authorization !== undefined && authorization.trim() !== "";
 
   const headers: Record<string, string> = { "Content-Type": "application/json" };

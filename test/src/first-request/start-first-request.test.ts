@@ -112,6 +112,19 @@ test("another key's request is not adopted: the client sends its own", async () 
   expect(sent).toEqual([`${BASE_URL}/v2/keys.listKeys`]);
 });
 
+test("a key forgotten in another tab after this tab got its copy is not sent early", () => {
+  // This tab's copy of the key was stored before any Forget key; then another tab forgot it.
+  saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
+  sessionStorage.setItem("keyscope.keyForgetMark", "none");
+  const start = () => firstRequestOf({ pathname: "/keys", storage: sessionStorage, sharedStorage: localStorage });
+  expect(start()).not.toBeNull();
+  localStorage.setItem("keyscope.keyForgotten", "forgotten-elsewhere");
+  expect(start()).toBeNull();
+  // A key entered after that Forget key carries its mark, and is sent.
+  sessionStorage.setItem("keyscope.keyForgetMark", "forgotten-elsewhere");
+  expect(start()).not.toBeNull();
+});
+
 test("nothing is sent early without a key, off the keys page, or when the stored connection is not in the client's form", () => {
   const start = (pathname: string) => firstRequestOf({ pathname, storage: sessionStorage });
   expect(start("/keys")).toBeNull();

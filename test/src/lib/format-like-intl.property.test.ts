@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { formatCount } from "../../../src/lib/format-number";
-import { formatRelativeTime, RELATIVE_TIME_UNITS } from "../../../src/lib/format-time";
+import { formatRelativeTime, formatUtcDay, formatUtcHour } from "../../../src/lib/format-time";
 
 /**
  * The keys page writes numbers and times without Intl (whose first call loads ICU's data before the first row):
@@ -10,10 +10,24 @@ import { formatRelativeTime, RELATIVE_TIME_UNITS } from "../../../src/lib/format
 
 const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 
-/** The largest whole unit (the same units), in Intl's words. */
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** The units a time is said in, as a reader counts them: a year of 365 days, a month of 30, a week of 7. */
+const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * DAY],
+  ["month", 30 * DAY],
+  ["week", 7 * DAY],
+  ["day", DAY],
+  ["hour", HOUR],
+  ["minute", MINUTE],
+];
+
+/** The largest whole unit, in Intl's words. */
 function intlRelative(time: number, now: number): string {
   const difference = time - now;
-  for (const [unit, size] of RELATIVE_TIME_UNITS) {
+  for (const [unit, size] of UNITS) {
     if (Math.abs(difference) >= size) return relative.format(Math.trunc(difference / size), unit);
   }
   return difference < 0 ? "just now" : "in under a minute";
@@ -34,11 +48,24 @@ describe("written as Intl writes it", () => {
       fc.property(fc.integer({ min: -CENTURY, max: CENTURY }), (offset) => formatRelativeTime(NOW + offset, NOW) === intlRelative(NOW + offset, NOW)),
       { numRuns: 2000 },
     );
-    for (const [, size] of RELATIVE_TIME_UNITS) {
+    for (const [, size] of UNITS) {
       for (const count of [1, 2]) {
         expect(formatRelativeTime(NOW - count * size, NOW)).toBe(intlRelative(NOW - count * size, NOW));
         expect(formatRelativeTime(NOW + count * size, NOW)).toBe(intlRelative(NOW + count * size, NOW));
       }
     }
+    expect(formatRelativeTime(NOW - 29 * DAY, NOW)).toBe("4 weeks ago");
+    expect(formatRelativeTime(NOW - 59 * MINUTE, NOW)).toBe("59 minutes ago");
+    expect(formatRelativeTime(NOW + 366 * DAY, NOW)).toBe("next year");
+  });
+
+  test("a UTC day, and a UTC hour, are the short month, the day and the 24-hour clock of Intl.DateTimeFormat", () => {
+    const day = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
+    const hour = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }), (time) => formatUtcDay(time) === day.format(time) && formatUtcHour(time) === hour.format(time)),
+      { numRuns: 2000 },
+    );
+    expect(formatUtcHour(Date.UTC(2026, 10, 24, 7, 5))).toBe("Nov 24, 07:05");
   });
 });

@@ -1,4 +1,5 @@
-import { expect, test } from "vitest";
+import { focusManager, QueryObserver } from "@tanstack/react-query";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import {
   ApiError,
   InternalError,
@@ -57,7 +58,71 @@ test("retries back off: 500 ms, then 1500 ms", () => {
   expect([retryDelay(0), retryDelay(1), retryDelay(5)]).toEqual([500, 1500, 1500]);
 });
 
-test("the query client uses the retry policy and does not refetch on focus", () => {
-  const defaults = createQueryClient().getDefaultOptions().queries;
-  expect(defaults).toMatchObject({ retry: shouldRetry, refetchOnWindowFocus: false, staleTime: 30_000 });
+describe("a query of the app's client", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    focusManager.setFocused(undefined);
+  });
+
+  /** A query function that fails with each of `failures` in turn, then answers. */
+  function failingThen(...failures: unknown[]) {
+    const calls: number[] = [];
+    const queryFn = () => {
+      calls.push(Date.now());
+      const failure = failures[calls.length - 1];
+      return failure === undefined ? Promise.resolve("keys") : Promise.reject(failure instanceof Error ? failure : new Error("not an error"));
+    };
+    return { calls, queryFn };
+  }
+
+  test("is asked again after a 503 and a server that did not answer, 500 ms then 1500 ms later, and answers", async () => {
+    vi.useFakeTimers();
+    const client = createQueryClient();
+    const { calls, queryFn } = failingThen(apiError(503), network);
+    const answer = client.fetchQuery({ queryKey: ["keys"], queryFn });
+    await vi.runAllTimersAsync();
+    await expect(answer).resolves.toBe("keys");
+    expect(calls.map((time) => time - (calls[0] ?? 0))).toEqual([0, 500, 2000]);
+  });
+
+  test("fails at once on a 401, and after three tries on a server that keeps failing", async () => {
+    vi.useFakeTimers();
+    const client = createQueryClient();
+    const refused = failingThen(apiError(401));
+    await expect(client.fetchQuery({ queryKey: ["refused"], queryFn: refused.queryFn })).rejects.toBeInstanceOf(ApiError);
+    expect(refused.calls).toHaveLength(1);
+
+    const down = failingThen(apiError(503), apiError(503), apiError(503), apiError(503));
+    const answer = client.fetchQuery({ queryKey: ["down"], queryFn: down.queryFn });
+    const settled = answer.catch((error: unknown) => error);
+    await vi.runAllTimersAsync();
+    expect(await settled).toBeInstanceOf(ApiError);
+    expect(down.calls).toHaveLength(3);
+  });
+
+  test("is not asked again while its answer is under 30 s old, nor when the window regains focus after", async () => {
+    vi.useFakeTimers();
+    const client = createQueryClient();
+    // As QueryClientProvider does: a mounted client hears focus and reconnection.
+    client.mount();
+    const { calls, queryFn } = failingThen();
+    const observer = new QueryObserver(client, { queryKey: ["keys"], queryFn });
+    const stop = observer.subscribe(() => undefined);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(observer.getCurrentResult().data).toBe("keys");
+    await vi.advanceTimersByTimeAsync(29_000);
+    await client.fetchQuery({ queryKey: ["keys"], queryFn });
+    expect(calls).toHaveLength(1);
+
+    await vi.advanceTimersByTimeAsync(2_000);
+    focusManager.setFocused(false);
+    focusManager.setFocused(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(1);
+    // Stale by now: the next ask goes to the API.
+    await client.fetchQuery({ queryKey: ["keys"], queryFn });
+    expect(calls).toHaveLength(2);
+    stop();
+    client.unmount();
+  });
 });

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { Suspense } from "react";
 import { ErrorBoundary } from "react-error-boundary";
 import { expect, test, vi } from "vitest";
-import { retryableLazy, retryFailedLoads } from "../../../src/lib/retryable-lazy";
+import { failedModuleUrl, retryableLazy, retryFailedLoads } from "../../../src/lib/retryable-lazy";
 import { takeConsoleErrors } from "../setup";
 
 function Page() {
@@ -15,7 +15,7 @@ test("code that failed to load once loads again on the next try, and not before"
     .fn<() => Promise<typeof Page>>()
     .mockRejectedValueOnce(new TypeError("Failed to fetch dynamically imported module"))
     .mockResolvedValue(Page);
-  const Lazy = retryableLazy(load);
+  const Lazy = retryableLazy(load, (Component) => Component);
   const user = userEvent.setup();
   render(
     <ErrorBoundary
@@ -47,11 +47,20 @@ test("code that failed to load once loads again on the next try, and not before"
 
 test("preloading never rejects, and a preloaded component renders without loading again", async () => {
   const load = vi.fn<() => Promise<typeof Page>>().mockRejectedValueOnce(new TypeError("offline")).mockResolvedValue(Page);
-  const Lazy = retryableLazy(load);
+  const Lazy = retryableLazy(load, (Component) => Component);
   await expect(Lazy.preload()).resolves.toBeUndefined();
   retryFailedLoads();
   await Lazy.preload();
   render(<Lazy />);
   expect(screen.getByRole("heading", { name: "Loaded page" })).toBeVisible();
   expect(load).toHaveBeenCalledTimes(2);
+});
+
+test("the failed module's address is read from Chromium's and Firefox's messages, only on this origin, never from a stylesheet's", () => {
+  const origin = "http://127.0.0.1:8787";
+  expect(failedModuleUrl(new TypeError(`Failed to fetch dynamically imported module: ${origin}/assets/a-1.js`), origin)).toBe(`${origin}/assets/a-1.js`);
+  expect(failedModuleUrl(new TypeError(`error loading dynamically imported module: ${origin}/assets/a-1.js`), origin)).toBe(`${origin}/assets/a-1.js`);
+  expect(failedModuleUrl(new TypeError("Importing a module script failed."), origin)).toBeNull();
+  expect(failedModuleUrl(new TypeError("Failed to fetch dynamically imported module: https://elsewhere.example/a.js"), origin)).toBeNull();
+  expect(failedModuleUrl(new Error(`Unable to preload CSS for ${origin}/assets/a.css`), origin)).toBeNull();
 });

@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
 import { CopyButton } from "../../../components/copy-button";
+import { createRootKeyCommand } from "../../../lib/contract";
 import { ConnectForm } from "./connect-form";
 
-const CREATE_ROOT_KEY_COMMAND = "npm run admin -- root-key create --name me";
+const CREATE_ROOT_KEY_COMMAND = createRootKeyCommand({ name: "me" });
 
 interface ConnectPageProps {
   initialBaseUrl: string;

@@ -31,6 +31,36 @@ export interface KeyInsightProps {
   renderAnalyticsError: (error: unknown, onRetry: () => void) => ReactNode;
 }
 
+/**
+ * Whether the URL's id could name a key at all: letters, digits, `_` and `-`, as every service's ids are (the
+ * reference server's and the real one's are `key_` + base58). Anything else (a space, a control character, an
+ * undecodable `%`, thousands of characters) is not sent to the API, which would only call the request invalid.
+ */
+export function isPlausibleKeyId(keyId: string): boolean {
+  return keyId.length <= 128 && /^[A-Za-z0-9_-]+$/.test(keyId);
+}
+
+/** The key page's frame for an id that is not one: the breadcrumb, the id shown safely (and cut), what to do. */
+export function NotAKeyId({ keyId, keysHref }: { keyId: string; keysHref: string }) {
+  const shown = keyId.length > 80 ? `${keyId.slice(0, 80)}…` : keyId;
+  return (
+    <div className="key-page">
+      <nav aria-label="Breadcrumb" className="key-page__breadcrumb">
+        <Link to={keysHref}>Keys</Link> <span aria-hidden="true">/</span>{" "}
+        <span aria-current="page">
+          <SafeName>{shown}</SafeName>
+        </span>
+      </nav>
+      <h1 className="key-page__title">Not a key id</h1>
+      <p className="key-page__notice" role="alert">
+        The address asks for the key “<SafeName>{shown}</SafeName>”{keyId.length > 80 ? ` (${formatCount(keyId.length)} characters)` : ""}, which is
+        not a key id: a key id has only letters, digits, <code>_</code> and <code>-</code> (such as <code>key_3ZbK9mQ</code>). Nothing was
+        asked of the API. Open the key from the <Link to={keysHref}>Keys</Link> list, or copy its id again.
+      </p>
+    </div>
+  );
+}
+
 /** A key's page: its verdict in one sentence, every field, its usage by outcome, and its refused verifications. */
 export function KeyInsight(props: KeyInsightProps) {
   const query = useKey(props.connection, props.keyId);

@@ -6,9 +6,6 @@ import { fingerprint } from "../../../lib/fingerprint";
 import type { UsageTotals } from "../utils/key-status";
 import { usageFromRows, usageQueryIds, usageSql, type KeyUsage } from "../utils/usage";
 
-/** The analytics permission the usage bars need (docs/api.md#operations). */
-export const READ_ANALYTICS_PERMISSION = "api.*.read_analytics";
-
 function keysUsageQueryPrefix(connection: Connection) {
   return ["keys", "usage", { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey) }] as const;
 }

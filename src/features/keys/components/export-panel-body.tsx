@@ -1,7 +1,8 @@
-import { COLUMN_SPECS } from "../columns/column-specs";
+import { COLUMN_SPECS, type ColumnId } from "../columns/column-specs";
+import type { Key } from "../../../lib/contract";
+import type { KeysLoader } from "../hooks/use-keys-loader";
 import { formatCount, formatCountOf } from "../../../lib/format-number";
-import { exportFileName, isExportedColumn, keysToCsv, keysToJson } from "../utils/export-keys";
-import type { ExportPanelProps } from "./export-panel";
+import { exportFileName, isExportedColumn, keysToCsv, keysToJson, type UsageOf } from "../utils/export-keys";
 
 /** Saves a file through a temporary link: no server round trip, nothing kept after the click. */
 function download(content: string, type: string, fileName: string): void {
@@ -15,6 +16,21 @@ function download(content: string, type: string, fileName: string): void {
   link.remove();
   // Some browsers read the blob after the click returns.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export interface ExportPanelProps {
+  /** How many keys the table shows, and the keys themselves in its order (read on a click, not on every render). */
+  shownCount: number;
+  shownKeys: () => readonly Key[];
+  /** The usage totals the table's statuses come from (read on a click too). */
+  usageOf: () => UsageOf;
+  columns: readonly ColumnId[];
+  now: number;
+  loaded: number;
+  hasMore: boolean;
+  /** The list could not be confirmed as current (offline, a failed refresh). */
+  stale: boolean;
+  loader: KeysLoader;
 }
 
 /** The open export panel: what the file will hold, and the buttons that make it (loaded on first open). */

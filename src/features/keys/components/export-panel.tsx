@@ -1,30 +1,12 @@
 import { Suspense, useId, useState } from "react";
 import { ErrorBoundary } from "react-error-boundary";
-import type { ColumnId } from "../columns/column-specs";
-import type { Key } from "../../../lib/contract";
 import { RetryLoadButton } from "../../../components/retry-load-button";
 import { retryableLazy } from "../../../lib/retryable-lazy";
-import type { UsageOf } from "../utils/export-keys";
-import type { KeysLoader } from "../hooks/use-keys-loader";
+import type { ExportPanelProps } from "./export-panel-body";
 import "./export-buttons.css";
 
 // What the open panel holds (the CSV and JSON writers among it) loads on first open: not before the first row.
-const ExportPanelBody = retryableLazy(async () => (await import("./export-panel-body")).ExportPanelBody);
-
-export interface ExportPanelProps {
-  /** How many keys the table shows, and the keys themselves in its order (read on a click, not on every render). */
-  shownCount: number;
-  shownKeys: () => readonly Key[];
-  /** The usage totals the table's statuses come from (read on a click too). */
-  usageOf: () => UsageOf;
-  columns: readonly ColumnId[];
-  now: number;
-  loaded: number;
-  hasMore: boolean;
-  /** The list could not be confirmed as current (offline, a failed refresh). */
-  stale: boolean;
-  loader: KeysLoader;
-}
+const ExportPanelBody = retryableLazy(() => import("./export-panel-body"), (module) => module.ExportPanelBody);
 
 /**
  * Export what the table shows — its filter, its sort, its columns — and say exactly what that is: how many

@@ -1,9 +1,9 @@
 import { CopyButton } from "../../../components/copy-button";
 import { formatCount } from "../../../lib/format-number";
+import { createRootKeyCommand, READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "../../../lib/contract";
 import { formatUtcTime } from "../../../lib/format-time";
-import { READ_ANALYTICS_PERMISSION } from "../api/get-keys-usage";
 
-const ANALYTICS_ROOT_KEY_COMMAND = `npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key,${READ_ANALYTICS_PERMISSION}'`;
+const ANALYTICS_ROOT_KEY_COMMAND = createRootKeyCommand({ name: "keyscope", permissions: [READ_KEYS_PERMISSION, READ_ANALYTICS_PERMISSION] });
 
 interface OfflineNoticeProps {
   /** When the keys shown were loaded (ms since the epoch). */

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { MAX_ANALYTICS_QUERY_LENGTH } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
 import type { UsageTotals } from "./key-status";
 
@@ -106,8 +107,8 @@ export function usageText(usage: KeyUsage): string {
   return `${USAGE_WINDOW_HOURS} h: ${formatCount(valid)} valid, ${formatCount(refused)} refused`;
 }
 
-/** The reference server takes at most 65,536 characters of SQL (docs/api.md#analytics); a chunk stays well under. */
-export const TOTALS_SQL_MAX_LENGTH = 48 * 1024;
+/** A chunk's SQL stays well under what the analytics API takes (docs/api.md#analytics): three quarters of it. */
+export const TOTALS_SQL_MAX_LENGTH = (MAX_ANALYTICS_QUERY_LENGTH * 3) / 4;
 
 function totalsSql(quotedIds: string): string {
   return [

@@ -7,7 +7,7 @@ import type { ErrorPanelProps } from "./error-panel";
 // The panel and its catalog are needed only once something failed: not on the way to a first screen (the
 // first bundle, or the keys page before its first row), but loaded once that screen is idle (the app calls
 // `preloadErrorPanel`), since a failure is often the server going away.
-const ErrorPanel = retryableLazy(async () => (await import("./error-panel")).ErrorPanel);
+const ErrorPanel = retryableLazy(() => import("./error-panel"), (module) => module.ErrorPanel);
 
 export const preloadErrorPanel = (): Promise<void> => ErrorPanel.preload();
 

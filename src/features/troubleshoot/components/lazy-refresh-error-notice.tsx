@@ -9,7 +9,7 @@ import { refreshFailureWords } from "./refresh-error-words";
 // The notice words its heading from the error catalog, which a keys page that loads fine never needs: it loads
 // on a failed refresh, or once the first screen is idle (the app calls `preloadRefreshErrorNotice`), since a
 // failure is often the server going away.
-const RefreshErrorNotice = retryableLazy(async () => (await import("./refresh-error-notice")).RefreshErrorNotice);
+const RefreshErrorNotice = retryableLazy(() => import("./refresh-error-notice"), (module) => module.RefreshErrorNotice);
 
 export const preloadRefreshErrorNotice = (): Promise<void> => RefreshErrorNotice.preload();
 

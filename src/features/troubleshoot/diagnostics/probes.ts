@@ -3,7 +3,7 @@
  * Each one sends one request and records what came back (or why nothing could be read), and how long it took.
  */
 import { listKeys } from "../../../lib/api/list-keys";
-import { listKeysPaths } from "../../../lib/contract";
+import { bearer, listKeysPaths } from "../../../lib/contract";
 import { normalizeBaseUrl } from "../../../lib/check-base-url";
 import { deadline, defaultFetch, untilAborted } from "../../../lib/api/fetch-tools";
 import { classifyNetworkFailure } from "../../../lib/api/network-failure";
@@ -131,7 +131,7 @@ export async function probeList(target: ProbeTarget, key: KeyToTest | null, opti
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        ...(key ? { authorization: key.asHeader ? key.value : `Bearer ${key.value}` } : {}),
+        ...(key ? { authorization: key.asHeader ? key.value : bearer(key.value) } : {}),
       },
     );
     return { kind: "keys", count: page.keys.length, hasMore: page.hasMore, requestId: page.requestId, ms: Math.round(now() - started) };

@@ -78,4 +78,43 @@ describe("the hand-over between tabs", () => {
     await vi.waitFor(() => expect(tab.received).toEqual([{ type: "forget" }]));
     leave();
   });
+
+  test("a key this tab started with, forgotten in another tab before this one listened, is dropped when it joins", () => {
+    // The key came with a copy of the opener's sessionStorage; the opener's Forget key went out before this tab joined.
+    saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
+    localStorage.setItem("keyscope.keyForgotten", "forgotten-elsewhere");
+    const leave = joinOtherTabs({ waitMs: 10 });
+    expect(readConnection()).toBeNull();
+    expect(JSON.stringify({ ...sessionStorage })).not.toContain(KEY);
+    leave();
+  });
+
+  test("another tab's Forget key is heard through localStorage too, without the channel", () => {
+    saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
+    const leave = joinOtherTabs();
+    const forgotten = vi.fn();
+    const stop = onKeyForgottenElsewhere(forgotten);
+    localStorage.setItem("keyscope.keyForgotten", "forgotten-elsewhere");
+    window.dispatchEvent(new StorageEvent("storage", { key: "keyscope.keyForgotten", storageArea: localStorage }));
+    expect(readConnection()).toBeNull();
+    expect(forgotten).toHaveBeenCalledOnce();
+    stop();
+    leave();
+  });
+
+  test("a key entered after a Forget key is kept: by this tab, by a reload, and by a tab opened from it", () => {
+    const leave = joinOtherTabs({ waitMs: 10 });
+    saveConnection({ baseUrl: BASE_URL, apiKey: "ks_root_before" });
+    forgetKey();
+    saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
+    leave();
+    // A reload, or a tab opened from this one (same sessionStorage), joins again and keeps the key.
+    const again = joinOtherTabs({ waitMs: 10 });
+    expect(readConnection()).toEqual({ baseUrl: BASE_URL, apiKey: KEY });
+    window.dispatchEvent(new StorageEvent("storage", { key: "keyscope.keyForgotten", storageArea: localStorage }));
+    expect(readConnection()).toEqual({ baseUrl: BASE_URL, apiKey: KEY });
+    // Nothing but the mark went to localStorage.
+    expect(JSON.stringify({ ...localStorage })).not.toContain(KEY);
+    again();
+  });
 });
