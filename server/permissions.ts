@@ -51,12 +51,6 @@ export function hasAnyPermission(storedPermissions: string, wanted: readonly str
   return wanted.some((permission) => granted.has(permission));
 }
 
-/** Whether the root key holds every one of these permissions. */
-export function hasAllPermissions(storedPermissions: string, wanted: readonly string[]): boolean {
-  const granted = permissionSet(storedPermissions);
-  return wanted.every((permission) => granted.has(permission));
-}
-
 /** Whether the root key may do `action` on the keys of at least one API. */
 export function hasActionOnSomeApi(storedPermissions: string, action: ApiAction): boolean {
   const suffix = `.${action}`;

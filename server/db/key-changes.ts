@@ -116,7 +116,7 @@ export function ensurePermissions(db: Database, workspaceId: string, slugs: read
   return findPermissions(db, workspaceId, slugs);
 }
 
-/** The permissions of the workspace that these slugs name, in their order (ids of slugs the workspace lacks are skipped). */
+/** The workspace's permissions with these slugs, in their order; a slug the workspace lacks is left out. */
 export function permissionRows(db: Database, workspaceId: string, slugs: readonly string[]): PermissionRow[] {
   return findPermissions(db, workspaceId, slugs).filter((row) => slugs.includes(row.slug));
 }
@@ -156,7 +156,7 @@ export interface KeyUpdate {
   meta?: Record<string, unknown> | null;
   expires?: number | null;
   enabled?: boolean;
-  /** Both given: the credits as they will be (remaining null = unlimited, refill null = none). */
+  /** What is given of the credits replaces the key's: remaining null = unlimited (and no refill), refill null = none. */
   credits?: { remaining?: number | null; refill?: { interval: "daily" | "monthly"; amount: number; refillDay?: number } | null } | null;
   ratelimits?: readonly NewKeyRateLimit[];
   roles?: readonly string[];

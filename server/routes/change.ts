@@ -5,11 +5,21 @@ import type { ApiEnv } from "../api-env";
 import type { KeyStore } from "../db/key-store";
 import { ChangeRefused, findLiveKey, type ChangedKey } from "../db/key-changes";
 import { errorResponse, JSON_HEADERS } from "../errors";
-import { hasAllPermissions, hasAnyPermission } from "../permissions";
+import { hasAnyPermission } from "../permissions";
 
 /** What the key-changing routes share: one transaction per change, the real service's not-found and 403 answers. */
 
 export type ChangeResult<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+/** The 400 of a rule the schema cannot say (a field that needs another), in the real service's words. */
+export class InvalidInputRefused extends ChangeRefused {
+  constructor(
+    readonly location: string,
+    message: string,
+  ) {
+    super("err:svc:application:invalid_input", message);
+  }
+}
 
 /**
  * Runs `work` as one change (KeyStore.change): everything or nothing is kept. A ChangeRefused thrown by it is
@@ -19,13 +29,17 @@ export async function applyChange<T>(c: Context<ApiEnv>, store: KeyStore, work: 
   try {
     return { ok: true, value: await store.change(work) };
   } catch (error) {
-    if (error instanceof InvalidInputRefused) {
-      const response = errorResponse(c, error.code, { detail: error.detail, errors: [{ location: error.location, message: error.detail }] });
-      return { ok: false, response };
-    }
-    if (error instanceof ChangeRefused) return { ok: false, response: errorResponse(c, error.code, { detail: error.detail }) };
-    throw error;
+    return { ok: false, response: refusalResponse(c, error) };
   }
+}
+
+/** The envelope of a refusal; anything else is rethrown, to become the app's 500. */
+function refusalResponse(c: Context<ApiEnv>, error: unknown): Response {
+  if (error instanceof InvalidInputRefused) {
+    return errorResponse(c, error.code, { detail: error.detail, errors: [{ location: error.location, message: error.detail }] });
+  }
+  if (error instanceof ChangeRefused) return errorResponse(c, error.code, { detail: error.detail });
+  throw error;
 }
 
 /** Runs a read the same way: a ChangeRefused thrown by it is answered as its envelope. */
@@ -33,8 +47,7 @@ export function applyRead<T>(c: Context<ApiEnv>, store: KeyStore, work: (db: Dat
   try {
     return { ok: true, value: store.read(work) };
   } catch (error) {
-    if (error instanceof ChangeRefused) return { ok: false, response: errorResponse(c, error.code, { detail: error.detail }) };
-    throw error;
+    return { ok: false, response: refusalResponse(c, error) };
   }
 }
 
@@ -50,7 +63,7 @@ export function requirePermissions(storedPermissions: string, anyOf: readonly st
   if (!hasAnyPermission(storedPermissions, anyOf)) {
     throw new ChangeRefused("err:svc:authorization:insufficient_permissions", missingPermissionsDetail(anyOf));
   }
-  const missing = allOf.find((permission) => !hasAllPermissions(storedPermissions, [permission]));
+  const missing = allOf.find((permission) => !hasAnyPermission(storedPermissions, [permission]));
   if (missing !== undefined) {
     throw new ChangeRefused("err:svc:authorization:insufficient_permissions", missingPermissionsDetail([missing]));
   }
@@ -58,14 +71,4 @@ export function requirePermissions(storedPermissions: string, anyOf: readonly st
 
 export function dataAnswer(c: Context<ApiEnv>, data: unknown): Response {
   return c.body(JSON.stringify({ meta: { requestId: c.get("requestId") }, data }), 200, JSON_HEADERS);
-}
-
-/** The 400 of a rule the schema cannot say (a field that needs another), in the real service's words. */
-export class InvalidInputRefused extends ChangeRefused {
-  constructor(
-    readonly location: string,
-    message: string,
-  ) {
-    super("err:svc:application:invalid_input", message);
-  }
 }

@@ -244,7 +244,7 @@ describe("400", () => {
 });
 
 describe("401", () => {
-  test("missing authorization header (served differently: the seed's 401 where the real service answers 400)", async () => {
+  test("this server's own check: no Authorization header is the seed's 401", async () => {
     expect(errorOf(await h.call("keys.updateKey", { keyId: newKey() }, "none")).status).toBe(401);
   });
 
