@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startInProcess, type InProcessServer } from "../in-process";
-import { insertPermission, keyPermissions, listData } from "./key-rbac-harness";
+import { describePermissionRouteAuthentication, insertPermission, keyPermissions, listData } from "./key-rbac-harness";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";
 
 /**
@@ -120,27 +120,7 @@ describe("400", () => {
   });
 });
 
-describe("401", () => {
-  let body: object;
-  beforeAll(() => {
-    body = { keyId: newKey(), permissions: [permission("documents.read.auth")] };
-  });
-
-  test("missing authorization header (served differently: the seed's 401 where the real service answers 400)", async () => {
-    expect(errorOf(await h.call("keys.setPermissions", body, "none")).status).toBe(401);
-  });
-
-  test.each([
-    ["invalid bearer token", "Bearer invalid_token", 401, "key"],
-    ["malformed authorization header", "invalid_format", 400, "Bearer"],
-    ["empty bearer token", "Bearer ", 400, "Bearer"],
-    ["disabled root key", "Bearer invalid_disabled_key", 401, "key"],
-  ])("%s", async (_, authorization, status, detail) => {
-    const error = errorOf(await h.call("keys.setPermissions", body, { authorization }));
-    expect(error.status).toBe(status);
-    expect(error.detail).toContain(detail);
-  });
-});
+describePermissionRouteAuthentication("keys.setPermissions", () => h, () => ({ keyId: newKey(), permissions: [permission("documents.read.auth")] }));
 
 describe("403", () => {
   let keyId: string;
