@@ -225,6 +225,7 @@ test("a bulk disable of 50 keys with one refused reports the 49 and names the on
   await connect(page, server, rootKey);
   await page.goto(`${server.url}/keys`);
   await page.getByRole("searchbox").fill("bulk-");
+  await page.getByRole("button", { name: "Select", exact: true }).click();
   await expect(page.getByRole("checkbox", { name: "Select all 50 shown" })).toBeVisible();
 
   // Shift-click selects a range.
