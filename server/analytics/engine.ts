@@ -283,13 +283,15 @@ export async function createAnalyticsEngine(
     if (!Array.isArray(names) || names.length !== 1 || typeof column !== "string") throw new Error("WITH FILL fills a column of the result named in ORDER BY (e.g. ORDER BY time WITH FILL)");
     const descending = isObject(first) && first.type === "DESCENDING";
 
-    // The query without its ORDER BY and LIMIT gives the rows; the outer SELECT orders and limits them with the fill.
-    node.modifiers = [];
+    // The query without its ORDER BY and LIMIT gives the rows (DISTINCT stays with them); the outer SELECT orders
+    // and limits them with the fill.
+    const isOuter = (modifier: unknown) => isObject(modifier) && (modifier.type === "ORDER_MODIFIER" || modifier.type === "LIMIT_MODIFIER" || modifier.type === "LIMIT_PERCENT_MODIFIER");
+    node.modifiers = modifiers.filter((modifier) => !isOuter(modifier));
     const dataSql = await printTree(connection, { node, named_param_map: [] });
     const outer = await parseTree(connection, "SELECT * FROM __fill_rows");
     const outerStatement = isObject(outer) && Array.isArray(outer.statements) && isObject(outer.statements[0]) ? outer.statements[0] : undefined;
     if (outerStatement === undefined || !isObject(outerStatement.node)) throw new Error("The query could not be parsed");
-    outerStatement.node.modifiers = modifiers;
+    outerStatement.node.modifiers = modifiers.filter(isOuter);
     const outerSql = await printTree(connection, outerStatement);
 
     // The bounds and step are checked as a query of their own, which may read no table.
@@ -301,7 +303,8 @@ export async function createAnalyticsEngine(
     }
     const boundsSql = await printTree(connection, bounds.statement);
     const stepType = (await columnsOf(connection, boundsSql))[2]?.type ?? "NULL";
-    const sql = filledSql({ dataSql, columns: await columnsOf(connection, dataSql), boundsSql, stepType, column, descending, outerSql });
+    const columns = await columnsOf(connection, dataSql);
+    const sql = filledSql({ dataSql, columns, boundsSql, stepType, column, descending, outerSql, maxFilledRows: limits.maxRows + 1 });
     // Never answered from SQLite's sums, which hold no filled rows; not bounded: streamed and stopped past the limit.
     return { sql, bounded: false, hourLayout: checked.hourLayout, rollup: undefined };
   }

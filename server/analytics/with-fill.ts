@@ -6,7 +6,8 @@
  *   WITH __fill_data AS MATERIALIZED (<the checked query, without its ORDER BY and LIMIT>),
  *        __fill_bounds AS (<the checked SELECT a, b, s>)
  *   SELECT * FROM (SELECT * FROM __fill_data
- *                  UNION ALL SELECT <defaults, the step's value> FROM __fill_bounds, range(…) WHERE <not in the data>)
+ *                  UNION ALL SELECT <defaults, the step's value> FROM (range(…) LIMIT <the row limit + 1>)
+ *                            WHERE <not in the data>)
  *   <the checked ORDER BY and LIMIT>
  *
  * As in ClickHouse: FROM is included and TO is not; without FROM or TO the data's first or last value bounds the
@@ -174,6 +175,8 @@ export interface FillPlan {
   descending: boolean;
   /** `SELECT * FROM __fill_rows` with the checked ORDER BY and LIMIT. */
   outerSql: string;
+  /** Past the row limit: no more filled rows are made (the result is then refused as too many rows anyway). */
+  maxFilledRows: number;
 }
 
 /** The query that runs a WITH FILL query on DuckDB; throws an Error whose message says why it cannot be filled. */
@@ -203,18 +206,27 @@ export function filledSql(plan: FillPlan): string {
       ELSE ${givenStep} END`;
   const first = plan.descending ? "max" : "min";
   const last = plan.descending ? "min" : "max";
-  const from = `coalesce(CAST(b.lo AS ${type}), (SELECT ${first}(${key}) FROM __fill_data))`;
-  const to = `coalesce(CAST(b.hi AS ${type}), (SELECT ${last}(${key}) FROM __fill_data))`;
-  const value = `CAST(__fill_steps.value AS ${type})`;
+  // Numbers: the bounds as given (a TO past the column type's range still ends the fill), each step's value
+  // counted from FROM (DuckDB's range takes whole numbers only). Dates and times: range over timestamps.
+  const bound = (expression: string) => (isNumber ? expression : `CAST(${expression} AS ${type})`);
+  const from = `coalesce(${bound("b.lo")}, (SELECT ${first}(${key}) FROM __fill_data))`;
+  const to = `coalesce(${bound("b.hi")}, (SELECT ${last}(${key}) FROM __fill_data))`;
+  // range's arguments as scalar subqueries, not columns (a lateral range is made whole), and its steps limited
+  // before they meet the data: past the limit, the result is refused as too many rows anyway.
+  const limit = Math.floor(plan.maxFilledRows);
+  const steps = isNumber
+    ? `range(0, (SELECT CAST(least(ceil((hi - lo) / step), ${limit}) AS BIGINT) FROM __fill_bounds)) AS __fill_steps(number)`
+    : "range((SELECT lo FROM __fill_bounds), (SELECT hi FROM __fill_bounds), (SELECT step FROM __fill_bounds)) AS __fill_steps(value)";
+  const value = isNumber ? `CAST(f.lo + __fill_steps.number * f.step AS ${type})` : `CAST(__fill_steps.value AS ${type})`;
   const fillColumns = plan.columns.map((column) => `${column === filled ? value : defaultValue(column.type)} AS ${quoted(column.name)}`);
   return `WITH __fill_data AS MATERIALIZED (${plan.dataSql}),
   __fill_bounds AS (SELECT ${from} AS lo, ${to} AS hi, ${step} AS step FROM (${plan.boundsSql}) AS b),
-  __fill_rows AS (
-    SELECT * FROM __fill_data
-    UNION ALL
+  __fill_steps AS (SELECT * FROM ${steps} LIMIT ${limit}),
+  __fill_missing AS (
     SELECT ${fillColumns.join(", ")}
-    FROM __fill_bounds AS f, range(f.lo, f.hi, f.step) AS __fill_steps(value)
+    FROM __fill_bounds AS f, __fill_steps
     WHERE NOT EXISTS (SELECT 1 FROM __fill_data AS d WHERE d.${key} = ${value})
-  )
+  ),
+  __fill_rows AS (SELECT * FROM __fill_data UNION ALL SELECT * FROM __fill_missing)
 ${plan.outerSql}`;
 }

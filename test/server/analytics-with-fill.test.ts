@@ -169,6 +169,13 @@ describe("WITH FILL over hours and numbers", () => {
     expect(await rows(own, sql)).toEqual(expected);
   });
 
+  test("a fractional STEP, as in ClickHouse's own example (TO 5.51: 5.5 is the last step)", async () => {
+    const sql = "SELECT CAST(1 AS FLOAT) AS n, 'a' AS s UNION ALL SELECT 4, 'b' UNION ALL SELECT 7, 'c' ORDER BY n WITH FILL FROM 0 TO 5.51 STEP 0.5";
+    expect((await rows(own, sql)).map((row) => (typeof row === "object" && row !== null && "n" in row ? row.n : undefined))).toEqual([
+      0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 7,
+    ]);
+  });
+
   test("a number column fills by 1 without a STEP", async () => {
     expect(await rows(own, "SELECT 1 AS n, 'a' AS s UNION ALL SELECT 4, 'b' ORDER BY n WITH FILL")).toEqual([
       { n: 1, s: "a" },
@@ -207,6 +214,24 @@ describe("what WITH FILL keeps", () => {
     expect(await refusal(`${DAILY} ORDER BY total, time WITH FILL`)).toContain("first ORDER BY column");
     expect(await refusal(`${DAILY} ORDER BY time WITH FILL INTERPOLATE (total AS total)`)).toContain("INTERPOLATE");
     expect(await refusal(`${DAILY} ORDER BY time + 1 WITH FILL`)).toContain("column of the result");
+  });
+
+  test("DISTINCT stays with the data's rows", async () => {
+    const sql = "SELECT DISTINCT time FROM key_verifications_per_day_v1 WHERE time >= toDate(now() - INTERVAL 6 DAY) ORDER BY time WITH FILL";
+    expect(await rows(own, sql)).toEqual([5, 4, 3, 2].map((ago) => ({ time: day(ago) })));
+  });
+
+  test("a fill past the row limit is refused as too many rows, without making them all", async () => {
+    const small = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, timeoutMs: 10_000, maxRows: 100 });
+    try {
+      const outcome = await small.query(own, "SELECT 1 AS n ORDER BY n WITH FILL TO 1000000000000");
+      expect(outcome).toMatchObject({ kind: "limit", limit: "rows" });
+      expect((await small.query(own, "SELECT 1 AS n ORDER BY n WITH FILL TO 100")).kind).toBe("rows");
+      const seconds = "SELECT now() AS t ORDER BY t WITH FILL FROM toDateTime('2000-01-01 00:00:00') TO toDateTime('9000-01-01 00:00:00')";
+      expect(await small.query(own, seconds)).toMatchObject({ kind: "limit", limit: "rows" });
+    } finally {
+      await small.close();
+    }
   });
 
   test("WITH FILL in a string or a comment is text, not a clause", () => {
