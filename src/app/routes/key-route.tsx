@@ -9,6 +9,7 @@ import { AnalyticsErrorNotice } from "../../features/troubleshoot/components/ana
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
 import { OutcomeExplanation } from "../../features/troubleshoot/components/outcome-explanation";
 import { verificationFacts } from "../../features/troubleshoot/verification-facts";
+import { KeyActionsSlot } from "../key-actions-slot";
 import { paths, requestLookupPath, TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
@@ -58,6 +59,7 @@ export function KeyRoute() {
                 <OutcomeExplanation facts={verificationFacts(outcome, apiKey, latest)} now={now} />
               )}
               renderAnalyticsError={(error, onRetry) => <AnalyticsErrorNotice error={error} onRetry={onRetry} />}
+              renderActions={(apiKey, refusedAs) => <KeyActionsSlot connection={connection} apiKey={apiKey} refusedAs={refusedAs} now={now} />}
             />
           </ErrorBoundary>
         )}

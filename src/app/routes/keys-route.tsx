@@ -5,6 +5,8 @@ import { KeysList } from "../../features/keys/components/keys-list";
 import { KeysPageShell } from "../../features/keys/components/keys-page-shell";
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
 import { LazyRefreshErrorNotice as RefreshErrorNotice } from "../../features/troubleshoot/components/lazy-refresh-error-notice";
+import { BulkActionsSlot } from "../bulk-actions-slot";
+import { CreateKeyButton } from "../create-key-button";
 import { TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
@@ -27,7 +29,7 @@ export function KeysRoute() {
   };
 
   return (
-    <KeysPageShell baseUrl={connection.baseUrl} apiId={connection.apiId}>
+    <KeysPageShell baseUrl={connection.baseUrl} apiId={connection.apiId} actions={<CreateKeyButton connection={connection} />}>
       <QueryErrorResetBoundary>
         {({ reset }) => (
           <ErrorBoundary
@@ -48,6 +50,7 @@ export function KeysRoute() {
           >
             <KeysList
               connection={connection}
+              renderBulkActions={(keys, clearSelection) => <BulkActionsSlot connection={connection} keys={keys} clearSelection={clearSelection} />}
               renderRefreshError={({ error, action, onRetry }) => (
                 <RefreshErrorNotice
                   error={error}
