@@ -249,3 +249,28 @@ test("a bulk disable of 50 keys with one refused reports the 49 and names the on
   expect(await verifyCode(server, verifier, secrets[48] ?? "")).toBe("DISABLED");
   expect(await verifyCode(server, verifier, refused.secret)).toBe("VALID");
 });
+
+test("a change made in one tab shows in the others, told by id only", async ({ page, server, context }) => {
+  const rootKey = await actingRootKey(server, "e2e-tabs");
+  const key = await adminKey(server, ["--name", "Seen from two tabs"]);
+  await connect(page, server, rootKey);
+  await page.goto(`${server.url}/keys`);
+  const list = page.getByRole("table").getByRole("row").filter({ hasText: "Seen from two tabs" });
+  await expect(list).toContainText("Active");
+
+  // A second tab of the same session: the key travels in the tab's session, so it is opened from the first.
+  const [other] = await Promise.all([context.waitForEvent("page"), page.evaluate((href) => window.open(href), `${server.url}/keys/${key.keyId}`)]);
+  if (other === undefined) throw new Error("no second tab");
+  const messages: string[] = [];
+  await page.exposeFunction("recordMessage", (text: string) => messages.push(text));
+  await page.evaluate(() => {
+    const channel = new BroadcastChannel("keyscope-key-changes");
+    channel.onmessage = (event: MessageEvent<unknown>) => void (window as unknown as { recordMessage: (text: string) => void }).recordMessage(JSON.stringify(event.data));
+  });
+  await expect(other.getByRole("heading", { level: 1, name: "Seen from two tabs" })).toBeVisible();
+  await other.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Disable" }).click();
+  await expect(list).toContainText("Disabled");
+  expect(messages.length).toBeGreaterThan(0);
+  for (const message of messages) expect(Object.keys(JSON.parse(message) as object).sort()).toEqual(["change", "keyId", "scope"]);
+  await other.close();
+});

@@ -13,6 +13,7 @@ import { KeyActionsSlot } from "../key-actions-slot";
 import { paths, requestLookupPath, TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
+import { useKeyChangesFromOtherTabs } from "../use-key-cache";
 import { usePageTitle } from "../use-page-title";
 
 /**
@@ -26,6 +27,7 @@ export function KeyRoute() {
   const connection = useRequiredConnection();
   const reenterKey = useForgetKey();
   const now = useNow();
+  useKeyChangesFromOtherTabs(connection);
 
   if (!isPlausibleKeyId(keyId)) return <NotAKeyId keyId={keyId} keysHref={paths.keys} />;
 

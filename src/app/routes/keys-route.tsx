@@ -10,6 +10,7 @@ import { CreateKeyButton } from "../create-key-button";
 import { TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
+import { useKeyChangesFromOtherTabs } from "../use-key-cache";
 import { usePageTitle } from "../use-page-title";
 
 /**
@@ -22,6 +23,7 @@ export function KeysRoute() {
   const connection = useRequiredConnection();
   const reenterKey = useForgetKey();
   const queryClient = useQueryClient();
+  useKeyChangesFromOtherTabs(connection);
   // A per-API server's API ID, given in the panel: the connection changes, so the boundary resets and lists again.
   const chooseApiId = (apiId: string) => {
     saveTarget(connection.baseUrl, apiId);

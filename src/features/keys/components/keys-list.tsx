@@ -6,7 +6,7 @@ import { useMediaQuery } from "../../../lib/hooks/use-media-query";
 import { useNow } from "../../../lib/hooks/use-now";
 import { useOnline } from "../../../lib/hooks/use-online";
 import { useListKeys, type ListKeysParams } from "../api/list-keys";
-import { COMPACT_QUERY, estimatedListWidth } from "../columns/keys-layout";
+import { COMPACT_QUERY, estimatedListWidth, SELECT_COLUMN_WIDTH } from "../columns/keys-layout";
 import { useKeyFilter } from "../hooks/use-key-filter";
 import { useKeyIdLookup } from "../hooks/use-key-id-lookup";
 import { useKeysLoader } from "../hooks/use-keys-loader";
@@ -83,7 +83,8 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
     usageAvailable: !usageForbidden,
     sorting: sort.sorting,
     onSortingChange: sort.setSorting,
-    width,
+    // The selection column takes its width before the data columns are fitted.
+    width: renderBulkActions === undefined || compact ? width : Math.max(0, width - SELECT_COLUMN_WIDTH),
     compact,
   });
   const rateLimit = useRateLimitWait(loader.state, query.error);

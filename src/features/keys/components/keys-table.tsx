@@ -5,7 +5,7 @@ import type { Key } from "../../../lib/contract";
 import type { KeyUsage } from "../utils/usage";
 import type { KeysTableModel } from "../hooks/use-keys-table";
 import type { KeySelection } from "../hooks/use-key-selection";
-import { HEADER_HEIGHT, ROW_HEIGHT } from "../columns/keys-layout";
+import { HEADER_HEIGHT, ROW_HEIGHT, SELECT_COLUMN_WIDTH as SELECT_WIDTH } from "../columns/keys-layout";
 import { KeyCell } from "./key-cells";
 import { SortControl } from "./sort-control";
 
@@ -77,8 +77,6 @@ interface KeysTableProps {
   selection?: KeySelection | undefined;
 }
 
-/** The selection column's width, before the data columns. */
-const SELECT_WIDTH = 40;
 
 export function KeysTable(props: KeysTableProps) {
   // A new layout is a new virtualizer: row heights are fixed per layout, never re-measured.
