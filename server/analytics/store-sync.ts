@@ -72,12 +72,6 @@ const ROW_SHAPE = JSON.stringify(
   },
 );
 
-/** A whole number as SQL text: seqs and times go into the text of a statement as literals (see addToRollups). */
-function sqlInteger(value: number): string {
-  if (!Number.isSafeInteger(value)) throw new Error(`not a whole number: ${value}`);
-  return String(value);
-}
-
 interface Batch {
   rows: string;
   lastSeq: number | null;
@@ -156,49 +150,31 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
   /**
    * Adds the copied rows past `from` up to `to` to the rollups: their sums by bucket are added to the rows of their
    * groups, or are new rows. Live traffic so costs the new rows, not the buckets they land in (a month's rollup
-   * recomputed from its raw rows at every query made verification wait on DuckDB's threads). Only the rollup rows of
-   * the buckets between the new rows' earliest and latest are compared with them: a million rows of
-   * sums matched group by group (seven columns, tags a list) against a few hundred new ones took DuckDB's two threads
-   * about 1.7 s per catch-up, which a dashboard's queries asked for several times a second (#28 item 9).
+   * recomputed from its raw rows at every query made verification wait on DuckDB's threads).
    */
   async function addToRollups(from: number, to: number): Promise<void> {
-    // Literals, not parameters, so DuckDB skips the row groups outside them by their min and max: the raw rows are
-    // in seq order, and so are the rollups (but per_hour_by_key) in time order past their first bulk. (With $from
-    // and $to, each of these read all the million raw rows.)
-    const newRows = `seq > ${sqlInteger(from)} AND seq <= ${sqlInteger(to)}`;
-    // The new rows' sums by minute, once: every rollup's bucket is a whole number of minutes, so each rollup's sums are
-    // these summed again, over a few hundred rows instead of the raw rows.
-    await connection.run(
-      `CREATE OR REPLACE TEMP TABLE minute_delta AS
-       SELECT date_trunc('minute', epoch_ms(time)) AS minute, workspace_id, key_space_id, external_id, key_id, outcome, tags,
-              count(*) AS count, sum(spent_credits) AS spent_credits
-       FROM store.verifications WHERE ${newRows} GROUP BY ALL`,
-    );
-    const span = await connection.runAndReadAll("SELECT epoch_ms(min(minute))::DOUBLE, epoch_ms(max(minute))::DOUBLE FROM minute_delta");
-    const [earliest, latest] = [span.value(0, 0), span.value(1, 0)];
-    if (typeof earliest !== "number" || typeof latest !== "number") return;
     const sameGroup = GROUP_COLUMNS.map((column) => `rollup.${column} = delta.${column}`).join(" AND ");
     for (const rollup of ROLLUPS) {
-      const nearby = `rollup.time BETWEEN ${rollup.bucket(sqlInteger(earliest))} AND ${rollup.bucket(sqlInteger(latest))}`;
       await connection.run(
         `CREATE OR REPLACE TEMP TABLE rollup_delta AS
-         SELECT ${rollup.bucket("epoch_ms(minute)")} AS time, workspace_id, key_space_id, external_id, key_id, outcome, tags,
-                sum(count)::BIGINT AS count, sum(spent_credits)::BIGINT AS spent_credits
-         FROM minute_delta GROUP BY ALL`,
+         SELECT ${rollup.bucket("time")} AS time, workspace_id, key_space_id, external_id, key_id, outcome, tags,
+                count(*) AS count, sum(spent_credits) AS spent_credits
+         FROM store.verifications WHERE seq > $from AND seq <= $to GROUP BY ALL`,
+        { from, to },
       );
       await connection.run(
         `UPDATE ${rollup.table} AS rollup
          SET count = rollup.count + delta.count, spent_credits = rollup.spent_credits + delta.spent_credits
-         FROM rollup_delta AS delta WHERE ${nearby} AND ${sameGroup}`,
+         FROM rollup_delta AS delta WHERE ${sameGroup}`,
       );
       await connection.run(
         `INSERT INTO ${rollup.table}
          SELECT * FROM rollup_delta AS delta
-         WHERE NOT EXISTS (SELECT 1 FROM ${rollup.table} AS rollup WHERE ${nearby} AND ${sameGroup})
+         WHERE NOT EXISTS (SELECT 1 FROM ${rollup.table} AS rollup WHERE ${sameGroup})
          ORDER BY ${rollup.order}`,
       );
     }
-    await connection.run("DROP TABLE rollup_delta; DROP TABLE minute_delta");
+    await connection.run("DROP TABLE rollup_delta");
   }
 
   /**
