@@ -1,3 +1,4 @@
+import { MetaField, FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { CreateKeyRequest } from "../../../lib/api/create-key";
 import type { Connection } from "../../../lib/api/transport";
@@ -238,40 +239,11 @@ function CreateKeyForm({
         </label>
         <input id={`${id}-external`} className="input input--mono" value={externalId} onChange={(event) => setExternalId(event.target.value)} autoComplete="off" />
       </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-meta`}>
-          Meta (JSON)
-        </label>
-        <textarea
-          id={`${id}-meta`}
-          className="input input--mono"
-          rows={3}
-          value={meta}
-          onChange={(event) => setMeta(event.target.value)}
-          aria-invalid={!metaCheck.ok}
-          aria-describedby={metaCheck.ok ? undefined : `${id}-meta-error`}
-          spellCheck={false}
-        />
-        {!metaCheck.ok && (
-          <span id={`${id}-meta-error`} className="field__error">
-            {metaCheck.error}
-          </span>
-        )}
-      </div>
+      <MetaField id={id} value={meta} onChange={setMeta} check={metaCheck} rows={3} />
       <label className="action-form__check">
         <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} /> Enabled
       </label>
-      {problem !== null && (
-        <p className="field__error" role="alert">
-          {problem}
-        </p>
-      )}
-      {mutation.isError && renderError(mutation.error, send)}
-      <div className="action-form__buttons">
-        <button type="submit" className="button button--primary" disabled={mutation.isPending}>
-          {mutation.isPending ? "Creating…" : "Create key"}
-        </button>
-      </div>
+      <FormEnd problem={problem} error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Create key" pendingLabel="Creating…" />
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { CreditsChange } from "../../../lib/api/update-credits";
@@ -80,17 +81,7 @@ export function CreditsDialog({ connection, apiKey, cache, renderError, onClose,
             <input id={`${id}-value`} type="number" min={0} step={1} className="input" value={value} onChange={(event) => setValue(event.target.value)} />
           </div>
         )}
-        {problem !== null && (
-          <p className="field__error" role="alert">
-            {problem}
-          </p>
-        )}
-        {mutation.isError && renderError(mutation.error, send)}
-        <div className="action-form__buttons">
-          <button type="submit" className="button button--primary" disabled={mutation.isPending}>
-            {mutation.isPending ? "Saving…" : "Save credits"}
-          </button>
-        </div>
+        <FormEnd problem={problem} error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Save credits" pendingLabel="Saving…" />
       </form>
     </ActionDialog>
   );

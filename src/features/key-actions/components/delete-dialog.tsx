@@ -1,3 +1,4 @@
+import { FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
@@ -44,12 +45,7 @@ export function DeleteDialog({ connection, apiKey, cache, renderError, onClose, 
           </label>
           <input id={`${id}-confirm`} className="input" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" spellCheck={false} />
         </div>
-        {mutation.isError && renderError(mutation.error, send)}
-        <div className="action-form__buttons">
-          <button type="submit" className="button button--danger" disabled={!matches || mutation.isPending}>
-            {mutation.isPending ? "Deleting…" : "Delete key"}
-          </button>
-        </div>
+        <FormEnd error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Delete key" pendingLabel="Deleting…" disabled={!matches} danger />
       </form>
     </ActionDialog>
   );

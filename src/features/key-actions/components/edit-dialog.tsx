@@ -1,3 +1,4 @@
+import { MetaField, FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { KeyFieldsInput } from "../../../lib/api/key-changes";
 import type { Connection } from "../../../lib/api/transport";
@@ -104,40 +105,11 @@ export function EditDialog({ connection, apiKey, cache, renderError, onClose, ex
           </label>
           <input id={`${id}-external`} className="input input--mono" value={externalId} onChange={(event) => setExternalId(event.target.value)} autoComplete="off" />
         </div>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-meta`}>
-            Meta (JSON)
-          </label>
-          <textarea
-            id={`${id}-meta`}
-            className="input input--mono"
-            rows={4}
-            value={meta}
-            onChange={(event) => setMeta(event.target.value)}
-            aria-invalid={!metaCheck.ok}
-            aria-describedby={metaCheck.ok ? undefined : `${id}-meta-error`}
-            spellCheck={false}
-          />
-          {!metaCheck.ok && (
-            <span id={`${id}-meta-error`} className="field__error">
-              {metaCheck.error}
-            </span>
-          )}
-        </div>
+        <MetaField id={id} value={meta} onChange={setMeta} check={metaCheck} rows={4} />
         <label className="action-form__check">
           <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} /> Enabled
         </label>
-        {problem !== null && (
-          <p className="field__error" role="alert">
-            {problem}
-          </p>
-        )}
-        {mutation.isError && renderError(mutation.error, send)}
-        <div className="action-form__buttons">
-          <button type="submit" className="button button--primary" disabled={mutation.isPending}>
-            {mutation.isPending ? "Saving…" : "Save changes"}
-          </button>
-        </div>
+        <FormEnd problem={problem} error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Save changes" pendingLabel="Saving…" />
       </form>
     </ActionDialog>
   );

@@ -1,3 +1,4 @@
+import { FormEnd } from "./form-parts";
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { changeKeyPermissions } from "../../../lib/api/key-permissions";
@@ -52,12 +53,7 @@ export function PermissionDialog({ connection, apiKey, cache, renderError, onClo
           </label>
           <input id={`${id}-permissions`} className="input input--mono" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />
         </div>
-        {mutation.isError && renderError(mutation.error, send)}
-        <div className="action-form__buttons">
-          <button type="submit" className="button button--primary" disabled={names.length === 0 || mutation.isPending}>
-            {mutation.isPending ? "Adding…" : "Add permission"}
-          </button>
-        </div>
+        <FormEnd error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Add permission" pendingLabel="Adding…" disabled={names.length === 0} />
       </form>
     </ActionDialog>
   );

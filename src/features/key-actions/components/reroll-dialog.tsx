@@ -1,3 +1,4 @@
+import { FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
@@ -69,12 +70,7 @@ export function RerollDialog({ connection, apiKey, cache, renderError, onClose, 
               ))}
             </select>
           </div>
-          {mutation.isError && renderError(mutation.error, send)}
-          <div className="action-form__buttons">
-            <button type="submit" className="button button--primary" disabled={mutation.isPending}>
-              {mutation.isPending ? "Rerolling…" : "Reroll key"}
-            </button>
-          </div>
+          <FormEnd error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Reroll key" pendingLabel="Rerolling…" />
         </form>
       ) : (
         <>
