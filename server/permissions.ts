@@ -7,6 +7,7 @@ export type ApiAction =
   | "verify_key"
   | "read_analytics"
   | "decrypt_key"
+  | "encrypt_key"
   | "create_key"
   | "update_key"
   | "delete_key"

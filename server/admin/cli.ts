@@ -76,7 +76,7 @@ Options:
   --data-dir DIR      the server's data directory (default ${DEFAULT_DATA_DIR})
   --workspace ws_…    act on this workspace instead of the first one
   --permissions P,…   root keys: api.*.<action> or api.<apiId>.<action> (read_key, verify_key, read_analytics,
-                      create_key, update_key, delete_key, read_api, create_api, delete_api, decrypt_key),
+                      create_key, update_key, delete_key, read_api, create_api, delete_api, decrypt_key, encrypt_key),
                       rbac.*.<action> (add_permission_to_key, remove_permission_from_key, add_role_to_key,
                       remove_role_from_key, create_permission, create_role, read_permission, read_role),
                       identity.*.read_identity (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")});

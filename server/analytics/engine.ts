@@ -10,6 +10,8 @@ import { CLICKHOUSE_MACROS } from "./dialect";
 import { rowsJson } from "./result-json";
 import type { QueryOutcome } from "./query-outcome";
 import { createStoreSync, storeSchemaSql, type StoreSync } from "./store-sync";
+import { boundsQuery, filledSql, splitWithFill, type Column, type FillClause } from "./with-fill";
+import { isObject } from "./json-object";
 
 export interface AnalyticsLimits {
   /** A query running longer is interrupted. */
@@ -238,8 +240,76 @@ export async function createAnalyticsEngine(
     return checked;
   }
 
-  /** The checked query as SQL printed from its checked tree, so what runs is exactly what was checked. */
+  /**
+   * The checked query as SQL printed from its checked tree, so what runs is exactly what was checked; a WITH FILL
+   * query is checked without its clause, then wrapped to fill (with-fill.ts).
+   */
   async function checkedSql(connection: DuckDBConnection, sql: string): Promise<QueryOutcome | CheckedQuery> {
+    const fill = splitWithFill(sql);
+    if (fill.kind === "refused") return { kind: "refused", refusal: "query", message: fill.message };
+    const checked = await checkedPlainSql(connection, fill.kind === "fill" ? fill.query : sql);
+    if (fill.kind === "none" || "kind" in checked) return checked;
+    return filledQuery(connection, checked, fill.clause).catch(
+      (error: unknown): QueryOutcome => ({ kind: "refused", refusal: "query", message: errorMessage(error) }),
+    );
+  }
+
+  async function printTree(connection: DuckDBConnection, statement: unknown): Promise<string> {
+    const tree = JSON.stringify({ error: false, statements: [statement] }, (key, value: unknown) =>
+      key === "query_location" ? undefined : value,
+    );
+    const printed = (await connection.runAndReadAll("SELECT json_deserialize_sql($tree::JSON)", { tree })).value(0, 0);
+    if (typeof printed !== "string") throw new Error("The query could not be parsed");
+    return printed;
+  }
+
+  async function columnsOf(connection: DuckDBConnection, sql: string): Promise<Column[]> {
+    const rows = (await connection.runAndReadAll(`DESCRIBE ${sql}`)).getRowsJS();
+    return rows.map(([name, type]) => ({ name: typeof name === "string" ? name : "", type: typeof type === "string" ? type : "" }));
+  }
+
+  /** A checked query (printed) run with a WITH FILL clause: its ORDER BY and LIMIT go around the filled rows. */
+  async function filledQuery(connection: DuckDBConnection, checked: CheckedQuery, clause: FillClause): Promise<QueryOutcome | CheckedQuery> {
+    const statement = await parseTree(connection, checked.sql);
+    const node = isObject(statement) && Array.isArray(statement.statements) && isObject(statement.statements[0]) ? statement.statements[0].node : undefined;
+    if (!isObject(node) || !Array.isArray(node.modifiers)) throw new Error("The query could not be parsed");
+    const modifiers: unknown[] = node.modifiers;
+    const order = modifiers.find((modifier) => isObject(modifier) && modifier.type === "ORDER_MODIFIER");
+    const orders: unknown = isObject(order) ? order.orders : undefined;
+    const first: unknown = Array.isArray(orders) ? orders[0] : undefined;
+    const expression = isObject(first) ? first.expression : undefined;
+    const names: unknown = isObject(expression) && expression.class === "COLUMN_REF" ? expression.column_names : undefined;
+    const column: unknown = Array.isArray(names) ? names[0] : undefined;
+    if (!Array.isArray(names) || names.length !== 1 || typeof column !== "string") throw new Error("WITH FILL fills a column of the result named in ORDER BY (e.g. ORDER BY time WITH FILL)");
+    const descending = isObject(first) && first.type === "DESCENDING";
+
+    // The query without its ORDER BY and LIMIT gives the rows (DISTINCT stays with them); the outer SELECT orders
+    // and limits them with the fill.
+    const isOuter = (modifier: unknown) => isObject(modifier) && (modifier.type === "ORDER_MODIFIER" || modifier.type === "LIMIT_MODIFIER" || modifier.type === "LIMIT_PERCENT_MODIFIER");
+    node.modifiers = modifiers.filter((modifier) => !isOuter(modifier));
+    const dataSql = await printTree(connection, { node, named_param_map: [] });
+    const outer = await parseTree(connection, "SELECT * FROM __fill_rows");
+    const outerStatement = isObject(outer) && Array.isArray(outer.statements) && isObject(outer.statements[0]) ? outer.statements[0] : undefined;
+    if (outerStatement === undefined || !isObject(outerStatement.node)) throw new Error("The query could not be parsed");
+    outerStatement.node.modifiers = modifiers.filter(isOuter);
+    const outerSql = await printTree(connection, outerStatement);
+
+    // The bounds and step are checked as a query of their own, which may read no table.
+    const bounds = checkQuery(await parseTree(connection, boundsQuery(clause)));
+    if (!bounds.ok) return { kind: "refused", refusal: bounds.refusal, message: `WITH FILL: ${bounds.message}` };
+    const boundsNode = isObject(bounds.statement) ? bounds.statement.node : undefined;
+    if (!isObject(boundsNode) || !isObject(boundsNode.from_table) || boundsNode.from_table.type !== "EMPTY" || !Array.isArray(boundsNode.select_list) || boundsNode.select_list.length !== 3) {
+      throw new Error("WITH FILL's FROM, TO and STEP are each one expression");
+    }
+    const boundsSql = await printTree(connection, bounds.statement);
+    const stepType = (await columnsOf(connection, boundsSql))[2]?.type ?? "NULL";
+    const columns = await columnsOf(connection, dataSql);
+    const sql = filledSql({ dataSql, columns, boundsSql, stepType, column, descending, outerSql, maxFilledRows: limits.maxRows + 1 });
+    // Never answered from SQLite's sums, which hold no filled rows; not bounded: streamed and stopped past the limit.
+    return { sql, bounded: false, hourLayout: checked.hourLayout, rollup: undefined };
+  }
+
+  async function checkedPlainSql(connection: DuckDBConnection, sql: string): Promise<QueryOutcome | CheckedQuery> {
     const checked = checkQuery(await parseTree(connection, sql));
     if (!checked.ok) return { kind: "refused", refusal: checked.refusal, message: checked.message };
     // Planned on the tree as checked, before the rewrites below.

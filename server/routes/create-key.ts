@@ -88,8 +88,12 @@ export function createKeyHandler(deps: AuthDependencies) {
       if (!deps.store.apiBelongsTo(request.apiId, rootKey.workspaceId) || !hasAnyPermission(rootKey.permissions, permissionsFor("create_key", request.apiId))) {
         throw new ChangeRefused("err:svc:data:api_not_found", API_NOT_FOUND);
       }
-      // This server keeps no key recoverable: the real service's 412 for an API not set up for it.
+      // This server keeps no key recoverable. As the real service: without `encrypt_key` the API is not found; with
+      // it, a 412 says the API is not set up for encrypted keys.
       if (request.recoverable === true) {
+        if (!hasAnyPermission(rootKey.permissions, permissionsFor("encrypt_key", request.apiId))) {
+          throw new ChangeRefused("err:svc:data:api_not_found", API_NOT_FOUND);
+        }
         throw new ChangeRefused("err:svc:application:precondition_failed", "This API does not support key encryption.");
       }
       const { credits } = request;

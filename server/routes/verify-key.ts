@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { missingPermissionsDetail } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, DEFAULT_REGION, type AuthDependencies } from "../auth";
 import { errorResponse, JSON_HEADERS } from "../errors";

@@ -85,18 +85,20 @@ function listHandler<T extends { id: string }>(
   };
 }
 
-/** `POST /v2/permissions.listPermissions` (`rbac.*.read_permission`). */
+/** `POST /v2/permissions.listPermissions` (`rbac.*.read_permission`): `search` finds part of an id, name, slug or description. */
 export function listPermissionsHandler(deps: AuthDependencies) {
   return listHandler<PermissionRow>(
     deps,
     (db, workspaceId, { cursor, search, limit }) =>
       db
-        .prepare<[string, string, string, string, number], PermissionRow>(
+        .prepare<{ workspaceId: string; cursor: string; pattern: string; limit: number }, PermissionRow>(
           `SELECT id, name, slug FROM permissions
-            WHERE workspace_id = ? AND id > ? AND (name LIKE ? ESCAPE '\\' OR slug LIKE ? ESCAPE '\\')
-            ORDER BY id LIMIT ?`,
+            WHERE workspace_id = :workspaceId AND id > :cursor
+              AND (id LIKE :pattern ESCAPE '\\' OR name LIKE :pattern ESCAPE '\\' OR slug LIKE :pattern ESCAPE '\\'
+                   OR description LIKE :pattern ESCAPE '\\')
+            ORDER BY id LIMIT :limit`,
         )
-        .all(workspaceId, cursor ?? "", containsPattern(search), containsPattern(search), limit + 1),
+        .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
     (permissions) => requirePermissions(permissions, [READ_PERMISSION]),
     (_db, _workspaceId, row) => row,
   );
@@ -108,16 +110,18 @@ interface RoleListRow {
   permissions: string;
 }
 
-/** `POST /v2/permissions.listRoles` (`rbac.*.read_role`): each role with its permissions. */
+/** `POST /v2/permissions.listRoles` (`rbac.*.read_role`): each role with its permissions; `search` finds part of an id or name. */
 export function listRolesHandler(deps: AuthDependencies) {
   return listHandler<RoleListRow>(
     deps,
     (db, workspaceId, { cursor, search, limit }) =>
       db
-        .prepare<[string, string, string, number], RoleListRow>(
-          "SELECT id, name, permissions FROM roles WHERE workspace_id = ? AND id > ? AND name LIKE ? ESCAPE '\\' ORDER BY id LIMIT ?",
+        .prepare<{ workspaceId: string; cursor: string; pattern: string; limit: number }, RoleListRow>(
+          `SELECT id, name, permissions FROM roles
+            WHERE workspace_id = :workspaceId AND id > :cursor AND (id LIKE :pattern ESCAPE '\\' OR name LIKE :pattern ESCAPE '\\')
+            ORDER BY id LIMIT :limit`,
         )
-        .all(workspaceId, cursor ?? "", containsPattern(search), limit + 1),
+        .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
     (permissions) => requirePermissions(permissions, [READ_ROLE]),
     (db, workspaceId, row) => {
       const rolePermissions = permissionRows(db, workspaceId, parsePermissionList(row.permissions));
@@ -156,17 +160,19 @@ function readIdentityPermissions(identityId: string): string[] {
   return [READ_ANY_IDENTITY, `identity.${identityId}.read_identity`];
 }
 
-/** `POST /v2/identities.listIdentities`: every identity listed needs `identity.*.read_identity` or its own. */
+/** `POST /v2/identities.listIdentities`: every identity listed needs `identity.*.read_identity` or its own; `search` finds part of an id or external id. */
 export function listIdentitiesHandler(deps: AuthDependencies) {
   return listHandler<IdentityRow>(
     deps,
     (db, workspaceId, { cursor, search, limit }) =>
       db
-        .prepare<[string, string, string, number], IdentityRow>(
+        .prepare<{ workspaceId: string; cursor: string; pattern: string; limit: number }, IdentityRow>(
           `SELECT id, external_id AS externalId, meta FROM identities
-            WHERE workspace_id = ? AND id > ? AND external_id LIKE ? ESCAPE '\\' ORDER BY id LIMIT ?`,
+            WHERE workspace_id = :workspaceId AND id > :cursor
+              AND (id LIKE :pattern ESCAPE '\\' OR external_id LIKE :pattern ESCAPE '\\')
+            ORDER BY id LIMIT :limit`,
         )
-        .all(workspaceId, cursor ?? "", containsPattern(search), limit + 1),
+        .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
     (permissions, rows) => {
       for (const row of rows) requirePermissions(permissions, readIdentityPermissions(row.id));
     },

@@ -84,7 +84,7 @@ export const ERROR_KINDS = {
   "err:svc:authentication:key_not_found": {
     status: 401,
     title: "Unauthorized",
-    detail: "The provided root key does not exist or has been revoked",
+    detail: "The provided root key is invalid. We could not find the requested key.",
   },
   "err:svc:authorization:insufficient_permissions": {
     status: 403,

@@ -9,9 +9,11 @@ import { AnalyticsErrorNotice } from "../../features/troubleshoot/components/ana
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
 import { OutcomeExplanation } from "../../features/troubleshoot/components/outcome-explanation";
 import { verificationFacts } from "../../features/troubleshoot/verification-facts";
+import { KeyActionsSlot } from "../key-actions-slot";
 import { paths, requestLookupPath, TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
+import { useKeyChangesFromOtherTabs } from "../use-key-cache";
 import { usePageTitle } from "../use-page-title";
 
 /**
@@ -25,6 +27,7 @@ export function KeyRoute() {
   const connection = useRequiredConnection();
   const reenterKey = useForgetKey();
   const now = useNow();
+  useKeyChangesFromOtherTabs(connection);
 
   if (!isPlausibleKeyId(keyId)) return <NotAKeyId keyId={keyId} keysHref={paths.keys} />;
 
@@ -58,6 +61,7 @@ export function KeyRoute() {
                 <OutcomeExplanation facts={verificationFacts(outcome, apiKey, latest)} now={now} />
               )}
               renderAnalyticsError={(error, onRetry) => <AnalyticsErrorNotice error={error} onRetry={onRetry} />}
+              renderActions={(apiKey, refusedAs) => <KeyActionsSlot connection={connection} apiKey={apiKey} refusedAs={refusedAs} now={now} />}
             />
           </ErrorBoundary>
         )}

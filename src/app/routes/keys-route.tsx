@@ -5,9 +5,12 @@ import { KeysList } from "../../features/keys/components/keys-list";
 import { KeysPageShell } from "../../features/keys/components/keys-page-shell";
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
 import { LazyRefreshErrorNotice as RefreshErrorNotice } from "../../features/troubleshoot/components/lazy-refresh-error-notice";
+import { BulkActionsSlot } from "../bulk-actions-slot";
+import { CreateKeyButton } from "../create-key-button";
 import { TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
+import { useKeyChangesFromOtherTabs } from "../use-key-cache";
 import { usePageTitle } from "../use-page-title";
 
 /**
@@ -20,6 +23,7 @@ export function KeysRoute() {
   const connection = useRequiredConnection();
   const reenterKey = useForgetKey();
   const queryClient = useQueryClient();
+  useKeyChangesFromOtherTabs(connection);
   // A per-API server's API ID, given in the panel: the connection changes, so the boundary resets and lists again.
   const chooseApiId = (apiId: string) => {
     saveTarget(connection.baseUrl, apiId);
@@ -27,7 +31,7 @@ export function KeysRoute() {
   };
 
   return (
-    <KeysPageShell baseUrl={connection.baseUrl} apiId={connection.apiId}>
+    <KeysPageShell baseUrl={connection.baseUrl} apiId={connection.apiId} actions={<CreateKeyButton connection={connection} />}>
       <QueryErrorResetBoundary>
         {({ reset }) => (
           <ErrorBoundary
@@ -48,6 +52,7 @@ export function KeysRoute() {
           >
             <KeysList
               connection={connection}
+              renderBulkActions={(keys, clearSelection) => <BulkActionsSlot connection={connection} keys={keys} clearSelection={clearSelection} />}
               renderRefreshError={({ error, action, onRetry }) => (
                 <RefreshErrorNotice
                   error={error}

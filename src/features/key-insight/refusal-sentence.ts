@@ -69,7 +69,8 @@ function outcomeReason(outcome: AnalyticsOutcome, key: KeyFacts): string {
   }
 }
 
-function dominantRefusal(counts: OutcomeCounts): AnalyticsOutcome | null {
+/** The refusal most verifications got, or null when none was refused. */
+export function dominantRefusal(counts: OutcomeCounts): AnalyticsOutcome | null {
   let best: AnalyticsOutcome | null = null;
   for (const [outcome, count] of Object.entries(counts) as [AnalyticsOutcome, number][]) {
     if (outcome === "VALID" || count === 0) continue;

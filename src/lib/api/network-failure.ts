@@ -26,13 +26,14 @@ export async function classifyNetworkFailure(url: string, baseUrl: string, optio
   // Plain http to another computer, mixed content, [::1]: the page's own policy refused it before anything was sent.
   if (!sameOrigin && baseUrlWarnings(target.href, pageOrigin).some((warning) => warning !== "cross-origin")) return "blocked-by-page";
   try {
-    // Not followed: a redirect comes back as an "opaqueredirect" (where it leads stays hidden from the page). Any other
-    // opaque answer to a `no-cors` request means a server answered and only CORS hid it.
+    // On the page's own origin a redirect is not followed: it comes back as an "opaqueredirect" (where it leads stays
+    // hidden from the page). Elsewhere the request must be `no-cors`, which fetch allows only with redirects followed;
+    // an opaque answer then means a server answered and only CORS hid it.
     const answer = await untilAborted(
       (options.fetch ?? defaultFetch)(url, {
         method: "POST",
-        mode: "no-cors",
-        redirect: "manual",
+        mode: sameOrigin ? "same-origin" : "no-cors",
+        redirect: sameOrigin ? "manual" : "follow",
         body: "{}",
         headers: { "Content-Type": "text/plain" },
         credentials: "omit",

@@ -55,9 +55,11 @@ describe("keys.createKey", () => {
     expect((await createKey(server, rootKey, { apiId, byteLength: 32 })).key).toMatch(/^[1-9A-HJ-NP-Za-km-z]{44}$/);
   });
 
-  test("a recoverable key is refused with the real service's 412: keys here are never stored recoverable", async () => {
+  test("a recoverable key is refused with the real service's 412 (404 without encrypt_key): keys here are never stored recoverable", async () => {
     const before = await listedKeyIds(server, rootKey, apiId);
-    expect(errorOf(await call(server, "keys.createKey", rootKey, { apiId, recoverable: true }))).toMatchObject({
+    expect(errorOf(await call(server, "keys.createKey", rootKey, { apiId, recoverable: true }))).toMatchObject({ status: 404 });
+    const encrypter = server.admin.createRootKey({ permissions: [...ALL_KEY_PERMISSIONS, "api.*.encrypt_key"] }).secret;
+    expect(errorOf(await call(server, "keys.createKey", encrypter, { apiId, recoverable: true }))).toMatchObject({
       status: 412,
       code: "err:svc:application:precondition_failed",
       detail: "This API does not support key encryption.",

@@ -108,7 +108,7 @@ describe("rate limits", () => {
       { keyHash: hashSecret("sk_named"), ratelimits: [{ name: "nope" }] },
       { store, limiter, caller: { workspaceId, permissions: VERIFY_ALL }, requestId: "req_unknown", now: T0, region: "test" },
     );
-    expect(unknown).toEqual({ kind: "unknown_ratelimit", index: 0, name: "nope", keyId: expect.stringMatching(/^key_/) });
+    expect(unknown).toEqual({ kind: "unknown_ratelimit", index: 0, name: "nope", keyId: expect.stringMatching(/^key_/) as string });
   });
 });
 

@@ -42,6 +42,19 @@ describe("200", () => {
     expect(v.parse(Api, answer.json).data).toEqual({ id: apiId, name });
   });
 
+  test("authorization scopes: wildcard permission (the bare `*` grants nothing: 403)", async () => {
+    const apiId = namedApi("test-get-existing-api");
+    expect((await getApi({ apiId }, h.rootKey(["*"]))).status).toBe(403);
+  });
+
+  test("get recently created api with timestamp verification", async () => {
+    const createdAt = Date.now();
+    const apiId = createApi(server.admin.db, h.workspaceId, "recent-api", createdAt);
+    const answer = await getApi({ apiId });
+    expect(v.parse(Api, answer.json).data).toEqual({ id: apiId, name: "recent-api" });
+    expect(server.admin.db.prepare("SELECT created_at FROM apis WHERE id = ?").pluck().get(apiId)).toBe(createdAt);
+  });
+
   test.each([
     ["api wildcard permission", () => ["api.*.read_api"]],
     ["specific api permission", (apiId: string) => [`api.${apiId}.read_api`]],

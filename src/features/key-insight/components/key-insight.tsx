@@ -10,7 +10,7 @@ import type { Key } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
 import { useKey } from "../api/get-key";
 import { useKeyUsage, useRefusals } from "../api/key-analytics";
-import { refusalVerdict } from "../refusal-sentence";
+import { dominantRefusal, refusalVerdict } from "../refusal-sentence";
 import { usageSeries, type UsageSeries } from "../usage-series";
 import { bucketLabel, usageSummary } from "../usage-summary";
 import { KeyFields, Timestamp } from "./key-fields";
@@ -29,6 +29,8 @@ export interface KeyInsightProps {
   renderExplanation: (outcome: AnalyticsOutcome, apiKey: Key, latest: number) => ReactNode;
   /** Why the analytics could not be read, shown where the numbers would be; the rest of the page keeps working. */
   renderAnalyticsError: (error: unknown, onRetry: () => void) => ReactNode;
+  /** What one can do to the key, under its verdict; `refusedAs`: the refusal most of the last 24 h's verifications got. */
+  renderActions?: (apiKey: Key, refusedAs: AnalyticsOutcome | null) => ReactNode;
 }
 
 /**
@@ -105,6 +107,7 @@ function KeyInsightContent(props: KeyInsightProps & { apiKey: Key }) {
         {day.isPending && analyzable ? <Spinner /> : null}
         {verdict.text}
       </p>
+      {props.renderActions?.(apiKey, dayCounts === null ? null : dominantRefusal(dayCounts))}
       <p className="key-page__lookup">
         <Link to={props.lookupHref()}>Look up a request id</Link> from this key’s verifications or from Keyscope’s own requests.
       </p>

@@ -17,3 +17,6 @@ export function estimatedListWidth(compact: boolean): number {
   const viewport = typeof window === "undefined" ? 0 : window.innerWidth;
   return Math.min(viewport, KEYS_PAGE_MAX_WIDTH) - 2 * KEYS_PAGE_PADDING[compact ? "compact" : "wide"];
 }
+
+/** The selection column's width (a checkbox), before the data columns, when rows can be selected. */
+export const SELECT_COLUMN_WIDTH = 40;

@@ -6,11 +6,12 @@ import { useMediaQuery } from "../../../lib/hooks/use-media-query";
 import { useNow } from "../../../lib/hooks/use-now";
 import { useOnline } from "../../../lib/hooks/use-online";
 import { useListKeys, type ListKeysParams } from "../api/list-keys";
-import { COMPACT_QUERY, estimatedListWidth } from "../columns/keys-layout";
+import { COMPACT_QUERY, estimatedListWidth, SELECT_COLUMN_WIDTH } from "../columns/keys-layout";
 import { useKeyFilter } from "../hooks/use-key-filter";
 import { useKeyIdLookup } from "../hooks/use-key-id-lookup";
 import { useKeysLoader } from "../hooks/use-keys-loader";
 import { useKeysSorting } from "../hooks/use-keys-sorting";
+import { useKeySelection } from "../hooks/use-key-selection";
 import { useKeysTable } from "../hooks/use-keys-table";
 import { useLoadMore } from "../hooks/use-load-more";
 import { useRateLimitWait } from "../hooks/use-rate-limit-wait";
@@ -44,6 +45,8 @@ interface KeysListProps {
   params?: ListKeysParams;
   /** How a failed refresh or "load more" is shown while the loaded keys stay on screen. */
   renderRefreshError: (props: RefreshErrorProps) => ReactNode;
+  /** With it, rows can be selected; it renders what can be done to the selected keys (composed by the app). */
+  renderBulkActions?: ((selected: readonly Key[], clearSelection: () => void) => ReactNode) | undefined;
 }
 
 type KeysQuery = ReturnType<typeof useListKeys>;
@@ -60,7 +63,8 @@ interface KeysListContentProps extends KeysListProps {
   pages: NonNullable<KeysQuery["data"]>["pages"];
 }
 
-function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderRefreshError }: KeysListContentProps) {
+function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderRefreshError, renderBulkActions }: KeysListContentProps) {
+  const selection = useKeySelection();
   const { hasNextPage } = query;
   const online = useOnline();
   const now = useNow();
@@ -79,7 +83,8 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
     usageAvailable: !usageForbidden,
     sorting: sort.sorting,
     onSortingChange: sort.setSorting,
-    width,
+    // The selection column takes its width before the data columns are fitted.
+    width: renderBulkActions === undefined || compact ? width : Math.max(0, width - SELECT_COLUMN_WIDTH),
     compact,
   });
   const rateLimit = useRateLimitWait(loader.state, query.error);
@@ -169,6 +174,15 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
 
       {failure}
 
+      {renderBulkActions !== undefined && selection.selected.size > 0 && (
+        <div className="keys-list__bulk">
+          {renderBulkActions(
+            keys.filter((key) => selection.selected.has(key.keyId)),
+            selection.clear,
+          )}
+        </div>
+      )}
+
       {shown.length === 0 && narrowed ? (
         <NoMatchingKeys
           query={filter.query}
@@ -190,6 +204,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
           onNearEnd={paging.autoLoad}
           onKeysInView={usageForbidden ? undefined : onKeysInView}
           scrollResetKey={refresher.scrollResetKey}
+          selection={renderBulkActions === undefined ? undefined : selection}
         />
       )}
 

@@ -1,10 +1,11 @@
 import { elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
-import { memo, useEffect, useEffectEvent, useRef, type CSSProperties } from "react";
+import { memo, useEffect, useEffectEvent, useMemo, useRef, type CSSProperties } from "react";
 import { COLUMN_SPECS, type ColumnId } from "../columns/column-specs";
 import type { Key } from "../../../lib/contract";
 import type { KeyUsage } from "../utils/usage";
 import type { KeysTableModel } from "../hooks/use-keys-table";
-import { HEADER_HEIGHT, ROW_HEIGHT } from "../columns/keys-layout";
+import type { KeySelection } from "../hooks/use-key-selection";
+import { HEADER_HEIGHT, ROW_HEIGHT, SELECT_COLUMN_WIDTH as SELECT_WIDTH } from "../columns/keys-layout";
 import { KeyCell } from "./key-cells";
 import { SortControl } from "./sort-control";
 
@@ -72,7 +73,10 @@ interface KeysTableProps {
   onKeysInView?: (keyIds: readonly string[]) => void;
   /** A change scrolls back to the first row (after a refresh, which reloads the first page). */
   scrollResetKey?: number;
+  /** Checkboxes to select rows for a bulk action; none without it. */
+  selection?: KeySelection | undefined;
 }
+
 
 export function KeysTable(props: KeysTableProps) {
   // A new layout is a new virtualizer: row heights are fixed per layout, never re-measured.
@@ -84,7 +88,7 @@ export function KeysTable(props: KeysTableProps) {
   );
 }
 
-function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollResetKey, compact }: KeysTableProps) {
+function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollResetKey, compact, selection }: KeysTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { table, shownColumns: columns } = model;
   const rows = table.getRowModel().rows;
@@ -134,9 +138,14 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
   }, [scrollResetKey]);
 
+  const selectWidth = selection === undefined ? 0 : SELECT_WIDTH;
+  // Stable while the rows are: a click re-renders the rows, scrolling does not.
+  const shownIds = useMemo(() => rows.map((row) => row.id), [rows]);
+  const toggle = selection?.toggle;
+  const onToggle = useMemo(() => (toggle === undefined ? undefined : (keyId: string, range: boolean) => toggle(keyId, range, shownIds)), [toggle, shownIds]);
   const style = {
-    "--keys-columns": columns.map((column) => COLUMN_SPECS[column].width).join(" "),
-    "--keys-min-width": compact ? "0px" : `${columns.reduce((sum, column) => sum + COLUMN_SPECS[column].minWidth, 0)}px`,
+    "--keys-columns": [...(selection === undefined || compact ? [] : [`${SELECT_WIDTH}px`]), ...columns.map((column) => COLUMN_SPECS[column].width)].join(" "),
+    "--keys-min-width": compact ? "0px" : `${selectWidth + columns.reduce((sum, column) => sum + COLUMN_SPECS[column].minWidth, 0)}px`,
     "--keys-row-height": `${rowHeight}px`,
   } as CSSProperties;
 
@@ -151,11 +160,16 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
         className={compact ? "keys-table keys-table--compact" : "keys-table"}
         aria-label="API keys"
         aria-rowcount={rows.length + 1}
-        aria-colcount={columns.length}
+        aria-colcount={columns.length + (selection === undefined ? 0 : 1)}
         style={style}
       >
         <div role="rowgroup" className="keys-table__head">
           <div role="row" aria-rowindex={1} className="keys-table__row keys-table__row--head">
+            {selection !== undefined && (
+              <div role="columnheader" className="keys-table__cell keys-table__cell--select">
+                <SelectAll selection={selection} ids={shownIds} />
+              </div>
+            )}
             {columns.map((id) => {
               const column = table.getColumn(id);
               const sorted = column?.getIsSorted() ?? false;
@@ -189,6 +203,8 @@ function VirtualKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollRe
                 now={now}
                 usage={usage?.get(row.id)}
                 compact={compact}
+                selected={selection?.selected.has(row.id)}
+                onToggle={onToggle}
               />
             );
           })}
@@ -207,11 +223,25 @@ interface KeyRowProps {
   now: number;
   usage: KeyUsage | undefined;
   compact: boolean;
+  /** Undefined: no selection column. */
+  selected?: boolean | undefined;
+  onToggle?: ((keyId: string, range: boolean) => void) | undefined;
 }
 
-const KeyRow = memo(function KeyRow({ keyData, index, top, columns, now, usage, compact }: KeyRowProps) {
+const KeyRow = memo(function KeyRow({ keyData, index, top, columns, now, usage, compact, selected, onToggle }: KeyRowProps) {
   return (
-    <div role="row" aria-rowindex={index + 2} className="keys-table__row" style={{ transform: `translateY(${top}px)` }}>
+    <div role="row" aria-rowindex={index + 2} aria-selected={selected} className="keys-table__row" style={{ transform: `translateY(${top}px)` }}>
+      {onToggle !== undefined && (
+        <div role="cell" className="keys-table__cell keys-table__cell--select">
+          <input
+            type="checkbox"
+            aria-label={`Select ${keyData.name !== undefined && keyData.name.trim() !== "" ? keyData.name : keyData.keyId}`}
+            checked={selected === true}
+            onClick={(event) => onToggle(keyData.keyId, event.shiftKey)}
+            readOnly
+          />
+        </div>
+      )}
       {columns.map((column) => (
         <div role="cell" key={column} className={`keys-table__cell keys-table__cell--${column}`}>
           {compact && COMPACT_LABELS[column] !== undefined && (
@@ -225,6 +255,23 @@ const KeyRow = memo(function KeyRow({ keyData, index, top, columns, now, usage, 
     </div>
   );
 });
+
+/** Selects every key shown (as filtered), or none when all are. */
+function SelectAll({ selection, ids }: { selection: KeySelection; ids: readonly string[] }) {
+  const all = ids.length > 0 && ids.every((id) => selection.selected.has(id));
+  const some = !all && ids.some((id) => selection.selected.has(id));
+  return (
+    <input
+      type="checkbox"
+      aria-label={`Select all ${ids.length} shown`}
+      checked={all}
+      ref={(element) => {
+        if (element) element.indeterminate = some;
+      }}
+      onChange={() => (all ? selection.clear() : selection.setAll(ids))}
+    />
+  );
+}
 
 function SortIcon({ sorted }: { sorted: false | "asc" | "desc" }) {
   return (

@@ -22,10 +22,12 @@ test("the page's own origin answering with a redirect is a redirect, not 'nothin
   expect(JSON.stringify(seen[0]?.headers)).not.toMatch(/authorization/i);
 });
 
-test("another origin answering with a redirect is a redirect too; answering otherwise, CORS", async () => {
+test("another origin is probed no-cors, following redirects as fetch requires there; an opaque answer is CORS", async () => {
   const api = "https://api.example";
-  expect(await classifyNetworkFailure(`${api}/v2/keys.listKeys`, api, { fetch: answering("opaqueredirect"), signal, pageOrigin: PAGE })).toBe("redirect");
-  expect(await classifyNetworkFailure(`${api}/v2/keys.listKeys`, api, { fetch: answering("opaque"), signal, pageOrigin: PAGE })).toBe("cors");
+  const seen: RequestInit[] = [];
+  expect(await classifyNetworkFailure(`${api}/v2/keys.listKeys`, api, { fetch: answering("opaque", seen), signal, pageOrigin: PAGE })).toBe("cors");
+  // A browser refuses a no-cors request that does not follow redirects (and logs an error), so the probe must not ask.
+  expect(seen[0]).toMatchObject({ mode: "no-cors", redirect: "follow" });
 });
 
 test("the page's own origin not answering at all is unreachable", async () => {

@@ -1,0 +1,35 @@
+import { Suspense } from "react";
+import { useNavigate } from "react-router-dom";
+import type { Connection } from "../lib/api/transport";
+import type { Key } from "../lib/contract";
+import { retryableLazy } from "../lib/retryable-lazy";
+import { LazyErrorPanel as ErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
+import { keyPath, paths, TROUBLESHOOT_PATH } from "./paths";
+import { useForgetKey } from "./use-forget-key";
+import { useKeyCache } from "./use-key-cache";
+
+// Loaded after the key's page has its key: the actions never hold up its first screen.
+const KeyActions = retryableLazy(() => import("../features/key-actions/components/key-actions"), (module) => module.KeyActions);
+
+/** A key's actions on its page: the key-actions feature, its failures in the troubleshoot panel, the caches composed here. */
+export function KeyActionsSlot({ connection, apiKey, refusedAs, now }: { connection: Connection; apiKey: Key; refusedAs: string | null; now: number }) {
+  const cache = useKeyCache(connection);
+  const reenterKey = useForgetKey();
+  const navigate = useNavigate();
+  return (
+    <Suspense fallback={null}>
+      <KeyActions
+        connection={connection}
+        apiKey={apiKey}
+        cache={cache}
+        now={now}
+        refusedAs={refusedAs}
+        keyHref={keyPath}
+        onDeleted={() => void navigate(paths.keys)}
+        renderError={(error, onRetry) => (
+          <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} troubleshootHref={TROUBLESHOOT_PATH} />
+        )}
+      />
+    </Suspense>
+  );
+}

@@ -1,0 +1,120 @@
+import { useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo } from "react";
+import * as v from "valibot";
+import type { KeysPage } from "../lib/api/list-keys";
+import type { Connection } from "../lib/api/transport";
+import type { Key } from "../lib/contract";
+import { fingerprint } from "../lib/fingerprint";
+import { keyQueryOptions } from "../features/key-insight/api/get-key";
+import type { KeyCache } from "../features/key-actions/key-cache";
+
+/** Every loaded keys list (any filter) of this query client: the list queries' keys start with these two. */
+const LIST_PREFIX = ["keys", "list"] as const;
+/** Where the tabs of this browser tell each other which keys changed: ids only, never a secret or a key's fields. */
+const CHANNEL = "keyscope-key-changes";
+
+type Pages = InfiniteData<KeysPage>;
+
+/** `scope`: the connection's base URL and the root key's fingerprint, so a tab of another connection ignores it. */
+const ChangeMessageSchema = v.object({ scope: v.string(), change: v.picklist(["changed", "created", "deleted"]), keyId: v.string() });
+type ChangeMessage = v.InferOutput<typeof ChangeMessageSchema>;
+
+function scopeOf(connection: Connection): string {
+  return `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
+}
+
+function mapListKeys(queryClient: QueryClient, change: (keys: Key[], pageIndex: number) => Key[]): void {
+  queryClient.setQueriesData<Pages>({ queryKey: LIST_PREFIX }, (data) =>
+    data === undefined ? data : { ...data, pages: data.pages.map((page, index) => ({ ...page, keys: change(page.keys, index) })) },
+  );
+}
+
+/** The caches of this tab, without telling the others. */
+function localCache(queryClient: QueryClient, connection: Connection): KeyCache {
+  const keyQuery = (keyId: string) => keyQueryOptions(connection, keyId);
+  const patchEverywhere = (keyId: string, patch: (key: Key) => Key) => {
+    queryClient.setQueryData(keyQuery(keyId).queryKey, (key) => (key === undefined ? key : patch(key)));
+    mapListKeys(queryClient, (keys) => keys.map((key) => (key.keyId === keyId ? patch(key) : key)));
+  };
+  return {
+    patchKey: (keyId, patch) => {
+      const before = queryClient.getQueryData(keyQuery(keyId).queryKey);
+      const listsBefore = queryClient.getQueriesData<Pages>({ queryKey: LIST_PREFIX });
+      patchEverywhere(keyId, (key) => ({ ...key, ...patch }));
+      return () => {
+        if (before !== undefined) queryClient.setQueryData(keyQuery(keyId).queryKey, before);
+        for (const [queryKey, data] of listsBefore) queryClient.setQueryData(queryKey, data);
+      };
+    },
+    refreshKey: async (keyId) => {
+      try {
+        const fresh = await queryClient.fetchQuery({ ...keyQuery(keyId), staleTime: 0 });
+        patchEverywhere(keyId, () => fresh);
+      } catch {
+        // The key's page shows its own failure when it reloads; a list keeps what it showed.
+      }
+    },
+    keyCreated: async (keyId) => {
+      const created = await queryClient.fetchQuery({ ...keyQuery(keyId), staleTime: 0 }).catch(() => ({ keyId }) satisfies Key);
+      mapListKeys(queryClient, (keys, pageIndex) => (pageIndex === 0 && !keys.some((key) => key.keyId === keyId) ? [created, ...keys] : keys));
+    },
+    keyDeleted: (keyId) => {
+      queryClient.removeQueries({ queryKey: keyQuery(keyId).queryKey });
+      mapListKeys(queryClient, (keys) => keys.filter((key) => key.keyId !== keyId));
+    },
+  };
+}
+
+function tell(connection: Connection, change: ChangeMessage["change"], keyId: string): void {
+  if (typeof BroadcastChannel === "undefined") return;
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.postMessage({ scope: scopeOf(connection), change, keyId } satisfies ChangeMessage);
+  channel.close();
+}
+
+/**
+ * The key actions' view of the caches, composed here because the keys list and the key's page belong to other
+ * features: a change shows in both at once, the key's page reloads what the service says after it, and the
+ * other tabs of this browser are told which key changed.
+ */
+export function useKeyCache(connection: Connection): KeyCache {
+  const queryClient = useQueryClient();
+  return useMemo((): KeyCache => {
+    const local = localCache(queryClient, connection);
+    return {
+      patchKey: local.patchKey,
+      refreshKey: async (keyId) => {
+        await local.refreshKey(keyId);
+        tell(connection, "changed", keyId);
+      },
+      keyCreated: async (keyId) => {
+        await local.keyCreated(keyId);
+        tell(connection, "created", keyId);
+      },
+      keyDeleted: (keyId) => {
+        local.keyDeleted(keyId);
+        tell(connection, "deleted", keyId);
+      },
+    };
+  }, [connection, queryClient]);
+}
+
+/** Follows the changes made in the other tabs of this browser (same connection): the key reloaded, added or removed. */
+export function useKeyChangesFromOtherTabs(connection: Connection): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (typeof BroadcastChannel === "undefined") return;
+    const channel = new BroadcastChannel(CHANNEL);
+    const local = localCache(queryClient, connection);
+    const scope = scopeOf(connection);
+    channel.onmessage = (event: MessageEvent<unknown>) => {
+      const parsed = v.safeParse(ChangeMessageSchema, event.data);
+      if (!parsed.success || parsed.output.scope !== scope) return;
+      const message = parsed.output;
+      if (message.change === "deleted") local.keyDeleted(message.keyId);
+      else if (message.change === "created") void local.keyCreated(message.keyId);
+      else void local.refreshKey(message.keyId);
+    };
+    return () => channel.close();
+  }, [connection, queryClient]);
+}

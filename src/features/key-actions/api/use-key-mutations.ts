@@ -1,0 +1,88 @@
+import { useMutation } from "@tanstack/react-query";
+import { createKey, type CreateKeyRequest } from "../../../lib/api/create-key";
+import { deleteKey } from "../../../lib/api/delete-key";
+import { rerollKey } from "../../../lib/api/reroll-key";
+import type { Connection } from "../../../lib/api/transport";
+import { updateCredits, type CreditsChange } from "../../../lib/api/update-credits";
+import { updateKey } from "../../../lib/api/update-key";
+import type { KeyFieldsInput } from "../../../lib/api/key-changes";
+import type { Key } from "../../../lib/contract";
+import type { KeyCache } from "../key-cache";
+import { learnRefusal } from "../refusals";
+
+/**
+ * The mutations of the key actions. A new secret never becomes mutation data (the mutation cache keeps `data` and
+ * `variables`): it goes straight to the `reveal` callback of the dialog that shows it, and only the key id is data.
+ * Mutations are dropped from the cache as soon as no dialog uses them (gcTime 0).
+ */
+
+interface SecretTarget {
+  /** Receives the secret, once; the dialog keeps it in its own state until it closes. */
+  reveal: (secret: string) => void;
+}
+
+export function useCreateKey(connection: Connection, cache: KeyCache) {
+  return useMutation({
+    gcTime: 0,
+    mutationFn: async ({ request, reveal }: { request: CreateKeyRequest } & SecretTarget) => {
+      const { keyId, secret } = await createKey(connection, request);
+      reveal(secret);
+      return { keyId };
+    },
+    onError: (error) => learnRefusal(connection, "create_key", error),
+    onSuccess: ({ keyId }) => cache.keyCreated(keyId),
+  });
+}
+
+export function useRerollKey(connection: Connection, cache: KeyCache) {
+  return useMutation({
+    gcTime: 0,
+    mutationFn: async ({ keyId, expirationMs, reveal }: { keyId: string; expirationMs: number } & SecretTarget) => {
+      const answer = await rerollKey(connection, keyId, expirationMs);
+      reveal(answer.secret);
+      return { oldKeyId: keyId, keyId: answer.keyId };
+    },
+    // The real service needs create_key for a reroll too; the first refusal names which.
+    onError: (error) => learnRefusal(connection, "create_key", error),
+    onSuccess: async ({ oldKeyId, keyId }) => {
+      await cache.keyCreated(keyId);
+      await cache.refreshKey(oldKeyId);
+    },
+  });
+}
+
+/** Optimistic where safe: the fields given show at once and are rolled back if the service refuses them. */
+export function useUpdateKey(connection: Connection, cache: KeyCache) {
+  return useMutation({
+    gcTime: 0,
+    mutationFn: ({ keyId, changes }: { keyId: string; changes: KeyFieldsInput; optimistic?: Partial<Key> }) =>
+      updateKey(connection, keyId, changes),
+    onMutate: ({ keyId, optimistic }) => ({ rollback: optimistic === undefined ? undefined : cache.patchKey(keyId, optimistic) }),
+    onError: (error, _variables, context) => {
+      context?.rollback?.();
+      learnRefusal(connection, "update_key", error);
+    },
+    onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
+  });
+}
+
+export function useUpdateCredits(connection: Connection, cache: KeyCache) {
+  return useMutation({
+    gcTime: 0,
+    mutationFn: ({ keyId, change }: { keyId: string; change: CreditsChange }) => updateCredits(connection, keyId, change),
+    onError: (error) => learnRefusal(connection, "update_key", error),
+    onSuccess: ({ credits }, { keyId }) => {
+      cache.patchKey(keyId, { credits });
+    },
+    onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
+  });
+}
+
+export function useDeleteKey(connection: Connection, cache: KeyCache) {
+  return useMutation({
+    gcTime: 0,
+    mutationFn: ({ keyId }: { keyId: string }) => deleteKey(connection, keyId),
+    onError: (error) => learnRefusal(connection, "delete_key", error),
+    onSuccess: (_data, { keyId }) => cache.keyDeleted(keyId),
+  });
+}

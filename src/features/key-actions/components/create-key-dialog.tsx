@@ -1,0 +1,281 @@
+import { useId, useState, type FormEvent } from "react";
+import type { CreateKeyRequest } from "../../../lib/api/create-key";
+import type { Connection } from "../../../lib/api/transport";
+import { useNow } from "../../../lib/hooks/use-now";
+import { useCreateKey } from "../api/use-key-mutations";
+import { useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
+import type { KeyCache } from "../key-cache";
+import { useRefusal } from "../refusals";
+import { ActionDialog } from "./action-dialog";
+import { parseCredits, parseExpires, parseMeta, parseRatelimits, splitNames, type RatelimitRow, type RefillChoice } from "./key-form-fields";
+import { NamePicker } from "./name-picker";
+import { RefusalNote } from "./refusal-note";
+import type { RenderError } from "./render-error";
+import { SecretField } from "./secret-field";
+
+export interface CreateKeyDialogProps {
+  connection: Connection;
+  cache: KeyCache;
+  renderError: RenderError;
+  onClose: () => void;
+}
+
+const EMPTY_LIMIT: RatelimitRow = { name: "", limit: "", seconds: "" };
+
+/** Create key: every field keys.createKey takes; on success the secret, shown once. */
+export function CreateKeyDialog({ connection, cache, renderError, onClose }: CreateKeyDialogProps) {
+  const [created, setCreated] = useState<{ keyId: string; secret: string } | null>(null);
+  return (
+    <ActionDialog title={created === null ? "Create key" : "Key created"} onClose={onClose}>
+      {created === null ? (
+        <CreateKeyForm connection={connection} cache={cache} renderError={renderError} onCreated={setCreated} />
+      ) : (
+        <>
+          <SecretField secret={created.secret} keyId={created.keyId} />
+          <div className="action-form__buttons">
+            <button type="button" className="button button--primary" onClick={onClose}>
+              Done
+            </button>
+          </div>
+        </>
+      )}
+    </ActionDialog>
+  );
+}
+
+function CreateKeyForm({
+  connection,
+  cache,
+  renderError,
+  onCreated,
+}: Omit<CreateKeyDialogProps, "onClose"> & { onCreated: (created: { keyId: string; secret: string }) => void }) {
+  const id = useId();
+  // The server says a past expiry is wrong too; this catches it before sending (a minute's precision is enough).
+  const now = useNow();
+  const refusal = useRefusal(connection, "create_key");
+  const mutation = useCreateKey(connection, cache);
+  const permissionsQuery = useWorkspacePermissions(connection);
+  const rolesQuery = useWorkspaceRoles(connection);
+
+  const [apiId, setApiId] = useState(connection.apiId ?? "");
+  const [name, setName] = useState("");
+  const [prefix, setPrefix] = useState("");
+  const [expires, setExpires] = useState("");
+  const [credits, setCredits] = useState("");
+  const [refill, setRefill] = useState<RefillChoice>("none");
+  const [refillAmount, setRefillAmount] = useState("");
+  const [limits, setLimits] = useState<RatelimitRow[]>([EMPTY_LIMIT]);
+  const [pickedPermissions, setPickedPermissions] = useState<string[]>([]);
+  const [newPermissions, setNewPermissions] = useState("");
+  const [pickedRoles, setPickedRoles] = useState<string[]>([]);
+  const [newRoles, setNewRoles] = useState("");
+  const [externalId, setExternalId] = useState("");
+  const [meta, setMeta] = useState("");
+  const [enabled, setEnabled] = useState(true);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const metaCheck = parseMeta(meta);
+
+  function request(now: number): CreateKeyRequest | string {
+    if (apiId.trim() === "") return "Say which API the key belongs to (its id, api_…).";
+    if (prefix !== "" && !/^[a-zA-Z0-9_]{1,16}$/.test(prefix)) return "A prefix is up to 16 letters, digits or _.";
+    const expiresAt = parseExpires(expires, now);
+    if (!expiresAt.ok) return `Expires: ${expiresAt.error}`;
+    const creditsValue = parseCredits(credits, refill, refillAmount);
+    if (!creditsValue.ok) return `Credits: ${creditsValue.error}`;
+    const ratelimits = parseRatelimits(limits);
+    if (!ratelimits.ok) return ratelimits.error;
+    if (!metaCheck.ok) return `Meta: ${metaCheck.error}`;
+    const permissions = [...new Set([...pickedPermissions, ...splitNames(newPermissions)])];
+    const roles = [...new Set([...pickedRoles, ...splitNames(newRoles)])];
+    return {
+      apiId: apiId.trim(),
+      enabled,
+      ...(name.trim() !== "" && { name: name.trim() }),
+      ...(prefix !== "" && { prefix }),
+      ...(expiresAt.value !== undefined && { expires: expiresAt.value }),
+      ...(creditsValue.value !== undefined && { credits: creditsValue.value }),
+      ...(ratelimits.value.length > 0 && { ratelimits: ratelimits.value }),
+      ...(permissions.length > 0 && { permissions }),
+      ...(roles.length > 0 && { roles }),
+      ...(externalId.trim() !== "" && { externalId: externalId.trim() }),
+      ...(metaCheck.value !== undefined && { meta: metaCheck.value }),
+    };
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    send();
+  }
+
+  function send() {
+    const built = request(now);
+    if (typeof built === "string") {
+      setProblem(built);
+      return;
+    }
+    setProblem(null);
+    let secret = "";
+    mutation.mutate(
+      { request: built, reveal: (value) => (secret = value) },
+      {
+        onSuccess: ({ keyId }) => {
+          onCreated({ keyId, secret });
+          mutation.reset();
+        },
+      },
+    );
+  }
+
+  const setLimit = (index: number, patch: Partial<RatelimitRow>) => setLimits(limits.map((row, at) => (at === index ? { ...row, ...patch } : row)));
+  const choicesNote = (failed: boolean) => (failed ? "This root key may not list the workspace’s; type the names." : undefined);
+
+  return (
+    <form className="action-form" onSubmit={submit} noValidate>
+      {refusal && <RefusalNote refusal={refusal} action="Creating a key" />}
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-api`}>
+          API id
+        </label>
+        <input id={`${id}-api`} className="input input--mono" value={apiId} onChange={(event) => setApiId(event.target.value)} required autoComplete="off" />
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-name`}>
+          Name
+        </label>
+        <input id={`${id}-name`} className="input" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" />
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-prefix`}>
+          Prefix
+        </label>
+        <input id={`${id}-prefix`} className="input input--mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} autoComplete="off" maxLength={16} />
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-expires`}>
+          Expires
+        </label>
+        <input id={`${id}-expires`} type="datetime-local" className="input" value={expires} onChange={(event) => setExpires(event.target.value)} />
+        <span className="field__hint">Empty: never.</span>
+      </div>
+      <fieldset className="action-form__group">
+        <legend>Credits</legend>
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-credits`}>
+            Credits
+          </label>
+          <input id={`${id}-credits`} type="number" min={0} step={1} className="input" value={credits} onChange={(event) => setCredits(event.target.value)} />
+          <span className="field__hint">Empty: unlimited.</span>
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-refill`}>
+            Refill
+          </label>
+          <select id={`${id}-refill`} className="input" value={refill} onChange={(event) => setRefill(refillChoice(event.target.value))}>
+            <option value="none">No refill</option>
+            <option value="daily">Daily</option>
+            <option value="monthly">Monthly</option>
+          </select>
+        </div>
+        {refill !== "none" && (
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-refill-amount`}>
+              Refill amount
+            </label>
+            <input id={`${id}-refill-amount`} type="number" min={1} step={1} className="input" value={refillAmount} onChange={(event) => setRefillAmount(event.target.value)} />
+          </div>
+        )}
+      </fieldset>
+      <fieldset className="action-form__group">
+        <legend>Rate limits</legend>
+        {limits.map((row, index) => (
+          <div className="action-form__row" key={index}>
+            <div className="field">
+              <label className="field__label" htmlFor={`${id}-rl-name-${index}`}>
+                Limit name
+              </label>
+              <input id={`${id}-rl-name-${index}`} className="input" value={row.name} onChange={(event) => setLimit(index, { name: event.target.value })} autoComplete="off" />
+            </div>
+            <div className="field">
+              <label className="field__label" htmlFor={`${id}-rl-limit-${index}`}>
+                Requests
+              </label>
+              <input id={`${id}-rl-limit-${index}`} type="number" min={1} className="input" value={row.limit} onChange={(event) => setLimit(index, { limit: event.target.value })} />
+            </div>
+            <div className="field">
+              <label className="field__label" htmlFor={`${id}-rl-window-${index}`}>
+                Per seconds
+              </label>
+              <input id={`${id}-rl-window-${index}`} type="number" min={1} className="input" value={row.seconds} onChange={(event) => setLimit(index, { seconds: event.target.value })} />
+            </div>
+          </div>
+        ))}
+        <button type="button" className="button button--small" onClick={() => setLimits([...limits, EMPTY_LIMIT])}>
+          Add a rate limit
+        </button>
+      </fieldset>
+      <NamePicker
+        legend="Permissions"
+        choices={permissionsQuery.data?.map((permission) => permission.slug ?? permission.name)}
+        choicesNote={choicesNote(permissionsQuery.isError)}
+        picked={pickedPermissions}
+        onPickedChange={setPickedPermissions}
+        typed={newPermissions}
+        onTypedChange={setNewPermissions}
+      />
+      <NamePicker
+        legend="Roles"
+        choices={rolesQuery.data?.map((role) => role.name)}
+        choicesNote={choicesNote(rolesQuery.isError)}
+        picked={pickedRoles}
+        onPickedChange={setPickedRoles}
+        typed={newRoles}
+        onTypedChange={setNewRoles}
+      />
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-external`}>
+          External id
+        </label>
+        <input id={`${id}-external`} className="input input--mono" value={externalId} onChange={(event) => setExternalId(event.target.value)} autoComplete="off" />
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-meta`}>
+          Meta (JSON)
+        </label>
+        <textarea
+          id={`${id}-meta`}
+          className="input input--mono"
+          rows={3}
+          value={meta}
+          onChange={(event) => setMeta(event.target.value)}
+          aria-invalid={!metaCheck.ok}
+          aria-describedby={metaCheck.ok ? undefined : `${id}-meta-error`}
+          spellCheck={false}
+        />
+        {!metaCheck.ok && (
+          <span id={`${id}-meta-error`} className="field__error">
+            {metaCheck.error}
+          </span>
+        )}
+      </div>
+      <label className="action-form__check">
+        <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} /> Enabled
+      </label>
+      {problem !== null && (
+        <p className="field__error" role="alert">
+          {problem}
+        </p>
+      )}
+      {mutation.isError && renderError(mutation.error, send)}
+      <div className="action-form__buttons">
+        <button type="submit" className="button button--primary" disabled={mutation.isPending}>
+          {mutation.isPending ? "Creating…" : "Create key"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function refillChoice(value: string): RefillChoice {
+  return value === "daily" || value === "monthly" ? value : "none";
+}

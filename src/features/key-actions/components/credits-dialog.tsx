@@ -1,0 +1,97 @@
+import { useId, useState, type FormEvent } from "react";
+import type { Connection } from "../../../lib/api/transport";
+import type { CreditsChange } from "../../../lib/api/update-credits";
+import type { Key } from "../../../lib/contract";
+import { formatCount } from "../../../lib/format-number";
+import { useUpdateCredits } from "../api/use-key-mutations";
+import type { KeyCache } from "../key-cache";
+import { ActionDialog } from "./action-dialog";
+import { parseWhole } from "./key-form-fields";
+import type { RenderError } from "./render-error";
+
+export type CreditsMode = "set" | "increment" | "decrement" | "unlimited";
+
+const MODES: { mode: CreditsMode; label: string }[] = [
+  { mode: "increment", label: "Add" },
+  { mode: "decrement", label: "Remove" },
+  { mode: "set", label: "Set to" },
+  { mode: "unlimited", label: "Unlimited" },
+];
+
+export interface CreditsDialogProps {
+  connection: Connection;
+  apiKey: Key;
+  cache: KeyCache;
+  renderError: RenderError;
+  onClose: () => void;
+  initialMode?: CreditsMode;
+  initialValue?: number;
+}
+
+/** A key's credits: set, add, remove, or unlimited, with one number field. */
+export function CreditsDialog({ connection, apiKey, cache, renderError, onClose, initialMode = "increment", initialValue }: CreditsDialogProps) {
+  const id = useId();
+  const [mode, setMode] = useState<CreditsMode>(initialMode);
+  const [value, setValue] = useState(initialValue === undefined ? "" : String(initialValue));
+  const [problem, setProblem] = useState<string | null>(null);
+  const mutation = useUpdateCredits(connection, cache);
+  const remaining = apiKey.credits?.remaining;
+
+  function send() {
+    let change: CreditsChange;
+    if (mode === "unlimited") change = { operation: "set", value: null };
+    else {
+      const number = parseWhole(value, mode === "set" ? 0 : 1);
+      if (!number.ok || number.value === undefined) {
+        setProblem(number.ok ? "Enter a number of credits" : number.error);
+        return;
+      }
+      change = mode === "set" ? { operation: "set", value: number.value } : { operation: mode, value: number.value };
+    }
+    setProblem(null);
+    mutation.mutate({ keyId: apiKey.keyId, change }, { onSuccess: onClose });
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    send();
+  }
+
+  return (
+    <ActionDialog title="Credits" onClose={onClose}>
+      <form className="action-form" onSubmit={submit} noValidate>
+        <p>
+          Now: {remaining === undefined || remaining === null ? "unlimited" : `${formatCount(remaining)} remaining`}
+          {apiKey.credits?.refill && `, refilled ${apiKey.credits.refill.interval} to ${formatCount(apiKey.credits.refill.amount)}`}.
+        </p>
+        <fieldset className="action-form__group">
+          <legend>Change</legend>
+          {MODES.map((choice) => (
+            <label key={choice.mode} className="action-form__check">
+              <input type="radio" name={`${id}-mode`} checked={mode === choice.mode} onChange={() => setMode(choice.mode)} /> {choice.label}
+            </label>
+          ))}
+        </fieldset>
+        {mode !== "unlimited" && (
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-value`}>
+              Credits
+            </label>
+            <input id={`${id}-value`} type="number" min={0} step={1} className="input" value={value} onChange={(event) => setValue(event.target.value)} />
+          </div>
+        )}
+        {problem !== null && (
+          <p className="field__error" role="alert">
+            {problem}
+          </p>
+        )}
+        {mutation.isError && renderError(mutation.error, send)}
+        <div className="action-form__buttons">
+          <button type="submit" className="button button--primary" disabled={mutation.isPending}>
+            {mutation.isPending ? "Saving…" : "Save credits"}
+          </button>
+        </div>
+      </form>
+    </ActionDialog>
+  );
+}

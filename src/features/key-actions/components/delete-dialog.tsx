@@ -1,0 +1,56 @@
+import { useId, useState, type FormEvent } from "react";
+import type { Connection } from "../../../lib/api/transport";
+import type { Key } from "../../../lib/contract";
+import { useDeleteKey } from "../api/use-key-mutations";
+import type { KeyCache } from "../key-cache";
+import { ActionDialog } from "./action-dialog";
+import type { RenderError } from "./render-error";
+
+export interface DeleteDialogProps {
+  connection: Connection;
+  apiKey: Key;
+  cache: KeyCache;
+  renderError: RenderError;
+  onClose: () => void;
+  onDeleted: () => void;
+}
+
+/** Delete: confirmed by typing the key's name (its id when it has none); it stops verifying at once. */
+export function DeleteDialog({ connection, apiKey, cache, renderError, onClose, onDeleted }: DeleteDialogProps) {
+  const id = useId();
+  const confirmation = apiKey.name !== undefined && apiKey.name.trim() !== "" ? apiKey.name : apiKey.keyId;
+  const [typed, setTyped] = useState("");
+  const mutation = useDeleteKey(connection, cache);
+  const matches = typed.trim() === confirmation.trim();
+
+  function send() {
+    mutation.mutate({ keyId: apiKey.keyId }, { onSuccess: onDeleted });
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (matches) send();
+  }
+
+  return (
+    <ActionDialog title="Delete key" onClose={onClose}>
+      <form className="action-form" onSubmit={submit}>
+        <p>
+          Every request with this key is refused from now on (<code>NOT_FOUND</code>). This cannot be undone.
+        </p>
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-confirm`}>
+            Type <code>{confirmation}</code> to confirm
+          </label>
+          <input id={`${id}-confirm`} className="input" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" spellCheck={false} />
+        </div>
+        {mutation.isError && renderError(mutation.error, send)}
+        <div className="action-form__buttons">
+          <button type="submit" className="button button--danger" disabled={!matches || mutation.isPending}>
+            {mutation.isPending ? "Deleting…" : "Delete key"}
+          </button>
+        </div>
+      </form>
+    </ActionDialog>
+  );
+}

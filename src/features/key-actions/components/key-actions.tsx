@@ -1,0 +1,144 @@
+import { useState } from "react";
+import type { Connection } from "../../../lib/api/transport";
+import type { Key } from "../../../lib/contract";
+import { useUpdateKey } from "../api/use-key-mutations";
+import { mayUpdate } from "../api/probe-update";
+import type { KeyCache } from "../key-cache";
+import { useRefusal } from "../refusals";
+import { CreditsDialog, type CreditsMode } from "./credits-dialog";
+import { DeleteDialog } from "./delete-dialog";
+import { EditDialog } from "./edit-dialog";
+import { PermissionDialog } from "./permission-dialog";
+import { RefusalNote } from "./refusal-note";
+import type { RenderError } from "./render-error";
+import { RerollDialog } from "./reroll-dialog";
+import "./key-actions.css";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+export interface KeyActionsProps {
+  connection: Connection;
+  apiKey: Key;
+  cache: KeyCache;
+  now: number;
+  /** The refusal most of the key's recent verifications got (an outcome code), when there is one. */
+  refusedAs: string | null;
+  renderError: RenderError;
+  keyHref: (keyId: string) => string;
+  onDeleted: () => void;
+}
+
+type Open =
+  | { dialog: "edit"; extendTo?: number }
+  | { dialog: "credits"; mode?: CreditsMode; value?: number }
+  | { dialog: "reroll" }
+  | { dialog: "delete" }
+  | { dialog: "permission" }
+  | null;
+
+/**
+ * What a key's page lets one do to the key: the verdict's fix first (Enable, Add credits, Extend…), then every
+ * action. An action the root key may not take says which permission it needs before any form opens.
+ */
+export function KeyActions(props: KeyActionsProps) {
+  const { connection, apiKey, cache, now, refusedAs, renderError } = props;
+  const [open, setOpen] = useState<Open>(null);
+  const [checking, setChecking] = useState(false);
+  const updateRefusal = useRefusal(connection, "update_key");
+  const deleteRefusal = useRefusal(connection, "delete_key");
+  const createRefusal = useRefusal(connection, "create_key");
+  const toggle = useUpdateKey(connection, cache);
+  const enabled = apiKey.enabled !== false;
+  const expired = apiKey.expires !== undefined && apiKey.expires <= now;
+  const outOfCredits = apiKey.credits?.remaining === 0;
+
+  const setEnabled = (value: boolean) => toggle.mutate({ keyId: apiKey.keyId, changes: { enabled: value }, optimistic: { enabled: value } });
+
+  /** Opens a form that updates the key, once it is known the root key may (a probe when unknown). */
+  async function openUpdating(next: Open) {
+    setChecking(true);
+    const allowed = await mayUpdate(connection, apiKey);
+    setChecking(false);
+    if (allowed) setOpen(next);
+  }
+
+  const common = { connection, apiKey, cache, renderError, onClose: () => setOpen(null) };
+  const updating = updateRefusal !== undefined || checking;
+  const refill = apiKey.credits?.refill?.amount;
+
+  const fixes = [
+    !enabled && (
+      <button key="enable" type="button" className="button button--primary" disabled={updating} onClick={() => setEnabled(true)}>
+        Enable
+      </button>
+    ),
+    outOfCredits && (
+      <button key="credits" type="button" className="button button--primary" disabled={updating} onClick={() => void openUpdating({ dialog: "credits", mode: "increment", value: refill ?? 100 })}>
+        Add credits
+      </button>
+    ),
+    expired && (
+      <button key="extend" type="button" className="button button--primary" disabled={updating} onClick={() => void openUpdating({ dialog: "edit", extendTo: now + 30 * DAY })}>
+        Extend expiry
+      </button>
+    ),
+    expired && (
+      <button
+        key="remove-expiry"
+        type="button"
+        className="button"
+        disabled={updating}
+        onClick={() => toggle.mutate({ keyId: apiKey.keyId, changes: { expires: null }, optimistic: { expires: undefined } })}
+      >
+        Remove expiry
+      </button>
+    ),
+    refusedAs === "INSUFFICIENT_PERMISSIONS" && (
+      <button key="permission" type="button" className="button button--primary" disabled={updating} onClick={() => void openUpdating({ dialog: "permission" })}>
+        Add permission
+      </button>
+    ),
+  ].filter(Boolean);
+
+  return (
+    <div className="key-actions__wrap">
+      {fixes.length > 0 && (
+        <div className="key-actions" role="group" aria-label="Fix">
+          {fixes}
+        </div>
+      )}
+      {updateRefusal && <RefusalNote refusal={updateRefusal} action="Changing this key" />}
+      <div className="key-actions" role="group" aria-label="Key actions">
+        {enabled && (
+          <button type="button" className="button" disabled={updating || toggle.isPending} onClick={() => setEnabled(false)}>
+            Disable
+          </button>
+        )}
+        <button type="button" className="button" disabled={updating} onClick={() => void openUpdating({ dialog: "edit" })}>
+          Edit
+        </button>
+        <button type="button" className="button" disabled={updating} onClick={() => void openUpdating({ dialog: "credits" })}>
+          Credits
+        </button>
+        <button type="button" className="button" disabled={createRefusal !== undefined} onClick={() => setOpen({ dialog: "reroll" })}>
+          Reroll
+        </button>
+        <button type="button" className="button button--danger" disabled={deleteRefusal !== undefined} onClick={() => setOpen({ dialog: "delete" })}>
+          Delete
+        </button>
+        {checking && <span role="status">Checking what this root key may do…</span>}
+      </div>
+      {createRefusal && <RefusalNote refusal={createRefusal} action="Rerolling" />}
+      {deleteRefusal && <RefusalNote refusal={deleteRefusal} action="Deleting" />}
+      {toggle.isError && <div className="key-actions__result">{renderError(toggle.error, () => toggle.mutate(toggle.variables))}</div>}
+
+      {open?.dialog === "edit" && <EditDialog {...common} {...(open.extendTo !== undefined && { extendTo: open.extendTo })} />}
+      {open?.dialog === "credits" && (
+        <CreditsDialog {...common} {...(open.mode !== undefined && { initialMode: open.mode })} {...(open.value !== undefined && { initialValue: open.value })} />
+      )}
+      {open?.dialog === "reroll" && <RerollDialog {...common} keyHref={props.keyHref} />}
+      {open?.dialog === "delete" && <DeleteDialog {...common} onDeleted={props.onDeleted} />}
+      {open?.dialog === "permission" && <PermissionDialog {...common} />}
+    </div>
+  );
+}

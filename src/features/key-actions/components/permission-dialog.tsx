@@ -1,0 +1,64 @@
+import { useMutation } from "@tanstack/react-query";
+import { useId, useState, type FormEvent } from "react";
+import { changeKeyPermissions } from "../../../lib/api/key-permissions";
+import type { Connection } from "../../../lib/api/transport";
+import type { Key } from "../../../lib/contract";
+import type { KeyCache } from "../key-cache";
+import { learnRefusal } from "../refusals";
+import { ActionDialog } from "./action-dialog";
+import { splitNames } from "./key-form-fields";
+import type { RenderError } from "./render-error";
+
+export interface PermissionDialogProps {
+  connection: Connection;
+  apiKey: Key;
+  cache: KeyCache;
+  renderError: RenderError;
+  onClose: () => void;
+  /** The permission the verification was refused for, when it was recorded. */
+  initialPermission?: string;
+}
+
+/** Add permissions to the key (by slug; the service creates a new one when the root key may). */
+export function PermissionDialog({ connection, apiKey, cache, renderError, onClose, initialPermission }: PermissionDialogProps) {
+  const id = useId();
+  const [typed, setTyped] = useState(initialPermission ?? "");
+  const mutation = useMutation({
+    gcTime: 0,
+    mutationFn: (permissions: string[]) => changeKeyPermissions(connection, apiKey.keyId, "add", permissions),
+    onError: (error) => learnRefusal(connection, "rbac", error),
+    onSettled: () => cache.refreshKey(apiKey.keyId),
+  });
+  const names = splitNames(typed);
+
+  function send() {
+    if (names.length > 0) mutation.mutate(names, { onSuccess: onClose });
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    send();
+  }
+
+  return (
+    <ActionDialog title="Add permission" onClose={onClose}>
+      <form className="action-form" onSubmit={submit}>
+        <p>
+          The key has {apiKey.permissions === undefined || apiKey.permissions.length === 0 ? "no permissions" : <code>{apiKey.permissions.join(", ")}</code>}.
+        </p>
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-permissions`}>
+            Permissions to add (comma separated)
+          </label>
+          <input id={`${id}-permissions`} className="input input--mono" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />
+        </div>
+        {mutation.isError && renderError(mutation.error, send)}
+        <div className="action-form__buttons">
+          <button type="submit" className="button button--primary" disabled={names.length === 0 || mutation.isPending}>
+            {mutation.isPending ? "Adding…" : "Add permission"}
+          </button>
+        </div>
+      </form>
+    </ActionDialog>
+  );
+}

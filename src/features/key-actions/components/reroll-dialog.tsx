@@ -1,0 +1,94 @@
+import { useId, useState, type FormEvent } from "react";
+import type { Connection } from "../../../lib/api/transport";
+import type { Key } from "../../../lib/contract";
+import { useRerollKey } from "../api/use-key-mutations";
+import type { KeyCache } from "../key-cache";
+import { ActionDialog } from "./action-dialog";
+import type { RenderError } from "./render-error";
+import { SecretField } from "./secret-field";
+
+const MINUTE = 60_000;
+/** How long the old secret keeps working: the time callers need to switch to the new one. */
+export const GRACE_PERIODS = [
+  { ms: 0, label: "Stop the old key now" },
+  { ms: 5 * MINUTE, label: "5 minutes" },
+  { ms: 60 * MINUTE, label: "1 hour" },
+  { ms: 24 * 60 * MINUTE, label: "24 hours" },
+  { ms: 7 * 24 * 60 * MINUTE, label: "7 days" },
+] as const;
+
+export interface RerollDialogProps {
+  connection: Connection;
+  apiKey: Key;
+  cache: KeyCache;
+  renderError: RenderError;
+  onClose: () => void;
+  /** A link to the new key's page. */
+  keyHref: (keyId: string) => string;
+}
+
+/** Reroll: a new secret with the same settings; the old one keeps working for the grace period chosen. */
+export function RerollDialog({ connection, apiKey, cache, renderError, onClose, keyHref }: RerollDialogProps) {
+  const id = useId();
+  const [grace, setGrace] = useState<number>(GRACE_PERIODS[2].ms);
+  const [rerolled, setRerolled] = useState<{ keyId: string; secret: string } | null>(null);
+  const mutation = useRerollKey(connection, cache);
+
+  function send() {
+    let secret = "";
+    mutation.mutate(
+      { keyId: apiKey.keyId, expirationMs: grace, reveal: (value) => (secret = value) },
+      {
+        onSuccess: ({ keyId }) => {
+          setRerolled({ keyId, secret });
+          mutation.reset();
+        },
+      },
+    );
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    send();
+  }
+
+  return (
+    <ActionDialog title={rerolled === null ? "Reroll key" : "Key rerolled"} onClose={onClose}>
+      {rerolled === null ? (
+        <form className="action-form" onSubmit={submit}>
+          <p>A new key with the same settings replaces this one. Callers need the new secret.</p>
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-grace`}>
+              Old key keeps working for
+            </label>
+            <select id={`${id}-grace`} className="input" value={grace} onChange={(event) => setGrace(Number(event.target.value))}>
+              {GRACE_PERIODS.map((period) => (
+                <option key={period.ms} value={period.ms}>
+                  {period.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          {mutation.isError && renderError(mutation.error, send)}
+          <div className="action-form__buttons">
+            <button type="submit" className="button button--primary" disabled={mutation.isPending}>
+              {mutation.isPending ? "Rerolling…" : "Reroll key"}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <>
+          <SecretField secret={rerolled.secret} keyId={rerolled.keyId} />
+          <div className="action-form__buttons">
+            <a className="button" href={keyHref(rerolled.keyId)}>
+              Open the new key
+            </a>
+            <button type="button" className="button button--primary" onClick={onClose}>
+              Done
+            </button>
+          </div>
+        </>
+      )}
+    </ActionDialog>
+  );
+}

@@ -1,0 +1,16 @@
+import type { Key } from "../../lib/contract";
+
+/**
+ * How a change reaches what the page shows: the app implements it over the queries of the keys list and the key's
+ * page (features do not know each other's query keys). Never given a secret.
+ */
+export interface KeyCache {
+  /** Shows a change at once; returns how to undo it when the service refuses. */
+  patchKey: (keyId: string, patch: Partial<Key>) => () => void;
+  /** After a change, reloads what the service says now (the key, and the lists that show it). */
+  refreshKey: (keyId: string) => Promise<void>;
+  /** A new key: fetched and put at the top of the list at once. */
+  keyCreated: (keyId: string) => Promise<void>;
+  /** A deleted key: out of every list at once. */
+  keyDeleted: (keyId: string) => void;
+}

@@ -1,0 +1,276 @@
+import type { Page } from "@playwright/test";
+import type { StartedServer } from "../support/server-process";
+import { seriousViolationsInBothThemes } from "./axe";
+import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+
+// axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
+test.use({ bypassCSP: true });
+
+/** A root key that may do everything the key actions do, and verify keys to check what they did. */
+const ACTING_PERMISSIONS = [
+  "api.*.read_key",
+  "api.*.read_analytics",
+  "api.*.verify_key",
+  "api.*.create_key",
+  "api.*.update_key",
+  "api.*.delete_key",
+  "rbac.*.read_permission",
+  "rbac.*.read_role",
+].join(",");
+
+function actingRootKey(server: StartedServer, name: string): Promise<string> {
+  return server.admin(["root-key", "create", "--name", name, "--permissions", ACTING_PERMISSIONS]);
+}
+
+/** Verifies a key as a caller would; resolves the answer's code. */
+async function verifyCode(server: StartedServer, rootKey: string, secret: string): Promise<string> {
+  const response = await fetch(`${server.url}/v2/keys.verifyKey`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${rootKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ key: secret }),
+  });
+  const body = (await response.json()) as { data: { code: string } };
+  return body.data.code;
+}
+
+async function connect(page: Page, server: StartedServer, rootKey: string): Promise<void> {
+  await page.goto(`${server.url}/connect`);
+  await enterKey(page, rootKey);
+  await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+}
+
+test("a key created from the dashboard shows its secret once, verifies with it, and is in the list at once", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-create");
+  const apiId = await server.admin(["apis", "create", "--name", "e2e-create"]);
+  await connect(page, server, rootKey);
+  await page.goto(`${server.url}/keys`);
+  await expect(page.getByRole("table")).toBeVisible();
+
+  await page.getByRole("button", { name: "Create key" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create key" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("API id").fill(apiId);
+  await dialog.getByLabel("Name", { exact: true }).fill("Created in the dashboard");
+  await dialog.getByLabel("Prefix").fill("dash");
+  await dialog.getByLabel("Credits", { exact: true }).fill("5");
+  await dialog.getByLabel("Meta (JSON)").fill('{"plan": ');
+  await expect(dialog.getByText(/^Not JSON/)).toBeVisible();
+  await dialog.getByLabel("Meta (JSON)").fill('{"plan": "pro"}');
+  await expect(dialog.getByText(/^Not JSON/)).toHaveCount(0);
+  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  await dialog.getByRole("button", { name: "Create key" }).click();
+
+  const created = page.getByRole("dialog", { name: "Key created" });
+  const secretField = created.getByLabel("Secret", { exact: true });
+  await expect(secretField).toHaveValue(/^dash_/);
+  await expect(created.getByText("it will not be shown again")).toBeVisible();
+  await expect(created.getByRole("button", { name: "Copy secret" })).toBeVisible();
+  const secret = await secretField.inputValue();
+  expect(await verifyCode(server, rootKey, secret)).toBe("VALID");
+  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  await saveScreenshot(page, "key-actions-created");
+
+  await created.getByRole("button", { name: "Done" }).click();
+  await expect(created).toHaveCount(0);
+  await expect(page.getByRole("table").getByText("Created in the dashboard")).toBeVisible();
+  // Nothing kept it: no storage, no URL, no journal (the troubleshoot page lists the journal).
+  expect(page.url()).not.toContain(secret);
+  const stored = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }]));
+  expect(stored).not.toContain(secret);
+  expect(await page.content()).not.toContain(secret);
+});
+
+/** A key made with the admin CLI: its id and secret. */
+async function adminKey(server: StartedServer, args: string[]): Promise<{ keyId: string; secret: string }> {
+  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", ...args])).split(" ");
+  return { keyId, secret };
+}
+
+async function openKey(page: Page, server: StartedServer, keyId: string, name: string): Promise<void> {
+  await page.goto(`${server.url}/keys/${keyId}`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+}
+
+test("a disabled key enabled from its page verifies, and the page follows", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-enable");
+  const key = await adminKey(server, ["--name", "Switched off", "--disabled"]);
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Switched off");
+  await expect(page.getByTestId("key-verdict")).toHaveText(/disabled/);
+
+  await page.getByRole("group", { name: "Fix" }).getByRole("button", { name: "Enable" }).click();
+  await expect(page.getByTestId("key-verdict")).not.toHaveText(/disabled/);
+  await expect(page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Disable" })).toBeVisible();
+  await expect.poll(() => verifyCode(server, rootKey, key.secret)).toBe("VALID");
+});
+
+test("a key out of credits given credits from its page verifies", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-credits");
+  const key = await adminKey(server, ["--name", "Spent", "--credits", "0"]);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("USAGE_EXCEEDED");
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Spent");
+
+  await page.getByRole("group", { name: "Fix" }).getByRole("button", { name: "Add credits" }).click();
+  const dialog = page.getByRole("dialog", { name: "Credits" });
+  await expect(dialog.getByRole("radio", { name: "Add" })).toBeChecked();
+  await expect(dialog.getByLabel("Credits", { exact: true })).toHaveValue("100");
+  await dialog.getByLabel("Credits", { exact: true }).fill("3");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await saveScreenshot(page, "key-actions-credits-phone");
+  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  await dialog.getByRole("button", { name: "Save credits" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole("group", { name: "Fix" })).toHaveCount(0);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
+});
+
+test("a rerolled key's old secret works for the grace period and not after; the new secret is shown once", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-reroll");
+  const key = await adminKey(server, ["--name", "Leaked"]);
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Leaked");
+
+  await page.getByRole("button", { name: "Reroll" }).click();
+  const dialog = page.getByRole("dialog", { name: "Reroll key" });
+  await expect(dialog.getByLabel("Old key keeps working for")).toHaveValue(String(60 * 60_000));
+  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  await dialog.getByRole("button", { name: "Reroll key" }).click();
+  const done = page.getByRole("dialog", { name: "Key rerolled" });
+  const secret = await done.getByLabel("Secret", { exact: true }).inputValue();
+  expect(secret).not.toBe(key.secret);
+  expect(await verifyCode(server, rootKey, secret)).toBe("VALID");
+  // Within the hour of grace, the old secret still works.
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
+  const journal = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, location.href]));
+  expect(journal).not.toContain(secret);
+  await done.getByRole("button", { name: "Done" }).click();
+  await expect(done).toHaveCount(0);
+  expect(await page.content()).not.toContain(secret);
+
+  // Rerolled again with no grace: the previous secret stops at once.
+  await page.getByRole("button", { name: "Reroll" }).click();
+  const again = page.getByRole("dialog", { name: "Reroll key" });
+  await again.getByLabel("Old key keeps working for").selectOption({ label: "Stop the old key now" });
+  await again.getByRole("button", { name: "Reroll key" }).click();
+  await expect(page.getByRole("dialog", { name: "Key rerolled" }).getByLabel("Secret", { exact: true })).toHaveValue(/.+/);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("EXPIRED");
+});
+
+test("a deleted key verifies NOT_FOUND and is gone from the list", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-delete");
+  const key = await adminKey(server, ["--name", "Retired"]);
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Retired");
+
+  await page.getByRole("button", { name: "Delete" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete key" });
+  const confirm = dialog.getByRole("button", { name: "Delete key" });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel("Type Retired to confirm").fill("Retired");
+  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  await confirm.click();
+  await expect(page).toHaveURL(/\/keys$/);
+  await expect(page.getByRole("table")).toBeVisible();
+  await expect(page.getByRole("table").getByText("Retired")).toHaveCount(0);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("NOT_FOUND");
+});
+
+test("a read-only root key is told it needs api.*.update_key before any form opens", async ({ page, server }) => {
+  const verifier = await actingRootKey(server, "e2e-verifier");
+  const readOnly = await server.admin(["root-key", "create", "--name", "e2e-read-only", "--permissions", "api.*.read_key,api.*.read_analytics"]);
+  const key = await adminKey(server, ["--name", "Look only"]);
+  await connect(page, server, readOnly);
+  await openKey(page, server, key.keyId, "Look only");
+
+  await page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Edit", exact: true }).click();
+  const note = page.getByRole("note");
+  await expect(note).toContainText("Changing this key needs api.*.update_key");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Credits" })).toBeDisabled();
+  await saveScreenshot(page, "key-actions-read-only");
+  expect(await verifyCode(server, verifier, key.secret)).toBe("VALID");
+});
+
+test("the keys page loads no key-action code on its way to the rows: the Create key dialog's code comes on first open", async ({ page, server, rootKey }) => {
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await connect(page, server, rootKey);
+  await page.goto(`${server.url}/keys`);
+  await expect(page.getByRole("table").getByRole("row").nth(1)).toBeVisible();
+  const actionCode = (path: string) => /\/(create-key-dialog|key-actions)-[\w-]+\.js$/.test(path);
+  expect(scripts.filter(actionCode)).toEqual([]);
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByRole("dialog", { name: "Create key" })).toBeVisible();
+  expect(scripts.filter(actionCode)).not.toEqual([]);
+});
+
+test("a bulk disable of 50 keys with one refused reports the 49 and names the one, with why", async ({ page, server }) => {
+  const allowedApi = await server.admin(["apis", "create", "--name", "e2e-bulk-allowed"]);
+  const otherApi = await server.admin(["apis", "create", "--name", "e2e-bulk-other"]);
+  // May list every key, but update only the keys of one API.
+  const rootKey = await server.admin(["root-key", "create", "--name", "e2e-bulk", "--permissions", `api.*.read_key,api.${allowedApi}.update_key`]);
+  const secrets: string[] = [];
+  for (let index = 1; index <= 49; index += 1) {
+    secrets.push((await adminKey(server, ["--name", `bulk-${String(index).padStart(2, "0")}`, "--api", allowedApi])).secret);
+  }
+  const refused = await adminKey(server, ["--name", "bulk-50 elsewhere", "--api", otherApi]);
+  const verifier = await actingRootKey(server, "e2e-bulk-verifier");
+
+  await connect(page, server, rootKey);
+  await page.goto(`${server.url}/keys`);
+  await page.getByRole("searchbox").fill("bulk-");
+  await expect(page.getByRole("checkbox", { name: "Select all 50 shown" })).toBeVisible();
+
+  // Shift-click selects a range.
+  const rows = page.getByRole("table").getByRole("row");
+  await rows.nth(1).getByRole("checkbox").click();
+  await rows.nth(5).getByRole("checkbox").click({ modifiers: ["Shift"] });
+  await expect(page.getByRole("group", { name: "Selected keys" })).toContainText("5 keys selected");
+
+  await page.getByRole("checkbox", { name: "Select all 50 shown" }).check();
+  const bar = page.getByRole("group", { name: "Selected keys" });
+  await expect(bar).toContainText("50 keys selected");
+  await bar.getByRole("button", { name: "Disable" }).click();
+  const dialog = page.getByRole("dialog", { name: "Disable 50 keys" });
+  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  await dialog.getByRole("button", { name: "Disable 50 keys" }).click();
+  const result = dialog.getByRole("status");
+  await expect(result).toContainText("49 disabled, 1 failed");
+  await expect(result.getByRole("listitem")).toHaveCount(1);
+  await expect(result.getByRole("listitem")).toContainText(`bulk-50 elsewhere (${refused.keyId})`);
+  await expect(result.getByRole("listitem")).toContainText("403");
+  await expect(dialog.getByRole("button", { name: "Retry the 1 failed" })).toBeVisible();
+  await saveScreenshot(page, "key-actions-bulk-result");
+
+  expect(await verifyCode(server, verifier, secrets[0] ?? "")).toBe("DISABLED");
+  expect(await verifyCode(server, verifier, secrets[48] ?? "")).toBe("DISABLED");
+  expect(await verifyCode(server, verifier, refused.secret)).toBe("VALID");
+});
+
+test("a change made in one tab shows in the others, told by id only", async ({ page, server, context }) => {
+  const rootKey = await actingRootKey(server, "e2e-tabs");
+  const key = await adminKey(server, ["--name", "Seen from two tabs"]);
+  await connect(page, server, rootKey);
+  await page.goto(`${server.url}/keys`);
+  const list = page.getByRole("table").getByRole("row").filter({ hasText: "Seen from two tabs" });
+  await expect(list).toContainText("Active");
+
+  // A second tab of the same session: the key travels in the tab's session, so it is opened from the first.
+  const [other] = await Promise.all([context.waitForEvent("page"), page.evaluate((href) => window.open(href), `${server.url}/keys/${key.keyId}`)]);
+  if (other === undefined) throw new Error("no second tab");
+  const messages: string[] = [];
+  await page.exposeFunction("recordMessage", (text: string) => messages.push(text));
+  await page.evaluate(() => {
+    const channel = new BroadcastChannel("keyscope-key-changes");
+    channel.onmessage = (event: MessageEvent<unknown>) => void (window as unknown as { recordMessage: (text: string) => void }).recordMessage(JSON.stringify(event.data));
+  });
+  await expect(other.getByRole("heading", { level: 1, name: "Seen from two tabs" })).toBeVisible();
+  await other.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Disable" }).click();
+  await expect(list).toContainText("Disabled");
+  expect(messages.length).toBeGreaterThan(0);
+  for (const message of messages) expect(Object.keys(JSON.parse(message) as object).sort()).toEqual(["change", "keyId", "scope"]);
+  await other.close();
+});

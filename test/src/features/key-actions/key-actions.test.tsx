@@ -1,0 +1,173 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ReactNode } from "react";
+import { afterEach, expect, test, vi } from "vitest";
+import { CreateKeyDialog } from "../../../../src/features/key-actions/components/create-key-dialog";
+import { DeleteDialog } from "../../../../src/features/key-actions/components/delete-dialog";
+import { KeyActions } from "../../../../src/features/key-actions/components/key-actions";
+import type { KeyCache } from "../../../../src/features/key-actions/key-cache";
+import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
+import type { Connection } from "../../../../src/lib/api/transport";
+import { ApiError } from "../../../../src/lib/api-errors";
+import type { Key } from "../../../../src/lib/contract";
+import { clearJournal, journalEntries } from "../../../../src/lib/request-journal";
+import { freshQueryClientPerTest } from "../../support/query-tests";
+
+const queryClient = freshQueryClientPerTest();
+const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
+const SECRET = "sk_TheNewSecretShownOnly0nce42";
+
+afterEach(() => {
+  forgetRefusals();
+  clearJournal();
+});
+
+type Answer = { status: number; body: unknown };
+
+/** A fetch that answers each operation (by path) from `answers`; records what was sent. */
+function stubApi(answers: Record<string, Answer | ((body: Record<string, unknown>) => Answer)>) {
+  const sent: { path: string; body: Record<string, unknown> }[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+      const path = new URL(input instanceof Request ? input.url : input.toString()).pathname;
+      const body = JSON.parse(typeof init?.body === "string" ? init.body : "{}") as Record<string, unknown>;
+      sent.push({ path, body });
+      const answer = answers[path];
+      const { status, body: reply } = typeof answer === "function" ? answer(body) : (answer ?? { status: 404, body: { error: { status: 404, title: "Not Found", detail: "no such route", type: "x" } } });
+      return Promise.resolve(new Response(JSON.stringify(reply), { status, headers: { "content-type": "application/json" } }));
+    }),
+  );
+  return sent;
+}
+
+const ok = (data: unknown): Answer => ({ status: 200, body: { meta: { requestId: "req_1" }, data } });
+const forbidden = (detail: string): Answer => ({
+  status: 403,
+  body: { meta: { requestId: "req_2" }, error: { status: 403, title: "Insufficient Permissions", detail, type: "https://unkey.com/docs/errors/unkey/authorization/insufficient_permissions" } },
+});
+
+function fakeCache(): KeyCache & { rollbacks: number } {
+  const cache = {
+    rollbacks: 0,
+    patchKey: vi.fn(() => () => {
+      cache.rollbacks += 1;
+    }),
+    refreshKey: vi.fn(() => Promise.resolve()),
+    keyCreated: vi.fn(() => Promise.resolve()),
+    keyDeleted: vi.fn(),
+  };
+  return cache;
+}
+
+function wrap(children: ReactNode) {
+  return <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>;
+}
+
+const renderError = (error: unknown) => <p role="alert">{error instanceof ApiError ? error.detail : String(error)}</p>;
+
+test("Create key checks meta as it is typed, sends what was filled in, shows the secret once and keeps it nowhere else", async () => {
+  const user = userEvent.setup();
+  const sent = stubApi({
+    "/v2/permissions.listPermissions": ok([{ id: "perm_1", name: "documents.read", slug: "documents.read" }]),
+    "/v2/permissions.listRoles": forbidden("Missing one of these permissions: rbac.*.read_role"),
+    "/v2/keys.createKey": ok({ keyId: "key_new", key: SECRET }),
+  });
+  const cache = fakeCache();
+  const onClose = vi.fn();
+  render(wrap(<CreateKeyDialog connection={connection} cache={cache} renderError={renderError} onClose={onClose} />));
+
+  const dialog = screen.getByRole("dialog", { name: "Create key" });
+  expect(screen.getByLabelText("API id")).toHaveValue("api_1");
+  await user.type(screen.getByLabelText("Name"), "Worker");
+  await user.type(screen.getByLabelText("Credits"), "10");
+  await user.click(await screen.findByRole("checkbox", { name: "documents.read" }));
+  await user.type(screen.getByLabelText("Meta (JSON)"), "[[1");
+  expect(screen.getByLabelText("Meta (JSON)")).toHaveAttribute("aria-invalid", "true");
+  expect(await screen.findByText("This root key may not list the workspace’s; type the names.")).toBeInTheDocument();
+  await user.clear(screen.getByLabelText("Meta (JSON)"));
+  await user.type(screen.getByLabelText("Meta (JSON)"), '{{"plan": "pro"}');
+  expect(screen.getByLabelText("Meta (JSON)")).toHaveAttribute("aria-invalid", "false");
+  await user.click(screen.getByRole("button", { name: "Create key" }));
+
+  expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
+  expect(screen.getByText(/it will not be shown again/)).toBeInTheDocument();
+  expect(sent.find((call) => call.path === "/v2/keys.createKey")?.body).toEqual({
+    apiId: "api_1",
+    enabled: true,
+    name: "Worker",
+    credits: { remaining: 10 },
+    permissions: ["documents.read"],
+    meta: { plan: "pro" },
+  });
+  expect(cache.keyCreated).toHaveBeenCalledWith("key_new");
+  // Neither the query cache, the mutation cache nor the journal holds the secret.
+  const caches = JSON.stringify([
+    queryClient().getQueryCache().getAll().map((query) => query.state),
+    queryClient().getMutationCache().getAll().map((mutation) => ({ data: mutation.state.data, variables: mutation.state.variables })),
+    journalEntries(),
+  ]);
+  expect(caches).not.toContain(SECRET);
+  expect(dialog).toBeInTheDocument();
+  await user.click(screen.getByRole("button", { name: "Done" }));
+  expect(onClose).toHaveBeenCalled();
+});
+
+test("Delete asks for the key's name, or its id when it has none", async () => {
+  const user = userEvent.setup();
+  const sent = stubApi({ "/v2/keys.deleteKey": ok({}) });
+  const cache = fakeCache();
+  const onDeleted = vi.fn();
+  const key: Key = { keyId: "key_1" };
+  render(wrap(<DeleteDialog connection={connection} apiKey={key} cache={cache} renderError={renderError} onClose={vi.fn()} onDeleted={onDeleted} />));
+  const confirm = screen.getByRole("button", { name: "Delete key" });
+  expect(confirm).toBeDisabled();
+  await user.type(screen.getByLabelText("Type key_1 to confirm"), "key_");
+  expect(confirm).toBeDisabled();
+  await user.type(screen.getByLabelText("Type key_1 to confirm"), "1");
+  await user.click(confirm);
+  await waitFor(() => expect(onDeleted).toHaveBeenCalled());
+  expect(sent).toEqual([{ path: "/v2/keys.deleteKey", body: { keyId: "key_1" } }]);
+  expect(cache.keyDeleted).toHaveBeenCalledWith("key_1");
+});
+
+test("Disable shows at once, is rolled back with the service's words when refused, and the permission is then said before any form", async () => {
+  const user = userEvent.setup();
+  stubApi({ "/v2/keys.updateKey": forbidden("Missing one of these permissions: api.*.update_key or api.api_1.update_key") });
+  const cache = fakeCache();
+  const key: Key = { keyId: "key_1", name: "Worker", enabled: true };
+  render(
+    wrap(
+      <KeyActions connection={connection} apiKey={key} cache={cache} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+    ),
+  );
+  await user.click(screen.getByRole("button", { name: "Disable" }));
+  expect(cache.patchKey).toHaveBeenCalledWith("key_1", { enabled: false });
+  expect(await screen.findByRole("alert")).toHaveTextContent("Missing one of these permissions: api.*.update_key");
+  expect(cache.rollbacks).toBe(1);
+  expect(screen.getByRole("note")).toHaveTextContent("Changing this key needs api.*.update_key");
+  expect(screen.getByRole("button", { name: "Edit" })).toBeDisabled();
+  expect(screen.getByRole("button", { name: "Credits" })).toBeDisabled();
+  // Reroll and Delete need other permissions, not known to be missing: still offered.
+  expect(screen.getByRole("button", { name: "Delete" })).toBeEnabled();
+});
+
+test("the verdict's fixes: a disabled key out of credits offers Enable and Add credits, prefilled with its refill", async () => {
+  const user = userEvent.setup();
+  const sent = stubApi({ "/v2/keys.updateKey": ok({}) });
+  const key: Key = { keyId: "key_1", enabled: false, credits: { remaining: 0, refill: { interval: "daily", amount: 25 } } };
+  render(
+    wrap(
+      <KeyActions connection={connection} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+    ),
+  );
+  const fixes = screen.getByRole("group", { name: "Fix" });
+  expect(fixes).toHaveTextContent("Enable");
+  await user.click(screen.getByRole("button", { name: "Add credits" }));
+  // The probe first: enabled set to what it is, which changes nothing.
+  expect(await screen.findByRole("dialog", { name: "Credits" })).toBeInTheDocument();
+  expect(sent[0]).toEqual({ path: "/v2/keys.updateKey", body: { keyId: "key_1", enabled: false } });
+  expect(screen.getByRole("radio", { name: "Add" })).toBeChecked();
+  expect(screen.getByRole("spinbutton", { name: "Credits" })).toHaveValue(25);
+});
