@@ -1,3 +1,4 @@
+import { VERIFY_KEY_PATH } from "../src/lib/contract";
 import { performance } from "node:perf_hooks";
 import { runLoad } from "./lib/processes";
 import { makeRow, type BenchRow } from "./lib/results";
@@ -25,7 +26,7 @@ export interface AnalyticsCostOptions {
   log: (line: string) => void;
 }
 
-const VERIFY_KEY = "/v2/keys.verifyKey";
+const VERIFY_KEY = VERIFY_KEY_PATH;
 const GET_VERIFICATIONS = "/v2/analytics.getVerifications";
 
 /** Sends `queries` in turn at `perSecond` until `stop` resolves; resolves each one's time, once all have answered. */

@@ -1,3 +1,4 @@
+import { VERIFY_KEY_PATH } from "../src/lib/contract";
 import type { LoadResult } from "./load/autocannon-worker";
 import { allKeyIds, LIST_KEYS, postListKeys } from "./lib/keyscope-api";
 import { runLoad, startBareServer } from "./lib/processes";
@@ -19,7 +20,7 @@ export interface ApiBenchOptions {
 type Scenario = "ours401" | "bare401" | "oursList" | "bareList" | "oursListUncached" | "oursVerify" | "bareVerify";
 
 const SCENARIOS: readonly Scenario[] = ["ours401", "bare401", "oursList", "bareList", "oursListUncached", "oursVerify", "bareVerify"];
-const VERIFY_KEY = "/v2/keys.verifyKey";
+const VERIFY_KEY = VERIFY_KEY_PATH;
 
 export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
   const { url, rootKey, log } = options;

@@ -1,5 +1,31 @@
 import { Hono, type Context } from "hono";
-import { GET_KEY_PATH, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, LIVENESS_PATH, REAL_SERVICE_LIST_KEYS_PATH } from "../src/lib/contract";
+import {
+  ADD_PERMISSIONS_PATH,
+  ADD_ROLES_PATH,
+  CREATE_API_PATH,
+  CREATE_KEY_PATH,
+  DELETE_API_PATH,
+  DELETE_KEY_PATH,
+  GET_API_PATH,
+  GET_IDENTITY_PATH,
+  GET_KEY_PATH,
+  GET_VERIFICATIONS_PATH,
+  LIST_IDENTITIES_PATH,
+  LIST_KEYS_PATH,
+  LIST_PERMISSIONS_PATH,
+  LIST_ROLES_PATH,
+  LIVENESS_PATH,
+  REAL_SERVICE_LIST_KEYS_PATH,
+  REMOVE_PERMISSIONS_PATH,
+  REMOVE_ROLES_PATH,
+  REROLL_KEY_PATH,
+  SET_PERMISSIONS_PATH,
+  SET_ROLES_PATH,
+  UPDATE_CREDITS_PATH,
+  UPDATE_KEY_PATH,
+  VERIFY_KEY_PATH,
+  WHOAMI_PATH,
+} from "../src/lib/contract";
 import type { AnalyticsEngine } from "./analytics/engine";
 import { HOURLY_ANALYTICS_QUOTA, getVerificationsHandler } from "./analytics/get-verifications";
 import type { ApiEnv, AppEnv } from "./api-env";
@@ -79,29 +105,30 @@ function directApi(
   api.all(apisListKeysPath, methodNotAllowed("POST"));
   // The real service's key operations (docs/api.md#operations).
   const keyOperations = {
-    [GET_KEY_PATH.slice(API_PREFIX.length)]: getKeyHandler(deps),
-    "/keys.whoami": whoamiHandler(deps),
-    "/keys.verifyKey": verifyKeyHandler(deps),
-    "/keys.createKey": createKeyHandler(deps),
-    "/keys.updateKey": updateKeyHandler(deps),
-    "/keys.updateCredits": updateCreditsHandler(deps),
-    "/keys.rerollKey": rerollKeyHandler(deps),
-    "/keys.deleteKey": deleteKeyHandler(deps),
-    "/keys.addPermissions": keyPermissionsHandler(deps, "add"),
-    "/keys.removePermissions": keyPermissionsHandler(deps, "remove"),
-    "/keys.setPermissions": keyPermissionsHandler(deps, "set"),
-    "/keys.addRoles": keyRolesHandler(deps, "add"),
-    "/keys.removeRoles": keyRolesHandler(deps, "remove"),
-    "/keys.setRoles": keyRolesHandler(deps, "set"),
-    "/apis.createApi": createApiHandler(deps),
-    "/apis.getApi": getApiHandler(deps),
-    "/apis.deleteApi": deleteApiHandler(deps),
-    "/permissions.listPermissions": listPermissionsHandler(deps),
-    "/permissions.listRoles": listRolesHandler(deps),
-    "/identities.listIdentities": listIdentitiesHandler(deps),
-    "/identities.getIdentity": getIdentityHandler(deps),
+    [GET_KEY_PATH]: getKeyHandler(deps),
+    [WHOAMI_PATH]: whoamiHandler(deps),
+    [VERIFY_KEY_PATH]: verifyKeyHandler(deps),
+    [CREATE_KEY_PATH]: createKeyHandler(deps),
+    [UPDATE_KEY_PATH]: updateKeyHandler(deps),
+    [UPDATE_CREDITS_PATH]: updateCreditsHandler(deps),
+    [REROLL_KEY_PATH]: rerollKeyHandler(deps),
+    [DELETE_KEY_PATH]: deleteKeyHandler(deps),
+    [ADD_PERMISSIONS_PATH]: keyPermissionsHandler(deps, "add"),
+    [REMOVE_PERMISSIONS_PATH]: keyPermissionsHandler(deps, "remove"),
+    [SET_PERMISSIONS_PATH]: keyPermissionsHandler(deps, "set"),
+    [ADD_ROLES_PATH]: keyRolesHandler(deps, "add"),
+    [REMOVE_ROLES_PATH]: keyRolesHandler(deps, "remove"),
+    [SET_ROLES_PATH]: keyRolesHandler(deps, "set"),
+    [CREATE_API_PATH]: createApiHandler(deps),
+    [GET_API_PATH]: getApiHandler(deps),
+    [DELETE_API_PATH]: deleteApiHandler(deps),
+    [LIST_PERMISSIONS_PATH]: listPermissionsHandler(deps),
+    [LIST_ROLES_PATH]: listRolesHandler(deps),
+    [LIST_IDENTITIES_PATH]: listIdentitiesHandler(deps),
+    [GET_IDENTITY_PATH]: getIdentityHandler(deps),
   };
-  for (const [path, handler] of Object.entries(keyOperations)) {
+  for (const [fullPath, handler] of Object.entries(keyOperations)) {
+    const path = fullPath.slice(API_PREFIX.length);
     api.post(path, handler);
     api.all(path, methodNotAllowed("POST"));
   }

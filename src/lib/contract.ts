@@ -33,6 +33,12 @@ export const REMOVE_ROLES_PATH = "/v2/keys.removeRoles";
 export const SET_ROLES_PATH = "/v2/keys.setRoles";
 export const LIST_PERMISSIONS_PATH = "/v2/permissions.listPermissions";
 export const LIST_ROLES_PATH = "/v2/permissions.listRoles";
+export const VERIFY_KEY_PATH = "/v2/keys.verifyKey";
+export const CREATE_API_PATH = "/v2/apis.createApi";
+export const GET_API_PATH = "/v2/apis.getApi";
+export const DELETE_API_PATH = "/v2/apis.deleteApi";
+export const LIST_IDENTITIES_PATH = "/v2/identities.listIdentities";
+export const GET_IDENTITY_PATH = "/v2/identities.getIdentity";
 
 export const LIST_KEYS_LIMIT_MAX = 100;
 export const LIST_KEYS_LIMIT_DEFAULT = 100;

@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import { useElementWidth } from "../../../lib/hooks/use-element-width";
@@ -65,6 +65,9 @@ interface KeysListContentProps extends KeysListProps {
 
 function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderRefreshError, renderBulkActions }: KeysListContentProps) {
   const selection = useKeySelection();
+  // Checkboxes only once asked for: by default the table's width goes to its data columns.
+  const [selecting, setSelecting] = useState(false);
+  const selectable = renderBulkActions !== undefined && selecting;
   const { hasNextPage } = query;
   const online = useOnline();
   const now = useNow();
@@ -84,7 +87,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
     sorting: sort.sorting,
     onSortingChange: sort.setSorting,
     // The selection column takes its width before the data columns are fitted.
-    width: renderBulkActions === undefined || compact ? width : Math.max(0, width - SELECT_COLUMN_WIDTH),
+    width: !selectable || compact ? width : Math.max(0, width - SELECT_COLUMN_WIDTH),
     compact,
   });
   const rateLimit = useRateLimitWait(loader.state, query.error);
@@ -138,6 +141,19 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
         count={countText(keys.length, shown.length, narrowed, hasNextPage)}
         stale={stale}
       >
+        {renderBulkActions !== undefined && (
+          <button
+            type="button"
+            className="button"
+            aria-pressed={selecting}
+            onClick={() => {
+              if (selecting) selection.clear();
+              setSelecting(!selecting);
+            }}
+          >
+            Select
+          </button>
+        )}
         <ColumnPicker model={model} />
         {refreshButton}
         <ExportPanel
@@ -174,7 +190,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
 
       {failure}
 
-      {renderBulkActions !== undefined && selection.selected.size > 0 && (
+      {selectable && selection.selected.size > 0 && (
         <div className="keys-list__bulk">
           {renderBulkActions(
             keys.filter((key) => selection.selected.has(key.keyId)),
@@ -204,7 +220,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
           onNearEnd={paging.autoLoad}
           onKeysInView={usageForbidden ? undefined : onKeysInView}
           scrollResetKey={refresher.scrollResetKey}
-          selection={renderBulkActions === undefined ? undefined : selection}
+          selection={selectable ? selection : undefined}
         />
       )}
 
