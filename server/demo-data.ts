@@ -10,8 +10,25 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What a root key may do unless told otherwise: read the keys of every API. */
 export const DEFAULT_ROOT_KEY_PERMISSIONS = [READ_KEYS_PERMISSION] as const;
-/** The demo root key may do what the dashboard does: read keys and their analytics, and verify keys. */
-export const DEMO_ROOT_KEY_PERMISSIONS = [READ_KEYS_PERMISSION, READ_ANALYTICS_PERMISSION, VERIFY_ANY_API_KEYS] as const;
+/**
+ * The demo root key may do what the dashboard does: read keys and their analytics, verify keys, and create, change
+ * and delete keys with their permissions and roles (a demo whose actions were all refused would show nothing).
+ */
+export const DEMO_ROOT_KEY_PERMISSIONS = [
+  READ_KEYS_PERMISSION,
+  READ_ANALYTICS_PERMISSION,
+  VERIFY_ANY_API_KEYS,
+  "api.*.create_key",
+  "api.*.update_key",
+  "api.*.delete_key",
+  "rbac.*.read_permission",
+  "rbac.*.read_role",
+  "rbac.*.create_permission",
+  "rbac.*.add_permission_to_key",
+  "rbac.*.remove_permission_from_key",
+  "rbac.*.add_role_to_key",
+  "rbac.*.remove_role_from_key",
+] as const;
 export const DEMO_ROOT_KEY_RATELIMIT = { limit: 300, windowMs: 60_000 } as const;
 /** Verifications of the demo keys over the last 30 days: enough for every chart, small enough for a fast first start. */
 export const DEMO_VERIFICATIONS = 8_000;
