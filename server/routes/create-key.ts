@@ -85,6 +85,7 @@ export function createKeyHandler(deps: AuthDependencies) {
     const secret = newKeySecret(request.prefix, request.byteLength ?? DEFAULT_BYTE_LENGTH);
     const result = await applyChange(c, deps.store, (db) => {
       // As the real service: a root key that may not create keys in this API is told the API does not exist.
+      // create_key is all it asks, also of roles and permissions given here (no rbac.* check, see #29).
       if (!deps.store.apiBelongsTo(request.apiId, rootKey.workspaceId) || !hasAnyPermission(rootKey.permissions, permissionsFor("create_key", request.apiId))) {
         throw new ChangeRefused("err:svc:data:api_not_found", API_NOT_FOUND);
       }

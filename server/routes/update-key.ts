@@ -64,6 +64,7 @@ export function updateKeyHandler(deps: AuthDependencies) {
     const result = await applyChange(c, deps.store, (db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, KEY_NOT_FOUND);
       // Unlike reading a key, the real service answers a root key that may not update it with a 403.
+      // update_key is all it asks, also of roles and permissions set here (no rbac.* check, see #29).
       requirePermissions(rootKey.permissions, permissionsFor("update_key", key.apiId));
       const refill = credits?.refill;
       if (refill?.interval === "monthly" && refill.refillDay === undefined) {

@@ -125,6 +125,24 @@ describe("keys.createKey", () => {
   });
 });
 
+describe("roles and permissions given to createKey and updateKey (#29)", () => {
+  // The real service authorizes both operations by create_key / update_key alone: its TestCreateKeyWithRolesAndPermissions
+  // and TestUpdateKeyUpdateAllFields use a root key with only that permission, and no rbac.* check is in either handler.
+  test("create_key alone sets roles and permissions, creating a missing permission, as on the real service", async () => {
+    const creator = server.admin.createRootKey({ permissions: ["api.*.create_key"] }).secret;
+    const created = await createKey(server, creator, { apiId, roles: ["doc-reader"], permissions: ["rbac29.created"] });
+    expect(await getKey(server, rootKey, created.keyId)).toMatchObject({ roles: ["doc-reader"], permissions: ["documents.read", "rbac29.created"] });
+  });
+
+  test("update_key alone sets roles and permissions, creating a missing permission, as on the real service", async () => {
+    const created = await createKey(server, rootKey, { apiId });
+    const updater = server.admin.createRootKey({ permissions: ["api.*.update_key"] }).secret;
+    const answer = await call(server, "keys.updateKey", updater, { keyId: created.keyId, roles: ["doc-reader"], permissions: ["rbac29.updated"] });
+    expect(answer.status, answer.text).toBe(200);
+    expect(await getKey(server, rootKey, created.keyId)).toMatchObject({ roles: ["doc-reader"], permissions: ["documents.read", "rbac29.updated"] });
+  });
+});
+
 describe("keys.updateKey", () => {
   test("every field given replaces the key's, null clears, and the next read and verification see it", async () => {
     const created = await createKey(server, rootKey, {
