@@ -16,17 +16,51 @@ const CHANNEL = "keyscope-key-changes";
 type Pages = InfiniteData<KeysPage>;
 
 /** `scope`: the connection's base URL and the root key's fingerprint, so a tab of another connection ignores it. */
-const ChangeMessageSchema = v.object({ scope: v.string(), change: v.picklist(["changed", "created", "deleted"]), keyId: v.string() });
+const ChangeMessageSchema = v.object({
+  scope: v.string(),
+  change: v.picklist(["changed", "created", "deleted"]),
+  keyId: v.string(),
+  /** A created key's API, when it is not the connection's. */
+  apiId: v.optional(v.string()),
+});
 type ChangeMessage = v.InferOutput<typeof ChangeMessageSchema>;
 
 function scopeOf(connection: Connection): string {
   return `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
 }
 
+/** What a list query's key says it lists (see `listKeysQueryKey`): its connection, its API, its externalId filter. */
+const ListScopeSchema = v.looseObject({
+  baseUrl: v.string(),
+  keyFingerprint: v.string(),
+  apiId: v.nullish(v.string()),
+  externalId: v.optional(v.string()),
+});
+
+/** Whether a list query shows a key just created in `apiId` through `connection`: same connection, same API, no externalId filter. */
+function listHoldsNewKey(queryKey: readonly unknown[], connection: Connection, apiId: string | undefined): boolean {
+  const scope = v.safeParse(ListScopeSchema, queryKey[2]);
+  if (!scope.success) return false;
+  const list = scope.output;
+  if (list.baseUrl !== connection.baseUrl || list.keyFingerprint !== fingerprint(connection.apiKey)) return false;
+  if (list.externalId !== undefined && list.externalId !== "") return false;
+  // A list without an API lists every key of the workspace (the reference server); one with an API, that API's keys.
+  const listApi = list.apiId?.trim() || undefined;
+  return listApi === undefined || listApi === (apiId ?? connection.apiId)?.trim();
+}
+
 function mapListKeys(queryClient: QueryClient, change: (keys: Key[], pageIndex: number) => Key[]): void {
   queryClient.setQueriesData<Pages>({ queryKey: LIST_PREFIX }, (data) =>
     data === undefined ? data : { ...data, pages: data.pages.map((page, index) => ({ ...page, keys: change(page.keys, index) })) },
   );
+}
+
+function findListedKey(queryClient: QueryClient, keyId: string): Key | undefined {
+  for (const [, data] of queryClient.getQueriesData<Pages>({ queryKey: LIST_PREFIX })) {
+    const key = data?.pages.flatMap((page) => page.keys).find((listed) => listed.keyId === keyId);
+    if (key !== undefined) return key;
+  }
+  return undefined;
 }
 
 /** The caches of this tab, without telling the others. */
@@ -38,12 +72,21 @@ function localCache(queryClient: QueryClient, connection: Connection): KeyCache 
   };
   return {
     patchKey: (keyId, patch) => {
-      const before = queryClient.getQueryData(keyQuery(keyId).queryKey);
-      const listsBefore = queryClient.getQueriesData<Pages>({ queryKey: LIST_PREFIX });
+      const before = queryClient.getQueryData(keyQuery(keyId).queryKey) ?? findListedKey(queryClient, keyId);
       patchEverywhere(keyId, (key) => ({ ...key, ...patch }));
+      // Undoes the patched fields of this key only, where they still show the patch: pages loaded since, other keys'
+      // changes and this key's other fields stay.
       return () => {
-        if (before !== undefined) queryClient.setQueryData(keyQuery(keyId).queryKey, before);
-        for (const [queryKey, data] of listsBefore) queryClient.setQueryData(queryKey, data);
+        if (before === undefined) return;
+        patchEverywhere(keyId, (key) => {
+          const undone: Record<string, unknown> = { ...key };
+          for (const field of Object.keys(patch) as (keyof Key)[]) {
+            if (JSON.stringify(key[field]) !== JSON.stringify(patch[field])) continue;
+            if (field in before) undone[field] = before[field];
+            else delete undone[field];
+          }
+          return undone as unknown as Key;
+        });
       };
     },
     refreshKey: async (keyId) => {
@@ -54,9 +97,20 @@ function localCache(queryClient: QueryClient, connection: Connection): KeyCache 
         // The key's page shows its own failure when it reloads; a list keeps what it showed.
       }
     },
-    keyCreated: async (keyId) => {
+    keyCreated: async (keyId, apiId) => {
       const created = await queryClient.fetchQuery({ ...keyQuery(keyId), staleTime: 0 }).catch(() => ({ keyId }) satisfies Key);
-      mapListKeys(queryClient, (keys, pageIndex) => (pageIndex === 0 && !keys.some((key) => key.keyId === keyId) ? [created, ...keys] : keys));
+      for (const [queryKey, data] of queryClient.getQueriesData<Pages>({ queryKey: LIST_PREFIX })) {
+        if (data === undefined) continue;
+        if (!listHoldsNewKey(queryKey, connection, apiId)) {
+          // Another connection, API or filter: whether the key is listed there is the service's to say.
+          void queryClient.invalidateQueries({ queryKey, exact: true });
+          continue;
+        }
+        const pages = data.pages.map((page, index) =>
+          index === 0 && !page.keys.some((key) => key.keyId === keyId) ? { ...page, keys: [created, ...page.keys] } : page,
+        );
+        queryClient.setQueryData<Pages>(queryKey, { ...data, pages });
+      }
     },
     keyDeleted: (keyId) => {
       queryClient.removeQueries({ queryKey: keyQuery(keyId).queryKey });
@@ -65,10 +119,10 @@ function localCache(queryClient: QueryClient, connection: Connection): KeyCache 
   };
 }
 
-function tell(connection: Connection, change: ChangeMessage["change"], keyId: string): void {
+function tell(connection: Connection, change: ChangeMessage["change"], keyId: string, apiId?: string): void {
   if (typeof BroadcastChannel === "undefined") return;
   const channel = new BroadcastChannel(CHANNEL);
-  channel.postMessage({ scope: scopeOf(connection), change, keyId } satisfies ChangeMessage);
+  channel.postMessage({ scope: scopeOf(connection), change, keyId, ...(apiId !== undefined && { apiId }) } satisfies ChangeMessage);
   channel.close();
 }
 
@@ -87,9 +141,9 @@ export function useKeyCache(connection: Connection): KeyCache {
         await local.refreshKey(keyId);
         tell(connection, "changed", keyId);
       },
-      keyCreated: async (keyId) => {
-        await local.keyCreated(keyId);
-        tell(connection, "created", keyId);
+      keyCreated: async (keyId, apiId) => {
+        await local.keyCreated(keyId, apiId);
+        tell(connection, "created", keyId, apiId);
       },
       keyDeleted: (keyId) => {
         local.keyDeleted(keyId);
@@ -112,7 +166,7 @@ export function useKeyChangesFromOtherTabs(connection: Connection): void {
       if (!parsed.success || parsed.output.scope !== scope) return;
       const message = parsed.output;
       if (message.change === "deleted") local.keyDeleted(message.keyId);
-      else if (message.change === "created") void local.keyCreated(message.keyId);
+      else if (message.change === "created") void local.keyCreated(message.keyId, message.apiId);
       else void local.refreshKey(message.keyId);
     };
     return () => channel.close();

@@ -9,8 +9,11 @@ export interface KeyCache {
   patchKey: (keyId: string, patch: Partial<Key>) => () => void;
   /** After a change, reloads what the service says now (the key, and the lists that show it). */
   refreshKey: (keyId: string) => Promise<void>;
-  /** A new key: fetched and put at the top of the list at once. */
-  keyCreated: (keyId: string) => Promise<void>;
+  /**
+   * A new key: fetched and put at the top of the lists it belongs to (this connection, its API, no externalId
+   * filter); other lists reload. `apiId`: the key's API when it may not be the connection's.
+   */
+  keyCreated: (keyId: string, apiId?: string) => Promise<void>;
   /** A deleted key: out of every list at once. */
   keyDeleted: (keyId: string) => void;
 }

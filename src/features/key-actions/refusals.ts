@@ -15,11 +15,6 @@ export interface Refusal {
   permission: string;
   /** The service's own words. */
   detail: string;
-  /**
-   * The real service answers a createKey without create_key as 404 "The specified API was not found.": that may be
-   * the missing permission, or an API id that is not there.
-   */
-  ambiguousNotFound: boolean;
 }
 
 const PERMISSION_OF: Record<KeyAction, string> = {
@@ -38,19 +33,29 @@ function scopeOf(connection: Connection): string {
   return `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
 }
 
-/** Remembers a refusal when `error` is one (a 403 for a permission, or createKey's 404 for its API); else nothing. */
+/**
+ * The real service answers a createKey without create_key as 404 "The specified API was not found.": that may be
+ * the missing permission, or an API id that is not there. Not remembered as a refusal (a mistyped id would then
+ * hold back every reroll); the form that got it says both readings.
+ */
+export function isAmbiguousCreateNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404 && error.type.includes("api_not_found");
+}
+
+/** Remembers a refusal when `error` is a 403 for a permission; else nothing. */
 export function learnRefusal(connection: Connection, action: KeyAction, error: unknown): void {
   if (!(error instanceof ApiError)) return;
-  const forbidden = error.status === 403 && error.type.includes("insufficient_permissions");
-  const createNotFound = action === "create_key" && error.status === 404 && error.type.includes("api_not_found");
-  if (!forbidden && !createNotFound) return;
+  if (error.status !== 403 || !error.type.includes("insufficient_permissions")) return;
   const named = /\b((?:api|rbac)\.[\w*]+\.\w+)/.exec(error.detail)?.[1];
-  refusals.set(`${scopeOf(connection)}|${action}`, { permission: named ?? PERMISSION_OF[action], detail: error.detail, ambiguousNotFound: createNotFound });
+  refusals.set(`${scopeOf(connection)}|${action}`, { permission: named ?? PERMISSION_OF[action], detail: error.detail });
   for (const listener of listeners) listener();
 }
 
+/** An action went through: it is allowed, and a refusal remembered before (the root key since granted it) is gone. */
 export function learnAllowed(connection: Connection, action: KeyAction): void {
-  allowed.add(`${scopeOf(connection)}|${action}`);
+  const key = `${scopeOf(connection)}|${action}`;
+  allowed.add(key);
+  if (refusals.delete(key)) for (const listener of listeners) listener();
 }
 
 export function isKnownAllowed(connection: Connection, action: KeyAction): boolean {

@@ -8,7 +8,7 @@ import { updateKey } from "../../../lib/api/update-key";
 import type { KeyFieldsInput } from "../../../lib/api/key-changes";
 import type { Key } from "../../../lib/contract";
 import type { KeyCache } from "../key-cache";
-import { learnRefusal } from "../refusals";
+import { learnAllowed, learnRefusal } from "../refusals";
 
 /**
  * The mutations of the key actions. A new secret never becomes mutation data (the mutation cache keeps `data` and
@@ -30,7 +30,10 @@ export function useCreateKey(connection: Connection, cache: KeyCache) {
       return { keyId };
     },
     onError: (error) => learnRefusal(connection, "create_key", error),
-    onSuccess: ({ keyId }) => cache.keyCreated(keyId),
+    onSuccess: ({ keyId }, { request }) => {
+      learnAllowed(connection, "create_key");
+      return cache.keyCreated(keyId, request.apiId);
+    },
   });
 }
 
@@ -45,6 +48,7 @@ export function useRerollKey(connection: Connection, cache: KeyCache) {
     // The real service needs create_key for a reroll too; the first refusal names which.
     onError: (error) => learnRefusal(connection, "create_key", error),
     onSuccess: async ({ oldKeyId, keyId }) => {
+      learnAllowed(connection, "create_key");
       await cache.keyCreated(keyId);
       await cache.refreshKey(oldKeyId);
     },
@@ -62,6 +66,7 @@ export function useUpdateKey(connection: Connection, cache: KeyCache) {
       context?.rollback?.();
       learnRefusal(connection, "update_key", error);
     },
+    onSuccess: () => learnAllowed(connection, "update_key"),
     onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
   });
 }
@@ -72,6 +77,7 @@ export function useUpdateCredits(connection: Connection, cache: KeyCache) {
     mutationFn: ({ keyId, change }: { keyId: string; change: CreditsChange }) => updateCredits(connection, keyId, change),
     onError: (error) => learnRefusal(connection, "update_key", error),
     onSuccess: ({ credits }, { keyId }) => {
+      learnAllowed(connection, "update_key");
       cache.patchKey(keyId, { credits });
     },
     onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
@@ -83,6 +89,9 @@ export function useDeleteKey(connection: Connection, cache: KeyCache) {
     gcTime: 0,
     mutationFn: ({ keyId }: { keyId: string }) => deleteKey(connection, keyId),
     onError: (error) => learnRefusal(connection, "delete_key", error),
-    onSuccess: (_data, { keyId }) => cache.keyDeleted(keyId),
+    onSuccess: (_data, { keyId }) => {
+      learnAllowed(connection, "delete_key");
+      cache.keyDeleted(keyId);
+    },
   });
 }

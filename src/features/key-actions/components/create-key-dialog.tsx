@@ -6,11 +6,11 @@ import { useNow } from "../../../lib/hooks/use-now";
 import { useCreateKey } from "../api/use-key-mutations";
 import { useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
 import type { KeyCache } from "../key-cache";
-import { useRefusal } from "../refusals";
+import { isAmbiguousCreateNotFound, useRefusal } from "../refusals";
 import { ActionDialog } from "./action-dialog";
 import { parseCredits, parseExpires, parseMeta, parseRatelimits, splitNames, type RatelimitRow, type RefillChoice } from "./key-form-fields";
 import { NamePicker } from "./name-picker";
-import { RefusalNote } from "./refusal-note";
+import { AmbiguousNotFoundNote, RefusalNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
 import { SecretField } from "./secret-field";
 
@@ -65,6 +65,8 @@ function CreateKeyForm({
   const [credits, setCredits] = useState("");
   const [refill, setRefill] = useState<RefillChoice>("none");
   const [refillAmount, setRefillAmount] = useState("");
+  // The day a monthly refill happens: today's (UTC, as the service counts), changeable.
+  const [refillDay, setRefillDay] = useState(() => String(new Date().getUTCDate() || 1));
   const [limits, setLimits] = useState<RatelimitRow[]>([EMPTY_LIMIT]);
   const [pickedPermissions, setPickedPermissions] = useState<string[]>([]);
   const [newPermissions, setNewPermissions] = useState("");
@@ -82,7 +84,7 @@ function CreateKeyForm({
     if (prefix !== "" && !/^[a-zA-Z0-9_]{1,16}$/.test(prefix)) return "A prefix is up to 16 letters, digits or _.";
     const expiresAt = parseExpires(expires, now);
     if (!expiresAt.ok) return `Expires: ${expiresAt.error}`;
-    const creditsValue = parseCredits(credits, refill, refillAmount);
+    const creditsValue = parseCredits(credits, refill, refillAmount, refillDay);
     if (!creditsValue.ok) return `Credits: ${creditsValue.error}`;
     const ratelimits = parseRatelimits(limits);
     if (!ratelimits.ok) return ratelimits.error;
@@ -186,6 +188,15 @@ function CreateKeyForm({
             <input id={`${id}-refill-amount`} type="number" min={1} step={1} className="input" value={refillAmount} onChange={(event) => setRefillAmount(event.target.value)} />
           </div>
         )}
+        {refill === "monthly" && (
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-refill-day`}>
+              Refill day
+            </label>
+            <input id={`${id}-refill-day`} type="number" min={1} max={31} step={1} className="input" value={refillDay} onChange={(event) => setRefillDay(event.target.value)} />
+            <span className="field__hint">Day of the month, 1–31 (UTC); in a shorter month, its last day.</span>
+          </div>
+        )}
       </fieldset>
       <fieldset className="action-form__group">
         <legend>Rate limits</legend>
@@ -232,6 +243,7 @@ function CreateKeyForm({
         onPickedChange={setPickedRoles}
         typed={newRoles}
         onTypedChange={setNewRoles}
+        existingOnly
       />
       <div className="field">
         <label className="field__label" htmlFor={`${id}-external`}>
@@ -243,7 +255,16 @@ function CreateKeyForm({
       <label className="action-form__check">
         <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} /> Enabled
       </label>
-      <FormEnd problem={problem} error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Create key" pendingLabel="Creating…" />
+      <FormEnd
+        problem={problem}
+        error={
+          mutation.isError && (
+            <>
+              {renderError(mutation.error, send)}
+              {isAmbiguousCreateNotFound(mutation.error) && mutation.variables && <AmbiguousNotFoundNote apiId={mutation.variables.request.apiId} />}
+            </>
+          )
+        } pending={mutation.isPending} label="Create key" pendingLabel="Creating…" />
     </form>
   );
 }

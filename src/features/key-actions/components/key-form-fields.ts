@@ -36,8 +36,8 @@ export function parseWhole(text: string, min: number): Parsed<number | undefined
 
 export type RefillChoice = "none" | "daily" | "monthly";
 
-/** Credits: empty is unlimited; a refill needs an amount. */
-export function parseCredits(remaining: string, refill: RefillChoice, amount: string): Parsed<KeyCredits | undefined> {
+/** Credits: empty is unlimited; a refill needs an amount, and a monthly one its day of the month (the service requires it). */
+export function parseCredits(remaining: string, refill: RefillChoice, amount: string, refillDay = ""): Parsed<KeyCredits | undefined> {
   const count = parseWhole(remaining, 0);
   if (!count.ok) return count;
   if (count.value === undefined) return refill === "none" ? { ok: true, value: undefined } : { ok: false, error: "A refill needs a number of credits to start with" };
@@ -45,7 +45,10 @@ export function parseCredits(remaining: string, refill: RefillChoice, amount: st
   const refillAmount = parseWhole(amount, 1);
   if (!refillAmount.ok) return refillAmount;
   if (refillAmount.value === undefined) return { ok: false, error: "Say how many credits each refill gives" };
-  return { ok: true, value: { remaining: count.value, refill: { interval: refill, amount: refillAmount.value } } };
+  if (refill === "daily") return { ok: true, value: { remaining: count.value, refill: { interval: refill, amount: refillAmount.value } } };
+  const day = parseWhole(refillDay, 1);
+  if (!day.ok || day.value === undefined || day.value > 31) return { ok: false, error: "A monthly refill needs its day of the month, 1 to 31" };
+  return { ok: true, value: { remaining: count.value, refill: { interval: refill, amount: refillAmount.value, refillDay: day.value } } };
 }
 
 export interface RatelimitRow {

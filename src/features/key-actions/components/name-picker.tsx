@@ -8,18 +8,26 @@ export interface NamePickerProps {
   choicesNote?: string | undefined;
   picked: readonly string[];
   onPickedChange: (picked: string[]) => void;
-  /** New names, typed: comma or space separated. */
+  /** Names, typed: comma or space separated. */
   typed: string;
   onTypedChange: (typed: string) => void;
+  /**
+   * Roles are never created by a key operation (the service answers role_not_found): only the workspace's are
+   * offered, and names are typed only when the workspace's cannot be listed.
+   */
+  existingOnly?: boolean;
 }
 
-/** Permissions or roles: checkboxes for the workspace's, a text field for new ones. */
-export function NamePicker({ legend, choices, choicesNote, picked, onPickedChange, typed, onTypedChange }: NamePickerProps) {
+/** Permissions or roles: checkboxes for the workspace's, a text field for new ones (or, for roles, unlisted ones). */
+export function NamePicker({ legend, choices, choicesNote, picked, onPickedChange, typed, onTypedChange, existingOnly = false }: NamePickerProps) {
   const typedId = useId();
+  const listed = choices !== undefined && choices.length > 0;
+  const noun = legend.toLowerCase();
+  const showTyped = !existingOnly || (choices === undefined && choicesNote !== undefined);
   return (
     <fieldset className="action-form__group">
       <legend>{legend}</legend>
-      {choices !== undefined && choices.length > 0 ? (
+      {listed ? (
         <ul className="name-picker__choices">
           {choices.map((name) => (
             <li key={name}>
@@ -37,12 +45,20 @@ export function NamePicker({ legend, choices, choicesNote, picked, onPickedChang
       ) : (
         choicesNote !== undefined && <p className="field__hint">{choicesNote}</p>
       )}
-      <div className="field">
-        <label className="field__label" htmlFor={typedId}>
-          {choices !== undefined && choices.length > 0 ? `Other ${legend.toLowerCase()}` : legend} (comma separated)
-        </label>
-        <input id={typedId} className="input input--mono" value={typed} onChange={(event) => onTypedChange(event.target.value)} autoComplete="off" />
-      </div>
+      {existingOnly && (
+        <p className="field__hint">
+          {choices !== undefined && choices.length === 0 ? `The workspace has no ${noun} yet. ` : ""}
+          A key can only be given {noun} that already exist in the workspace; creating a key does not create them.
+        </p>
+      )}
+      {showTyped && (
+        <div className="field">
+          <label className="field__label" htmlFor={typedId}>
+            {existingOnly ? `Existing ${noun}` : listed ? `Other ${noun}` : legend} (comma separated)
+          </label>
+          <input id={typedId} className="input input--mono" value={typed} onChange={(event) => onTypedChange(event.target.value)} autoComplete="off" />
+        </div>
+      )}
     </fieldset>
   );
 }

@@ -5,7 +5,7 @@ import { changeKeyPermissions } from "../../../lib/api/key-permissions";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import type { KeyCache } from "../key-cache";
-import { learnRefusal } from "../refusals";
+import { learnAllowed, learnRefusal } from "../refusals";
 import { ActionDialog } from "./action-dialog";
 import { splitNames } from "./key-form-fields";
 import type { RenderError } from "./render-error";
@@ -28,6 +28,7 @@ export function PermissionDialog({ connection, apiKey, cache, renderError, onClo
     gcTime: 0,
     mutationFn: (permissions: string[]) => changeKeyPermissions(connection, apiKey.keyId, "add", permissions),
     onError: (error) => learnRefusal(connection, "rbac", error),
+    onSuccess: () => learnAllowed(connection, "rbac"),
     onSettled: () => cache.refreshKey(apiKey.keyId),
   });
   const names = splitNames(typed);

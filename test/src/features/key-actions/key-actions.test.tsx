@@ -101,7 +101,7 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
     permissions: ["documents.read"],
     meta: { plan: "pro" },
   });
-  expect(cache.keyCreated).toHaveBeenCalledWith("key_new");
+  expect(cache.keyCreated).toHaveBeenCalledWith("key_new", "api_1");
   // Neither the query cache, the mutation cache nor the journal holds the secret.
   const caches = JSON.stringify([
     queryClient().getQueryCache().getAll().map((query) => query.state),
@@ -170,4 +170,99 @@ test("the verdict's fixes: a disabled key out of credits offers Enable and Add c
   expect(sent[0]).toEqual({ path: "/v2/keys.updateKey", body: { keyId: "key_1", enabled: false } });
   expect(screen.getByRole("radio", { name: "Add" })).toBeChecked();
   expect(screen.getByRole("spinbutton", { name: "Credits" })).toHaveValue(25);
+});
+
+const keyActions = (key: Key) => (
+  <KeyActions connection={connection} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />
+);
+const notFound = (type: string, detail: string): Answer => ({
+  status: 404,
+  body: { meta: { requestId: "req_3" }, error: { status: 404, title: "Not Found", detail, type: `https://unkey.com/docs/errors/unkey/data/${type}` } },
+});
+
+test("a monthly refill is sent with its day of the month, today's (UTC) unless changed, as the service requires", async () => {
+  const user = userEvent.setup();
+  const sent = stubApi({
+    "/v2/permissions.listPermissions": ok([]),
+    "/v2/permissions.listRoles": ok([]),
+    "/v2/keys.createKey": (body) => {
+      const refill = (body.credits as { refill?: { interval: string; refillDay?: number } } | undefined)?.refill;
+      if (refill?.interval === "monthly" && refill.refillDay === undefined)
+        return { status: 400, body: { meta: { requestId: "req_4" }, error: { status: 400, title: "Bad Request", detail: "refillDay must be provided when the interval is monthly", type: "https://unkey.com/docs/errors/unkey/application/invalid_input" } } };
+      return ok({ keyId: "key_new", key: SECRET });
+    },
+  });
+  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+
+  await user.type(screen.getByLabelText("Credits"), "100");
+  expect(screen.queryByLabelText("Refill day")).not.toBeInTheDocument();
+  await user.selectOptions(screen.getByLabelText("Refill"), "monthly");
+  await user.type(screen.getByLabelText("Refill amount"), "100");
+  expect(screen.getByLabelText("Refill day")).toHaveValue(new Date().getUTCDate());
+  await user.clear(screen.getByLabelText("Refill day"));
+  await user.type(screen.getByLabelText("Refill day"), "32");
+  await user.click(screen.getByRole("button", { name: "Create key" }));
+  expect(await screen.findByRole("alert")).toHaveTextContent("day of the month, 1 to 31");
+  await user.clear(screen.getByLabelText("Refill day"));
+  await user.type(screen.getByLabelText("Refill day"), "15");
+  await user.click(screen.getByRole("button", { name: "Create key" }));
+
+  expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
+  expect(sent.find((call) => call.path === "/v2/keys.createKey")?.body.credits).toEqual({ remaining: 100, refill: { interval: "monthly", amount: 100, refillDay: 15 } });
+});
+
+test("roles are picked from the workspace's only (a key operation never creates one); new permission names may still be typed", async () => {
+  stubApi({
+    "/v2/permissions.listPermissions": ok([{ id: "perm_1", name: "documents.read", slug: "documents.read" }]),
+    "/v2/permissions.listRoles": ok([{ id: "role_1", name: "admin" }]),
+  });
+  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+
+  expect(await screen.findByRole("checkbox", { name: "admin" })).toBeInTheDocument();
+  expect(await screen.findByRole("checkbox", { name: "documents.read" })).toBeInTheDocument();
+  expect(screen.getByRole("textbox", { name: "Other permissions (comma separated)" })).toBeInTheDocument();
+  expect(screen.queryByRole("textbox", { name: /roles/i })).not.toBeInTheDocument();
+  expect(screen.getByText(/only be given roles that already exist in the workspace/)).toBeInTheDocument();
+});
+
+test("createKey's ambiguous 404 for its API says both readings in the form and does not hold back any key's Reroll", async () => {
+  const user = userEvent.setup();
+  stubApi({
+    "/v2/permissions.listPermissions": ok([]),
+    "/v2/permissions.listRoles": ok([]),
+    "/v2/keys.createKey": notFound("api_not_found", "The specified API was not found."),
+  });
+  const { unmount } = render(wrap(<CreateKeyDialog connection={{ ...connection, apiId: "api_typo" }} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  await user.click(screen.getByRole("button", { name: "Create key" }));
+
+  expect(await screen.findByRole("alert")).toHaveTextContent("The specified API was not found.");
+  const note = screen.getByRole("note");
+  expect(note).toHaveTextContent("Either that API id is wrong");
+  expect(note).toHaveTextContent("api.*.create_key");
+  expect(note).toHaveTextContent("api_typo");
+  unmount();
+
+  render(wrap(keyActions({ keyId: "key_1", enabled: true })));
+  expect(screen.getByRole("button", { name: "Reroll" })).toBeEnabled();
+  expect(screen.queryByRole("note")).not.toBeInTheDocument();
+});
+
+test("a refusal is forgotten once the same action goes through (the root key was granted it since)", async () => {
+  const user = userEvent.setup();
+  let granted = false;
+  stubApi({
+    "/v2/permissions.listPermissions": ok([]),
+    "/v2/permissions.listRoles": ok([]),
+    "/v2/keys.createKey": () => (granted ? ok({ keyId: "key_new", key: SECRET }) : forbidden("Missing one of these permissions: api.*.create_key")),
+  });
+  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  await user.click(screen.getByRole("button", { name: "Create key" }));
+  expect(await screen.findByRole("note")).toHaveTextContent("Creating a key needs api.*.create_key");
+
+  granted = true;
+  await user.click(screen.getByRole("button", { name: "Create key" }));
+  expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
+  render(wrap(keyActions({ keyId: "key_1", enabled: true })));
+  expect(screen.getByRole("button", { name: "Reroll" })).toBeEnabled();
+  expect(screen.queryByRole("note")).not.toBeInTheDocument();
 });

@@ -1,0 +1,83 @@
+import { QueryClientProvider, type InfiniteData } from "@tanstack/react-query";
+import { renderHook } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { expect, test, vi } from "vitest";
+import { useKeyCache } from "../../../src/app/use-key-cache";
+import { listKeysQueryKey } from "../../../src/features/keys/api/list-keys";
+import type { KeysPage } from "../../../src/lib/api/list-keys";
+import type { Connection } from "../../../src/lib/api/transport";
+import type { Key } from "../../../src/lib/contract";
+import { freshQueryClientPerTest } from "../support/query-tests";
+
+const queryClient = freshQueryClientPerTest();
+const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
+
+const page = (keys: Key[], cursor?: string): KeysPage => ({ keys, cursor, hasMore: cursor !== undefined, requestId: null });
+const pages = (...list: KeysPage[]): InfiniteData<KeysPage> => ({ pages: list, pageParams: list.map((_, index) => (index === 0 ? undefined : `c${index}`)) });
+
+function useCache() {
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>;
+  return renderHook(() => useKeyCache(connection), { wrapper }).result.current;
+}
+
+/** The new key's own fetch is refused (it is then listed by its id alone); a 4xx is not retried. */
+function keyNotFetchable() {
+  const refused = { meta: { requestId: "req_1" }, error: { status: 404, title: "Not Found", detail: "no such key", type: "https://unkey.com/docs/errors/unkey/data/key_not_found" } };
+  vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(new Response(JSON.stringify(refused), { status: 404, headers: { "content-type": "application/json" } }))));
+}
+
+const idsOf = (queryKey: readonly unknown[]) => queryClient().getQueryData<InfiniteData<KeysPage>>(queryKey)?.pages.map((shown) => shown.keys.map((key) => key.keyId));
+
+test("a created key is added to the lists of its connection and API without an externalId filter; the others reload", async () => {
+  keyNotFetchable();
+  const same = listKeysQueryKey(connection, {});
+  const byExternalId = listKeysQueryKey(connection, { externalId: "user_1" });
+  const otherApi = listKeysQueryKey({ ...connection, apiId: "api_2" }, {});
+  const otherRootKey = listKeysQueryKey({ ...connection, apiKey: "ks_root_AnotherKeyAltogether000" }, {});
+  for (const queryKey of [same, byExternalId, otherApi, otherRootKey]) queryClient().setQueryData(queryKey, pages(page([{ keyId: "key_old" }])));
+  const cache = useCache();
+
+  await cache.keyCreated("key_new", "api_1");
+
+  expect(idsOf(same)).toEqual([["key_new", "key_old"]]);
+  for (const queryKey of [byExternalId, otherApi, otherRootKey]) {
+    expect(idsOf(queryKey)).toEqual([["key_old"]]);
+    expect(queryClient().getQueryState(queryKey)?.isInvalidated).toBe(true);
+  }
+  expect(queryClient().getQueryState(same)?.isInvalidated).toBe(false);
+});
+
+test("a key created in another API than the connection's is not added to the connection's list", async () => {
+  keyNotFetchable();
+  const same = listKeysQueryKey(connection, {});
+  queryClient().setQueryData(same, pages(page([{ keyId: "key_old" }])));
+
+  await useCache().keyCreated("key_new", "api_9");
+
+  expect(idsOf(same)).toEqual([["key_old"]]);
+  expect(queryClient().getQueryState(same)?.isInvalidated).toBe(true);
+});
+
+test("undoing a refused change puts back that key's patched fields only: pages loaded since and other keys' changes stay", () => {
+  const list = listKeysQueryKey(connection, {});
+  queryClient().setQueryData(list, pages(page([{ keyId: "key_1", name: "Worker", enabled: true }, { keyId: "key_2", enabled: true }], "c1")));
+  const cache = useCache();
+
+  const undo = cache.patchKey("key_1", { enabled: false });
+  // Meanwhile: a second page loads, another key changes, and this key is renamed.
+  queryClient().setQueryData<InfiniteData<KeysPage>>(list, (data) =>
+    data && {
+      pages: [page([{ keyId: "key_1", name: "Renamed", enabled: false }, { keyId: "key_2", enabled: false }], "c1"), page([{ keyId: "key_3" }])],
+      pageParams: [undefined, "c1"],
+    },
+  );
+  undo();
+
+  expect(queryClient().getQueryData<InfiniteData<KeysPage>>(list)?.pages.map((shown) => shown.keys)).toEqual([
+    [
+      { keyId: "key_1", name: "Renamed", enabled: true },
+      { keyId: "key_2", enabled: false },
+    ],
+    [{ keyId: "key_3" }],
+  ]);
+});
