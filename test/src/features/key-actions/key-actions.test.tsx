@@ -2,7 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
-import { afterEach, expect, test, vi } from "vitest";
+import { afterEach, expect, onTestFinished, test, vi } from "vitest";
 import { CreateKeyDialog } from "../../../../src/features/key-actions/components/create-key-dialog";
 import { DeleteDialog } from "../../../../src/features/key-actions/components/delete-dialog";
 import { KeyActions } from "../../../../src/features/key-actions/components/key-actions";
@@ -76,6 +76,15 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
   });
   const cache = fakeCache();
   const onClose = vi.fn();
+  // Every state the mutation cache ever holds, not only what is left at the end: a mutation reset (or collected)
+  // after its secret went through its data or variables would otherwise pass unseen.
+  const mutationStates: string[] = [];
+  const unsubscribe = queryClient()
+    .getMutationCache()
+    .subscribe((event) => {
+      if (event.mutation !== undefined) mutationStates.push(JSON.stringify([event.mutation.state.data, event.mutation.state.variables]));
+    });
+  onTestFinished(unsubscribe);
   render(wrap(<CreateKeyDialog connection={connection} cache={cache} renderError={renderError} onClose={onClose} />));
 
   const dialog = screen.getByRole("dialog", { name: "Create key" });
@@ -109,6 +118,8 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
     journalEntries(),
   ]);
   expect(caches).not.toContain(SECRET);
+  expect(mutationStates.length).toBeGreaterThan(0);
+  expect(mutationStates.filter((state) => state.includes(SECRET))).toEqual([]);
   expect(dialog).toBeInTheDocument();
   await user.click(screen.getByRole("button", { name: "Done" }));
   expect(onClose).toHaveBeenCalled();
