@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useId, useRef, type ReactNode, type SyntheticEvent } from "react";
+import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from "react";
 import "./key-actions.css";
 
 export interface ActionDialogProps {
@@ -22,6 +22,12 @@ export function ActionDialog({ title, onClose, busy, children }: ActionDialogPro
   const titleId = useId();
   const busyId = useId();
   const closed = useEffectEvent(() => onClose());
+  // Both the keydown and the cancel: a browser may fire a `cancel` that cannot be prevented (a second Escape with
+  // no click between), but sends none for an Escape whose keydown was prevented. On the document, since focus
+  // leaves the dialog when the button that sent the request is disabled.
+  const escaped = useEffectEvent((event: KeyboardEvent) => {
+    if (busy !== undefined && event.key === "Escape") event.preventDefault();
+  });
 
   useEffect(() => {
     const dialog = ref.current;
@@ -29,19 +35,16 @@ export function ActionDialog({ title, onClose, busy, children }: ActionDialogPro
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
     const onClosed = () => closed();
+    const onKeyDown = (event: KeyboardEvent) => escaped(event);
     dialog.addEventListener("close", onClosed);
+    document.addEventListener("keydown", onKeyDown);
     return () => {
       dialog.removeEventListener("close", onClosed);
+      document.removeEventListener("keydown", onKeyDown);
       if (dialog.open) dialog.close();
       opener?.focus();
     };
   }, []);
-
-  // Both: a browser may fire a `cancel` that cannot be prevented (a second Escape with no click between), but it
-  // sends none when the Escape keydown itself was prevented.
-  const holdOpen = (event: SyntheticEvent) => {
-    if (busy !== undefined) event.preventDefault();
-  };
 
   return (
     <dialog
@@ -49,9 +52,8 @@ export function ActionDialog({ title, onClose, busy, children }: ActionDialogPro
       className="action-dialog"
       aria-labelledby={titleId}
       aria-busy={busy !== undefined}
-      onCancel={holdOpen}
-      onKeyDown={(event) => {
-        if (event.key === "Escape") holdOpen(event);
+      onCancel={(event) => {
+        if (busy !== undefined) event.preventDefault();
       }}
     >
       <div className="action-dialog__header">
