@@ -58,7 +58,23 @@ test("a key created from the dashboard shows its secret once, verifies with it, 
   await dialog.getByLabel("Meta (JSON)").fill('{"plan": "pro"}');
   await expect(dialog.getByText(/^Not JSON/)).toHaveCount(0);
   expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  // The answer held back: while it is on its way neither Escape (twice: a browser may make a second cancel
+  // unpreventable) nor Close may drop the dialog the secret is coming to.
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/v2/keys.createKey", async (route) => {
+    await released;
+    await route.continue();
+  });
   await dialog.getByRole("button", { name: "Create key" }).click();
+  await expect(dialog.getByRole("button", { name: "Creating…" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Escape");
+  await expect(dialog.getByRole("button", { name: "Close" })).toBeDisabled();
+  await expect(dialog.getByRole("status")).toContainText("shown only once");
+  await expect(dialog).toBeVisible();
+  release();
 
   const created = page.getByRole("dialog", { name: "Key created" });
   const secretField = created.getByLabel("Secret", { exact: true });

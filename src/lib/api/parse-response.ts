@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { ApiError, BODY_EXCERPT_MAX, UnexpectedResponseError, truncate, type UnexpectedResponseReason } from "../api-errors";
 import type { ErrorDetailEntry, Pagination } from "../contract";
+import { redactResponseBody } from "../request-journal";
 import { ErrorDetailEntrySchema, ErrorEnvelopeSchema, ErrorFieldsSchema, MetaSchema, PaginationSchema, PlainObject, lenient } from "./schemas";
 import type { Received } from "./transport";
 
@@ -115,10 +116,13 @@ function unexpected(received: Received, reason: UnexpectedResponseReason, json: 
   });
 }
 
-/** Plain text a person can read: an HTML page reduced to its words; control characters dropped; the key scrubbed. */
+/**
+ * Plain text a person can read: an HTML page reduced to its words; control characters dropped; the key scrubbed,
+ * and a new key's secret replaced as in the journal (a createKey answer whose data fails its schema still has it).
+ */
 function excerpt(received: Received, reason: UnexpectedResponseReason): string {
   // Bound the work on hostile bodies: the excerpt only ever needs the beginning.
-  let text = received.scrub(received.text).slice(0, 64 * 1024);
+  let text = received.scrub(redactResponseBody(received.text)).slice(0, 64 * 1024);
   if (reason === "html") {
     text = text
       .replace(/<(script|style)\b[\s\S]*?(<\/\1\s*>|$)/gi, " ")

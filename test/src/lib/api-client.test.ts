@@ -1,5 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
 import { validateBaseUrl, normalizeBaseUrl } from "../../../src/lib/check-base-url";
+import { createKey } from "../../../src/lib/api/create-key";
 import { listKeys } from "../../../src/lib/api/list-keys";
 import { MAX_RESPONSE_BYTES, parseRetryAfter, type Connection } from "../../../src/lib/api/transport";
 import {
@@ -384,6 +385,15 @@ describe("the key is a secret", () => {
       expect(isKeyscopeError(error)).toBe(true);
       expect(allStrings(error).filter((text) => text.includes(SECRET))).toEqual([]);
     }
+  });
+
+  test("a new key's secret in a malformed createKey answer is not in the error either", async () => {
+    const created = "sk_NewSecretInAMalformedAnswer77";
+    const { fetch } = stubFetch(() => json({ meta: { requestId: "req_1" }, data: { keyId: 42, key: created } }));
+    const error = await failure(createKey(connection, { apiId: "api_1" }, { fetch }));
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error).toMatchObject({ reason: "not-envelope", bodyExcerpt: expect.stringContaining('"keyId":42') as unknown });
+    expect(allStrings(error).filter((text) => text.includes(created))).toEqual([]);
   });
 
   test("a key that cannot travel in a header is refused before anything is sent", async () => {

@@ -14,7 +14,13 @@ import { learnAllowed, learnRefusal } from "../refusals";
  * The mutations of the key actions. A new secret never becomes mutation data (the mutation cache keeps `data` and
  * `variables`): it goes straight to the `reveal` callback of the dialog that shows it, and only the key id is data.
  * Mutations are dropped from the cache as soon as no dialog uses them (gcTime 0).
+ *
+ * The cache work after a new key (reloading it can take a getKey's whole timeout) is started, not awaited: the
+ * mutation settles, and the dialog shows the secret, as soon as the answer is here. Neither cache call rejects.
  */
+
+/** What the dialog of a secret-returning request says while it cannot be closed. */
+export const SECRET_ON_ITS_WAY = "Waiting for the new key: its secret is shown only once, so this stays open until it comes.";
 
 interface SecretTarget {
   /** Receives the secret, once; the dialog keeps it in its own state until it closes. */
@@ -32,7 +38,8 @@ export function useCreateKey(connection: Connection, cache: KeyCache) {
     onError: (error) => learnRefusal(connection, "create_key", error),
     onSuccess: ({ keyId }, { request }) => {
       learnAllowed(connection, "create_key");
-      return cache.keyCreated(keyId, request.apiId);
+      // Not awaited: the secret is shown at once, whatever the cache work takes.
+      void cache.keyCreated(keyId, request.apiId);
     },
   });
 }
@@ -47,10 +54,9 @@ export function useRerollKey(connection: Connection, cache: KeyCache) {
     },
     // The real service needs create_key for a reroll too; the first refusal names which.
     onError: (error) => learnRefusal(connection, "create_key", error),
-    onSuccess: async ({ oldKeyId, keyId }) => {
+    onSuccess: ({ oldKeyId, keyId }) => {
       learnAllowed(connection, "create_key");
-      await cache.keyCreated(keyId);
-      await cache.refreshKey(oldKeyId);
+      void cache.keyCreated(keyId).then(() => cache.refreshKey(oldKeyId));
     },
   });
 }

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from "react";
 import type { CreateKeyRequest } from "../../../lib/api/create-key";
 import type { Connection } from "../../../lib/api/transport";
 import { useNow } from "../../../lib/hooks/use-now";
-import { useCreateKey } from "../api/use-key-mutations";
+import { SECRET_ON_ITS_WAY, useCreateKey } from "../api/use-key-mutations";
 import { useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
 import type { KeyCache } from "../key-cache";
 import { isAmbiguousCreateNotFound, useRefusal } from "../refusals";
@@ -26,10 +26,12 @@ const EMPTY_LIMIT: RatelimitRow = { name: "", limit: "", seconds: "" };
 /** Create key: every field keys.createKey takes; on success the secret, shown once. */
 export function CreateKeyDialog({ connection, cache, renderError, onClose }: CreateKeyDialogProps) {
   const [created, setCreated] = useState<{ keyId: string; secret: string } | null>(null);
+  // Here, not in the form: while it is pending the dialog must stay open, or the secret would have nowhere to go.
+  const mutation = useCreateKey(connection, cache);
   return (
-    <ActionDialog title={created === null ? "Create key" : "Key created"} onClose={onClose}>
+    <ActionDialog title={created === null ? "Create key" : "Key created"} onClose={onClose} busy={mutation.isPending ? SECRET_ON_ITS_WAY : undefined}>
       {created === null ? (
-        <CreateKeyForm connection={connection} cache={cache} renderError={renderError} onCreated={setCreated} />
+        <CreateKeyForm connection={connection} mutation={mutation} renderError={renderError} onCreated={setCreated} />
       ) : (
         <>
           <SecretField secret={created.secret} keyId={created.keyId} />
@@ -44,17 +46,18 @@ export function CreateKeyDialog({ connection, cache, renderError, onClose }: Cre
   );
 }
 
-function CreateKeyForm({
-  connection,
-  cache,
-  renderError,
-  onCreated,
-}: Omit<CreateKeyDialogProps, "onClose"> & { onCreated: (created: { keyId: string; secret: string }) => void }) {
+interface CreateKeyFormProps {
+  connection: Connection;
+  mutation: ReturnType<typeof useCreateKey>;
+  renderError: RenderError;
+  onCreated: (created: { keyId: string; secret: string }) => void;
+}
+
+function CreateKeyForm({ connection, mutation, renderError, onCreated }: CreateKeyFormProps) {
   const id = useId();
   // The server says a past expiry is wrong too; this catches it before sending (a minute's precision is enough).
   const now = useNow();
   const refusal = useRefusal(connection, "create_key");
-  const mutation = useCreateKey(connection, cache);
   const permissionsQuery = useWorkspacePermissions(connection);
   const rolesQuery = useWorkspaceRoles(connection);
 

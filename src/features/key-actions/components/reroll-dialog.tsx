@@ -2,7 +2,7 @@ import { FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
-import { useRerollKey } from "../api/use-key-mutations";
+import { SECRET_ON_ITS_WAY, useRerollKey } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { ActionDialog } from "./action-dialog";
 import type { RenderError } from "./render-error";
@@ -54,7 +54,7 @@ export function RerollDialog({ connection, apiKey, cache, renderError, onClose, 
   }
 
   return (
-    <ActionDialog title={rerolled === null ? "Reroll key" : "Key rerolled"} onClose={onClose}>
+    <ActionDialog title={rerolled === null ? "Reroll key" : "Key rerolled"} onClose={onClose} busy={mutation.isPending ? SECRET_ON_ITS_WAY : undefined}>
       {rerolled === null ? (
         <form className="action-form" onSubmit={submit}>
           <p>A new key with the same settings replaces this one. Callers need the new secret.</p>

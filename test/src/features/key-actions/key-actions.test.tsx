@@ -1,8 +1,8 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, waitFor } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
-import { afterEach, expect, test, vi } from "vitest";
+import { afterEach, expect, onTestFinished, test, vi } from "vitest";
 import { CreateKeyDialog } from "../../../../src/features/key-actions/components/create-key-dialog";
 import { DeleteDialog } from "../../../../src/features/key-actions/components/delete-dialog";
 import { KeyActions } from "../../../../src/features/key-actions/components/key-actions";
@@ -26,7 +26,7 @@ afterEach(() => {
 type Answer = { status: number; body: unknown };
 
 /** A fetch that answers each operation (by path) from `answers`; records what was sent. */
-function stubApi(answers: Record<string, Answer | ((body: Record<string, unknown>) => Answer)>) {
+function stubApi(answers: Record<string, Answer | ((body: Record<string, unknown>) => Answer | Promise<Answer>)>) {
   const sent: { path: string; body: Record<string, unknown> }[] = [];
   vi.stubGlobal(
     "fetch",
@@ -35,8 +35,8 @@ function stubApi(answers: Record<string, Answer | ((body: Record<string, unknown
       const body = JSON.parse(typeof init?.body === "string" ? init.body : "{}") as Record<string, unknown>;
       sent.push({ path, body });
       const answer = answers[path];
-      const { status, body: reply } = typeof answer === "function" ? answer(body) : (answer ?? { status: 404, body: { error: { status: 404, title: "Not Found", detail: "no such route", type: "x" } } });
-      return Promise.resolve(new Response(JSON.stringify(reply), { status, headers: { "content-type": "application/json" } }));
+      const answered = typeof answer === "function" ? answer(body) : (answer ?? { status: 404, body: { error: { status: 404, title: "Not Found", detail: "no such route", type: "x" } } });
+      return Promise.resolve(answered).then(({ status, body: reply }) => new Response(JSON.stringify(reply), { status, headers: { "content-type": "application/json" } }));
     }),
   );
   return sent;
@@ -76,6 +76,15 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
   });
   const cache = fakeCache();
   const onClose = vi.fn();
+  // Every state the mutation cache ever holds, not only what is left at the end: a mutation reset (or collected)
+  // after its secret went through its data or variables would otherwise pass unseen.
+  const mutationStates: string[] = [];
+  const unsubscribe = queryClient()
+    .getMutationCache()
+    .subscribe((event) => {
+      if (event.mutation !== undefined) mutationStates.push(JSON.stringify([event.mutation.state.data, event.mutation.state.variables]));
+    });
+  onTestFinished(unsubscribe);
   render(wrap(<CreateKeyDialog connection={connection} cache={cache} renderError={renderError} onClose={onClose} />));
 
   const dialog = screen.getByRole("dialog", { name: "Create key" });
@@ -109,8 +118,53 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
     journalEntries(),
   ]);
   expect(caches).not.toContain(SECRET);
+  expect(mutationStates.length).toBeGreaterThan(0);
+  expect(mutationStates.filter((state) => state.includes(SECRET))).toEqual([]);
   expect(dialog).toBeInTheDocument();
   await user.click(screen.getByRole("button", { name: "Done" }));
+  expect(onClose).toHaveBeenCalled();
+});
+
+/**
+ * Escape as a browser handles it (happy-dom does not): the keydown, then a cancelable `cancel` on the open dialog,
+ * which closes it unless one of them was prevented.
+ */
+function pressEscape(dialog: HTMLElement) {
+  if (!(dialog instanceof HTMLDialogElement)) throw new Error("not a dialog");
+  if (!fireEvent.keyDown(dialog, { key: "Escape" })) return;
+  if (fireEvent(dialog, new Event("cancel", { cancelable: true }))) dialog.close();
+}
+
+test("while the new key is on its way, Escape and Close leave the dialog open; the secret shows as it comes, before the cache work", async () => {
+  const user = userEvent.setup();
+  let answer: (answer: Answer) => void = () => undefined;
+  stubApi({
+    "/v2/permissions.listPermissions": ok([]),
+    "/v2/permissions.listRoles": ok([]),
+    "/v2/keys.createKey": () => new Promise<Answer>((resolve) => (answer = resolve)),
+  });
+  const cache = fakeCache();
+  // Reloading the new key can take long (a getKey of up to 15 s): the secret must not wait for it.
+  vi.mocked(cache.keyCreated).mockReturnValue(new Promise<void>(() => undefined));
+  const onClose = vi.fn();
+  render(wrap(<CreateKeyDialog connection={connection} cache={cache} renderError={renderError} onClose={onClose} />));
+  const dialog = screen.getByRole("dialog", { name: "Create key" });
+  await user.click(screen.getByRole("button", { name: "Create key" }));
+  expect(await screen.findByRole("button", { name: "Creating…" })).toBeDisabled();
+
+  const close = screen.getByRole("button", { name: "Close" });
+  expect(close).toBeDisabled();
+  expect(close).toHaveAccessibleDescription(/shown only once/);
+  await user.click(close);
+  pressEscape(dialog);
+  expect(dialog).toHaveProperty("open", true);
+  expect(onClose).not.toHaveBeenCalled();
+
+  answer(ok({ keyId: "key_new", key: SECRET }));
+  expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
+  expect(cache.keyCreated).toHaveBeenCalledWith("key_new");
+  expect(screen.getByRole("button", { name: "Close" })).toBeEnabled();
+  pressEscape(dialog);
   expect(onClose).toHaveBeenCalled();
 });
 
