@@ -7,6 +7,7 @@ import { runAdminInProcess } from "../support/admin-in-process";
 import { runTsx } from "./cli";
 import { asKeyList, callApi } from "./http";
 import { startInProcess, type InProcessServer } from "./in-process";
+import { DEMO_ROOT_KEY_PERMISSIONS } from "../../server/demo-data";
 
 /**
  * The admin CLI on the database a running server reads: here the server is the app in this process (its own
@@ -186,7 +187,8 @@ describe("usage", () => {
     expect(run.stderr).toMatch(/Created the demo workspace ws_\S+/);
     expect(run.stderr + run.stdout).not.toMatch(/ks_root_[1-9A-HJ-NP-Za-km-z]{28}/);
     const list = runAdminInProcess(["root-key", "list", "--data-dir", dataDir]);
-    expect(list.stdout).toMatch(/Demo root key\s+ks_root_\S{4}…\s+api\.\*\.read_key,api\.\*\.read_analytics,api\.\*\.verify_key\s+enabled\s+300\/1m/);
+    const permissions = DEMO_ROOT_KEY_PERMISSIONS.join(",").replace(/[.*]/g, "\\$&");
+    expect(list.stdout).toMatch(new RegExp(`Demo root key\\s+ks_root_\\S{4}…\\s+${permissions}\\s+enabled\\s+300/1m`));
   });
 });
 
