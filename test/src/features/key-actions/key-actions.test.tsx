@@ -162,7 +162,7 @@ test("while the new key is on its way, Escape and Close leave the dialog open; t
 
   answer(ok({ keyId: "key_new", key: SECRET }));
   expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
-  expect(cache.keyCreated).toHaveBeenCalledWith("key_new");
+  expect(cache.keyCreated).toHaveBeenCalledWith("key_new", "api_1");
   expect(screen.getByRole("button", { name: "Close" })).toBeEnabled();
   pressEscape(dialog);
   expect(onClose).toHaveBeenCalled();
