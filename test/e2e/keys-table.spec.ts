@@ -102,9 +102,10 @@ test("sorting by usage puts the busiest of all the loaded keys first and says wh
   expect(usageTotal(await first.getByText(/^36 h: /).textContent() ?? "")).toBe(Number(busiest.total));
 
   // Every row in view, top to bottom, is used no more than the one above it.
-  const texts = await table.locator(".keys-table__body").getByText(/^36 h: /).allTextContents();
-  const totals = texts.map(usageTotal);
-  expect(totals.length).toBeGreaterThan(3);
+  // The rows' usage bars come a moment after the sort: wait until more than three are drawn.
+  const usageTexts = table.locator(".keys-table__body").getByText(/^36 h: /);
+  await expect.poll(async () => (await usageTexts.allTextContents()).length).toBeGreaterThan(3);
+  const totals = (await usageTexts.allTextContents()).map(usageTotal);
   expect(totals).toEqual([...totals].sort((a, b) => b - a));
   await saveScreenshot(page, "keys-table-sorted-by-usage");
 });
