@@ -1,4 +1,4 @@
-import { MetaField, FormEnd } from "./form-parts";
+import { Field, FormEnd, MetaField } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { CreateKeyRequest } from "../../../lib/api/create-key";
 import type { Connection } from "../../../lib/api/transport";
@@ -139,40 +139,23 @@ function CreateKeyForm({ connection, mutation, renderError, onCreated }: CreateK
   return (
     <form className="action-form" onSubmit={submit} noValidate>
       {refusal && <RefusalNote refusal={refusal} action="Creating a key" />}
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-api`}>
-          API id
-        </label>
+      <Field inputId={`${id}-api`} label="API id">
         <input id={`${id}-api`} className="input input--mono" value={apiId} onChange={(event) => setApiId(event.target.value)} required autoComplete="off" />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-name`}>
-          Name
-        </label>
+      </Field>
+      <Field inputId={`${id}-name`} label="Name">
         <input id={`${id}-name`} className="input" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-prefix`}>
-          Prefix
-        </label>
+      </Field>
+      <Field inputId={`${id}-prefix`} label="Prefix">
         <input id={`${id}-prefix`} className="input input--mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} autoComplete="off" maxLength={16} />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-expires`}>
-          Expires
-        </label>
+      </Field>
+      <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never.">
         <input id={`${id}-expires`} type="datetime-local" className="input" value={expires} onChange={(event) => setExpires(event.target.value)} />
-        <span className="field__hint">Empty: never.</span>
-      </div>
+      </Field>
       <fieldset className="action-form__group">
         <legend>Credits</legend>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-credits`}>
-            Credits
-          </label>
+        <Field inputId={`${id}-credits`} label="Credits" hint="Empty: unlimited.">
           <input id={`${id}-credits`} type="number" min={0} step={1} className="input" value={credits} onChange={(event) => setCredits(event.target.value)} />
-          <span className="field__hint">Empty: unlimited.</span>
-        </div>
+        </Field>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-refill`}>
             Refill
@@ -184,45 +167,29 @@ function CreateKeyForm({ connection, mutation, renderError, onCreated }: CreateK
           </select>
         </div>
         {refill !== "none" && (
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-refill-amount`}>
-              Refill amount
-            </label>
+          <Field inputId={`${id}-refill-amount`} label="Refill amount">
             <input id={`${id}-refill-amount`} type="number" min={1} step={1} className="input" value={refillAmount} onChange={(event) => setRefillAmount(event.target.value)} />
-          </div>
+          </Field>
         )}
         {refill === "monthly" && (
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-refill-day`}>
-              Refill day
-            </label>
+          <Field inputId={`${id}-refill-day`} label="Refill day" hint="Day of the month, 1–31 (UTC); in a shorter month, its last day.">
             <input id={`${id}-refill-day`} type="number" min={1} max={31} step={1} className="input" value={refillDay} onChange={(event) => setRefillDay(event.target.value)} />
-            <span className="field__hint">Day of the month, 1–31 (UTC); in a shorter month, its last day.</span>
-          </div>
+          </Field>
         )}
       </fieldset>
       <fieldset className="action-form__group">
         <legend>Rate limits</legend>
         {limits.map((row, index) => (
           <div className="action-form__row" key={index}>
-            <div className="field">
-              <label className="field__label" htmlFor={`${id}-rl-name-${index}`}>
-                Limit name
-              </label>
+            <Field inputId={`${id}-rl-name-${index}`} label="Limit name">
               <input id={`${id}-rl-name-${index}`} className="input" value={row.name} onChange={(event) => setLimit(index, { name: event.target.value })} autoComplete="off" />
-            </div>
-            <div className="field">
-              <label className="field__label" htmlFor={`${id}-rl-limit-${index}`}>
-                Requests
-              </label>
+            </Field>
+            <Field inputId={`${id}-rl-limit-${index}`} label="Requests">
               <input id={`${id}-rl-limit-${index}`} type="number" min={1} className="input" value={row.limit} onChange={(event) => setLimit(index, { limit: event.target.value })} />
-            </div>
-            <div className="field">
-              <label className="field__label" htmlFor={`${id}-rl-window-${index}`}>
-                Per seconds
-              </label>
+            </Field>
+            <Field inputId={`${id}-rl-window-${index}`} label="Per seconds">
               <input id={`${id}-rl-window-${index}`} type="number" min={1} className="input" value={row.seconds} onChange={(event) => setLimit(index, { seconds: event.target.value })} />
-            </div>
+            </Field>
           </div>
         ))}
         <button type="button" className="button button--small" onClick={() => setLimits([...limits, EMPTY_LIMIT])}>
@@ -248,12 +215,9 @@ function CreateKeyForm({ connection, mutation, renderError, onCreated }: CreateK
         onTypedChange={setNewRoles}
         existingOnly
       />
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-external`}>
-          External id
-        </label>
+      <Field inputId={`${id}-external`} label="External id">
         <input id={`${id}-external`} className="input input--mono" value={externalId} onChange={(event) => setExternalId(event.target.value)} autoComplete="off" />
-      </div>
+      </Field>
       <MetaField id={id} value={meta} onChange={setMeta} check={metaCheck} rows={3} />
       <label className="action-form__check">
         <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} /> Enabled

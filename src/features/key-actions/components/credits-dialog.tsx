@@ -1,4 +1,4 @@
-import { FormEnd } from "./form-parts";
+import { Field, FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { CreditsChange } from "../../../lib/api/update-credits";
@@ -74,12 +74,9 @@ export function CreditsDialog({ connection, apiKey, cache, renderError, onClose,
           ))}
         </fieldset>
         {mode !== "unlimited" && (
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-value`}>
-              Credits
-            </label>
+          <Field inputId={`${id}-value`} label="Credits">
             <input id={`${id}-value`} type="number" min={0} step={1} className="input" value={value} onChange={(event) => setValue(event.target.value)} />
-          </div>
+          </Field>
         )}
         <FormEnd problem={problem} error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Save credits" pendingLabel="Saving…" />
       </form>

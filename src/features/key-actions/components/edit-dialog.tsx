@@ -1,4 +1,4 @@
-import { MetaField, FormEnd } from "./form-parts";
+import { Field, FormEnd, MetaField } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { KeyFieldsInput } from "../../../lib/api/key-changes";
 import type { Connection } from "../../../lib/api/transport";
@@ -86,25 +86,15 @@ export function EditDialog({ connection, apiKey, cache, renderError, onClose, ex
   return (
     <ActionDialog title="Edit key" onClose={onClose}>
       <form className="action-form" onSubmit={submit} noValidate>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-name`}>
-            Name
-          </label>
+        <Field inputId={`${id}-name`} label="Name">
           <input id={`${id}-name`} className="input" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" />
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-expires`}>
-            Expires
-          </label>
+        </Field>
+        <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never expires.">
           <input id={`${id}-expires`} type="datetime-local" className="input" value={expires} onChange={(event) => setExpires(event.target.value)} />
-          <span className="field__hint">Empty: never expires.</span>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-external`}>
-            External id
-          </label>
+        </Field>
+        <Field inputId={`${id}-external`} label="External id">
           <input id={`${id}-external`} className="input input--mono" value={externalId} onChange={(event) => setExternalId(event.target.value)} autoComplete="off" />
-        </div>
+        </Field>
         <MetaField id={id} value={meta} onChange={setMeta} check={metaCheck} rows={4} />
         <label className="action-form__check">
           <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} /> Enabled

@@ -65,3 +65,24 @@ export function FormEnd({ problem = null, error, pending, label, pendingLabel, d
     </>
   );
 }
+
+interface FieldProps {
+  /** The id of the control the label names. */
+  inputId: string;
+  label: string;
+  hint?: string;
+  children: ReactNode;
+}
+
+/** One labelled control of a key form, with its hint under it. */
+export function Field({ inputId, label, hint, children }: FieldProps) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={inputId}>
+        {label}
+      </label>
+      {children}
+      {hint !== undefined && <span className="field__hint">{hint}</span>}
+    </div>
+  );
+}

@@ -1,4 +1,4 @@
-import { FormEnd } from "./form-parts";
+import { Field, FormEnd } from "./form-parts";
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { changeKeyPermissions } from "../../../lib/api/key-permissions";
@@ -48,12 +48,9 @@ export function PermissionDialog({ connection, apiKey, cache, renderError, onClo
         <p>
           The key has {apiKey.permissions === undefined || apiKey.permissions.length === 0 ? "no permissions" : <code>{apiKey.permissions.join(", ")}</code>}.
         </p>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-permissions`}>
-            Permissions to add (comma separated)
-          </label>
+        <Field inputId={`${id}-permissions`} label="Permissions to add (comma separated)">
           <input id={`${id}-permissions`} className="input input--mono" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />
-        </div>
+        </Field>
         <FormEnd error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Add permission" pendingLabel="Adding…" disabled={names.length === 0} />
       </form>
     </ActionDialog>
