@@ -129,9 +129,10 @@ function walk(value: unknown, ctes: ReadonlySet<string>): void {
  * Checks the parse tree DuckDB's `json_serialize_sql` returns for a query (its JSON, parsed) against the analytics
  * rules: one SELECT, only the public tables (also inside CTEs and subqueries), only the documented functions, no
  * lower time bound past the retention. Rewrites arrayFilter, groupArray(DISTINCT …) and the time comparisons
- * (time-column.ts) and arrayJoin in a grouped SELECT (array-join.ts) in place. Never throws.
+ * (time-column.ts) and arrayJoin in a grouped SELECT (array-join.ts) in place. `now`: the instant the retention is
+ * counted back from. Never throws.
  */
-export function checkQuery(tree: unknown): CheckResult {
+export function checkQuery(tree: unknown, now = Date.now()): CheckResult {
   if (!isObject(tree)) return { ok: false, refusal: "query", message: "The query could not be parsed" };
   if (tree.error === true) {
     const message = text(tree.error_message);
@@ -150,7 +151,7 @@ export function checkQuery(tree: unknown): CheckResult {
   }
   try {
     walk(statement, new Set());
-    rewriteTimeComparisons(statement, Date.now());
+    rewriteTimeComparisons(statement, now);
     rewriteGroupedArrayJoins(statement);
   } catch (error) {
     if (error instanceof Refused) return { ok: false, refusal: error.refusal, message: error.message };
