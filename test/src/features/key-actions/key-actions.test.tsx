@@ -323,3 +323,97 @@ test("a refusal is forgotten once the same action goes through (the root key was
   expect(screen.getByRole("button", { name: "Reroll" })).toBeEnabled();
   expect(screen.queryByRole("note")).not.toBeInTheDocument();
 });
+
+const actionsFor = (key: Key, on: Connection = connection) => (
+  <KeyActions connection={on} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />
+);
+
+test("Reroll is checked before its form with a createKey the service refuses after its permission check, and its masked 404 is read as the refusal", async () => {
+  const user = userEvent.setup();
+  const sent = stubApi({ "/v2/keys.createKey": notFound("api_not_found", "The specified API was not found.") });
+  render(wrap(actionsFor({ keyId: "key_1", enabled: true })));
+
+  await user.click(screen.getByRole("button", { name: "Reroll" }));
+
+  const note = await screen.findByRole("note");
+  expect(note).toHaveTextContent("Rerolling needs api.*.create_key (every API) or api.api_1.create_key (this API only)");
+  expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  // A refill without credits.remaining: both services refuse it after the create_key check, so nothing is made.
+  expect(sent).toEqual([
+    {
+      path: "/v2/keys.createKey",
+      body: { apiId: "api_1", name: expect.stringContaining("Keyscope permission check") as unknown, enabled: false, credits: { remaining: null, refill: { interval: "daily", amount: 1 } } },
+    },
+  ]);
+  expect(screen.getByRole("button", { name: "Reroll" })).toBeDisabled();
+});
+
+test("Reroll opens its form when the probe is refused for the refill rule, which only a root key with create_key reaches", async () => {
+  const user = userEvent.setup();
+  stubApi({
+    "/v2/keys.createKey": {
+      status: 400,
+      body: { meta: { requestId: "req_5" }, error: { status: 400, title: "Bad Request", detail: "`credits.remaining` must be provided when `credits.refill` is set.", type: "https://unkey.com/docs/errors/unkey/application/invalid_input", errors: [] } },
+    },
+  });
+  render(wrap(actionsFor({ keyId: "key_1", enabled: true })));
+  await user.click(screen.getByRole("button", { name: "Reroll" }));
+  const dialog = await screen.findByRole("dialog", { name: "Reroll key" });
+  expect(dialog).not.toHaveTextContent("known only by trying");
+});
+
+test("a refusal counts for the API it was about: a key of another API is probed again, and the note says the permission both ways", async () => {
+  const user = userEvent.setup();
+  const noApi: Connection = { baseUrl: connection.baseUrl, apiKey: connection.apiKey };
+  const sent = stubApi({
+    "/v2/keys.updateKey": (body) =>
+      body.keyId === "key_a" ? forbidden("Missing one of these permissions: api.*.update_key or api.api_a.update_key") : ok({}),
+  });
+  const { unmount } = render(wrap(actionsFor({ keyId: "key_a", enabled: true }, noApi)));
+  await user.click(screen.getByRole("button", { name: "Edit" }));
+  const note = await screen.findByRole("note");
+  expect(note).toHaveTextContent("Changing this key needs api.*.update_key (every API) or api.api_a.update_key (this API only)");
+  expect(note).toHaveTextContent("for api_a");
+  unmount();
+
+  render(wrap(actionsFor({ keyId: "key_b", enabled: true }, noApi)));
+  expect(screen.queryByRole("note")).not.toBeInTheDocument();
+  await user.click(screen.getByRole("button", { name: "Edit" }));
+  expect(await screen.findByRole("dialog", { name: "Edit key" })).toBeInTheDocument();
+  expect(sent.map((call) => call.body.keyId)).toEqual(["key_a", "key_b"]);
+});
+
+test("Delete has no probe that deletes nothing: its form says the permission is unknown until tried, then the refusal is said before it", async () => {
+  const user = userEvent.setup();
+  const sent = stubApi({ "/v2/keys.deleteKey": forbidden("Missing one of these permissions: api.*.delete_key or api.api_1.delete_key") });
+  render(wrap(actionsFor({ keyId: "key_1", name: "Worker", enabled: true })));
+  await user.click(screen.getByRole("button", { name: "Delete" }));
+  const dialog = await screen.findByRole("dialog", { name: "Delete key" });
+  expect(sent).toEqual([]);
+  expect(dialog).toHaveTextContent("Deleting a key needs api.*.delete_key (every API) or api.api_1.delete_key (this API only). Whether this root key has it is known only by trying");
+  await user.type(screen.getByLabelText("Type Worker to confirm"), "Worker");
+  await user.click(screen.getByRole("button", { name: "Delete key" }));
+  expect(await screen.findByRole("alert")).toHaveTextContent("api.*.delete_key");
+  await user.click(screen.getByRole("button", { name: "Close" }));
+  expect(screen.getByRole("note")).toHaveTextContent("Deleting needs api.*.delete_key");
+  expect(screen.getByRole("button", { name: "Delete" })).toBeDisabled();
+});
+
+test("Add permission re-adds a permission the key holds as its own to learn rbac.*.add_permission_to_key; with roles it cannot, and says so", async () => {
+  const user = userEvent.setup();
+  const sent = stubApi({ "/v2/keys.addPermissions": forbidden("Missing one of these permissions: rbac.*.add_permission_to_key") });
+  const own: Key = { keyId: "key_1", enabled: true, permissions: ["documents.read"] };
+  const { unmount } = render(wrap(<KeyActions connection={connection} apiKey={own} cache={fakeCache()} now={0} refusedAs="INSUFFICIENT_PERMISSIONS" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
+  await user.click(screen.getByRole("button", { name: "Add permission" }));
+  expect(await screen.findByRole("note")).toHaveTextContent("Adding a permission needs rbac.*.add_permission_to_key together with api.*.update_key (every API) or api.api_1.update_key");
+  expect(sent).toEqual([{ path: "/v2/keys.addPermissions", body: { keyId: "key_1", permissions: ["documents.read"] } }]);
+  expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  unmount();
+  forgetRefusals();
+
+  const withRoles: Key = { keyId: "key_2", enabled: true, permissions: ["documents.read"], roles: ["reader"] };
+  render(wrap(<KeyActions connection={connection} apiKey={withRoles} cache={fakeCache()} now={0} refusedAs="INSUFFICIENT_PERMISSIONS" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
+  await user.click(screen.getByRole("button", { name: "Add permission" }));
+  expect(await screen.findByRole("dialog", { name: "Add permission" })).toHaveTextContent("known only by trying");
+  expect(sent).toHaveLength(1);
+});
