@@ -246,6 +246,14 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
       "A rate limit set on another identity than the key's.",
     ],
   },
+  "err:svc:application:protected_resource": {
+    whatHappened: "`apis.deleteApi` was asked to delete an API whose delete protection is on, so nothing was deleted.",
+    howToFix: [
+      "Turn the protection off first, if the API really is to go: `npm run admin -- apis update api_… --delete-protection off`.",
+      "Check the `apiId`: protection is usually on for the API that serves production keys.",
+    ],
+    commonMistakes: ["A cleanup script deleting every API of a workspace, the protected production one with the test ones."],
+  },
   "err:user:bad_request:permissions_query_syntax_error": {
     whatHappened:
       "The `permissions` query of `keys.verifyKey` could not be parsed. The `detail` names the position (counted from 0) and what was expected there.",
