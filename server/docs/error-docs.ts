@@ -266,10 +266,11 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
   },
   "err:user:bad_request:query_range_exceeds_retention": {
     whatHappened:
-      "The analytics query's lower time bound lies further back than the 30 days the verifications are kept.",
+      "The analytics query's lower time bound lies further back than the workspace's retention, which `error.detail` names: 30 days unless the workspace has its own.",
     howToFix: [
-      "Ask for at most the last 30 days: `WHERE time >= now() - INTERVAL 30 DAY`.",
-      "Leave the lower bound out: a query sees the kept days only anyway.",
+      "Ask for at most the retention, such as the last 30 days: `WHERE time >= now() - INTERVAL 30 DAY`.",
+      "Leave the lower bound out.",
+      "On the reference server, give the workspace a longer retention: `npm run admin -- workspaces update --retention-days 365`.",
     ],
     example: ANALYTICS_EXAMPLE,
     commonMistakes: ["`INTERVAL 60 DAY` or an old fixed date as the lower bound."],
