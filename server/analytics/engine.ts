@@ -2,6 +2,7 @@ import { DuckDBInstance, DuckDBMaterializedResult, type DuckDBConnection, type D
 import type { Database } from "better-sqlite3";
 import { boundRows } from "./bound-rows";
 import { checkQuery } from "./check-query";
+import { DEFAULT_RETENTION_DAYS } from "./time-column";
 import { rewriteLongInLists } from "./in-list";
 import { createKeyRollup } from "./key-rollup";
 import { planRollupQuery, type RollupPlan } from "./key-rollup-plan";
@@ -36,8 +37,11 @@ export const DEFAULT_ANALYTICS_LIMITS: AnalyticsLimits = {
 };
 
 export interface AnalyticsEngine {
-  /** Runs an analytics query over one workspace's rows only; never rejects for anything the query does. */
-  query(workspaceId: string, sql: string): Promise<QueryOutcome>;
+  /**
+   * Runs an analytics query over one workspace's rows only, refusing a lower time bound more than `retentionDays`
+   * back (the workspace's retention; 30 days unless given); never rejects for anything the query does.
+   */
+  query(workspaceId: string, sql: string, retentionDays?: number): Promise<QueryOutcome>;
   /**
    * Copies the verifications SQLite holds now beyond the engine's copy (as every query does first, up to the newest
    * one committed when it arrived).
@@ -241,12 +245,13 @@ export async function createAnalyticsEngine(
     }
   }
 
-  /** The check of a query's text, remembered: it depends on the text alone, never on the workspace or the data. */
-  async function check(workspaceId: string, sql: string): Promise<QueryOutcome | CheckedQuery> {
-    const remembered = checkedQueries.get(sql);
+  /** The check of a query's text, remembered: it depends on the text and the retention alone, never on the workspace or the data. */
+  async function check(workspaceId: string, sql: string, retentionDays: number): Promise<QueryOutcome | CheckedQuery> {
+    const cacheKey = `${retentionDays}\n${sql}`;
+    const remembered = checkedQueries.get(cacheKey);
     if (remembered !== undefined) return remembered;
     const checked = await withConnection(workspaceId, "by_time", async (connection) => ({
-      value: await checkedSql(connection, sql).catch(
+      value: await checkedSql(connection, sql, retentionDays).catch(
         // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep), or on a number
         // too large to carry exactly.
         (error: unknown): QueryOutcome => ({ kind: "refused", refusal: "query", message: errorMessage(error) }),
@@ -254,7 +259,7 @@ export async function createAnalyticsEngine(
       reusable: true,
     }));
     if (checkedQueries.size >= CHECKED_QUERIES) checkedQueries.clear();
-    checkedQueries.set(sql, checked);
+    checkedQueries.set(cacheKey, checked);
     return checked;
   }
 
@@ -262,10 +267,10 @@ export async function createAnalyticsEngine(
    * The checked query as SQL printed from its checked tree, so what runs is exactly what was checked; a WITH FILL
    * query is checked without its clause, then wrapped to fill (with-fill.ts).
    */
-  async function checkedSql(connection: DuckDBConnection, sql: string): Promise<QueryOutcome | CheckedQuery> {
+  async function checkedSql(connection: DuckDBConnection, sql: string, retentionDays: number): Promise<QueryOutcome | CheckedQuery> {
     const fill = splitWithFill(sql);
     if (fill.kind === "refused") return { kind: "refused", refusal: "query", message: fill.message };
-    const checked = await checkedPlainSql(connection, fill.kind === "fill" ? fill.query : sql);
+    const checked = await checkedPlainSql(connection, fill.kind === "fill" ? fill.query : sql, retentionDays);
     if (fill.kind === "none" || "kind" in checked) return checked;
     return filledQuery(connection, checked, fill.clause).catch(
       (error: unknown): QueryOutcome => ({ kind: "refused", refusal: "query", message: errorMessage(error) }),
@@ -313,7 +318,7 @@ export async function createAnalyticsEngine(
     const outerSql = await printTree(connection, outerStatement);
 
     // The bounds and step are checked as a query of their own, which may read no table.
-    const bounds = checkQuery(await parseTree(connection, boundsQuery(clause)), options.now?.());
+    const bounds = checkQuery(await parseTree(connection, boundsQuery(clause)), undefined, options.now?.());
     if (!bounds.ok) return { kind: "refused", refusal: bounds.refusal, message: `WITH FILL: ${bounds.message}` };
     const boundsNode = isObject(bounds.statement) ? bounds.statement.node : undefined;
     if (!isObject(boundsNode) || !isObject(boundsNode.from_table) || boundsNode.from_table.type !== "EMPTY" || !Array.isArray(boundsNode.select_list) || boundsNode.select_list.length !== 3) {
@@ -327,8 +332,8 @@ export async function createAnalyticsEngine(
     return { sql, bounded: false, hourLayout: checked.hourLayout, rollup: undefined };
   }
 
-  async function checkedPlainSql(connection: DuckDBConnection, sql: string): Promise<QueryOutcome | CheckedQuery> {
-    const checked = checkQuery(await parseTree(connection, sql), options.now?.());
+  async function checkedPlainSql(connection: DuckDBConnection, sql: string, retentionDays: number): Promise<QueryOutcome | CheckedQuery> {
+    const checked = checkQuery(await parseTree(connection, sql), retentionDays, options.now?.());
     if (!checked.ok) return { kind: "refused", refusal: checked.refusal, message: checked.message };
     // Planned on the tree as checked, before the rewrites below.
     const rollup = options.rollup ? planRollupQuery(checked.statement) : undefined;
@@ -346,7 +351,7 @@ export async function createAnalyticsEngine(
     const printed = (await connection.runAndReadAll("SELECT json_deserialize_sql($tree::JSON)", { tree })).value(0, 0);
     if (typeof printed !== "string") return { kind: "refused", refusal: "query", message: "The query could not be parsed" };
     // Printing must not change the query: the printed text passes the same check.
-    const recheck = checkQuery(await parseTree(connection, printed), options.now?.());
+    const recheck = checkQuery(await parseTree(connection, printed), retentionDays, options.now?.());
     if (!recheck.ok) return { kind: "refused", refusal: recheck.refusal, message: recheck.message };
     return { sql: printed, bounded, hourLayout, rollup };
   }
@@ -401,13 +406,13 @@ export async function createAnalyticsEngine(
     get runningQueries() {
       return runningQueries;
     },
-    query(workspaceId, sql) {
+    query(workspaceId, sql, retentionDays = DEFAULT_RETENTION_DAYS) {
       if (closed) return Promise.resolve({ kind: "refused", refusal: "query", message: "The server is shutting down" });
       // The rows committed when the query arrived are what it answers from: a catch-up that chased the newest rows
       // would answer only once verifications stop coming.
       const upTo = sync.newestSeq();
       const answer = (async (): Promise<QueryOutcome> => {
-        const checked = await check(workspaceId, sql);
+        const checked = await check(workspaceId, sql, retentionDays);
         if ("kind" in checked) return checked;
         if (checked.rollup !== undefined) {
           // Undefined when SQLite cannot answer it now (see KeyRollup.answer): DuckDB answers the same query.
