@@ -70,3 +70,14 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 export function createAnalyticsRootKey(server: StartedServer, name: string): Promise<string> {
   return server.admin(["root-key", "create", "--name", name, "--permissions", `${READ_KEYS_PERMISSION},${READ_ANALYTICS_PERMISSION}`]);
 }
+
+/** Verifies a key as a caller would; resolves the answer's code. */
+export async function verifyCode(server: StartedServer, rootKey: string, secret: string): Promise<string> {
+  const response = await fetch(`${server.url}/v2/keys.verifyKey`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${rootKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ key: secret }),
+  });
+  const body = (await response.json()) as { data: { code: string } };
+  return body.data.code;
+}
