@@ -251,6 +251,9 @@ const notFound = (type: string, detail: string): Answer => ({
 });
 
 test("a monthly refill is sent with its day of the month, today's (UTC) unless changed, as the service requires", async () => {
+  // The dialog reads today when it opens: a clock pinned a moment before midnight, so no midnight passes in between.
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2026, 2, 31, 23, 59, 59, 900) });
+  onTestFinished(() => void vi.useRealTimers());
   const user = userEvent.setup();
   const sent = stubApi({
     "/v2/permissions.listPermissions": ok([]),
@@ -269,7 +272,7 @@ test("a monthly refill is sent with its day of the month, today's (UTC) unless c
   expect(screen.queryByLabelText("Refill day")).not.toBeInTheDocument();
   await user.selectOptions(screen.getByLabelText("Refill"), "monthly");
   await user.type(screen.getByLabelText("Refill amount"), "100");
-  expect(screen.getByLabelText("Refill day")).toHaveValue(new Date().getUTCDate());
+  expect(screen.getByLabelText("Refill day")).toHaveValue(31);
   await user.clear(screen.getByLabelText("Refill day"));
   await user.type(screen.getByLabelText("Refill day"), "32");
   await user.click(screen.getByRole("button", { name: "Create key" }));
