@@ -8,6 +8,7 @@ import { useSyncExternalStore } from "react";
 import type { Connection } from "../../lib/api/transport";
 import { ApiError } from "../../lib/api-errors";
 import { fingerprint } from "../../lib/fingerprint";
+import { forgetKnownApis, rememberApi } from "./known-apis";
 
 /** The key actions, by the permission each needs (the rbac ones need the key's `update_key` as well). */
 export type KeyAction = "create_key" | "update_key" | "delete_key" | "add_permission_to_key" | "remove_permission_from_key" | "add_role_to_key";
@@ -86,6 +87,7 @@ export function learnRefusal(connection: Connection, action: KeyAction, error: u
   if (!(error instanceof ApiError)) return;
   if (error.status !== 403 || !error.type.includes("insufficient_permissions")) return;
   const named = apiNamedIn(error.detail);
+  if (named !== undefined) rememberApi(connection, named);
   if (named !== undefined && target.keyId !== undefined) apiOfKey.set(`${scopeOf(connection)}|${target.keyId}`, named);
   const where = { ...target, apiId: target.apiId ?? named };
   refusals.set(slotOf(connection, action, where), { action, apiId: apiOf(connection, where), detail: error.detail });
@@ -101,8 +103,17 @@ export function learnCreateRefusedAsNotFound(connection: Connection, apiId: stri
 /** An action went through: it is allowed there, and a refusal remembered before (the root key since granted it) is gone. */
 export function learnAllowed(connection: Connection, action: KeyAction, target: ActionTarget = {}): void {
   const slot = slotOf(connection, action, target);
+  const news = !allowed.has(slot);
   allowed.add(slot);
-  if (refusals.delete(slot)) changed();
+  if (refusals.delete(slot) || news) changed();
+}
+
+/** The user says the root key was granted it since: what was learnt of `action` there is forgotten, to be found out again. */
+export function forgetRefusal(connection: Connection, action: KeyAction, target: ActionTarget = {}): void {
+  const slot = slotOf(connection, action, target);
+  refusals.delete(slot);
+  allowed.delete(slot);
+  changed();
 }
 
 export function isKnownAllowed(connection: Connection, action: KeyAction, target: ActionTarget = {}): boolean {
@@ -128,10 +139,11 @@ export function useKnownAllowed(connection: Connection, action: KeyAction, targe
   return useSyncExternalStore(subscribe, () => isKnownAllowed(connection, action, target));
 }
 
-/** For tests: forget every refusal. */
+/** For tests: forget everything the session learnt (refusals, what was allowed, the APIs seen). */
 export function forgetRefusals(): void {
   refusals.clear();
   allowed.clear();
   apiOfKey.clear();
+  forgetKnownApis();
   changed();
 }

@@ -4,7 +4,7 @@ import type { Key } from "../../../lib/contract";
 import { useUpdateKey } from "../api/use-key-mutations";
 import { probeAddPermission, probeReroll, probeUpdate, type ProbeAnswer } from "../api/probes";
 import type { KeyCache } from "../key-cache";
-import { useRefusal } from "../refusals";
+import { forgetRefusal, useRefusal, type KeyAction } from "../refusals";
 import { CreditsDialog, type CreditsMode } from "./credits-dialog";
 import { DeleteDialog } from "./delete-dialog";
 import { EditDialog } from "./edit-dialog";
@@ -68,6 +68,7 @@ export function KeyActions(props: KeyActionsProps) {
   }
   const openUpdating = (next: Open) => openChecked(probeUpdate, () => next);
 
+  const checkAgain = (action: KeyAction) => () => forgetRefusal(connection, action, target);
   const common = { connection, apiKey, cache, renderError, onClose: () => setOpen(null) };
   const updating = updateRefusal !== undefined || checking;
   const refill = apiKey.credits?.refill?.amount;
@@ -113,7 +114,7 @@ export function KeyActions(props: KeyActionsProps) {
           {fixes}
         </div>
       )}
-      {updateRefusal && <RefusalNote refusal={updateRefusal} action="Changing this key" />}
+      {updateRefusal && <RefusalNote refusal={updateRefusal} action="Changing this key" onCheckAgain={checkAgain("update_key")} />}
       <div className="key-actions" role="group" aria-label="Key actions">
         {enabled && (
           <button type="button" className="button" disabled={updating || toggle.isPending} onClick={() => setEnabled(false)}>
@@ -134,9 +135,9 @@ export function KeyActions(props: KeyActionsProps) {
         </button>
         {checking && <span role="status">Checking what this root key may do…</span>}
       </div>
-      {createRefusal && <RefusalNote refusal={createRefusal} action="Rerolling" />}
-      {deleteRefusal && <RefusalNote refusal={deleteRefusal} action="Deleting" />}
-      {addPermissionRefusal && <RefusalNote refusal={addPermissionRefusal} action="Adding a permission" />}
+      {createRefusal && <RefusalNote refusal={createRefusal} action="Rerolling" onCheckAgain={checkAgain("create_key")} />}
+      {deleteRefusal && <RefusalNote refusal={deleteRefusal} action="Deleting" onCheckAgain={checkAgain("delete_key")} />}
+      {addPermissionRefusal && <RefusalNote refusal={addPermissionRefusal} action="Adding a permission" onCheckAgain={checkAgain("add_permission_to_key")} />}
       {toggle.isError && <div className="key-actions__result">{renderError(toggle.error, () => toggle.mutate(toggle.variables))}</div>}
 
       {open?.dialog === "edit" && <EditDialog {...common} {...(open.extendTo !== undefined && { extendTo: open.extendTo })} />}

@@ -16,8 +16,11 @@ export function NeededPermissions({ action, apiId }: { action: KeyAction; apiId:
   );
 }
 
-/** Says, before any form, which permission the root key lacks for an action there and how to grant it. */
-export function RefusalNote({ refusal, action }: { refusal: Refusal; action: string }) {
+/**
+ * Says, before any form, which permission the root key lacks for an action there and how to grant it; Check again
+ * forgets the refusal once it has been granted (the same root key keeps its id, so nothing else would).
+ */
+export function RefusalNote({ refusal, action, onCheckAgain }: { refusal: Refusal; action: string; onCheckAgain?: () => void }) {
   const { anyOf, alsoNeeds } = grantsOf(refusal.action, refusal.apiId);
   const grant = [...alsoNeeds, anyOf[0]].join(",");
   return (
@@ -32,6 +35,11 @@ export function RefusalNote({ refusal, action }: { refusal: Refusal; action: str
         Fix: grant the root key one of them (in the service’s dashboard, or <code>npm run admin -- root-key create --permissions {grant},…</code> for the
         reference server), then reconnect with it.
       </p>
+      {onCheckAgain !== undefined && (
+        <button type="button" className="button button--small" onClick={onCheckAgain}>
+          Granted since? Check again
+        </button>
+      )}
     </div>
   );
 }
