@@ -190,6 +190,11 @@ export const ERROR_KINDS = {
     title: "Precondition Failed",
     detail: "The request needs something this key or workspace is not set up for",
   },
+  "err:svc:application:protected_resource": {
+    status: 412,
+    title: "Resource is protected",
+    detail: "The resource has delete protection enabled",
+  },
   "err:user:bad_request:permissions_query_syntax_error": {
     status: 400,
     title: "Bad Request",
