@@ -45,7 +45,7 @@ function StubBulkActions({ keys }: { keys: readonly Key[] }) {
 
 async function renderList(count = 6) {
   stubApi(keysEnvelope(makeKeys(count)));
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   render(
     <MemoryRouter>
       <QueryClientProvider client={queryClient}>
@@ -73,7 +73,8 @@ const checkbox = (name: string) => screen.getByRole("checkbox", { name: `Select 
 const bar = () => screen.getByRole("group", { name: "Selected keys" });
 const selectionCount = () => within(bar()).getAllByRole("status")[0];
 
-describe("selecting keys", () => {
+// Each test renders the whole list several times over; on a busy machine that takes seconds, not the default five.
+describe("selecting keys", { timeout: 20_000 }, () => {
   test("no checkboxes until Select is pressed; then each is named for its key, and nothing selected loads no bulk actions", async () => {
     const { user } = await renderList(3);
     expect(screen.queryByRole("checkbox", { name: "Select Service 1" })).not.toBeInTheDocument();
