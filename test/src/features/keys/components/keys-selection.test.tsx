@@ -59,6 +59,8 @@ async function renderList(count = 6) {
 
 async function startSelecting(user: ReturnType<typeof userEvent.setup>) {
   await user.click(screen.getByRole("button", { name: "Select" }));
+  // The bar's code loads on first use.
+  await screen.findByRole("group", { name: "Selected keys" });
 }
 
 /** The filter set at once (pasted): typing it key by key renders the table once per letter. */
