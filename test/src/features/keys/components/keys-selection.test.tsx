@@ -75,8 +75,7 @@ const checkbox = (name: string) => screen.getByRole("checkbox", { name: `Select 
 const bar = () => screen.getByRole("group", { name: "Selected keys" });
 const selectionCount = () => within(bar()).getAllByRole("status")[0];
 
-// Each test renders the whole list several times over; on a busy machine that takes seconds, not the default five.
-describe("selecting keys", { timeout: 20_000 }, () => {
+describe("selecting keys", () => {
   test("no checkboxes until Select is pressed; then each is named for its key, and nothing selected loads no bulk actions", async () => {
     const { user } = await renderList(3);
     expect(screen.queryByRole("checkbox", { name: "Select Service 1" })).not.toBeInTheDocument();
