@@ -152,7 +152,7 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
   );
 }
 
-/** Selects every key shown (as filtered), or none when all are. */
+/** Selects every key shown (as filtered), or unselects them when all are; selected keys a filter hides stay selected. */
 function SelectAll({ selection, ids }: { selection: KeySelection; ids: readonly string[] }) {
   const all = ids.length > 0 && ids.every((id) => selection.selected.has(id));
   const some = !all && ids.some((id) => selection.selected.has(id));
@@ -164,7 +164,7 @@ function SelectAll({ selection, ids }: { selection: KeySelection; ids: readonly 
       ref={(element) => {
         if (element) element.indeterminate = some;
       }}
-      onChange={() => (all ? selection.clear() : selection.setAll(ids))}
+      onChange={() => (all ? selection.remove(ids) : selection.add(ids))}
     />
   );
 }
