@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { callApi } from "../http";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { dataOf, errorOf, realHarness, type RealHarness } from "./real-harness";
 
@@ -39,6 +40,25 @@ describe("200", () => {
   test("verifies expired key as valid and then invalid", async () => {
     const { secret } = h.key(apiId, { expires: Date.now() - 1000 });
     expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: false, code: "EXPIRED" });
+  });
+
+  test("with ip whitelist", async () => {
+    const { secret } = h.key(h.api(h.workspaceId, { ipWhitelist: ["123.123.123.123"] }));
+    const from = async (address: string) =>
+      verdict(await callApi(server, { path: "/v2/keys.verifyKey", key: rootKey, body: { key: secret }, headers: { "x-forwarded-for": address } }));
+    expect(await from("192.168.1.1")).toMatchObject({ valid: false, code: "FORBIDDEN" });
+    expect(await from("123.123.123.123")).toMatchObject({ valid: true, code: "VALID" });
+  });
+
+  test("this server's own check: with an IP whitelist, a call whose address is unknown is FORBIDDEN; the first forwarded address counts", async () => {
+    const { secret } = h.key(h.api(h.workspaceId, { ipWhitelist: ["203.0.113.7", "2001:db8::1"] }));
+    const verifyWith = async (headers: Record<string, string>) =>
+      verdict(await callApi(server, { path: "/v2/keys.verifyKey", key: rootKey, body: { key: secret }, headers }));
+    // In-process, no connection: no address.
+    expect(await verifyWith({})).toMatchObject({ valid: false, code: "FORBIDDEN" });
+    expect(await verifyWith({ "x-forwarded-for": "203.0.113.7:4711, 10.0.0.1" })).toMatchObject({ valid: true });
+    expect(await verifyWith({ "x-forwarded-for": "10.0.0.1, 203.0.113.7" })).toMatchObject({ code: "FORBIDDEN" });
+    expect(await verifyWith({ "x-forwarded-for": "[2001:db8::1]:443" })).toMatchObject({ valid: true });
   });
 
   test("disabled key", async () => {
