@@ -108,9 +108,11 @@ Options:
                       the limit "requests", checked on every verification; NAME=N/W (e.g. tokens=50000/1h) is
                       checked only when a verification names it, or on every one with :auto after it
                       (tokens=100/1m:auto). An identity's limits are shared by its keys.
+  --help              show this help
 `;
 
-const OPTIONS = {
+/** The flags parseArgs accepts; the usage and docs/admin-cli.md describe each (test/tooling/cli-docs.test.ts). */
+export const ADMIN_OPTIONS = {
   "data-dir": { type: "string" },
   workspace: { type: "string" },
   name: { type: "string" },
@@ -139,8 +141,8 @@ const OPTIONS = {
   help: { type: "boolean" },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
-type OptionName = keyof typeof OPTIONS;
+type Values = ReturnType<typeof parseArgs<{ options: typeof ADMIN_OPTIONS; allowPositionals: true }>>["values"];
+type OptionName = keyof typeof ADMIN_OPTIONS;
 
 /** Options every command takes. */
 const COMMON: readonly OptionName[] = ["data-dir", "workspace", "help"];
@@ -549,6 +551,9 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** Every command line's command, such as "keys create"; the usage and docs/admin-cli.md name each. */
+export const ADMIN_COMMANDS: readonly string[] = Object.keys(COMMANDS);
+
 function progressBar(io: AdminIo): (done: number, total: number) => void {
   return (done, total) => {
     const width = 30;
@@ -560,7 +565,7 @@ function progressBar(io: AdminIo): (done: number, total: number) => void {
 
 function parseCommandLine(argv: readonly string[]): { values: Values; positionals: string[] } {
   try {
-    return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true });
+    return parseArgs({ args: [...argv], options: ADMIN_OPTIONS, strict: true, allowPositionals: true });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new UsageError(message.split(". ")[0] ?? message);

@@ -129,9 +129,10 @@ function walk(value: unknown, ctes: ReadonlySet<string>): void {
  * Checks the parse tree DuckDB's `json_serialize_sql` returns for a query (its JSON, parsed) against the analytics
  * rules: one SELECT, only the public tables (also inside CTEs and subqueries), only the documented functions, no
  * lower time bound more than `retentionDays` back (the workspace's retention). Rewrites arrayFilter, groupArray(DISTINCT …) and the time comparisons
- * (time-column.ts) and arrayJoin in a grouped SELECT (array-join.ts) in place. Never throws.
+ * (time-column.ts) and arrayJoin in a grouped SELECT (array-join.ts) in place. `now`: the instant the retention is
+ * counted back from. Never throws.
  */
-export function checkQuery(tree: unknown, retentionDays = DEFAULT_RETENTION_DAYS): CheckResult {
+export function checkQuery(tree: unknown, retentionDays = DEFAULT_RETENTION_DAYS, now = Date.now()): CheckResult {
   if (!isObject(tree)) return { ok: false, refusal: "query", message: "The query could not be parsed" };
   if (tree.error === true) {
     const message = text(tree.error_message);
@@ -150,7 +151,7 @@ export function checkQuery(tree: unknown, retentionDays = DEFAULT_RETENTION_DAYS
   }
   try {
     walk(statement, new Set());
-    rewriteTimeComparisons(statement, Date.now(), retentionDays);
+    rewriteTimeComparisons(statement, now, retentionDays);
     rewriteGroupedArrayJoins(statement);
   } catch (error) {
     if (error instanceof Refused) return { ok: false, refusal: error.refusal, message: error.message };

@@ -97,6 +97,22 @@ interface CheckedQuery {
 export interface AnalyticsEngineOptions {
   /** Whether the queries about a few keys' per-hour sums are answered from SQLite (key-rollup.ts); tests turn it off to compare. */
   rollup: boolean;
+  /**
+   * The clock (Unix ms) that `now()`, `now64()` and `today()` in a query, the retention check and SQLite's sums read.
+   * Unset: the host's (DuckDB's own for a query's `now()`). Tests pin it, so that what they compute and what a query
+   * answers agree on the day and hour whenever they run.
+   */
+  now?: () => number;
+}
+
+/** Per-connection macros that shadow the clock functions with one instant (a TEMP macro is found before the global ones). */
+function pinnedClockSql(ms: number): string {
+  const timestamp = new Date(ms).toISOString().slice(0, 23).replace("T", " ");
+  return [
+    `CREATE OR REPLACE TEMP MACRO now() AS TIMESTAMP '${timestamp}'`,
+    `CREATE OR REPLACE TEMP MACRO now64() AS TIMESTAMP '${timestamp}'`,
+    `CREATE OR REPLACE TEMP MACRO today() AS DATE '${timestamp.slice(0, 10)}'`,
+  ].join(";\n");
 }
 
 /** The chunks of a result: read in place when DuckDB materialized it, fetched one by one from a stream. */
@@ -171,7 +187,7 @@ export async function createAnalyticsEngine(
   await admin.run("SET lock_configuration = true");
 
   const sync: StoreSync = createStoreSync(sqlite, admin);
-  const keyRollup = createKeyRollup(sqlite);
+  const keyRollup = createKeyRollup(sqlite, options.now);
   // The verifications written while the server was down are folded in from the start, as DuckDB's copy is made.
   if (options.rollup) keyRollup.catchUp().catch(() => undefined);
   // The first copy runs while the server already answers; the first analytics query waits for it (and retries it
@@ -302,7 +318,7 @@ export async function createAnalyticsEngine(
     const outerSql = await printTree(connection, outerStatement);
 
     // The bounds and step are checked as a query of their own, which may read no table.
-    const bounds = checkQuery(await parseTree(connection, boundsQuery(clause)));
+    const bounds = checkQuery(await parseTree(connection, boundsQuery(clause)), undefined, options.now?.());
     if (!bounds.ok) return { kind: "refused", refusal: bounds.refusal, message: `WITH FILL: ${bounds.message}` };
     const boundsNode = isObject(bounds.statement) ? bounds.statement.node : undefined;
     if (!isObject(boundsNode) || !isObject(boundsNode.from_table) || boundsNode.from_table.type !== "EMPTY" || !Array.isArray(boundsNode.select_list) || boundsNode.select_list.length !== 3) {
@@ -317,7 +333,7 @@ export async function createAnalyticsEngine(
   }
 
   async function checkedPlainSql(connection: DuckDBConnection, sql: string, retentionDays: number): Promise<QueryOutcome | CheckedQuery> {
-    const checked = checkQuery(await parseTree(connection, sql), retentionDays);
+    const checked = checkQuery(await parseTree(connection, sql), retentionDays, options.now?.());
     if (!checked.ok) return { kind: "refused", refusal: checked.refusal, message: checked.message };
     // Planned on the tree as checked, before the rewrites below.
     const rollup = options.rollup ? planRollupQuery(checked.statement) : undefined;
@@ -335,7 +351,7 @@ export async function createAnalyticsEngine(
     const printed = (await connection.runAndReadAll("SELECT json_deserialize_sql($tree::JSON)", { tree })).value(0, 0);
     if (typeof printed !== "string") return { kind: "refused", refusal: "query", message: "The query could not be parsed" };
     // Printing must not change the query: the printed text passes the same check.
-    const recheck = checkQuery(await parseTree(connection, printed), retentionDays);
+    const recheck = checkQuery(await parseTree(connection, printed), retentionDays, options.now?.());
     if (!recheck.ok) return { kind: "refused", refusal: recheck.refusal, message: recheck.message };
     return { sql: printed, bounded, hourLayout, rollup };
   }
@@ -348,6 +364,7 @@ export async function createAnalyticsEngine(
     }, limits.timeoutMs);
     runningQueries += 1;
     try {
+      if (options.now !== undefined) await connection.run(pinnedClockSql(options.now()));
       const tooManyRows = { value: { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` } as const, reusable: false };
       // Not a kept prepared statement: it went on reading the rows of the store as they were when it was planned.
       // A bounded query runs to completion (its whole result at most one row over the limit); any other is streamed

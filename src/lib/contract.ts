@@ -55,6 +55,9 @@ export const AUTHORIZATION_HEADER_EXAMPLE = `Authorization: ${bearer("<API_KEY>"
 /** The root-key permissions that list and read the keys of every API, and that query analytics. */
 export const READ_KEYS_PERMISSION = "api.*.read_key";
 export const READ_ANALYTICS_PERMISSION = "api.*.read_analytics";
+/** The root-key permissions that change (enable, disable, edit) and delete the keys of every API. */
+export const UPDATE_KEY_PERMISSION = "api.*.update_key";
+export const DELETE_KEY_PERMISSION = "api.*.delete_key";
 
 /** A 403's detail for a root key that has none of `wanted`, worded as the real service's current one. */
 export function missingPermissionsDetail(wanted: readonly string[]): string {
