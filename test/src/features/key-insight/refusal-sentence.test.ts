@@ -55,6 +55,12 @@ describe("why a key is refused, in one sentence", () => {
     });
   });
 
+  test("FORBIDDEN refusals name the API's IP whitelist, their only cause", () => {
+    expect(refusalVerdict({ enabled: true }, counts({ VALID: 6, FORBIDDEN: 4 }), NOW).text).toBe(
+      "Refused at times because callers came from an address its API's IP whitelist does not list: 4 of 10 verifications in the last 24 h were refused as FORBIDDEN.",
+    );
+  });
+
   test("a key both disabled and expired is refused as the server records it: disabled first", () => {
     const verdict = refusalVerdict({ enabled: false, expires: NOW - DAY }, counts({ DISABLED: 2 }), NOW);
     expect(verdict.text).toBe(
