@@ -1,12 +1,15 @@
 import { useMutation } from "@tanstack/react-query";
 import { createKey, type CreateKeyRequest } from "../../../lib/api/create-key";
 import { deleteKey } from "../../../lib/api/delete-key";
+import { changeKeyPermissions } from "../../../lib/api/key-permissions";
+import { changeKeyRoles } from "../../../lib/api/key-roles";
 import { rerollKey } from "../../../lib/api/reroll-key";
 import type { Connection } from "../../../lib/api/transport";
 import { updateCredits, type CreditsChange } from "../../../lib/api/update-credits";
 import { updateKey } from "../../../lib/api/update-key";
-import type { KeyFieldsInput } from "../../../lib/api/key-changes";
+import type { KeyUpdateInput } from "../../../lib/api/key-changes";
 import type { Key } from "../../../lib/contract";
+import type { NamesChange } from "../key-access";
 import type { KeyCache } from "../key-cache";
 import { learnAllowed, learnRefusal } from "../refusals";
 
@@ -65,7 +68,7 @@ export function useRerollKey(connection: Connection, cache: KeyCache) {
 export function useUpdateKey(connection: Connection, cache: KeyCache) {
   return useMutation({
     gcTime: 0,
-    mutationFn: ({ keyId, changes }: { keyId: string; changes: KeyFieldsInput; optimistic?: Partial<Key> }) =>
+    mutationFn: ({ keyId, changes }: { keyId: string; changes: KeyUpdateInput; optimistic?: Partial<Key> }) =>
       updateKey(connection, keyId, changes),
     onMutate: ({ keyId, optimistic }) => ({ rollback: optimistic === undefined ? undefined : cache.patchKey(keyId, optimistic) }),
     onError: (error, _variables, context) => {
@@ -99,5 +102,27 @@ export function useDeleteKey(connection: Connection, cache: KeyCache) {
       learnAllowed(connection, "delete_key");
       cache.keyDeleted(keyId);
     },
+  });
+}
+
+/**
+ * A key's own permissions, then its roles (keys.add/remove/setPermissions, keys.add/remove/setRoles): shown at once,
+ * rolled back if refused. When the roles' request fails after the permissions' went through, the key is reloaded
+ * either way, so a retry asks only for what is still missing.
+ */
+export function useChangeAccess(connection: Connection, cache: KeyCache) {
+  return useMutation({
+    gcTime: 0,
+    mutationFn: async ({ keyId, permissions, roles }: { keyId: string; permissions?: NamesChange; roles?: NamesChange; optimistic: Partial<Key> }) => {
+      if (permissions !== undefined) await changeKeyPermissions(connection, keyId, permissions.change, permissions.names);
+      if (roles !== undefined) await changeKeyRoles(connection, keyId, roles.change, roles.names);
+    },
+    onMutate: ({ keyId, optimistic }) => ({ rollback: cache.patchKey(keyId, optimistic) }),
+    onError: (error, _variables, context) => {
+      context?.rollback();
+      learnRefusal(connection, "rbac", error);
+    },
+    onSuccess: () => learnAllowed(connection, "rbac"),
+    onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
   });
 }

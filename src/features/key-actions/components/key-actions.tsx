@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
+import { appliedRateLimits, type RateLimit } from "../../../lib/key-facts";
 import { useUpdateKey } from "../api/use-key-mutations";
 import { mayUpdate } from "../api/probe-update";
 import type { KeyCache } from "../key-cache";
@@ -8,7 +9,7 @@ import { useRefusal } from "../refusals";
 import { CreditsDialog, type CreditsMode } from "./credits-dialog";
 import { DeleteDialog } from "./delete-dialog";
 import { EditDialog } from "./edit-dialog";
-import { PermissionDialog } from "./permission-dialog";
+import { AccessDialog } from "./access-dialog";
 import { RefusalNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
 import { RerollDialog } from "./reroll-dialog";
@@ -29,11 +30,11 @@ export interface KeyActionsProps {
 }
 
 type Open =
-  | { dialog: "edit"; extendTo?: number }
+  | { dialog: "edit"; extendTo?: number; raise?: RateLimit }
   | { dialog: "credits"; mode?: CreditsMode; value?: number }
   | { dialog: "reroll" }
   | { dialog: "delete" }
-  | { dialog: "permission" }
+  | { dialog: "access"; refused?: boolean }
   | null;
 
 /**
@@ -65,6 +66,9 @@ export function KeyActions(props: KeyActionsProps) {
   const common = { connection, apiKey, cache, renderError, onClose: () => setOpen(null) };
   const updating = updateRefusal !== undefined || checking;
   const refill = apiKey.credits?.refill?.amount;
+  // The limit that refused, when one applies to every verification (analytics does not record which one did).
+  const limits = appliedRateLimits(apiKey);
+  const refusingLimit = limits.length === 1 ? limits[0]?.limit : undefined;
 
   const fixes = [
     !enabled && (
@@ -94,8 +98,19 @@ export function KeyActions(props: KeyActionsProps) {
       </button>
     ),
     refusedAs === "INSUFFICIENT_PERMISSIONS" && (
-      <button key="permission" type="button" className="button button--primary" disabled={updating} onClick={() => void openUpdating({ dialog: "permission" })}>
+      <button key="permission" type="button" className="button button--primary" disabled={updating} onClick={() => void openUpdating({ dialog: "access", refused: true })}>
         Add permission
+      </button>
+    ),
+    refusedAs === "RATE_LIMITED" && (
+      <button
+        key="raise"
+        type="button"
+        className="button button--primary"
+        disabled={updating}
+        onClick={() => void openUpdating({ dialog: "edit", ...(refusingLimit !== undefined && { raise: refusingLimit }) })}
+      >
+        Raise limit
       </button>
     ),
   ].filter(Boolean);
@@ -120,6 +135,9 @@ export function KeyActions(props: KeyActionsProps) {
         <button type="button" className="button" disabled={updating} onClick={() => void openUpdating({ dialog: "credits" })}>
           Credits
         </button>
+        <button type="button" className="button" disabled={updating} onClick={() => void openUpdating({ dialog: "access" })}>
+          Permissions and roles
+        </button>
         <button type="button" className="button" disabled={createRefusal !== undefined} onClick={() => setOpen({ dialog: "reroll" })}>
           Reroll
         </button>
@@ -132,13 +150,15 @@ export function KeyActions(props: KeyActionsProps) {
       {deleteRefusal && <RefusalNote refusal={deleteRefusal} action="Deleting" />}
       {toggle.isError && <div className="key-actions__result">{renderError(toggle.error, () => toggle.mutate(toggle.variables))}</div>}
 
-      {open?.dialog === "edit" && <EditDialog {...common} {...(open.extendTo !== undefined && { extendTo: open.extendTo })} />}
+      {open?.dialog === "edit" && (
+        <EditDialog {...common} {...(open.extendTo !== undefined && { extendTo: open.extendTo })} {...(open.raise !== undefined && { raise: open.raise })} />
+      )}
       {open?.dialog === "credits" && (
         <CreditsDialog {...common} {...(open.mode !== undefined && { initialMode: open.mode })} {...(open.value !== undefined && { initialValue: open.value })} />
       )}
       {open?.dialog === "reroll" && <RerollDialog {...common} keyHref={props.keyHref} />}
       {open?.dialog === "delete" && <DeleteDialog {...common} onDeleted={props.onDeleted} />}
-      {open?.dialog === "permission" && <PermissionDialog {...common} />}
+      {open?.dialog === "access" && <AccessDialog {...common} refused={open.refused === true} />}
     </div>
   );
 }

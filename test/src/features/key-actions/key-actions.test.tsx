@@ -6,13 +6,12 @@ import { afterEach, expect, onTestFinished, test, vi } from "vitest";
 import { CreateKeyDialog } from "../../../../src/features/key-actions/components/create-key-dialog";
 import { DeleteDialog } from "../../../../src/features/key-actions/components/delete-dialog";
 import { KeyActions } from "../../../../src/features/key-actions/components/key-actions";
-import type { KeyCache } from "../../../../src/features/key-actions/key-cache";
 import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
 import type { Connection } from "../../../../src/lib/api/transport";
-import { ApiError } from "../../../../src/lib/api-errors";
 import type { Key } from "../../../../src/lib/contract";
 import { clearJournal, journalEntries } from "../../../../src/lib/request-journal";
 import { freshQueryClientPerTest } from "../../support/query-tests";
+import { fakeCache, forbidden, ok, renderError, stubApi, type Answer } from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
@@ -23,49 +22,10 @@ afterEach(() => {
   clearJournal();
 });
 
-type Answer = { status: number; body: unknown };
-
-/** A fetch that answers each operation (by path) from `answers`; records what was sent. */
-function stubApi(answers: Record<string, Answer | ((body: Record<string, unknown>) => Answer | Promise<Answer>)>) {
-  const sent: { path: string; body: Record<string, unknown> }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const path = new URL(input instanceof Request ? input.url : input.toString()).pathname;
-      const body = JSON.parse(typeof init?.body === "string" ? init.body : "{}") as Record<string, unknown>;
-      sent.push({ path, body });
-      const answer = answers[path];
-      const answered = typeof answer === "function" ? answer(body) : (answer ?? { status: 404, body: { error: { status: 404, title: "Not Found", detail: "no such route", type: "x" } } });
-      return Promise.resolve(answered).then(({ status, body: reply }) => new Response(JSON.stringify(reply), { status, headers: { "content-type": "application/json" } }));
-    }),
-  );
-  return sent;
-}
-
-const ok = (data: unknown): Answer => ({ status: 200, body: { meta: { requestId: "req_1" }, data } });
-const forbidden = (detail: string): Answer => ({
-  status: 403,
-  body: { meta: { requestId: "req_2" }, error: { status: 403, title: "Insufficient Permissions", detail, type: "https://unkey.com/docs/errors/unkey/authorization/insufficient_permissions" } },
-});
-
-function fakeCache(): KeyCache & { rollbacks: number } {
-  const cache = {
-    rollbacks: 0,
-    patchKey: vi.fn(() => () => {
-      cache.rollbacks += 1;
-    }),
-    refreshKey: vi.fn(() => Promise.resolve()),
-    keyCreated: vi.fn(() => Promise.resolve()),
-    keyDeleted: vi.fn(),
-  };
-  return cache;
-}
-
 function wrap(children: ReactNode) {
   return <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>;
 }
 
-const renderError = (error: unknown) => <p role="alert">{error instanceof ApiError ? error.detail : String(error)}</p>;
 
 test("Create key checks meta as it is typed, sends what was filled in, shows the secret once and keeps it nowhere else", async () => {
   const user = userEvent.setup();
