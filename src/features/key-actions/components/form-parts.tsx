@@ -135,6 +135,14 @@ interface RatelimitFieldsProps {
   focusRow?: number | undefined;
 }
 
+/**
+ * The verdict's "Raise limit" opens the form at a field: the HTML `autofocus` attribute, which the modal dialog's
+ * `showModal` honours when it opens (React's `autoFocus` focuses the field before that, and `showModal` moves it away).
+ */
+function markAutofocus(input: HTMLInputElement | null) {
+  input?.setAttribute("autofocus", "");
+}
+
 /** Named rate limits: requests per window, whether every verification is checked against it; added and removed by row. */
 export function RatelimitFields({ id, rows, onChange, focusRow }: RatelimitFieldsProps) {
   const setRow = (index: number, patch: Partial<RatelimitRow>) => onChange(rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
@@ -155,9 +163,7 @@ export function RatelimitFields({ id, rows, onChange, focusRow }: RatelimitField
               className="input"
               value={row.limit}
               onChange={(event) => setRow(index, { limit: event.target.value })}
-              // The verdict's "Raise limit" opens the form at this field; a modal dialog's first focus is what it is for.
-              // eslint-disable-next-line jsx-a11y/no-autofocus
-              autoFocus={index === focusRow}
+              ref={index === focusRow ? markAutofocus : undefined}
             />
           </Field>
           <Field inputId={`${id}-rl-window-${index}`} label="Per seconds">

@@ -57,6 +57,7 @@ export function KeyActions(props: KeyActionsProps) {
 
   /** Opens a form that updates the key, once it is known the root key may (a probe when unknown). */
   async function openUpdating(next: Open) {
+    if (checking) return;
     setChecking(true);
     const allowed = await mayUpdate(connection, apiKey);
     setChecking(false);
@@ -64,7 +65,9 @@ export function KeyActions(props: KeyActionsProps) {
   }
 
   const common = { connection, apiKey, cache, renderError, onClose: () => setOpen(null) };
-  const updating = updateRefusal !== undefined || checking;
+  // Not disabled while the probe runs (aria-disabled instead, a second click ignored): a disabled button loses the
+  // focus, and the dialog it opens could not give it back when it closes.
+  const updating = updateRefusal !== undefined;
   const refill = apiKey.credits?.refill?.amount;
   // The limit that refused, when one applies to every verification (analytics does not record which one did).
   const limits = appliedRateLimits(apiKey);
@@ -72,17 +75,17 @@ export function KeyActions(props: KeyActionsProps) {
 
   const fixes = [
     !enabled && (
-      <button key="enable" type="button" className="button button--primary" disabled={updating} onClick={() => setEnabled(true)}>
+      <button key="enable" type="button" className="button button--primary" disabled={updating} aria-disabled={checking || undefined} onClick={() => setEnabled(true)}>
         Enable
       </button>
     ),
     outOfCredits && (
-      <button key="credits" type="button" className="button button--primary" disabled={updating} onClick={() => void openUpdating({ dialog: "credits", mode: "increment", value: refill ?? 100 })}>
+      <button key="credits" type="button" className="button button--primary" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "credits", mode: "increment", value: refill ?? 100 })}>
         Add credits
       </button>
     ),
     expired && (
-      <button key="extend" type="button" className="button button--primary" disabled={updating} onClick={() => void openUpdating({ dialog: "edit", extendTo: now + 30 * DAY })}>
+      <button key="extend" type="button" className="button button--primary" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "edit", extendTo: now + 30 * DAY })}>
         Extend expiry
       </button>
     ),
@@ -91,14 +94,14 @@ export function KeyActions(props: KeyActionsProps) {
         key="remove-expiry"
         type="button"
         className="button"
-        disabled={updating}
+        disabled={updating} aria-disabled={checking || undefined}
         onClick={() => toggle.mutate({ keyId: apiKey.keyId, changes: { expires: null }, optimistic: { expires: undefined } })}
       >
         Remove expiry
       </button>
     ),
     refusedAs === "INSUFFICIENT_PERMISSIONS" && (
-      <button key="permission" type="button" className="button button--primary" disabled={updating} onClick={() => void openUpdating({ dialog: "access", refused: true })}>
+      <button key="permission" type="button" className="button button--primary" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "access", refused: true })}>
         Add permission
       </button>
     ),
@@ -107,7 +110,7 @@ export function KeyActions(props: KeyActionsProps) {
         key="raise"
         type="button"
         className="button button--primary"
-        disabled={updating}
+        disabled={updating} aria-disabled={checking || undefined}
         onClick={() => void openUpdating({ dialog: "edit", ...(refusingLimit !== undefined && { raise: refusingLimit }) })}
       >
         Raise limit
@@ -129,13 +132,13 @@ export function KeyActions(props: KeyActionsProps) {
             Disable
           </button>
         )}
-        <button type="button" className="button" disabled={updating} onClick={() => void openUpdating({ dialog: "edit" })}>
+        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "edit" })}>
           Edit
         </button>
-        <button type="button" className="button" disabled={updating} onClick={() => void openUpdating({ dialog: "credits" })}>
+        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "credits" })}>
           Credits
         </button>
-        <button type="button" className="button" disabled={updating} onClick={() => void openUpdating({ dialog: "access" })}>
+        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "access" })}>
           Permissions and roles
         </button>
         <button type="button" className="button" disabled={createRefusal !== undefined} onClick={() => setOpen({ dialog: "reroll" })}>

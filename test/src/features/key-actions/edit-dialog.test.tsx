@@ -197,7 +197,8 @@ test("a rate-limited key's verdict offers Raise limit: Edit opens at that limit,
   const dialog = await screen.findByRole("dialog", { name: "Edit key" });
   const requests = within(dialog).getByLabelText("Requests");
   expect(requests).toHaveValue(20);
-  expect(requests).toHaveFocus();
+  // showModal focuses it in a browser (the e2e test checks that); happy-dom's does not, so the mark is checked here.
+  expect(requests).toHaveAttribute("autofocus");
   await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
   await waitFor(() => expect(dialog).not.toBeInTheDocument());
   // After the probe (enabled as it is), only the rate limits.
