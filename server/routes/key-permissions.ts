@@ -72,6 +72,11 @@ function permissionsToGrant(db: Database, workspaceId: string, rootKeyPermission
   return [...found, ...ensurePermissions(db, workspaceId, missing, Date.now())];
 }
 
+function sameNames(next: readonly string[], current: readonly string[]): boolean {
+  const wanted = new Set(next);
+  return wanted.size === new Set(current).size && current.every((name) => wanted.has(name));
+}
+
 function changePermissions(db: Database, key: ChangedKey, change: Change, wanted: readonly string[], rootKeyPermissions: string): PermissionRow[] {
   let slugs: string[];
   if (change === "remove") {
@@ -84,7 +89,8 @@ function changePermissions(db: Database, key: ChangedKey, change: Change, wanted
     const granted = permissionsToGrant(db, key.workspaceId, rootKeyPermissions, wanted).map((row) => row.slug);
     slugs = change === "add" ? [...key.permissions, ...granted] : granted;
   }
-  setKeyPermissions(db, key.id, slugs, Date.now());
+  // As the real service, which only inserts and deletes the key's links: a change to nothing writes nothing.
+  if (!sameNames(slugs, key.permissions)) setKeyPermissions(db, key.id, slugs, Date.now());
   return permissionRows(db, key.workspaceId, [...new Set(slugs)]);
 }
 
@@ -92,7 +98,7 @@ function changeRoles(db: Database, key: ChangedKey, change: Change, wanted: read
   const named = requireRoles(db, key.workspaceId, wanted).map((role) => role.name);
   const names =
     change === "add" ? [...key.roles, ...named] : change === "remove" ? key.roles.filter((name) => !named.includes(name)) : named;
-  setKeyRoles(db, key.id, names, Date.now());
+  if (!sameNames(names, key.roles)) setKeyRoles(db, key.id, names, Date.now());
   return requireRoles(db, key.workspaceId, [...new Set(names)]);
 }
 

@@ -55,6 +55,9 @@ export const AUTHORIZATION_HEADER_EXAMPLE = `Authorization: ${bearer("<API_KEY>"
 /** The root-key permissions that list and read the keys of every API, and that query analytics. */
 export const READ_KEYS_PERMISSION = "api.*.read_key";
 export const READ_ANALYTICS_PERMISSION = "api.*.read_analytics";
+/** The root-key permissions that change (enable, disable, edit) and delete the keys of every API. */
+export const UPDATE_KEY_PERMISSION = "api.*.update_key";
+export const DELETE_KEY_PERMISSION = "api.*.delete_key";
 
 /** A 403's detail for a root key that has none of `wanted`, worded as the real service's current one. */
 export function missingPermissionsDetail(wanted: readonly string[]): string {
@@ -186,6 +189,11 @@ export const ERROR_KINDS = {
     status: 412,
     title: "Precondition Failed",
     detail: "The request needs something this key or workspace is not set up for",
+  },
+  "err:svc:application:protected_resource": {
+    status: 412,
+    title: "Resource is protected",
+    detail: "The resource has delete protection enabled",
   },
   "err:user:bad_request:permissions_query_syntax_error": {
     status: 400,

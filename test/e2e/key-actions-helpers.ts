@@ -20,17 +20,6 @@ export function actingRootKey(server: StartedServer, name: string, more: readonl
   return server.admin(["root-key", "create", "--name", name, "--permissions", [ACTING_PERMISSIONS, ...more].join(",")]);
 }
 
-/** Verifies a key as a caller would (asking for `permissions`, a permission query, if given); resolves the answer's code. */
-export async function verifyCode(server: StartedServer, rootKey: string, secret: string, permissions?: string): Promise<string> {
-  const response = await fetch(`${server.url}/v2/keys.verifyKey`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${rootKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ key: secret, ...(permissions !== undefined && { permissions }) }),
-  });
-  const body = (await response.json()) as { data: { code: string } };
-  return body.data.code;
-}
-
 export async function connect(page: Page, server: StartedServer, rootKey: string): Promise<void> {
   await page.goto(`${server.url}/connect`);
   await enterKey(page, rootKey);

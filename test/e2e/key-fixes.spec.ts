@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { seriousViolationsInBothThemes } from "./axe";
-import { expect, saveScreenshot, test } from "./fixtures";
-import { actingRootKey, adminKey, connect, openKey, verifyCode } from "./key-actions-helpers";
+import { expect, saveScreenshot, test, verifyCode } from "./fixtures";
+import { actingRootKey, adminKey, connect, openKey } from "./key-actions-helpers";
 
 // axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
 test.use({ bypassCSP: true });

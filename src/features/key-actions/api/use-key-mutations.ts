@@ -1,4 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
+import { ApiError } from "../../../lib/api-errors";
 import { createKey, type CreateKeyRequest } from "../../../lib/api/create-key";
 import { deleteKey } from "../../../lib/api/delete-key";
 import { changeKeyPermissions } from "../../../lib/api/key-permissions";
@@ -11,7 +12,7 @@ import type { KeyUpdateInput } from "../../../lib/api/key-changes";
 import type { Key } from "../../../lib/contract";
 import type { NamesChange } from "../key-access";
 import type { KeyCache } from "../key-cache";
-import { learnAllowed, learnRefusal } from "../refusals";
+import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
 
 /**
  * The mutations of the key actions. A new secret never becomes mutation data (the mutation cache keeps `data` and
@@ -38,9 +39,9 @@ export function useCreateKey(connection: Connection, cache: KeyCache) {
       reveal(secret);
       return { keyId };
     },
-    onError: (error) => learnRefusal(connection, "create_key", error),
+    onError: (error, { request }) => learnRefusal(connection, "create_key", error, { apiId: request.apiId }),
     onSuccess: ({ keyId }, { request }) => {
-      learnAllowed(connection, "create_key");
+      learnAllowed(connection, "create_key", { apiId: request.apiId });
       // Not awaited: the secret is shown at once, whatever the cache work takes.
       void cache.keyCreated(keyId, request.apiId);
     },
@@ -56,9 +57,9 @@ export function useRerollKey(connection: Connection, cache: KeyCache) {
       return { oldKeyId: keyId, keyId: answer.keyId };
     },
     // The real service needs create_key for a reroll too; the first refusal names which.
-    onError: (error) => learnRefusal(connection, "create_key", error),
+    onError: (error, { keyId }) => learnRefusal(connection, "create_key", error, { keyId }),
     onSuccess: ({ oldKeyId, keyId }) => {
-      learnAllowed(connection, "create_key");
+      learnAllowed(connection, "create_key", { keyId: oldKeyId });
       void cache.keyCreated(keyId).then(() => cache.refreshKey(oldKeyId));
     },
   });
@@ -71,11 +72,11 @@ export function useUpdateKey(connection: Connection, cache: KeyCache) {
     mutationFn: ({ keyId, changes }: { keyId: string; changes: KeyUpdateInput; optimistic?: Partial<Key> }) =>
       updateKey(connection, keyId, changes),
     onMutate: ({ keyId, optimistic }) => ({ rollback: optimistic === undefined ? undefined : cache.patchKey(keyId, optimistic) }),
-    onError: (error, _variables, context) => {
+    onError: (error, { keyId }, context) => {
       context?.rollback?.();
-      learnRefusal(connection, "update_key", error);
+      learnRefusal(connection, "update_key", error, { keyId });
     },
-    onSuccess: () => learnAllowed(connection, "update_key"),
+    onSuccess: (_data, { keyId }) => learnAllowed(connection, "update_key", { keyId }),
     onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
   });
 }
@@ -84,9 +85,9 @@ export function useUpdateCredits(connection: Connection, cache: KeyCache) {
   return useMutation({
     gcTime: 0,
     mutationFn: ({ keyId, change }: { keyId: string; change: CreditsChange }) => updateCredits(connection, keyId, change),
-    onError: (error) => learnRefusal(connection, "update_key", error),
+    onError: (error, { keyId }) => learnRefusal(connection, "update_key", error, { keyId }),
     onSuccess: ({ credits }, { keyId }) => {
-      learnAllowed(connection, "update_key");
+      learnAllowed(connection, "update_key", { keyId });
       cache.patchKey(keyId, { credits });
     },
     onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
@@ -97,32 +98,47 @@ export function useDeleteKey(connection: Connection, cache: KeyCache) {
   return useMutation({
     gcTime: 0,
     mutationFn: ({ keyId }: { keyId: string }) => deleteKey(connection, keyId),
-    onError: (error) => learnRefusal(connection, "delete_key", error),
+    onError: (error, { keyId }) => learnRefusal(connection, "delete_key", error, { keyId }),
     onSuccess: (_data, { keyId }) => {
-      learnAllowed(connection, "delete_key");
+      learnAllowed(connection, "delete_key", { keyId });
       cache.keyDeleted(keyId);
     },
   });
 }
 
+/** The action a change of a key's own permissions or roles is refused or allowed as (removing or setting roles asks update_key alone). */
+function accessAction(kind: "permissions" | "roles", { change }: NamesChange, error?: unknown): KeyAction {
+  if (kind === "roles") return change === "add" ? "add_role_to_key" : "update_key";
+  if (change === "set") return error instanceof ApiError && error.detail.includes("remove_permission_from_key") ? "remove_permission_from_key" : "add_permission_to_key";
+  return change === "add" ? "add_permission_to_key" : "remove_permission_from_key";
+}
+
 /**
  * A key's own permissions, then its roles (keys.add/remove/setPermissions, keys.add/remove/setRoles): shown at once,
- * rolled back if refused. When the roles' request fails after the permissions' went through, the key is reloaded
- * either way, so a retry asks only for what is still missing.
+ * rolled back if refused. Each request's refusal or success is learnt for its own action. When the roles' request
+ * fails after the permissions' went through, the key is reloaded either way, so a retry asks only for what is still missing.
  */
 export function useChangeAccess(connection: Connection, cache: KeyCache) {
   return useMutation({
     gcTime: 0,
     mutationFn: async ({ keyId, permissions, roles }: { keyId: string; permissions?: NamesChange; roles?: NamesChange; optimistic: Partial<Key> }) => {
-      if (permissions !== undefined) await changeKeyPermissions(connection, keyId, permissions.change, permissions.names);
-      if (roles !== undefined) await changeKeyRoles(connection, keyId, roles.change, roles.names);
+      const steps = [
+        permissions && { kind: "permissions" as const, change: permissions, send: () => changeKeyPermissions(connection, keyId, permissions.change, permissions.names) },
+        roles && { kind: "roles" as const, change: roles, send: () => changeKeyRoles(connection, keyId, roles.change, roles.names) },
+      ];
+      for (const step of steps) {
+        if (step === undefined) continue;
+        try {
+          await step.send();
+        } catch (error) {
+          learnRefusal(connection, accessAction(step.kind, step.change, error), error, { keyId });
+          throw error;
+        }
+        learnAllowed(connection, accessAction(step.kind, step.change), { keyId });
+      }
     },
     onMutate: ({ keyId, optimistic }) => ({ rollback: cache.patchKey(keyId, optimistic) }),
-    onError: (error, _variables, context) => {
-      context?.rollback();
-      learnRefusal(connection, "rbac", error);
-    },
-    onSuccess: () => learnAllowed(connection, "rbac"),
+    onError: (_error, _variables, context) => context?.rollback(),
     onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
   });
 }

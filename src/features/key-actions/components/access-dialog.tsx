@@ -5,11 +5,11 @@ import { useChangeAccess } from "../api/use-key-mutations";
 import { useWorkspaceRoles } from "../api/use-workspace-choices";
 import { effectivePermissions, keyAccess, namesChange } from "../key-access";
 import type { KeyCache } from "../key-cache";
-import { useRefusal } from "../refusals";
+import { apiOf, useRefusal } from "../refusals";
 import { AccessFields, accessChanges, UNTOUCHED_ACCESS, type AccessDraft } from "./access-fields";
 import { ActionDialog } from "./action-dialog";
 import { FormEnd } from "./form-parts";
-import { RefusalNote } from "./refusal-note";
+import { RefusalNote, UnknownPermissionNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
 
 export interface AccessDialogProps {
@@ -20,17 +20,24 @@ export interface AccessDialogProps {
   onClose: () => void;
   /** Opened from the verdict of a key refused as INSUFFICIENT_PERMISSIONS. */
   refused?: boolean;
+  /** No request could tell whether the root key may add permissions to this key: said before the form. */
+  addPermissionUnknown?: boolean;
 }
 
 /**
  * The key's own permissions and its roles, changed with the operations made for them: what was added is added, what
  * was removed is removed, both at once replace the key's own (set). What its roles give is listed apart.
  */
-export function AccessDialog({ connection, apiKey, cache, renderError, onClose, refused = false }: AccessDialogProps) {
+export function AccessDialog({ connection, apiKey, cache, renderError, onClose, refused = false, addPermissionUnknown = false }: AccessDialogProps) {
   const [draft, setDraft] = useState<AccessDraft>(UNTOUCHED_ACCESS);
   const [problem, setProblem] = useState<string | null>(null);
   const roles = useWorkspaceRoles(connection);
-  const refusal = useRefusal(connection, "rbac");
+  const target = { keyId: apiKey.keyId };
+  const refusals = [
+    { refusal: useRefusal(connection, "add_permission_to_key", target), what: "Adding a permission" },
+    { refusal: useRefusal(connection, "remove_permission_from_key", target), what: "Removing a permission" },
+    { refusal: useRefusal(connection, "add_role_to_key", target), what: "Adding a role" },
+  ];
   const mutation = useChangeAccess(connection, cache);
   const access = keyAccess(apiKey, roles.data);
   const wanted = accessChanges(draft, apiKey, access);
@@ -70,7 +77,8 @@ export function AccessDialog({ connection, apiKey, cache, renderError, onClose, 
             the one its callers need, or type it.
           </p>
         )}
-        {refusal && <RefusalNote refusal={refusal} action="Changing a key’s permissions and roles" />}
+        {refusals.map(({ refusal, what }) => refusal && <RefusalNote key={what} refusal={refusal} action={what} />)}
+        {addPermissionUnknown && <UnknownPermissionNote action="add_permission_to_key" apiId={apiOf(connection, target)} what="Adding a permission" />}
         <AccessFields connection={connection} apiKey={apiKey} value={draft} onChange={setDraft} />
         <p className="field__hint" aria-live="polite">
           {[describe("permissions", permissions), describe("roles", roleChange)].filter((said) => said !== "").join(" ") || "No change yet."}
