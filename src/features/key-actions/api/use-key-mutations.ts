@@ -8,6 +8,7 @@ import { updateKey } from "../../../lib/api/update-key";
 import type { KeyFieldsInput } from "../../../lib/api/key-changes";
 import type { Key } from "../../../lib/contract";
 import type { KeyCache } from "../key-cache";
+import { rememberApi } from "../known-apis";
 import { learnAllowed, learnRefusal } from "../refusals";
 
 /**
@@ -38,6 +39,7 @@ export function useCreateKey(connection: Connection, cache: KeyCache) {
     onError: (error, { request }) => learnRefusal(connection, "create_key", error, { apiId: request.apiId }),
     onSuccess: ({ keyId }, { request }) => {
       learnAllowed(connection, "create_key", { apiId: request.apiId });
+      rememberApi(connection, request.apiId);
       // Not awaited: the secret is shown at once, whatever the cache work takes.
       void cache.keyCreated(keyId, request.apiId);
     },
