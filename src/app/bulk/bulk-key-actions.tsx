@@ -22,7 +22,7 @@ export function BulkKeyActions({ connection, keys, clearSelection }: BulkKeyActi
       clearSelection={clearSelection}
       describeFailure={(error) => {
         const diagnosis = describeError(toKeyscopeError(error, [connection.apiKey]));
-        return diagnosis.apiSays === null ? diagnosis.heading : `${diagnosis.heading} (${diagnosis.status ?? ""} ${diagnosis.apiSays.detail})`;
+        return diagnosis.apiSays === null ? diagnosis.heading : `${diagnosis.heading} (${diagnosis.status ?? ""}: ${diagnosis.apiSays.detail})`;
       }}
     />
   );

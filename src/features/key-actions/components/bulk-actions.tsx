@@ -250,19 +250,13 @@ function ResultDialog({ phase, describeFailure, onClose, onRetry }: ResultDialog
         {stoppedBy !== undefined && skipped.length > 0 && ` Stopped at the first lost connection: ${describeFailure(stoppedBy.error)}.`}
       </p>
       {failed.length > 0 && (
-        <ul className="bulk-actions__list" aria-label="Failed">
-          {failed.map(({ key, error }) => (
-            <li key={key.keyId}>
-              <KeyName keyData={key} />: {describeFailure(error)}
-            </li>
-          ))}
-        </ul>
+        <KeyList label="Failed" keys={failed.map((failure) => failure.key)} reasons={new Map(failed.map(({ key, error }) => [key.keyId, describeFailure(error)]))} />
       )}
       {skipped.length > 0 && <KeyList label="Not tried" keys={skipped} />}
       {succeeded.length > 0 && (
         <details className="bulk-actions__details">
           <summary>{`${words.done} (${formatCount(succeeded.length)})`}</summary>
-          <KeyList label={words.done} keys={succeeded} />
+          <KeyList label={words.done} keys={succeeded} headed={false} />
         </details>
       )}
       {notChanged > 0 && !online && <OfflineNote />}
@@ -280,15 +274,25 @@ function ResultDialog({ phase, describeFailure, onClose, onRetry }: ResultDialog
   );
 }
 
-function KeyList({ label, keys }: { label: string; keys: readonly Key[] }) {
+/** `reasons`: why each key failed, by id. A visible heading names the list (the succeeded one's is its summary). */
+function KeyList({ label, keys, reasons, headed = true }: { label: string; keys: readonly Key[]; reasons?: ReadonlyMap<string, string>; headed?: boolean }) {
+  const headingId = useId();
   return (
-    <ul className="bulk-actions__list" aria-label={label}>
-      {keys.map((key) => (
-        <li key={key.keyId}>
-          <KeyName keyData={key} />
-        </li>
-      ))}
-    </ul>
+    <>
+      {headed && (
+        <h3 id={headingId} className="bulk-actions__heading">
+          {label}
+        </h3>
+      )}
+      <ul className="bulk-actions__list" aria-labelledby={headed ? headingId : undefined} aria-label={headed ? undefined : label}>
+        {keys.map((key) => (
+          <li key={key.keyId}>
+            <KeyName keyData={key} />
+            {reasons?.has(key.keyId) === true && `: ${reasons.get(key.keyId) ?? ""}`}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
