@@ -1,6 +1,10 @@
 import type { Page } from "@playwright/test";
 import type { StartedServer } from "../support/server-process";
+import { seriousViolationsInBothThemes } from "./axe";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+
+// axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
+test.use({ bypassCSP: true });
 
 /**
  * A root key is told what an action needs before its form, against the reference server, which answers the
@@ -56,6 +60,7 @@ test("a root key that may only read keys is told api.*.create_key and api.*.dele
   dialog = page.getByRole("dialog", { name: "Delete key" });
   await expect(dialog.getByRole("note")).toContainText("Deleting a key needs api.*.delete_key (every API) or");
   await expect(dialog.getByRole("note")).toContainText("known only by trying");
+  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
   await dialog.getByRole("button", { name: "Close" }).click();
   // Edit is probed: the refusal names the key's API, which the dashboard now knows exists.
   await keyActions(page).getByRole("button", { name: "Edit", exact: true }).click();
@@ -71,6 +76,7 @@ test("a root key that may only read keys is told api.*.create_key and api.*.dele
   await expect(dialog.getByRole("note")).toContainText(`Creating a key in this API needs api.*.create_key (every API) or api.${apiId}.create_key (this API only)`);
   await expect(dialog.getByLabel("Name", { exact: true })).toBeDisabled();
   await expect(dialog.getByRole("button", { name: "Create key" })).toBeDisabled();
+  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
   await saveScreenshot(page, "key-permissions-create-refused");
 
   // The probes changed nothing: the key verifies as before, and no key was made.
