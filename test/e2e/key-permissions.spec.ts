@@ -149,4 +149,7 @@ test("a root key limited to one API may change and create keys there only, and i
   await expect(dialog.getByRole("note")).toContainText(`Creating a key in this API needs api.*.create_key (every API) or api.${otherApi}.create_key (this API only)`);
   await expect(dialog.getByLabel("Name", { exact: true })).toBeDisabled();
   await saveScreenshot(page, "key-permissions-one-api");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(dialog.getByRole("note")).toBeVisible();
+  await saveScreenshot(page, "key-permissions-one-api-phone");
 });
