@@ -14,6 +14,8 @@ export interface RealHarness {
   /** A root key of the workspace (or of `workspaceId`) holding exactly these permissions. */
   rootKey(permissions: readonly string[], workspaceId?: string): string;
   api(workspaceId?: string): string;
+  /** A permission in URN form on a resource of the workspace (or of `workspaceId`): `unkey:v1:<ws>:<resource>#<action>`. */
+  urn(resource: string, action: string, workspaceId?: string): string;
   workspace(): string;
   key(apiId: string, settings?: Partial<NewKey>): { keyId: string; secret: string };
   /** A named rate limit on an identity of the workspace (made when missing); returns the identity's id. */
@@ -30,6 +32,7 @@ export function realHarness(server: InProcessServer): RealHarness {
     workspaceId,
     rootKey: (permissions, workspace = workspaceId) => createRootKey(db, { workspaceId: workspace, name: "real test", permissions }).secret,
     api: (workspace = workspaceId) => createApi(db, workspace, `api ${newId("req")}`),
+    urn: (resource, action, workspace = workspaceId) => `unkey:v1:${workspace}:${resource}#${action}`,
     workspace: () => createWorkspace(db, `workspace ${newId("req")}`),
     key(apiId, settings = {}) {
       const secret = newApiKeySecret("test");
