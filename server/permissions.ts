@@ -161,9 +161,19 @@ export function permissionsFor(action: ApiAction, apiId?: string): string[] {
   return apiId === undefined ? [`api.*.${action}`] : [`api.*.${action}`, `api.${apiId}.${action}`];
 }
 
-/** Querying the workspace's verifications (`analytics.getVerifications`). */
-export function mayReadAnalytics(storedPermissions: string): boolean {
-  return granted(storedPermissions).exact.has(READ_ANALYTICS_PERMISSION);
+/**
+ * Which APIs' verifications a root key may query (`analytics.getVerifications`), as the real service's handler reads
+ * it: every API's with `api.*.read_analytics` ("all"); else those named by `api.<apiId>.read_analytics`, whether or
+ * not they exist; undefined when none (a 403). No URN form: the real handler reads none.
+ */
+export function analyticsApis(storedPermissions: string): "all" | string[] | undefined {
+  const held = granted(storedPermissions).exact;
+  if (held.has(READ_ANALYTICS_PERMISSION)) return "all";
+  const apiIds = [...held].flatMap((permission) => {
+    const [resource, apiId, action, ...rest] = permission.split(".");
+    return resource === "api" && action === "read_analytics" && apiId !== undefined && rest.length === 0 ? [apiId] : [];
+  });
+  return apiIds.length === 0 ? undefined : apiIds;
 }
 
 /** `action` on one key: `api.*.<action>`, `api.<apiId>.<action>`, or the key's URN (`keyspaces/<apiId>/keys/<keyId>#<action>`). */
