@@ -79,15 +79,17 @@ interface ListKeysBody {
 export type ListOperation = "keys.listKeys" | "apis.listKeys";
 
 /**
- * Reading the keys of an API (of every API without `apiId`): `api.*.read_key` or `api.<apiId>.read_key`; or the URN
- * form, as the real service's apis.listKeys takes it: reading every key of the key space and the key space itself.
+ * Reading the keys of an API (of every API without `apiId`): `api.*.read_key` or `api.<apiId>.read_key`, and for the
+ * real service's apis.listKeys, as there, reading the API too (`read_api`); or the URN form apis.listKeys takes:
+ * reading every key of the key space and the key space itself. The seed's keys.listKeys asks read_key alone.
  */
 function listRule(operation: ListOperation, workspaceId: string, apiId: string | undefined): PermissionRule {
   const keySpace = apiId ?? "*";
   const readKeys = resources.anyKeyOf(workspaceId, keySpace, "read_key");
+  if (operation === "keys.listKeys") return { oneOfEach: [permissionsFor("read_key", apiId)], resource: [readKeys] };
   return {
-    oneOfEach: [permissionsFor("read_key", apiId)],
-    resource: operation === "apis.listKeys" ? [readKeys, resources.keySpace(workspaceId, keySpace, "read_keyspace")] : [readKeys],
+    oneOfEach: [permissionsFor("read_key", apiId), permissionsFor("read_api", apiId)],
+    resource: [readKeys, resources.keySpace(workspaceId, keySpace, "read_keyspace")],
   };
 }
 
