@@ -1,24 +1,23 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { build, type Plugin } from "vite";
+import { beyondFloor, describeShares, gzipSharesByModule } from "./lib/module-shares";
 import { makeRow, type BenchRow } from "./lib/results";
 import { APP_DIST, FLOOR_APP_DIST, FLOOR_APP_ROOT, REPO_ROOT, workFile } from "./lib/paths";
 
-/** One output chunk of the dashboard's build, as the bench reads it: its imports and its modules' sizes. */
+/** One output chunk of the dashboard's build, as the bench reads it: its imports. */
 interface ChunkInfo {
   fileName: string;
   isEntry: boolean;
   imports: string[];
   dynamicImports: string[];
-  /** Module id (relative to the repository) to its length as rendered into the chunk, before minification, in bytes. */
-  modules: Record<string, number>;
 }
 
 const CHUNKS_FILE = "app-chunks.json";
 
-/** Records the build's module graph (rolldown's own chunk data) for the bench: which modules each file holds. */
+/** Records the build's chunk graph (rolldown's own chunk data) for the bench: which file imports which. */
 function recordChunks(): Plugin {
   return {
     name: "bench:record-chunks",
@@ -27,10 +26,7 @@ function recordChunks(): Plugin {
       const chunks: ChunkInfo[] = [];
       for (const output of Object.values(bundle)) {
         if (output.type !== "chunk") continue;
-        const modules = Object.fromEntries(
-          Object.entries(output.modules).map(([id, module]) => [relative(REPO_ROOT, id.replace(/^\0/, "")), module.renderedLength]),
-        );
-        chunks.push({ fileName: output.fileName, isEntry: output.isEntry, imports: output.imports, dynamicImports: output.dynamicImports, modules });
+        chunks.push({ fileName: output.fileName, isEntry: output.isEntry, imports: output.imports, dynamicImports: output.dynamicImports });
       }
       writeFileSync(workFile(CHUNKS_FILE), JSON.stringify(chunks));
     },
@@ -55,7 +51,8 @@ export async function buildFloorApp(): Promise<void> {
     logLevel: "warn",
     clearScreen: false,
     plugins: [react()],
-    build: { outDir: FLOOR_APP_DIST, emptyOutDir: true },
+    // Source maps as the dashboard's build has them: the bench reads which module each byte comes from.
+    build: { outDir: FLOOR_APP_DIST, emptyOutDir: true, sourcemap: true },
   });
 }
 
@@ -67,30 +64,12 @@ function readChunks(): ChunkInfo[] {
   return JSON.parse(readFileSync(workFile(CHUNKS_FILE), "utf8")) as ChunkInfo[];
 }
 
-/** Where a module comes from, as a reader would group it: its npm package, or its folder under src/. */
-function moduleGroup(id: string): string {
-  const packageName = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id)?.[1];
-  if (packageName !== undefined) return packageName;
-  const parts = id.split("/");
-  return parts[0] === "src" ? parts.slice(0, parts[1] === "features" ? 3 : 2).join("/") : id;
-}
-
 /**
- * The modules the given files of the last build hold, by group, largest first: "react-dom 524.1 KiB, …" (their code
- * as rendered into the chunks, before minification: a share, not a download size).
+ * What the dashboard's given files hold beyond the floor app's, by npm package or source file, largest first:
+ * "@tanstack/virtual-core 9.7 KiB, …" (each module's share of the files' gzip bytes, from their source maps).
  */
-export function describeScripts(scripts: readonly string[]): string {
-  const wanted = new Set(scripts.map((file) => file.replace(/^\//, "")));
-  const groups = new Map<string, number>();
-  for (const chunk of readChunks()) {
-    if (!wanted.has(chunk.fileName)) continue;
-    for (const [id, length] of Object.entries(chunk.modules)) groups.set(moduleGroup(id), (groups.get(moduleGroup(id)) ?? 0) + length);
-  }
-  return [...groups]
-    .sort((a, b) => b[1] - a[1])
-    .map(([group, length]) => `${group} ${(length / 1024).toFixed(1)} KiB`)
-    .join(", ")
-    .concat(" (rendered, before minification)");
+export function describeBeyondFloor(oursDist: string, ours: readonly string[], floorDist: string, floor: readonly string[]): string {
+  return describeShares(beyondFloor(gzipSharesByModule(oursDist, ours), gzipSharesByModule(floorDist, floor)));
 }
 
 /**
@@ -138,7 +117,7 @@ export async function benchBundle(log: (line: string) => void): Promise<BenchRow
       goal: { kind: "none" },
       method:
         "from the build's module graph: index.html's entry, the app and the keys page it starts in a tab holding a key, and their static imports, each file gzip -9 (what a cold load fetches is in the browser section's row); floor: bench/floor-app (react, react-dom, react-router-dom, react-query; one route, one useQuery), same vite",
-      details: { oursFiles: ours.join(" "), oursModules: describeScripts(ours), oursBytes, floorBytes },
+      details: { oursFiles: ours.join(" "), beyondFloor: describeBeyondFloor(APP_DIST, ours, FLOOR_APP_DIST, floor), oursBytes, floorBytes },
     }),
   ];
 }

@@ -10,7 +10,7 @@ import { startServer, type StartedServer } from "../test/support/server-process"
 import { benchAnalytics } from "./analytics";
 import { benchApi } from "./api";
 import { benchBrowser, chromiumVersion } from "./browser";
-import { benchBundle, buildApp, describeScripts } from "./bundle";
+import { benchBundle, buildApp, describeBeyondFloor } from "./bundle";
 import { describeMachine, loadNow } from "./lib/machine";
 import { APP_DIST, BENCHMARKS_DOC_PATH, RESULTS_PATH, workFile } from "./lib/paths";
 import { markdownTable, updateResultsDoc } from "./lib/report";
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
             manyKeysRuns: quick ? 1 : 3,
             manyKeys: 10_000,
             log,
-            describeScripts,
+            describeBeyondFloor: (ours, floor) => describeBeyondFloor(APP_DIST, ours, APP_DIST, floor),
           })),
         );
       }

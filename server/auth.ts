@@ -26,6 +26,8 @@ export interface AuthDependencies {
   keyRateLimiter?: KeyRateLimiter;
   /** Recorded as each verification's `region` (default {@link DEFAULT_REGION}). */
   region?: string;
+  /** When a verification happens (default the wall clock): tests move it, as the real service's route tests move theirs. */
+  clock?: () => number;
 }
 
 export const DEFAULT_REGION = "local";

@@ -53,7 +53,8 @@ Options:
   --help                 show this help
 `;
 
-const OPTIONS = {
+/** The flags parseArgs accepts; `SERVER_USAGE` and the README's table describe each (test/tooling/cli-docs.test.ts). */
+export const SERVER_OPTIONS = {
   port: { type: "string" },
   host: { type: "string" },
   "data-dir": { type: "string" },
@@ -140,7 +141,7 @@ export function parseServerArgs(argv: readonly string[]): ParsedServerArgs {
   try {
     let values;
     try {
-      ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+      ({ values } = parseArgs({ args: [...argv], options: SERVER_OPTIONS, strict: true, allowPositionals: false }));
     } catch (error) {
       throw new UsageError(parseArgsMessage(error));
     }

@@ -39,11 +39,26 @@ export function newKeySecret(prefix: string | undefined, byteLength: number): st
   return prefix === undefined || prefix === "" ? random : `${prefix}_${random}`;
 }
 
-/** The random bytes of a rerolled key, as the real service makes them for an API without its own default. */
-const REROLL_BYTE_LENGTH = 16;
+/** The random bytes of a key when neither the request nor its API says how many, as on the real service. */
+export const DEFAULT_KEY_BYTE_LENGTH = 16;
 
-/** A rerolled key's secret keeps the old one's prefix: what its `start` holds before the last `_`. */
-export function rerolledSecret(oldStart: string): string {
-  const end = oldStart.lastIndexOf("_");
-  return newKeySecret(end <= 0 ? undefined : oldStart.slice(0, end), REROLL_BYTE_LENGTH);
+/** An API's key-space defaults (the real service's `default_prefix` and `default_bytes`); null where it has none. */
+export interface KeySpaceDefaults {
+  defaultPrefix: string | null;
+  defaultBytes: number | null;
+}
+
+/** keys.createKey's secret: the request's prefix and byte length, else the API's defaults, else no prefix and 16 bytes. */
+export function createdSecret(request: { prefix?: string; byteLength?: number }, keySpace: KeySpaceDefaults): string {
+  return newKeySecret(request.prefix ?? keySpace.defaultPrefix ?? undefined, request.byteLength ?? keySpace.defaultBytes ?? DEFAULT_KEY_BYTE_LENGTH);
+}
+
+/**
+ * A rerolled key's secret, as the real service makes it: the old key's prefix, which is what its `start` holds before
+ * the first `_` (so `sk_live_…` becomes `sk_…`), else the API's default prefix; the API's default byte length, else 16.
+ */
+export function rerolledSecret(oldStart: string, keySpace: KeySpaceDefaults): string {
+  const end = oldStart.indexOf("_");
+  const prefix = end > 0 ? oldStart.slice(0, end) : (keySpace.defaultPrefix ?? undefined);
+  return newKeySecret(prefix, keySpace.defaultBytes ?? DEFAULT_KEY_BYTE_LENGTH);
 }

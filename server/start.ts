@@ -4,6 +4,7 @@ import { getRequestListener } from "@hono/node-server";
 import type { Database } from "better-sqlite3";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "./analytics/engine";
 import { createApp, type AppMode } from "./app";
+import type { AuthDependencies } from "./auth";
 import type { ServerConfig } from "./config";
 import { createKeyStore } from "./db/key-store";
 import { openDatabase } from "./db/open";
@@ -61,10 +62,10 @@ function urlHost(host: string): string {
 }
 
 /** What direct mode reads through the server's connection to `<dataDir>/keyscope.sqlite`. */
-export function directMode(db: Database, dataDir: string, region?: string): AppMode {
+export function directMode(db: Database, dataDir: string, extras: Pick<AuthDependencies, "region" | "clock"> = {}): AppMode {
   // Attached before the store prepares its statements.
   const rateLimiter = createRateLimiter(db, dataDir);
-  return { kind: "direct", store: createKeyStore(db), rateLimiter, ...(region !== undefined && { region }) };
+  return { kind: "direct", store: createKeyStore(db), rateLimiter, ...extras };
 }
 
 /** Opens the database (direct mode), creates the demo data on a first start, and listens. */
@@ -76,7 +77,7 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
   if (config.upstream === undefined) {
     db = openDatabase(config.dataDir);
     demoRootKey = ensureDemoData(db)?.rootKeySecret;
-    mode = directMode(db, config.dataDir, config.region);
+    mode = directMode(db, config.dataDir, config.region === undefined ? {} : { region: config.region });
     try {
       analytics = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, timeoutMs: config.analyticsTimeoutMs });
     } catch (error) {

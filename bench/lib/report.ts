@@ -38,6 +38,10 @@ export function markdownTable(results: BenchResults): string {
       (row) =>
         `| ${row.label} | ${cell(row.ours, row)}${latency(row, "ours")} | ${cell(row.floor, row)}${latency(row, "floor")} | ${row.ratio === null ? "—" : `${row.ratio.toFixed(2)}×`} | ${row.goalText ?? "—"} | ${met(row)} |`,
     ),
+    ...results.rows.flatMap((row) => {
+      const beyond = row.details?.beyondFloor;
+      return typeof beyond === "string" ? ["", `${row.label}, what it holds beyond the floor app's (each module's share of the gzip bytes, from the source maps): ${beyond}.`] : [];
+    }),
     "",
     "Figures are medians of interleaved runs; where Keyscope and its floor ran in pairs, the ratio is the median of the pairs' ratios. How each figure was taken, and the raw samples: `bench/results.json`.",
   ];

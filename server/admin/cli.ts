@@ -6,12 +6,15 @@ import {
   parseCount,
   parseExpiry,
   parseMeta,
+  parseDefaultPrefix,
   parseNameList,
   parsePermissions,
   parseRateLimit,
   parseRateLimits,
   parseRefill,
+  parseSwitch,
   parseWhole,
+  parseWholeIn,
   requireText,
   UsageError,
 } from "./values";
@@ -23,14 +26,19 @@ import {
   createRole,
   createRootKey,
   createWorkspace,
+  deleteIdentity,
   findApi,
   findWorkspace,
   grantRole,
   keyInserter,
+  keySpaceDefaults,
   listApis,
   listIdentities,
   listRoles,
   listRootKeys,
+  setAnalyticsRetentionDays,
+  updateApi,
+  type ApiSettings,
   type RootKeyChange,
   type WorkspaceRow,
 } from "../db/management";
@@ -40,7 +48,7 @@ import { openDatabase } from "../db/open";
 import { recordTraffic } from "../keys/traffic";
 import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "../demo-data";
 import { DEFAULT_DATA_DIR } from "../paths";
-import { newApiKeySecret, rerolledSecret } from "../secrets";
+import { createdSecret, newApiKeySecret, rerolledSecret } from "../secrets";
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--data-dir DIR] [--workspace ws_…]
 
@@ -60,17 +68,26 @@ Commands:
                                                                          one expires after MS (default 0: at once);
                                                                          prints "<keyId> <secret>"
   keys delete KEY_ID [--permanent]                                       prints the key id
-  roles create --name N [--permissions P,…]                              prints the role id
+  roles create --name N [--permissions P,…] [--description D]            prints the role id
   roles grant --name N --permissions P,…                                 adds permissions to a role; prints them all
   roles list                                                             name, permissions, keys
   identities create --external-id ID [--ratelimit [NAME=]N/WINDOW]… [--meta JSON]
                                                                          prints the identity id
   identities list                                                        external id, id, keys, rate limits
+  identities delete ID_OR_EXTERNAL_ID                                    found by nothing from then on; its keys keep
+                                                                         their external id without its rate limits
   keys seed --count N [--api API_ID]                                     prints how many keys were created
   traffic --days N --count M [--api API_ID]                              records M verifications over N days
-  apis list
-  apis create --name N                                                   prints the api id
-  workspaces create --name N                                             prints the workspace id
+  apis list                                                              id, name, keys, key-space defaults, protection
+  apis create --name N [--default-prefix P] [--default-bytes N] [--delete-protection on|off]
+                                                                         prints the api id
+  apis update API_ID [--default-prefix P|none] [--default-bytes N|none] [--delete-protection on|off]
+                                                                         keys.createKey's prefix and byte length when
+                                                                         a request leaves them out; a protected API
+                                                                         cannot be deleted (412)
+  workspaces create --name N [--retention-days N]                        prints the workspace id
+  workspaces update --retention-days N                                   how many days back analytics queries may
+                                                                         reach (default 30), for --workspace
 
 Options:
   --data-dir DIR      the server's data directory (default ${DEFAULT_DATA_DIR})
@@ -87,9 +104,11 @@ Options:
                       the limit "requests", checked on every verification; NAME=N/W (e.g. tokens=50000/1h) is
                       checked only when a verification names it, or on every one with :auto after it
                       (tokens=100/1m:auto). An identity's limits are shared by its keys.
+  --help              show this help
 `;
 
-const OPTIONS = {
+/** The flags parseArgs accepts; the usage and docs/admin-cli.md describe each (test/tooling/cli-docs.test.ts). */
+export const ADMIN_OPTIONS = {
   "data-dir": { type: "string" },
   workspace: { type: "string" },
   name: { type: "string" },
@@ -108,17 +127,24 @@ const OPTIONS = {
   enabled: { type: "boolean" },
   permanent: { type: "boolean" },
   expiration: { type: "string" },
+  "default-prefix": { type: "string" },
+  "default-bytes": { type: "string" },
+  "delete-protection": { type: "string" },
+  description: { type: "string" },
+  "retention-days": { type: "string" },
   help: { type: "boolean" },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
-type OptionName = keyof typeof OPTIONS;
+type Values = ReturnType<typeof parseArgs<{ options: typeof ADMIN_OPTIONS; allowPositionals: true }>>["values"];
+type OptionName = keyof typeof ADMIN_OPTIONS;
 
 /** Options every command takes. */
 const COMMON: readonly OptionName[] = ["data-dir", "workspace", "help"];
 const MAX_SEED_COUNT = 10_000_000;
 const MAX_TRAFFIC_COUNT = 100_000_000;
 const MAX_TRAFFIC_DAYS = 3650;
+/** A workspace's analytics retention, in days: the real service keeps it in 16 bits. */
+const MAX_RETENTION_DAYS = 65_535;
 
 class CommandError extends Error {}
 
@@ -193,6 +219,21 @@ function changeKey<T>(db: Database, workspace: WorkspaceRow, keyId: string, chan
 
 const CLEAR = "none";
 
+/** `apis create`'s and `apis update`'s key-space options; `none` clears a default (update only). */
+function apiSettingsOf(values: Values, clearable: boolean): ApiSettings {
+  const settings: ApiSettings = {};
+  const prefix = values["default-prefix"];
+  const bytes = values["default-bytes"];
+  if (prefix !== undefined) settings.defaultPrefix = clearable && prefix === CLEAR ? null : parseDefaultPrefix(prefix);
+  if (bytes !== undefined) settings.defaultBytes = clearable && bytes === CLEAR ? null : parseWholeIn("--default-bytes", bytes, 16, 255);
+  if (values["delete-protection"] !== undefined) settings.deleteProtection = parseSwitch("--delete-protection", values["delete-protection"]);
+  return settings;
+}
+
+function retentionDaysOf(value: string): number {
+  return parseWholeIn("--retention-days", value, 1, MAX_RETENTION_DAYS);
+}
+
 /** `keys update`'s options as the change keys.updateKey makes: `none` clears a value, as `null` does there. */
 function keyUpdateOf(values: Values, now: number): KeyUpdate {
   const update: KeyUpdate = {};
@@ -264,13 +305,17 @@ const COMMANDS: Record<string, Command> = {
       const credits = values.credits === undefined ? refill?.amount : parseWhole("--credits", values.credits);
       const ratelimits = values.ratelimit === undefined ? undefined : parseRateLimits(values.ratelimit);
       const externalId = values["external-id"] === undefined ? undefined : requireText("--external-id", values["external-id"]);
-      const secret = newApiKeySecret("live");
+      let secret = "";
       // IMMEDIATE: the write lock first, waited for up to the busy timeout. A deferred transaction that reads and then
       // writes fails at once (SQLITE_BUSY_SNAPSHOT) when another process committed in between.
-      const keyId = db.transaction(() =>
-        keyInserter(db)({
+      const keyId = db.transaction(() => {
+        const apiId = apiOf(db, workspace, values.api);
+        // An API with a default prefix or byte length gets keys of its own form, as from keys.createKey; `sk_live_…` otherwise.
+        const keySpace = keySpaceDefaults(db, apiId);
+        secret = keySpace.defaultPrefix === null && keySpace.defaultBytes === null ? newApiKeySecret("live") : createdSecret({}, keySpace);
+        return keyInserter(db)({
           workspaceId: workspace.id,
-          apiId: apiOf(db, workspace, values.api),
+          apiId,
           name,
           secret,
           enabled: values.disabled !== true,
@@ -283,8 +328,8 @@ const COMMANDS: Record<string, Command> = {
           ...(values.roles !== undefined && { roles: parseNameList("--roles", values.roles) }),
           ...(externalId !== undefined && { externalId }),
           ...(values.meta !== undefined && { meta: parseMeta(values.meta) }),
-        }),
-      ).immediate();
+        });
+      }).immediate();
       return `${keyId} ${secret}`;
     },
   },
@@ -305,7 +350,7 @@ const COMMANDS: Record<string, Command> = {
       const expiration = values.expiration === undefined ? 0 : parseWhole("--expiration", values.expiration);
       let secret = "";
       const newKeyId = changeKey(db, workspace, keyId, (key) => {
-        secret = rerolledSecret(key.start);
+        secret = rerolledSecret(key.start, keySpaceDefaults(db, key.apiId));
         return rerollKey(db, key, secret, expiration, Date.now());
       });
       return `${newKeyId} ${secret}`;
@@ -336,11 +381,12 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   "roles create": {
-    options: ["name", "permissions"],
+    options: ["name", "permissions", "description"],
     argumentCount: 0,
     run(db, workspace, values) {
       const permissions = values.permissions === undefined ? [] : parseNameList("--permissions", values.permissions);
-      return createRole(db, workspace.id, requireRoleName(values.name), permissions);
+      const description = values.description === undefined ? undefined : requireText("--description", values.description);
+      return createRole(db, workspace.id, requireRoleName(values.name), permissions, Date.now(), description);
     },
   },
   "roles grant": {
@@ -394,27 +440,70 @@ const COMMANDS: Record<string, Command> = {
       return table(["EXTERNAL ID", "ID", "KEYS", "RATELIMITS"], rows);
     },
   },
+  "identities delete": {
+    options: [],
+    argumentCount: 1,
+    run(db, workspace, _values, [identity = ""]) {
+      if (!deleteIdentity(db, workspace.id, identity)) throw new CommandError(`no identity ${identity} in workspace ${workspace.id} (or it is deleted)`);
+      return identity;
+    },
+  },
   "apis list": {
     options: [],
     argumentCount: 0,
     reads: true,
     run(db, workspace) {
-      const rows = listApis(db, workspace.id).map((api) => [api.id, api.name, String(api.keyCount)]);
-      return table(["ID", "NAME", "KEYS"], rows);
+      const rows = listApis(db, workspace.id).map((api) => [
+        api.id,
+        api.name,
+        String(api.keyCount),
+        api.defaultPrefix ?? "-",
+        api.defaultBytes === null ? "-" : String(api.defaultBytes),
+        api.deleteProtection ? "on" : "off",
+      ]);
+      return table(["ID", "NAME", "KEYS", "DEFAULT PREFIX", "DEFAULT BYTES", "DELETE PROTECTION"], rows);
     },
   },
   "apis create": {
-    options: ["name"],
+    options: ["name", "default-prefix", "default-bytes", "delete-protection"],
     argumentCount: 0,
     run(db, workspace, values) {
-      return createApi(db, workspace.id, requireText("--name", values.name));
+      const name = requireText("--name", values.name);
+      const settings = apiSettingsOf(values, false);
+      return db.transaction(() => createApi(db, workspace.id, name, Date.now(), settings)).immediate();
+    },
+  },
+  "apis update": {
+    options: ["default-prefix", "default-bytes", "delete-protection"],
+    argumentCount: 1,
+    run(db, workspace, values, [apiId = ""]) {
+      const settings = apiSettingsOf(values, true);
+      if (Object.keys(settings).length === 0) {
+        throw new UsageError(`"apis update" needs at least one thing to change: --default-prefix, --default-bytes or --delete-protection`);
+      }
+      db.transaction(() => updateApi(db, apiOf(db, workspace, apiId), settings)).immediate();
+      return apiId;
     },
   },
   "workspaces create": {
-    options: ["name"],
+    options: ["name", "retention-days"],
     argumentCount: 0,
     run(db, _workspace, values) {
-      return createWorkspace(db, requireText("--name", values.name));
+      const name = requireText("--name", values.name);
+      const retentionDays = values["retention-days"] === undefined ? undefined : retentionDaysOf(values["retention-days"]);
+      return db.transaction(() => {
+        const id = createWorkspace(db, name);
+        if (retentionDays !== undefined) setAnalyticsRetentionDays(db, id, retentionDays);
+        return id;
+      }).immediate();
+    },
+  },
+  "workspaces update": {
+    options: ["retention-days"],
+    argumentCount: 0,
+    run(db, workspace, values) {
+      setAnalyticsRetentionDays(db, workspace.id, retentionDaysOf(requireText("--retention-days", values["retention-days"])));
+      return workspace.id;
     },
   },
   traffic: {
@@ -440,6 +529,9 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** Every command line's command, such as "keys create"; the usage and docs/admin-cli.md name each. */
+export const ADMIN_COMMANDS: readonly string[] = Object.keys(COMMANDS);
+
 function progressBar(io: AdminIo): (done: number, total: number) => void {
   return (done, total) => {
     const width = 30;
@@ -451,7 +543,7 @@ function progressBar(io: AdminIo): (done: number, total: number) => void {
 
 function parseCommandLine(argv: readonly string[]): { values: Values; positionals: string[] } {
   try {
-    return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true });
+    return parseArgs({ args: [...argv], options: ADMIN_OPTIONS, strict: true, allowPositionals: true });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new UsageError(message.split(". ")[0] ?? message);

@@ -182,3 +182,22 @@ export function formatNamedRateLimit(limit: NamedRateLimit): string {
   if (limit.name === DEFAULT_RATE_LIMIT_NAME && limit.autoApply) return window;
   return `${limit.name}=${window}${limit.autoApply ? AUTO_APPLY_SUFFIX : ""}`;
 }
+
+/** A whole number from `min` to `max`, e.g. `--default-bytes 32` or `--retention-days 365`. */
+export function parseWholeIn(flag: string, value: string, min: number, max: number): number {
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= min && number <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
+  return number;
+}
+
+/** `--default-prefix`: what keys.createKey puts before `_` when a request gives no prefix (the real service keeps 8 characters). */
+export function parseDefaultPrefix(value: string): string {
+  if (!/^[A-Za-z0-9_]{1,8}$/.test(value)) throw new UsageError(`--default-prefix must be 1 to 8 letters, digits or _, got "${value}"`);
+  return value;
+}
+
+/** `on` or `off`, e.g. `--delete-protection on`. */
+export function parseSwitch(flag: string, value: string): boolean {
+  if (value !== "on" && value !== "off") throw new UsageError(`${flag} must be on or off, got "${value}"`);
+  return value === "on";
+}

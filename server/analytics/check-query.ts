@@ -1,7 +1,7 @@
 import { ALLOWED_FUNCTIONS, ALLOWED_WINDOW_FUNCTIONS, PUBLIC_TABLES } from "./dialect";
 import { rewriteGroupedArrayJoins } from "./array-join";
 import { isObject, type JsonObject } from "./json-object";
-import { RetentionExceeded, rewriteTimeComparisons } from "./time-column";
+import { DEFAULT_RETENTION_DAYS, RetentionExceeded, rewriteTimeComparisons } from "./time-column";
 
 /** Why a query is refused, mapped to the contract's error codes by the route. */
 export type QueryRefusal = "query_type" | "query" | "table" | "function" | "retention";
@@ -128,10 +128,11 @@ function walk(value: unknown, ctes: ReadonlySet<string>): void {
 /**
  * Checks the parse tree DuckDB's `json_serialize_sql` returns for a query (its JSON, parsed) against the analytics
  * rules: one SELECT, only the public tables (also inside CTEs and subqueries), only the documented functions, no
- * lower time bound past the retention. Rewrites arrayFilter, groupArray(DISTINCT …) and the time comparisons
- * (time-column.ts) and arrayJoin in a grouped SELECT (array-join.ts) in place. Never throws.
+ * lower time bound more than `retentionDays` back (the workspace's retention). Rewrites arrayFilter, groupArray(DISTINCT …) and the time comparisons
+ * (time-column.ts) and arrayJoin in a grouped SELECT (array-join.ts) in place. `now`: the instant the retention is
+ * counted back from. Never throws.
  */
-export function checkQuery(tree: unknown): CheckResult {
+export function checkQuery(tree: unknown, retentionDays = DEFAULT_RETENTION_DAYS, now = Date.now()): CheckResult {
   if (!isObject(tree)) return { ok: false, refusal: "query", message: "The query could not be parsed" };
   if (tree.error === true) {
     const message = text(tree.error_message);
@@ -150,7 +151,7 @@ export function checkQuery(tree: unknown): CheckResult {
   }
   try {
     walk(statement, new Set());
-    rewriteTimeComparisons(statement, Date.now());
+    rewriteTimeComparisons(statement, now, retentionDays);
     rewriteGroupedArrayJoins(statement);
   } catch (error) {
     if (error instanceof Refused) return { ok: false, refusal: error.refusal, message: error.message };

@@ -65,14 +65,22 @@ export const CLICKHOUSE_MACROS: readonly string[] = [
   "clickhouse_day_number(value) AS (CAST(value AS DATE) - DATE '1970-01-01')",
 ];
 
-/** The functions the contract lists (docs/api.md#analytics), lower-cased as DuckDB's parse tree names them. */
-const DOCUMENTED_FUNCTIONS = `count sum avg min max any groupArray groupUniqArray uniq uniqExact quantile countIf sumIf
+/** Names separated by white space, as a list. */
+function words(list: string): readonly string[] {
+  return list.split(/\s+/).filter((name) => name !== "");
+}
+
+/**
+ * The functions the contract lists (docs/api.md#analytics), as it spells them. `case` is there because the real
+ * service lists it; DuckDB parses `CASE WHEN …` as an expression of its own, never a call, so it is always allowed.
+ */
+export const DOCUMENTED_FUNCTIONS = words(`count sum avg min max any groupArray groupUniqArray uniq uniqExact quantile countIf sumIf
   now now64 today toDate toDateTime toDateTime64 toStartOfDay toStartOfWeek toStartOfMonth toStartOfYear toStartOfHour
   toStartOfMinute date_trunc formatDateTime fromUnixTimestamp64Milli toUnixTimestamp64Milli toIntervalDay toIntervalWeek
   toIntervalMonth toIntervalYear toIntervalHour toIntervalMinute toIntervalSecond toIntervalMillisecond
   toIntervalMicrosecond toIntervalNanosecond toIntervalQuarter lower upper substring concat length trim startsWith
-  endsWith JSONExtractString round floor ceil abs if coalesce toString toInt32 toInt64 toFloat64 has hasAny hasAll
-  arrayJoin arrayFilter`;
+  endsWith JSONExtractString round floor ceil abs if case coalesce toString toInt32 toInt64 toFloat64 has hasAny hasAll
+  arrayJoin arrayFilter`);
 
 /**
  * What DuckDB's parser itself turns plain syntax into: operators, `count(*)`, `INTERVAL 30 DAY` (to_days(trunc(…))),
@@ -83,12 +91,13 @@ const SYNTAX_FUNCTIONS = `+ - * / % // ** ^ || ~~ !~~ ~~* !~~* count_star trunc 
   to_hours to_minutes to_seconds to_milliseconds to_microseconds list_value array_extract array_slice list_filter
   list clickhouse_seconds clickhouse_day_number`;
 
-/** Window functions beside the aggregates (the contract allows window functions). */
-const WINDOW_FUNCTIONS = "row_number rank dense_rank lag lead first_value last_value";
+/** Window functions beside the aggregates (the contract allows window functions; docs/analytics.md lists these). */
+export const WINDOW_FUNCTIONS = words("row_number rank dense_rank lag lead first_value last_value");
 
-function names(list: string): Set<string> {
-  return new Set(list.split(/\s+/).filter((name) => name !== "").map((name) => name.toLowerCase()));
+/** Lower-cased, as DuckDB's parse tree names them. */
+function names(list: readonly string[]): Set<string> {
+  return new Set(list.map((name) => name.toLowerCase()));
 }
 
-export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([...names(DOCUMENTED_FUNCTIONS), ...names(SYNTAX_FUNCTIONS)]);
+export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([...names(DOCUMENTED_FUNCTIONS), ...names(words(SYNTAX_FUNCTIONS))]);
 export const ALLOWED_WINDOW_FUNCTIONS: ReadonlySet<string> = new Set([...ALLOWED_FUNCTIONS, ...names(WINDOW_FUNCTIONS)]);

@@ -2,6 +2,7 @@ import { DuckDBInstance, DuckDBMaterializedResult, type DuckDBConnection, type D
 import type { Database } from "better-sqlite3";
 import { boundRows } from "./bound-rows";
 import { checkQuery } from "./check-query";
+import { DEFAULT_RETENTION_DAYS } from "./time-column";
 import { rewriteLongInLists } from "./in-list";
 import { createKeyRollup } from "./key-rollup";
 import { planRollupQuery, type RollupPlan } from "./key-rollup-plan";
@@ -38,9 +39,10 @@ export const DEFAULT_ANALYTICS_LIMITS: AnalyticsLimits = {
 export interface AnalyticsEngine {
   /**
    * Runs an analytics query over one workspace's rows only, and of those only the key spaces (APIs) in `keySpaceIds`
-   * when given (none when empty); never rejects for anything the query does.
+   * when given (none when empty), refusing a lower time bound more than `retentionDays` back (the workspace's
+   * retention; 30 days unless given); never rejects for anything the query does.
    */
-  query(workspaceId: string, sql: string, keySpaceIds?: readonly string[]): Promise<QueryOutcome>;
+  query(workspaceId: string, sql: string, retentionDays?: number, keySpaceIds?: readonly string[]): Promise<QueryOutcome>;
   /**
    * Copies the verifications SQLite holds now beyond the engine's copy (as every query does first, up to the newest
    * one committed when it arrived).
@@ -111,6 +113,22 @@ interface CheckedQuery {
 export interface AnalyticsEngineOptions {
   /** Whether the queries about a few keys' per-hour sums are answered from SQLite (key-rollup.ts); tests turn it off to compare. */
   rollup: boolean;
+  /**
+   * The clock (Unix ms) that `now()`, `now64()` and `today()` in a query, the retention check and SQLite's sums read.
+   * Unset: the host's (DuckDB's own for a query's `now()`). Tests pin it, so that what they compute and what a query
+   * answers agree on the day and hour whenever they run.
+   */
+  now?: () => number;
+}
+
+/** Per-connection macros that shadow the clock functions with one instant (a TEMP macro is found before the global ones). */
+function pinnedClockSql(ms: number): string {
+  const timestamp = new Date(ms).toISOString().slice(0, 23).replace("T", " ");
+  return [
+    `CREATE OR REPLACE TEMP MACRO now() AS TIMESTAMP '${timestamp}'`,
+    `CREATE OR REPLACE TEMP MACRO now64() AS TIMESTAMP '${timestamp}'`,
+    `CREATE OR REPLACE TEMP MACRO today() AS DATE '${timestamp.slice(0, 10)}'`,
+  ].join(";\n");
 }
 
 /** The chunks of a result: read in place when DuckDB materialized it, fetched one by one from a stream. */
@@ -185,7 +203,7 @@ export async function createAnalyticsEngine(
   await admin.run("SET lock_configuration = true");
 
   const sync: StoreSync = createStoreSync(sqlite, admin);
-  const keyRollup = createKeyRollup(sqlite);
+  const keyRollup = createKeyRollup(sqlite, options.now);
   // The verifications written while the server was down are folded in from the start, as DuckDB's copy is made.
   if (options.rollup) keyRollup.catchUp().catch(() => undefined);
   // The first copy runs while the server already answers; the first analytics query waits for it (and retries it
@@ -245,12 +263,13 @@ export async function createAnalyticsEngine(
     }
   }
 
-  /** The check of a query's text, remembered: it depends on the text alone, never on the workspace or the data. */
-  async function check(workspaceId: string, sql: string): Promise<QueryOutcome | CheckedQuery> {
-    const remembered = checkedQueries.get(sql);
+  /** The check of a query's text, remembered: it depends on the text and the retention alone, never on the workspace or the data. */
+  async function check(workspaceId: string, sql: string, retentionDays: number): Promise<QueryOutcome | CheckedQuery> {
+    const cacheKey = `${retentionDays}\n${sql}`;
+    const remembered = checkedQueries.get(cacheKey);
     if (remembered !== undefined) return remembered;
     const checked = await withConnection({ workspaceId, keySpaceIds: undefined }, "by_time", async (connection) => ({
-      value: await checkedSql(connection, sql).catch(
+      value: await checkedSql(connection, sql, retentionDays).catch(
         // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep), or on a number
         // too large to carry exactly.
         (error: unknown): QueryOutcome => ({ kind: "refused", refusal: "query", message: errorMessage(error) }),
@@ -258,7 +277,7 @@ export async function createAnalyticsEngine(
       reusable: true,
     }));
     if (checkedQueries.size >= CHECKED_QUERIES) checkedQueries.clear();
-    checkedQueries.set(sql, checked);
+    checkedQueries.set(cacheKey, checked);
     return checked;
   }
 
@@ -266,10 +285,10 @@ export async function createAnalyticsEngine(
    * The checked query as SQL printed from its checked tree, so what runs is exactly what was checked; a WITH FILL
    * query is checked without its clause, then wrapped to fill (with-fill.ts).
    */
-  async function checkedSql(connection: DuckDBConnection, sql: string): Promise<QueryOutcome | CheckedQuery> {
+  async function checkedSql(connection: DuckDBConnection, sql: string, retentionDays: number): Promise<QueryOutcome | CheckedQuery> {
     const fill = splitWithFill(sql);
     if (fill.kind === "refused") return { kind: "refused", refusal: "query", message: fill.message };
-    const checked = await checkedPlainSql(connection, fill.kind === "fill" ? fill.query : sql);
+    const checked = await checkedPlainSql(connection, fill.kind === "fill" ? fill.query : sql, retentionDays);
     if (fill.kind === "none" || "kind" in checked) return checked;
     return filledQuery(connection, checked, fill.clause).catch(
       (error: unknown): QueryOutcome => ({ kind: "refused", refusal: "query", message: errorMessage(error) }),
@@ -317,7 +336,7 @@ export async function createAnalyticsEngine(
     const outerSql = await printTree(connection, outerStatement);
 
     // The bounds and step are checked as a query of their own, which may read no table.
-    const bounds = checkQuery(await parseTree(connection, boundsQuery(clause)));
+    const bounds = checkQuery(await parseTree(connection, boundsQuery(clause)), undefined, options.now?.());
     if (!bounds.ok) return { kind: "refused", refusal: bounds.refusal, message: `WITH FILL: ${bounds.message}` };
     const boundsNode = isObject(bounds.statement) ? bounds.statement.node : undefined;
     if (!isObject(boundsNode) || !isObject(boundsNode.from_table) || boundsNode.from_table.type !== "EMPTY" || !Array.isArray(boundsNode.select_list) || boundsNode.select_list.length !== 3) {
@@ -331,8 +350,8 @@ export async function createAnalyticsEngine(
     return { sql, bounded: false, hourLayout: checked.hourLayout, rollup: undefined };
   }
 
-  async function checkedPlainSql(connection: DuckDBConnection, sql: string): Promise<QueryOutcome | CheckedQuery> {
-    const checked = checkQuery(await parseTree(connection, sql));
+  async function checkedPlainSql(connection: DuckDBConnection, sql: string, retentionDays: number): Promise<QueryOutcome | CheckedQuery> {
+    const checked = checkQuery(await parseTree(connection, sql), retentionDays, options.now?.());
     if (!checked.ok) return { kind: "refused", refusal: checked.refusal, message: checked.message };
     // Planned on the tree as checked, before the rewrites below.
     const rollup = options.rollup ? planRollupQuery(checked.statement) : undefined;
@@ -350,7 +369,7 @@ export async function createAnalyticsEngine(
     const printed = (await connection.runAndReadAll("SELECT json_deserialize_sql($tree::JSON)", { tree })).value(0, 0);
     if (typeof printed !== "string") return { kind: "refused", refusal: "query", message: "The query could not be parsed" };
     // Printing must not change the query: the printed text passes the same check.
-    const recheck = checkQuery(await parseTree(connection, printed));
+    const recheck = checkQuery(await parseTree(connection, printed), retentionDays, options.now?.());
     if (!recheck.ok) return { kind: "refused", refusal: recheck.refusal, message: recheck.message };
     return { sql: printed, bounded, hourLayout, rollup };
   }
@@ -363,6 +382,7 @@ export async function createAnalyticsEngine(
     }, limits.timeoutMs);
     runningQueries += 1;
     try {
+      if (options.now !== undefined) await connection.run(pinnedClockSql(options.now()));
       const tooManyRows = { value: { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` } as const, reusable: false };
       // Not a kept prepared statement: it went on reading the rows of the store as they were when it was planned.
       // A bounded query runs to completion (its whole result at most one row over the limit); any other is streamed
@@ -404,13 +424,13 @@ export async function createAnalyticsEngine(
     get runningQueries() {
       return runningQueries;
     },
-    query(workspaceId, sql, keySpaceIds) {
+    query(workspaceId, sql, retentionDays = DEFAULT_RETENTION_DAYS, keySpaceIds = undefined) {
       if (closed) return Promise.resolve({ kind: "refused", refusal: "query", message: "The server is shutting down" });
       // The rows committed when the query arrived are what it answers from: a catch-up that chased the newest rows
       // would answer only once verifications stop coming.
       const upTo = sync.newestSeq();
       const answer = (async (): Promise<QueryOutcome> => {
-        const checked = await check(workspaceId, sql);
+        const checked = await check(workspaceId, sql, retentionDays);
         if ("kind" in checked) return checked;
         // SQLite's sums are read by workspace only: a query narrowed to some key spaces goes to DuckDB's views.
         if (checked.rollup !== undefined && keySpaceIds === undefined) {

@@ -10,6 +10,7 @@ import {
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { errorResponse, JSON_HEADERS, type ServerErrorCode } from "../errors";
+import { analyticsRetentionDays } from "../db/management";
 import { analyticsApis } from "../permissions";
 import type { RateLimit } from "../rate-limit";
 import { readJsonBody } from "../request-body";
@@ -125,6 +126,8 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
         headers: { "retry-after": String(retryAfterSeconds) },
       });
     }
-    return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, query, keySpaceIds));
+    // As the real service: how far back a query may reach is the workspace's own retention (30 days unless set).
+    const retentionDays = deps.store.read((db) => analyticsRetentionDays(db, rootKey.workspaceId));
+    return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, query, retentionDays, keySpaceIds));
   };
 }

@@ -55,8 +55,11 @@ function isBusy(error: unknown): boolean {
   return error instanceof Error && "code" in error && (error.code === "SQLITE_BUSY" || error.code === "SQLITE_LOCKED");
 }
 
-/** The sums in `sqlite`'s key_verifications_per_hour, kept by folding in new verifications by seq (any process writes them). */
-export function createKeyRollup(sqlite: Database): KeyRollup {
+/**
+ * The sums in `sqlite`'s key_verifications_per_hour, kept by folding in new verifications by seq (any process writes
+ * them); `now` is the clock a plan's `now() - INTERVAL …` bounds are read from.
+ */
+export function createKeyRollup(sqlite: Database, now: () => number = Date.now): KeyRollup {
   const foldedSeq = sqlite.prepare<[], number>("SELECT seq FROM key_verifications_per_hour_seq WHERE id = 1").pluck();
   const maxSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM key_verifications").pluck();
   // Sorted by key by the GROUP BY, a batch writes each page of the sums once.
@@ -145,8 +148,8 @@ export function createKeyRollup(sqlite: Database): KeyRollup {
   }
 
   function run(workspaceId: string, plan: RollupPlan, limits: { maxRows: number; maxResultBytes: number }): QueryOutcome | undefined {
-    const now = Date.now();
-    const values = plan.params.map((param) => (param.kind === "text" ? param.value : now - param.offsetMs));
+    const at = now();
+    const values = plan.params.map((param) => (param.kind === "text" ? param.value : at - param.offsetMs));
     if ((countOf(plan.countSql).get(workspaceId, ...values, ROLLUP_ROWS + 1) ?? 0) > ROLLUP_ROWS) return undefined;
     // One row over the limit tells a result over it from one at it.
     const limit = Math.min(plan.limit ?? Infinity, limits.maxRows + 1);

@@ -10,8 +10,8 @@ import { isObject, type JsonObject } from "./json-object";
  * answer what ClickHouse answers.
  */
 
-/** Days of data a query may reach back, as the real service's default retention. */
-export const RETENTION_DAYS = 30;
+/** Days of data a query may reach back unless its workspace says otherwise, as the real service's default retention. */
+export const DEFAULT_RETENTION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 type TimeKind = "milliseconds" | "datetime" | "date";
@@ -129,21 +129,21 @@ function isoDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-function checkRetention(bound: unknown, now: number): void {
+function checkRetention(bound: unknown, now: number, retentionDays: number): void {
   const moment = momentOf(bound, now);
-  const earliest = now - RETENTION_DAYS * DAY_MS;
+  const earliest = now - retentionDays * DAY_MS;
   if (moment !== undefined && moment < earliest) {
     throw new RetentionExceeded(
-      `Cannot query data older than ${RETENTION_DAYS} days. Your query attempts to access data from ${isoDate(moment)}, but only data from ${isoDate(earliest)} onwards is available.`,
+      `Cannot query data older than ${retentionDays} days. Your query attempts to access data from ${isoDate(moment)}, but only data from ${isoDate(earliest)} onwards is available.`,
     );
   }
 }
 
 /** Rewrites one comparison with `time` on the side given, and checks its lower bound. */
-function rewriteComparison(node: JsonObject, timeSide: "left" | "right", kind: TimeKind | undefined, now: number): void {
+function rewriteComparison(node: JsonObject, timeSide: "left" | "right", kind: TimeKind | undefined, now: number, retentionDays: number): void {
   const otherSide = timeSide === "left" ? "right" : "left";
   const other = node[otherSide];
-  if (LOWER_BOUNDS[String(node.type)] === timeSide) checkRetention(other, now);
+  if (LOWER_BOUNDS[String(node.type)] === timeSide) checkRetention(other, now, retentionDays);
   if (kind === "milliseconds" && isTimestamp(other)) node[otherSide] = call("clickhouse_seconds", other);
   else if (kind === "datetime" && isNumber(other)) node[timeSide] = call("clickhouse_seconds", node[timeSide]);
   else if (kind === "date" && isNumber(other)) node[timeSide] = call("clickhouse_day_number", node[timeSide]);
@@ -160,17 +160,17 @@ function walkExpressions(value: unknown, visit: (node: JsonObject) => void): voi
   for (const child of Object.values(value)) walkExpressions(child, visit);
 }
 
-function rewriteSelect(node: JsonObject, now: number, ctes: ReadonlySet<string>): void {
+function rewriteSelect(node: JsonObject, now: number, retentionDays: number, ctes: ReadonlySet<string>): void {
   const from = node.from_table;
   const table = isObject(from) && from.type === "BASE_TABLE" ? text(from.table_name) : "";
   const kind = ctes.has(table) ? undefined : TIME_KINDS.get(table);
   const qualifiers = new Set([table, isObject(from) ? text(from.alias) : ""].filter((name) => name !== ""));
   const visit = (expression: JsonObject): void => {
     if (expression.class === "COMPARISON") {
-      if (isTimeColumn(expression.left, qualifiers)) rewriteComparison(expression, "left", kind, now);
-      else if (isTimeColumn(expression.right, qualifiers)) rewriteComparison(expression, "right", kind, now);
+      if (isTimeColumn(expression.left, qualifiers)) rewriteComparison(expression, "left", kind, now, retentionDays);
+      else if (isTimeColumn(expression.right, qualifiers)) rewriteComparison(expression, "right", kind, now, retentionDays);
     } else if (expression.class === "BETWEEN" && isTimeColumn(expression.input, qualifiers)) {
-      checkRetention(expression.lower, now);
+      checkRetention(expression.lower, now, retentionDays);
     }
   };
   walkExpressions([node.where_clause, node.having, node.qualify], visit);
@@ -190,9 +190,9 @@ function cteNames(value: unknown, names: Set<string>): Set<string> {
 
 /**
  * Rewrites every comparison of a public table's `time` as ClickHouse would evaluate it, and refuses a lower bound
- * past the retention (throws RetentionExceeded), in a checked statement's tree, in place.
+ * more than `retentionDays` back (throws RetentionExceeded), in a checked statement's tree, in place.
  */
-export function rewriteTimeComparisons(statement: unknown, now: number): void {
+export function rewriteTimeComparisons(statement: unknown, now: number, retentionDays: number): void {
   const ctes = cteNames(statement, new Set());
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) {
@@ -200,7 +200,7 @@ export function rewriteTimeComparisons(statement: unknown, now: number): void {
       return;
     }
     if (!isObject(value)) return;
-    if (value.type === "SELECT_NODE") rewriteSelect(value, now, ctes);
+    if (value.type === "SELECT_NODE") rewriteSelect(value, now, retentionDays, ctes);
     for (const child of Object.values(value)) visit(child);
   };
   visit(statement);

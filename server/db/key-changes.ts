@@ -1,7 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { ServerErrorCode } from "../errors";
 import { newId } from "../ids";
-import { addPermissions, keyInserter, parsePermissionList, type NewKey, type NewKeyRateLimit } from "./management";
+import { addPermissions, ensureIdentity, keyInserter, parsePermissionList, type NewKey, type NewKeyRateLimit } from "./management";
 
 /**
  * The writes of the key-changing operations (keys.createKey, updateKey, updateCredits, rerollKey, deleteKey, the
@@ -134,15 +134,6 @@ export function requireRoles(db: Database, workspaceId: string, names: readonly 
     roles.push({ id: row.id, name: row.name, permissions: permissionRows(db, workspaceId, parsePermissionList(row.permissions)) });
   }
   return roles;
-}
-
-function ensureIdentity(db: Database, workspaceId: string, externalId: string, createdAt: number): void {
-  db.prepare("INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING").run(
-    newId("id"),
-    workspaceId,
-    externalId,
-    createdAt,
-  );
 }
 
 /** Inserts a key (its identity, rate limits, and the permissions it names but the workspace lacks); returns its id. */

@@ -189,7 +189,7 @@ const KEY_SELECT = `
          ${EFFECTIVE_PERMISSIONS} AS permissions, k.roles, k.external_id, i.id AS identity_id, i.meta AS identity_meta,
          ${rateLimitsJson("key_ratelimits", "key_id = k.id")} AS ratelimits,
          CASE WHEN i.id IS NULL THEN '[]' ELSE ${rateLimitsJson("identity_ratelimits", "identity_id = i.id")} END AS identity_ratelimits
-    FROM keys k LEFT JOIN identities i ON i.workspace_id = k.workspace_id AND i.external_id = k.external_id`;
+    FROM keys k LEFT JOIN identities i ON i.workspace_id = k.workspace_id AND i.external_id = k.external_id AND i.deleted_at IS NULL`;
 
 /** Root keys whose lookups are remembered between changes (the least recently used go first). */
 const ROOT_KEYS_REMEMBERED = 1000;

@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
+import { DEFAULT_RETENTION_DAYS } from "../analytics/time-column";
 import { newId } from "../ids";
-import { hashSecret, newRootKeySecret, secretStart } from "../secrets";
+import { hashSecret, newRootKeySecret, secretStart, type KeySpaceDefaults } from "../secrets";
 
 /** Reads and writes of the admin CLI and the demo data; the request path has its own statements in key-store.ts. */
 
@@ -14,6 +15,9 @@ export interface ApiSummary {
   name: string;
   keyCount: number;
   createdAt: number;
+  defaultPrefix: string | null;
+  defaultBytes: number | null;
+  deleteProtection: boolean;
 }
 
 export interface RootKeySummary {
@@ -76,7 +80,30 @@ export function createWorkspace(db: Database, name: string, createdAt = Date.now
   return id;
 }
 
-export function createApi(db: Database, workspaceId: string, name: string, createdAt = Date.now()): string {
+/** Days back an analytics query of the workspace may reach (the real service's per-workspace limit; 30 unless set). */
+export function analyticsRetentionDays(db: Database, workspaceId: string): number {
+  return (
+    db.prepare<[string], number>("SELECT analytics_retention_days FROM workspaces WHERE id = ?").pluck().get(workspaceId) ??
+    DEFAULT_RETENTION_DAYS
+  );
+}
+
+export function setAnalyticsRetentionDays(db: Database, workspaceId: string, days: number): void {
+  db.prepare("UPDATE workspaces SET analytics_retention_days = ? WHERE id = ?").run(days, workspaceId);
+}
+
+/**
+ * An API's key-space settings, as on the real service (set from its dashboard, not by apis.createApi): the prefix
+ * and byte length keys.createKey uses when a request leaves them out, and the protection apis.deleteApi refuses.
+ * `null` clears a default.
+ */
+export interface ApiSettings {
+  defaultPrefix?: string | null;
+  defaultBytes?: number | null;
+  deleteProtection?: boolean;
+}
+
+export function createApi(db: Database, workspaceId: string, name: string, createdAt = Date.now(), settings: ApiSettings = {}): string {
   const id = newId("api");
   db.prepare("INSERT INTO apis (id, workspace_id, name, created_at) VALUES (?, ?, ?, ?)").run(
     id,
@@ -84,17 +111,40 @@ export function createApi(db: Database, workspaceId: string, name: string, creat
     name,
     createdAt,
   );
+  updateApi(db, id, settings);
   return id;
 }
 
+/** Changes what `settings` gives of an API's key-space settings. */
+export function updateApi(db: Database, apiId: string, settings: ApiSettings): void {
+  const columns: Record<string, string | number | null> = {};
+  if (settings.defaultPrefix !== undefined) columns.default_prefix = settings.defaultPrefix;
+  if (settings.defaultBytes !== undefined) columns.default_bytes = settings.defaultBytes;
+  if (settings.deleteProtection !== undefined) columns.delete_protection = settings.deleteProtection ? 1 : 0;
+  const names = Object.keys(columns);
+  if (names.length === 0) return;
+  db.prepare(`UPDATE apis SET ${names.map((name) => `${name} = @${name}`).join(", ")} WHERE id = @id`).run({ ...columns, id: apiId });
+}
+
+/** The API's key-space defaults (none for an API this workspace does not have). */
+export function keySpaceDefaults(db: Database, apiId: string): KeySpaceDefaults {
+  return (
+    db
+      .prepare<[string], KeySpaceDefaults>("SELECT default_prefix AS defaultPrefix, default_bytes AS defaultBytes FROM apis WHERE id = ?")
+      .get(apiId) ?? { defaultPrefix: null, defaultBytes: null }
+  );
+}
+
 export function listApis(db: Database, workspaceId: string): ApiSummary[] {
-  return db
-    .prepare<[string], ApiSummary>(
-      `SELECT a.id, a.name, a.created_at AS createdAt,
+  const rows = db
+    .prepare<[string], Omit<ApiSummary, "deleteProtection"> & { deleteProtection: number }>(
+      `SELECT a.id, a.name, a.created_at AS createdAt, a.default_prefix AS defaultPrefix, a.default_bytes AS defaultBytes,
+              a.delete_protection AS deleteProtection,
               (SELECT count(*) FROM keys k WHERE k.api_id = a.id AND k.deleted_at IS NULL) AS keyCount
          FROM apis a WHERE a.workspace_id = ? AND a.deleted_at IS NULL ORDER BY a.created_at, a.id`,
     )
     .all(workspaceId);
+  return rows.map((row) => ({ ...row, deleteProtection: row.deleteProtection === 1 }));
 }
 
 /** The api with this id in the workspace, or the workspace's first api when no id is given. */
@@ -125,9 +175,6 @@ export function keyInserter(db: Database): (key: NewKey) => string {
                        credits_remaining, refill_interval, refill_amount, refill_day, permissions, roles, last_used_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertIdentity = db.prepare(
-    "INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-  );
   const insertRateLimit = db.prepare(
     `INSERT INTO key_ratelimits (id, key_id, name, "limit", duration_ms, auto_apply) VALUES (?, ?, ?, ?, ?, ?)`,
   );
@@ -137,7 +184,7 @@ export function keyInserter(db: Database): (key: NewKey) => string {
   );
   return (key) => {
     const id = newId("key");
-    if (key.externalId !== undefined) insertIdentity.run(newId("id"), key.workspaceId, key.externalId, key.createdAt);
+    if (key.externalId !== undefined) ensureIdentity(db, key.workspaceId, key.externalId, key.createdAt);
     // So is every permission it names (permissions.listPermissions lists them).
     addPermissions(db, key.workspaceId, key.permissions ?? [], key.createdAt);
     for (const role of key.roles ?? []) insertRole.run(newId("role"), key.workspaceId, role, key.createdAt);
@@ -254,11 +301,18 @@ export interface RoleSummary {
 export class ConflictError extends Error {}
 
 /** Creates a role of the workspace with these permissions; a ConflictError when the name is taken. */
-export function createRole(db: Database, workspaceId: string, name: string, permissions: readonly string[], createdAt = Date.now()): string {
+export function createRole(
+  db: Database,
+  workspaceId: string,
+  name: string,
+  permissions: readonly string[],
+  createdAt = Date.now(),
+  description?: string,
+): string {
   const id = newId("role");
   const inserted = db
-    .prepare("INSERT INTO roles (id, workspace_id, name, permissions, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
-    .run(id, workspaceId, name, JSON.stringify([...new Set(permissions)]), createdAt);
+    .prepare("INSERT INTO roles (id, workspace_id, name, permissions, created_at, description) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+    .run(id, workspaceId, name, JSON.stringify([...new Set(permissions)]), createdAt, description ?? null);
   if (inserted.changes === 0) throw new ConflictError(`the workspace already has a role "${name}"`);
   addPermissions(db, workspaceId, permissions, createdAt);
   return id;
@@ -303,6 +357,7 @@ export function createIdentity(db: Database, identity: NewIdentity): string {
   return db.transaction(() => {
     const id = newId("id");
     const createdAt = identity.createdAt ?? Date.now();
+    forgetDeletedIdentity(db, identity.workspaceId, identity.externalId);
     const inserted = db
       .prepare("INSERT INTO identities (id, workspace_id, external_id, meta, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
       .run(id, identity.workspaceId, identity.externalId, identity.meta === undefined ? null : JSON.stringify(identity.meta), createdAt);
@@ -317,6 +372,40 @@ export function createIdentity(db: Database, identity: NewIdentity): string {
   }).immediate();
 }
 
+/**
+ * A deleted identity's row goes when its external id is given to a new one: the real service keeps one deleted and
+ * one live identity per external id, and removes the older deleted one the same way; here keys find their identity
+ * by external id, so a live one may not share it with a deleted one.
+ */
+function forgetDeletedIdentity(db: Database, workspaceId: string, externalId: string): void {
+  const deleted = db
+    .prepare<[string, string], string>("SELECT id FROM identities WHERE workspace_id = ? AND external_id = ? AND deleted_at IS NOT NULL")
+    .pluck()
+    .get(workspaceId, externalId);
+  if (deleted === undefined) return;
+  db.prepare("DELETE FROM identity_ratelimits WHERE identity_id = ?").run(deleted);
+  db.prepare("DELETE FROM identities WHERE id = ?").run(deleted);
+}
+
+/** The live identity of this external id, created (without meta or rate limits) when the workspace has none. */
+export function ensureIdentity(db: Database, workspaceId: string, externalId: string, createdAt: number): void {
+  forgetDeletedIdentity(db, workspaceId, externalId);
+  db.prepare("INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING").run(
+    newId("id"),
+    workspaceId,
+    externalId,
+    createdAt,
+  );
+}
+
+/** Deletes a live identity of the workspace (by id or external id), as the real service does: the row stays, found by nothing. */
+export function deleteIdentity(db: Database, workspaceId: string, identity: string, now = Date.now()): boolean {
+  const result = db
+    .prepare("UPDATE identities SET deleted_at = ? WHERE workspace_id = ? AND (id = ? OR external_id = ?) AND deleted_at IS NULL")
+    .run(now, workspaceId, identity, identity);
+  return result.changes > 0;
+}
+
 export interface IdentitySummary {
   id: string;
   externalId: string;
@@ -329,7 +418,7 @@ export function listIdentities(db: Database, workspaceId: string): IdentitySumma
     .prepare<[string], { id: string; externalId: string; keyCount: number }>(
       `SELECT i.id, i.external_id AS externalId,
               (SELECT count(*) FROM keys k WHERE k.workspace_id = i.workspace_id AND k.external_id = i.external_id AND k.deleted_at IS NULL) AS keyCount
-         FROM identities i WHERE i.workspace_id = ? ORDER BY i.external_id`,
+         FROM identities i WHERE i.workspace_id = ? AND i.deleted_at IS NULL ORDER BY i.external_id`,
     )
     .all(workspaceId);
   const limitsOf = db.prepare<[string], { name: string; limit: number; durationMs: number; autoApply: number }>(

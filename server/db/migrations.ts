@@ -268,6 +268,26 @@ export const MIGRATIONS: readonly Migration[] = [
       for (const row of named) insert.run(newId("perm"), row.workspace_id, row.slug, row.slug, row.created_at);
     },
   },
+  {
+    version: 8,
+    name: "APIs' key-space defaults and delete protection, roles' descriptions, deleted identities, workspaces' analytics retention",
+    sql: `
+      -- As the real service's key space: the prefix and byte length keys.createKey uses when a request leaves them out
+      -- (NULL: none, and 16 bytes), and the protection that makes apis.deleteApi refuse (412).
+      ALTER TABLE apis ADD COLUMN default_prefix TEXT CHECK (default_prefix IS NULL OR length(default_prefix) BETWEEN 1 AND 8);
+      ALTER TABLE apis ADD COLUMN default_bytes INTEGER CHECK (default_bytes IS NULL OR default_bytes BETWEEN 16 AND 255);
+      ALTER TABLE apis ADD COLUMN delete_protection INTEGER NOT NULL DEFAULT 0 CHECK (delete_protection IN (0, 1));
+
+      ALTER TABLE roles ADD COLUMN description TEXT;
+
+      -- A deleted identity keeps its row, found by no operation (its keys lose their identity), as on the real service.
+      ALTER TABLE identities ADD COLUMN deleted_at INTEGER;
+
+      -- How many days back an analytics query may reach (the real service's per-workspace limit, 30 by default).
+      ALTER TABLE workspaces ADD COLUMN analytics_retention_days INTEGER NOT NULL DEFAULT 30
+        CHECK (analytics_retention_days BETWEEN 1 AND 65535);
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one immediate transaction, so two processes starting together don't both apply them. */

@@ -246,6 +246,14 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
       "A rate limit set on another identity than the key's.",
     ],
   },
+  "err:svc:application:protected_resource": {
+    whatHappened: "`apis.deleteApi` was asked to delete an API whose delete protection is on, so nothing was deleted.",
+    howToFix: [
+      "Turn the protection off first, if the API really is to go: `npm run admin -- apis update api_… --delete-protection off`.",
+      "Check the `apiId`: protection is usually on for the API that serves production keys.",
+    ],
+    commonMistakes: ["A cleanup script deleting every API of a workspace, the protected production one with the test ones."],
+  },
   "err:user:bad_request:permissions_query_syntax_error": {
     whatHappened:
       "The `permissions` query of `keys.verifyKey` could not be parsed. The `detail` names the position (counted from 0) and what was expected there.",
@@ -258,10 +266,11 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
   },
   "err:user:bad_request:query_range_exceeds_retention": {
     whatHappened:
-      "The analytics query's lower time bound lies further back than the 30 days the verifications are kept.",
+      "The analytics query's lower time bound lies further back than the workspace's retention, which `error.detail` names: 30 days unless the workspace has its own.",
     howToFix: [
-      "Ask for at most the last 30 days: `WHERE time >= now() - INTERVAL 30 DAY`.",
-      "Leave the lower bound out: a query sees the kept days only anyway.",
+      "Ask for at most the retention, such as the last 30 days: `WHERE time >= now() - INTERVAL 30 DAY`.",
+      "Leave the lower bound out.",
+      "On the reference server, give the workspace a longer retention: `npm run admin -- workspaces update --retention-days 365`.",
     ],
     example: ANALYTICS_EXAMPLE,
     commonMistakes: ["`INTERVAL 60 DAY` or an old fixed date as the lower bound."],

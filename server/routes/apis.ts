@@ -79,7 +79,10 @@ export function getApiHandler(deps: AuthDependencies) {
   };
 }
 
-/** `POST /v2/apis.deleteApi` (`api.*.delete_api` or `api.<apiId>.delete_api`): the API and its keys are found by nothing from then on. */
+/**
+ * `POST /v2/apis.deleteApi` (`api.*.delete_api` or `api.<apiId>.delete_api`): the API and its keys are found by nothing
+ * from then on; an API with delete protection is refused (412), as the real service does.
+ */
 export function deleteApiHandler(deps: AuthDependencies) {
   return async (c: Context<ApiEnv>): Promise<Response> => {
     const rootKey = authenticateRootKey(c, deps);
@@ -90,7 +93,15 @@ export function deleteApiHandler(deps: AuthDependencies) {
 
     const result = await applyChange(c, deps.store, (db) => {
       requirePermissions(rootKey.permissions, { oneOfEach: [permissionsFor("delete_api", apiId)] });
-      if (!deps.store.apiBelongsTo(apiId, rootKey.workspaceId)) throw new ChangeRefused("err:svc:data:api_not_found", API_NOT_FOUND);
+      const api = db
+        .prepare<[string, string], { delete_protection: number }>(
+          "SELECT delete_protection FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL",
+        )
+        .get(apiId, rootKey.workspaceId);
+      if (api === undefined) throw new ChangeRefused("err:svc:data:api_not_found", API_NOT_FOUND);
+      if (api.delete_protection === 1) {
+        throw new ChangeRefused("err:svc:application:protected_resource", "This API has delete protection enabled. Disable it before attempting to delete.");
+      }
       deleteApi(db, apiId, Date.now());
     });
     if (!result.ok) return result.response;

@@ -3,9 +3,9 @@ import * as v from "valibot";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { ChangeRefused, insertKey, requireRoles } from "../db/key-changes";
-import type { NewKey } from "../db/management";
+import { keySpaceDefaults, type NewKey } from "../db/management";
 import { anyKeyRule, isAllowed, keySpaceRule } from "../permissions";
-import { newKeySecret } from "../secrets";
+import { createdSecret } from "../secrets";
 import { applyChange, dataAnswer, InvalidInputRefused } from "./change";
 import { readValidBody, type BodySpec } from "./json-body";
 import {
@@ -22,8 +22,6 @@ import {
   refillField,
   rolesField,
 } from "./key-fields";
-
-const DEFAULT_BYTE_LENGTH = 16;
 
 const CREATE_KEY_SCHEMA = v.strictObject({
   apiId: apiIdField(3),
@@ -65,7 +63,7 @@ const CREATE_KEY: BodySpec<typeof CREATE_KEY_SCHEMA> = {
   fixes: {
     ...FIELD_FIXES,
     prefix: "Pass up to 16 letters, digits or _, without the trailing _ (it is added).",
-    byteLength: "Pass a whole number from 16 to 255, or leave byteLength out for 16.",
+    byteLength: "Pass a whole number from 16 to 255, or leave byteLength out for the API's default (16 unless set).",
     recoverable: "Leave recoverable out or false: this server never stores a key recoverable.",
   },
   example: '{"apiId": "api_…", "name": "my key"}',
@@ -82,7 +80,7 @@ export function createKeyHandler(deps: AuthDependencies) {
     if (!body.ok) return body.response;
     const request = body.value;
 
-    const secret = newKeySecret(request.prefix, request.byteLength ?? DEFAULT_BYTE_LENGTH);
+    let secret = "";
     const result = await applyChange(c, deps.store, (db) => {
       // As the real service: a root key that may not create keys in this API is told the API does not exist.
       // create_key is all it asks, also of roles and permissions given here (no rbac.* check, see #29).
@@ -104,6 +102,8 @@ export function createKeyHandler(deps: AuthDependencies) {
       if (credits?.refill?.interval === "monthly" && credits.refill.refillDay === undefined) {
         throw new InvalidInputRefused("body.credits.refill.refillDay", "`refillDay` must be provided when the refill interval is `monthly`.");
       }
+      // As the real service: what the request leaves out of prefix and byteLength comes from the API's key space.
+      secret = createdSecret(request, keySpaceDefaults(db, request.apiId));
       const now = Date.now();
       const key: NewKey = {
         workspaceId: rootKey.workspaceId,

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { creditsOf, deleteKey, rerollKey, updateCredits } from "../db/key-changes";
+import { keySpaceDefaults } from "../db/management";
 import { keyRule, keySpaceRule } from "../permissions";
 import { rerolledSecret } from "../secrets";
 import { applyChange, dataAnswer, InvalidInputRefused, requireLiveKey, requirePermissions } from "./change";
@@ -93,7 +94,7 @@ export function rerollKeyHandler(deps: AuthDependencies) {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, "The specified key was not found.");
       // Rerolling makes a key: the real service asks for create_key on its API (or its key space).
       requirePermissions(rootKey.permissions, keySpaceRule("create_key", rootKey.workspaceId, key.apiId));
-      secret = rerolledSecret(key.start);
+      secret = rerolledSecret(key.start, keySpaceDefaults(db, key.apiId));
       return rerollKey(db, key, secret, expiration, Date.now());
     });
     if (!result.ok) return result.response;

@@ -80,6 +80,11 @@ function changeRule(key: ChangedKey, needs: readonly string[]): PermissionRule {
   return { oneOfEach: [permissionsFor("update_key", key.apiId), ...needs.map((permission) => [permission])], resource: [resources.key(key.workspaceId, key.apiId, key.id, "update_key")] };
 }
 
+function sameNames(next: readonly string[], current: readonly string[]): boolean {
+  const wanted = new Set(next);
+  return wanted.size === new Set(current).size && current.every((name) => wanted.has(name));
+}
+
 function changePermissions(db: Database, key: ChangedKey, change: Change, wanted: readonly string[], rootKeyPermissions: string): PermissionRow[] {
   let slugs: string[];
   if (change === "remove") {
@@ -92,7 +97,8 @@ function changePermissions(db: Database, key: ChangedKey, change: Change, wanted
     const granted = permissionsToGrant(db, key.workspaceId, rootKeyPermissions, wanted).map((row) => row.slug);
     slugs = change === "add" ? [...key.permissions, ...granted] : granted;
   }
-  setKeyPermissions(db, key.id, slugs, Date.now());
+  // As the real service, which only inserts and deletes the key's links: a change to nothing writes nothing.
+  if (!sameNames(slugs, key.permissions)) setKeyPermissions(db, key.id, slugs, Date.now());
   return permissionRows(db, key.workspaceId, [...new Set(slugs)]);
 }
 
@@ -100,7 +106,7 @@ function changeRoles(db: Database, key: ChangedKey, change: Change, wanted: read
   const named = requireRoles(db, key.workspaceId, wanted).map((role) => role.name);
   const names =
     change === "add" ? [...key.roles, ...named] : change === "remove" ? key.roles.filter((name) => !named.includes(name)) : named;
-  setKeyRoles(db, key.id, names, Date.now());
+  if (!sameNames(names, key.roles)) setKeyRoles(db, key.id, names, Date.now());
   return requireRoles(db, key.workspaceId, [...new Set(names)]);
 }
 

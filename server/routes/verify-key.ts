@@ -98,6 +98,7 @@ function unknownRateLimitDetail({ name, keyId, identity }: { name: string; keyId
 export function verifyKeyHandler(deps: AuthDependencies) {
   const limiter = deps.keyRateLimiter ?? createKeyRateLimiter();
   const region = deps.region ?? DEFAULT_REGION;
+  const clock = deps.clock ?? Date.now;
 
   return async (c: Context<ApiEnv>): Promise<Response> => {
     const rootKey = authenticateRootKey(c, deps);
@@ -121,7 +122,7 @@ export function verifyKeyHandler(deps: AuthDependencies) {
       request.permissions = parsed.query;
     }
 
-    const context = { store: deps.store, limiter, caller: rootKey, requestId: c.get("requestId"), now: Date.now(), region };
+    const context = { store: deps.store, limiter, caller: rootKey, requestId: c.get("requestId"), now: clock(), region };
     // Answered once the verification is committed, together with the others of this turn of the event loop.
     const result = await deps.store.inGroupCommit(() => verifyKey(request, context));
     if (result.kind === "unknown_ratelimit") {

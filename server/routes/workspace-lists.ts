@@ -88,12 +88,12 @@ function listHandler<T extends { id: string }>(
 
 /** `POST /v2/permissions.listPermissions` (`rbac.*.read_permission`): `search` finds part of an id, name, slug or description. */
 export function listPermissionsHandler(deps: AuthDependencies) {
-  return listHandler<PermissionRow>(
+  return listHandler<DescribedRow<PermissionRow>>(
     deps,
     (db, workspaceId, { cursor, search, limit }) =>
       db
-        .prepare<{ workspaceId: string; cursor: string; pattern: string; limit: number }, PermissionRow>(
-          `SELECT id, name, slug FROM permissions
+        .prepare<{ workspaceId: string; cursor: string; pattern: string; limit: number }, DescribedRow<PermissionRow>>(
+          `SELECT id, name, slug, description FROM permissions
             WHERE workspace_id = :workspaceId AND id > :cursor
               AND (id LIKE :pattern ESCAPE '\\' OR name LIKE :pattern ESCAPE '\\' OR slug LIKE :pattern ESCAPE '\\'
                    OR description LIKE :pattern ESCAPE '\\')
@@ -101,32 +101,42 @@ export function listPermissionsHandler(deps: AuthDependencies) {
         )
         .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
     (permissions) => requirePermissions(permissions, { oneOfEach: [[READ_PERMISSION]] }),
-    (_db, _workspaceId, row) => row,
+    (_db, _workspaceId, { description, ...row }) => withDescription(row, description),
   );
+}
+
+type DescribedRow<T> = T & { description: string | null };
+
+/** A row with its description, left out when it has none (as the real service omits an empty one). */
+function withDescription<T extends object>(row: T, description: string | null): T & { description?: string } {
+  return description === null || description === "" ? row : { ...row, description };
 }
 
 interface RoleListRow {
   id: string;
   name: string;
+  description: string | null;
   permissions: string;
 }
 
-/** `POST /v2/permissions.listRoles` (`rbac.*.read_role`): each role with its permissions; `search` finds part of an id or name. */
+/** `POST /v2/permissions.listRoles` (`rbac.*.read_role`): each role with its permissions; `search` finds part of an id, name or description. */
 export function listRolesHandler(deps: AuthDependencies) {
   return listHandler<RoleListRow>(
     deps,
     (db, workspaceId, { cursor, search, limit }) =>
       db
         .prepare<{ workspaceId: string; cursor: string; pattern: string; limit: number }, RoleListRow>(
-          `SELECT id, name, permissions FROM roles
-            WHERE workspace_id = :workspaceId AND id > :cursor AND (id LIKE :pattern ESCAPE '\\' OR name LIKE :pattern ESCAPE '\\')
+          `SELECT id, name, description, permissions FROM roles
+            WHERE workspace_id = :workspaceId AND id > :cursor
+              AND (id LIKE :pattern ESCAPE '\\' OR name LIKE :pattern ESCAPE '\\' OR description LIKE :pattern ESCAPE '\\')
             ORDER BY id LIMIT :limit`,
         )
         .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
     (permissions) => requirePermissions(permissions, { oneOfEach: [[READ_ROLE]] }),
     (db, workspaceId, row) => {
       const rolePermissions = permissionRows(db, workspaceId, parsePermissionList(row.permissions));
-      return rolePermissions.length === 0 ? { id: row.id, name: row.name } : { id: row.id, name: row.name, permissions: rolePermissions };
+      const role = withDescription({ id: row.id, name: row.name }, row.description);
+      return rolePermissions.length === 0 ? role : { ...role, permissions: rolePermissions };
     },
   );
 }
@@ -170,7 +180,7 @@ export function listIdentitiesHandler(deps: AuthDependencies) {
       db
         .prepare<{ workspaceId: string; cursor: string; pattern: string; limit: number }, IdentityRow>(
           `SELECT id, external_id AS externalId, meta FROM identities
-            WHERE workspace_id = :workspaceId AND id > :cursor
+            WHERE workspace_id = :workspaceId AND deleted_at IS NULL AND id > :cursor
               AND (id LIKE :pattern ESCAPE '\\' OR external_id LIKE :pattern ESCAPE '\\')
             ORDER BY id LIMIT :limit`,
         )
@@ -204,7 +214,7 @@ export function getIdentityHandler(deps: AuthDependencies) {
     const result = applyRead(c, deps.store, (db) => {
       const row = db
         .prepare<[string, string, string], IdentityRow>(
-          "SELECT id, external_id AS externalId, meta FROM identities WHERE workspace_id = ? AND (id = ? OR external_id = ?)",
+          "SELECT id, external_id AS externalId, meta FROM identities WHERE workspace_id = ? AND (id = ? OR external_id = ?) AND deleted_at IS NULL",
         )
         .get(rootKey.workspaceId, identity, identity);
       if (row === undefined) throw new ChangeRefused("err:svc:data:identity_not_found", "This identity does not exist.");

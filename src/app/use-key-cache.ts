@@ -5,7 +5,7 @@ import type { KeysPage } from "../lib/api/list-keys";
 import type { Connection } from "../lib/api/transport";
 import type { Key } from "../lib/contract";
 import { fingerprint } from "../lib/fingerprint";
-import { keyQueryOptions } from "../features/key-insight/api/get-key";
+import { keyQueryOptions } from "../lib/key-query";
 import type { KeyCache } from "../features/key-actions/key-cache";
 
 /** Every loaded keys list (any filter) of this query client: the list queries' keys start with these two. */

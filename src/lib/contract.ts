@@ -57,6 +57,9 @@ export const READ_KEYS_PERMISSION = "api.*.read_key";
 export const READ_ANALYTICS_PERMISSION = "api.*.read_analytics";
 /** With READ_KEYS_PERMISSION, what the real service's `apis.listKeys` asks (the seed's `keys.listKeys` asks read_key alone). */
 export const READ_APIS_PERMISSION = "api.*.read_api";
+/** The root-key permissions that change (enable, disable, edit) and delete the keys of every API. */
+export const UPDATE_KEY_PERMISSION = "api.*.update_key";
+export const DELETE_KEY_PERMISSION = "api.*.delete_key";
 
 /** A 403's detail for a root key that has none of `wanted`, worded as the real service's current one. */
 export function missingPermissionsDetail(wanted: readonly string[]): string {
@@ -188,6 +191,11 @@ export const ERROR_KINDS = {
     status: 412,
     title: "Precondition Failed",
     detail: "The request needs something this key or workspace is not set up for",
+  },
+  "err:svc:application:protected_resource": {
+    status: 412,
+    title: "Resource is protected",
+    detail: "The resource has delete protection enabled",
   },
   "err:user:bad_request:permissions_query_syntax_error": {
     status: 400,

@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
-import { createAnalyticsRootKey, enterKey, expect, test } from "./fixtures";
+import { createAnalyticsRootKey, DAY_MS, enterKey, expect, test, withinOnePeriod } from "./fixtures";
 
-test("the Keys toolbar exports the loaded keys as CSV and JSON files named with the date", async ({ page, server, rootKey }) => {
+test("the Keys toolbar exports the loaded keys as CSV and JSON files named with the date", async ({ page, server, rootKey }, testInfo) => {
+  const today = new Date(await withinOnePeriod(testInfo, DAY_MS)).toISOString().slice(0, 10);
   await server.admin(["keys", "create", "--name", "=HYPERLINK(\"http://evil.example\")"]);
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
   const count = Number((await page.getByText(/^\d+ keys$/).textContent())?.split(" ")[0]);
-  const today = new Date().toISOString().slice(0, 10);
 
   await page.getByRole("button", { name: "Export…" }).click();
   const csvDownload = page.waitForEvent("download");

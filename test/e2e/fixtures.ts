@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import { READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "../../src/lib/contract";
 import { startServer, type StartedServer } from "../support/server-process";
 
@@ -54,6 +54,25 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
 export { expect };
 
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+
+/**
+ * For a test that reads a clock-bound value on two sides (today's date in a file name and in the test, the next
+ * midnight, a `now() - INTERVAL 36 HOUR` window's sums asked twice): when less of the current UTC hour or day
+ * (`periodMs`) is left than the test's whole time budget, waits for the next one (extending the budget by as much), so
+ * that the test starts and ends in one period whatever the time it runs at. Returns the start of that period (ms).
+ */
+export async function withinOnePeriod(testInfo: TestInfo, periodMs: typeof HOUR_MS | typeof DAY_MS): Promise<number> {
+  const left = periodMs - (Date.now() % periodMs);
+  if (left < testInfo.timeout) {
+    testInfo.setTimeout(testInfo.timeout + left);
+    await new Promise((resolve) => setTimeout(resolve, left + 50));
+  }
+  const now = Date.now();
+  return now - (now % periodMs);
+}
+
 /** Fill in the key-entry form as a person would and submit it with Enter. */
 export async function enterKey(page: Page, key: string, baseUrl?: string): Promise<void> {
   if (baseUrl !== undefined) await page.getByLabel("Base URL").fill(baseUrl);
@@ -69,4 +88,15 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 /** A root key, made with the admin CLI, that may list keys and read analytics (the usage bars, a key's page). */
 export function createAnalyticsRootKey(server: StartedServer, name: string): Promise<string> {
   return server.admin(["root-key", "create", "--name", name, "--permissions", `${READ_KEYS_PERMISSION},${READ_ANALYTICS_PERMISSION}`]);
+}
+
+/** Verifies a key as a caller would; resolves the answer's code. */
+export async function verifyCode(server: StartedServer, rootKey: string, secret: string): Promise<string> {
+  const response = await fetch(`${server.url}/v2/keys.verifyKey`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${rootKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ key: secret }),
+  });
+  const body = (await response.json()) as { data: { code: string } };
+  return body.data.code;
 }

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import type { StartedServer } from "../support/server-process";
 import { seriousViolationsInBothThemes } from "./axe";
-import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+import { enterKey, expect, saveScreenshot, test, verifyCode } from "./fixtures";
 
 // axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
 test.use({ bypassCSP: true });
@@ -20,17 +20,6 @@ const ACTING_PERMISSIONS = [
 
 function actingRootKey(server: StartedServer, name: string): Promise<string> {
   return server.admin(["root-key", "create", "--name", name, "--permissions", ACTING_PERMISSIONS]);
-}
-
-/** Verifies a key as a caller would; resolves the answer's code. */
-async function verifyCode(server: StartedServer, rootKey: string, secret: string): Promise<string> {
-  const response = await fetch(`${server.url}/v2/keys.verifyKey`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${rootKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ key: secret }),
-  });
-  const body = (await response.json()) as { data: { code: string } };
-  return body.data.code;
 }
 
 async function connect(page: Page, server: StartedServer, rootKey: string): Promise<void> {
@@ -224,50 +213,6 @@ test("the keys page loads no key-action code on its way to the rows: the Create 
   await page.getByRole("button", { name: "Create key" }).click();
   await expect(page.getByRole("dialog", { name: "Create key" })).toBeVisible();
   expect(scripts.filter(actionCode)).not.toEqual([]);
-});
-
-test("a bulk disable of 50 keys with one refused reports the 49 and names the one, with why", async ({ page, server }) => {
-  const allowedApi = await server.admin(["apis", "create", "--name", "e2e-bulk-allowed"]);
-  const otherApi = await server.admin(["apis", "create", "--name", "e2e-bulk-other"]);
-  // May list every key, but update only the keys of one API.
-  const rootKey = await server.admin(["root-key", "create", "--name", "e2e-bulk", "--permissions", `api.*.read_key,api.${allowedApi}.update_key`]);
-  const secrets: string[] = [];
-  for (let index = 1; index <= 49; index += 1) {
-    secrets.push((await adminKey(server, ["--name", `bulk-${String(index).padStart(2, "0")}`, "--api", allowedApi])).secret);
-  }
-  const refused = await adminKey(server, ["--name", "bulk-50 elsewhere", "--api", otherApi]);
-  const verifier = await actingRootKey(server, "e2e-bulk-verifier");
-
-  await connect(page, server, rootKey);
-  await page.goto(`${server.url}/keys`);
-  await page.getByRole("searchbox").fill("bulk-");
-  await page.getByRole("button", { name: "Select", exact: true }).click();
-  await expect(page.getByRole("checkbox", { name: "Select all 50 shown" })).toBeVisible();
-
-  // Shift-click selects a range.
-  const rows = page.getByRole("table").getByRole("row");
-  await rows.nth(1).getByRole("checkbox").click();
-  await rows.nth(5).getByRole("checkbox").click({ modifiers: ["Shift"] });
-  await expect(page.getByRole("group", { name: "Selected keys" })).toContainText("5 keys selected");
-
-  await page.getByRole("checkbox", { name: "Select all 50 shown" }).check();
-  const bar = page.getByRole("group", { name: "Selected keys" });
-  await expect(bar).toContainText("50 keys selected");
-  await bar.getByRole("button", { name: "Disable" }).click();
-  const dialog = page.getByRole("dialog", { name: "Disable 50 keys" });
-  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
-  await dialog.getByRole("button", { name: "Disable 50 keys" }).click();
-  const result = dialog.getByRole("status");
-  await expect(result).toContainText("49 disabled, 1 failed");
-  await expect(result.getByRole("listitem")).toHaveCount(1);
-  await expect(result.getByRole("listitem")).toContainText(`bulk-50 elsewhere (${refused.keyId})`);
-  await expect(result.getByRole("listitem")).toContainText("403");
-  await expect(dialog.getByRole("button", { name: "Retry the 1 failed" })).toBeVisible();
-  await saveScreenshot(page, "key-actions-bulk-result");
-
-  expect(await verifyCode(server, verifier, secrets[0] ?? "")).toBe("DISABLED");
-  expect(await verifyCode(server, verifier, secrets[48] ?? "")).toBe("DISABLED");
-  expect(await verifyCode(server, verifier, refused.secret)).toBe("VALID");
 });
 
 test("a change made in one tab shows in the others, told by id only", async ({ page, server, context }) => {

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import type { StartedServer } from "../support/server-process";
-import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+import { DAY_MS, enterKey, expect, saveScreenshot, test, withinOnePeriod } from "./fixtures";
 
 /** Faults found off the tested path (issue 28), each on keys made for the test and verified as a caller would. */
 
@@ -88,7 +88,9 @@ test("a rate-limit refusal shows the reset the server returned, then says it pas
   await saveScreenshot(page, "request-lookup-reset-passed");
 });
 
-test("every time reads one way, in UTC, and says so: the list, the key page, its chart, the lookup and the next refill", async ({ page, server }) => {
+test("every time reads one way, in UTC, and says so: the list, the key page, its chart, the lookup and the next refill", async ({ page, server }, testInfo) => {
+  // The key is refused for credits only until the day's refill, and the page says when that is: all on one day.
+  const today = await withinOnePeriod(testInfo, DAY_MS);
   const rootKey = await server.admin(ROOT_KEY);
   const { keyId, secret } = await createKey(server, ["--name", "Clock reader", "--credits", "0", "--refill", "daily:5"]);
   const refused = await verify(server, rootKey, secret);
@@ -107,7 +109,7 @@ test("every time reads one way, in UTC, and says so: the list, the key page, its
   await expect(page.getByRole("heading", { level: 1, name: "Clock reader" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Fields" })).toContainText(exact);
   await expect(page.getByRole("region", { name: "Usage by outcome" }).getByText("Hours and days in UTC")).toBeVisible();
-  const midnight = new Date((Math.floor(Date.now() / 86_400_000) + 1) * 86_400_000).toISOString().slice(0, 10);
+  const midnight = new Date(today + DAY_MS).toISOString().slice(0, 10);
   await expect(page.getByText(/^Next refill/)).toHaveText(new RegExp(`^Next refill [\\w ]+ \\(${midnight} 00:00:00 UTC\\)\\.$`));
   expect(await page.locator("main").innerText()).not.toMatch(iso);
 

@@ -48,13 +48,14 @@ export function seedVerifications(db: Database, options: SeedOptions): void {
 
 /**
  * A fresh data directory's database with two workspaces, "Own" and "Other", each holding `count` seeded
- * verifications: their keys are named alike but for the workspace id, so only the workspace filter keeps them apart.
+ * verifications, the newest at `now`: their keys are named alike but for the workspace id, so only the workspace
+ * filter keeps them apart.
  */
-export function seedTwoWorkspaces(name: string, count: number): { db: Database; own: string; other: string } {
+export function seedTwoWorkspaces(name: string, count: number, now = Date.now()): { db: Database; own: string; other: string } {
   const db = openDatabase(mkdtempSync(join(tmpdir(), `keyscope-${name}-`)));
   const own = createWorkspace(db, "Own");
   const other = createWorkspace(db, "Other");
-  seedVerifications(db, { workspaceId: own, count, prefix: "own" });
-  seedVerifications(db, { workspaceId: other, count, prefix: "other" });
+  seedVerifications(db, { workspaceId: own, count, now, prefix: "own" });
+  seedVerifications(db, { workspaceId: other, count, now, prefix: "other" });
   return { db, own, other };
 }

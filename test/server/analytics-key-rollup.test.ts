@@ -22,6 +22,12 @@ import { seedTwoWorkspaces, seedVerifications } from "./analytics-data";
  * DuckDB.
  */
 
+/**
+ * Both engines' clock, pinned: SQLite's answer and DuckDB's are read at one instant, so a row at an hour's edge of a
+ * `now() - INTERVAL …` window is in both or in neither, however long apart the two answers come.
+ */
+const NOW = Date.now();
+
 let db: Database;
 let withRollup: AnalyticsEngine;
 let duckOnly: AnalyticsEngine;
@@ -32,10 +38,10 @@ let parser: DuckDBConnection;
 
 beforeAll(async () => {
   // A verification a minute for 50 hours, 7 keys, four outcomes, external ids on every 5th.
-  ({ db, own, other } = seedTwoWorkspaces("key-rollup", 3000));
+  ({ db, own, other } = seedTwoWorkspaces("key-rollup", 3000, NOW));
   const limits = { ...DEFAULT_ANALYTICS_LIMITS, threads: 1 };
-  withRollup = await createAnalyticsEngine(db, limits);
-  duckOnly = await createAnalyticsEngine(db, limits, { rollup: false });
+  withRollup = await createAnalyticsEngine(db, limits, { rollup: true, now: () => NOW });
+  duckOnly = await createAnalyticsEngine(db, limits, { rollup: false, now: () => NOW });
   instance = await DuckDBInstance.create(":memory:");
   parser = await instance.connect();
 });
@@ -79,7 +85,7 @@ describe("answered from SQLite", () => {
 
     // A verification written now is in the next answer: the sums are folded up to it first.
     const total = (rows: unknown[]) => rows.reduce<number>((sum, row) => sum + Number((row as { count: number }).count), 0);
-    seedVerifications(db, { workspaceId: own, count: 3, keys: 1, prefix: "late" });
+    seedVerifications(db, { workspaceId: own, count: 3, keys: 1, now: NOW, prefix: "late" });
     expect(total(await answer(withRollup, own, sql))).toBe(total(fromSqlite) + 3);
   });
 
@@ -91,7 +97,7 @@ describe("answered from SQLite", () => {
       `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
        VALUES (?, ?, ?, 'ks_chart', ?, '', ?, 'local', '[]', 0)`,
     );
-    for (let index = 0; index < 200; index += 1) insert.run(`req_chart${index}`, Date.now() - index * 3_000_000, own, chartKey, index % 3 === 0 ? "RATE_LIMITED" : "VALID");
+    for (let index = 0; index < 200; index += 1) insert.run(`req_chart${index}`, NOW - index * 3_000_000, own, chartKey, index % 3 === 0 ? "RATE_LIMITED" : "VALID");
     const questions = [usageSql(page), usageTotalsSql(page), usageQuery(chartKey, "24h"), usageQuery(chartKey, "7d")];
     for (const sql of questions) {
       expect(await planOf(sql), sql).toBeDefined();
@@ -162,7 +168,7 @@ describe("answered from SQLite", () => {
 
   test("over the row limit, the same refusal as DuckDB's", async () => {
     const limits = { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, maxRows: 5 };
-    const small = await createAnalyticsEngine(db, limits);
+    const small = await createAnalyticsEngine(db, limits, { rollup: true, now: () => NOW });
     try {
       const sql = `SELECT key_id, time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = '${keyId(own, 0)}' AND time >= now() - INTERVAL 1 DAY GROUP BY key_id, time`;
       expect(await planOf(sql)).toBeDefined();
@@ -181,7 +187,7 @@ describe("SQLite and DuckDB alike", () => {
       `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
        VALUES (?, ?, ?, 'ks_rich', 'key_rich', '', 'VALID', 'local', '[]', ?)`,
     );
-    for (let index = 0; index < 3; index += 1) insert.run(`req_rich${index}`, Date.now() - index * 1000, rich, Number.MAX_SAFE_INTEGER);
+    for (let index = 0; index < 3; index += 1) insert.run(`req_rich${index}`, NOW - index * 1000, rich, Number.MAX_SAFE_INTEGER);
     const sql = "SELECT key_id, sum(spent_credits) AS n FROM key_verifications_per_hour_v1 WHERE key_id = 'key_rich' AND time >= now() - INTERVAL 1 DAY GROUP BY key_id";
     expect(await planOf(sql)).toBeDefined();
     const expected = [{ key_id: "key_rich", n: String(3n * BigInt(Number.MAX_SAFE_INTEGER)) }];
@@ -244,12 +250,11 @@ describe("left to DuckDB", () => {
       `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
        VALUES (?, ?, ?, 'ks_busy', ?, '', ?, 'local', '[]', 1)`,
     );
-    const now = Date.now();
     let written = 0;
     db.transaction(() => {
       for (let key = 0; key < keys; key += 1) {
         for (let hour = 0; hour < hours; hour += 1) {
-          for (const outcome of outcomes) insert.run(`req_busy${(written += 1)}`, now - hour * 3_600_000, busy, keyId(busy, key), outcome);
+          for (const outcome of outcomes) insert.run(`req_busy${(written += 1)}`, NOW - hour * 3_600_000, busy, keyId(busy, key), outcome);
         }
       }
     })();

@@ -18,10 +18,16 @@ let own: string;
 let other: string;
 let empty: string;
 
-/** Noon (UTC) of the day `daysAgo` days before today: its day is the same whenever the test runs that day. */
+/**
+ * The engine's clock, pinned to a tenth of a second before the last midnight (UTC): the days computed here and the
+ * ones the queries' now() gives are the same whenever the test runs, and a clock read anywhere but the pinned one
+ * would see another day.
+ */
+const NOW = Math.floor(Date.now() / DAY) * DAY - 100;
+
+/** Noon (UTC) of the day `daysAgo` days before the engine's today. */
 function noon(daysAgo: number): number {
-  const today = new Date();
-  return Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - daysAgo * DAY + DAY / 2;
+  return Math.floor(NOW / DAY) * DAY - daysAgo * DAY + DAY / 2;
 }
 
 /** The UTC date `daysAgo` days before today, as the engine's JSON writes a Date. */
@@ -46,7 +52,7 @@ beforeAll(async () => {
   insert(own, noon(2) + 60_000, "RATE_LIMITED", "own2");
   insert(own, noon(5), "VALID", "own3");
   insert(other, noon(3), "VALID", "other1");
-  engine = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, timeoutMs: 10_000 });
+  engine = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, timeoutMs: 10_000 }, { rollup: true, now: () => NOW });
 });
 
 afterAll(async () => {
@@ -158,7 +164,7 @@ describe("WITH FILL over hours and numbers", () => {
   test("STEP INTERVAL 1 MONTH fills the months, as the docs' monthly example asks", async () => {
     const sql = `SELECT time, SUM(count) AS total FROM key_verifications_per_month_v1 GROUP BY time
       ORDER BY time WITH FILL FROM toDate(toStartOfMonth(now() - INTERVAL 3 MONTH)) TO toDate(toStartOfMonth(now())) STEP INTERVAL 1 MONTH`;
-    const now = new Date();
+    const now = new Date(NOW);
     const month = (year: number, monthIndex: number) => new Date(Date.UTC(year, monthIndex, 1)).toISOString().slice(0, 10);
     const totals = new Map<string, number>([1, 2, 3].map((ago) => [month(now.getUTCFullYear(), now.getUTCMonth() - ago), 0]));
     for (const [time, count] of [[noon(2), 2], [noon(5), 1]] as const) {
@@ -222,7 +228,7 @@ describe("what WITH FILL keeps", () => {
   });
 
   test("a fill past the row limit is refused as too many rows, without making them all", async () => {
-    const small = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, timeoutMs: 10_000, maxRows: 100 });
+    const small = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, timeoutMs: 10_000, maxRows: 100 }, { rollup: true, now: () => NOW });
     try {
       const outcome = await small.query(own, "SELECT 1 AS n ORDER BY n WITH FILL TO 1000000000000");
       expect(outcome).toMatchObject({ kind: "limit", limit: "rows" });

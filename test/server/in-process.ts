@@ -37,6 +37,8 @@ export interface InProcessOptions {
   corsOrigins?: readonly string[];
   /** Where the built dashboard lives; by default an empty directory (no dashboard). */
   distDir?: string;
+  /** The time verifications happen at (default the wall clock), for a test that moves it as the real harness's clock. */
+  clock?: () => number;
 }
 
 export interface InProcessServer extends ApiTarget {
@@ -155,7 +157,7 @@ function assemble({ dataDir, adminDb, serverDb, demo }: Databases, options: InPr
   const distDir = options.distDir ?? mkdtempSync(join(tmpdir(), "keyscope-no-dist-"));
   const { output, requestLog, reportError } = harness();
   const app = createApp({
-    mode: directMode(serverDb, dataDir),
+    mode: directMode(serverDb, dataDir, options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.docsUrl !== undefined && { docsUrl: options.docsUrl }),
     ...(options.corsOrigins !== undefined && { corsOrigins: options.corsOrigins }),
     distDir,

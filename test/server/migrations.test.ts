@@ -114,3 +114,36 @@ test("migration 7 makes a permission row of every permission a key or role names
   expect(db.prepare("SELECT * FROM keys ORDER BY id").all()).toEqual(keysBefore.map((row) => ({ ...(row as object), deleted_at: null })));
   db.close();
 });
+
+test("migration 8 adds APIs' key-space defaults and protection, roles' descriptions, deleted identities and a 30-day retention, keeping every row", () => {
+  const db = new Database(":memory:");
+  migrate(db, MIGRATIONS.filter((migration) => migration.version <= 7));
+  db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'w', 0)").run();
+  db.prepare("INSERT INTO apis (id, workspace_id, name, created_at) VALUES ('api_1', 'ws_1', 'a', 0)").run();
+  db.prepare("INSERT INTO roles (id, workspace_id, name, created_at) VALUES ('role_1', 'ws_1', 'reader', 0)").run();
+  db.prepare("INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES ('id_1', 'ws_1', 'user_1', 0)").run();
+  const before = ["workspaces", "apis", "roles", "identities"].map((table) => db.prepare(`SELECT * FROM ${table}`).all());
+
+  migrate(db);
+  // Applied once: a second start finds nothing to do.
+  migrate(db);
+
+  const after = ["workspaces", "apis", "roles", "identities"].map((table) => db.prepare(`SELECT * FROM ${table}`).all());
+  const added = [
+    { analytics_retention_days: 30 },
+    { default_prefix: null, default_bytes: null, delete_protection: 0 },
+    { description: null },
+    { deleted_at: null },
+  ];
+  expect(after).toEqual(before.map((rows, index) => rows.map((row) => ({ ...(row as object), ...added[index] }))));
+  expect(db.prepare("SELECT count(*) FROM schema_migrations WHERE version = 8").pluck().get()).toBe(1);
+  for (const [sql, rule] of [
+    ["UPDATE apis SET default_prefix = 'ninechars'", /CHECK/],
+    ["UPDATE apis SET default_bytes = 8", /CHECK/],
+    ["UPDATE apis SET delete_protection = 2", /CHECK/],
+    ["UPDATE workspaces SET analytics_retention_days = 0", /CHECK/],
+  ] as const) {
+    expect(() => db.prepare(sql).run()).toThrow(rule);
+  }
+  db.close();
+});

@@ -5,7 +5,7 @@ import { KeysList } from "../../features/keys/components/keys-list";
 import { KeysPageShell } from "../../features/keys/components/keys-page-shell";
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
 import { LazyRefreshErrorNotice as RefreshErrorNotice } from "../../features/troubleshoot/components/lazy-refresh-error-notice";
-import { BulkActionsSlot } from "../bulk-actions-slot";
+import { LazyBulkKeyActions } from "../bulk/lazy-bulk-key-actions";
 import { CreateKeyButton } from "../create-key-button";
 import { TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
@@ -52,7 +52,7 @@ export function KeysRoute() {
           >
             <KeysList
               connection={connection}
-              renderBulkActions={(keys, clearSelection) => <BulkActionsSlot connection={connection} keys={keys} clearSelection={clearSelection} />}
+              renderBulkActions={(keys, clearSelection) => <LazyBulkKeyActions connection={connection} keys={keys} clearSelection={clearSelection} />}
               renderRefreshError={({ error, action, onRetry }) => (
                 <RefreshErrorNotice
                   error={error}

@@ -1,32 +1,46 @@
 /**
- * What the root key was refused, per action, for this session (memory only: gone with the tab). The services tell
- * a root key's permissions only by refusing; the first refusal of an action is remembered so that its button says
- * what is missing before anyone fills a form again.
+ * What the root key was refused, and seen allowed, per action and per API, for this session (memory only: gone
+ * with the tab). The services tell a root key's permissions only by refusing; a root key may hold
+ * `api.<id>.update_key` for one API only, so an answer counts for the API it was about, and the first refusal of an
+ * action there is remembered so that its button says what is missing before anyone fills a form again.
  */
 import { useSyncExternalStore } from "react";
 import type { Connection } from "../../lib/api/transport";
 import { ApiError } from "../../lib/api-errors";
 import { fingerprint } from "../../lib/fingerprint";
+import { forgetKnownApis, rememberApi } from "./known-apis";
 
-export type KeyAction = "create_key" | "update_key" | "delete_key" | "rbac";
+/** The key actions, by the permission each needs (the rbac ones need the key's `update_key` as well). */
+export type KeyAction = "create_key" | "update_key" | "delete_key" | "add_permission_to_key" | "remove_permission_from_key" | "add_role_to_key";
+
+/** What an action is taken on: the key, and its API when known (for createKey, the API chosen). */
+export interface ActionTarget {
+  apiId?: string | undefined;
+  keyId?: string | undefined;
+}
 
 export interface Refusal {
-  /** What to grant the root key, e.g. `api.*.update_key`. */
-  permission: string;
+  action: KeyAction;
+  /** The API it was refused for, when known: the request's, or the one the service named. */
+  apiId: string | undefined;
   /** The service's own words. */
   detail: string;
 }
 
-const PERMISSION_OF: Record<KeyAction, string> = {
-  create_key: "api.*.create_key",
-  update_key: "api.*.update_key",
-  delete_key: "api.*.delete_key",
-  rbac: "rbac.*.add_permission_to_key",
-};
+const RBAC_ACTIONS = new Set<KeyAction>(["add_permission_to_key", "remove_permission_from_key", "add_role_to_key"]);
+
+/** The permissions that each grant `action` on `apiId`'s keys: every API's form first, then that API's own. */
+export function grantsOf(action: KeyAction, apiId: string | undefined): { anyOf: string[]; alsoNeeds: string[] } {
+  const api = (name: string) => [`api.*.${name}`, `api.${apiId ?? "<apiId>"}.${name}`];
+  if (RBAC_ACTIONS.has(action)) return { anyOf: api("update_key"), alsoNeeds: [`rbac.*.${action}`] };
+  return { anyOf: api(action), alsoNeeds: [] };
+}
 
 const refusals = new Map<string, Refusal>();
-/** Actions a root key was seen to be allowed (a probe or a change that went through). */
+/** Actions a root key was seen to be allowed (a probe or a change that went through), per API. */
 const allowed = new Set<string>();
+/** The API of a key, as a refusal named it (the Key object does not carry it). */
+const apiOfKey = new Map<string, string>();
 const listeners = new Set<() => void>();
 
 function scopeOf(connection: Connection): string {
@@ -34,36 +48,80 @@ function scopeOf(connection: Connection): string {
 }
 
 /**
+ * The API an action on `target` touches: the one given, else the one a refusal named for the key, else the
+ * connection's (the keys it lists are that API's).
+ */
+export function apiOf(connection: Connection, target: ActionTarget): string | undefined {
+  if (target.apiId !== undefined && target.apiId.trim() !== "") return target.apiId.trim();
+  const learnt = target.keyId === undefined ? undefined : apiOfKey.get(`${scopeOf(connection)}|${target.keyId}`);
+  return learnt ?? connection.apiId?.trim() ?? undefined;
+}
+
+/** Where an answer is remembered: per API when it is known, else for the key alone, else for the unknown API. */
+function slotOf(connection: Connection, action: KeyAction, target: ActionTarget): string {
+  const apiId = apiOf(connection, target);
+  const where = apiId !== undefined ? `api ${apiId}` : target.keyId !== undefined ? `key ${target.keyId}` : "api ?";
+  return `${scopeOf(connection)}|${action}|${where}`;
+}
+
+function changed(): void {
+  for (const listener of listeners) listener();
+}
+
+/** The API a 403's words name (`api.<id>.<action>`, the real service and the reference server both list it). */
+function apiNamedIn(detail: string): string | undefined {
+  return /\bapi\.([A-Za-z0-9_]+)\.\w+/.exec(detail.replace(/\bapi\.\*\./g, ""))?.[1];
+}
+
+/**
  * The real service answers a createKey without create_key as 404 "The specified API was not found.": that may be
- * the missing permission, or an API id that is not there. Not remembered as a refusal (a mistyped id would then
- * hold back every reroll); the form that got it says both readings.
+ * the missing permission, or an API id that is not there. Remembered as a refusal only where the API is known to
+ * exist (a mistyped id would otherwise hold back every reroll); else the form says both readings.
  */
 export function isAmbiguousCreateNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404 && error.type.includes("api_not_found");
 }
 
 /** Remembers a refusal when `error` is a 403 for a permission; else nothing. */
-export function learnRefusal(connection: Connection, action: KeyAction, error: unknown): void {
+export function learnRefusal(connection: Connection, action: KeyAction, error: unknown, target: ActionTarget = {}): void {
   if (!(error instanceof ApiError)) return;
   if (error.status !== 403 || !error.type.includes("insufficient_permissions")) return;
-  const named = /\b((?:api|rbac)\.[\w*]+\.\w+)/.exec(error.detail)?.[1];
-  refusals.set(`${scopeOf(connection)}|${action}`, { permission: named ?? PERMISSION_OF[action], detail: error.detail });
-  for (const listener of listeners) listener();
+  const named = apiNamedIn(error.detail);
+  if (named !== undefined) rememberApi(connection, named);
+  if (named !== undefined && target.keyId !== undefined) apiOfKey.set(`${scopeOf(connection)}|${target.keyId}`, named);
+  const where = { ...target, apiId: target.apiId ?? named };
+  refusals.set(slotOf(connection, action, where), { action, apiId: apiOf(connection, where), detail: error.detail });
+  changed();
 }
 
-/** An action went through: it is allowed, and a refusal remembered before (the root key since granted it) is gone. */
-export function learnAllowed(connection: Connection, action: KeyAction): void {
-  const key = `${scopeOf(connection)}|${action}`;
-  allowed.add(key);
-  if (refusals.delete(key)) for (const listener of listeners) listener();
+/** createKey answered 404 for an API known to exist: the masked refusal of create_key there. */
+export function learnCreateRefusedAsNotFound(connection: Connection, apiId: string, error: ApiError): void {
+  refusals.set(slotOf(connection, "create_key", { apiId }), { action: "create_key", apiId, detail: error.detail });
+  changed();
 }
 
-export function isKnownAllowed(connection: Connection, action: KeyAction): boolean {
-  return allowed.has(`${scopeOf(connection)}|${action}`);
+/** An action went through: it is allowed there, and a refusal remembered before (the root key since granted it) is gone. */
+export function learnAllowed(connection: Connection, action: KeyAction, target: ActionTarget = {}): void {
+  const slot = slotOf(connection, action, target);
+  const news = !allowed.has(slot);
+  allowed.add(slot);
+  if (refusals.delete(slot) || news) changed();
 }
 
-export function refusalOf(connection: Connection, action: KeyAction): Refusal | undefined {
-  return refusals.get(`${scopeOf(connection)}|${action}`);
+/** The user says the root key was granted it since: what was learnt of `action` there is forgotten, to be found out again. */
+export function forgetRefusal(connection: Connection, action: KeyAction, target: ActionTarget = {}): void {
+  const slot = slotOf(connection, action, target);
+  refusals.delete(slot);
+  allowed.delete(slot);
+  changed();
+}
+
+export function isKnownAllowed(connection: Connection, action: KeyAction, target: ActionTarget = {}): boolean {
+  return allowed.has(slotOf(connection, action, target));
+}
+
+export function refusalOf(connection: Connection, action: KeyAction, target: ActionTarget = {}): Refusal | undefined {
+  return refusals.get(slotOf(connection, action, target));
 }
 
 function subscribe(listener: () => void): () => void {
@@ -71,14 +129,21 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** The remembered refusal of `action` for this root key, if any; re-renders when one is learnt. */
-export function useRefusal(connection: Connection, action: KeyAction): Refusal | undefined {
-  return useSyncExternalStore(subscribe, () => refusalOf(connection, action));
+/** The remembered refusal of `action` on `target` for this root key, if any; re-renders when one is learnt. */
+export function useRefusal(connection: Connection, action: KeyAction, target: ActionTarget = {}): Refusal | undefined {
+  return useSyncExternalStore(subscribe, () => refusalOf(connection, action, target));
 }
 
-/** For tests: forget every refusal. */
+/** Whether `action` on `target` is known allowed; re-renders when that is learnt. */
+export function useKnownAllowed(connection: Connection, action: KeyAction, target: ActionTarget = {}): boolean {
+  return useSyncExternalStore(subscribe, () => isKnownAllowed(connection, action, target));
+}
+
+/** For tests: forget everything the session learnt (refusals, what was allowed, the APIs seen). */
 export function forgetRefusals(): void {
   refusals.clear();
   allowed.clear();
-  for (const listener of listeners) listener();
+  apiOfKey.clear();
+  forgetKnownApis();
+  changed();
 }

@@ -18,12 +18,16 @@ import {
 import {
   AUTHORIZATION_HEADER_EXAMPLE,
   createRootKeyCommand,
+  DELETE_KEY_PATH,
+  DELETE_KEY_PERMISSION,
   GET_KEY_PATH,
   GET_VERIFICATIONS_PATH,
   LIST_KEYS_PATH,
   parseErrorCode,
   READ_ANALYTICS_PERMISSION,
   READ_KEYS_PERMISSION,
+  UPDATE_KEY_PATH,
+  UPDATE_KEY_PERMISSION,
   WHOAMI_PATH,
   type ErrorDetailEntry,
 } from "../../lib/contract";
@@ -107,6 +111,9 @@ function neededPermission(requestUrl: string): NeededPermission {
   if (requestUrl.endsWith(GET_VERIFICATIONS_PATH)) {
     return { name: READ_ANALYTICS_PERMISSION, perApi: forOneApi(READ_ANALYTICS_PERMISSION), action: "read analytics" };
   }
+  // The key changes a bulk run sends: their refusal must not read as one to list keys.
+  if (requestUrl.endsWith(UPDATE_KEY_PATH)) return { name: UPDATE_KEY_PERMISSION, perApi: forOneApi(UPDATE_KEY_PERMISSION), action: "change keys" };
+  if (requestUrl.endsWith(DELETE_KEY_PATH)) return { name: DELETE_KEY_PERMISSION, perApi: forOneApi(DELETE_KEY_PERMISSION), action: "delete keys" };
   const action = requestUrl.endsWith(GET_KEY_PATH) || requestUrl.endsWith(WHOAMI_PATH) ? "read this key" : "list keys";
   return { name: READ_KEYS_PERMISSION, perApi: forOneApi(READ_KEYS_PERMISSION), action };
 }

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createIdentity, createRole } from "../../../server/db/management";
+import { createIdentity, createRole, deleteIdentity } from "../../../server/db/management";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { call, createKey, dataOf, errorOf, verify } from "./support";
 
@@ -131,6 +131,36 @@ describe("identities.listIdentities and getIdentity", () => {
       status: 404,
       code: "err:svc:data:identity_not_found",
     });
+  });
+
+  test("a deleted identity is found by nothing: its keys lose it and its rate limits, and a new key of its external id gets a new one", async () => {
+    const workspaceId = server.admin.workspaceId;
+    // The whole answer: the support's verify() keeps only valid, code, credits and permissions.
+    const verified = async (key: string) => dataOf(await call(server, "keys.verifyKey", rootKey, { key }));
+    const apiId = server.admin.createApi("identities");
+    const id = createIdentity(server.admin.db, {
+      workspaceId,
+      externalId: "org_gone9",
+      ratelimits: [{ name: "requests", limit: 1, durationMs: 60_000, autoApply: true }],
+    });
+    const old = await createKey(server, rootKey, { apiId, externalId: "org_gone9" });
+    expect(await verified(old.key)).toMatchObject({ valid: true, identity: { id } });
+    expect(await verified(old.key)).toMatchObject({ valid: false, code: "RATE_LIMITED" });
+
+    expect(deleteIdentity(server.admin.db, workspaceId, "org_gone9")).toBe(true);
+    expect(errorOf(await call(server, "identities.getIdentity", rootKey, { identity: id })).status).toBe(404);
+    expect(await listAll("identities.listIdentities", rootKey, { search: "gone9" }, 100)).toEqual([]);
+    const orphan = await verified(old.key);
+    expect(orphan).toMatchObject({ valid: true });
+    expect(orphan).not.toHaveProperty("identity");
+
+    const fresh = await createKey(server, rootKey, { apiId, externalId: "org_gone9" });
+    const [listed] = await listAll("identities.listIdentities", rootKey, { search: "gone9" }, 100);
+    expect(listed).toMatchObject({ externalId: "org_gone9" });
+    expect(listed).not.toMatchObject({ id });
+    // Both keys name the external id, so both belong to the new identity, without the old one's rate limits.
+    expect(await verified(fresh.key)).toMatchObject({ valid: true, identity: { externalId: "org_gone9" } });
+    expect(await verified(old.key)).toMatchObject({ valid: true, identity: { externalId: "org_gone9" } });
   });
 
   test("read_identity on every identity listed, or on this one; bad input 400", async () => {

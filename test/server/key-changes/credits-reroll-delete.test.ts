@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { updateApi } from "../../../server/db/management";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { ALL_KEY_PERMISSIONS, call, createKey, dataOf, errorOf, getKey, listedKeyIds, verify } from "./support";
 
@@ -86,6 +87,25 @@ describe("keys.rerollKey", () => {
     expect(await verify(server, rootKey, key)).toMatchObject({ valid: true });
     expect(await verify(server, rootKey, old.key)).toMatchObject({ valid: false, code: "EXPIRED" });
     expect(await listedKeyIds(server, rootKey, apiId)).toEqual(expect.arrayContaining([old.keyId, keyId]));
+  });
+
+  test("the new key keeps what the old one's start holds before its first _, as the real handler (`my_app_…` becomes `my_…`)", async () => {
+    const old = await createKey(server, rootKey, { apiId, prefix: "my_app" });
+    expect(old.key).toMatch(/^my_app_/);
+    const { key } = dataOf(await call(server, "keys.rerollKey", rootKey, { keyId: old.keyId, expiration: 0 })) as { key: string };
+    expect(key).toMatch(/^my_[1-9A-HJ-NP-Za-km-z]+$/);
+    expect(await verify(server, rootKey, key)).toMatchObject({ valid: true });
+  });
+
+  test("a key without a prefix gets the API's default prefix, and the API's default byte length, as the real handler", async () => {
+    const spaced = server.admin.createApi("with defaults");
+    const old = await createKey(server, rootKey, { apiId: spaced });
+    updateApi(server.admin.db, spaced, { defaultPrefix: "acme", defaultBytes: 64 });
+    const { key } = dataOf(await call(server, "keys.rerollKey", rootKey, { keyId: old.keyId, expiration: 0 })) as { key: string };
+    expect(key).toMatch(/^acme_/);
+    // 64 bytes: about 88 base58 characters, where 16 make about 22.
+    expect(key.length - "acme_".length).toBeGreaterThanOrEqual(80);
+    expect(await verify(server, rootKey, key)).toMatchObject({ valid: true });
   });
 
   test("with an expiration the old key works until then, rounded up to the minute", async () => {

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { seedVerifications } from "../analytics-data";
+import { setAnalyticsRetentionDays } from "../../../server/db/management";
 import { startInProcessWithAnalytics } from "../in-process";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";
 
@@ -184,6 +185,13 @@ describe("the ClickHouse the docs' examples use", () => {
     ]);
   });
 
+  test("Test200_QueryWithCustomRetention90Days", async () => {
+    const workspace = h.workspace();
+    setAnalyticsRetentionDays(server.admin.db, workspace, 90);
+    const answer = await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 60 DAY", h.rootKey(["api.*.read_analytics"], workspace));
+    expect(answer.status, answer.text).toBe(200);
+  });
+
   test("a number against an aggregated table's Date is compared as its day number, as ClickHouse does", async () => {
     // 1704067200000 read as a day number lies far in the future: every day is before it (an upper bound, so no retention check).
     const all = await rows("SELECT SUM(count) AS n FROM key_verifications_per_day_v1");
@@ -246,6 +254,28 @@ describe("400", () => {
     expect(error.status).toBe(400);
     expect(error.type).toContain("query_range_exceeds_retention");
     expect(error.detail).toContain("30 days");
+  });
+
+  test("Test400_QueryBeyondCustomRetention90Days", async () => {
+    const workspace = h.workspace();
+    setAnalyticsRetentionDays(server.admin.db, workspace, 90);
+    const error = errorOf(
+      await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 120 DAY", h.rootKey(["api.*.read_analytics"], workspace)),
+    );
+    expect(error.status).toBe(400);
+    expect(error.type).toContain("query_range_exceeds_retention");
+    expect(error.detail).toContain("90 days");
+  });
+
+  test("this server's own check: one query text, checked once per retention, answers each workspace by its own", async () => {
+    const sql = "SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 45 DAY";
+    const long = h.workspace();
+    setAnalyticsRetentionDays(server.admin.db, long, 60);
+    expect((await query(sql, h.rootKey(["api.*.read_analytics"], long))).status).toBe(200);
+    expect(errorOf(await query(sql)).detail).toContain("30 days");
+    // A retention changed while the server runs counts from the next query on.
+    setAnalyticsRetentionDays(server.admin.db, long, 30);
+    expect(errorOf(await query(sql, h.rootKey(["api.*.read_analytics"], long))).detail).toContain("30 days");
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { updateApi } from "../../../server/db/management";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";
 
@@ -121,5 +122,29 @@ describe("404", () => {
     server.admin.db.prepare("UPDATE apis SET deleted_at = ? WHERE id = ?").run(Date.now(), apiId);
     const error = errorOf(await deleteApi({ apiId }));
     expect([error.status, error.detail]).toEqual([404, API_NOT_FOUND]);
+  });
+});
+
+describe("412", () => {
+  test("delete protected API", async () => {
+    const apiId = h.api(h.workspaceId, { deleteProtection: true });
+    const error = errorOf(await deleteApi({ apiId }));
+    expect(error).toMatchObject({
+      status: 412,
+      detail: "This API has delete protection enabled. Disable it before attempting to delete.",
+    });
+    expect(error.type).toMatch(/\/errors\/svc\/application\/protected_resource$/);
+    expect(deletedAt(apiId)).toBeNull();
+  });
+
+  test("this server's own check: the protected API's keys still verify, and it deletes once the protection is off", async () => {
+    const apiId = h.api(h.workspaceId, { deleteProtection: true });
+    const { secret } = h.key(apiId);
+    expect((await deleteApi({ apiId })).status).toBe(412);
+    const verifier = h.rootKey(["api.*.verify_key"]);
+    expect((await h.call("keys.verifyKey", { key: secret }, { key: verifier })).json).toMatchObject({ data: { valid: true } });
+    updateApi(server.admin.db, apiId, { deleteProtection: false });
+    expect((await deleteApi({ apiId })).status).toBe(200);
+    expect((await h.call("keys.verifyKey", { key: secret }, { key: verifier })).json).toMatchObject({ data: { valid: false, code: "NOT_FOUND" } });
   });
 });

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createIdentity, type NewIdentity } from "../../../server/db/management";
+import { createIdentity, deleteIdentity, type NewIdentity } from "../../../server/db/management";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";
 
@@ -175,6 +175,15 @@ describe("getIdentity", () => {
   });
 
   describe("404", () => {
+    // The real test inserts and soft-deletes the identity in its database; the admin's connection does the same here.
+    test("deleted identity", async () => {
+      const deletedId = identity(h.workspaceId, "test_deleted_identity", { meta: {} });
+      expect(deleteIdentity(server.admin.db, h.workspaceId, deletedId)).toBe(true);
+      const error = errorOf(await get("test_deleted_identity"));
+      expect(error.status).toBe(404);
+      expect(errorOf(await get(deletedId)).status).toBe(404);
+    });
+
     test("external ID does not exist", async () => {
       const answer = await get("non_existent_external_id");
       const error = errorOf(answer);
@@ -220,6 +229,12 @@ describe("listIdentities", () => {
         const row = data.find((listed) => listed.externalId === externalId);
         if (i % 2 === 0) expect(row?.ratelimits).toEqual([expect.objectContaining({ name: "api_calls", limit: 100, duration: 60_000 })]);
       }
+    });
+
+    test("deleted identities are excluded", async () => {
+      const deletedId = identity(workspaceId, "test_deleted_user", { meta: { plan: "pro" } });
+      deleteIdentity(server.admin.db, workspaceId, deletedId);
+      expect((await list()).data.map((row) => row.externalId)).not.toContain("test_deleted_user");
     });
 
     test("with custom limit", async () => {

@@ -98,12 +98,42 @@ describe("200", () => {
     expect(key.length).toBeLessThanOrEqual(24);
   });
 
+  // TestCreateKeyAppliesKeySpaceDefaults: an API's default prefix and byte length (set by the admin CLI here, by the
+  // real dashboard there) apply where the request leaves them out. 16 bytes encode to about 22 base58 characters, 64 to about 88.
+  const MIN_ENCODED_LENGTH_FOR_64_BYTES = 80;
+
+  test("default prefix is applied when request omits prefix", async () => {
+    const { key } = await created({ apiId: h.api(h.workspaceId, { defaultPrefix: "dash" }) });
+    expect(key.startsWith("dash_")).toBe(true);
+  });
+
+  test("default bytes is applied when request omits byteLength", async () => {
+    const { key } = await created({ apiId: h.api(h.workspaceId, { defaultBytes: 64 }) });
+    expect(key.length).toBeGreaterThanOrEqual(MIN_ENCODED_LENGTH_FOR_64_BYTES);
+  });
+
+  test("both defaults apply together", async () => {
+    const { key } = await created({ apiId: h.api(h.workspaceId, { defaultPrefix: "both", defaultBytes: 64 }) });
+    expect(key.startsWith("both_")).toBe(true);
+    expect(key.slice("both_".length).length).toBeGreaterThanOrEqual(MIN_ENCODED_LENGTH_FOR_64_BYTES);
+  });
+
   test("request prefix overrides keyspace default_prefix", async () => {
-    expect((await created({ apiId, prefix: "explicit" })).key.startsWith("explicit_")).toBe(true);
+    const { key } = await created({ apiId: h.api(h.workspaceId, { defaultPrefix: "dash" }), prefix: "explicit" });
+    expect(key.startsWith("explicit_")).toBe(true);
+    expect(key.startsWith("dash_")).toBe(false);
   });
 
   test("request byteLength overrides keyspace default_bytes", async () => {
-    expect((await created({ apiId, byteLength: 16 })).key.length).toBeLessThan(80);
+    const { key } = await created({ apiId: h.api(h.workspaceId, { defaultBytes: 64 }), byteLength: 16 });
+    expect(key.length).toBeLessThan(MIN_ENCODED_LENGTH_FOR_64_BYTES);
+  });
+
+  test("this server's own check: a key made with the API's defaults verifies, and its start shows the default prefix", async () => {
+    const { keyId, key } = await created({ apiId: h.api(h.workspaceId, { defaultPrefix: "acme", defaultBytes: 32 }) });
+    expect(storedKey(keyId)?.start.startsWith("acme_")).toBe(true);
+    const verified = await h.call("keys.verifyKey", { key }, { key: h.rootKey(["api.*.verify_key"]) });
+    expect(dataOf(verified)).toMatchObject({ valid: true, keyId });
   });
 
   test("TestCreateKeyWithRolesAndPermissions", async () => {

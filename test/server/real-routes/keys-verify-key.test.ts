@@ -296,10 +296,15 @@ describe("ratelimit_response_test", () => {
 
   test("rate limit response fields validation", async () => {
     const { secret } = h.key(apiId, { ratelimits: [{ name: "test-limit", limit: 5, durationMs: 60_000, autoApply: true }] });
+    const before = Date.now();
     const { code, byName } = await limits(secret);
+    const after = Date.now();
     expect(code).toBe("VALID");
     expect(byName.get("test-limit")).toMatchObject({ limit: 5, duration: 60_000, autoApply: true, exceeded: false, remaining: 4 });
-    expect(byName.get("test-limit")?.reset).toBeGreaterThan(Date.now());
+    // The window's end, after the verification: later than when it was asked for (the window may end before the
+    // answer is read), at most a window after it was answered.
+    expect(byName.get("test-limit")?.reset).toBeGreaterThan(before);
+    expect(byName.get("test-limit")?.reset).toBeLessThanOrEqual(after + 60_000);
   });
 
   test("rate limit exceeded fields", async () => {
@@ -421,6 +426,48 @@ describe("multilimit_test", () => {
 });
 
 describe("multiple_ratelimits_overcommit_test", () => {
+  // The real test moves its harness's clock between batches; this server's verifications read the clock it is given.
+  test("sequential ratelimit checks should not leak counters", async () => {
+    const MONTH = 2_592_000_000;
+    // Still unless moved, an hour into a 30-day window: twenty minutes of moves stay in one monthly window.
+    let now = Date.now() - (Date.now() % MONTH) + 3_600_000;
+    const clocked = startInProcess({ clock: () => now });
+    try {
+      const ch = realHarness(clocked);
+      const verifier = ch.rootKey(["api.*.verify_key"]);
+      const { secret } = ch.key(ch.api(), {
+        ratelimits: [
+          { name: "test-minute", limit: 5, durationMs: 60_000, autoApply: true },
+          { name: "test-monthly", limit: 50, durationMs: MONTH, autoApply: true },
+        ],
+      });
+      const verifyOnce = async () => verdict(await ch.call("keys.verifyKey", { key: secret }, { key: verifier }));
+      let valid = 0;
+      let rateLimited = 0;
+      for (let cycle = 0; cycle < 10 && valid < 50; cycle += 1) {
+        for (let i = 0; i < 6 && valid < 50; i += 1) {
+          if ((await verifyOnce()).valid === true) valid += 1;
+          else {
+            rateLimited += 1;
+            break;
+          }
+        }
+        // Two minutes on: the minute window is a fresh one.
+        now += 2 * 60_000;
+      }
+      expect(valid).toBe(50);
+      expect(rateLimited).toBeGreaterThan(0);
+      const last = v.parse(
+        v.object({ valid: v.boolean(), code: v.string(), ratelimits: v.array(v.looseObject({ name: v.string(), exceeded: v.boolean() })) }),
+        await verifyOnce(),
+      );
+      expect(last).toMatchObject({ valid: false, code: "RATE_LIMITED" });
+      expect(last.ratelimits.find((limit) => limit.name === "test-monthly")?.exceeded).toBe(true);
+    } finally {
+      clocked.close();
+    }
+  });
+
   test("monthly counter should be incremented when minute limit is hit", async () => {
     const { secret } = h.key(apiId, {
       ratelimits: [

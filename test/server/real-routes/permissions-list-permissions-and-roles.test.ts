@@ -15,7 +15,14 @@ let server: InProcessServer;
 let h: RealHarness;
 
 const Page = v.object({
-  data: v.array(v.object({ id: v.string(), name: v.string(), permissions: v.optional(v.array(v.object({ id: v.string(), name: v.string() }))) })),
+  data: v.array(
+    v.object({
+      id: v.string(),
+      name: v.string(),
+      description: v.optional(v.string()),
+      permissions: v.optional(v.array(v.object({ id: v.string(), name: v.string() }))),
+    }),
+  ),
   pagination: v.object({ cursor: v.optional(v.string()), hasMore: v.boolean() }),
 });
 
@@ -96,6 +103,10 @@ describe("listPermissions", () => {
       test("matches permission id", async () => expect(await found(billing)).toEqual(["billing.manage"]));
       test("matches slug substring", async () => expect(await found("reports-full")).toEqual(["reports_100%"]));
       test("matches description substring", async () => expect(await found("invoices")).toEqual(["billing.manage"]));
+      test("this server's own check: a permission's description is in its row", async () => {
+        const page = await list("permissions.listPermissions", key, { search: "invoices" });
+        expect(page.data[0]).toMatchObject({ name: "billing.manage", description: "Change plans and invoices" });
+      });
       test("is case insensitive", async () => expect(await found("BILLING")).toEqual(["billing.manage"]));
       test("wildcards match literally", async () => {
         expect(await found("100%")).toEqual(["reports_100%"]);
@@ -190,14 +201,19 @@ describe("listRoles", () => {
       beforeAll(() => {
         const search = h.workspace();
         key = h.rootKey(["rbac.*.read_role"], search);
-        createRole(server.admin.db, search, "admin.finance", []);
-        viewer = createRole(server.admin.db, search, "viewer.reports", []);
-        createRole(server.admin.db, search, "support_100%", []);
+        createRole(server.admin.db, search, "admin.finance", [], Date.now(), "Numbers team");
+        viewer = createRole(server.admin.db, search, "viewer.reports", [], Date.now(), "Read only reporting");
+        createRole(server.admin.db, search, "support_100%", [], Date.now(), "Handles escalations");
       });
       const found = async (search: string) => names(await list("permissions.listRoles", key, { search }));
 
       test("matches name substring", async () => expect(await found("finance")).toEqual(["admin.finance"]));
       test("matches role id", async () => expect(await found(viewer)).toEqual(["viewer.reports"]));
+      test("matches description substring", async () => expect(await found("reporting")).toEqual(["viewer.reports"]));
+      test("this server's own check: a role's description is in its row", async () => {
+        const page = await list("permissions.listRoles", key, { search: "reporting" });
+        expect(page.data[0]).toMatchObject({ name: "viewer.reports", description: "Read only reporting" });
+      });
       test("is case insensitive", async () => expect(await found("FINANCE")).toEqual(["admin.finance"]));
       test("wildcards match literally", async () => {
         expect(await found("100%")).toEqual(["support_100%"]);

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { createApi, createRootKey, createWorkspace, keyInserter, type NewKey } from "../../../server/db/management";
+import { createApi, createRootKey, createWorkspace, keyInserter, type ApiSettings, type NewKey } from "../../../server/db/management";
 import { newId } from "../../../server/ids";
 import { newApiKeySecret } from "../../../server/secrets";
 import { callApi, type ApiAnswer } from "../http";
@@ -13,7 +13,8 @@ export interface RealHarness {
   workspaceId: string;
   /** A root key of the workspace (or of `workspaceId`) holding exactly these permissions. */
   rootKey(permissions: readonly string[], workspaceId?: string): string;
-  api(workspaceId?: string): string;
+  /** An API of the workspace (or of `workspaceId`), with key-space settings as the real seed's CreateApiRequest sets them. */
+  api(workspaceId?: string, settings?: ApiSettings): string;
   /** A permission in URN form on a resource of the workspace (or of `workspaceId`): `unkey:v1:<ws>:<resource>#<action>`. */
   urn(resource: string, action: string, workspaceId?: string): string;
   workspace(): string;
@@ -31,7 +32,7 @@ export function realHarness(server: InProcessServer): RealHarness {
   return {
     workspaceId,
     rootKey: (permissions, workspace = workspaceId) => createRootKey(db, { workspaceId: workspace, name: "real test", permissions }).secret,
-    api: (workspace = workspaceId) => createApi(db, workspace, `api ${newId("req")}`),
+    api: (workspace = workspaceId, settings = {}) => createApi(db, workspace, `api ${newId("req")}`, Date.now(), settings),
     urn: (resource, action, workspace = workspaceId) => `unkey:v1:${workspace}:${resource}#${action}`,
     workspace: () => createWorkspace(db, `workspace ${newId("req")}`),
     key(apiId, settings = {}) {

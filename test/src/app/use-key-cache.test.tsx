@@ -1,8 +1,9 @@
 import { QueryClientProvider, type InfiniteData } from "@tanstack/react-query";
-import { renderHook } from "@testing-library/react";
+import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { expect, test, vi } from "vitest";
 import { useKeyCache } from "../../../src/app/use-key-cache";
+import { useKeyLookup } from "../../../src/features/keys/api/get-key";
 import { listKeysQueryKey } from "../../../src/features/keys/api/list-keys";
 import type { KeysPage } from "../../../src/lib/api/list-keys";
 import type { Connection } from "../../../src/lib/api/transport";
@@ -80,4 +81,20 @@ test("undoing a refused change puts back that key's patched fields only: pages l
     ],
     [{ keyId: "key_3" }],
   ]);
+});
+
+test("a change to a key found by its exact id shows in that lookup too: one cached key wherever it is shown", async () => {
+  const found: Key = { keyId: "key_1", name: "Worker", enabled: true };
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(() => Promise.resolve(new Response(JSON.stringify({ meta: { requestId: "req_1" }, data: found }), { status: 200, headers: { "content-type": "application/json" } }))),
+  );
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>;
+  const lookup = renderHook(() => useKeyLookup(connection, "key_1"), { wrapper });
+  await waitFor(() => expect(lookup.result.current.data).toEqual(found));
+
+  const undo = useCache().patchKey("key_1", { enabled: false });
+  await waitFor(() => expect(lookup.result.current.data?.enabled).toBe(false));
+  undo();
+  await waitFor(() => expect(lookup.result.current.data?.enabled).toBe(true));
 });

@@ -35,9 +35,9 @@ export function useCreateKey(connection: Connection, cache: KeyCache) {
       reveal(secret);
       return { keyId };
     },
-    onError: (error) => learnRefusal(connection, "create_key", error),
+    onError: (error, { request }) => learnRefusal(connection, "create_key", error, { apiId: request.apiId }),
     onSuccess: ({ keyId }, { request }) => {
-      learnAllowed(connection, "create_key");
+      learnAllowed(connection, "create_key", { apiId: request.apiId });
       // Not awaited: the secret is shown at once, whatever the cache work takes.
       void cache.keyCreated(keyId, request.apiId);
     },
@@ -53,9 +53,9 @@ export function useRerollKey(connection: Connection, cache: KeyCache) {
       return { oldKeyId: keyId, keyId: answer.keyId };
     },
     // The real service needs create_key for a reroll too; the first refusal names which.
-    onError: (error) => learnRefusal(connection, "create_key", error),
+    onError: (error, { keyId }) => learnRefusal(connection, "create_key", error, { keyId }),
     onSuccess: ({ oldKeyId, keyId }) => {
-      learnAllowed(connection, "create_key");
+      learnAllowed(connection, "create_key", { keyId: oldKeyId });
       void cache.keyCreated(keyId).then(() => cache.refreshKey(oldKeyId));
     },
   });
@@ -68,11 +68,11 @@ export function useUpdateKey(connection: Connection, cache: KeyCache) {
     mutationFn: ({ keyId, changes }: { keyId: string; changes: KeyFieldsInput; optimistic?: Partial<Key> }) =>
       updateKey(connection, keyId, changes),
     onMutate: ({ keyId, optimistic }) => ({ rollback: optimistic === undefined ? undefined : cache.patchKey(keyId, optimistic) }),
-    onError: (error, _variables, context) => {
+    onError: (error, { keyId }, context) => {
       context?.rollback?.();
-      learnRefusal(connection, "update_key", error);
+      learnRefusal(connection, "update_key", error, { keyId });
     },
-    onSuccess: () => learnAllowed(connection, "update_key"),
+    onSuccess: (_data, { keyId }) => learnAllowed(connection, "update_key", { keyId }),
     onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
   });
 }
@@ -81,9 +81,9 @@ export function useUpdateCredits(connection: Connection, cache: KeyCache) {
   return useMutation({
     gcTime: 0,
     mutationFn: ({ keyId, change }: { keyId: string; change: CreditsChange }) => updateCredits(connection, keyId, change),
-    onError: (error) => learnRefusal(connection, "update_key", error),
+    onError: (error, { keyId }) => learnRefusal(connection, "update_key", error, { keyId }),
     onSuccess: ({ credits }, { keyId }) => {
-      learnAllowed(connection, "update_key");
+      learnAllowed(connection, "update_key", { keyId });
       cache.patchKey(keyId, { credits });
     },
     onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
@@ -94,9 +94,9 @@ export function useDeleteKey(connection: Connection, cache: KeyCache) {
   return useMutation({
     gcTime: 0,
     mutationFn: ({ keyId }: { keyId: string }) => deleteKey(connection, keyId),
-    onError: (error) => learnRefusal(connection, "delete_key", error),
+    onError: (error, { keyId }) => learnRefusal(connection, "delete_key", error, { keyId }),
     onSuccess: (_data, { keyId }) => {
-      learnAllowed(connection, "delete_key");
+      learnAllowed(connection, "delete_key", { keyId });
       cache.keyDeleted(keyId);
     },
   });

@@ -1,176 +1,310 @@
-import { useState } from "react";
+import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
+import { SafeName } from "../../../components/safe-name";
 import { deleteKey } from "../../../lib/api/delete-key";
 import type { Connection } from "../../../lib/api/transport";
 import { updateKey } from "../../../lib/api/update-key";
-import { ApiError, toKeyscopeError } from "../../../lib/api-errors";
+import { NetworkError } from "../../../lib/api-errors";
 import type { Key } from "../../../lib/contract";
-import { formatCount } from "../../../lib/format-number";
+import { formatCount, formatCountOf } from "../../../lib/format-number";
+import { useOnline } from "../../../lib/hooks/use-online";
+import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
 import type { KeyCache } from "../key-cache";
+import { runBulk, type BulkProgress } from "../run-bulk";
 import { ActionDialog } from "./action-dialog";
 
-type BulkAction = "disable" | "enable" | "delete";
+export type BulkAction = "disable" | "enable" | "delete";
 
 const WORDS: Record<BulkAction, { verb: string; doing: string; done: string }> = {
-  disable: { verb: "Disable", doing: "Disabling", done: "disabled" },
-  enable: { verb: "Enable", doing: "Enabling", done: "enabled" },
-  delete: { verb: "Delete", doing: "Deleting", done: "deleted" },
+  disable: { verb: "Disable", doing: "Disabling", done: "Disabled" },
+  enable: { verb: "Enable", doing: "Enabling", done: "Enabled" },
+  delete: { verb: "Delete", doing: "Deleting", done: "Deleted" },
 };
 
-/** At most this many changes in flight: quick for 50 keys, gentle on a root key's rate limit. */
-const IN_FLIGHT = 4;
+const CONSEQUENCES: Record<BulkAction, (noun: string) => string> = {
+  disable: (noun) => `The ${noun} will be refused (DISABLED) until enabled again.`,
+  enable: (noun) => `The ${noun} will verify again, unless something else stops them (expiry, credits, limits).`,
+  delete: (noun) => `The ${noun} will be refused at once (NOT_FOUND) and leave the list. This cannot be undone.`,
+};
 
 export interface BulkActionsProps {
   connection: Connection;
+  /** The selected keys, as loaded (some may be hidden by the list's filters). */
   keys: readonly Key[];
   cache: KeyCache;
+  /** What a failure is, in a line: the error catalog's words for it (composed by the app). */
+  describeFailure: (error: unknown) => string;
   clearSelection: () => void;
 }
 
-interface Run {
-  action: BulkAction;
-  keys: readonly Key[];
-  phase: "confirm" | "running" | "done";
-  done: number;
-  failures: { key: Key; reason: string }[];
-  succeeded: number;
+interface Failure {
+  key: Key;
+  error: unknown;
 }
 
-function nameOf(key: Key): string {
-  return key.name !== undefined && key.name.trim() !== "" ? `${key.name} (${key.keyId})` : key.keyId;
-}
+type Phase =
+  | { kind: "idle" }
+  | { kind: "confirm"; action: BulkAction; keys: readonly Key[] }
+  | { kind: "running"; action: BulkAction; keys: readonly Key[]; progress: BulkProgress; controller: AbortController }
+  | {
+      kind: "result";
+      action: BulkAction;
+      /** Every key changed since the confirmation, over all retries. */
+      succeeded: readonly Key[];
+      failed: readonly Failure[];
+      /** Not tried: cancelled, or stopped when the connection was lost. */
+      skipped: readonly Key[];
+    };
 
-function reasonOf(error: unknown): string {
-  if (error instanceof ApiError) return `${error.status} ${error.title}: ${error.detail}`;
-  return toKeyscopeError(error).message;
+/** The run stops starting new changes once one fails for want of a connection: the rest would fail the same way. */
+const lostConnection = (error: unknown) => error instanceof NetworkError;
+
+function change(connection: Connection, action: BulkAction, keyId: string): Promise<unknown> {
+  if (action === "delete") return deleteKey(connection, keyId);
+  return updateKey(connection, keyId, { enabled: action === "enable" });
 }
 
 /**
- * Disable, enable or delete the selected keys: one confirmation naming the count, a progress bar, and a result that
- * names each key that failed and why. Retry repeats only the failed ones.
+ * Disable, enable or delete the selected keys: one confirmation naming the count (typed, for a delete), a progress
+ * that can be cancelled and waits out a 429's Retry-After, and a result that names each key not changed and why.
+ * Retry repeats only those.
  */
-export function BulkActions({ connection, keys, cache, clearSelection }: BulkActionsProps) {
-  const [run, setRun] = useState<Run | null>(null);
+export function BulkActions({ connection, keys, cache, describeFailure, clearSelection }: BulkActionsProps) {
+  const [phase, setPhase] = useState<Phase>({ kind: "idle" });
+  // Deleted keys leave the list, and with it the selection that holds this component and its result: they are
+  // removed when the result closes, or when this component goes anyway.
+  const pendingDeletes = useRef<string[]>([]);
+  const removeDeleted = () => {
+    for (const keyId of pendingDeletes.current.splice(0)) cache.keyDeleted(keyId);
+  };
+  const removeDeletedOnUnmount = useEffectEvent(removeDeleted);
+  useEffect(() => () => removeDeletedOnUnmount(), []);
 
-  async function start(action: BulkAction, targets: readonly Key[]) {
-    setRun({ action, keys: targets, phase: "running", done: 0, failures: [], succeeded: 0 });
-    const queue = [...targets];
-    const failures: Run["failures"] = [];
-    let succeeded = 0;
-    const worker = async () => {
-      for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
-        try {
-          if (action === "delete") {
-            await deleteKey(connection, key.keyId);
-            cache.keyDeleted(key.keyId);
-          } else {
-            await updateKey(connection, key.keyId, { enabled: action === "enable" });
-            cache.patchKey(key.keyId, { enabled: action === "enable" });
-          }
-          succeeded += 1;
-        } catch (error) {
-          // Not remembered as the root key's refusal: it may hold the permission for some APIs and not others.
-          failures.push({ key, reason: reasonOf(error) });
-        }
-        const progress = { done: succeeded + failures.length, succeeded, failures: [...failures] };
-        setRun((current) => (current === null ? current : { ...current, ...progress }));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, targets.length) }, worker));
-    setRun((current) => (current === null ? current : { ...current, phase: "done" }));
+  async function run(action: BulkAction, runKeys: readonly Key[], earlier: readonly Key[]) {
+    const controller = new AbortController();
+    setPhase({ kind: "running", action, keys: runKeys, controller, progress: { done: 0, total: runKeys.length, waitingUntil: null } });
+    const outcomes = await runBulk(
+      runKeys,
+      async (key) => {
+        await change(connection, action, key.keyId);
+        if (action === "delete") pendingDeletes.current.push(key.keyId);
+        else cache.patchKey(key.keyId, { enabled: action === "enable" });
+      },
+      {
+        signal: controller.signal,
+        haltOn: lostConnection,
+        onProgress: (progress) => setPhase((current) => (current.kind === "running" ? { ...current, progress } : current)),
+      },
+    );
+    const changed = outcomes.flatMap((outcome) => (outcome.status === "succeeded" ? [outcome.item] : []));
+    setPhase({
+      kind: "result",
+      action,
+      succeeded: [...earlier, ...changed],
+      failed: outcomes.flatMap((outcome) => (outcome.status === "failed" ? [{ key: outcome.item, error: outcome.error }] : [])),
+      skipped: outcomes.flatMap((outcome) => (outcome.status === "skipped" ? [outcome.item] : [])),
+    });
+    // What the service says now, and the other tabs told (a deleted key is told when it leaves the list).
+    if (action !== "delete") for (const key of changed) void cache.refreshKey(key.keyId);
   }
 
   function close() {
-    if (run?.phase === "done" && run.failures.length === 0) clearSelection();
-    setRun(null);
+    const complete = phase.kind === "result" && phase.failed.length === 0 && phase.skipped.length === 0;
+    setPhase({ kind: "idle" });
+    removeDeleted();
+    if (complete) clearSelection();
   }
 
-  const count = formatCount(keys.length);
   return (
-    <div className="bulk-actions" role="group" aria-label="Selected keys">
-      <span>
-        {count} {keys.length === 1 ? "key" : "keys"} selected
-      </span>
+    <div className="bulk-actions" role="group" aria-label="Change the selected keys">
       {(["disable", "enable", "delete"] as const).map((action) => (
         <button
           key={action}
           type="button"
           className={action === "delete" ? "button button--small button--danger" : "button button--small"}
-          onClick={() => setRun({ action, keys, phase: "confirm", done: 0, failures: [], succeeded: 0 })}
+          disabled={keys.length === 0}
+          onClick={() => setPhase({ kind: "confirm", action, keys })}
         >
           {WORDS[action].verb}
         </button>
       ))}
-      <button type="button" className="button button--small button--ghost" onClick={clearSelection}>
-        Clear selection
-      </button>
-      {run !== null && <BulkDialog run={run} onStart={() => void start(run.action, run.keys)} onRetry={(failed) => void start(run.action, failed)} onClose={close} />}
+      {phase.kind === "confirm" && <ConfirmDialog action={phase.action} count={phase.keys.length} onClose={close} onConfirm={() => void run(phase.action, phase.keys, [])} />}
+      {phase.kind === "running" && (
+        <ActionDialog
+          title={`${WORDS[phase.action].doing} ${formatCountOf(phase.keys.length, "key")}`}
+          onClose={close}
+          busy="Under way: Cancel stops it before the next key."
+        >
+          <RunProgress progress={phase.progress} cancelling={phase.controller.signal.aborted} />
+          <div className="action-form__buttons">
+            <button
+              type="button"
+              className="button"
+              disabled={phase.controller.signal.aborted}
+              onClick={() => {
+                phase.controller.abort();
+                setPhase({ ...phase });
+              }}
+            >
+              Cancel
+            </button>
+          </div>
+        </ActionDialog>
+      )}
+      {phase.kind === "result" && (
+        <ResultDialog
+          phase={phase}
+          describeFailure={describeFailure}
+          onClose={close}
+          onRetry={() => void run(phase.action, [...phase.failed.map((failure) => failure.key), ...phase.skipped], phase.succeeded)}
+        />
+      )}
     </div>
   );
 }
 
-function BulkDialog({ run, onStart, onRetry, onClose }: { run: Run; onStart: () => void; onRetry: (failed: Key[]) => void; onClose: () => void }) {
-  const words = WORDS[run.action];
-  const total = formatCount(run.keys.length);
-  const noun = run.keys.length === 1 ? "key" : "keys";
+function ConfirmDialog({ action, count, onClose, onConfirm }: { action: BulkAction; count: number; onClose: () => void; onConfirm: () => void }) {
+  const [typed, setTyped] = useState("");
+  const inputId = useId();
+  const online = useOnline();
+  const phrase = `delete ${count} keys`;
+  // Deleting many is confirmed by typing the count: one click too many cannot delete them.
+  const confirmed = action !== "delete" || [String(count), phrase].includes(typed.trim().toLowerCase());
+  const noun = formatCountOf(count, "key");
   return (
-    <ActionDialog title={`${words.verb} ${total} ${noun}`} onClose={onClose}>
-      {run.phase === "confirm" && (
-        <>
-          <p>
-            {words.verb} {total} {noun}?{run.action === "delete" && " Every request with them is refused from now on; this cannot be undone."}
-          </p>
-          <div className="action-form__buttons">
-            <button type="button" className="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="button" className={run.action === "delete" ? "button button--danger" : "button button--primary"} onClick={onStart}>
-              {words.verb} {total} {noun}
-            </button>
+    <ActionDialog title={`${WORDS[action].verb} ${noun}?`} onClose={onClose}>
+      <form
+        className="action-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (confirmed && online) onConfirm();
+        }}
+      >
+        <p>{CONSEQUENCES[action](noun)}</p>
+        {action === "delete" && (
+          <div className="field">
+            <label className="field__label" htmlFor={inputId}>
+              Type <strong>{count}</strong> or <strong>{phrase}</strong> to confirm
+            </label>
+            <input id={inputId} className="input" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" spellCheck={false} />
           </div>
+        )}
+        {!online && <OfflineNote />}
+        <div className="action-form__buttons">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className={action === "delete" ? "button button--danger" : "button button--primary"} disabled={!confirmed || !online}>
+            {WORDS[action].verb} {noun}
+          </button>
+        </div>
+      </form>
+    </ActionDialog>
+  );
+}
+
+function OfflineNote() {
+  return (
+    <p className="bulk-actions__offline" role="status">
+      You are offline: nothing can be changed until the connection is back.
+    </p>
+  );
+}
+
+function RunProgress({ progress, cancelling }: { progress: BulkProgress; cancelling: boolean }) {
+  const waitSeconds = useSecondsUntil(progress.waitingUntil) ?? 0;
+  return (
+    <div className="bulk-actions__progress">
+      <progress max={progress.total} value={progress.done} aria-label="Keys done so far" />
+      <p role="status">
+        {formatCount(progress.done)} of {formatCount(progress.total)} done
+        {waitSeconds > 0 && ` · rate limited: the API asked to wait, going on in about ${waitSeconds} s`}
+        {cancelling && " · cancelling: the changes under way finish, no new one starts"}
+      </p>
+    </div>
+  );
+}
+
+interface ResultDialogProps {
+  phase: Extract<Phase, { kind: "result" }>;
+  describeFailure: (error: unknown) => string;
+  onClose: () => void;
+  onRetry: () => void;
+}
+
+function ResultDialog({ phase, describeFailure, onClose, onRetry }: ResultDialogProps) {
+  const { action, succeeded, failed, skipped } = phase;
+  const online = useOnline();
+  const total = succeeded.length + failed.length + skipped.length;
+  const words = WORDS[action];
+  const notChanged = failed.length + skipped.length;
+  const stoppedBy = failed.find((failure) => lostConnection(failure.error));
+  return (
+    <ActionDialog
+      title={notChanged === 0 ? `${words.done} ${formatCountOf(total, "key")}` : `${words.done} ${formatCount(succeeded.length)} of ${formatCountOf(total, "key")}`}
+      onClose={onClose}
+    >
+      <p role="status" className="bulk-actions__summary">
+        {formatCount(succeeded.length)} succeeded
+        {failed.length > 0 && `, ${formatCount(failed.length)} failed`}
+        {skipped.length > 0 && `, ${formatCount(skipped.length)} not tried (${stoppedBy === undefined ? "cancelled" : "stopped"})`}.
+        {stoppedBy !== undefined && skipped.length > 0 && ` Stopped at the first lost connection: ${describeFailure(stoppedBy.error)}.`}
+      </p>
+      {failed.length > 0 && (
+        <KeyList label="Failed" keys={failed.map((failure) => failure.key)} reasons={new Map(failed.map(({ key, error }) => [key.keyId, describeFailure(error)]))} />
+      )}
+      {skipped.length > 0 && <KeyList label="Not tried" keys={skipped} />}
+      {succeeded.length > 0 && (
+        <details className="bulk-actions__details">
+          <summary>{`${words.done} (${formatCount(succeeded.length)})`}</summary>
+          <KeyList label={words.done} keys={succeeded} headed={false} />
+        </details>
+      )}
+      {notChanged > 0 && !online && <OfflineNote />}
+      <div className="action-form__buttons">
+        {notChanged > 0 && (
+          <button type="button" className="button button--primary" disabled={!online} onClick={onRetry}>
+            {failed.length > 0 ? `Retry the ${formatCount(notChanged)} not changed` : `Run the ${formatCount(notChanged)} not tried`}
+          </button>
+        )}
+        <button type="button" className="button" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </ActionDialog>
+  );
+}
+
+/** `reasons`: why each key failed, by id. A visible heading names the list (the succeeded one's is its summary). */
+function KeyList({ label, keys, reasons, headed = true }: { label: string; keys: readonly Key[]; reasons?: ReadonlyMap<string, string>; headed?: boolean }) {
+  const headingId = useId();
+  return (
+    <>
+      {headed && (
+        <h3 id={headingId} className="bulk-actions__heading">
+          {label}
+        </h3>
+      )}
+      <ul className="bulk-actions__list" aria-labelledby={headed ? headingId : undefined} aria-label={headed ? undefined : label}>
+        {keys.map((key) => (
+          <li key={key.keyId}>
+            <KeyName keyData={key} />
+            {reasons?.has(key.keyId) === true && `: ${reasons.get(key.keyId) ?? ""}`}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function KeyName({ keyData }: { keyData: Key }) {
+  return (
+    <>
+      {keyData.name !== undefined && keyData.name.trim() !== "" && (
+        <>
+          <SafeName>{keyData.name}</SafeName>{" "}
         </>
       )}
-      {run.phase !== "confirm" && (
-        <div className="bulk-actions__progress">
-          <label>
-            {run.phase === "running" ? `${words.doing}: ` : "Done: "}
-            {formatCount(run.done)} of {total}
-            <progress max={run.keys.length} value={run.done} />
-          </label>
-        </div>
-      )}
-      {run.phase === "done" && (
-        <div role="status">
-          <p>
-            <strong>
-              {formatCount(run.succeeded)} {words.done}
-            </strong>
-            {run.failures.length > 0 && (
-              <>
-                , <strong>{formatCount(run.failures.length)} failed</strong> and {run.failures.length === 1 ? "was" : "were"} left as before:
-              </>
-            )}
-          </p>
-          {run.failures.length > 0 && (
-            <ul className="bulk-actions__failures">
-              {run.failures.map(({ key, reason }) => (
-                <li key={key.keyId}>
-                  <code>{nameOf(key)}</code>: {reason}
-                </li>
-              ))}
-            </ul>
-          )}
-          <div className="action-form__buttons">
-            {run.failures.length > 0 && (
-              <button type="button" className="button" onClick={() => onRetry(run.failures.map((failure) => failure.key))}>
-                Retry the {formatCount(run.failures.length)} failed
-              </button>
-            )}
-            <button type="button" className="button button--primary" onClick={onClose}>
-              Close
-            </button>
-          </div>
-        </div>
-      )}
-    </ActionDialog>
+      <code>{keyData.keyId}</code>
+    </>
   );
 }

@@ -6,32 +6,39 @@ import { useNow } from "../../../lib/hooks/use-now";
 import { SECRET_ON_ITS_WAY, useCreateKey } from "../api/use-key-mutations";
 import { useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
 import type { KeyCache } from "../key-cache";
-import { isAmbiguousCreateNotFound, useRefusal } from "../refusals";
+import { mayHaveCreated } from "../api/find-created-keys";
+import { useApiCheck } from "../api/use-api-check";
+import { useKnownApis } from "../known-apis";
+import { forgetRefusal, isAmbiguousCreateNotFound, useRefusal } from "../refusals";
 import { ActionDialog } from "./action-dialog";
+import { ApiField, type SuggestedApi } from "./api-field";
 import { parseCredits, parseExpires, parseMeta, parseRatelimits, splitNames, type RatelimitRow, type RefillChoice } from "./key-form-fields";
 import { NamePicker } from "./name-picker";
-import { AmbiguousNotFoundNote, RefusalNote } from "./refusal-note";
+import { AmbiguousNotFoundNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
 import { SecretField } from "./secret-field";
+import { UnansweredCreate } from "./unanswered-create";
 
 export interface CreateKeyDialogProps {
   connection: Connection;
   cache: KeyCache;
   renderError: RenderError;
   onClose: () => void;
+  /** APIs to offer besides the connection's (an environment's), with where they come from. */
+  suggestedApis?: readonly SuggestedApi[];
 }
 
 const EMPTY_LIMIT: RatelimitRow = { name: "", limit: "", seconds: "" };
 
 /** Create key: every field keys.createKey takes; on success the secret, shown once. */
-export function CreateKeyDialog({ connection, cache, renderError, onClose }: CreateKeyDialogProps) {
+export function CreateKeyDialog({ connection, cache, renderError, onClose, suggestedApis = [] }: CreateKeyDialogProps) {
   const [created, setCreated] = useState<{ keyId: string; secret: string } | null>(null);
   // Here, not in the form: while it is pending the dialog must stay open, or the secret would have nowhere to go.
   const mutation = useCreateKey(connection, cache);
   return (
     <ActionDialog title={created === null ? "Create key" : "Key created"} onClose={onClose} busy={mutation.isPending ? SECRET_ON_ITS_WAY : undefined}>
       {created === null ? (
-        <CreateKeyForm connection={connection} mutation={mutation} renderError={renderError} onCreated={setCreated} />
+        <CreateKeyForm connection={connection} cache={cache} mutation={mutation} renderError={renderError} onCreated={setCreated} suggestedApis={suggestedApis} />
       ) : (
         <>
           <SecretField secret={created.secret} keyId={created.keyId} />
@@ -48,20 +55,37 @@ export function CreateKeyDialog({ connection, cache, renderError, onClose }: Cre
 
 interface CreateKeyFormProps {
   connection: Connection;
+  cache: KeyCache;
+  suggestedApis: readonly SuggestedApi[];
   mutation: ReturnType<typeof useCreateKey>;
   renderError: RenderError;
   onCreated: (created: { keyId: string; secret: string }) => void;
 }
 
-function CreateKeyForm({ connection, mutation, renderError, onCreated }: CreateKeyFormProps) {
+function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError, onCreated }: CreateKeyFormProps) {
   const id = useId();
   // The server says a past expiry is wrong too; this catches it before sending (a minute's precision is enough).
   const now = useNow();
-  const refusal = useRefusal(connection, "create_key");
   const permissionsQuery = useWorkspacePermissions(connection);
   const rolesQuery = useWorkspaceRoles(connection);
+  const seen = useKnownApis(connection);
+  const connectionApi = connection.apiId?.trim() || undefined;
+  // The connection's API first (its keys are listed: it exists), then the environments', then those seen since.
+  const offers = [
+    ...(connectionApi === undefined ? [] : [{ apiId: connectionApi, from: "this connection’s API" }]),
+    ...suggestedApis,
+    ...[...seen.values()].map((api) => ({ apiId: api.apiId, from: "seen in this session" })),
+  ]
+    .filter((offer, index, all) => all.findIndex((other) => other.apiId === offer.apiId) === index)
+    .map((offer) => ({ ...offer, name: seen.get(offer.apiId)?.name }));
 
-  const [apiId, setApiId] = useState(connection.apiId ?? "");
+  const [apiId, setApiId] = useState(offers[0]?.apiId ?? "");
+  // The API id checked (getApi and the createKey probe): the one offered first, then each one chosen or typed.
+  const [checkedApiId, setCheckedApiId] = useState<string | null>(offers[0]?.apiId ?? null);
+  const knownToExist = checkedApiId !== null && (checkedApiId === connectionApi || seen.has(checkedApiId));
+  const check = useApiCheck(connection, checkedApiId, knownToExist);
+  const refusal = useRefusal(connection, "create_key", { apiId: checkedApiId ?? undefined });
+  const blocked = checkedApiId !== null && checkedApiId === apiId.trim() && (check.missing || refusal !== undefined);
   const [name, setName] = useState("");
   const [prefix, setPrefix] = useState("");
   const [expires, setExpires] = useState("");
@@ -121,6 +145,7 @@ function CreateKeyForm({ connection, mutation, renderError, onCreated }: CreateK
       return;
     }
     setProblem(null);
+    if (built.apiId !== checkedApiId) setCheckedApiId(built.apiId);
     let secret = "";
     mutation.mutate(
       { request: built, reveal: (value) => (secret = value) },
@@ -138,44 +163,56 @@ function CreateKeyForm({ connection, mutation, renderError, onCreated }: CreateK
 
   return (
     <form className="action-form" onSubmit={submit} noValidate>
-      {refusal && <RefusalNote refusal={refusal} action="Creating a key" />}
-      <Field inputId={`${id}-api`} label="API id">
-        <input id={`${id}-api`} className="input input--mono" value={apiId} onChange={(event) => setApiId(event.target.value)} required autoComplete="off" />
-      </Field>
-      <Field inputId={`${id}-name`} label="Name">
-        <input id={`${id}-name`} className="input" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" />
-      </Field>
-      <Field inputId={`${id}-prefix`} label="Prefix">
-        <input id={`${id}-prefix`} className="input input--mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} autoComplete="off" maxLength={16} />
-      </Field>
-      <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never.">
-        <input id={`${id}-expires`} type="datetime-local" className="input" value={expires} onChange={(event) => setExpires(event.target.value)} />
-      </Field>
-      <fieldset className="action-form__group">
-        <legend>Credits</legend>
-        <Field inputId={`${id}-credits`} label="Credits" hint="Empty: unlimited.">
-          <input id={`${id}-credits`} type="number" min={0} step={1} className="input" value={credits} onChange={(event) => setCredits(event.target.value)} />
+      <ApiField
+        id={id}
+        value={apiId}
+        onChange={setApiId}
+        checked={checkedApiId}
+        onCheck={setCheckedApiId}
+        offers={offers}
+        check={check}
+        refusal={refusal}
+        onCheckAgain={() => {
+          if (checkedApiId === null) return;
+          forgetRefusal(connection, "create_key", { apiId: checkedApiId });
+          void check.permission.refetch();
+        }}
+      />
+      <fieldset className="action-form__rest" disabled={blocked}>
+        <Field inputId={`${id}-name`} label="Name">
+          <input id={`${id}-name`} className="input" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" />
         </Field>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-refill`}>
-            Refill
-          </label>
-          <select id={`${id}-refill`} className="input" value={refill} onChange={(event) => setRefill(refillChoice(event.target.value))}>
-            <option value="none">No refill</option>
-            <option value="daily">Daily</option>
-            <option value="monthly">Monthly</option>
-          </select>
-        </div>
-        {refill !== "none" && (
-          <Field inputId={`${id}-refill-amount`} label="Refill amount">
-            <input id={`${id}-refill-amount`} type="number" min={1} step={1} className="input" value={refillAmount} onChange={(event) => setRefillAmount(event.target.value)} />
+        <Field inputId={`${id}-prefix`} label="Prefix">
+          <input id={`${id}-prefix`} className="input input--mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} autoComplete="off" maxLength={16} />
+        </Field>
+        <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never.">
+          <input id={`${id}-expires`} type="datetime-local" className="input" value={expires} onChange={(event) => setExpires(event.target.value)} />
+        </Field>
+        <fieldset className="action-form__group">
+          <legend>Credits</legend>
+          <Field inputId={`${id}-credits`} label="Credits" hint="Empty: unlimited.">
+            <input id={`${id}-credits`} type="number" min={0} step={1} className="input" value={credits} onChange={(event) => setCredits(event.target.value)} />
           </Field>
-        )}
-        {refill === "monthly" && (
-          <Field inputId={`${id}-refill-day`} label="Refill day" hint="Day of the month, 1–31 (UTC); in a shorter month, its last day.">
-            <input id={`${id}-refill-day`} type="number" min={1} max={31} step={1} className="input" value={refillDay} onChange={(event) => setRefillDay(event.target.value)} />
-          </Field>
-        )}
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-refill`}>
+              Refill
+            </label>
+            <select id={`${id}-refill`} className="input" value={refill} onChange={(event) => setRefill(refillChoice(event.target.value))}>
+              <option value="none">No refill</option>
+              <option value="daily">Daily</option>
+              <option value="monthly">Monthly</option>
+            </select>
+          </div>
+          {refill !== "none" && (
+            <Field inputId={`${id}-refill-amount`} label="Refill amount">
+              <input id={`${id}-refill-amount`} type="number" min={1} step={1} className="input" value={refillAmount} onChange={(event) => setRefillAmount(event.target.value)} />
+            </Field>
+          )}
+          {refill === "monthly" && (
+            <Field inputId={`${id}-refill-day`} label="Refill day" hint="Day of the month, 1–31 (UTC); in a shorter month, its last day.">
+              <input id={`${id}-refill-day`} type="number" min={1} max={31} step={1} className="input" value={refillDay} onChange={(event) => setRefillDay(event.target.value)} />
+            </Field>
+          )}
       </fieldset>
       <fieldset className="action-form__group">
         <legend>Rate limits</legend>
@@ -225,13 +262,31 @@ function CreateKeyForm({ connection, mutation, renderError, onCreated }: CreateK
       <FormEnd
         problem={problem}
         error={
-          mutation.isError && (
+          mutation.isError &&
+          (mayHaveCreated(mutation.error) && mutation.variables ? (
+            <UnansweredCreate
+              key={mutation.submittedAt}
+              connection={connection}
+              request={mutation.variables.request}
+              since={mutation.submittedAt}
+              error={mutation.error}
+              cache={cache}
+              renderError={renderError}
+              onRetry={send}
+            />
+          ) : (
             <>
               {renderError(mutation.error, send)}
               {isAmbiguousCreateNotFound(mutation.error) && mutation.variables && <AmbiguousNotFoundNote apiId={mutation.variables.request.apiId} />}
             </>
-          )
-        } pending={mutation.isPending} label="Create key" pendingLabel="Creating…" />
+          ))
+        }
+        pending={mutation.isPending}
+        label="Create key"
+        pendingLabel="Creating…"
+        disabled={blocked}
+      />
+      </fieldset>
     </form>
   );
 }

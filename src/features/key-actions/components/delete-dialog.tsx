@@ -4,7 +4,9 @@ import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import { useDeleteKey } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
+import { apiOf, useKnownAllowed } from "../refusals";
 import { ActionDialog } from "./action-dialog";
+import { UnknownPermissionNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
 
 export interface DeleteDialogProps {
@@ -22,6 +24,9 @@ export function DeleteDialog({ connection, apiKey, cache, renderError, onClose, 
   const confirmation = apiKey.name !== undefined && apiKey.name.trim() !== "" ? apiKey.name : apiKey.keyId;
   const [typed, setTyped] = useState("");
   const mutation = useDeleteKey(connection, cache);
+  const target = { keyId: apiKey.keyId };
+  // No request finds out delete_key without deleting (the real handler deletes right after its check).
+  const knownAllowed = useKnownAllowed(connection, "delete_key", target);
   const matches = typed.trim() === confirmation.trim();
 
   function send() {
@@ -36,6 +41,7 @@ export function DeleteDialog({ connection, apiKey, cache, renderError, onClose, 
   return (
     <ActionDialog title="Delete key" onClose={onClose}>
       <form className="action-form" onSubmit={submit}>
+        {!knownAllowed && <UnknownPermissionNote action="delete_key" apiId={apiOf(connection, target)} what="Deleting a key" />}
         <p>
           Every request with this key is refused from now on (<code>NOT_FOUND</code>). This cannot be undone.
         </p>

@@ -2,9 +2,9 @@ import { useState } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import { useUpdateKey } from "../api/use-key-mutations";
-import { mayUpdate } from "../api/probe-update";
+import { probeAddPermission, probeReroll, probeUpdate, type ProbeAnswer } from "../api/probes";
 import type { KeyCache } from "../key-cache";
-import { useRefusal } from "../refusals";
+import { forgetRefusal, useRefusal, type KeyAction } from "../refusals";
 import { CreditsDialog, type CreditsMode } from "./credits-dialog";
 import { DeleteDialog } from "./delete-dialog";
 import { EditDialog } from "./edit-dialog";
@@ -31,9 +31,9 @@ export interface KeyActionsProps {
 type Open =
   | { dialog: "edit"; extendTo?: number }
   | { dialog: "credits"; mode?: CreditsMode; value?: number }
-  | { dialog: "reroll" }
+  | { dialog: "reroll"; permission?: ProbeAnswer }
   | { dialog: "delete" }
-  | { dialog: "permission" }
+  | { dialog: "permission"; permission?: ProbeAnswer }
   | null;
 
 /**
@@ -44,9 +44,11 @@ export function KeyActions(props: KeyActionsProps) {
   const { connection, apiKey, cache, now, refusedAs, renderError } = props;
   const [open, setOpen] = useState<Open>(null);
   const [checking, setChecking] = useState(false);
-  const updateRefusal = useRefusal(connection, "update_key");
-  const deleteRefusal = useRefusal(connection, "delete_key");
-  const createRefusal = useRefusal(connection, "create_key");
+  const target = { keyId: apiKey.keyId };
+  const updateRefusal = useRefusal(connection, "update_key", target);
+  const deleteRefusal = useRefusal(connection, "delete_key", target);
+  const createRefusal = useRefusal(connection, "create_key", target);
+  const addPermissionRefusal = useRefusal(connection, "add_permission_to_key", target);
   const toggle = useUpdateKey(connection, cache);
   const enabled = apiKey.enabled !== false;
   const expired = apiKey.expires !== undefined && apiKey.expires <= now;
@@ -54,14 +56,19 @@ export function KeyActions(props: KeyActionsProps) {
 
   const setEnabled = (value: boolean) => toggle.mutate({ keyId: apiKey.keyId, changes: { enabled: value }, optimistic: { enabled: value } });
 
-  /** Opens a form that updates the key, once it is known the root key may (a probe when unknown). */
-  async function openUpdating(next: Open) {
+  /**
+   * Opens a form once it is known the root key may take its action (a probe when unknown); a refusal is said
+   * instead. `unknown` (no honest probe, or it failed) opens the form, which says so.
+   */
+  async function openChecked(probe: (connection: Connection, key: Key) => Promise<ProbeAnswer>, next: (answer: ProbeAnswer) => Open) {
     setChecking(true);
-    const allowed = await mayUpdate(connection, apiKey);
+    const answer = await probe(connection, apiKey);
     setChecking(false);
-    if (allowed) setOpen(next);
+    if (answer !== "refused") setOpen(next(answer));
   }
+  const openUpdating = (next: Open) => openChecked(probeUpdate, () => next);
 
+  const checkAgain = (action: KeyAction) => () => forgetRefusal(connection, action, target);
   const common = { connection, apiKey, cache, renderError, onClose: () => setOpen(null) };
   const updating = updateRefusal !== undefined || checking;
   const refill = apiKey.credits?.refill?.amount;
@@ -94,7 +101,7 @@ export function KeyActions(props: KeyActionsProps) {
       </button>
     ),
     refusedAs === "INSUFFICIENT_PERMISSIONS" && (
-      <button key="permission" type="button" className="button button--primary" disabled={updating} onClick={() => void openUpdating({ dialog: "permission" })}>
+      <button key="permission" type="button" className="button button--primary" disabled={updating} onClick={() => void openChecked(probeAddPermission, (permission) => ({ dialog: "permission", permission }))}>
         Add permission
       </button>
     ),
@@ -107,7 +114,7 @@ export function KeyActions(props: KeyActionsProps) {
           {fixes}
         </div>
       )}
-      {updateRefusal && <RefusalNote refusal={updateRefusal} action="Changing this key" />}
+      {updateRefusal && <RefusalNote refusal={updateRefusal} action="Changing this key" onCheckAgain={checkAgain("update_key")} />}
       <div className="key-actions" role="group" aria-label="Key actions">
         {enabled && (
           <button type="button" className="button" disabled={updating || toggle.isPending} onClick={() => setEnabled(false)}>
@@ -120,7 +127,7 @@ export function KeyActions(props: KeyActionsProps) {
         <button type="button" className="button" disabled={updating} onClick={() => void openUpdating({ dialog: "credits" })}>
           Credits
         </button>
-        <button type="button" className="button" disabled={createRefusal !== undefined} onClick={() => setOpen({ dialog: "reroll" })}>
+        <button type="button" className="button" disabled={createRefusal !== undefined || checking} onClick={() => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission }))}>
           Reroll
         </button>
         <button type="button" className="button button--danger" disabled={deleteRefusal !== undefined} onClick={() => setOpen({ dialog: "delete" })}>
@@ -128,17 +135,18 @@ export function KeyActions(props: KeyActionsProps) {
         </button>
         {checking && <span role="status">Checking what this root key may do…</span>}
       </div>
-      {createRefusal && <RefusalNote refusal={createRefusal} action="Rerolling" />}
-      {deleteRefusal && <RefusalNote refusal={deleteRefusal} action="Deleting" />}
+      {createRefusal && <RefusalNote refusal={createRefusal} action="Rerolling" onCheckAgain={checkAgain("create_key")} />}
+      {deleteRefusal && <RefusalNote refusal={deleteRefusal} action="Deleting" onCheckAgain={checkAgain("delete_key")} />}
+      {addPermissionRefusal && <RefusalNote refusal={addPermissionRefusal} action="Adding a permission" onCheckAgain={checkAgain("add_permission_to_key")} />}
       {toggle.isError && <div className="key-actions__result">{renderError(toggle.error, () => toggle.mutate(toggle.variables))}</div>}
 
       {open?.dialog === "edit" && <EditDialog {...common} {...(open.extendTo !== undefined && { extendTo: open.extendTo })} />}
       {open?.dialog === "credits" && (
         <CreditsDialog {...common} {...(open.mode !== undefined && { initialMode: open.mode })} {...(open.value !== undefined && { initialValue: open.value })} />
       )}
-      {open?.dialog === "reroll" && <RerollDialog {...common} keyHref={props.keyHref} />}
+      {open?.dialog === "reroll" && <RerollDialog {...common} keyHref={props.keyHref} permissionUnknown={open.permission === "unknown"} />}
       {open?.dialog === "delete" && <DeleteDialog {...common} onDeleted={props.onDeleted} />}
-      {open?.dialog === "permission" && <PermissionDialog {...common} />}
+      {open?.dialog === "permission" && <PermissionDialog {...common} permissionUnknown={open.permission === "unknown"} />}
     </div>
   );
 }

@@ -5,8 +5,9 @@ import { changeKeyPermissions } from "../../../lib/api/key-permissions";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import type { KeyCache } from "../key-cache";
-import { learnAllowed, learnRefusal } from "../refusals";
+import { apiOf, learnAllowed, learnRefusal } from "../refusals";
 import { ActionDialog } from "./action-dialog";
+import { UnknownPermissionNote } from "./refusal-note";
 import { splitNames } from "./key-form-fields";
 import type { RenderError } from "./render-error";
 
@@ -18,17 +19,19 @@ export interface PermissionDialogProps {
   onClose: () => void;
   /** The permission the verification was refused for, when it was recorded. */
   initialPermission?: string;
+  /** No request could tell whether the root key may add permissions to this key: said before the form. */
+  permissionUnknown?: boolean;
 }
 
 /** Add permissions to the key (by slug; the service creates a new one when the root key may). */
-export function PermissionDialog({ connection, apiKey, cache, renderError, onClose, initialPermission }: PermissionDialogProps) {
+export function PermissionDialog({ connection, apiKey, cache, renderError, onClose, initialPermission, permissionUnknown = false }: PermissionDialogProps) {
   const id = useId();
   const [typed, setTyped] = useState(initialPermission ?? "");
   const mutation = useMutation({
     gcTime: 0,
     mutationFn: (permissions: string[]) => changeKeyPermissions(connection, apiKey.keyId, "add", permissions),
-    onError: (error) => learnRefusal(connection, "rbac", error),
-    onSuccess: () => learnAllowed(connection, "rbac"),
+    onError: (error) => learnRefusal(connection, "add_permission_to_key", error, { keyId: apiKey.keyId }),
+    onSuccess: () => learnAllowed(connection, "add_permission_to_key", { keyId: apiKey.keyId }),
     onSettled: () => cache.refreshKey(apiKey.keyId),
   });
   const names = splitNames(typed);
@@ -45,6 +48,7 @@ export function PermissionDialog({ connection, apiKey, cache, renderError, onClo
   return (
     <ActionDialog title="Add permission" onClose={onClose}>
       <form className="action-form" onSubmit={submit}>
+        {permissionUnknown && <UnknownPermissionNote action="add_permission_to_key" apiId={apiOf(connection, { keyId: apiKey.keyId })} what="Adding a permission" />}
         <p>
           The key has {apiKey.permissions === undefined || apiKey.permissions.length === 0 ? "no permissions" : <code>{apiKey.permissions.join(", ")}</code>}.
         </p>

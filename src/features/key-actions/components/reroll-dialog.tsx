@@ -4,7 +4,9 @@ import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import { SECRET_ON_ITS_WAY, useRerollKey } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
+import { apiOf } from "../refusals";
 import { ActionDialog } from "./action-dialog";
+import { UnknownPermissionNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
 import { SecretField } from "./secret-field";
 
@@ -26,10 +28,12 @@ export interface RerollDialogProps {
   onClose: () => void;
   /** A link to the new key's page. */
   keyHref: (keyId: string) => string;
+  /** No request could tell whether the root key may reroll this key (its API is unknown): said before the form. */
+  permissionUnknown?: boolean;
 }
 
 /** Reroll: a new secret with the same settings; the old one keeps working for the grace period chosen. */
-export function RerollDialog({ connection, apiKey, cache, renderError, onClose, keyHref }: RerollDialogProps) {
+export function RerollDialog({ connection, apiKey, cache, renderError, onClose, keyHref, permissionUnknown = false }: RerollDialogProps) {
   const id = useId();
   const [grace, setGrace] = useState<number>(GRACE_PERIODS[2].ms);
   const [rerolled, setRerolled] = useState<{ keyId: string; secret: string } | null>(null);
@@ -57,6 +61,7 @@ export function RerollDialog({ connection, apiKey, cache, renderError, onClose, 
     <ActionDialog title={rerolled === null ? "Reroll key" : "Key rerolled"} onClose={onClose} busy={mutation.isPending ? SECRET_ON_ITS_WAY : undefined}>
       {rerolled === null ? (
         <form className="action-form" onSubmit={submit}>
+          {permissionUnknown && <UnknownPermissionNote action="create_key" apiId={apiOf(connection, { keyId: apiKey.keyId })} what="Rerolling (it makes a key)" />}
           <p>A new key with the same settings replaces this one. Callers need the new secret.</p>
           <div className="field">
             <label className="field__label" htmlFor={`${id}-grace`}>

@@ -1,18 +1,11 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
-import { getKey } from "../../../lib/api/get-key";
+import { useQuery } from "@tanstack/react-query";
 import type { Connection } from "../../../lib/api/transport";
 import { fingerprint } from "../../../lib/fingerprint";
+import { keyQueryOptions } from "../../../lib/key-query";
 
 /** The connection's part of every key-insight query key: the API key only as a fingerprint. */
 export function connectionScope(connection: Connection) {
   return { baseUrl: connection.baseUrl, apiId: connection.apiId ?? null, keyFingerprint: fingerprint(connection.apiKey) };
-}
-
-export function keyQueryOptions(connection: Connection, keyId: string) {
-  return queryOptions({
-    queryKey: ["keys", "get", { ...connectionScope(connection), keyId }] as const,
-    queryFn: async ({ signal }) => (await getKey(connection, keyId, { signal })).key,
-  });
 }
 
 /** One key's fields; a first load that fails goes to the page's error boundary (a panel with the fix). */

@@ -1,15 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
-import { getKey } from "../../../lib/api/get-key";
 import { isMissingOperation } from "../../../lib/api/list-keys";
 import type { Connection } from "../../../lib/api/transport";
 import { ApiError } from "../../../lib/api-errors";
-import { fingerprint } from "../../../lib/fingerprint";
+import { keyQueryOptions } from "../../../lib/key-query";
 
 /** `keys.getKey` for one exact id typed in the filter: found at once instead of paging through every key. */
 export function useKeyLookup(connection: Connection, keyId: string | null) {
   return useQuery({
-    queryKey: ["keys", "get", { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey), keyId }] as const,
-    queryFn: async ({ signal }) => (await getKey(connection, keyId ?? "", { signal })).key,
+    ...keyQueryOptions(connection, keyId ?? ""),
     enabled: keyId !== null,
     throwOnError: false,
     staleTime: 30_000,

@@ -29,6 +29,7 @@ import { KeysToolbar } from "./keys-toolbar";
 import { LoadMoreButton } from "./load-more-button";
 import { LoadProgress } from "./load-progress";
 import { RefreshButton } from "./refresh-button";
+import { SelectionBar } from "./selection-bar";
 import { StatusFilter } from "./status-filter";
 import { UsageSortNote } from "./usage-sort-note";
 import "./keys.css";
@@ -105,6 +106,9 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
   });
 
   const shown = model.table.getRowModel().rows;
+  // Every loaded key selected, shown or hidden by a filter: the bulk actions act on them all and say how many are hidden.
+  const selectedKeys = useMemo(() => keys.filter((key) => selection.selected.has(key.keyId)), [keys, selection.selected]);
+  const shownSelected = shown.filter((row) => selection.selected.has(row.id)).length;
   const narrowed = filter.filtering || model.statusFilter.length > 0;
   const stale = !online || (query.isError && !query.isFetching);
   const failedAction = query.isFetchNextPageError ? "load-more" : "refresh";
@@ -190,13 +194,17 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
 
       {failure}
 
-      {selectable && selection.selected.size > 0 && (
-        <div className="keys-list__bulk">
-          {renderBulkActions(
-            keys.filter((key) => selection.selected.has(key.keyId)),
-            selection.clear,
-          )}
-        </div>
+      {selectable && (
+        <SelectionBar
+          selectedCount={selectedKeys.length}
+          hiddenCount={selectedKeys.length - shownSelected}
+          shownCount={shown.length}
+          shownSelected={shownSelected}
+          onSelectAllShown={() => selection.add(shown.map((row) => row.id))}
+          onClear={selection.clear}
+        >
+          {renderBulkActions(selectedKeys, selection.clear)}
+        </SelectionBar>
       )}
 
       {shown.length === 0 && narrowed ? (

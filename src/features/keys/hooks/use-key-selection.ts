@@ -5,7 +5,10 @@ export interface KeySelection {
   selected: ReadonlySet<string>;
   /** `ordered`: the ids as shown, for a range. */
   toggle: (keyId: string, range: boolean, ordered: readonly string[]) => void;
-  setAll: (keyIds: readonly string[]) => void;
+  /** Selects these too (select all shown), keeping the selected keys a filter hides. */
+  add: (keyIds: readonly string[]) => void;
+  /** Unselects these, keeping the others. */
+  remove: (keyIds: readonly string[]) => void;
   clear: () => void;
 }
 
@@ -13,11 +16,12 @@ export function useKeySelection(): KeySelection {
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
   const anchor = useRef<string | null>(null);
   const toggle = useCallback((keyId: string, range: boolean, ordered: readonly string[]) => {
+    // Read now: the updater may run after the anchor below has moved to this key.
+    const from = anchor.current === null ? -1 : ordered.indexOf(anchor.current);
+    const to = ordered.indexOf(keyId);
     setSelected((previous) => {
       const next = new Set(previous);
       const on = !previous.has(keyId);
-      const from = anchor.current === null ? -1 : ordered.indexOf(anchor.current);
-      const to = ordered.indexOf(keyId);
       if (range && from !== -1 && to !== -1) {
         for (const id of ordered.slice(Math.min(from, to), Math.max(from, to) + 1)) {
           if (on) next.add(id);
@@ -29,10 +33,14 @@ export function useKeySelection(): KeySelection {
     });
     anchor.current = keyId;
   }, []);
-  const setAll = useCallback((keyIds: readonly string[]) => setSelected(new Set(keyIds)), []);
+  const add = useCallback((keyIds: readonly string[]) => setSelected((previous) => new Set([...previous, ...keyIds])), []);
+  const remove = useCallback((keyIds: readonly string[]) => {
+    const removed = new Set(keyIds);
+    setSelected((previous) => new Set([...previous].filter((keyId) => !removed.has(keyId))));
+  }, []);
   const clear = useCallback(() => {
     anchor.current = null;
     setSelected(new Set());
   }, []);
-  return useMemo(() => ({ selected, toggle, setAll, clear }), [selected, toggle, setAll, clear]);
+  return useMemo(() => ({ selected, toggle, add, remove, clear }), [selected, toggle, add, remove, clear]);
 }

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { afterEach, expect, onTestFinished, test, vi } from "vitest";
@@ -43,6 +43,21 @@ function stubApi(answers: Record<string, Answer | ((body: Record<string, unknown
 }
 
 const ok = (data: unknown): Answer => ({ status: 200, body: { meta: { requestId: "req_1" }, data } });
+
+/** What both services answer the dashboard's createKey probe (a refill without credits.remaining) once create_key is checked. */
+const REFILL_RULE: Answer = {
+  status: 400,
+  body: { meta: { requestId: "req_5" }, error: { status: 400, title: "Bad Request", detail: "`credits.remaining` must be provided when `credits.refill` is set.", type: "https://unkey.com/docs/errors/unkey/application/invalid_input", errors: [] } },
+};
+const isCreateProbe = (body: Record<string, unknown>) => (body.credits as { remaining?: unknown } | undefined)?.remaining === null;
+
+/** createKey as a service with create_key answers it: the probe refused for its refill, a request by `answer`. */
+function createKeyAllowed(answer: (body: Record<string, unknown>) => Answer | Promise<Answer>) {
+  return {
+    "/v2/apis.getApi": (body: Record<string, unknown>) => ok({ id: body.apiId, name: "Payments" }),
+    "/v2/keys.createKey": (body: Record<string, unknown>) => (isCreateProbe(body) ? REFILL_RULE : answer(body)),
+  };
+}
 const forbidden = (detail: string): Answer => ({
   status: 403,
   body: { meta: { requestId: "req_2" }, error: { status: 403, title: "Insufficient Permissions", detail, type: "https://unkey.com/docs/errors/unkey/authorization/insufficient_permissions" } },
@@ -72,7 +87,7 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
   const sent = stubApi({
     "/v2/permissions.listPermissions": ok([{ id: "perm_1", name: "documents.read", slug: "documents.read" }]),
     "/v2/permissions.listRoles": forbidden("Missing one of these permissions: rbac.*.read_role"),
-    "/v2/keys.createKey": ok({ keyId: "key_new", key: SECRET }),
+    ...createKeyAllowed(() => ok({ keyId: "key_new", key: SECRET })),
   });
   const cache = fakeCache();
   const onClose = vi.fn();
@@ -102,7 +117,7 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
 
   expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
   expect(screen.getByText(/it will not be shown again/)).toBeInTheDocument();
-  expect(sent.find((call) => call.path === "/v2/keys.createKey")?.body).toEqual({
+  expect(sent.findLast((call) => call.path === "/v2/keys.createKey")?.body).toEqual({
     apiId: "api_1",
     enabled: true,
     name: "Worker",
@@ -141,7 +156,7 @@ test("while the new key is on its way, Escape and Close leave the dialog open; t
   stubApi({
     "/v2/permissions.listPermissions": ok([]),
     "/v2/permissions.listRoles": ok([]),
-    "/v2/keys.createKey": () => new Promise<Answer>((resolve) => (answer = resolve)),
+    ...createKeyAllowed(() => new Promise<Answer>((resolve) => (answer = resolve))),
   });
   const cache = fakeCache();
   // Reloading the new key can take long (a getKey of up to 15 s): the secret must not wait for it.
@@ -149,6 +164,7 @@ test("while the new key is on its way, Escape and Close leave the dialog open; t
   const onClose = vi.fn();
   render(wrap(<CreateKeyDialog connection={connection} cache={cache} renderError={renderError} onClose={onClose} />));
   const dialog = screen.getByRole("dialog", { name: "Create key" });
+  expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
   await user.click(screen.getByRole("button", { name: "Create key" }));
   expect(await screen.findByRole("button", { name: "Creating…" })).toBeDisabled();
 
@@ -235,24 +251,28 @@ const notFound = (type: string, detail: string): Answer => ({
 });
 
 test("a monthly refill is sent with its day of the month, today's (UTC) unless changed, as the service requires", async () => {
+  // The dialog reads today when it opens: a clock pinned a moment before midnight, so no midnight passes in between.
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2026, 2, 31, 23, 59, 59, 900) });
+  onTestFinished(() => void vi.useRealTimers());
   const user = userEvent.setup();
   const sent = stubApi({
     "/v2/permissions.listPermissions": ok([]),
     "/v2/permissions.listRoles": ok([]),
-    "/v2/keys.createKey": (body) => {
+    ...createKeyAllowed((body) => {
       const refill = (body.credits as { refill?: { interval: string; refillDay?: number } } | undefined)?.refill;
       if (refill?.interval === "monthly" && refill.refillDay === undefined)
         return { status: 400, body: { meta: { requestId: "req_4" }, error: { status: 400, title: "Bad Request", detail: "refillDay must be provided when the interval is monthly", type: "https://unkey.com/docs/errors/unkey/application/invalid_input" } } };
       return ok({ keyId: "key_new", key: SECRET });
-    },
+    }),
   });
   render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
 
   await user.type(screen.getByLabelText("Credits"), "100");
   expect(screen.queryByLabelText("Refill day")).not.toBeInTheDocument();
   await user.selectOptions(screen.getByLabelText("Refill"), "monthly");
   await user.type(screen.getByLabelText("Refill amount"), "100");
-  expect(screen.getByLabelText("Refill day")).toHaveValue(new Date().getUTCDate());
+  expect(screen.getByLabelText("Refill day")).toHaveValue(31);
   await user.clear(screen.getByLabelText("Refill day"));
   await user.type(screen.getByLabelText("Refill day"), "32");
   await user.click(screen.getByRole("button", { name: "Create key" }));
@@ -262,7 +282,7 @@ test("a monthly refill is sent with its day of the month, today's (UTC) unless c
   await user.click(screen.getByRole("button", { name: "Create key" }));
 
   expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
-  expect(sent.find((call) => call.path === "/v2/keys.createKey")?.body.credits).toEqual({ remaining: 100, refill: { interval: "monthly", amount: 100, refillDay: 15 } });
+  expect(sent.findLast((call) => call.path === "/v2/keys.createKey")?.body.credits).toEqual({ remaining: 100, refill: { interval: "monthly", amount: 100, refillDay: 15 } });
 });
 
 test("roles are picked from the workspace's only (a key operation never creates one); new permission names may still be typed", async () => {
@@ -279,21 +299,27 @@ test("roles are picked from the workspace's only (a key operation never creates 
   expect(screen.getByText(/only be given roles that already exist in the workspace/)).toBeInTheDocument();
 });
 
-test("createKey's ambiguous 404 for its API says both readings in the form and does not hold back any key's Reroll", async () => {
+test("an API typed that the root key may not read: createKey's 404 says both readings before the form, and is not remembered as a refusal", async () => {
   const user = userEvent.setup();
-  stubApi({
+  const sent = stubApi({
     "/v2/permissions.listPermissions": ok([]),
     "/v2/permissions.listRoles": ok([]),
+    "/v2/apis.getApi": forbidden("Missing one of these permissions: api.*.read_api or api.api_typo.read_api"),
     "/v2/keys.createKey": notFound("api_not_found", "The specified API was not found."),
   });
-  const { unmount } = render(wrap(<CreateKeyDialog connection={{ ...connection, apiId: "api_typo" }} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
-  await user.click(screen.getByRole("button", { name: "Create key" }));
+  const noApi: Connection = { baseUrl: connection.baseUrl, apiKey: connection.apiKey };
+  const { unmount } = render(wrap(<CreateKeyDialog connection={noApi} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  expect(screen.getByLabelText("API id")).toHaveValue("");
+  expect(screen.getByText(/The service lists no APIs/)).toBeInTheDocument();
+  await user.type(screen.getByLabelText("API id"), "api_typo");
+  await user.tab();
 
-  expect(await screen.findByRole("alert")).toHaveTextContent("The specified API was not found.");
-  const note = screen.getByRole("note");
-  expect(note).toHaveTextContent("Either that API id is wrong");
+  const note = await screen.findByText(/Either that API id is wrong/);
   expect(note).toHaveTextContent("api.*.create_key");
   expect(note).toHaveTextContent("api_typo");
+  expect(screen.getByText(/may not read the API/)).toBeInTheDocument();
+  // Only the probe was sent: no form was filled, no key asked for.
+  expect(sent.filter((call) => call.path === "/v2/keys.createKey").map((call) => isCreateProbe(call.body))).toEqual([true]);
   unmount();
 
   render(wrap(keyActions({ keyId: "key_1", enabled: true })));
@@ -301,22 +327,222 @@ test("createKey's ambiguous 404 for its API says both readings in the form and d
   expect(screen.queryByRole("note")).not.toBeInTheDocument();
 });
 
-test("a refusal is forgotten once the same action goes through (the root key was granted it since)", async () => {
+test("the connection's API is probed as the dialog opens: a refusal is said before the form, which stays shut until Check again finds it granted", async () => {
   const user = userEvent.setup();
   let granted = false;
   stubApi({
     "/v2/permissions.listPermissions": ok([]),
     "/v2/permissions.listRoles": ok([]),
-    "/v2/keys.createKey": () => (granted ? ok({ keyId: "key_new", key: SECRET }) : forbidden("Missing one of these permissions: api.*.create_key")),
+    "/v2/apis.getApi": ok({ id: "api_1", name: "Payments" }),
+    "/v2/keys.createKey": (body) =>
+      !granted ? forbidden("Missing one of these permissions: api.*.create_key or api.api_1.create_key") : isCreateProbe(body) ? REFILL_RULE : ok({ keyId: "key_new", key: SECRET }),
   });
   render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
-  await user.click(screen.getByRole("button", { name: "Create key" }));
-  expect(await screen.findByRole("note")).toHaveTextContent("Creating a key needs api.*.create_key");
+  expect(await screen.findByRole("note")).toHaveTextContent("Creating a key in this API needs api.*.create_key (every API) or api.api_1.create_key (this API only)");
+  expect(screen.getByRole("status")).toHaveTextContent("Payments (api_1)");
+  expect(screen.getByLabelText("Name")).toBeDisabled();
+  expect(screen.getByRole("button", { name: "Create key" })).toBeDisabled();
 
   granted = true;
+  await user.click(screen.getByRole("button", { name: "Granted since? Check again" }));
+  expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
+  expect(screen.getByLabelText("Name")).toBeEnabled();
   await user.click(screen.getByRole("button", { name: "Create key" }));
   expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
-  render(wrap(keyActions({ keyId: "key_1", enabled: true })));
-  expect(screen.getByRole("button", { name: "Reroll" })).toBeEnabled();
+});
+
+test("the APIs the dashboard knows are offered with their names; one chosen is checked, and a root key limited to one API is told so for the other", async () => {
+  const user = userEvent.setup();
+  const names: Record<string, string> = { api_1: "Payments", api_2: "Search" };
+  stubApi({
+    "/v2/permissions.listPermissions": ok([]),
+    "/v2/permissions.listRoles": ok([]),
+    "/v2/apis.getApi": (body) => ok({ id: body.apiId, name: names[String(body.apiId)] }),
+    "/v2/keys.createKey": (body) => (body.apiId === "api_1" ? REFILL_RULE : notFound("api_not_found", "The specified API was not found.")),
+  });
+  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} suggestedApis={[{ apiId: "api_2", from: "environment “Search”" }]} />));
+  const offers = screen.getByRole("list", { name: "APIs this dashboard knows" });
+  expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
+  expect(await within(offers).findByRole("button", { name: "Payments" })).toHaveAttribute("aria-pressed", "true");
+
+  await user.click(within(offers).getByRole("button", { name: "api_2" }));
+  expect(screen.getByLabelText("API id")).toHaveValue("api_2");
+  // api_2 exists (getApi found it), so the 404 is the masked refusal of create_key there.
+  expect(await screen.findByRole("note")).toHaveTextContent("Creating a key in this API needs api.*.create_key (every API) or api.api_2.create_key (this API only)");
+  expect(within(offers).getByRole("button", { name: "Search" })).toHaveAttribute("aria-pressed", "true");
+  expect(screen.getByLabelText("Name")).toBeDisabled();
+
+  await user.click(within(offers).getByRole("button", { name: "Payments" }));
+  expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
+  expect(screen.getByLabelText("Name")).toBeEnabled();
+});
+
+const actionsFor = (key: Key, on: Connection = connection) => (
+  <KeyActions connection={on} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />
+);
+
+test("Reroll is checked before its form with a createKey the service refuses after its permission check, and its masked 404 is read as the refusal", async () => {
+  const user = userEvent.setup();
+  const sent = stubApi({ "/v2/keys.createKey": notFound("api_not_found", "The specified API was not found.") });
+  render(wrap(actionsFor({ keyId: "key_1", enabled: true })));
+
+  await user.click(screen.getByRole("button", { name: "Reroll" }));
+
+  const note = await screen.findByRole("note");
+  expect(note).toHaveTextContent("Rerolling needs api.*.create_key (every API) or api.api_1.create_key (this API only)");
+  expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  // A refill without credits.remaining: both services refuse it after the create_key check, so nothing is made.
+  expect(sent).toEqual([
+    {
+      path: "/v2/keys.createKey",
+      body: { apiId: "api_1", name: expect.stringContaining("Keyscope permission check") as unknown, enabled: false, credits: { remaining: null, refill: { interval: "daily", amount: 1 } } },
+    },
+  ]);
+  expect(screen.getByRole("button", { name: "Reroll" })).toBeDisabled();
+});
+
+test("Reroll opens its form when the probe is refused for the refill rule, which only a root key with create_key reaches", async () => {
+  const user = userEvent.setup();
+  stubApi({
+    "/v2/keys.createKey": {
+      status: 400,
+      body: { meta: { requestId: "req_5" }, error: { status: 400, title: "Bad Request", detail: "`credits.remaining` must be provided when `credits.refill` is set.", type: "https://unkey.com/docs/errors/unkey/application/invalid_input", errors: [] } },
+    },
+  });
+  render(wrap(actionsFor({ keyId: "key_1", enabled: true })));
+  await user.click(screen.getByRole("button", { name: "Reroll" }));
+  const dialog = await screen.findByRole("dialog", { name: "Reroll key" });
+  expect(dialog).not.toHaveTextContent("known only by trying");
+});
+
+test("a refusal counts for the API it was about: a key of another API is probed again, and the note says the permission both ways", async () => {
+  const user = userEvent.setup();
+  const noApi: Connection = { baseUrl: connection.baseUrl, apiKey: connection.apiKey };
+  const sent = stubApi({
+    "/v2/keys.updateKey": (body) =>
+      body.keyId === "key_a" ? forbidden("Missing one of these permissions: api.*.update_key or api.api_a.update_key") : ok({}),
+  });
+  const { unmount } = render(wrap(actionsFor({ keyId: "key_a", enabled: true }, noApi)));
+  await user.click(screen.getByRole("button", { name: "Edit" }));
+  const note = await screen.findByRole("note");
+  expect(note).toHaveTextContent("Changing this key needs api.*.update_key (every API) or api.api_a.update_key (this API only)");
+  expect(note).toHaveTextContent("for api_a");
+  unmount();
+
+  render(wrap(actionsFor({ keyId: "key_b", enabled: true }, noApi)));
   expect(screen.queryByRole("note")).not.toBeInTheDocument();
+  await user.click(screen.getByRole("button", { name: "Edit" }));
+  expect(await screen.findByRole("dialog", { name: "Edit key" })).toBeInTheDocument();
+  expect(sent.map((call) => call.body.keyId)).toEqual(["key_a", "key_b"]);
+});
+
+test("Delete has no probe that deletes nothing: its form says the permission is unknown until tried, then the refusal is said before it", async () => {
+  const user = userEvent.setup();
+  const sent = stubApi({ "/v2/keys.deleteKey": forbidden("Missing one of these permissions: api.*.delete_key or api.api_1.delete_key") });
+  render(wrap(actionsFor({ keyId: "key_1", name: "Worker", enabled: true })));
+  await user.click(screen.getByRole("button", { name: "Delete" }));
+  const dialog = await screen.findByRole("dialog", { name: "Delete key" });
+  expect(sent).toEqual([]);
+  expect(dialog).toHaveTextContent("Deleting a key needs api.*.delete_key (every API) or api.api_1.delete_key (this API only). Whether this root key has it is known only by trying");
+  await user.type(screen.getByLabelText("Type Worker to confirm"), "Worker");
+  await user.click(screen.getByRole("button", { name: "Delete key" }));
+  expect(await screen.findByRole("alert")).toHaveTextContent("api.*.delete_key");
+  await user.click(screen.getByRole("button", { name: "Close" }));
+  expect(screen.getByRole("note")).toHaveTextContent("Deleting needs api.*.delete_key");
+  expect(screen.getByRole("button", { name: "Delete" })).toBeDisabled();
+});
+
+test("Add permission re-adds a permission the key holds as its own to learn rbac.*.add_permission_to_key; with roles it cannot, and says so", async () => {
+  const user = userEvent.setup();
+  const sent = stubApi({ "/v2/keys.addPermissions": forbidden("Missing one of these permissions: rbac.*.add_permission_to_key") });
+  const own: Key = { keyId: "key_1", enabled: true, permissions: ["documents.read"] };
+  const { unmount } = render(wrap(<KeyActions connection={connection} apiKey={own} cache={fakeCache()} now={0} refusedAs="INSUFFICIENT_PERMISSIONS" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
+  await user.click(screen.getByRole("button", { name: "Add permission" }));
+  expect(await screen.findByRole("note")).toHaveTextContent("Adding a permission needs rbac.*.add_permission_to_key together with api.*.update_key (every API) or api.api_1.update_key");
+  expect(sent).toEqual([{ path: "/v2/keys.addPermissions", body: { keyId: "key_1", permissions: ["documents.read"] } }]);
+  expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  unmount();
+  forgetRefusals();
+
+  const withRoles: Key = { keyId: "key_2", enabled: true, permissions: ["documents.read"], roles: ["reader"] };
+  render(wrap(<KeyActions connection={connection} apiKey={withRoles} cache={fakeCache()} now={0} refusedAs="INSUFFICIENT_PERMISSIONS" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
+  await user.click(screen.getByRole("button", { name: "Add permission" }));
+  expect(await screen.findByRole("dialog", { name: "Add permission" })).toHaveTextContent("known only by trying");
+  expect(sent).toHaveLength(1);
+});
+
+/** Every request's deadline, to end one by hand: `AbortSignal.timeout` is what the transport's deadline waits on. */
+function controlDeadlines(): AbortController[] {
+  const deadlines: AbortController[] = [];
+  vi.spyOn(AbortSignal, "timeout").mockImplementation(() => {
+    const controller = new AbortController();
+    deadlines.push(controller);
+    return controller.signal;
+  });
+  return deadlines;
+}
+
+test("a createKey that got no answer may have made the key: no blind retry, the list is checked first and a key made since is shown", async () => {
+  const user = userEvent.setup();
+  const deadlines = controlDeadlines();
+  const startedAt = Date.now();
+  const sent = stubApi({
+    "/v2/permissions.listPermissions": ok([]),
+    "/v2/permissions.listRoles": ok([]),
+    ...createKeyAllowed(() => {
+      // The request reached the service, which made the key; the answer never comes back before the deadline.
+      deadlines.at(-1)?.abort();
+      return new Promise<Answer>(() => undefined);
+    }),
+    "/v2/apis.listKeys": ok([
+      { keyId: "key_old", name: "Worker", createdAt: startedAt - 24 * 60 * 60 * 1000 },
+      { keyId: "key_other", name: "Someone else", createdAt: startedAt },
+      { keyId: "key_made", name: "Worker", createdAt: startedAt + 10 },
+    ]),
+  });
+  const cache = fakeCache();
+  render(wrap(<CreateKeyDialog connection={connection} cache={cache} renderError={renderError} onClose={vi.fn()} />));
+  expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
+  await user.type(screen.getByLabelText("Name"), "Worker");
+  await user.click(screen.getByRole("button", { name: "Create key" }));
+
+  const warning = await screen.findByRole("alert");
+  expect(warning).toHaveTextContent("may have reached the service and created the key");
+  expect(screen.queryByRole("button", { name: "Retry" })).not.toBeInTheDocument();
+  await user.click(screen.getByRole("button", { name: "Check the list first" }));
+
+  expect(await screen.findByText("key_made")).toBeInTheDocument();
+  expect(warning).toHaveTextContent("It did: a key named “Worker” created since the request");
+  expect(screen.queryByText("key_old")).not.toBeInTheDocument();
+  expect(screen.queryByText("key_other")).not.toBeInTheDocument();
+  expect(cache.keyCreated).toHaveBeenCalledWith("key_made", "api_1");
+  expect(screen.getByRole("button", { name: "Create another anyway" })).toBeInTheDocument();
+  expect(sent.filter((call) => call.path === "/v2/keys.createKey" && !isCreateProbe(call.body))).toHaveLength(1);
+});
+
+test("when the list shows no key made since the unanswered createKey, Retry sends it again", async () => {
+  const user = userEvent.setup();
+  const deadlines = controlDeadlines();
+  let calls = 0;
+  const sent = stubApi({
+    "/v2/permissions.listPermissions": ok([]),
+    "/v2/permissions.listRoles": ok([]),
+    ...createKeyAllowed(() => {
+      calls += 1;
+      if (calls > 1) return ok({ keyId: "key_new", key: SECRET });
+      deadlines.at(-1)?.abort();
+      return new Promise<Answer>(() => undefined);
+    }),
+    "/v2/apis.listKeys": ok([]),
+  });
+  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
+  await user.type(screen.getByLabelText("External id"), "user_42");
+  await user.click(screen.getByRole("button", { name: "Create key" }));
+  await user.click(await screen.findByRole("button", { name: "Check the list first" }));
+
+  expect(await screen.findByRole("alert")).toHaveTextContent("No key without a name for user_42 was created since the request: sending it again makes one key.");
+  expect(sent.findLast((call) => call.path === "/v2/apis.listKeys")?.body).toMatchObject({ apiId: "api_1", externalId: "user_42" });
+  await user.click(screen.getByRole("button", { name: "Retry" }));
+  expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
 });

@@ -2,7 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, onTestFinished, test, vi } from "vitest";
 import { RequireConnection } from "../../../../src/app/require-connection";
 import { rootOptions } from "../../../../src/app/root-options";
 import { KeyRoute } from "../../../../src/app/routes/key-route";
@@ -263,6 +263,9 @@ describe("a key's page", () => {
   });
 
   test("a refusal by a daily limit says its window resets at the next midnight UTC, not a day after the refusal", async () => {
+    // A second before midnight, and the clock stopped there: the reset is still ahead whenever the page is drawn.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2026, 2, 31, 23, 59, 59) });
+    onTestFinished(() => void vi.useRealTimers());
     const refusedAt = Date.now();
     fakeApi({
       getKey: () => keyAnswer({ name: "Search", ratelimits: [{ id: "rl_1", name: "daily", limit: 5, duration: 86_400_000, autoApply: true }] }),

@@ -178,3 +178,23 @@ describe("network failures, one classification", () => {
     expect(own.snippets.map((snippet) => snippet.text).join("\n")).not.toContain("--upstream");
   });
 });
+
+describe("a refused key change", () => {
+  test.each([
+    ["keys.updateKey", "This key may not change keys", "api.*.update_key"],
+    ["keys.deleteKey", "This key may not delete keys", "api.*.delete_key"],
+  ])("a 403 for %s names the permission that change needs, not the one to list keys", (operation, heading, permission) => {
+    const diagnosis = describeError(
+      apiError({
+        status: 403,
+        title: "Forbidden",
+        detail: `Missing one of these permissions: ${permission}`,
+        path: "unkey/authorization/insufficient_permissions",
+        url: `${BASE_URL}/v2/${operation}`,
+      }),
+      { baseUrl: BASE_URL },
+    );
+    expect(diagnosis.heading).toBe(heading);
+    expect(diagnosis.fixSteps[0]).toContain(permission);
+  });
+});

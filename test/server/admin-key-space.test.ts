@@ -1,0 +1,115 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { beforeAll, describe, expect, test } from "vitest";
+import { DATABASE_FILE_NAME } from "../../server/db/open";
+import { runAdminInProcess } from "../support/admin-in-process";
+
+/**
+ * The admin CLI's settings that the real service keeps beside the API and that its route tests set up: an API's
+ * default prefix and byte length and its delete protection, a role's description, a deleted identity, and a
+ * workspace's analytics retention.
+ */
+
+let dataDir: string;
+
+function admin(...args: string[]) {
+  return runAdminInProcess([...args, "--data-dir", dataDir]);
+}
+
+function succeeded(...args: string[]): string {
+  const run = admin(...args);
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout.trim();
+}
+
+function query<T>(sql: string, ...params: string[]): T[] {
+  const db = new Database(join(dataDir, DATABASE_FILE_NAME), { readonly: true });
+  try {
+    return db.prepare<string[], T>(sql).all(...params);
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), "keyscope-admin-key-space-"));
+});
+
+describe("apis", () => {
+  test("create takes the key-space defaults and protection; keys create makes keys of that form; apis list shows them", () => {
+    const apiId = succeeded("apis", "create", "--name", "Acme", "--default-prefix", "acme", "--default-bytes", "32", "--delete-protection", "on");
+    expect(query("SELECT default_prefix, default_bytes, delete_protection FROM apis WHERE id = ?", apiId)).toEqual([
+      { default_prefix: "acme", default_bytes: 32, delete_protection: 1 },
+    ]);
+    const [, secret = ""] = succeeded("keys", "create", "--name", "acme key", "--api", apiId).split(" ");
+    // 32 bytes: about 44 base58 characters.
+    expect(secret).toMatch(/^acme_[1-9A-HJ-NP-Za-km-z]{43,44}$/);
+    const listed = succeeded("apis", "list").split("\n");
+    expect(listed[0]).toMatch(/^ID\s+NAME\s+KEYS\s+DEFAULT PREFIX\s+DEFAULT BYTES\s+DELETE PROTECTION$/);
+    expect(listed.find((line) => line.startsWith(apiId))).toMatch(/Acme\s+1\s+acme\s+32\s+on$/);
+  });
+
+  test("update changes what is given, and none clears a default; an API without defaults keeps making sk_live_ keys", () => {
+    const apiId = succeeded("apis", "create", "--name", "Changing", "--default-prefix", "chg", "--default-bytes", "64");
+    expect(succeeded("apis", "update", apiId, "--default-prefix", "none", "--delete-protection", "on")).toBe(apiId);
+    expect(query("SELECT default_prefix, default_bytes, delete_protection FROM apis WHERE id = ?", apiId)).toEqual([
+      { default_prefix: null, default_bytes: 64, delete_protection: 1 },
+    ]);
+    succeeded("apis", "update", apiId, "--default-bytes", "none", "--delete-protection", "off");
+    expect(query("SELECT default_prefix, default_bytes, delete_protection FROM apis WHERE id = ?", apiId)).toEqual([
+      { default_prefix: null, default_bytes: null, delete_protection: 0 },
+    ]);
+    expect(succeeded("keys", "create", "--name", "plain", "--api", apiId).split(" ")[1]).toMatch(/^sk_live_/);
+  });
+
+  test.each([
+    ["a prefix longer than 8", ["apis", "create", "--name", "x", "--default-prefix", "ninechars"]],
+    ["a prefix with a dash", ["apis", "create", "--name", "x", "--default-prefix", "a-b"]],
+    ["too few bytes", ["apis", "create", "--name", "x", "--default-bytes", "8"]],
+    ["a switch that is not on or off", ["apis", "create", "--name", "x", "--delete-protection", "yes"]],
+    ["nothing to update", ["apis", "update", "api_whatever"]],
+  ])("%s is a usage error that changes nothing", (_, args) => {
+    const before = query("SELECT count(*) AS n FROM apis");
+    expect(admin(...args).code).toBe(2);
+    expect(query("SELECT count(*) AS n FROM apis")).toEqual(before);
+  });
+
+  test("update of an API the workspace does not have fails", () => {
+    const run = admin("apis", "update", "api_nothere1", "--delete-protection", "on");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("no API api_nothere1");
+  });
+});
+
+describe("roles, identities, workspaces", () => {
+  test("roles create takes a description", () => {
+    const roleId = succeeded("roles", "create", "--name", "reporter", "--description", "Read only reporting");
+    expect(query("SELECT name, description FROM roles WHERE id = ?", roleId)).toEqual([{ name: "reporter", description: "Read only reporting" }]);
+  });
+
+  test("identities delete hides an identity from identities list; its external id can be given to a new one", () => {
+    const identityId = succeeded("identities", "create", "--external-id", "org_gone", "--ratelimit", "10/1m");
+    expect(succeeded("identities", "delete", "org_gone")).toBe("org_gone");
+    expect(succeeded("identities", "list")).not.toContain("org_gone");
+    expect(admin("identities", "delete", identityId).code).toBe(1);
+    const again = succeeded("identities", "create", "--external-id", "org_gone");
+    expect(again).not.toBe(identityId);
+    expect(query("SELECT id FROM identities WHERE external_id = 'org_gone'")).toEqual([{ id: again }]);
+    expect(query("SELECT count(*) AS n FROM identity_ratelimits WHERE identity_id = ?", identityId)).toEqual([{ n: 0 }]);
+  });
+
+  test("workspaces create and update set the analytics retention, 30 days unless given", () => {
+    const plain = succeeded("workspaces", "create", "--name", "Plain");
+    const yearLong = succeeded("workspaces", "create", "--name", "Year", "--retention-days", "365");
+    expect(query("SELECT id, analytics_retention_days AS days FROM workspaces WHERE id IN (?, ?) ORDER BY days", plain, yearLong)).toEqual([
+      { id: plain, days: 30 },
+      { id: yearLong, days: 365 },
+    ]);
+    expect(succeeded("workspaces", "update", "--workspace", plain, "--retention-days", "90")).toBe(plain);
+    expect(query("SELECT analytics_retention_days AS days FROM workspaces WHERE id = ?", plain)).toEqual([{ days: 90 }]);
+    expect(admin("workspaces", "update", "--workspace", plain, "--retention-days", "0").code).toBe(2);
+    expect(admin("workspaces", "update", "--workspace", plain).code).toBe(2);
+  });
+});
