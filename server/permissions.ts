@@ -72,8 +72,8 @@ function covers(granted: ResourcePermission, required: ResourcePermission): bool
   return granted.segments.every((segment, index) => segment === "*" || segment === target[index]);
 }
 
-function resourcePermission(workspaceId: string, path: string, action: string): ResourcePermission {
-  return { workspaceId, segments: path.split("/"), descendants: false, action };
+function resourcePermission(workspaceId: string, segments: readonly string[], action: string): ResourcePermission {
+  return { workspaceId, segments, descendants: false, action };
 }
 
 export function resourcePermissionText(permission: ResourcePermission): string {
@@ -84,15 +84,15 @@ export function resourcePermissionText(permission: ResourcePermission): string {
 /** The resources the real service's handlers check URN permissions on (`keyspaces/<apiId>` is an API's key space here). */
 export const resources = {
   /** One key of an API: read_key, verify_key, update_key, delete_key, decrypt_key. */
-  key: (workspaceId: string, apiId: string, keyId: string, action: string) => resourcePermission(workspaceId, `keyspaces/${apiId}/keys/${keyId}`, action),
+  key: (workspaceId: string, apiId: string, keyId: string, action: string) => resourcePermission(workspaceId, ["keyspaces", apiId, "keys", keyId], action),
   /** Every key of an API (`*` for every API): listing them, encrypt_key and decrypt_key for the API. */
-  anyKeyOf: (workspaceId: string, apiId: string, action: string) => resourcePermission(workspaceId, `keyspaces/${apiId}/keys/*`, action),
+  anyKeyOf: (workspaceId: string, apiId: string, action: string) => resourcePermission(workspaceId, ["keyspaces", apiId, "keys", "*"], action),
   /** An API's key space: create_key, read_keyspace. */
-  keySpace: (workspaceId: string, apiId: string, action: string) => resourcePermission(workspaceId, `keyspaces/${apiId}`, action),
+  keySpace: (workspaceId: string, apiId: string, action: string) => resourcePermission(workspaceId, ["keyspaces", apiId], action),
   /** Creating permissions: `rbac/permissions/*#create_permission`. */
-  anyPermission: (workspaceId: string, action: string) => resourcePermission(workspaceId, "rbac/permissions/*", action),
+  anyPermission: (workspaceId: string, action: string) => resourcePermission(workspaceId, ["rbac", "permissions", "*"], action),
   /** Any identity of any project: `projects/*\/identities/*#read_identity`. */
-  anyIdentity: (workspaceId: string, action: string) => resourcePermission(workspaceId, "projects/*/identities/*", action),
+  anyIdentity: (workspaceId: string, action: string) => resourcePermission(workspaceId, ["projects", "*", "identities", "*"], action),
 };
 
 /**
@@ -127,16 +127,12 @@ function granted(stored: string): Granted {
   return set;
 }
 
-function holdsResource(held: Granted, required: ResourcePermission): boolean {
-  return held.exact.has(resourcePermissionText(required)) || held.resources.some((grant) => covers(grant, required));
-}
-
 function holdsLegacy(held: Granted, rule: PermissionRule): boolean {
   return rule.oneOfEach.every((group) => group.some((permission) => held.exact.has(permission)));
 }
 
 function holdsResources(held: Granted, rule: PermissionRule): boolean {
-  return rule.resource !== undefined && held.resources.length > 0 && rule.resource.every((required) => holdsResource(held, required));
+  return rule.resource !== undefined && held.resources.length > 0 && rule.resource.every((required) => held.resources.some((grant) => covers(grant, required)));
 }
 
 export function isAllowed(storedPermissions: string, rule: PermissionRule): boolean {
