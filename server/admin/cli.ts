@@ -98,7 +98,7 @@ Options:
                       remove_role_from_key, create_permission, create_role, read_permission, read_role),
                       identity.*.read_identity (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}); or the real
                       service's URN form, unkey:v1:<workspaceId>:<resource>#<action>, e.g.
-                      unkey:v1:ws_…:keyspaces/<apiId>/keys/*#read_key (docs/api.md#root-key-permissions);
+                      unkey:v1:ws_…:keyspaces/<apiId>/keys/*#read_key (docs/api.md#urn-form-permissions);
                       keys: their own, e.g. documents.read
   --ratelimit N/W     e.g. 300/60s, 1000/1m; no limit unless given. On a key or an identity, repeatable: N/W is
                       the limit "requests", checked on every verification; NAME=N/W (e.g. tokens=50000/1h) is
