@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { isPermissionName } from "../keys/permission-query";
 import { isPermission, parseResourcePermission } from "../permissions";
 import type { RateLimit } from "../rate-limit";
@@ -200,4 +201,13 @@ export function parseDefaultPrefix(value: string): string {
 export function parseSwitch(flag: string, value: string): boolean {
   if (value !== "on" && value !== "off") throw new UsageError(`${flag} must be on or off, got "${value}"`);
   return value === "on";
+}
+
+/** `--ip-whitelist`: comma-separated IPv4 or IPv6 addresses, at most 512 characters as the real service stores them. */
+export function parseIpWhitelist(value: string): string[] {
+  const addresses = value.split(",").map((item) => item.trim());
+  const wrong = addresses.find((address) => isIP(address) === 0);
+  if (wrong !== undefined) throw new UsageError(`--ip-whitelist takes addresses like 203.0.113.7,2001:db8::1; "${wrong}" is not one`);
+  if (addresses.join(",").length > 512) throw new UsageError("--ip-whitelist must be at most 512 characters");
+  return addresses;
 }

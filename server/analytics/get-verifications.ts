@@ -10,7 +10,7 @@ import {
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { errorResponse, JSON_HEADERS, type ServerErrorCode } from "../errors";
-import { analyticsRetentionDays } from "../db/management";
+import { analyticsSettings } from "../db/management";
 import { analyticsApis } from "../permissions";
 import type { RateLimit } from "../rate-limit";
 import { readJsonBody } from "../request-body";
@@ -119,15 +119,16 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
       return errorResponse(c, "err:user:bad_request:invalid_analytics_table", { detail: message, errors: [{ location: "body.query", message }] });
     }
 
-    const retryAfterSeconds = deps.rateLimiter.take(`analytics-quota:${rootKey.workspaceId}`, deps.quota);
+    // As the real service: the workspace's own quota (the server's unless set) and retention (30 days unless set).
+    const settings = deps.store.read((db) => analyticsSettings(db, rootKey.workspaceId));
+    const quota = settings.queriesPerHour === null ? deps.quota : { limit: settings.queriesPerHour, windowMs: HOURLY_ANALYTICS_QUOTA.windowMs };
+    const retryAfterSeconds = deps.rateLimiter.take(`analytics-quota:${rootKey.workspaceId}`, quota);
     if (retryAfterSeconds !== undefined) {
       return errorResponse(c, "err:user:too_many_requests:query_quota_exceeded", {
-        detail: `The workspace has used its ${deps.quota.limit} analytics queries for this window`,
+        detail: `The workspace has used its ${quota.limit} analytics queries for this window`,
         headers: { "retry-after": String(retryAfterSeconds) },
       });
     }
-    // As the real service: how far back a query may reach is the workspace's own retention (30 days unless set).
-    const retentionDays = deps.store.read((db) => analyticsRetentionDays(db, rootKey.workspaceId));
-    return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, query, retentionDays, keySpaceIds));
+    return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, query, settings.retentionDays, keySpaceIds));
   };
 }

@@ -109,7 +109,7 @@ describe("keys and apis", () => {
     await adminOk("keys", "create", "--name", "one", "--api", apiId);
     await adminOk("keys", "create", "--name", "two", "--api", apiId, "--disabled");
 
-    expect(await adminOk("apis", "list")).toMatch(new RegExp(`^${apiId}\\s+Billing API\\s+2\\s+-\\s+-\\s+off$`, "m"));
+    expect(await adminOk("apis", "list")).toMatch(new RegExp(`^${apiId}\\s+Billing API\\s+2\\s+-\\s+-\\s+off\\s+-$`, "m"));
   });
 
   test("keys create prints '<keyId> <secret>' and the key is listed with its state", async () => {

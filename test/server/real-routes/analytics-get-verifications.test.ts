@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { seedVerifications } from "../analytics-data";
-import { setAnalyticsRetentionDays } from "../../../server/db/management";
+import { setAnalyticsQueriesPerHour, setAnalyticsRetentionDays } from "../../../server/db/management";
 import { startInProcessWithAnalytics } from "../in-process";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";
 
@@ -276,6 +276,21 @@ describe("400", () => {
     // A retention changed while the server runs counts from the next query on.
     setAnalyticsRetentionDays(server.admin.db, long, 30);
     expect(errorOf(await query(sql, h.rootKey(["api.*.read_analytics"], long))).detail).toContain("30 days");
+  });
+});
+
+describe("429", () => {
+  test("Test429_QueryQuotaExceeded", async () => {
+    const workspace = h.workspace();
+    setAnalyticsQueriesPerHour(server.admin.db, workspace, 1);
+    seedVerifications(server.admin.db, { workspaceId: workspace, count: 5, prefix: "quota", keys: 1 });
+    const key = h.rootKey(["api.*.read_analytics"], workspace);
+    expect((await query("SELECT COUNT(*) as count FROM key_verifications_v1", key)).status).toBe(200);
+    const refused = await query("SELECT COUNT(*) as count FROM key_verifications_v1", key);
+    expect(errorOf(refused)).toMatchObject({ status: 429 });
+    expect(errorOf(refused).type).toContain("query_quota_exceeded");
+    // The other workspaces keep the server's quota.
+    expect((await query("SELECT COUNT(*) as count FROM key_verifications_v1")).status).toBe(200);
   });
 });
 
