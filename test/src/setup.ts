@@ -2,9 +2,9 @@ import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
 
-// findBy…/waitFor wait up to 5 s instead of 1 s: on a busy machine a lazy module (the error panel, a route) can
+// findBy…/waitFor wait up to 10 s instead of 1 s: on a busy machine a lazy module (the error panel, a route) can
 // take longer than a second to load. A check that passes still returns as soon as it does.
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 // A component test fails on any console.error it did not expect: React warnings are bugs.
 let consoleErrors: unknown[][] = [];
