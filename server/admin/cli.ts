@@ -102,7 +102,9 @@ Options:
                       create_key, update_key, delete_key, read_api, create_api, delete_api, decrypt_key, encrypt_key),
                       rbac.*.<action> (add_permission_to_key, remove_permission_from_key, add_role_to_key,
                       remove_role_from_key, create_permission, create_role, read_permission, read_role),
-                      identity.*.read_identity (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")});
+                      identity.*.read_identity (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}); or the real
+                      service's URN form, unkey:v1:<workspaceId>:<resource>#<action>, e.g.
+                      unkey:v1:ws_…:keyspaces/<apiId>/keys/*#read_key (docs/api.md#urn-form-permissions);
                       keys: their own, e.g. documents.read
   --ratelimit N/W     e.g. 300/60s, 1000/1m; no limit unless given. On a key or an identity, repeatable: N/W is
                       the limit "requests", checked on every verification; NAME=N/W (e.g. tokens=50000/1h) is
@@ -287,7 +289,7 @@ const COMMANDS: Record<string, Command> = {
       const { secret } = createRootKey(db, {
         workspaceId: workspace.id,
         name: values.name === undefined ? "Root key (admin CLI)" : requireText("--name", values.name),
-        permissions: values.permissions === undefined ? DEFAULT_ROOT_KEY_PERMISSIONS : parsePermissions(values.permissions),
+        permissions: values.permissions === undefined ? DEFAULT_ROOT_KEY_PERMISSIONS : parsePermissions(values.permissions, workspace.id),
         ...(ratelimit !== undefined && { ratelimit }),
       });
       return secret;

@@ -11,7 +11,7 @@ import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { errorResponse, JSON_HEADERS, type ServerErrorCode } from "../errors";
 import { analyticsSettings } from "../db/management";
-import { mayReadAnalytics } from "../permissions";
+import { analyticsApis } from "../permissions";
 import type { RateLimit } from "../rate-limit";
 import { readJsonBody } from "../request-body";
 import type { QueryRefusal } from "./check-query";
@@ -98,11 +98,15 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
     }
     const parsed = v.safeParse(Body, Array.isArray(body.value) ? null : body.value, { abortPipeEarly: true });
     if (!parsed.success) return errorResponse(c, "err:svc:application:invalid_input", { errors: bodyErrors(parsed.issues) });
-    if (!mayReadAnalytics(rootKey.permissions)) {
+    const readable = analyticsApis(rootKey.permissions);
+    if (readable === undefined) {
       return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
         detail: missingPermissionsDetail([READ_ANALYTICS_PERMISSION]),
       });
     }
+    // As the real service: a root key that may read some APIs' analytics sees only their key spaces' rows (an API
+    // here is its own key space); one naming no API of the workspace sees none.
+    const keySpaceIds = readable === "all" ? undefined : readable.filter((apiId) => deps.store.apiBelongsTo(apiId, rootKey.workspaceId));
     // As the real service: an empty or over-long query is an invalid analytics query, told before any parsing.
     const { query } = parsed.output;
     if (query.trim() === "") return queryRefused(c, "No SQL statements found");
@@ -125,6 +129,6 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
         headers: { "retry-after": String(retryAfterSeconds) },
       });
     }
-    return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, query, settings.retentionDays));
+    return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, query, settings.retentionDays, keySpaceIds));
   };
 }

@@ -1,5 +1,5 @@
 import type { KeyRecord, KeyStore } from "../db/key-store";
-import { hasAnyPermission, permissionsFor } from "../permissions";
+import { isAllowed, keyRule } from "../permissions";
 import { creditsAt } from "./credits";
 import type { KeyRateLimiter, RateLimitCheck } from "./key-rate-limiter";
 import { satisfies, type PermissionQuery } from "./permission-query";
@@ -164,7 +164,7 @@ export function verifyKey(request: VerifyRequest, context: VerifyContext): Verif
 
     // Another workspace's key, or one of an API the root key may not verify, is not found (and not recorded), as on
     // the real service: nothing tells the caller it exists.
-    if (key === undefined || !hasAnyPermission(caller.permissions, permissionsFor("verify_key", key.api_id))) {
+    if (key === undefined || !isAllowed(caller.permissions, keyRule("verify_key", { workspaceId: caller.workspaceId, apiId: key.api_id, keyId: key.id }))) {
       return { kind: "verified", data: { valid: false, code: "NOT_FOUND" } };
     }
 

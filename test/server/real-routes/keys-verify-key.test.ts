@@ -162,6 +162,12 @@ describe("200", () => {
     expect(verdict(await verify({ key: secret }, other))).toEqual({ valid: false, code: "NOT_FOUND" });
   });
 
+  test("TestVerifyKeyWithURNPermission", async () => {
+    const { keyId, secret } = h.key(apiId);
+    const urnVerifier = h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "verify_key")]);
+    expect(verdict(await verify({ key: secret }, urnVerifier))).toMatchObject({ valid: true, code: "VALID" });
+  });
+
   test("TestNoVerifyPermissionReturnsNotFound", async () => {
     const { secret } = h.key(apiId);
     expect(verdict(await verify({ key: secret }, h.rootKey(["api.*.read_key"])))).toEqual({ valid: false, code: "NOT_FOUND" });

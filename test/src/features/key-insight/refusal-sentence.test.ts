@@ -61,6 +61,17 @@ describe("why a key is refused, in one sentence", () => {
     );
   });
 
+  test("rate-limited refusals also say when the window that refused last resets, ahead or passed", () => {
+    const key = { ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }] };
+    const refusedAt = NOW - 20_000; // 10:29:40, in the window that ends at 10:30:00
+    const ahead = refusalVerdict(key, counts({ RATE_LIMITED: 12 }), NOW - 30_000, (outcome) => (outcome === "RATE_LIMITED" ? refusedAt : undefined));
+    expect(ahead.text).toBe(
+      "Refused mostly because callers went over its rate limit “requests” (10 per 1 minute): 12 of 12 verifications in the last 24 h were refused as RATE_LIMITED; the window that refused last resets at 2026-11-23 10:30:00 UTC (in under a minute).",
+    );
+    const passed = refusalVerdict(key, counts({ RATE_LIMITED: 12 }), NOW + 5_000, () => refusedAt);
+    expect(passed.text).toMatch(/; the window that refused last reset at 2026-11-23 10:30:00 UTC, passed\.$/);
+  });
+
   test("a key both disabled and expired is refused as the server records it: disabled first", () => {
     const verdict = refusalVerdict({ enabled: false, expires: NOW - DAY }, counts({ DISABLED: 2 }), NOW);
     expect(verdict.text).toBe(
