@@ -546,3 +546,24 @@ test("when the list shows no key made since the unanswered createKey, Retry send
   await user.click(screen.getByRole("button", { name: "Retry" }));
   expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
 });
+
+test("createKey's 404 for the connection's API, which exists, is the refusal: said with the API, and the form held back", async () => {
+  const user = userEvent.setup();
+  stubApi({
+    "/v2/permissions.listPermissions": ok([]),
+    "/v2/permissions.listRoles": ok([]),
+    "/v2/apis.getApi": forbidden("Missing one of these permissions: api.*.read_api or api.api_1.read_api"),
+    // The probe meets a failing service, so the form opens; the request itself is refused as not found.
+    "/v2/keys.createKey": (body) =>
+      isCreateProbe(body)
+        ? { status: 503, body: { meta: { requestId: "req_6" }, error: { status: 503, title: "Service Unavailable", detail: "try later", type: "https://unkey.com/docs/errors/unkey/application/service_unavailable" } } }
+        : notFound("api_not_found", "The specified API was not found."),
+  });
+  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  expect(await screen.findByText(/known only by trying/)).toBeInTheDocument();
+  await user.click(screen.getByRole("button", { name: "Create key" }));
+
+  expect(await screen.findByText(/Creating a key in this API needs/)).toHaveTextContent("api.*.create_key (every API) or api.api_1.create_key (this API only)");
+  expect(screen.queryByText(/Either that API id is wrong/)).not.toBeInTheDocument();
+  expect(screen.getByLabelText("Name")).toBeDisabled();
+});
