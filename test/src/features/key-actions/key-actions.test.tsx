@@ -225,7 +225,12 @@ test("Disable shows at once, is rolled back with the service's words when refuse
 
 test("the verdict's fixes: a disabled key out of credits offers Enable and Add credits, prefilled with its refill", async () => {
   const user = userEvent.setup();
-  const sent = stubApi({ "/v2/keys.updateKey": ok({}) });
+  const sent = stubApi({
+    "/v2/keys.updateKey": {
+      status: 400,
+      body: { meta: { requestId: "req_7" }, error: { status: 400, title: "Bad Request", detail: "`refillDay` must be provided when the refill interval is `monthly`.", type: "https://unkey.com/docs/errors/unkey/application/invalid_input", errors: [] } },
+    },
+  });
   const key: Key = { keyId: "key_1", enabled: false, credits: { remaining: 0, refill: { interval: "daily", amount: 25 } } };
   render(
     wrap(
@@ -235,9 +240,9 @@ test("the verdict's fixes: a disabled key out of credits offers Enable and Add c
   const fixes = screen.getByRole("group", { name: "Fix" });
   expect(fixes).toHaveTextContent("Enable");
   await user.click(screen.getByRole("button", { name: "Add credits" }));
-  // The probe first: enabled set to what it is, which changes nothing.
+  // The probe first: a monthly refill without its day, which both services refuse after update_key, before writing.
   expect(await screen.findByRole("dialog", { name: "Credits" })).toBeInTheDocument();
-  expect(sent[0]).toEqual({ path: "/v2/keys.updateKey", body: { keyId: "key_1", enabled: false } });
+  expect(sent).toEqual([{ path: "/v2/keys.updateKey", body: { keyId: "key_1", credits: { refill: { interval: "monthly", amount: 1 } } } }]);
   expect(screen.getByRole("radio", { name: "Add" })).toBeChecked();
   expect(screen.getByRole("spinbutton", { name: "Credits" })).toHaveValue(25);
 });
