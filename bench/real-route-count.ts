@@ -14,7 +14,9 @@
  * scenarios not replayed. Writes nothing.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import * as v from "valibot";
 import { REPO_ROOT } from "./lib/paths";
@@ -340,19 +342,19 @@ function git(mirror: string, ...args: string[]): string {
   return execFileSync("git", ["-C", mirror, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
 }
 
+/** `npx vitest list --json=FILE` of the real-route tests (collects them, runs none); returns FILE. */
+function vitestList(): string {
+  const file = join(mkdtempSync(join(tmpdir(), "real-route-count-")), "list.json");
+  execFileSync("npx", ["vitest", "list", `--json=${file}`, "test/server/real-routes/"], { cwd: REPO_ROOT, stdio: "ignore" });
+  return file;
+}
+
 function main(): void {
   const { values } = parseArgs({
     options: { mirror: { type: "string", default: "/work/.mirror/unkeyed+unkey/repo" }, names: { type: "string" } },
   });
   const mirror = values.mirror;
-  const listJson = values.names
-    ? readFileSync(values.names, "utf8")
-    : execFileSync("npx", ["vitest", "list", "--json", "test/server/real-routes/"], {
-        cwd: REPO_ROOT,
-        encoding: "utf8",
-        maxBuffer: 64 * 1024 * 1024,
-        stdio: ["ignore", "pipe", "ignore"],
-      });
+  const listJson = readFileSync(values.names ?? vitestList(), "utf8");
   const tests = v.parse(VitestList, JSON.parse(listJson)).map((t) => ({ name: t.name, file: t.file.split("/").pop() ?? t.file }));
   const slots = slotsOf(tests);
   const commit = git(mirror, "rev-parse", "HEAD").trim();
