@@ -96,6 +96,12 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
 
   return (
     <>
+      {virtualCode === "failed" && (
+        <p className="keys-table__code-failed" role="alert">
+          Only the first {firstRows.length} keys can be shown: the table&apos;s scrolling code could not be loaded from the server.{" "}
+          <RetryLoadButton onRetry={retryVirtualCode} />
+        </p>
+      )}
       <div
         className="keys-table__scroller"
         ref={scrollRef}
@@ -142,12 +148,6 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
           )}
         </div>
       </div>
-      {virtualCode === "failed" && (
-        <p className="keys-table__code-failed" role="alert">
-          Only the first {firstRows.length} keys can be shown: the table&apos;s scrolling code could not be loaded from the server.{" "}
-          <RetryLoadButton onRetry={retryVirtualCode} />
-        </p>
-      )}
     </>
   );
 }
