@@ -1,4 +1,5 @@
 import { formatCount, formatCountOf } from "./format-number";
+import { formatRelativeTime, formatUtcTime } from "./format-time";
 /**
  * The fields of a key (docs/api.md#the-key-object) that decide whether a verification passes. Structural, so the
  * client's whole Key object fits it.
@@ -93,4 +94,19 @@ export function formatDuration(ms: number): string {
     }
   }
   return `${ms} ms`;
+}
+
+/**
+ * When the window of a rate limit that refused at `time` ends: the server's windows are fixed and aligned to
+ * multiples of the duration (a 1 h limit resets at the next full hour).
+ */
+export function windowReset(time: number, duration: number): number {
+  return time - (time % duration) + duration;
+}
+
+/** "resets at 2026-11-26 07:31:00 UTC (in 40 seconds)", or "reset at …, passed" (a reset that has passed is not a wait). */
+export function describeReset(reset: number, now: number): string | null {
+  const time = formatUtcTime(reset);
+  if (time === null) return null;
+  return reset > now ? `resets at ${time} (${formatRelativeTime(reset, now)})` : `reset at ${time}, passed`;
 }

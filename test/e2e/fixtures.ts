@@ -90,12 +90,12 @@ export function createAnalyticsRootKey(server: StartedServer, name: string): Pro
   return server.admin(["root-key", "create", "--name", name, "--permissions", `${READ_KEYS_PERMISSION},${READ_ANALYTICS_PERMISSION}`]);
 }
 
-/** Verifies a key as a caller would; resolves the answer's code. */
-export async function verifyCode(server: StartedServer, rootKey: string, secret: string): Promise<string> {
+/** Verifies a key as a caller would (asking for `permissions`, a permission query, if given); resolves the answer's code. */
+export async function verifyCode(server: StartedServer, rootKey: string, secret: string, permissions?: string): Promise<string> {
   const response = await fetch(`${server.url}/v2/keys.verifyKey`, {
     method: "POST",
     headers: { Authorization: `Bearer ${rootKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ key: secret }),
+    body: JSON.stringify({ key: secret, ...(permissions !== undefined && { permissions }) }),
   });
   const body = (await response.json()) as { data: { code: string } };
   return body.data.code;

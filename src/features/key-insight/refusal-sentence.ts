@@ -1,7 +1,7 @@
 import type { AnalyticsOutcome } from "../../lib/verification-outcomes";
 import { formatCount } from "../../lib/format-number";
 import { formatRelativeTime, formatUtcDay } from "../../lib/format-time";
-import { appliedRateLimits, formatRateLimit, nextRefill, type KeyFacts } from "../../lib/key-facts";
+import { appliedRateLimits, describeReset, formatRateLimit, nextRefill, windowReset, type KeyFacts } from "../../lib/key-facts";
 import type { OutcomeCounts } from "./usage-series";
 
 export type VerdictTone = "ok" | "refused" | "warning" | "quiet";
@@ -41,6 +41,9 @@ function fieldReasons(key: KeyFacts, now: number): { outcome: AnalyticsOutcome; 
   return reasons;
 }
 
+/** When the newest verification refused with an outcome was, when the page has read it. */
+export type LatestRefusal = (outcome: AnalyticsOutcome) => number | undefined;
+
 /** What a refusal outcome says about the key, for when its fields do not explain it. */
 function outcomeReason(outcome: AnalyticsOutcome, key: KeyFacts): string {
   switch (outcome) {
@@ -62,11 +65,21 @@ function outcomeReason(outcome: AnalyticsOutcome, key: KeyFacts): string {
     case "INSUFFICIENT_PERMISSIONS":
       return "callers asked for permissions it does not have";
     case "FORBIDDEN":
-      return "it was verified against an API it does not belong to";
+      // The real service's only FORBIDDEN, and the reference server's: an API's IP whitelist.
+      return "callers came from an address its API's IP whitelist does not list";
     case "INVALID":
     case "VALID":
       return "its verifications were invalid";
   }
+}
+
+/** "; the window that refused last resets at …": when the key's one rate limit refused last, known from `latest`. */
+function rateLimitReset(key: KeyFacts, now: number, latest: LatestRefusal | undefined): string {
+  const limits = appliedRateLimits(key);
+  const refusedAt = latest?.("RATE_LIMITED");
+  if (limits.length !== 1 || limits[0] === undefined || refusedAt === undefined) return "";
+  const reset = describeReset(windowReset(refusedAt, limits[0].limit.duration), now);
+  return reset === null ? "" : `; the window that refused last ${reset}`;
 }
 
 /** The refusal most verifications got, or null when none was refused. */
@@ -81,9 +94,9 @@ export function dominantRefusal(counts: OutcomeCounts): AnalyticsOutcome | null 
 
 /**
  * One sentence answering "why is this key refused?" from its fields and its last 24 hours of outcomes
- * (`counts`, or null when analytics could not be read).
+ * (`counts`, or null when analytics could not be read); `latest` dates a rate limit's refusal, so its reset can be said.
  */
-export function refusalVerdict(key: KeyFacts, counts: OutcomeCounts | null, now: number): Verdict {
+export function refusalVerdict(key: KeyFacts, counts: OutcomeCounts | null, now: number, latest?: LatestRefusal): Verdict {
   const reasons = fieldReasons(key, now);
   const total = counts === null ? 0 : Object.values(counts).reduce((sum, count) => sum + count, 0);
   const refused = counts === null ? 0 : total - counts.VALID;
@@ -123,6 +136,6 @@ export function refusalVerdict(key: KeyFacts, counts: OutcomeCounts | null, now:
   const most = refused === counts[outcome] ? ` as ${outcome}` : `, most (${formatCount(counts[outcome])}) as ${outcome}`;
   return {
     tone: refused * 2 >= total ? "refused" : "warning",
-    text: `Refused ${refused * 2 >= total ? "mostly" : "at times"} because ${outcomeReason(outcome, key)}: ${share}${most}.`,
+    text: `Refused ${refused * 2 >= total ? "mostly" : "at times"} because ${outcomeReason(outcome, key)}: ${share}${most}${outcome === "RATE_LIMITED" ? rateLimitReset(key, now, latest) : ""}.`,
   };
 }

@@ -1,12 +1,11 @@
 import type { Key } from "../../lib/contract";
-import { appliedRateLimits } from "../../lib/key-facts";
+import { appliedRateLimits, windowReset } from "../../lib/key-facts";
 import type { VerificationFacts } from "../../lib/verification-outcomes";
 
 /**
  * What is known about a refused verification, for the catalog's explanation: the key's fields, and the rate
  * limit that refused it when only one applies to every verification (its own or its identity's) (analytics records
- * neither the rate limit nor the permission asked for). The server's windows are fixed and aligned to multiples
- * of the duration (a 1 h limit resets at the next full hour), so the one that refused at `time` ends at the next multiple.
+ * neither the rate limit nor the permission asked for). The window that refused at `time` ends at its aligned reset.
  */
 export function verificationFacts(outcome: string, key: Key | null, time?: number): VerificationFacts {
   const facts: VerificationFacts = { outcome };
@@ -18,7 +17,7 @@ export function verificationFacts(outcome: string, key: Key | null, time?: numbe
     facts.ratelimit = {
       name,
       ...(only.sharedBy !== undefined && { sharedBy: only.sharedBy }),
-      ...(time !== undefined && { reset: time - (time % duration) + duration }),
+      ...(time !== undefined && { reset: windowReset(time, duration) }),
     };
   }
   return facts;

@@ -25,6 +25,23 @@ export interface KeyFieldsInput {
   permissions?: string[];
 }
 
+/**
+ * keys.updateKey's credits: `remaining` and `refill` each left out (kept), `null` (remaining: unlimited, which also
+ * ends the refill; refill: no refill) or given; the whole of it `null` is unlimited with no refill.
+ */
+export interface CreditsUpdate {
+  remaining?: number | null;
+  refill?: KeyCredits["refill"] | null;
+}
+
+/**
+ * keys.updateKey's fields: a field left out stays, `null` clears it. `ratelimits`, `permissions` and `roles` replace
+ * the key's own (an empty array removes them all; the service takes no `null` for them).
+ */
+export interface KeyUpdateInput extends Omit<KeyFieldsInput, "credits"> {
+  credits?: CreditsUpdate | null;
+}
+
 /** createKey and rerollKey answer the new secret once: the caller shows it and drops it, nothing keeps it. */
 export const NewSecretSchema = v.looseObject({ keyId: v.pipe(v.string(), v.minLength(1)), key: v.pipe(v.string(), v.minLength(1)) });
 

@@ -1,14 +1,19 @@
 import { useMutation } from "@tanstack/react-query";
+import { ApiError } from "../../../lib/api-errors";
 import { createKey, type CreateKeyRequest } from "../../../lib/api/create-key";
 import { deleteKey } from "../../../lib/api/delete-key";
+import { changeKeyPermissions } from "../../../lib/api/key-permissions";
+import { changeKeyRoles } from "../../../lib/api/key-roles";
 import { rerollKey } from "../../../lib/api/reroll-key";
 import type { Connection } from "../../../lib/api/transport";
 import { updateCredits, type CreditsChange } from "../../../lib/api/update-credits";
 import { updateKey } from "../../../lib/api/update-key";
-import type { KeyFieldsInput } from "../../../lib/api/key-changes";
+import type { KeyUpdateInput } from "../../../lib/api/key-changes";
 import type { Key } from "../../../lib/contract";
+import type { NamesChange } from "../key-access";
 import type { KeyCache } from "../key-cache";
-import { learnAllowed, learnRefusal } from "../refusals";
+import { rememberApi } from "../known-apis";
+import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
 
 /**
  * The mutations of the key actions. A new secret never becomes mutation data (the mutation cache keeps `data` and
@@ -38,6 +43,7 @@ export function useCreateKey(connection: Connection, cache: KeyCache) {
     onError: (error, { request }) => learnRefusal(connection, "create_key", error, { apiId: request.apiId }),
     onSuccess: ({ keyId }, { request }) => {
       learnAllowed(connection, "create_key", { apiId: request.apiId });
+      rememberApi(connection, request.apiId);
       // Not awaited: the secret is shown at once, whatever the cache work takes.
       void cache.keyCreated(keyId, request.apiId);
     },
@@ -65,7 +71,7 @@ export function useRerollKey(connection: Connection, cache: KeyCache) {
 export function useUpdateKey(connection: Connection, cache: KeyCache) {
   return useMutation({
     gcTime: 0,
-    mutationFn: ({ keyId, changes }: { keyId: string; changes: KeyFieldsInput; optimistic?: Partial<Key> }) =>
+    mutationFn: ({ keyId, changes }: { keyId: string; changes: KeyUpdateInput; optimistic?: Partial<Key> }) =>
       updateKey(connection, keyId, changes),
     onMutate: ({ keyId, optimistic }) => ({ rollback: optimistic === undefined ? undefined : cache.patchKey(keyId, optimistic) }),
     onError: (error, { keyId }, context) => {
@@ -99,5 +105,42 @@ export function useDeleteKey(connection: Connection, cache: KeyCache) {
       learnAllowed(connection, "delete_key", { keyId });
       cache.keyDeleted(keyId);
     },
+  });
+}
+
+/** The action a change of a key's own permissions or roles is refused or allowed as (removing or setting roles asks update_key alone). */
+function accessAction(kind: "permissions" | "roles", { change }: NamesChange, error?: unknown): KeyAction {
+  if (kind === "roles") return change === "add" ? "add_role_to_key" : "update_key";
+  if (change === "set") return error instanceof ApiError && error.detail.includes("remove_permission_from_key") ? "remove_permission_from_key" : "add_permission_to_key";
+  return change === "add" ? "add_permission_to_key" : "remove_permission_from_key";
+}
+
+/**
+ * A key's own permissions, then its roles (keys.add/remove/setPermissions, keys.add/remove/setRoles): shown at once,
+ * rolled back if refused. Each request's refusal or success is learnt for its own action. When the roles' request
+ * fails after the permissions' went through, the key is reloaded either way, so a retry asks only for what is still missing.
+ */
+export function useChangeAccess(connection: Connection, cache: KeyCache) {
+  return useMutation({
+    gcTime: 0,
+    mutationFn: async ({ keyId, permissions, roles }: { keyId: string; permissions?: NamesChange; roles?: NamesChange; optimistic: Partial<Key> }) => {
+      const steps = [
+        permissions && { kind: "permissions" as const, change: permissions, send: () => changeKeyPermissions(connection, keyId, permissions.change, permissions.names) },
+        roles && { kind: "roles" as const, change: roles, send: () => changeKeyRoles(connection, keyId, roles.change, roles.names) },
+      ];
+      for (const step of steps) {
+        if (step === undefined) continue;
+        try {
+          await step.send();
+        } catch (error) {
+          learnRefusal(connection, accessAction(step.kind, step.change, error), error, { keyId });
+          throw error;
+        }
+        learnAllowed(connection, accessAction(step.kind, step.change), { keyId });
+      }
+    },
+    onMutate: ({ keyId, optimistic }) => ({ rollback: cache.patchKey(keyId, optimistic) }),
+    onError: (_error, _variables, context) => context?.rollback(),
+    onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
   });
 }

@@ -1,4 +1,4 @@
-import { Field, FormEnd, MetaField } from "./form-parts";
+import { CreditsFields, Field, FormEnd, MetaField, RatelimitFields } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { CreateKeyRequest } from "../../../lib/api/create-key";
 import type { Connection } from "../../../lib/api/transport";
@@ -12,7 +12,7 @@ import { useKnownApis } from "../known-apis";
 import { forgetRefusal, isAmbiguousCreateNotFound, useRefusal } from "../refusals";
 import { ActionDialog } from "./action-dialog";
 import { ApiField, type SuggestedApi } from "./api-field";
-import { parseCredits, parseExpires, parseMeta, parseRatelimits, splitNames, type RatelimitRow, type RefillChoice } from "./key-form-fields";
+import { creditsDraft, EMPTY_RATELIMIT, parseCredits, parseExpires, parseMeta, parseRatelimits, splitNames, type RatelimitRow } from "./key-form-fields";
 import { NamePicker } from "./name-picker";
 import { AmbiguousNotFoundNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
@@ -28,7 +28,6 @@ export interface CreateKeyDialogProps {
   suggestedApis?: readonly SuggestedApi[];
 }
 
-const EMPTY_LIMIT: RatelimitRow = { name: "", limit: "", seconds: "" };
 
 /** Create key: every field keys.createKey takes; on success the secret, shown once. */
 export function CreateKeyDialog({ connection, cache, renderError, onClose, suggestedApis = [] }: CreateKeyDialogProps) {
@@ -89,12 +88,8 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
   const [name, setName] = useState("");
   const [prefix, setPrefix] = useState("");
   const [expires, setExpires] = useState("");
-  const [credits, setCredits] = useState("");
-  const [refill, setRefill] = useState<RefillChoice>("none");
-  const [refillAmount, setRefillAmount] = useState("");
-  // The day a monthly refill happens: today's (UTC, as the service counts), changeable.
-  const [refillDay, setRefillDay] = useState(() => String(new Date().getUTCDate() || 1));
-  const [limits, setLimits] = useState<RatelimitRow[]>([EMPTY_LIMIT]);
+  const [credits, setCredits] = useState(() => creditsDraft(undefined, Date.now()));
+  const [limits, setLimits] = useState<RatelimitRow[]>([EMPTY_RATELIMIT]);
   const [pickedPermissions, setPickedPermissions] = useState<string[]>([]);
   const [newPermissions, setNewPermissions] = useState("");
   const [pickedRoles, setPickedRoles] = useState<string[]>([]);
@@ -111,7 +106,7 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
     if (prefix !== "" && !/^[a-zA-Z0-9_]{1,16}$/.test(prefix)) return "A prefix is up to 16 letters, digits or _.";
     const expiresAt = parseExpires(expires, now);
     if (!expiresAt.ok) return `Expires: ${expiresAt.error}`;
-    const creditsValue = parseCredits(credits, refill, refillAmount, refillDay);
+    const creditsValue = parseCredits(credits);
     if (!creditsValue.ok) return `Credits: ${creditsValue.error}`;
     const ratelimits = parseRatelimits(limits);
     if (!ratelimits.ok) return ratelimits.error;
@@ -158,7 +153,6 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
     );
   }
 
-  const setLimit = (index: number, patch: Partial<RatelimitRow>) => setLimits(limits.map((row, at) => (at === index ? { ...row, ...patch } : row)));
   const choicesNote = (failed: boolean) => (failed ? "This root key may not list the workspace’s; type the names." : undefined);
 
   return (
@@ -188,51 +182,8 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
         <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never.">
           <input id={`${id}-expires`} type="datetime-local" className="input" value={expires} onChange={(event) => setExpires(event.target.value)} />
         </Field>
-        <fieldset className="action-form__group">
-          <legend>Credits</legend>
-          <Field inputId={`${id}-credits`} label="Credits" hint="Empty: unlimited.">
-            <input id={`${id}-credits`} type="number" min={0} step={1} className="input" value={credits} onChange={(event) => setCredits(event.target.value)} />
-          </Field>
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-refill`}>
-              Refill
-            </label>
-            <select id={`${id}-refill`} className="input" value={refill} onChange={(event) => setRefill(refillChoice(event.target.value))}>
-              <option value="none">No refill</option>
-              <option value="daily">Daily</option>
-              <option value="monthly">Monthly</option>
-            </select>
-          </div>
-          {refill !== "none" && (
-            <Field inputId={`${id}-refill-amount`} label="Refill amount">
-              <input id={`${id}-refill-amount`} type="number" min={1} step={1} className="input" value={refillAmount} onChange={(event) => setRefillAmount(event.target.value)} />
-            </Field>
-          )}
-          {refill === "monthly" && (
-            <Field inputId={`${id}-refill-day`} label="Refill day" hint="Day of the month, 1–31 (UTC); in a shorter month, its last day.">
-              <input id={`${id}-refill-day`} type="number" min={1} max={31} step={1} className="input" value={refillDay} onChange={(event) => setRefillDay(event.target.value)} />
-            </Field>
-          )}
-      </fieldset>
-      <fieldset className="action-form__group">
-        <legend>Rate limits</legend>
-        {limits.map((row, index) => (
-          <div className="action-form__row" key={index}>
-            <Field inputId={`${id}-rl-name-${index}`} label="Limit name">
-              <input id={`${id}-rl-name-${index}`} className="input" value={row.name} onChange={(event) => setLimit(index, { name: event.target.value })} autoComplete="off" />
-            </Field>
-            <Field inputId={`${id}-rl-limit-${index}`} label="Requests">
-              <input id={`${id}-rl-limit-${index}`} type="number" min={1} className="input" value={row.limit} onChange={(event) => setLimit(index, { limit: event.target.value })} />
-            </Field>
-            <Field inputId={`${id}-rl-window-${index}`} label="Per seconds">
-              <input id={`${id}-rl-window-${index}`} type="number" min={1} className="input" value={row.seconds} onChange={(event) => setLimit(index, { seconds: event.target.value })} />
-            </Field>
-          </div>
-        ))}
-        <button type="button" className="button button--small" onClick={() => setLimits([...limits, EMPTY_LIMIT])}>
-          Add a rate limit
-        </button>
-      </fieldset>
+        <CreditsFields id={id} value={credits} onChange={setCredits} />
+        <RatelimitFields id={id} rows={limits} onChange={setLimits} />
       <NamePicker
         legend="Permissions"
         choices={permissionsQuery.data?.map((permission) => permission.slug ?? permission.name)}
@@ -289,8 +240,4 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
       </fieldset>
     </form>
   );
-}
-
-function refillChoice(value: string): RefillChoice {
-  return value === "daily" || value === "monthly" ? value : "none";
 }

@@ -1,13 +1,17 @@
-import { Field, FormEnd, MetaField } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
-import type { KeyFieldsInput } from "../../../lib/api/key-changes";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
+import type { RateLimit } from "../../../lib/key-facts";
 import { useNow } from "../../../lib/hooks/use-now";
 import { useUpdateKey } from "../api/use-key-mutations";
+import { useWorkspaceRoles } from "../api/use-workspace-choices";
+import { keyAccess } from "../key-access";
 import type { KeyCache } from "../key-cache";
+import { AccessFields } from "./access-fields";
 import { ActionDialog } from "./action-dialog";
-import { parseExpires, parseMeta } from "./key-form-fields";
+import { editChanges, editDraft, localInput, raiseLimit, type EditDraft } from "./edit-draft";
+import { CreditsFields, Field, FormEnd, MetaField, RatelimitFields } from "./form-parts";
+import { parseMeta } from "./key-form-fields";
 import type { RenderError } from "./render-error";
 
 export interface EditDialogProps {
@@ -18,54 +22,29 @@ export interface EditDialogProps {
   onClose: () => void;
   /** Prefills Expires with this instant (the verdict's "Extend"). */
   extendTo?: number;
+  /** Prefills this rate limit raised, its request count focused (the verdict's "Raise limit"). */
+  raise?: RateLimit;
 }
 
-/** A `datetime-local` value for an instant, in the user's time zone. */
-function localInput(at: number | undefined): string {
-  if (at === undefined) return "";
-  const date = new Date(at);
-  const pad = (value: number) => String(value).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** Edit: the key's name, external id, meta, expiry and whether it is enabled; only what changed is sent. */
-export function EditDialog({ connection, apiKey, cache, renderError, onClose, extendTo }: EditDialogProps) {
+/** Edit: every field keys.updateKey takes, from the key as it is; only what was changed is sent. */
+export function EditDialog({ connection, apiKey, cache, renderError, onClose, extendTo, raise }: EditDialogProps) {
   const id = useId();
   const now = useNow();
-  const [name, setName] = useState(apiKey.name ?? "");
-  const [externalId, setExternalId] = useState(apiKey.identity?.externalId ?? "");
-  const [meta, setMeta] = useState(apiKey.meta === undefined ? "" : JSON.stringify(apiKey.meta, null, 2));
-  const [expires, setExpires] = useState(localInput(extendTo ?? apiKey.expires));
-  const [enabled, setEnabled] = useState(apiKey.enabled !== false);
+  const [opened] = useState(() => {
+    const initial = editDraft(apiKey, now);
+    const extended = extendTo === undefined ? initial : { ...initial, expires: localInput(extendTo) };
+    if (raise === undefined) return { initial, draft: extended, focusRow: undefined };
+    const raised = raiseLimit(extended, raise);
+    return { initial, draft: raised.draft, focusRow: raised.row };
+  });
+  const [draft, setDraft] = useState<EditDraft>(opened.draft);
   const [problem, setProblem] = useState<string | null>(null);
+  const roles = useWorkspaceRoles(connection);
   const mutation = useUpdateKey(connection, cache);
-  const metaCheck = parseMeta(meta);
-
-  function changes(): { changes: KeyFieldsInput; optimistic: Partial<Key> } | string {
-    const result: KeyFieldsInput = {};
-    const optimistic: Partial<Key> = {};
-    if (name.trim() !== (apiKey.name ?? "")) {
-      result.name = name.trim() === "" ? null : name.trim();
-      if (name.trim() !== "") optimistic.name = name.trim();
-    }
-    if (externalId.trim() !== (apiKey.identity?.externalId ?? "")) result.externalId = externalId.trim() === "" ? null : externalId.trim();
-    if (!metaCheck.ok) return `Meta: ${metaCheck.error}`;
-    if (JSON.stringify(metaCheck.value) !== JSON.stringify(apiKey.meta)) result.meta = metaCheck.value ?? null;
-    if (expires !== localInput(apiKey.expires)) {
-      const at = parseExpires(expires, now);
-      if (!at.ok) return `Expires: ${at.error}`;
-      result.expires = at.value ?? null;
-      if (at.value !== undefined) optimistic.expires = at.value;
-    }
-    if (enabled !== (apiKey.enabled !== false)) {
-      result.enabled = enabled;
-      optimistic.enabled = enabled;
-    }
-    return { changes: result, optimistic };
-  }
+  const set = (patch: Partial<EditDraft>) => setDraft({ ...draft, ...patch });
 
   function send() {
-    const built = changes();
+    const built = editChanges(opened.initial, draft, { key: apiKey, access: keyAccess(apiKey, roles.data), workspaceRoles: roles.data, now });
     if (typeof built === "string") {
       setProblem(built);
       return;
@@ -87,17 +66,20 @@ export function EditDialog({ connection, apiKey, cache, renderError, onClose, ex
     <ActionDialog title="Edit key" onClose={onClose}>
       <form className="action-form" onSubmit={submit} noValidate>
         <Field inputId={`${id}-name`} label="Name">
-          <input id={`${id}-name`} className="input" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" />
+          <input id={`${id}-name`} className="input" value={draft.name} onChange={(event) => set({ name: event.target.value })} autoComplete="off" />
         </Field>
         <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never expires.">
-          <input id={`${id}-expires`} type="datetime-local" className="input" value={expires} onChange={(event) => setExpires(event.target.value)} />
+          <input id={`${id}-expires`} type="datetime-local" className="input" value={draft.expires} onChange={(event) => set({ expires: event.target.value })} />
         </Field>
+        <CreditsFields id={id} value={draft.credits} onChange={(credits) => set({ credits })} />
+        <RatelimitFields id={id} rows={draft.ratelimits} onChange={(ratelimits) => set({ ratelimits })} focusRow={opened.focusRow} />
+        <AccessFields connection={connection} apiKey={apiKey} value={draft.access} onChange={(access) => set({ access })} />
         <Field inputId={`${id}-external`} label="External id">
-          <input id={`${id}-external`} className="input input--mono" value={externalId} onChange={(event) => setExternalId(event.target.value)} autoComplete="off" />
+          <input id={`${id}-external`} className="input input--mono" value={draft.externalId} onChange={(event) => set({ externalId: event.target.value })} autoComplete="off" />
         </Field>
-        <MetaField id={id} value={meta} onChange={setMeta} check={metaCheck} rows={4} />
+        <MetaField id={id} value={draft.meta} onChange={(meta) => set({ meta })} check={parseMeta(draft.meta)} rows={4} />
         <label className="action-form__check">
-          <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} /> Enabled
+          <input type="checkbox" checked={draft.enabled} onChange={(event) => set({ enabled: event.target.checked })} /> Enabled
         </label>
         <FormEnd problem={problem} error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Save changes" pendingLabel="Saving…" />
       </form>

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
+import { appliedRateLimits, type RateLimit } from "../../../lib/key-facts";
 import { useUpdateKey } from "../api/use-key-mutations";
 import { probeAddPermission, probeReroll, probeUpdate, type ProbeAnswer } from "../api/probes";
 import type { KeyCache } from "../key-cache";
@@ -8,7 +9,7 @@ import { forgetRefusal, useRefusal, type KeyAction } from "../refusals";
 import { CreditsDialog, type CreditsMode } from "./credits-dialog";
 import { DeleteDialog } from "./delete-dialog";
 import { EditDialog } from "./edit-dialog";
-import { PermissionDialog } from "./permission-dialog";
+import { AccessDialog } from "./access-dialog";
 import { RefusalNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
 import { RerollDialog } from "./reroll-dialog";
@@ -29,11 +30,11 @@ export interface KeyActionsProps {
 }
 
 type Open =
-  | { dialog: "edit"; extendTo?: number }
+  | { dialog: "edit"; extendTo?: number; raise?: RateLimit }
   | { dialog: "credits"; mode?: CreditsMode; value?: number }
   | { dialog: "reroll"; permission?: ProbeAnswer }
   | { dialog: "delete" }
-  | { dialog: "permission"; permission?: ProbeAnswer }
+  | { dialog: "access"; refused?: boolean; permission?: ProbeAnswer }
   | null;
 
 /**
@@ -61,6 +62,7 @@ export function KeyActions(props: KeyActionsProps) {
    * instead. `unknown` (no honest probe, or it failed) opens the form, which says so.
    */
   async function openChecked(probe: (connection: Connection, key: Key) => Promise<ProbeAnswer>, next: (answer: ProbeAnswer) => Open) {
+    if (checking) return;
     setChecking(true);
     const answer = await probe(connection, apiKey);
     setChecking(false);
@@ -70,22 +72,27 @@ export function KeyActions(props: KeyActionsProps) {
 
   const checkAgain = (action: KeyAction) => () => forgetRefusal(connection, action, target);
   const common = { connection, apiKey, cache, renderError, onClose: () => setOpen(null) };
-  const updating = updateRefusal !== undefined || checking;
+  // Not disabled while a probe runs (aria-disabled instead, a second click ignored): a disabled button loses the
+  // focus, and the dialog it opens could not give it back when it closes.
+  const updating = updateRefusal !== undefined;
   const refill = apiKey.credits?.refill?.amount;
+  // The limit that refused, when one applies to every verification (analytics does not record which one did).
+  const limits = appliedRateLimits(apiKey);
+  const refusingLimit = limits.length === 1 ? limits[0]?.limit : undefined;
 
   const fixes = [
     !enabled && (
-      <button key="enable" type="button" className="button button--primary" disabled={updating} onClick={() => setEnabled(true)}>
+      <button key="enable" type="button" className="button button--primary" disabled={updating} aria-disabled={checking || undefined} onClick={() => setEnabled(true)}>
         Enable
       </button>
     ),
     outOfCredits && (
-      <button key="credits" type="button" className="button button--primary" disabled={updating} onClick={() => void openUpdating({ dialog: "credits", mode: "increment", value: refill ?? 100 })}>
+      <button key="credits" type="button" className="button button--primary" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "credits", mode: "increment", value: refill ?? 100 })}>
         Add credits
       </button>
     ),
     expired && (
-      <button key="extend" type="button" className="button button--primary" disabled={updating} onClick={() => void openUpdating({ dialog: "edit", extendTo: now + 30 * DAY })}>
+      <button key="extend" type="button" className="button button--primary" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "edit", extendTo: now + 30 * DAY })}>
         Extend expiry
       </button>
     ),
@@ -94,15 +101,32 @@ export function KeyActions(props: KeyActionsProps) {
         key="remove-expiry"
         type="button"
         className="button"
-        disabled={updating}
+        disabled={updating} aria-disabled={checking || undefined}
         onClick={() => toggle.mutate({ keyId: apiKey.keyId, changes: { expires: null }, optimistic: { expires: undefined } })}
       >
         Remove expiry
       </button>
     ),
     refusedAs === "INSUFFICIENT_PERMISSIONS" && (
-      <button key="permission" type="button" className="button button--primary" disabled={updating} onClick={() => void openChecked(probeAddPermission, (permission) => ({ dialog: "permission", permission }))}>
+      <button
+        key="permission"
+        type="button"
+        className="button button--primary"
+        disabled={updating} aria-disabled={checking || undefined}
+        onClick={() => void openChecked(probeAddPermission, (permission) => ({ dialog: "access", refused: true, permission }))}
+      >
         Add permission
+      </button>
+    ),
+    refusedAs === "RATE_LIMITED" && (
+      <button
+        key="raise"
+        type="button"
+        className="button button--primary"
+        disabled={updating} aria-disabled={checking || undefined}
+        onClick={() => void openUpdating({ dialog: "edit", ...(refusingLimit !== undefined && { raise: refusingLimit }) })}
+      >
+        Raise limit
       </button>
     ),
   ].filter(Boolean);
@@ -121,13 +145,16 @@ export function KeyActions(props: KeyActionsProps) {
             Disable
           </button>
         )}
-        <button type="button" className="button" disabled={updating} onClick={() => void openUpdating({ dialog: "edit" })}>
+        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "edit" })}>
           Edit
         </button>
-        <button type="button" className="button" disabled={updating} onClick={() => void openUpdating({ dialog: "credits" })}>
+        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "credits" })}>
           Credits
         </button>
-        <button type="button" className="button" disabled={createRefusal !== undefined || checking} onClick={() => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission }))}>
+        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "access" })}>
+          Permissions and roles
+        </button>
+        <button type="button" className="button" disabled={createRefusal !== undefined} aria-disabled={checking || undefined} onClick={() => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission }))}>
           Reroll
         </button>
         <button type="button" className="button button--danger" disabled={deleteRefusal !== undefined} onClick={() => setOpen({ dialog: "delete" })}>
@@ -140,13 +167,15 @@ export function KeyActions(props: KeyActionsProps) {
       {addPermissionRefusal && <RefusalNote refusal={addPermissionRefusal} action="Adding a permission" onCheckAgain={checkAgain("add_permission_to_key")} />}
       {toggle.isError && <div className="key-actions__result">{renderError(toggle.error, () => toggle.mutate(toggle.variables))}</div>}
 
-      {open?.dialog === "edit" && <EditDialog {...common} {...(open.extendTo !== undefined && { extendTo: open.extendTo })} />}
+      {open?.dialog === "edit" && (
+        <EditDialog {...common} {...(open.extendTo !== undefined && { extendTo: open.extendTo })} {...(open.raise !== undefined && { raise: open.raise })} />
+      )}
       {open?.dialog === "credits" && (
         <CreditsDialog {...common} {...(open.mode !== undefined && { initialMode: open.mode })} {...(open.value !== undefined && { initialValue: open.value })} />
       )}
       {open?.dialog === "reroll" && <RerollDialog {...common} keyHref={props.keyHref} permissionUnknown={open.permission === "unknown"} />}
       {open?.dialog === "delete" && <DeleteDialog {...common} onDeleted={props.onDeleted} />}
-      {open?.dialog === "permission" && <PermissionDialog {...common} permissionUnknown={open.permission === "unknown"} />}
+      {open?.dialog === "access" && <AccessDialog {...common} refused={open.refused === true} addPermissionUnknown={open.permission === "unknown"} />}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 
 export interface NamePickerProps {
   legend: string;
@@ -16,10 +16,12 @@ export interface NamePickerProps {
    * offered, and names are typed only when the workspace's cannot be listed.
    */
   existingOnly?: boolean;
+  /** Said under the choices (what cannot be picked here, and why). */
+  children?: ReactNode;
 }
 
 /** Permissions or roles: checkboxes for the workspace's, a text field for new ones (or, for roles, unlisted ones). */
-export function NamePicker({ legend, choices, choicesNote, picked, onPickedChange, typed, onTypedChange, existingOnly = false }: NamePickerProps) {
+export function NamePicker({ legend, choices, choicesNote, picked, onPickedChange, typed, onTypedChange, existingOnly = false, children }: NamePickerProps) {
   const typedId = useId();
   const listed = choices !== undefined && choices.length > 0;
   const noun = legend.toLowerCase();
@@ -45,6 +47,7 @@ export function NamePicker({ legend, choices, choicesNote, picked, onPickedChang
       ) : (
         choicesNote !== undefined && <p className="field__hint">{choicesNote}</p>
       )}
+      {children}
       {existingOnly && (
         <p className="field__hint">
           {choices !== undefined && choices.length === 0 ? `The workspace has no ${noun} yet. ` : ""}

@@ -89,7 +89,13 @@ function KeyInsightContent(props: KeyInsightProps & { apiKey: Key }) {
     () => (day.data === undefined ? null : usageSeries(day.data, "24h", day.dataUpdatedAt).totals),
     [day.data, day.dataUpdatedAt],
   );
-  const verdict = refusalVerdict(apiKey, dayCounts, now);
+  // The newest refusals (the list below, one query): when the last one of an outcome was, for a rate limit's reset.
+  const refusals = useRefusals(connection, keyId, undefined, analyzable);
+  const latest = useMemo(() => {
+    const items = refusals.data?.pages.flatMap((page) => page.items) ?? [];
+    return (outcome: AnalyticsOutcome) => items.find((item) => item.outcome === outcome)?.time;
+  }, [refusals.data]);
+  const verdict = refusalVerdict(apiKey, dayCounts, now, latest);
   const title = apiKey.name !== undefined && apiKey.name.trim() !== "" ? apiKey.name : apiKey.keyId;
 
   return (

@@ -29,7 +29,7 @@ import { KeysToolbar } from "./keys-toolbar";
 import { LoadMoreButton } from "./load-more-button";
 import { LoadProgress } from "./load-progress";
 import { RefreshButton } from "./refresh-button";
-import { SelectionBar } from "./selection-bar";
+import { LazySelectionBar } from "./lazy-selection-bar";
 import { StatusFilter } from "./status-filter";
 import { UsageSortNote } from "./usage-sort-note";
 import "./keys.css";
@@ -195,7 +195,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
       {failure}
 
       {selectable && (
-        <SelectionBar
+        <LazySelectionBar
           selectedCount={selectedKeys.length}
           hiddenCount={selectedKeys.length - shownSelected}
           shownCount={shown.length}
@@ -204,7 +204,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
           onClear={selection.clear}
         >
           {renderBulkActions(selectedKeys, selection.clear)}
-        </SelectionBar>
+        </LazySelectionBar>
       )}
 
       {shown.length === 0 && narrowed ? (

@@ -1,5 +1,5 @@
 import { formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
-import { nextRefill } from "../../../lib/key-facts";
+import { describeReset, nextRefill } from "../../../lib/key-facts";
 import { describeVerification, type VerificationFacts } from "../../../lib/verification-outcomes";
 import { RichText } from "./rich-text";
 import "./request-lookup.css";
@@ -63,7 +63,6 @@ function specifics(facts: VerificationFacts, now: number): string[] {
 
 /** When the window that refused it ends: ahead, or said to be past (a reset that has passed is not a wait). */
 function resetNote(reset: number | undefined, now: number): string[] {
-  const time = reset === undefined ? null : formatUtcTime(reset);
-  if (reset === undefined || time === null) return [];
-  return reset > now ? [`The limit resets at ${time} (${formatRelativeTime(reset, now)}).`] : [`The limit reset at ${time}, passed.`];
+  const said = reset === undefined ? null : describeReset(reset, now);
+  return said === null ? [] : [`The limit ${said}.`];
 }

@@ -55,6 +55,23 @@ describe("why a key is refused, in one sentence", () => {
     });
   });
 
+  test("FORBIDDEN refusals name the API's IP whitelist, their only cause", () => {
+    expect(refusalVerdict({ enabled: true }, counts({ VALID: 6, FORBIDDEN: 4 }), NOW).text).toBe(
+      "Refused at times because callers came from an address its API's IP whitelist does not list: 4 of 10 verifications in the last 24 h were refused as FORBIDDEN.",
+    );
+  });
+
+  test("rate-limited refusals also say when the window that refused last resets, ahead or passed", () => {
+    const key = { ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }] };
+    const refusedAt = NOW - 20_000; // 10:29:40, in the window that ends at 10:30:00
+    const ahead = refusalVerdict(key, counts({ RATE_LIMITED: 12 }), NOW - 30_000, (outcome) => (outcome === "RATE_LIMITED" ? refusedAt : undefined));
+    expect(ahead.text).toBe(
+      "Refused mostly because callers went over its rate limit “requests” (10 per 1 minute): 12 of 12 verifications in the last 24 h were refused as RATE_LIMITED; the window that refused last resets at 2026-11-23 10:30:00 UTC (in under a minute).",
+    );
+    const passed = refusalVerdict(key, counts({ RATE_LIMITED: 12 }), NOW + 5_000, () => refusedAt);
+    expect(passed.text).toMatch(/; the window that refused last reset at 2026-11-23 10:30:00 UTC, passed\.$/);
+  });
+
   test("a key both disabled and expired is refused as the server records it: disabled first", () => {
     const verdict = refusalVerdict({ enabled: false, expires: NOW - DAY }, counts({ DISABLED: 2 }), NOW);
     expect(verdict.text).toBe(

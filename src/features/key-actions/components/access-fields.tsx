@@ -1,0 +1,102 @@
+import type { Key } from "../../../lib/contract";
+import type { Connection } from "../../../lib/api/transport";
+import { useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
+import { keyAccess, sameNames, type KeyAccess } from "../key-access";
+import { splitNames } from "./key-form-fields";
+import { NamePicker } from "./name-picker";
+
+/** The key's own permissions and its roles as picked; `null`: left as they are. */
+export interface AccessDraft {
+  permissions: string[] | null;
+  /** New permission names, typed. */
+  typedPermissions: string;
+  roles: string[] | null;
+  /** Role names, typed when the workspace's cannot be listed. */
+  typedRoles: string;
+}
+
+export const UNTOUCHED_ACCESS: AccessDraft = { permissions: null, typedPermissions: "", roles: null, typedRoles: "" };
+
+/** What the draft asks for: the key's own permissions and its roles, each only when it differs from what the key has. */
+export function accessChanges(draft: AccessDraft, apiKey: Key, access: KeyAccess): { permissions?: string[]; roles?: string[] } {
+  const permissions = [...new Set([...(draft.permissions ?? access.direct), ...splitNames(draft.typedPermissions)])];
+  const roles = [...new Set([...(draft.roles ?? apiKey.roles ?? []), ...splitNames(draft.typedRoles)])];
+  return {
+    ...(!sameNames(permissions, access.direct) && { permissions }),
+    ...(!sameNames(roles, apiKey.roles ?? []) && { roles }),
+  };
+}
+
+interface AccessFieldsProps {
+  connection: Connection;
+  apiKey: Key;
+  value: AccessDraft;
+  onChange: (value: AccessDraft) => void;
+}
+
+/**
+ * The key's own permissions and its roles, picked from the workspace's (new permission names may be typed); what its
+ * roles give is listed apart, since only removing the role takes it away.
+ */
+export function AccessFields({ connection, apiKey, value, onChange }: AccessFieldsProps) {
+  const permissionsQuery = useWorkspacePermissions(connection);
+  const rolesQuery = useWorkspaceRoles(connection);
+  const access = keyAccess(apiKey, rolesQuery.data);
+  const ownNames = (listed: readonly string[] | undefined, own: readonly string[]) => (listed === undefined ? undefined : [...new Set([...own, ...listed])]);
+  const choicesNote = (failed: boolean) => (failed ? "This root key may not list the workspace’s; type the names." : undefined);
+  return (
+    <>
+      <NamePicker
+        legend="Permissions"
+        choices={ownNames(
+          permissionsQuery.data?.map((permission) => permission.slug ?? permission.name),
+          access.direct,
+        )}
+        choicesNote={choicesNote(permissionsQuery.isError)}
+        picked={value.permissions ?? access.direct}
+        onPickedChange={(permissions) => onChange({ ...value, permissions })}
+        typed={value.typedPermissions}
+        onTypedChange={(typedPermissions) => onChange({ ...value, typedPermissions })}
+      >
+        <RoleGiven access={access} hasRoles={(apiKey.roles ?? []).length > 0} />
+      </NamePicker>
+      <NamePicker
+        legend="Roles"
+        choices={ownNames(
+          rolesQuery.data?.map((role) => role.name),
+          apiKey.roles ?? [],
+        )}
+        choicesNote={choicesNote(rolesQuery.isError)}
+        picked={value.roles ?? apiKey.roles ?? []}
+        onPickedChange={(roles) => onChange({ ...value, roles })}
+        typed={value.typedRoles}
+        onTypedChange={(typedRoles) => onChange({ ...value, typedRoles })}
+        existingOnly
+      />
+    </>
+  );
+}
+
+/** What the key's roles give: not its own, so not removable here. */
+function RoleGiven({ access, hasRoles }: { access: KeyAccess; hasRoles: boolean }) {
+  if (!access.known && hasRoles) {
+    return (
+      <p className="field__hint">
+        Its roles’ permissions could not be read, so all its permissions are listed as its own; some may come from its roles.
+      </p>
+    );
+  }
+  if (access.fromRoles.length === 0) return null;
+  return (
+    <div className="access-fields__given">
+      <p className="field__hint">From its roles (not removable here: remove the role to take them away):</p>
+      <ul>
+        {access.fromRoles.map(({ permission, roles }) => (
+          <li key={permission}>
+            <code>{permission}</code> <span className="field__hint">from {roles.join(", ")}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

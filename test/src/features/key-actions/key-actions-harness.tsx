@@ -1,0 +1,45 @@
+import { vi } from "vitest";
+import type { KeyCache } from "../../../../src/features/key-actions/key-cache";
+import { ApiError } from "../../../../src/lib/api-errors";
+
+/** What the stubbed service answers to one request. */
+export type Answer = { status: number; body: unknown };
+
+/** A fetch that answers each operation (by path) from `answers`; records what was sent. */
+export function stubApi(answers: Record<string, Answer | ((body: Record<string, unknown>) => Answer | Promise<Answer>)>) {
+  const sent: { path: string; body: Record<string, unknown> }[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+      const path = new URL(input instanceof Request ? input.url : input.toString()).pathname;
+      const body = JSON.parse(typeof init?.body === "string" ? init.body : "{}") as Record<string, unknown>;
+      sent.push({ path, body });
+      const answer = answers[path];
+      const answered = typeof answer === "function" ? answer(body) : (answer ?? { status: 404, body: { error: { status: 404, title: "Not Found", detail: "no such route", type: "x" } } });
+      return Promise.resolve(answered).then(({ status, body: reply }) => new Response(JSON.stringify(reply), { status, headers: { "content-type": "application/json" } }));
+    }),
+  );
+  return sent;
+}
+
+export const ok = (data: unknown): Answer => ({ status: 200, body: { meta: { requestId: "req_1" }, data } });
+export const forbidden = (detail: string): Answer => ({
+  status: 403,
+  body: { meta: { requestId: "req_2" }, error: { status: 403, title: "Insufficient Permissions", detail, type: "https://unkey.com/docs/errors/unkey/authorization/insufficient_permissions" } },
+});
+
+export function fakeCache(): KeyCache & { rollbacks: number } {
+  const cache = {
+    rollbacks: 0,
+    patchKey: vi.fn(() => () => {
+      cache.rollbacks += 1;
+    }),
+    refreshKey: vi.fn(() => Promise.resolve()),
+    keyCreated: vi.fn(() => Promise.resolve()),
+    keyDeleted: vi.fn(),
+  };
+  return cache;
+}
+
+/** The failure panel, as the app renders it, reduced to the service's words. */
+export const renderError = (error: unknown) => <p role="alert">{error instanceof ApiError ? error.detail : String(error)}</p>;
