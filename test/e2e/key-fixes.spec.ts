@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { seriousViolationsInBothThemes } from "./axe";
-import { expect, saveScreenshot, test, verifyCode } from "./fixtures";
+import { expect, HOUR_MS, saveScreenshot, test, verifyCode, withinOnePeriod } from "./fixtures";
 import { actingRootKey, adminKey, connect, openKey } from "./key-actions-helpers";
 
 // axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
@@ -18,7 +18,9 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
   throw new Error("Tab never reached the control");
 }
 
-test("a rate-limited key's verdict names the limit and its reset; Raise limit opens Edit there, and the key then verifies VALID", async ({ page, server }) => {
+test("a rate-limited key's verdict names the limit and its reset; Raise limit opens Edit there, and the key then verifies VALID", async ({ page, server }, testInfo) => {
+  // The limit's window is the UTC hour: the refusals and the raise must happen in one.
+  await withinOnePeriod(testInfo, HOUR_MS);
   const rootKey = await actingRootKey(server, "e2e-raise");
   const key = await adminKey(server, ["--name", "Throttled", "--ratelimit", "1/1h"]);
   expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
