@@ -2,20 +2,21 @@ import type { Database } from "better-sqlite3";
 import { createKeyStore } from "./db/key-store";
 import { createApi, createIdentity, createRole, createRootKey, createWorkspace, keyInserter, type NewIdentity, type NewKey } from "./db/management";
 import { recordTraffic, trafficReplayer, TRAFFIC_TAGS } from "./keys/traffic";
-import { READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "../src/lib/contract";
+import { READ_ANALYTICS_PERMISSION, READ_APIS_PERMISSION, READ_KEYS_PERMISSION } from "../src/lib/contract";
 import { VERIFY_ANY_API_KEYS } from "./permissions";
 import { hashSecret, newApiKeySecret } from "./secrets";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** What a root key may do unless told otherwise: read the keys of every API. */
-export const DEFAULT_ROOT_KEY_PERMISSIONS = [READ_KEYS_PERMISSION] as const;
+/** What a root key may do unless told otherwise: read every API and its keys (the real service's apis.listKeys asks both). */
+export const DEFAULT_ROOT_KEY_PERMISSIONS = [READ_KEYS_PERMISSION, READ_APIS_PERMISSION] as const;
 /**
  * The demo root key may do what the dashboard does: read keys and their analytics, verify keys, and create, change
  * and delete keys with their permissions and roles (a demo whose actions were all refused would show nothing).
  */
 export const DEMO_ROOT_KEY_PERMISSIONS = [
   READ_KEYS_PERMISSION,
+  READ_APIS_PERMISSION,
   READ_ANALYTICS_PERMISSION,
   VERIFY_ANY_API_KEYS,
   "api.*.create_key",

@@ -7,6 +7,7 @@ import {
   parseExpiry,
   parseMeta,
   parseDefaultPrefix,
+  parseIpWhitelist,
   parseNameList,
   parsePermissions,
   parseRateLimit,
@@ -36,6 +37,7 @@ import {
   listIdentities,
   listRoles,
   listRootKeys,
+  setAnalyticsQueriesPerHour,
   setAnalyticsRetentionDays,
   updateApi,
   type ApiSettings,
@@ -78,16 +80,20 @@ Commands:
                                                                          their external id without its rate limits
   keys seed --count N [--api API_ID]                                     prints how many keys were created
   traffic --days N --count M [--api API_ID]                              records M verifications over N days
-  apis list                                                              id, name, keys, key-space defaults, protection
-  apis create --name N [--default-prefix P] [--default-bytes N] [--delete-protection on|off]
+  apis list                                                              id, name, keys, key-space defaults,
+                                                                         protection, IP whitelist
+  apis create --name N [--default-prefix P] [--default-bytes N] [--delete-protection on|off] [--ip-whitelist IP,…]
                                                                          prints the api id
   apis update API_ID [--default-prefix P|none] [--default-bytes N|none] [--delete-protection on|off]
-                                                                         keys.createKey's prefix and byte length when
+              [--ip-whitelist IP,…|none]                                 keys.createKey's prefix and byte length when
                                                                          a request leaves them out; a protected API
-                                                                         cannot be deleted (412)
-  workspaces create --name N [--retention-days N]                        prints the workspace id
-  workspaces update --retention-days N                                   how many days back analytics queries may
-                                                                         reach (default 30), for --workspace
+                                                                         cannot be deleted (412); verifications from
+                                                                         other addresses are FORBIDDEN
+  workspaces create --name N [--retention-days N] [--analytics-quota N]  prints the workspace id
+  workspaces update [--retention-days N] [--analytics-quota N|none]      for --workspace: how many days back
+                                                                         analytics queries may reach (default 30), and
+                                                                         how many it may run an hour (default the
+                                                                         server's --analytics-quota)
 
 Options:
   --data-dir DIR      the server's data directory (default ${DEFAULT_DATA_DIR})
@@ -96,7 +102,9 @@ Options:
                       create_key, update_key, delete_key, read_api, create_api, delete_api, decrypt_key, encrypt_key),
                       rbac.*.<action> (add_permission_to_key, remove_permission_from_key, add_role_to_key,
                       remove_role_from_key, create_permission, create_role, read_permission, read_role),
-                      identity.*.read_identity (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")});
+                      identity.*.read_identity (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}); or the real
+                      service's URN form, unkey:v1:<workspaceId>:<resource>#<action>, e.g.
+                      unkey:v1:ws_…:keyspaces/<apiId>/keys/*#read_key (docs/api.md#urn-form-permissions);
                       keys: their own, e.g. documents.read
   --ratelimit N/W     e.g. 300/60s, 1000/1m; no limit unless given. On a key or an identity, repeatable: N/W is
                       the limit "requests", checked on every verification; NAME=N/W (e.g. tokens=50000/1h) is
@@ -130,6 +138,8 @@ export const ADMIN_OPTIONS = {
   "delete-protection": { type: "string" },
   description: { type: "string" },
   "retention-days": { type: "string" },
+  "ip-whitelist": { type: "string" },
+  "analytics-quota": { type: "string" },
   help: { type: "boolean" },
 } as const;
 
@@ -143,6 +153,7 @@ const MAX_TRAFFIC_COUNT = 100_000_000;
 const MAX_TRAFFIC_DAYS = 3650;
 /** A workspace's analytics retention, in days: the real service keeps it in 16 bits. */
 const MAX_RETENTION_DAYS = 65_535;
+const MAX_ANALYTICS_QUOTA = 1_000_000_000;
 
 class CommandError extends Error {}
 
@@ -225,11 +236,23 @@ function apiSettingsOf(values: Values, clearable: boolean): ApiSettings {
   if (prefix !== undefined) settings.defaultPrefix = clearable && prefix === CLEAR ? null : parseDefaultPrefix(prefix);
   if (bytes !== undefined) settings.defaultBytes = clearable && bytes === CLEAR ? null : parseWholeIn("--default-bytes", bytes, 16, 255);
   if (values["delete-protection"] !== undefined) settings.deleteProtection = parseSwitch("--delete-protection", values["delete-protection"]);
+  const whitelist = values["ip-whitelist"];
+  if (whitelist !== undefined) settings.ipWhitelist = clearable && whitelist === CLEAR ? null : parseIpWhitelist(whitelist);
   return settings;
 }
 
-function retentionDaysOf(value: string): number {
-  return parseWholeIn("--retention-days", value, 1, MAX_RETENTION_DAYS);
+/** `workspaces create`'s and `workspaces update`'s analytics options; `none` gives the quota back to the server's flag. */
+function analyticsOptionsOf(values: Values, clearable: boolean): { retentionDays?: number; queriesPerHour?: number | null } {
+  const options: { retentionDays?: number; queriesPerHour?: number | null } = {};
+  if (values["retention-days"] !== undefined) options.retentionDays = parseWholeIn("--retention-days", values["retention-days"], 1, MAX_RETENTION_DAYS);
+  const quota = values["analytics-quota"];
+  if (quota !== undefined) options.queriesPerHour = clearable && quota === CLEAR ? null : parseWholeIn("--analytics-quota", quota, 1, MAX_ANALYTICS_QUOTA);
+  return options;
+}
+
+function setAnalyticsOptions(db: Database, workspaceId: string, options: { retentionDays?: number; queriesPerHour?: number | null }): void {
+  if (options.retentionDays !== undefined) setAnalyticsRetentionDays(db, workspaceId, options.retentionDays);
+  if (options.queriesPerHour !== undefined) setAnalyticsQueriesPerHour(db, workspaceId, options.queriesPerHour);
 }
 
 /** `keys update`'s options as the change keys.updateKey makes: `none` clears a value, as `null` does there. */
@@ -266,7 +289,7 @@ const COMMANDS: Record<string, Command> = {
       const { secret } = createRootKey(db, {
         workspaceId: workspace.id,
         name: values.name === undefined ? "Root key (admin CLI)" : requireText("--name", values.name),
-        permissions: values.permissions === undefined ? DEFAULT_ROOT_KEY_PERMISSIONS : parsePermissions(values.permissions),
+        permissions: values.permissions === undefined ? DEFAULT_ROOT_KEY_PERMISSIONS : parsePermissions(values.permissions, workspace.id),
         ...(ratelimit !== undefined && { ratelimit }),
       });
       return secret;
@@ -458,12 +481,13 @@ const COMMANDS: Record<string, Command> = {
         api.defaultPrefix ?? "-",
         api.defaultBytes === null ? "-" : String(api.defaultBytes),
         api.deleteProtection ? "on" : "off",
+        api.ipWhitelist ?? "-",
       ]);
-      return table(["ID", "NAME", "KEYS", "DEFAULT PREFIX", "DEFAULT BYTES", "DELETE PROTECTION"], rows);
+      return table(["ID", "NAME", "KEYS", "DEFAULT PREFIX", "DEFAULT BYTES", "DELETE PROTECTION", "IP WHITELIST"], rows);
     },
   },
   "apis create": {
-    options: ["name", "default-prefix", "default-bytes", "delete-protection"],
+    options: ["name", "default-prefix", "default-bytes", "delete-protection", "ip-whitelist"],
     argumentCount: 0,
     run(db, workspace, values) {
       const name = requireText("--name", values.name);
@@ -472,35 +496,37 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   "apis update": {
-    options: ["default-prefix", "default-bytes", "delete-protection"],
+    options: ["default-prefix", "default-bytes", "delete-protection", "ip-whitelist"],
     argumentCount: 1,
     run(db, workspace, values, [apiId = ""]) {
       const settings = apiSettingsOf(values, true);
       if (Object.keys(settings).length === 0) {
-        throw new UsageError(`"apis update" needs at least one thing to change: --default-prefix, --default-bytes or --delete-protection`);
+        throw new UsageError(`"apis update" needs at least one thing to change: --default-prefix, --default-bytes, --delete-protection or --ip-whitelist`);
       }
       db.transaction(() => updateApi(db, apiOf(db, workspace, apiId), settings)).immediate();
       return apiId;
     },
   },
   "workspaces create": {
-    options: ["name", "retention-days"],
+    options: ["name", "retention-days", "analytics-quota"],
     argumentCount: 0,
     run(db, _workspace, values) {
       const name = requireText("--name", values.name);
-      const retentionDays = values["retention-days"] === undefined ? undefined : retentionDaysOf(values["retention-days"]);
+      const options = analyticsOptionsOf(values, false);
       return db.transaction(() => {
         const id = createWorkspace(db, name);
-        if (retentionDays !== undefined) setAnalyticsRetentionDays(db, id, retentionDays);
+        setAnalyticsOptions(db, id, options);
         return id;
       }).immediate();
     },
   },
   "workspaces update": {
-    options: ["retention-days"],
+    options: ["retention-days", "analytics-quota"],
     argumentCount: 0,
     run(db, workspace, values) {
-      setAnalyticsRetentionDays(db, workspace.id, retentionDaysOf(requireText("--retention-days", values["retention-days"])));
+      const options = analyticsOptionsOf(values, true);
+      if (Object.keys(options).length === 0) throw new UsageError(`"workspaces update" needs --retention-days or --analytics-quota`);
+      db.transaction(() => setAnalyticsOptions(db, workspace.id, options)).immediate();
       return workspace.id;
     },
   },

@@ -1,5 +1,6 @@
+import { isIP } from "node:net";
 import { isPermissionName } from "../keys/permission-query";
-import { isPermission } from "../permissions";
+import { isPermission, parseResourcePermission } from "../permissions";
 import type { RateLimit } from "../rate-limit";
 
 /** Parsers for the admin CLI's option values; each throws a UsageError naming the flag. */
@@ -32,8 +33,11 @@ export function formatRateLimit({ limit, windowMs }: RateLimit): string {
   return `${limit}/${windowMs}ms`;
 }
 
-/** A comma-separated list like `api.*.read_key,api.api_123.read_key`, of at least one. */
-export function parsePermissions(value: string): string[] {
+/**
+ * A comma-separated list like `api.*.read_key,api.api_123.read_key` (or URN-form permissions, which must name the
+ * root key's workspace `workspaceId`: another's would allow nothing), of at least one.
+ */
+export function parsePermissions(value: string, workspaceId: string): string[] {
   const permissions = value
     .split(",")
     .map((item) => item.trim())
@@ -45,7 +49,16 @@ export function parsePermissions(value: string): string[] {
   }
   const invalid = permissions.find((permission) => !isPermission(permission));
   if (invalid !== undefined) {
-    throw new UsageError(`--permissions takes entries like api.*.read_key or api.<apiId>.read_key, got "${invalid}"`);
+    throw new UsageError(
+      `--permissions takes entries like api.*.read_key, api.<apiId>.read_key or unkey:v1:<workspaceId>:keyspaces/<apiId>/keys/*#read_key, got "${invalid}"`,
+    );
+  }
+  const foreign = permissions.find((permission) => {
+    const resource = parseResourcePermission(permission);
+    return resource !== undefined && resource.workspaceId !== workspaceId;
+  });
+  if (foreign !== undefined) {
+    throw new UsageError(`--permissions: "${foreign}" names another workspace than this root key's ${workspaceId}, so it would allow nothing`);
   }
   return permissions;
 }
@@ -188,4 +201,13 @@ export function parseDefaultPrefix(value: string): string {
 export function parseSwitch(flag: string, value: string): boolean {
   if (value !== "on" && value !== "off") throw new UsageError(`${flag} must be on or off, got "${value}"`);
   return value === "on";
+}
+
+/** `--ip-whitelist`: comma-separated IPv4 or IPv6 addresses, at most 512 characters as the real service stores them. */
+export function parseIpWhitelist(value: string): string[] {
+  const addresses = value.split(",").map((item) => item.trim());
+  const wrong = addresses.find((address) => isIP(address) === 0);
+  if (wrong !== undefined) throw new UsageError(`--ip-whitelist takes addresses like 203.0.113.7,2001:db8::1; "${wrong}" is not one`);
+  if (addresses.join(",").length > 512) throw new UsageError("--ip-whitelist must be at most 512 characters");
+  return addresses;
 }

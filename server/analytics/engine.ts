@@ -38,10 +38,11 @@ export const DEFAULT_ANALYTICS_LIMITS: AnalyticsLimits = {
 
 export interface AnalyticsEngine {
   /**
-   * Runs an analytics query over one workspace's rows only, refusing a lower time bound more than `retentionDays`
-   * back (the workspace's retention; 30 days unless given); never rejects for anything the query does.
+   * Runs an analytics query over one workspace's rows only, and of those only the key spaces (APIs) in `keySpaceIds`
+   * when given (none when empty), refusing a lower time bound more than `retentionDays` back (the workspace's
+   * retention; 30 days unless given); never rejects for anything the query does.
    */
-  query(workspaceId: string, sql: string, retentionDays?: number): Promise<QueryOutcome>;
+  query(workspaceId: string, sql: string, retentionDays?: number, keySpaceIds?: readonly string[]): Promise<QueryOutcome>;
   /**
    * Copies the verifications SQLite holds now beyond the engine's copy (as every query does first, up to the newest
    * one committed when it arrived).
@@ -53,8 +54,9 @@ export interface AnalyticsEngine {
   close(): Promise<void>;
 }
 
-// Workspace ids are this server's own (never request input), and are checked anyway before they go into a view.
+// Workspace and API ids are this server's own (never request input), and are checked anyway before they go into a view.
 const WORKSPACE_ID = /^ws_[A-Za-z0-9]{1,64}$/;
+const KEY_SPACE_ID = /^api_[A-Za-z0-9]{1,64}$/;
 const IDLE_CONNECTIONS = 16;
 /** Checked queries remembered by their text: a dashboard sends the same few again and again. */
 const CHECKED_QUERIES = 1000;
@@ -64,10 +66,24 @@ type HourLayout = "by_time" | "by_key";
 
 const HOUR_TABLES: Record<HourLayout, string> = { by_time: "store.per_hour", by_key: "store.per_hour_by_key" };
 
-function publicViewsSql(workspaceId: string, hourLayout: HourLayout): string {
+/** The rows a connection's views show: one workspace's, and of them only some key spaces' when `keySpaceIds` is given. */
+interface Scope {
+  workspaceId: string;
+  keySpaceIds: readonly string[] | undefined;
+}
+
+/** The rows' filter, which every public view (the only tables a checked query may read) applies. */
+function scopeFilter({ workspaceId, keySpaceIds }: Scope): string {
   if (!WORKSPACE_ID.test(workspaceId)) throw new Error("not a workspace id");
-  // DuckDB views take no parameters: the id is a checked literal.
+  // DuckDB views take no parameters: the ids are checked literals.
   const workspace = `workspace_id = '${workspaceId}'`;
+  if (keySpaceIds === undefined) return workspace;
+  if (!keySpaceIds.every((id) => KEY_SPACE_ID.test(id))) throw new Error("not an API id");
+  return keySpaceIds.length === 0 ? `${workspace} AND false` : `${workspace} AND key_space_id IN (${keySpaceIds.map((id) => `'${id}'`).join(", ")})`;
+}
+
+function publicViewsSql(scope: Scope, hourLayout: HourLayout): string {
+  const workspace = scopeFilter(scope);
   // Every verification here comes from the API: source 'api', no gateway app (as key_verifications_v1 says too).
   const dimensions = "time, workspace_id, key_space_id, external_id, key_id, outcome, 'api' AS source, '' AS app_id, tags, count, spent_credits";
   return `
@@ -202,15 +218,17 @@ export async function createAnalyticsEngine(
   const busy = new Set<DuckDBConnection>();
   const inFlight = new Set<Promise<QueryOutcome>>();
 
-  // Idle connections by workspace and per-hour layout: each has its views over that workspace's rows only.
-  async function takeConnection(workspaceId: string, hourLayout: HourLayout): Promise<DuckDBConnection> {
-    const pooled = idle.get(`${workspaceId}/${hourLayout}`)?.pop();
+  // Idle connections by scope and per-hour layout: each has its views over that scope's rows only.
+  const poolOf = (scope: Scope, hourLayout: HourLayout) => `${scope.workspaceId}/${scope.keySpaceIds?.join(",") ?? "*"}/${hourLayout}`;
+
+  async function takeConnection(scope: Scope, hourLayout: HourLayout): Promise<DuckDBConnection> {
+    const pooled = idle.get(poolOf(scope, hourLayout))?.pop();
     if (pooled !== undefined) {
       idleCount -= 1;
       return pooled;
     }
     const connection = await instance.connect();
-    await connection.run(publicViewsSql(workspaceId, hourLayout));
+    await connection.run(publicViewsSql(scope, hourLayout));
     return connection;
   }
 
@@ -225,13 +243,13 @@ export async function createAnalyticsEngine(
     idleCount += 1;
   }
 
-  /** Runs `work` on a pooled connection of the workspace's, which goes back to the pool unless `work` spoilt it. */
+  /** Runs `work` on a pooled connection of the scope's, which goes back to the pool unless `work` spoilt it. */
   async function withConnection<T>(
-    workspaceId: string,
+    scope: Scope,
     hourLayout: HourLayout,
     work: (connection: DuckDBConnection) => Promise<{ value: T; reusable: boolean }>,
   ): Promise<T> {
-    const connection = await takeConnection(workspaceId, hourLayout);
+    const connection = await takeConnection(scope, hourLayout);
     busy.add(connection);
     let reusable = true;
     try {
@@ -240,7 +258,7 @@ export async function createAnalyticsEngine(
       return done.value;
     } finally {
       busy.delete(connection);
-      if (reusable) giveBack(`${workspaceId}/${hourLayout}`, connection);
+      if (reusable) giveBack(poolOf(scope, hourLayout), connection);
       else connection.closeSync();
     }
   }
@@ -250,7 +268,7 @@ export async function createAnalyticsEngine(
     const cacheKey = `${retentionDays}\n${sql}`;
     const remembered = checkedQueries.get(cacheKey);
     if (remembered !== undefined) return remembered;
-    const checked = await withConnection(workspaceId, "by_time", async (connection) => ({
+    const checked = await withConnection({ workspaceId, keySpaceIds: undefined }, "by_time", async (connection) => ({
       value: await checkedSql(connection, sql, retentionDays).catch(
         // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep), or on a number
         // too large to carry exactly.
@@ -406,7 +424,7 @@ export async function createAnalyticsEngine(
     get runningQueries() {
       return runningQueries;
     },
-    query(workspaceId, sql, retentionDays = DEFAULT_RETENTION_DAYS) {
+    query(workspaceId, sql, retentionDays = DEFAULT_RETENTION_DAYS, keySpaceIds = undefined) {
       if (closed) return Promise.resolve({ kind: "refused", refusal: "query", message: "The server is shutting down" });
       // The rows committed when the query arrived are what it answers from: a catch-up that chased the newest rows
       // would answer only once verifications stop coming.
@@ -414,13 +432,14 @@ export async function createAnalyticsEngine(
       const answer = (async (): Promise<QueryOutcome> => {
         const checked = await check(workspaceId, sql, retentionDays);
         if ("kind" in checked) return checked;
-        if (checked.rollup !== undefined) {
+        // SQLite's sums are read by workspace only: a query narrowed to some key spaces goes to DuckDB's views.
+        if (checked.rollup !== undefined && keySpaceIds === undefined) {
           // Undefined when SQLite cannot answer it now (see KeyRollup.answer): DuckDB answers the same query.
           const answer = await keyRollup.answer(workspaceId, checked.rollup, limits, upTo);
           if (answer !== undefined) return answer;
         }
         await sync.catchUp(upTo);
-        return withConnection(workspaceId, checked.hourLayout, (connection) => run(connection, checked));
+        return withConnection({ workspaceId, keySpaceIds }, checked.hourLayout, (connection) => run(connection, checked));
       })();
       inFlight.add(answer);
       const forget = () => inFlight.delete(answer);

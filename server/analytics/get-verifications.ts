@@ -10,8 +10,8 @@ import {
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { errorResponse, JSON_HEADERS, type ServerErrorCode } from "../errors";
-import { analyticsRetentionDays } from "../db/management";
-import { mayReadAnalytics } from "../permissions";
+import { analyticsSettings } from "../db/management";
+import { analyticsApis } from "../permissions";
 import type { RateLimit } from "../rate-limit";
 import { readJsonBody } from "../request-body";
 import type { QueryRefusal } from "./check-query";
@@ -98,11 +98,15 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
     }
     const parsed = v.safeParse(Body, Array.isArray(body.value) ? null : body.value, { abortPipeEarly: true });
     if (!parsed.success) return errorResponse(c, "err:svc:application:invalid_input", { errors: bodyErrors(parsed.issues) });
-    if (!mayReadAnalytics(rootKey.permissions)) {
+    const readable = analyticsApis(rootKey.permissions);
+    if (readable === undefined) {
       return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
         detail: missingPermissionsDetail([READ_ANALYTICS_PERMISSION]),
       });
     }
+    // As the real service: a root key that may read some APIs' analytics sees only their key spaces' rows (an API
+    // here is its own key space); one naming no API of the workspace sees none.
+    const keySpaceIds = readable === "all" ? undefined : readable.filter((apiId) => deps.store.apiBelongsTo(apiId, rootKey.workspaceId));
     // As the real service: an empty or over-long query is an invalid analytics query, told before any parsing.
     const { query } = parsed.output;
     if (query.trim() === "") return queryRefused(c, "No SQL statements found");
@@ -115,15 +119,16 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
       return errorResponse(c, "err:user:bad_request:invalid_analytics_table", { detail: message, errors: [{ location: "body.query", message }] });
     }
 
-    const retryAfterSeconds = deps.rateLimiter.take(`analytics-quota:${rootKey.workspaceId}`, deps.quota);
+    // As the real service: the workspace's own quota (the server's unless set) and retention (30 days unless set).
+    const settings = deps.store.read((db) => analyticsSettings(db, rootKey.workspaceId));
+    const quota = settings.queriesPerHour === null ? deps.quota : { limit: settings.queriesPerHour, windowMs: HOURLY_ANALYTICS_QUOTA.windowMs };
+    const retryAfterSeconds = deps.rateLimiter.take(`analytics-quota:${rootKey.workspaceId}`, quota);
     if (retryAfterSeconds !== undefined) {
       return errorResponse(c, "err:user:too_many_requests:query_quota_exceeded", {
-        detail: `The workspace has used its ${deps.quota.limit} analytics queries for this window`,
+        detail: `The workspace has used its ${quota.limit} analytics queries for this window`,
         headers: { "retry-after": String(retryAfterSeconds) },
       });
     }
-    // As the real service: how far back a query may reach is the workspace's own retention (30 days unless set).
-    const retentionDays = deps.store.read((db) => analyticsRetentionDays(db, rootKey.workspaceId));
-    return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, query, retentionDays));
+    return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, query, settings.retentionDays, keySpaceIds));
   };
 }

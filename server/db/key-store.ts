@@ -125,6 +125,8 @@ export interface KeyStore {
   /** The unrevoked root key with this secret hash. */
   findRootKey(hash: string): RootKeyRecord | undefined;
   apiBelongsTo(apiId: string, workspaceId: string): boolean;
+  /** The API's IP whitelist as stored (comma-separated addresses), or null when it has none. */
+  ipWhitelistOf(apiId: string): string | null;
   listKeys(query: ListKeysQuery): KeyPage;
   findKeyById(keyId: string, workspaceId: string): KeyRecord | undefined;
   findKeyByHash(hash: string): KeyRecord | undefined;
@@ -206,6 +208,7 @@ export function createKeyStore(db: Database): KeyStore {
   const apiInWorkspace = db
     .prepare<[string, string], number>("SELECT 1 FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL")
     .pluck();
+  const ipWhitelist = db.prepare<[string], string | null>("SELECT ip_whitelist FROM apis WHERE id = ?").pluck();
 
   type PageArgs = [scope: string, after: string, limit: number];
   type FilteredPageArgs = [scope: string, externalId: string, after: string, limit: number];
@@ -278,6 +281,9 @@ export function createKeyStore(db: Database): KeyStore {
     },
     apiBelongsTo(apiId, workspaceId) {
       return apiInWorkspace.get(apiId, workspaceId) === 1;
+    },
+    ipWhitelistOf(apiId) {
+      return ipWhitelist.get(apiId) ?? null;
     },
     listKeys(query) {
       const rows = pageRows(query);

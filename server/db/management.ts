@@ -18,6 +18,8 @@ export interface ApiSummary {
   defaultPrefix: string | null;
   defaultBytes: number | null;
   deleteProtection: boolean;
+  /** Comma-separated, as stored. */
+  ipWhitelist: string | null;
 }
 
 export interface RootKeySummary {
@@ -80,12 +82,27 @@ export function createWorkspace(db: Database, name: string, createdAt = Date.now
   return id;
 }
 
-/** Days back an analytics query of the workspace may reach (the real service's per-workspace limit; 30 unless set). */
-export function analyticsRetentionDays(db: Database, workspaceId: string): number {
+/**
+ * A workspace's own analytics limits, as the real service keeps them per workspace: how many days back a query may
+ * reach (30 unless set), and how many queries it may run per hour (null: the server's `--analytics-quota`).
+ */
+export interface AnalyticsSettings {
+  retentionDays: number;
+  queriesPerHour: number | null;
+}
+
+export function analyticsSettings(db: Database, workspaceId: string): AnalyticsSettings {
   return (
-    db.prepare<[string], number>("SELECT analytics_retention_days FROM workspaces WHERE id = ?").pluck().get(workspaceId) ??
-    DEFAULT_RETENTION_DAYS
+    db
+      .prepare<[string], AnalyticsSettings>(
+        "SELECT analytics_retention_days AS retentionDays, analytics_queries_per_hour AS queriesPerHour FROM workspaces WHERE id = ?",
+      )
+      .get(workspaceId) ?? { retentionDays: DEFAULT_RETENTION_DAYS, queriesPerHour: null }
   );
+}
+
+export function setAnalyticsQueriesPerHour(db: Database, workspaceId: string, queries: number | null): void {
+  db.prepare("UPDATE workspaces SET analytics_queries_per_hour = ? WHERE id = ?").run(queries, workspaceId);
 }
 
 export function setAnalyticsRetentionDays(db: Database, workspaceId: string, days: number): void {
@@ -93,14 +110,16 @@ export function setAnalyticsRetentionDays(db: Database, workspaceId: string, day
 }
 
 /**
- * An API's key-space settings, as on the real service (set from its dashboard, not by apis.createApi): the prefix
- * and byte length keys.createKey uses when a request leaves them out, and the protection apis.deleteApi refuses.
- * `null` clears a default.
+ * An API's settings, as on the real service (set from its dashboard, not by apis.createApi): the prefix and byte
+ * length keys.createKey uses when a request leaves them out, the protection apis.deleteApi refuses, and the
+ * addresses verifications may come from. `null` clears one.
  */
 export interface ApiSettings {
   defaultPrefix?: string | null;
   defaultBytes?: number | null;
   deleteProtection?: boolean;
+  /** The addresses keys.verifyKey accepts calls from (all when null), as the real service's `ip_whitelist`. */
+  ipWhitelist?: readonly string[] | null;
 }
 
 export function createApi(db: Database, workspaceId: string, name: string, createdAt = Date.now(), settings: ApiSettings = {}): string {
@@ -121,6 +140,7 @@ export function updateApi(db: Database, apiId: string, settings: ApiSettings): v
   if (settings.defaultPrefix !== undefined) columns.default_prefix = settings.defaultPrefix;
   if (settings.defaultBytes !== undefined) columns.default_bytes = settings.defaultBytes;
   if (settings.deleteProtection !== undefined) columns.delete_protection = settings.deleteProtection ? 1 : 0;
+  if (settings.ipWhitelist !== undefined) columns.ip_whitelist = settings.ipWhitelist === null ? null : settings.ipWhitelist.join(",");
   const names = Object.keys(columns);
   if (names.length === 0) return;
   db.prepare(`UPDATE apis SET ${names.map((name) => `${name} = @${name}`).join(", ")} WHERE id = @id`).run({ ...columns, id: apiId });
@@ -139,7 +159,7 @@ export function listApis(db: Database, workspaceId: string): ApiSummary[] {
   const rows = db
     .prepare<[string], Omit<ApiSummary, "deleteProtection"> & { deleteProtection: number }>(
       `SELECT a.id, a.name, a.created_at AS createdAt, a.default_prefix AS defaultPrefix, a.default_bytes AS defaultBytes,
-              a.delete_protection AS deleteProtection,
+              a.delete_protection AS deleteProtection, a.ip_whitelist AS ipWhitelist,
               (SELECT count(*) FROM keys k WHERE k.api_id = a.id AND k.deleted_at IS NULL) AS keyCount
          FROM apis a WHERE a.workspace_id = ? AND a.deleted_at IS NULL ORDER BY a.created_at, a.id`,
     )

@@ -288,6 +288,18 @@ export const MIGRATIONS: readonly Migration[] = [
         CHECK (analytics_retention_days BETWEEN 1 AND 65535);
     `,
   },
+  {
+    version: 9,
+    name: "APIs' IP whitelists and workspaces' own analytics quotas",
+    sql: `
+      -- As the real service's apis.ip_whitelist: comma-separated addresses; a verification from another is FORBIDDEN.
+      ALTER TABLE apis ADD COLUMN ip_whitelist TEXT CHECK (ip_whitelist IS NULL OR length(ip_whitelist) BETWEEN 1 AND 512);
+
+      -- Analytics queries the workspace may run per hour (the real service's per-workspace max_queries_per_window);
+      -- NULL: the server's --analytics-quota.
+      ALTER TABLE workspaces ADD COLUMN analytics_queries_per_hour INTEGER CHECK (analytics_queries_per_hour IS NULL OR analytics_queries_per_hour > 0);
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one immediate transaction, so two processes starting together don't both apply them. */

@@ -1,5 +1,5 @@
 import type { KeyRecord, KeyStore } from "../db/key-store";
-import { hasAnyPermission, permissionsFor } from "../permissions";
+import { isAllowed, keyRule } from "../permissions";
 import { creditsAt } from "./credits";
 import type { KeyRateLimiter, RateLimitCheck } from "./key-rate-limiter";
 import { satisfies, type PermissionQuery } from "./permission-query";
@@ -28,6 +28,14 @@ export interface VerifyRequest {
   permissions?: PermissionQuery;
   credits?: { cost: number };
   ratelimits?: readonly RequestedRateLimit[];
+  /** The address the verify call came from (an API's IP whitelist is checked against it); unknown for `traffic`. */
+  clientAddress?: string;
+}
+
+/** Whether a call from `address` may verify keys of an API with this stored whitelist (none: every address may). */
+function addressAllowed(whitelist: string | null, address: string | undefined): boolean {
+  const allowed = (whitelist ?? "").split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  return allowed.length === 0 || (address !== undefined && allowed.includes(address));
 }
 
 export interface VerifyContext {
@@ -145,7 +153,7 @@ function keyFacts(key: KeyRecord, credits: number | null): VerifyData {
 /**
  * `keys.verifyKey`'s semantics, atomically (an immediate transaction of its own, or a savepoint inside the one open:
  * the route's group commit, traffic's batch): find the key by its hash, decide its fate in the real service's order
- * (disabled, expired, permissions, rate limits, credits), spend credits, set `last_used_at`, and record the
+ * (disabled, expired, IP whitelist, permissions, rate limits, credits), spend credits, set `last_used_at`, and record the
  * verification for analytics. The admin CLI's `traffic` runs this same code.
  */
 export function verifyKey(request: VerifyRequest, context: VerifyContext): VerifyResult {
@@ -156,7 +164,7 @@ export function verifyKey(request: VerifyRequest, context: VerifyContext): Verif
 
     // Another workspace's key, or one of an API the root key may not verify, is not found (and not recorded), as on
     // the real service: nothing tells the caller it exists.
-    if (key === undefined || !hasAnyPermission(caller.permissions, permissionsFor("verify_key", key.api_id))) {
+    if (key === undefined || !isAllowed(caller.permissions, keyRule("verify_key", { workspaceId: caller.workspaceId, apiId: key.api_id, keyId: key.id }))) {
       return { kind: "verified", data: { valid: false, code: "NOT_FOUND" } };
     }
 
@@ -168,6 +176,9 @@ export function verifyKey(request: VerifyRequest, context: VerifyContext): Verif
       code = "DISABLED";
     } else if (key.expires !== null && key.expires <= now) {
       code = "EXPIRED";
+    } else if (!addressAllowed(store.ipWhitelistOf(key.api_id), request.clientAddress)) {
+      // As the real service: a call from an address the key's API does not list, checked before permissions.
+      code = "FORBIDDEN";
     } else if (
       // The key's effective permissions: its own and its roles'.
       request.permissions !== undefined &&

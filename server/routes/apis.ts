@@ -44,7 +44,7 @@ export function createApiHandler(deps: AuthDependencies) {
     if (!body.ok) return body.response;
 
     const result = await applyChange(c, deps.store, (db) => {
-      requirePermissions(rootKey.permissions, permissionsFor("create_api"));
+      requirePermissions(rootKey.permissions, { oneOfEach: [permissionsFor("create_api")] });
       return createApi(db, rootKey.workspaceId, body.value.name);
     });
     if (!result.ok) return result.response;
@@ -67,7 +67,7 @@ export function getApiHandler(deps: AuthDependencies) {
     const { apiId } = body.value;
 
     const result = applyRead(c, deps.store, (db) => {
-      requirePermissions(rootKey.permissions, permissionsFor("read_api", apiId));
+      requirePermissions(rootKey.permissions, { oneOfEach: [permissionsFor("read_api", apiId)] });
       const api = db
         .prepare<[string, string], ApiRow>("SELECT id, name FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL")
         .get(apiId, rootKey.workspaceId);
@@ -92,7 +92,7 @@ export function deleteApiHandler(deps: AuthDependencies) {
     const { apiId } = body.value;
 
     const result = await applyChange(c, deps.store, (db) => {
-      requirePermissions(rootKey.permissions, permissionsFor("delete_api", apiId));
+      requirePermissions(rootKey.permissions, { oneOfEach: [permissionsFor("delete_api", apiId)] });
       const api = db
         .prepare<[string, string], { delete_protection: number }>(
           "SELECT delete_protection FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL",

@@ -5,7 +5,7 @@ import type { ApiEnv } from "../api-env";
 import type { KeyStore } from "../db/key-store";
 import { ChangeRefused, findLiveKey, type ChangedKey } from "../db/key-changes";
 import { errorResponse, JSON_HEADERS } from "../errors";
-import { hasAnyPermission } from "../permissions";
+import { isAllowed, missingFor, type PermissionRule } from "../permissions";
 
 /** What the key-changing routes share: one transaction per change, the real service's not-found and 403 answers. */
 
@@ -58,14 +58,10 @@ export function requireLiveKey(db: Database, workspaceId: string, keyId: string,
   return key;
 }
 
-/** A 403 unless the root key holds one of `anyOf` and all of `allOf`; the detail names what to add. */
-export function requirePermissions(storedPermissions: string, anyOf: readonly string[], allOf: readonly string[] = []): void {
-  if (!hasAnyPermission(storedPermissions, anyOf)) {
-    throw new ChangeRefused("err:svc:authorization:insufficient_permissions", missingPermissionsDetail(anyOf));
-  }
-  const missing = allOf.find((permission) => !hasAnyPermission(storedPermissions, [permission]));
-  if (missing !== undefined) {
-    throw new ChangeRefused("err:svc:authorization:insufficient_permissions", missingPermissionsDetail([missing]));
+/** A 403 unless the root key's permissions allow `rule`; the detail names what would. */
+export function requirePermissions(storedPermissions: string, rule: PermissionRule): void {
+  if (!isAllowed(storedPermissions, rule)) {
+    throw new ChangeRefused("err:svc:authorization:insufficient_permissions", missingPermissionsDetail(missingFor(storedPermissions, rule)));
   }
 }
 

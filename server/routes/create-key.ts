@@ -4,7 +4,7 @@ import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { ChangeRefused, insertKey, requireRoles } from "../db/key-changes";
 import { keySpaceDefaults, type NewKey } from "../db/management";
-import { hasAnyPermission, permissionsFor } from "../permissions";
+import { anyKeyRule, isAllowed, keySpaceRule } from "../permissions";
 import { createdSecret } from "../secrets";
 import { applyChange, dataAnswer, InvalidInputRefused } from "./change";
 import { readValidBody, type BodySpec } from "./json-body";
@@ -84,13 +84,13 @@ export function createKeyHandler(deps: AuthDependencies) {
     const result = await applyChange(c, deps.store, (db) => {
       // As the real service: a root key that may not create keys in this API is told the API does not exist.
       // create_key is all it asks, also of roles and permissions given here (no rbac.* check, see #29).
-      if (!deps.store.apiBelongsTo(request.apiId, rootKey.workspaceId) || !hasAnyPermission(rootKey.permissions, permissionsFor("create_key", request.apiId))) {
+      if (!deps.store.apiBelongsTo(request.apiId, rootKey.workspaceId) || !isAllowed(rootKey.permissions, keySpaceRule("create_key", rootKey.workspaceId, request.apiId))) {
         throw new ChangeRefused("err:svc:data:api_not_found", API_NOT_FOUND);
       }
       // This server keeps no key recoverable. As the real service: without `encrypt_key` the API is not found; with
       // it, a 412 says the API is not set up for encrypted keys.
       if (request.recoverable === true) {
-        if (!hasAnyPermission(rootKey.permissions, permissionsFor("encrypt_key", request.apiId))) {
+        if (!isAllowed(rootKey.permissions, anyKeyRule("encrypt_key", rootKey.workspaceId, request.apiId))) {
           throw new ChangeRefused("err:svc:data:api_not_found", API_NOT_FOUND);
         }
         throw new ChangeRefused("err:svc:application:precondition_failed", "This API does not support key encryption.");

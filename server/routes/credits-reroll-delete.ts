@@ -4,7 +4,7 @@ import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { creditsOf, deleteKey, rerollKey, updateCredits } from "../db/key-changes";
 import { keySpaceDefaults } from "../db/management";
-import { permissionsFor } from "../permissions";
+import { keyRule, keySpaceRule } from "../permissions";
 import { rerolledSecret } from "../secrets";
 import { applyChange, dataAnswer, InvalidInputRefused, requireLiveKey, requirePermissions } from "./change";
 import { readValidBody, type BodySpec } from "./json-body";
@@ -41,7 +41,7 @@ export function updateCreditsHandler(deps: AuthDependencies) {
 
     const result = await applyChange(c, deps.store, (db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, KEY_NOT_FOUND);
-      requirePermissions(rootKey.permissions, permissionsFor("update_key", key.apiId));
+      requirePermissions(rootKey.permissions, keyRule("update_key", { workspaceId: rootKey.workspaceId, apiId: key.apiId, keyId: key.id }));
       if (operation !== "set" && value === null) {
         throw new InvalidInputRefused("body.value", "When specifying an increment or decrement operation, a value must be provided.");
       }
@@ -92,8 +92,8 @@ export function rerollKeyHandler(deps: AuthDependencies) {
     let secret = "";
     const result = await applyChange(c, deps.store, (db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, "The specified key was not found.");
-      // Rerolling makes a key: the real service asks for create_key on its API.
-      requirePermissions(rootKey.permissions, permissionsFor("create_key", key.apiId));
+      // Rerolling makes a key: the real service asks for create_key on its API (or its key space).
+      requirePermissions(rootKey.permissions, keySpaceRule("create_key", rootKey.workspaceId, key.apiId));
       secret = rerolledSecret(key.start, keySpaceDefaults(db, key.apiId));
       return rerollKey(db, key, secret, expiration, Date.now());
     });
@@ -127,7 +127,7 @@ export function deleteKeyHandler(deps: AuthDependencies) {
 
     const result = await applyChange(c, deps.store, (db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, KEY_NOT_FOUND);
-      requirePermissions(rootKey.permissions, permissionsFor("delete_key", key.apiId));
+      requirePermissions(rootKey.permissions, keyRule("delete_key", { workspaceId: rootKey.workspaceId, apiId: key.apiId, keyId: key.id }));
       deleteKey(db, key.id, permanent, Date.now());
     });
     if (!result.ok) return result.response;

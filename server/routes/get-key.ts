@@ -7,7 +7,7 @@ import type { KeyRecord } from "../db/key-store";
 import { errorResponse, JSON_HEADERS } from "../errors";
 import { BASE58_PATTERN } from "../ids";
 import { keyJson } from "../keys/key-json";
-import { hasAnyPermission, permissionsFor } from "../permissions";
+import { isAllowed, keyRule, missingFor } from "../permissions";
 import { hashSecret } from "../secrets";
 import { readValidBody, type BodySpec } from "./json-body";
 
@@ -49,14 +49,15 @@ const WHOAMI: BodySpec<v.GenericSchema<unknown, { key: string }>> = {
  * a permitted decrypt is 412: keys here are never stored recoverable (the real service's words).
  */
 function refuseUnlessPermitted(c: Context<ApiEnv>, permissions: string, key: KeyRecord, decrypt: boolean): Response | undefined {
-  const read = permissionsFor("read_key", key.api_id);
-  if (!hasAnyPermission(permissions, read)) {
-    return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(read) });
+  const theKey = { workspaceId: key.workspace_id, apiId: key.api_id, keyId: key.id };
+  const read = keyRule("read_key", theKey);
+  if (!isAllowed(permissions, read)) {
+    return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(missingFor(permissions, read)) });
   }
   if (!decrypt) return undefined;
-  const decryptKey = permissionsFor("decrypt_key", key.api_id);
-  if (!hasAnyPermission(permissions, decryptKey)) {
-    return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(decryptKey) });
+  const decryptKey = keyRule("decrypt_key", theKey);
+  if (!isAllowed(permissions, decryptKey)) {
+    return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(missingFor(permissions, decryptKey)) });
   }
   return errorResponse(c, "err:svc:application:precondition_failed", { detail: "The API for this key does not support key encryption." });
 }
@@ -90,7 +91,7 @@ export function whoamiHandler(deps: AuthDependencies) {
     const found = deps.store.findKeyByHash(hashSecret(body.value.key));
     // Another workspace's key, or one the root key may not read, is not found (as on the real service), so nothing
     // tells the caller it exists.
-    if (found?.workspace_id !== rootKey.workspaceId || !hasAnyPermission(rootKey.permissions, permissionsFor("read_key", found.api_id))) {
+    if (found?.workspace_id !== rootKey.workspaceId || !isAllowed(rootKey.permissions, keyRule("read_key", { workspaceId: found.workspace_id, apiId: found.api_id, keyId: found.id }))) {
       return errorResponse(c, "err:svc:data:key_not_found");
     }
     return keyAnswer(c, found);

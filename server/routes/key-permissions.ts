@@ -15,7 +15,7 @@ import {
   type PermissionRow,
   type RoleRow,
 } from "../db/key-changes";
-import { permissionsFor } from "../permissions";
+import { permissionsFor, resources, type PermissionRule } from "../permissions";
 import { applyChange, dataAnswer, requireLiveKey, requirePermissions } from "./change";
 import { readValidBody, type BodySpec } from "./json-body";
 import { FIELD_FIXES, keyIdField, permissionsField, rolesField } from "./key-fields";
@@ -68,8 +68,16 @@ function permissionsToGrant(db: Database, workspaceId: string, rootKeyPermission
   const found = findPermissions(db, workspaceId, wanted);
   const missing = wanted.filter((name) => !found.some((row) => row.slug === name || row.id === name));
   if (missing.length === 0) return found;
-  requirePermissions(rootKeyPermissions, [CREATE_PERMISSION]);
+  requirePermissions(rootKeyPermissions, { oneOfEach: [[CREATE_PERMISSION]], resource: [resources.anyPermission(workspaceId, "create_permission")] });
   return [...found, ...ensurePermissions(db, workspaceId, missing, Date.now())];
+}
+
+/**
+ * update_key on the key's API with the change's rbac.* permissions, or the key's `update_key` URN alone (the real
+ * service's rule: the URN form needs nothing else).
+ */
+function changeRule(key: ChangedKey, needs: readonly string[]): PermissionRule {
+  return { oneOfEach: [permissionsFor("update_key", key.apiId), ...needs.map((permission) => [permission])], resource: [resources.key(key.workspaceId, key.apiId, key.id, "update_key")] };
 }
 
 function sameNames(next: readonly string[], current: readonly string[]): boolean {
@@ -118,7 +126,7 @@ export function keyPermissionsHandler(deps: AuthDependencies, change: Change) {
 
     const result = await applyChange(c, deps.store, (db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, KEY_NOT_FOUND);
-      requirePermissions(rootKey.permissions, permissionsFor("update_key", key.apiId), PERMISSION_CHANGE_NEEDS[change]);
+      requirePermissions(rootKey.permissions, changeRule(key, PERMISSION_CHANGE_NEEDS[change]));
       return changePermissions(db, key, change, permissions, rootKey.permissions);
     });
     if (!result.ok) return result.response;
@@ -138,7 +146,7 @@ export function keyRolesHandler(deps: AuthDependencies, change: Change) {
 
     const result = await applyChange(c, deps.store, (db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, KEY_NOT_FOUND);
-      requirePermissions(rootKey.permissions, permissionsFor("update_key", key.apiId), ROLE_CHANGE_NEEDS[change]);
+      requirePermissions(rootKey.permissions, changeRule(key, ROLE_CHANGE_NEEDS[change]));
       return changeRoles(db, key, change, roles);
     });
     if (!result.ok) return result.response;

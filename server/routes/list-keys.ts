@@ -7,7 +7,7 @@ import type { ListKeysQuery } from "../db/key-store";
 import { errorResponse, JSON_HEADERS } from "../errors";
 import { BASE58_PATTERN } from "../ids";
 import { keysJson } from "../keys/key-json";
-import { hasAnyPermission, permissionsFor } from "../permissions";
+import { anyKeyRule, isAllowed, missingFor, permissionsFor, resources, type PermissionRule } from "../permissions";
 import { createVersionedCache } from "../versioned-cache";
 import { readValidBody, type BodySpec } from "./json-body";
 
@@ -78,6 +78,21 @@ interface ListKeysBody {
  */
 export type ListOperation = "keys.listKeys" | "apis.listKeys";
 
+/**
+ * Reading the keys of an API (of every API without `apiId`): `api.*.read_key` or `api.<apiId>.read_key`, and for the
+ * real service's apis.listKeys, as there, reading the API too (`read_api`); or the URN form apis.listKeys takes:
+ * reading every key of the key space and the key space itself. The seed's keys.listKeys asks read_key alone.
+ */
+function listRule(operation: ListOperation, workspaceId: string, apiId: string | undefined): PermissionRule {
+  const keySpace = apiId ?? "*";
+  const readKeys = resources.anyKeyOf(workspaceId, keySpace, "read_key");
+  if (operation === "keys.listKeys") return { oneOfEach: [permissionsFor("read_key", apiId)], resource: [readKeys] };
+  return {
+    oneOfEach: [permissionsFor("read_key", apiId), permissionsFor("read_api", apiId)],
+    resource: [readKeys, resources.keySpace(workspaceId, keySpace, "read_keyspace")],
+  };
+}
+
 /** `POST /v2/keys.listKeys` or `/v2/apis.listKeys`: checks in the contract's order, then one keyset page. */
 export function listKeysHandler(deps: AuthDependencies, operation: ListOperation = "keys.listKeys") {
   // Serialising a page is most of a request's cost: a page is rendered once per version of the data (which
@@ -103,21 +118,23 @@ export function listKeysHandler(deps: AuthDependencies, operation: ListOperation
     if (!body.ok) return body.response;
     const { apiId, externalId, cursor, limit = LIST_KEYS_LIMIT_DEFAULT, decrypt = false, revalidateKeysCache = false } = body.value;
 
-    const needed = permissionsFor("read_key", apiId);
-    const mayRead = hasAnyPermission(rootKey.permissions, needed);
+    const needed = listRule(operation, rootKey.workspaceId, apiId);
+    const mayRead = isAllowed(rootKey.permissions, needed);
     if (operation === "apis.listKeys") {
       // As the real service: an API the root key may not read is not found, so nothing tells it exists.
       if (!mayRead || (apiId !== undefined && !deps.store.apiBelongsTo(apiId, rootKey.workspaceId))) {
         return errorResponse(c, "err:svc:data:api_not_found");
       }
     } else if (!mayRead) {
-      return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(needed) });
+      return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(missingFor(rootKey.permissions, needed)) });
     }
     // As the real service: decrypting needs its own permission, and keys here are never stored recoverable.
     if (decrypt) {
-      const decryptPermissions = permissionsFor("decrypt_key", apiId);
-      if (!hasAnyPermission(rootKey.permissions, decryptPermissions)) {
-        return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(decryptPermissions) });
+      const decryptKeys = anyKeyRule("decrypt_key", rootKey.workspaceId, apiId ?? "*");
+      if (!isAllowed(rootKey.permissions, decryptKeys)) {
+        return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
+          detail: missingPermissionsDetail(missingFor(rootKey.permissions, decryptKeys)),
+        });
       }
       return errorResponse(c, "err:svc:application:precondition_failed", { detail: "The requested API does not support key encryption." });
     }

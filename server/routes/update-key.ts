@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { updateKey, type KeyUpdate } from "../db/key-changes";
-import { permissionsFor } from "../permissions";
+import { keyRule } from "../permissions";
 import { applyChange, dataAnswer, InvalidInputRefused, requireLiveKey, requirePermissions } from "./change";
 import { readValidBody, type BodySpec } from "./json-body";
 import {
@@ -65,7 +65,7 @@ export function updateKeyHandler(deps: AuthDependencies) {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, KEY_NOT_FOUND);
       // Unlike reading a key, the real service answers a root key that may not update it with a 403.
       // update_key is all it asks, also of roles and permissions set here (no rbac.* check, see #29).
-      requirePermissions(rootKey.permissions, permissionsFor("update_key", key.apiId));
+      requirePermissions(rootKey.permissions, keyRule("update_key", { workspaceId: rootKey.workspaceId, apiId: key.apiId, keyId: key.id }));
       const refill = credits?.refill;
       if (refill?.interval === "monthly" && refill.refillDay === undefined) {
         throw new InvalidInputRefused("body.credits.refill.refillDay", "`refillDay` must be provided when the refill interval is `monthly`.");

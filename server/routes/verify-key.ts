@@ -1,3 +1,4 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import * as v from "valibot";
 import type { ApiEnv } from "../api-env";
@@ -94,6 +95,32 @@ function unknownRateLimitDetail({ name, keyId, identity }: { name: string; keyId
     : `${start} nor identity: '${identity.id}' external ID: '${identity.externalId}'`;
 }
 
+/** `1.2.3.4:80` and `[::1]:80` without their port, as Go's net.SplitHostPort reads them; anything else as it is. */
+function withoutPort(address: string): string {
+  return /^\[(.+)\](?::\d+)?$/.exec(address)?.[1] ?? /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(address)?.[1] ?? address;
+}
+
+/**
+ * The address a verify call came from, as the real service reads it for an API's IP whitelist: the first address of
+ * `X-Forwarded-For`, else the connection's (an IPv4 one without its IPv6 form). As there, the header says what the
+ * caller or a proxy put in it: a whitelist holds against callers that can only reach the API through a proxy that
+ * sets it.
+ */
+function clientAddress(c: Context<ApiEnv>): string | undefined {
+  const forwarded = c.req
+    .header("x-forwarded-for")
+    ?.split(",")
+    .map((part) => part.trim())
+    .find((part) => part !== "");
+  if (forwarded !== undefined) return withoutPort(forwarded);
+  try {
+    return getConnInfo(c).remote.address?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
+  } catch {
+    // Not a Node connection (a request made in-process): no address.
+    return undefined;
+  }
+}
+
 /** `POST /v2/keys.verifyKey`: 200 with the key's fate whatever it is; errors only for the call itself. */
 export function verifyKeyHandler(deps: AuthDependencies) {
   const limiter = deps.keyRateLimiter ?? createKeyRateLimiter();
@@ -108,6 +135,8 @@ export function verifyKeyHandler(deps: AuthDependencies) {
     const { key, tags, permissions, credits, ratelimits } = body.value;
 
     const request: VerifyRequest = { keyHash: hashSecret(key) };
+    const address = clientAddress(c);
+    if (address !== undefined) request.clientAddress = address;
     if (tags !== undefined) request.tags = tags;
     if (credits !== undefined) request.credits = credits;
     if (ratelimits !== undefined) request.ratelimits = ratelimits;

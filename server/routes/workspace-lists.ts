@@ -6,6 +6,7 @@ import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { ChangeRefused, permissionRows, type PermissionRow } from "../db/key-changes";
 import { parsePermissionList } from "../db/management";
 import { JSON_HEADERS } from "../errors";
+import { resources, type PermissionRule } from "../permissions";
 import { applyRead, dataAnswer, requirePermissions } from "./change";
 import { readValidBody, type BodySpec } from "./json-body";
 
@@ -65,7 +66,7 @@ function pageAnswer(c: Context<ApiEnv>, data: unknown, pagination: { cursor?: st
 function listHandler<T extends { id: string }>(
   deps: AuthDependencies,
   read: (db: Database, workspaceId: string, request: ListRequest & { limit: number }) => T[],
-  authorize: (permissions: string, rows: readonly T[]) => void,
+  authorize: (permissions: string, rows: readonly T[], workspaceId: string) => void,
   toJson: (db: Database, workspaceId: string, row: T) => unknown,
 ) {
   return async (c: Context<ApiEnv>): Promise<Response> => {
@@ -77,7 +78,7 @@ function listHandler<T extends { id: string }>(
 
     const result = applyRead(c, deps.store, (db) => {
       const { rows, pagination } = page(read(db, rootKey.workspaceId, { ...body.value, limit }), limit);
-      authorize(rootKey.permissions, rows);
+      authorize(rootKey.permissions, rows, rootKey.workspaceId);
       return { data: rows.map((row) => toJson(db, rootKey.workspaceId, row)), pagination };
     });
     if (!result.ok) return result.response;
@@ -99,7 +100,7 @@ export function listPermissionsHandler(deps: AuthDependencies) {
             ORDER BY id LIMIT :limit`,
         )
         .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
-    (permissions) => requirePermissions(permissions, [READ_PERMISSION]),
+    (permissions) => requirePermissions(permissions, { oneOfEach: [[READ_PERMISSION]] }),
     (_db, _workspaceId, { description, ...row }) => withDescription(row, description),
   );
 }
@@ -131,7 +132,7 @@ export function listRolesHandler(deps: AuthDependencies) {
             ORDER BY id LIMIT :limit`,
         )
         .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
-    (permissions) => requirePermissions(permissions, [READ_ROLE]),
+    (permissions) => requirePermissions(permissions, { oneOfEach: [[READ_ROLE]] }),
     (db, workspaceId, row) => {
       const rolePermissions = permissionRows(db, workspaceId, parsePermissionList(row.permissions));
       const role = withDescription({ id: row.id, name: row.name }, row.description);
@@ -166,8 +167,9 @@ function identityJson(db: Database, row: IdentityRow): object {
   return { id: row.id, externalId: row.externalId, ...(meta !== undefined && { meta }), ...(limits.length > 0 && { ratelimits: limits }) };
 }
 
-function readIdentityPermissions(identityId: string): string[] {
-  return [READ_ANY_IDENTITY, `identity.${identityId}.read_identity`];
+/** `identity.*.read_identity`, the identity's own, or the URN of any identity of any project (as the real service). */
+function readIdentityRule(workspaceId: string, identityId: string): PermissionRule {
+  return { oneOfEach: [[READ_ANY_IDENTITY, `identity.${identityId}.read_identity`]], resource: [resources.anyIdentity(workspaceId, "read_identity")] };
 }
 
 /** `POST /v2/identities.listIdentities`: every identity listed needs `identity.*.read_identity` or its own; `search` finds part of an id or external id. */
@@ -183,8 +185,8 @@ export function listIdentitiesHandler(deps: AuthDependencies) {
             ORDER BY id LIMIT :limit`,
         )
         .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
-    (permissions, rows) => {
-      for (const row of rows) requirePermissions(permissions, readIdentityPermissions(row.id));
+    (permissions, rows, workspaceId) => {
+      for (const row of rows) requirePermissions(permissions, readIdentityRule(workspaceId, row.id));
     },
     (db, _workspaceId, row) => identityJson(db, row),
   );
@@ -216,7 +218,7 @@ export function getIdentityHandler(deps: AuthDependencies) {
         )
         .get(rootKey.workspaceId, identity, identity);
       if (row === undefined) throw new ChangeRefused("err:svc:data:identity_not_found", "This identity does not exist.");
-      requirePermissions(rootKey.permissions, readIdentityPermissions(row.id));
+      requirePermissions(rootKey.permissions, readIdentityRule(rootKey.workspaceId, row.id));
       return identityJson(db, row);
     });
     if (!result.ok) return result.response;

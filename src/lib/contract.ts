@@ -55,6 +55,8 @@ export const AUTHORIZATION_HEADER_EXAMPLE = `Authorization: ${bearer("<API_KEY>"
 /** The root-key permissions that list and read the keys of every API, and that query analytics. */
 export const READ_KEYS_PERMISSION = "api.*.read_key";
 export const READ_ANALYTICS_PERMISSION = "api.*.read_analytics";
+/** With READ_KEYS_PERMISSION, what the real service's `apis.listKeys` asks (the seed's `keys.listKeys` asks read_key alone). */
+export const READ_APIS_PERMISSION = "api.*.read_api";
 /** The root-key permissions that change (enable, disable, edit) and delete the keys of every API. */
 export const UPDATE_KEY_PERMISSION = "api.*.update_key";
 export const DELETE_KEY_PERMISSION = "api.*.delete_key";

@@ -47,8 +47,8 @@ describe("apis", () => {
     // 32 bytes: about 44 base58 characters.
     expect(secret).toMatch(/^acme_[1-9A-HJ-NP-Za-km-z]{43,44}$/);
     const listed = succeeded("apis", "list").split("\n");
-    expect(listed[0]).toMatch(/^ID\s+NAME\s+KEYS\s+DEFAULT PREFIX\s+DEFAULT BYTES\s+DELETE PROTECTION$/);
-    expect(listed.find((line) => line.startsWith(apiId))).toMatch(/Acme\s+1\s+acme\s+32\s+on$/);
+    expect(listed[0]).toMatch(/^ID\s+NAME\s+KEYS\s+DEFAULT PREFIX\s+DEFAULT BYTES\s+DELETE PROTECTION\s+IP WHITELIST$/);
+    expect(listed.find((line) => line.startsWith(apiId))).toMatch(/Acme\s+1\s+acme\s+32\s+on\s+-$/);
   });
 
   test("update changes what is given, and none clears a default; an API without defaults keeps making sk_live_ keys", () => {
@@ -64,7 +64,16 @@ describe("apis", () => {
     expect(succeeded("keys", "create", "--name", "plain", "--api", apiId).split(" ")[1]).toMatch(/^sk_live_/);
   });
 
+  test("an IP whitelist is set, shown and cleared", () => {
+    const apiId = succeeded("apis", "create", "--name", "Walled", "--ip-whitelist", "203.0.113.7, 2001:db8::1");
+    expect(query("SELECT ip_whitelist FROM apis WHERE id = ?", apiId)).toEqual([{ ip_whitelist: "203.0.113.7,2001:db8::1" }]);
+    expect(succeeded("apis", "list").split("\n").find((line) => line.startsWith(apiId))).toMatch(/\s203\.0\.113\.7,2001:db8::1$/);
+    succeeded("apis", "update", apiId, "--ip-whitelist", "none");
+    expect(query("SELECT ip_whitelist FROM apis WHERE id = ?", apiId)).toEqual([{ ip_whitelist: null }]);
+  });
+
   test.each([
+    ["an address that is not one", ["apis", "create", "--name", "x", "--ip-whitelist", "203.0.113.7,example.com"]],
     ["a prefix longer than 8", ["apis", "create", "--name", "x", "--default-prefix", "ninechars"]],
     ["a prefix with a dash", ["apis", "create", "--name", "x", "--default-prefix", "a-b"]],
     ["too few bytes", ["apis", "create", "--name", "x", "--default-bytes", "8"]],
@@ -111,5 +120,13 @@ describe("roles, identities, workspaces", () => {
     expect(query("SELECT analytics_retention_days AS days FROM workspaces WHERE id = ?", plain)).toEqual([{ days: 90 }]);
     expect(admin("workspaces", "update", "--workspace", plain, "--retention-days", "0").code).toBe(2);
     expect(admin("workspaces", "update", "--workspace", plain).code).toBe(2);
+  });
+
+  test("workspaces create and update set the workspace's own analytics quota; none gives it back to the server's flag", () => {
+    const limited = succeeded("workspaces", "create", "--name", "Limited", "--analytics-quota", "10");
+    expect(query("SELECT analytics_queries_per_hour AS quota FROM workspaces WHERE id = ?", limited)).toEqual([{ quota: 10 }]);
+    succeeded("workspaces", "update", "--workspace", limited, "--analytics-quota", "none");
+    expect(query("SELECT analytics_queries_per_hour AS quota FROM workspaces WHERE id = ?", limited)).toEqual([{ quota: null }]);
+    expect(admin("workspaces", "update", "--workspace", limited, "--analytics-quota", "0").code).toBe(2);
   });
 });

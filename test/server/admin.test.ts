@@ -59,6 +59,17 @@ describe("root keys, while the server runs", () => {
     expect((await callApi(server, { key: secret })).status).toBe(200);
   });
 
+  test("create takes the real service's URN-form permissions, which allow what they name and no more", async () => {
+    const apiId = await adminOk("apis", "create", "--name", "URN API");
+    const keyId = (await adminOk("keys", "create", "--name", "URN key", "--api", apiId)).split(" ")[0] ?? "";
+    const urn = `unkey:v1:${server.admin.workspaceId}:keyspaces/${apiId}/keys/${keyId}#read_key`;
+    const secret = await adminOk("root-key", "create", "--name", "URN reader", "--permissions", urn);
+    expect((await callApi(server, { key: secret, path: "/v2/keys.getKey", body: { keyId } })).status).toBe(200);
+    // Reading one key is not listing its API's keys.
+    expect((await callApi(server, { key: secret, body: { apiId } })).status).toBe(403);
+    expect(await adminOk("root-key", "list")).toContain(urn);
+  });
+
   test("list shows id, name, start, permissions, state and rate limit, and never a secret", async () => {
     const secret = await adminOk("root-key", "create", "--name", "Listed key", "--permissions", "api.*.read_key,api.*.create_key", "--ratelimit", "1000/1m");
     const list = await adminOk("root-key", "list");
@@ -98,7 +109,7 @@ describe("keys and apis", () => {
     await adminOk("keys", "create", "--name", "one", "--api", apiId);
     await adminOk("keys", "create", "--name", "two", "--api", apiId, "--disabled");
 
-    expect(await adminOk("apis", "list")).toMatch(new RegExp(`^${apiId}\\s+Billing API\\s+2\\s+-\\s+-\\s+off$`, "m"));
+    expect(await adminOk("apis", "list")).toMatch(new RegExp(`^${apiId}\\s+Billing API\\s+2\\s+-\\s+-\\s+off\\s+-$`, "m"));
   });
 
   test("keys create prints '<keyId> <secret>' and the key is listed with its state", async () => {
@@ -154,6 +165,8 @@ describe("usage", () => {
     ["an option the command does not take", ["keys", "seed", "--count", "5", "--name", "x"]],
     ["a bad rate limit", ["root-key", "create", "--ratelimit", "ten/1m"]],
     ["a bad permission", ["root-key", "create", "--permissions", "everything"]],
+    ["a URN permission off the real service's grammar", ["root-key", "create", "--permissions", "unkey:v1:ws_1:keyspaces/*#*"]],
+    ["a URN permission of another workspace", ["root-key", "create", "--permissions", "unkey:v1:ws_1111111111111111111111:**#*"]],
     ["empty permissions", ["root-key", "create", "--permissions", ""]],
     ["permissions that are only commas", ["root-key", "create", "--permissions", " , "]],
     ["a bad expiry", ["keys", "create", "--name", "x", "--expires", "soon"]],

@@ -15,11 +15,13 @@ export interface SeedOptions {
   keys?: number;
   /** Prefix of the request ids, unique per call. */
   prefix: string;
+  /** The rows' key space (an API id here); `ks_<workspaceId>` unless given. */
+  keySpaceId?: string;
 }
 
 /** Writes verifications straight into SQLite, as keys.verifyKey would: one a minute, cycling keys and outcomes. */
 export function seedVerifications(db: Database, options: SeedOptions): void {
-  const { workspaceId, count, now = Date.now(), keys = 7, prefix } = options;
+  const { workspaceId, count, now = Date.now(), keys = 7, prefix, keySpaceId = `ks_${workspaceId}` } = options;
   const insert = db.prepare(
     `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -32,7 +34,7 @@ export function seedVerifications(db: Database, options: SeedOptions): void {
         `req_${prefix}${i}`,
         now - i * 60_000,
         workspaceId,
-        `ks_${workspaceId}`,
+        keySpaceId,
         `key_${workspaceId}_${i % keys}`,
         i % 5 === 0 ? "user_1" : "",
         outcome,

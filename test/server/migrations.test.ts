@@ -124,9 +124,10 @@ test("migration 8 adds APIs' key-space defaults and protection, roles' descripti
   db.prepare("INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES ('id_1', 'ws_1', 'user_1', 0)").run();
   const before = ["workspaces", "apis", "roles", "identities"].map((table) => db.prepare(`SELECT * FROM ${table}`).all());
 
-  migrate(db);
+  const upTo8 = MIGRATIONS.filter((migration) => migration.version <= 8);
+  migrate(db, upTo8);
   // Applied once: a second start finds nothing to do.
-  migrate(db);
+  migrate(db, upTo8);
 
   const after = ["workspaces", "apis", "roles", "identities"].map((table) => db.prepare(`SELECT * FROM ${table}`).all());
   const added = [
@@ -145,5 +146,19 @@ test("migration 8 adds APIs' key-space defaults and protection, roles' descripti
   ] as const) {
     expect(() => db.prepare(sql).run()).toThrow(rule);
   }
+  db.close();
+});
+
+test("migration 9 adds APIs' IP whitelists and workspaces' own analytics quotas, none by default", () => {
+  const db = new Database(":memory:");
+  migrate(db, MIGRATIONS.filter((migration) => migration.version <= 8));
+  db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'w', 0)").run();
+  db.prepare("INSERT INTO apis (id, workspace_id, name, created_at) VALUES ('api_1', 'ws_1', 'a', 0)").run();
+  migrate(db);
+  migrate(db);
+  expect(db.prepare("SELECT ip_whitelist FROM apis").all()).toEqual([{ ip_whitelist: null }]);
+  expect(db.prepare("SELECT analytics_queries_per_hour AS quota, analytics_retention_days AS days FROM workspaces").all()).toEqual([{ quota: null, days: 30 }]);
+  expect(() => db.prepare("UPDATE workspaces SET analytics_queries_per_hour = 0").run()).toThrow(/CHECK/);
+  expect(() => db.prepare("UPDATE apis SET ip_whitelist = ''").run()).toThrow(/CHECK/);
   db.close();
 });

@@ -65,7 +65,8 @@ function outcomeReason(outcome: AnalyticsOutcome, key: KeyFacts): string {
     case "INSUFFICIENT_PERMISSIONS":
       return "callers asked for permissions it does not have";
     case "FORBIDDEN":
-      return "it was verified against an API it does not belong to";
+      // The real service's only FORBIDDEN, and the reference server's: an API's IP whitelist.
+      return "callers came from an address its API's IP whitelist does not list";
     case "INVALID":
     case "VALID":
       return "its verifications were invalid";

@@ -319,7 +319,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       "The API answered 404 for the `apiId` in the request. The real service gives this same answer when the key lacks read permission on that API, so that it does not reveal which APIs exist.",
     fix: [
       "Check the `apiId`: it starts with `api_`; copy it again from where the API is managed.",
-      "Check that the key may read keys of that API (`api.<apiId>.read_key` or `api.*.read_key`).",
+      "Check that the key may read that API and its keys: listing them asks both `api.<apiId>.read_key` and `api.<apiId>.read_api` (or `api.*.read_key` and `api.*.read_api`).",
       "Check that the key and the API belong to the same workspace.",
     ],
     likelyCauses: [

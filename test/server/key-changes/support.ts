@@ -8,6 +8,7 @@ import type { InProcessServer } from "../in-process";
 export const ALL_KEY_PERMISSIONS = [
   "api.*.create_key",
   "api.*.read_key",
+  "api.*.read_api",
   "api.*.update_key",
   "api.*.delete_key",
   "api.*.verify_key",

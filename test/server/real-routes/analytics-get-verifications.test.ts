@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { seedVerifications } from "../analytics-data";
-import { setAnalyticsRetentionDays } from "../../../server/db/management";
+import { setAnalyticsQueriesPerHour, setAnalyticsRetentionDays } from "../../../server/db/management";
 import { startInProcessWithAnalytics } from "../in-process";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";
 
@@ -76,6 +76,98 @@ describe("200", () => {
   test("groupArray(DISTINCT …) (the docs' error types example runs)", async () => {
     const [row] = await rows("SELECT groupArray(DISTINCT outcome) AS outcomes FROM key_verifications_per_day_v1 WHERE time >= now() - INTERVAL 7 DAY");
     expect(row?.outcomes).toEqual(expect.arrayContaining(["VALID"]));
+  });
+});
+
+describe("200: analytics narrowed to some APIs (api.<apiId>.read_analytics)", () => {
+  // A workspace of its own with two APIs: 3 verifications of the first, 5 of the second; and another workspace's API.
+  let workspace: string;
+  let api1: string;
+  let api2: string;
+  let otherWorkspaceApi: string;
+  let narrowed: string;
+
+  beforeAll(() => {
+    workspace = h.workspace();
+    api1 = h.api(workspace);
+    api2 = h.api(workspace);
+    const now = Date.now();
+    seedVerifications(server.admin.db, { workspaceId: workspace, count: 3, now, prefix: `${api1}_`, keySpaceId: api1, keys: 2 });
+    seedVerifications(server.admin.db, { workspaceId: workspace, count: 5, now, prefix: `${api2}_`, keySpaceId: api2, keys: 2 });
+    const other = h.workspace();
+    otherWorkspaceApi = h.api(other);
+    seedVerifications(server.admin.db, { workspaceId: other, count: 4, now, prefix: `${otherWorkspaceApi}_`, keySpaceId: otherWorkspaceApi, keys: 2 });
+    narrowed = h.rootKey([`api.${api1}.read_analytics`], workspace);
+  });
+
+  const rowsAs = async (key: string, sql: string) => {
+    const answer = await query(sql, key);
+    expect(answer.status, answer.text).toBe(200);
+    return v.parse(Rows, answer.json).data;
+  };
+
+  test("Test200_PermissionFiltersByApiId", async () => {
+    expect(await rowsAs(narrowed, "SELECT COUNT(*) as count FROM key_verifications_v1")).toEqual([{ count: 3 }]);
+  });
+
+  test("Test200_PermissionFiltersByKeySpaceId", async () => {
+    expect(await rowsAs(narrowed, "SELECT key_space_id, COUNT(*) as count FROM key_verifications_v1 GROUP BY key_space_id")).toEqual([
+      { key_space_id: api1, count: 3 },
+    ]);
+  });
+
+  test("Test200_InaccessibleKeySpacesReturnNoData", async () => {
+    const wildcard = h.rootKey(["api.*.read_analytics"], workspace);
+    const sql = (keySpaceId: string) => `SELECT key_space_id FROM key_verifications_v1 WHERE key_space_id = '${keySpaceId}'`;
+    expect(await rowsAs(wildcard, sql(api2))).toHaveLength(5);
+    for (const keySpaceId of [api2, "ks_nonexistent123"]) expect(await rowsAs(narrowed, sql(keySpaceId))).toEqual([]);
+  });
+
+  test("Test200_UnresolvableAnalyticsPermissionReturnsNoData", async () => {
+    const unresolvable = h.rootKey(["api.api_9ZxY8kz7NwVhR4vZ3G9fUnknown.read_analytics"], workspace);
+    expect(await rowsAs(unresolvable, "SELECT key_space_id FROM key_verifications_v1")).toEqual([]);
+  });
+
+  test("this server's own check: another workspace's API, or a deleted one, names no rows", async () => {
+    expect(await rowsAs(h.rootKey([`api.${otherWorkspaceApi}.read_analytics`], workspace), "SELECT key_space_id FROM key_verifications_v1")).toEqual([]);
+    const own = h.workspace();
+    const deleted = h.api(own);
+    seedVerifications(server.admin.db, { workspaceId: own, count: 2, prefix: `${deleted}_`, keySpaceId: deleted });
+    server.admin.db.prepare("UPDATE apis SET deleted_at = ? WHERE id = ?").run(Date.now(), deleted);
+    expect(await rowsAs(h.rootKey(["api.*.read_analytics"], own), "SELECT key_space_id FROM key_verifications_v1")).toHaveLength(2);
+    expect(await rowsAs(h.rootKey([`api.${deleted}.read_analytics`], own), "SELECT key_space_id FROM key_verifications_v1")).toEqual([]);
+  });
+
+  test("this server's own check: two APIs' permissions read both, and nothing else", async () => {
+    const both = h.rootKey([`api.${api1}.read_analytics`, `api.${api2}.read_analytics`], workspace);
+    expect(await rowsAs(both, "SELECT COUNT(*) as count FROM key_verifications_v1")).toEqual([{ count: 8 }]);
+  });
+
+  // Every way a query could reach rows: each must count the first API's 3 verifications (or their sums), never more.
+  test.each([
+    ["a CTE", "WITH v AS (SELECT * FROM key_verifications_v1) SELECT COUNT(*) AS n FROM v"],
+    ["a subquery", "SELECT COUNT(*) AS n FROM (SELECT key_space_id FROM key_verifications_v1 WHERE key_space_id IN (SELECT key_space_id FROM key_verifications_v1))"],
+    ["a scalar subquery in the WHERE", "SELECT COUNT(*) AS n FROM key_verifications_v1 WHERE key_space_id <> (SELECT 'x')"],
+    ["a UNION", "SELECT COUNT(*) AS n FROM (SELECT request_id FROM key_verifications_v1 UNION ALL SELECT request_id FROM key_verifications_v1 WHERE false)"],
+    ["the per-minute rollup", "SELECT SUM(count) AS n FROM key_verifications_per_minute_v1"],
+    ["the per-hour rollup", "SELECT SUM(count) AS n FROM key_verifications_per_hour_v1"],
+    ["the per-day rollup", "SELECT SUM(count) AS n FROM key_verifications_per_day_v1"],
+    ["the per-month rollup", "SELECT SUM(count) AS n FROM key_verifications_per_month_v1"],
+    ["a join of two tables", "SELECT COUNT(DISTINCT r.request_id) AS n FROM key_verifications_v1 r JOIN key_verifications_per_hour_v1 h ON r.key_id = h.key_id"],
+    ["an OR that names the other key space", `SELECT COUNT(*) AS n FROM key_verifications_v1 WHERE key_space_id = 'x' OR true`],
+  ])("only the permitted API's rows through %s", async (_, sql) => {
+    expect((await rowsAs(narrowed, sql)).map((row) => Number(row.n))).toEqual([3]);
+  });
+
+  test("only the permitted API's rows through the per-hour sums by key (the keys page's query, answered from SQLite unnarrowed)", async () => {
+    // The two APIs' keys share their ids here: only the key-space filter keeps them apart.
+    const sql = `SELECT key_id, SUM(count) AS n FROM key_verifications_per_hour_v1 WHERE time >= now() - INTERVAL 36 HOUR AND key_id IN ('key_${workspace}_0', 'key_${workspace}_1') GROUP BY key_id ORDER BY key_id`;
+    expect((await rowsAs(narrowed, sql)).map((row) => Number(row.n))).toEqual([2, 1]);
+    expect((await rowsAs(h.rootKey(["api.*.read_analytics"], workspace), sql)).map((row) => Number(row.n))).toEqual([5, 3]);
+  });
+
+  test("this server's own check: URN-form permissions read no analytics, not even the admin grant (the real handler reads none)", async () => {
+    expect(errorOf(await query("SELECT 1 AS n", h.rootKey([h.urn("**", "*", workspace)], workspace))).status).toBe(403);
   });
 });
 
@@ -184,6 +276,21 @@ describe("400", () => {
     // A retention changed while the server runs counts from the next query on.
     setAnalyticsRetentionDays(server.admin.db, long, 30);
     expect(errorOf(await query(sql, h.rootKey(["api.*.read_analytics"], long))).detail).toContain("30 days");
+  });
+});
+
+describe("429", () => {
+  test("Test429_QueryQuotaExceeded", async () => {
+    const workspace = h.workspace();
+    setAnalyticsQueriesPerHour(server.admin.db, workspace, 1);
+    seedVerifications(server.admin.db, { workspaceId: workspace, count: 5, prefix: "quota", keys: 1 });
+    const key = h.rootKey(["api.*.read_analytics"], workspace);
+    expect((await query("SELECT COUNT(*) as count FROM key_verifications_v1", key)).status).toBe(200);
+    const refused = await query("SELECT COUNT(*) as count FROM key_verifications_v1", key);
+    expect(errorOf(refused)).toMatchObject({ status: 429 });
+    expect(errorOf(refused).type).toContain("query_quota_exceeded");
+    // The other workspaces keep the server's quota.
+    expect((await query("SELECT COUNT(*) as count FROM key_verifications_v1")).status).toBe(200);
   });
 });
 

@@ -54,6 +54,12 @@ describe("getIdentity", () => {
   });
 
   describe("200", () => {
+    test("TestGetIdentity_AuthorizesCanonicalURNPermission", async () => {
+      identity(h.workspaceId, "test_user_urn");
+      const answer = await h.call("identities.getIdentity", { identity: "test_user_urn" }, { key: h.rootKey([h.urn("projects/*/identities/*", "read_identity")]) });
+      expect(answer.status, answer.text).toBe(200);
+    });
+
     test("get by externalId", async () => {
       const data = await got("test_user_123");
       expect(data.externalId).toBe("test_user_123");
@@ -211,6 +217,11 @@ describe("listIdentities", () => {
   });
 
   describe("200", () => {
+    test("TestListIdentities_AuthorizesCanonicalURNPermission", async () => {
+      const { data } = await list({}, h.rootKey([h.urn("projects/*/identities/*", "read_identity", workspaceId)], workspaceId));
+      expect(data).toHaveLength(externalIds.length);
+    });
+
     test("basic listing with default settings", async () => {
       const { data } = await list();
       expect(data.map((row) => row.externalId).sort()).toEqual([...externalIds].sort());

@@ -61,9 +61,22 @@ describe("200", () => {
     expect(keyPermissions(server, keyId)).toHaveLength(2);
   });
 
-  test("create permission while adding (the rbac.*.create_permission form of 'urn create_permission can create missing permission while adding')", async () => {
+  test("urn update_key permission can add permissions", async () => {
     const keyId = newKey();
-    expect((await added({ keyId, permissions: ["documents.write.urn.create"] })).map((row) => row.name)).toEqual(["documents.write.urn.create"]);
+    const id = permission("documents.write.urn.add");
+    const urnKey = h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]);
+    expect(await added({ keyId, permissions: ["documents.write.urn.add"] }, urnKey)).toEqual([expect.objectContaining({ id })]);
+  });
+
+  test("urn create_permission can create missing permission while adding", async () => {
+    const keyId = newKey();
+    const urnKey = h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key"), h.urn("rbac/permissions/*", "create_permission")]);
+    expect((await added({ keyId, permissions: ["documents.write.urn.create"] }, urnKey)).map((row) => row.name)).toEqual(["documents.write.urn.create"]);
+  });
+
+  test("this server's own check: rbac.*.create_permission creates a missing permission while adding", async () => {
+    const keyId = newKey();
+    expect((await added({ keyId, permissions: ["documents.write.legacy.create"] })).map((row) => row.name)).toEqual(["documents.write.legacy.create"]);
   });
 
   test("TestAddPermissionsConcurrent", async () => {

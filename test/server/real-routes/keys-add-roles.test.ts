@@ -36,6 +36,13 @@ describe("200", () => {
     expect(keyRoles(server, keyId)).toEqual(["editor_single_name"]);
   });
 
+  test("urn update_key permission can add roles", async () => {
+    const id = role("editor_urn");
+    const keyId = newKey();
+    const data = await listData(h, "keys.addRoles", { keyId, roles: ["editor_urn"] }, h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]));
+    expect(data.map((row) => row.id)).toEqual([id]);
+  });
+
   test("idempotent behavior - add existing roles", async () => {
     role("admin_idempotent");
     role("editor_idempotent");

@@ -6,9 +6,7 @@ import { dataOf, errorOf, realHarness, type RealHarness } from "./real-harness";
 
 /**
  * The real service's route tests of keys.createKey (svc/api/routes/v2_keys_create_key/*_test.go), replayed over HTTP,
- * each named as its real t.Run (or Test… function). URN-form permissions are not served: where a real scenario means
- * the same with the legacy form (`api.<apiId>.create_key`), it is replayed so. Served differently on purpose:
- * docs/real-route-tests.md.
+ * each named as its real t.Run (or Test… function). Served differently on purpose: docs/real-route-tests.md.
  */
 
 let server: InProcessServer;
@@ -52,6 +50,19 @@ describe("200", () => {
   test("TestCreateKeyWithLegacyAPIPermission", async () => {
     const { keyId } = await created({ apiId }, h.rootKey([`api.${apiId}.create_key`]));
     expect(server.admin.db.prepare("SELECT api_id FROM keys WHERE id = ?").pluck().get(keyId)).toBe(apiId);
+  });
+
+  test("TestCreateKeyWithURNPermission", async () => {
+    const { keyId } = await created({ apiId }, h.rootKey([h.urn(`keyspaces/${apiId}`, "create_key")]));
+    expect(server.admin.db.prepare("SELECT api_id FROM keys WHERE id = ?").pluck().get(keyId)).toBe(apiId);
+  });
+
+  test("TestCreateRecoverableKeyWithURNPermissions (served differently: 412, keys are never stored recoverable here)", async () => {
+    const fresh = h.api();
+    const urnCreator = h.rootKey([h.urn(`keyspaces/${fresh}`, "create_key"), h.urn(`keyspaces/${fresh}/keys/*`, "encrypt_key")]);
+    const error = errorOf(await createKey({ apiId: fresh, recoverable: true }, urnCreator));
+    // Past both permission checks (without encrypt_key it would be 404): the API does not store keys recoverably.
+    expect([error.status, error.detail]).toEqual([412, "This API does not support key encryption."]);
   });
 
   test("TestCreateKeyWithOptionalFields", async () => {
@@ -183,15 +194,16 @@ describe("403 (answered 404: a missing permission does not tell the API exists)"
 
   test.each([
     ["no permissions", () => []],
-    ["wrong action", () => [`api.${apiId}.read_key`]],
-    ["create permission for different keyspace", () => [`api.${otherApiId}.create_key`]],
+    ["wrong action", () => [h.urn(`keyspaces/${apiId}`, "read_keyspace")]],
+    ["create permission for different keyspace", () => [h.urn(`keyspaces/${otherApiId}`, "create_key")]],
   ])("%s", async (_, permissions) => {
     const answer = await createKey({ apiId }, h.rootKey(permissions()));
     expect(answer.status).toBe(404);
+    expect(answer.text).not.toContain(apiId);
   });
 
   test("create recoverable key without perms", async () => {
-    expect((await createKey({ apiId, recoverable: true }, h.rootKey([`api.${apiId}.create_key`]))).status).toBe(404);
+    expect((await createKey({ apiId, recoverable: true }, h.rootKey([h.urn(`keyspaces/${apiId}`, "create_key")]))).status).toBe(404);
   });
 });
 

@@ -32,6 +32,16 @@ describe("200", () => {
     expect(await verifyCode(secret)).toMatchObject({ data: { valid: false, code: "NOT_FOUND" } });
   });
 
+  test.each([
+    ["specific keyspace", () => h.urn(`keyspaces/${apiId}/keys/*`, "delete_key")],
+    ["all keyspaces", () => h.urn("keyspaces/*/keys/*", "delete_key")],
+  ])("TestKeyDeleteWithURNPermission: %s", async (_, permission) => {
+    const { keyId, secret } = h.key(apiId);
+    const answer = await deleteKey({ keyId }, h.rootKey([permission()]));
+    expect(answer.status, answer.text).toBe(200);
+    expect(await verifyCode(secret)).toMatchObject({ data: { valid: false, code: "NOT_FOUND" } });
+  });
+
   test("permanently delete key", async () => {
     const { keyId } = h.key(apiId);
     expect((await deleteKey({ keyId, permanent: true })).status).toBe(200);

@@ -55,6 +55,12 @@ describe("keys.getKey", () => {
     expect(dataOf(await getKey({ keyId, decrypt: false }, reader))).toMatchObject({ keyId, enabled: true });
   });
 
+  test("TestGetKeyWithURNPermission", async () => {
+    const { keyId } = h.key(apiId);
+    const urnReader = h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "read_key")]);
+    expect(dataOf(await getKey({ keyId, decrypt: false }, urnReader))).toMatchObject({ keyId });
+  });
+
   test.each(SCENARIOS)("%s", async (_, settings, expected) => {
     const { keyId } = h.key(apiId, settings);
     expect(dataOf(await getKey({ keyId }, reader))).toMatchObject({ keyId, ...expected });
@@ -132,6 +138,12 @@ describe("keys.whoami", () => {
   test("get key by plaintext key", async () => {
     const { keyId, secret } = h.key(apiId);
     expect(dataOf(await whoami({ key: secret }, reader))).toMatchObject({ keyId });
+  });
+
+  test("TestWhoamiWithURNPermission", async () => {
+    const { keyId, secret } = h.key(apiId);
+    const urnReader = h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "read_key")]);
+    expect(dataOf(await whoami({ key: secret }, urnReader))).toMatchObject({ keyId });
   });
 
   test.each(SCENARIOS)("%s", async (_, settings, expected) => {

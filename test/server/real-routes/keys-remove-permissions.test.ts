@@ -40,6 +40,13 @@ describe("200", () => {
     expect(keyPermissions(server, keyId)).toEqual([]);
   });
 
+  test("urn update_key permission can remove permissions", async () => {
+    const keyId = newKey(["documents.write.urn.remove"]);
+    const answer = await remove({ keyId, permissions: ["documents.write.urn.remove"] }, h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]));
+    expect(answer.status, answer.text).toBe(200);
+    expect(keyPermissions(server, keyId)).toEqual([]);
+  });
+
   test("remove multiple permissions", async () => {
     const keyId = newKey(["documents.read.remove.multiple", "documents.write.remove.multiple"]);
     await removed({ keyId, permissions: ["documents.read.remove.multiple", "documents.write.remove.multiple"] });

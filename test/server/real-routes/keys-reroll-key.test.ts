@@ -39,6 +39,15 @@ describe("200", () => {
     expect(await verifyCode(secret)).not.toBe("VALID");
   });
 
+  test("TestRerollKeyWithURNPermission", async () => {
+    const { keyId } = h.key(apiId);
+    const answer = await reroll({ keyId, expiration: 0 }, h.rootKey([h.urn(`keyspaces/${apiId}`, "create_key")]));
+    expect(answer.status, answer.text).toBe(200);
+    const { data } = v.parse(Rerolled, answer.json);
+    expect(data.keyId).not.toBe(keyId);
+    expect(await verifyCode(data.key)).toBe("VALID");
+  });
+
   test("reroll sets TTL on original key when expiration is provided", async () => {
     const { keyId, secret } = h.key(apiId);
     expect((await reroll({ keyId, expiration: 3_600_000 })).status).toBe(200);

@@ -39,6 +39,13 @@ describe("200", () => {
     expect(keyPermissions(server, keyId)).toEqual(["documents.delete.new", "documents.write.new"]);
   });
 
+  test("urn update_key permission can set permissions", async () => {
+    const keyId = newKey();
+    const id = permission("documents.write.urn.set");
+    const data = await listData(h, "keys.setPermissions", { keyId, permissions: ["documents.write.urn.set"] }, h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]));
+    expect(data.map((row) => row.id)).toEqual([id]);
+  });
+
   test("set permissions using permission names", async () => {
     permission("documents.read.byname");
     const id = permission("documents.write.byname");

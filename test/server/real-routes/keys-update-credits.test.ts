@@ -41,6 +41,13 @@ describe("200", () => {
   });
 
 
+  test("TestKeyUpdateCreditsWithURNPermission", async () => {
+    const { keyId } = h.key(apiId, { credits: 100 });
+    const answer = await update({ keyId, operation: "set", value: 12 }, h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]));
+    expect(answer.status, answer.text).toBe(200);
+    expect(server.admin.db.prepare("SELECT credits_remaining FROM keys WHERE id = ?").pluck().get(keyId)).toBe(12);
+  });
+
   test("counter cache invalidation after credit update", async () => {
     const { keyId, secret } = h.key(apiId, { credits: 0 });
     const verifier = h.rootKey(["api.*.verify_key"]);

@@ -54,6 +54,16 @@ const newKey = (settings: Partial<NewKey> = {}) => h.key(apiId, { name: "test", 
 const monthly = (amount: number, refillDay: number) => ({ interval: "monthly" as const, amount, refillDay });
 
 describe("200", () => {
+  test.each([
+    ["TestUpdateKeyWithURNPermission", (keyId: string) => h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")],
+    ["TestUpdateKeyWithTranslatedAdminPermission", () => h.urn("**", "*")],
+  ])("%s", async (_, permission) => {
+    const keyId = newKey({ name: "before" });
+    const answer = await updateKey({ keyId, name: "after" }, h.rootKey([permission(keyId)]));
+    expect(answer.status, answer.text).toBe(200);
+    expect((await keyOf(keyId)).name).toBe("after");
+  });
+
   test("TestUpdateKeySuccess", async () => {
     const keyId = newKey();
     await updated({ keyId, name: "test2", externalId: "test2", meta: { test: "test" }, expires: Date.now() + 3_600_000, enabled: true });

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { callApi } from "../http";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { dataOf, errorOf, realHarness, type RealHarness } from "./real-harness";
 
@@ -39,6 +40,25 @@ describe("200", () => {
   test("verifies expired key as valid and then invalid", async () => {
     const { secret } = h.key(apiId, { expires: Date.now() - 1000 });
     expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: false, code: "EXPIRED" });
+  });
+
+  test("with ip whitelist", async () => {
+    const { secret } = h.key(h.api(h.workspaceId, { ipWhitelist: ["123.123.123.123"] }));
+    const from = async (address: string) =>
+      verdict(await callApi(server, { path: "/v2/keys.verifyKey", key: rootKey, body: { key: secret }, headers: { "x-forwarded-for": address } }));
+    expect(await from("192.168.1.1")).toMatchObject({ valid: false, code: "FORBIDDEN" });
+    expect(await from("123.123.123.123")).toMatchObject({ valid: true, code: "VALID" });
+  });
+
+  test("this server's own check: with an IP whitelist, a call whose address is unknown is FORBIDDEN; the first forwarded address counts", async () => {
+    const { secret } = h.key(h.api(h.workspaceId, { ipWhitelist: ["203.0.113.7", "2001:db8::1"] }));
+    const verifyWith = async (headers: Record<string, string>) =>
+      verdict(await callApi(server, { path: "/v2/keys.verifyKey", key: rootKey, body: { key: secret }, headers }));
+    // In-process, no connection: no address.
+    expect(await verifyWith({})).toMatchObject({ valid: false, code: "FORBIDDEN" });
+    expect(await verifyWith({ "x-forwarded-for": "203.0.113.7:4711, 10.0.0.1" })).toMatchObject({ valid: true });
+    expect(await verifyWith({ "x-forwarded-for": "10.0.0.1, 203.0.113.7" })).toMatchObject({ code: "FORBIDDEN" });
+    expect(await verifyWith({ "x-forwarded-for": "[2001:db8::1]:443" })).toMatchObject({ valid: true });
   });
 
   test("disabled key", async () => {
@@ -140,6 +160,12 @@ describe("200", () => {
     const { secret } = h.key(apiId);
     const other = h.rootKey([`api.${h.api()}.verify_key`]);
     expect(verdict(await verify({ key: secret }, other))).toEqual({ valid: false, code: "NOT_FOUND" });
+  });
+
+  test("TestVerifyKeyWithURNPermission", async () => {
+    const { keyId, secret } = h.key(apiId);
+    const urnVerifier = h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "verify_key")]);
+    expect(verdict(await verify({ key: secret }, urnVerifier))).toMatchObject({ valid: true, code: "VALID" });
   });
 
   test("TestNoVerifyPermissionReturnsNotFound", async () => {
@@ -420,62 +446,69 @@ describe("multilimit_test", () => {
 });
 
 describe("multiple_ratelimits_overcommit_test", () => {
-  // The real test moves its harness's clock between batches; this server's verifications read the clock it is given.
-  test("sequential ratelimit checks should not leak counters", async () => {
-    const MONTH = 2_592_000_000;
-    // Still unless moved, an hour into a 30-day window: twenty minutes of moves stay in one monthly window.
-    let now = Date.now() - (Date.now() % MONTH) + 3_600_000;
-    const clocked = startInProcess({ clock: () => now });
-    try {
-      const ch = realHarness(clocked);
-      const verifier = ch.rootKey(["api.*.verify_key"]);
-      const { secret } = ch.key(ch.api(), {
-        ratelimits: [
-          { name: "test-minute", limit: 5, durationMs: 60_000, autoApply: true },
-          { name: "test-monthly", limit: 50, durationMs: MONTH, autoApply: true },
-        ],
-      });
-      const verifyOnce = async () => verdict(await ch.call("keys.verifyKey", { key: secret }, { key: verifier }));
-      let valid = 0;
-      let rateLimited = 0;
-      for (let cycle = 0; cycle < 10 && valid < 50; cycle += 1) {
-        for (let i = 0; i < 6 && valid < 50; i += 1) {
-          if ((await verifyOnce()).valid === true) valid += 1;
-          else {
-            rateLimited += 1;
-            break;
-          }
-        }
-        // Two minutes on: the minute window is a fresh one.
-        now += 2 * 60_000;
-      }
-      expect(valid).toBe(50);
-      expect(rateLimited).toBeGreaterThan(0);
-      const last = v.parse(
-        v.object({ valid: v.boolean(), code: v.string(), ratelimits: v.array(v.looseObject({ name: v.string(), exceeded: v.boolean() })) }),
-        await verifyOnce(),
-      );
-      expect(last).toMatchObject({ valid: false, code: "RATE_LIMITED" });
-      expect(last.ratelimits.find((limit) => limit.name === "test-monthly")?.exceeded).toBe(true);
-    } finally {
-      clocked.close();
-    }
+  // The real test moves its harness's clock; this server's verifications read the clock it is given, still unless
+  // moved, an hour into a 30-day window so that the monthly limit's fixed window holds the whole test.
+  const MONTH = 2_592_000_000;
+  let now = Date.now() - (Date.now() % MONTH) + 3_600_000;
+  let clocked: InProcessServer;
+  let ch: RealHarness;
+  let verifier: string;
+
+  beforeAll(() => {
+    clocked = startInProcess({ clock: () => now });
+    ch = realHarness(clocked);
+    verifier = ch.rootKey(["api.*.verify_key"]);
   });
 
+  afterAll(() => clocked.close());
+
+  const Verdict = v.object({
+    valid: v.boolean(),
+    code: v.string(),
+    ratelimits: v.optional(v.array(v.looseObject({ name: v.string(), exceeded: v.boolean(), remaining: v.number() }))),
+  });
+  const verifyClocked = async (secret: string) => v.parse(Verdict, dataOf(await ch.call("keys.verifyKey", { key: secret }, { key: verifier })));
+
   test("monthly counter should be incremented when minute limit is hit", async () => {
-    const { secret } = h.key(apiId, {
+    const { secret } = ch.key(ch.api(), {
       ratelimits: [
-        { name: "requests-per-month", limit: 200, durationMs: 2_592_000_000, autoApply: true },
-        // An hour instead of the real test's minute: the twelve calls must fall in one fixed window.
-        { name: "requests-per-minute", limit: 12, durationMs: 3_600_000, autoApply: true },
+        { name: "requests-per-month", limit: 200, durationMs: MONTH, autoApply: true },
+        { name: "requests-per-minute", limit: 12, durationMs: 60_000, autoApply: true },
       ],
     });
-    for (let index = 0; index < 12; index += 1) expect(verdict(await verify({ key: secret })).code).toBe("VALID");
-    const refused = verdict(await verify({ key: secret }));
-    expect(refused.code).toBe("RATE_LIMITED");
-    const month = v.parse(v.object({ ratelimits: v.array(v.looseObject({ name: v.string(), remaining: v.number() })) }), refused).ratelimits.find(
-      (limit) => limit.name === "requests-per-month",
-    );
-    expect(month?.remaining).toBe(188);
+    for (let index = 0; index < 12; index += 1) expect((await verifyClocked(secret)).code).toBe("VALID");
+    const refused = await verifyClocked(secret);
+    expect(refused).toMatchObject({ valid: false, code: "RATE_LIMITED" });
+    const limit = (name: string) => refused.ratelimits?.find((checked) => checked.name === name);
+    expect(limit("requests-per-minute")?.exceeded).toBe(true);
+    expect(limit("requests-per-month")).toMatchObject({ exceeded: false, remaining: 188 });
+  });
+
+  test("sequential ratelimit checks should not leak counters", async () => {
+    const { secret } = ch.key(ch.api(), {
+      ratelimits: [
+        { name: "test-minute", limit: 5, durationMs: 60_000, autoApply: true },
+        { name: "test-monthly", limit: 50, durationMs: MONTH, autoApply: true },
+      ],
+    });
+    let valid = 0;
+    let rateLimited = 0;
+    for (let cycle = 0; cycle < 10 && valid < 50; cycle += 1) {
+      for (let i = 0; i < 6 && valid < 50; i += 1) {
+        if ((await verifyClocked(secret)).valid) valid += 1;
+        else {
+          rateLimited += 1;
+          break;
+        }
+      }
+      // Two minutes on: the minute window is a fresh one.
+      now += 2 * 60_000;
+    }
+    expect(valid).toBe(50);
+    expect(rateLimited).toBeGreaterThan(0);
+    const last = await verifyClocked(secret);
+    expect(last).toMatchObject({ valid: false, code: "RATE_LIMITED" });
+    expect(last.ratelimits?.find((limit) => limit.name === "test-monthly")?.exceeded).toBe(true);
   });
 });
+

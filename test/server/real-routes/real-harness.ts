@@ -15,6 +15,8 @@ export interface RealHarness {
   rootKey(permissions: readonly string[], workspaceId?: string): string;
   /** An API of the workspace (or of `workspaceId`), with key-space settings as the real seed's CreateApiRequest sets them. */
   api(workspaceId?: string, settings?: ApiSettings): string;
+  /** A permission in URN form on a resource of the workspace (or of `workspaceId`): `unkey:v1:<ws>:<resource>#<action>`. */
+  urn(resource: string, action: string, workspaceId?: string): string;
   workspace(): string;
   key(apiId: string, settings?: Partial<NewKey>): { keyId: string; secret: string };
   /** A named rate limit on an identity of the workspace (made when missing); returns the identity's id. */
@@ -31,6 +33,7 @@ export function realHarness(server: InProcessServer): RealHarness {
     workspaceId,
     rootKey: (permissions, workspace = workspaceId) => createRootKey(db, { workspaceId: workspace, name: "real test", permissions }).secret,
     api: (workspace = workspaceId, settings = {}) => createApi(db, workspace, `api ${newId("req")}`, Date.now(), settings),
+    urn: (resource, action, workspace = workspaceId) => `unkey:v1:${workspace}:${resource}#${action}`,
     workspace: () => createWorkspace(db, `workspace ${newId("req")}`),
     key(apiId, settings = {}) {
       const secret = newApiKeySecret("test");

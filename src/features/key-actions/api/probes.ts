@@ -15,6 +15,7 @@ import { changeKeyRoles } from "../../../lib/api/key-roles";
 import type { Connection } from "../../../lib/api/transport";
 import { updateKey } from "../../../lib/api/update-key";
 import type { Key } from "../../../lib/contract";
+import { rememberApi } from "../known-apis";
 import {
   apiOf,
   isAmbiguousCreateNotFound,
@@ -102,6 +103,8 @@ export async function probeCreate(connection: Connection, apiId: string, knownTo
       return isRefillWithoutRemaining(error);
     },
   );
+  // Refused for the refill rule, or let through: either way the service found the API.
+  if (answer === "allowed") rememberApi(connection, apiId);
   if (seen.notFound === undefined) return answer;
   if (!knownToExist) return "not-found";
   learnCreateRefusedAsNotFound(connection, apiId, seen.notFound);

@@ -12,6 +12,7 @@ import type { KeyUpdateInput } from "../../../lib/api/key-changes";
 import type { Key } from "../../../lib/contract";
 import type { NamesChange } from "../key-access";
 import type { KeyCache } from "../key-cache";
+import { rememberApi } from "../known-apis";
 import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
 
 /**
@@ -42,6 +43,7 @@ export function useCreateKey(connection: Connection, cache: KeyCache) {
     onError: (error, { request }) => learnRefusal(connection, "create_key", error, { apiId: request.apiId }),
     onSuccess: ({ keyId }, { request }) => {
       learnAllowed(connection, "create_key", { apiId: request.apiId });
+      rememberApi(connection, request.apiId);
       // Not awaited: the secret is shown at once, whatever the cache work takes.
       void cache.keyCreated(keyId, request.apiId);
     },

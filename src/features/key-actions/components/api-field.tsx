@@ -78,7 +78,7 @@ export function ApiField({ id, value, onChange, checked, onCheck, offers, check,
         </ul>
       )}
       {checked !== null && (
-        <div className="api-field__status" role="status">
+        <div className="api-field__status" aria-live="polite">
           {check.api.isSuccess && (
             <p>
               <strong>{check.api.data.name}</strong> (<code>{checked}</code>)

@@ -29,7 +29,7 @@ import { KeysToolbar } from "./keys-toolbar";
 import { LoadMoreButton } from "./load-more-button";
 import { LoadProgress } from "./load-progress";
 import { RefreshButton } from "./refresh-button";
-import { SelectionBar } from "./selection-bar";
+import { LazySelectionBar } from "./lazy-selection-bar";
 import { StatusFilter } from "./status-filter";
 import { UsageSortNote } from "./usage-sort-note";
 import "./keys.css";
@@ -47,7 +47,7 @@ interface KeysListProps {
   /** How a failed refresh or "load more" is shown while the loaded keys stay on screen. */
   renderRefreshError: (props: RefreshErrorProps) => ReactNode;
   /** With it, rows can be selected; it renders what can be done to the selected keys (composed by the app). */
-  renderBulkActions?: ((selected: readonly Key[], clearSelection: () => void) => ReactNode) | undefined;
+  renderBulkActions?: ((selected: readonly Key[]) => ReactNode) | undefined;
 }
 
 type KeysQuery = ReturnType<typeof useListKeys>;
@@ -195,7 +195,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
       {failure}
 
       {selectable && (
-        <SelectionBar
+        <LazySelectionBar
           selectedCount={selectedKeys.length}
           hiddenCount={selectedKeys.length - shownSelected}
           shownCount={shown.length}
@@ -203,8 +203,8 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
           onSelectAllShown={() => selection.add(shown.map((row) => row.id))}
           onClear={selection.clear}
         >
-          {renderBulkActions(selectedKeys, selection.clear)}
-        </SelectionBar>
+          {renderBulkActions(selectedKeys)}
+        </LazySelectionBar>
       )}
 
       {shown.length === 0 && narrowed ? (

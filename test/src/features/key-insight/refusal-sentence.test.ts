@@ -55,6 +55,12 @@ describe("why a key is refused, in one sentence", () => {
     });
   });
 
+  test("FORBIDDEN refusals name the API's IP whitelist, their only cause", () => {
+    expect(refusalVerdict({ enabled: true }, counts({ VALID: 6, FORBIDDEN: 4 }), NOW).text).toBe(
+      "Refused at times because callers came from an address its API's IP whitelist does not list: 4 of 10 verifications in the last 24 h were refused as FORBIDDEN.",
+    );
+  });
+
   test("rate-limited refusals also say when the window that refused last resets, ahead or passed", () => {
     const key = { ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }] };
     const refusedAt = NOW - 20_000; // 10:29:40, in the window that ends at 10:30:00

@@ -89,6 +89,8 @@ describe("specifics", () => {
   test("api_not_found says the real service also answers it when the key lacks read permission", () => {
     const diagnosis = describeError(apiError({ status: 404, path: "unkey/data/api_not_found" }));
     expect(diagnosis.whatHappened).toMatch(/same answer when the key lacks read permission/);
+    // Listing an API's keys there asks both read permissions: naming read_key alone sent people to the wrong fix.
+    expect(diagnosis.fixSteps.join(" ")).toMatch(/read_key`.*and `api\.<apiId>\.read_api`/);
   });
 
   test("invalid input passes its errors[] on", () => {

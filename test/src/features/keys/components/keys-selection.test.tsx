@@ -45,7 +45,7 @@ function StubBulkActions({ keys }: { keys: readonly Key[] }) {
 
 async function renderList(count = 6) {
   stubApi(keysEnvelope(makeKeys(count)));
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   render(
     <MemoryRouter>
       <QueryClientProvider client={queryClient}>
@@ -59,6 +59,8 @@ async function renderList(count = 6) {
 
 async function startSelecting(user: ReturnType<typeof userEvent.setup>) {
   await user.click(screen.getByRole("button", { name: "Select" }));
+  // The bar's code loads on first use.
+  await screen.findByRole("group", { name: "Selected keys" });
 }
 
 /** The filter set at once (pasted): typing it key by key renders the table once per letter. */
