@@ -67,7 +67,7 @@ test("Add permission from a refused key's verdict grants the one picked, and it 
   await expect(dialog.getByRole("checkbox", { name: "e2e.documents.read" })).toBeChecked();
   await dialog.getByLabel(/permissions \(comma separated\)/i).fill(query);
   await expect(dialog).toContainText(`Adds ${query} (permissions).`);
-  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `key-fixes-add-permission-${scheme}`))).toEqual({ dark: [], light: [] });
   await dialog.getByRole("button", { name: "Save permissions and roles" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByText(query).first()).toBeVisible();
