@@ -9,7 +9,8 @@ import type { KeyCache } from "../key-cache";
 import { mayHaveCreated } from "../api/find-created-keys";
 import { useApiCheck } from "../api/use-api-check";
 import { useKnownApis } from "../known-apis";
-import { forgetRefusal, isAmbiguousCreateNotFound, useRefusal } from "../refusals";
+import { ApiError } from "../../../lib/api-errors";
+import { forgetRefusal, isAmbiguousCreateNotFound, learnCreateRefusedAsNotFound, useRefusal } from "../refusals";
 import { ActionDialog } from "./action-dialog";
 import { ApiField, type SuggestedApi } from "./api-field";
 import { creditsDraft, EMPTY_RATELIMIT, parseCredits, parseExpires, parseMeta, parseRatelimits, splitNames, type RatelimitRow } from "./key-form-fields";
@@ -81,7 +82,8 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
   const [apiId, setApiId] = useState(offers[0]?.apiId ?? "");
   // The API id checked (getApi and the createKey probe): the one offered first, then each one chosen or typed.
   const [checkedApiId, setCheckedApiId] = useState<string | null>(offers[0]?.apiId ?? null);
-  const knownToExist = checkedApiId !== null && (checkedApiId === connectionApi || seen.has(checkedApiId));
+  const existsForSure = (api: string) => api === connectionApi || seen.has(api);
+  const knownToExist = checkedApiId !== null && existsForSure(checkedApiId);
   const check = useApiCheck(connection, checkedApiId, knownToExist);
   const refusal = useRefusal(connection, "create_key", { apiId: checkedApiId ?? undefined });
   const blocked = checkedApiId !== null && checkedApiId === apiId.trim() && (check.missing || refusal !== undefined);
@@ -148,6 +150,10 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
         onSuccess: ({ keyId }) => {
           onCreated({ keyId, secret });
           mutation.reset();
+        },
+        // For an API known to exist, the masked 404 is the refusal: said with the API, and the form held back.
+        onError: (error) => {
+          if (error instanceof ApiError && isAmbiguousCreateNotFound(error) && existsForSure(built.apiId)) learnCreateRefusedAsNotFound(connection, built.apiId, error);
         },
       },
     );
@@ -220,7 +226,9 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
           ) : (
             <>
               {renderError(mutation.error, send)}
-              {isAmbiguousCreateNotFound(mutation.error) && mutation.variables && <AmbiguousNotFoundNote apiId={mutation.variables.request.apiId} />}
+              {isAmbiguousCreateNotFound(mutation.error) && mutation.variables && !existsForSure(mutation.variables.request.apiId) && (
+                <AmbiguousNotFoundNote apiId={mutation.variables.request.apiId} />
+              )}
             </>
           ))
         }

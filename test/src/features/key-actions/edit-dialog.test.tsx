@@ -190,9 +190,9 @@ test("a rate-limited key's verdict offers Raise limit: Edit opens at that limit,
   expect(requests).toHaveAttribute("autofocus");
   await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
   await waitFor(() => expect(dialog).not.toBeInTheDocument());
-  // After the probe (enabled as it is), only the rate limits.
+  // After the probe (a monthly refill without its day, which the services refuse before writing), only the rate limits.
   expect(updates(sent)).toEqual([
-    { keyId: "key_1", enabled: true },
+    { keyId: "key_1", credits: { refill: { interval: "monthly", amount: 1 } } },
     { keyId: "key_1", ratelimits: [{ name: "requests", limit: 20, duration: 60_000, autoApply: true }] },
   ]);
 });
