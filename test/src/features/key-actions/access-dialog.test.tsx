@@ -9,7 +9,7 @@ import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
 import type { Connection } from "../../../../src/lib/api/transport";
 import type { Key } from "../../../../src/lib/contract";
 import { freshQueryClientPerTest } from "../../support/query-tests";
-import { fakeCache, forbidden, ok, renderError, stubApi } from "./key-actions-harness";
+import { fakeCache, forbidden, ok, renderError, stubApi, WORKSPACE } from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
@@ -22,18 +22,6 @@ function wrap(children: ReactNode) {
 
 /** `reports.view` comes from its role `viewer`; `documents.read` is its own. */
 const KEY: Key = { keyId: "key_1", name: "Worker", enabled: true, permissions: ["documents.read", "reports.view"], roles: ["viewer"] };
-
-const WORKSPACE = {
-  "/v2/permissions.listPermissions": ok([
-    { id: "perm_1", name: "documents.read", slug: "documents.read" },
-    { id: "perm_2", name: "documents.write", slug: "documents.write" },
-    { id: "perm_3", name: "reports.view", slug: "reports.view" },
-  ]),
-  "/v2/permissions.listRoles": ok([
-    { id: "role_1", name: "viewer", permissions: [{ id: "perm_3", name: "reports.view", slug: "reports.view" }] },
-    { id: "role_2", name: "editor", permissions: [{ id: "perm_2", name: "documents.write", slug: "documents.write" }] },
-  ]),
-};
 
 const changes = (sent: { path: string; body: Record<string, unknown> }[]) => sent.filter((call) => !call.path.startsWith("/v2/permissions."));
 
