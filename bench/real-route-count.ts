@@ -298,6 +298,7 @@ export function classify(route: RouteDir, scenarios: Scenario[], slots: Slot[]):
     const preferred = free.find((s) => (code && s.fullName.split(" > ").slice(0, -1).some((d) => d.includes(code))) || s.fullName.includes(sc.testFunction));
     const slot = preferred ?? free[0];
     if (slot) slot.claimedBy = sc;
+    if (slot && process.env.REAL_ROUTE_COUNT_MATCHES) console.error(`${sc.dir}/${sc.file} ${sc.testFunction} > ${name}  <=  ${slot.fullName}`);
     return slot;
   };
   const leaves: Scenario[] = [];
