@@ -48,6 +48,9 @@ test("a rate-limited key's verdict names the limit and its reset; Raise limit op
   // Focus is back on the button that opened it.
   await expect(page.getByRole("group", { name: "Fix" }).getByRole("button", { name: "Raise limit" })).toBeFocused();
   await expect(page.getByText("100 per 1 hour").first()).toBeVisible();
+  // The verdict follows: the limit as it is now, and that the key changed after the refusals it counts.
+  await expect(verdict).toContainText("rate limit “requests” (100 per 1 hour)");
+  await expect(verdict).toContainText("the key was changed since");
   expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
 });
 
