@@ -1,14 +1,21 @@
 import type { KeyRecord } from "../db/key-store";
 
 /**
+ * How a key with no name is answered (stored as `""`: never given, or cleared with `name: null`). The real service
+ * leaves `name` out (its `name` is `omitempty`); the seed's `keys.listKeys` always has one, so there it is `""`.
+ */
+export type NamelessKey = "without name" | "empty name";
+
+/**
  * The contract's `Key` object (docs/api.md#the-key-object) as JSON text, written straight from the stored row: a
  * page of 100 keys is a list request's biggest cost, and this skips an object per key and a parse and stringify of
  * every JSON column (stored as JSON text: `meta` only ever an object, the lists only ever arrays).
  * Never the secret: `plaintext` is not stored, so it is never written.
  */
-export function keyJson(key: KeyRecord): string {
+export function keyJson(key: KeyRecord, nameless: NamelessKey = "without name"): string {
   let json = `{"keyId":${JSON.stringify(key.id)},"start":${JSON.stringify(key.start)},"enabled":${key.enabled === 1}`;
-  json += `,"name":${JSON.stringify(key.name)},"createdAt":${key.created_at}`;
+  if (key.name !== "" || nameless === "empty name") json += `,"name":${JSON.stringify(key.name)}`;
+  json += `,"createdAt":${key.created_at}`;
   if (key.meta !== null) json += `,"meta":${key.meta}`;
   if (key.updated_at !== null) json += `,"updatedAt":${key.updated_at}`;
   if (key.last_used_at !== null) json += `,"lastUsedAt":${key.last_used_at}`;
@@ -23,8 +30,8 @@ export function keyJson(key: KeyRecord): string {
   return `${json}}`;
 }
 
-export function keysJson(keys: readonly KeyRecord[]): string {
-  return `[${keys.map(keyJson).join(",")}]`;
+export function keysJson(keys: readonly KeyRecord[], nameless: NamelessKey = "without name"): string {
+  return `[${keys.map((key) => keyJson(key, nameless)).join(",")}]`;
 }
 
 /** `{remaining, refill?}`, or undefined for a key with unlimited use and no refill. */

@@ -138,7 +138,8 @@ function rateLimitsToCheck(
 }
 
 function keyFacts(key: KeyRecord, credits: number | null): VerifyData {
-  const data: VerifyData = { valid: false, code: "VALID", keyId: key.id, name: key.name, enabled: key.enabled === 1 };
+  const data: VerifyData = { valid: false, code: "VALID", keyId: key.id, enabled: key.enabled === 1 };
+  if (key.name !== "") data.name = key.name;
   if (key.meta !== null) data.meta = parseJson<Record<string, unknown>>(key.meta);
   if (key.expires !== null) data.expires = key.expires;
   if (credits !== null) data.credits = credits;

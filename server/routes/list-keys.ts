@@ -105,7 +105,7 @@ export function listKeysHandler(deps: AuthDependencies, operation: ListOperation
     const lastKeyId = page.rows.at(-1)?.id;
     const pagination: Pagination =
       page.hasMore && lastKeyId !== undefined ? { cursor: lastKeyId, hasMore: true } : { hasMore: false };
-    const keys = keysJson(page.rows);
+    const keys = keysJson(page.rows, operation === "keys.listKeys" ? "empty name" : "without name");
     const data = operation === "apis.listKeys" ? keys : `{"keys":${keys}}`;
     return `"data":${data},"pagination":${JSON.stringify(pagination)}`;
   }

@@ -21,7 +21,7 @@ export type ErrorEnvelope = v.InferOutput<typeof ErrorEnvelope>;
 
 const RateLimit = v.strictObject({ id: v.string(), name: v.string(), limit: v.number(), duration: v.number(), autoApply: v.boolean() });
 
-/** The whole Key object (docs/api.md#the-key-object), and nothing else (never a secret). */
+/** The whole Key object (docs/api.md#the-key-object) as the seed's keys.listKeys lists it (always with a `name`), and nothing else (never a secret). */
 export const ListedKey = v.strictObject({
   keyId: v.pipe(v.string(), v.regex(KEY_ID)),
   name: v.string(),
@@ -52,6 +52,9 @@ export const ListedKey = v.strictObject({
   ),
   ratelimits: v.optional(v.array(RateLimit)),
 });
+
+/** The Key object as getKey, whoami and apis.listKeys answer it: a key with no name has no `name`, as on the real service. */
+export const AnsweredKey = v.strictObject({ ...ListedKey.entries, name: v.optional(v.string()) });
 
 const ListKeysEnvelope = v.strictObject({
   meta: v.strictObject({ requestId: v.pipe(v.string(), v.regex(REQUEST_ID)) }),

@@ -1,8 +1,9 @@
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRole } from "../../../server/db/management";
 import { hashSecret } from "../../../server/secrets";
 import { startInProcess, type InProcessServer } from "../in-process";
-import { ALL_KEY_PERMISSIONS, call, createKey, errorOf, getKey, listedKeyIds, verify } from "./support";
+import { ALL_KEY_PERMISSIONS, call, createKey, dataOf, errorOf, getKey, listedKeyIds, verify } from "./support";
 
 let server: InProcessServer;
 let rootKey: string;
@@ -187,7 +188,7 @@ describe("keys.updateKey", () => {
     expect(cleared.identity).toBeUndefined();
     expect(cleared.credits).toBeUndefined();
     expect(cleared.ratelimits).toBeUndefined();
-    expect(cleared.name).toBe("");
+    expect(cleared).not.toHaveProperty("name");
 
     await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, enabled: false });
     expect(await verify(server, rootKey, created.key)).toMatchObject({ code: "DISABLED" });
@@ -233,5 +234,47 @@ describe("keys.updateKey", () => {
     const created = await createKey(server, rootKey, { apiId });
     const daily = errorOf(await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, credits: { refill: { interval: "daily", amount: 1, refillDay: 2 } } }));
     expect(daily).toMatchObject({ status: 400, detail: "`refillDay` must not be provided when the refill interval is `daily`." });
+  });
+});
+
+describe("a key with no name", () => {
+  /** Every answer that carries this key, by operation: keys.listKeys is the seed's, whose keys always have a name. */
+  async function answersFor(created: { keyId: string; key: string }) {
+    const data = async (operation: string, body: Record<string, unknown>) => dataOf(await call(server, operation, rootKey, body));
+    const listed = (keys: unknown) => v.parse(v.array(v.looseObject({ keyId: v.string() })), keys).find((key) => key.keyId === created.keyId);
+    return {
+      getKey: await data("keys.getKey", { keyId: created.keyId }),
+      whoami: await data("keys.whoami", { key: created.key }),
+      verifyKey: await data("keys.verifyKey", { key: created.key }),
+      "apis.listKeys": listed(await data("apis.listKeys", { apiId, limit: 100 })),
+      "keys.listKeys": listed(v.parse(v.object({ keys: v.unknown() }), await data("keys.listKeys", { apiId, limit: 100 })).keys),
+    };
+  }
+
+  function expectNameless(answers: Awaited<ReturnType<typeof answersFor>>) {
+    for (const operation of ["getKey", "whoami", "verifyKey", "apis.listKeys"] as const) {
+      expect(answers[operation], operation).toBeDefined();
+      expect(answers[operation], operation).not.toHaveProperty("name");
+    }
+    expect(answers["keys.listKeys"]).toMatchObject({ name: "" });
+  }
+
+  test("created without one: answered without name, as the real service does (the seed's keys.listKeys: name \"\")", async () => {
+    expectNameless(await answersFor(await createKey(server, rootKey, { apiId })));
+  });
+
+  test("cleared with name: null: answered without name; a name given again is answered everywhere", async () => {
+    const created = await createKey(server, rootKey, { apiId, name: "to clear" });
+    await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, name: null });
+    expectNameless(await answersFor(created));
+    await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, name: "named again" });
+    for (const answer of Object.values(await answersFor(created))) expect(answer).toMatchObject({ name: "named again" });
+  });
+
+  test("an empty name is refused, by createKey and updateKey alike (the real minLength 1)", async () => {
+    expect((await call(server, "keys.createKey", rootKey, { apiId, name: "" })).status).toBe(400);
+    const created = await createKey(server, rootKey, { apiId, name: "kept" });
+    expect((await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, name: "" })).status).toBe(400);
+    expect(await getKey(server, rootKey, created.keyId)).toMatchObject({ name: "kept" });
   });
 });

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { expect } from "vitest";
-import { asError, callApi, ListedKey, type ApiAnswer } from "../http";
+import { AnsweredKey, asError, callApi, type ApiAnswer } from "../http";
 import type { InProcessServer } from "../in-process";
 
 /** Calls of the key-changing operations against the app in this process, and what a test reads back. */
@@ -32,8 +32,8 @@ export async function createKey(server: InProcessServer, rootKey: string, body: 
   return v.parse(Created, dataOf(await call(server, "keys.createKey", rootKey, body)));
 }
 
-export async function getKey(server: InProcessServer, rootKey: string, keyId: string): Promise<v.InferOutput<typeof ListedKey>> {
-  return v.parse(ListedKey, dataOf(await call(server, "keys.getKey", rootKey, { keyId })));
+export async function getKey(server: InProcessServer, rootKey: string, keyId: string): Promise<v.InferOutput<typeof AnsweredKey>> {
+  return v.parse(AnsweredKey, dataOf(await call(server, "keys.getKey", rootKey, { keyId })));
 }
 
 const Verified = v.object({ valid: v.boolean(), code: v.string(), credits: v.optional(v.number()), permissions: v.optional(v.array(v.string())) });

@@ -134,12 +134,12 @@ describe("200", () => {
 });
 
 describe("three-state update logic (TestThreeStateUpdateLogic)", () => {
-  test("Name field three-state logic (served differently: a cleared name reads as \"\", the seed's Key always has a name)", async () => {
+  test("Name field three-state logic", async () => {
     const keyId = newKey();
     await updated({ keyId, name: "updated-name" });
     expect((await keyOf(keyId)).name).toBe("updated-name");
     await updated({ keyId, name: null });
-    expect((await keyOf(keyId)).name).toBe("");
+    expect(await keyOf(keyId)).not.toHaveProperty("name");
     await updated({ keyId, name: "preserved-name" });
     await updated({ keyId, enabled: false });
     expect(await keyOf(keyId)).toMatchObject({ name: "preserved-name", enabled: false });
