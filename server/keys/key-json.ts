@@ -1,8 +1,9 @@
 import type { KeyRecord } from "../db/key-store";
 
 /**
- * How a key with no name is answered (stored as `""`: never given, or cleared with `name: null`). The real service
- * leaves `name` out (its `name` is `omitempty`); the seed's `keys.listKeys` always has one, so there it is `""`.
+ * How a key with no name is answered (stored as `""`: never given, or cleared with `name: null`; a name given is never
+ * empty). The real service stores NULL, but answers NULL and `""` alike, without `name` (its `name` is `omitempty`),
+ * so rows of older data directories need no migration. The seed's `keys.listKeys` always has one: there it is `""`.
  */
 export type NamelessKey = "without name" | "empty name";
 
