@@ -151,6 +151,32 @@ test("a deleted key verifies NOT_FOUND and is gone from the list", async ({ page
   expect(await verifyCode(server, rootKey, key.secret)).toBe("NOT_FOUND");
 });
 
+test("a key whose name is cleared (the API then answers it without a name) is called by its id: page, delete confirmation, list", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-nameless");
+  const key = await adminKey(server, ["--name", "Soon nameless"]);
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Soon nameless");
+
+  await page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Edit", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit key" });
+  await dialog.getByLabel("Name", { exact: true }).fill("");
+  await page.keyboard.press("Enter");
+  await expect(dialog).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: key.keyId })).toBeVisible();
+  await saveScreenshot(page, "key-actions-nameless-key");
+
+  await page.getByRole("button", { name: "Delete" }).click();
+  const remove = page.getByRole("dialog", { name: "Delete key" });
+  await expect(remove.getByLabel(`Type ${key.keyId} to confirm`)).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(remove).toHaveCount(0);
+
+  await page.goto(`${server.url}/keys`);
+  await page.getByRole("searchbox").fill(key.keyId);
+  await expect(page.getByRole("link", { name: "Unnamed" })).toHaveCount(1);
+});
+
 test("a read-only root key is told it needs api.*.update_key before any form opens", async ({ page, server }) => {
   const verifier = await actingRootKey(server, "e2e-verifier");
   const readOnly = await server.admin(["root-key", "create", "--name", "e2e-read-only", "--permissions", "api.*.read_key,api.*.read_analytics"]);
