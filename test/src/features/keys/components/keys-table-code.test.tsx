@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, expect, test, vi } from "vitest";
@@ -13,7 +13,11 @@ vi.mock("../../../../../src/features/keys/components/virtual-key-rows", () => {
   throw new Error("Failed to fetch dynamically imported module: /assets/virtual-key-rows-1234.js");
 });
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  // Unmount before the fetch stub goes: a mounted query would fetch again, for real.
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 test("when the table's scrolling code cannot load, the first rows stay usable and a line says so, with Retry", async () => {
   layKeysListOut(1600, 600);
