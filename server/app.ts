@@ -31,7 +31,7 @@ import { HOURLY_ANALYTICS_QUOTA, getVerificationsHandler } from "./analytics/get
 import type { ApiEnv, AppEnv } from "./api-env";
 import type { AuthDependencies } from "./auth";
 import { corsMiddleware } from "./cors";
-import { errorEnvelopeJson, errorResponse, JSON_HEADERS } from "./errors";
+import { errorEnvelopeJson, errorResponse, FailedWith, JSON_HEADERS } from "./errors";
 import { newId } from "./ids";
 import { proxyHandler } from "./proxy";
 import type { RateLimit } from "./rate-limit";
@@ -170,12 +170,13 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   app.onError((error, c) => {
     const requestId = c.get("requestId") ?? newId("req");
-    options.reportError?.(error, requestId);
+    options.reportError?.(error instanceof FailedWith ? (error.cause ?? error) : error, requestId);
     if (!c.req.path.startsWith(`${API_PREFIX}/`)) return c.text("Internal Server Error", 500);
     const json = errorEnvelopeJson(
       requestId,
       c.get("docsUrl") ?? docsUrlFor(c.req.url),
       "err:svc:application:unexpected_error",
+      error instanceof FailedWith ? { detail: error.detail } : {},
     );
     c.set("requestId", requestId);
     return c.body(json, 500, JSON_HEADERS);

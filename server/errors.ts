@@ -34,6 +34,19 @@ export function isServerErrorCode(code: string): code is ServerErrorCode {
   return Object.hasOwn(SERVER_ERROR_KINDS, code);
 }
 
+/**
+ * An unexpected failure (a 500) that the real service answers in words of its own, such as "We could not load the
+ * requested key." when its database fails: the envelope says `detail`, the server's log reports the `cause` (the error itself).
+ */
+export class FailedWith extends Error {
+  constructor(
+    readonly detail: string,
+    cause: unknown,
+  ) {
+    super(detail, { cause });
+  }
+}
+
 export const JSON_HEADERS = {
   "content-type": "application/json",
   "cache-control": "no-store",

@@ -4,7 +4,7 @@ import { missingPermissionsDetail } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import type { KeyRecord } from "../db/key-store";
-import { errorResponse, JSON_HEADERS } from "../errors";
+import { errorResponse, FailedWith, JSON_HEADERS } from "../errors";
 import { BASE58_PATTERN } from "../ids";
 import { keyJson } from "../keys/key-json";
 import { isAllowed, keyRule, missingFor } from "../permissions";
@@ -62,6 +62,15 @@ function refuseUnlessPermitted(c: Context<ApiEnv>, permissions: string, key: Key
   return errorResponse(c, "err:svc:application:precondition_failed", { detail: "The API for this key does not support key encryption." });
 }
 
+/** A key read from the store; a failing database is a 500 in the real service's words. */
+function loadKey(load: () => KeyRecord | undefined): KeyRecord | undefined {
+  try {
+    return load();
+  } catch (error) {
+    throw new FailedWith("We could not load the requested key.", error);
+  }
+}
+
 function keyAnswer(c: Context<ApiEnv>, key: KeyRecord): Response {
   return c.body(`{"meta":{"requestId":"${c.get("requestId")}"},"data":${keyJson(key)}}`, 200, JSON_HEADERS);
 }
@@ -74,7 +83,7 @@ export function getKeyHandler(deps: AuthDependencies) {
     const body = await readValidBody(c, GET_KEY);
     if (!body.ok) return body.response;
 
-    const key = deps.store.findKeyById(body.value.keyId, rootKey.workspaceId);
+    const key = loadKey(() => deps.store.findKeyById(body.value.keyId, rootKey.workspaceId));
     if (key === undefined) return errorResponse(c, "err:svc:data:key_not_found");
     return refuseUnlessPermitted(c, rootKey.permissions, key, body.value.decrypt === true) ?? keyAnswer(c, key);
   };
@@ -88,7 +97,7 @@ export function whoamiHandler(deps: AuthDependencies) {
     const body = await readValidBody(c, WHOAMI);
     if (!body.ok) return body.response;
 
-    const found = deps.store.findKeyByHash(hashSecret(body.value.key));
+    const found = loadKey(() => deps.store.findKeyByHash(hashSecret(body.value.key)));
     // Another workspace's key, or one the root key may not read, is not found (as on the real service), so nothing
     // tells the caller it exists.
     if (found?.workspace_id !== rootKey.workspaceId || !isAllowed(rootKey.permissions, keyRule("read_key", { workspaceId: found.workspace_id, apiId: found.api_id, keyId: found.id }))) {

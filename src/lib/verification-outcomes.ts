@@ -95,12 +95,20 @@ const OUTCOME_ENTRIES: Record<VerificationOutcome, OutcomeEntry> = {
     ],
     likelyCauses: ["A deleted or never-created key.", "A key from another API or environment.", "A key truncated on the way."],
   },
+  // The real service's only FORBIDDEN, and the reference server's: the key's API has an IP whitelist.
   FORBIDDEN: {
     tone: "danger",
-    heading: "Refused: the key may not be used here",
-    whatHappened: "The key exists but belongs to another API than the one it was verified against, so it was refused.",
-    fixSteps: ["Verify the key against the API it belongs to, or create a key for this API."],
-    likelyCauses: ["A key of another API in the same workspace.", "The caller's API id is configured wrongly."],
+    heading: "Refused: called from an address the API does not allow",
+    whatHappened:
+      "The key's API has an IP whitelist, and the verification came from an address it does not list (the first address of `X-Forwarded-For`, else the connection's).",
+    fixSteps: [
+      "Verify from a server whose address the API lists.",
+      "Or add the caller's address to the API's IP whitelist, if it should verify keys (reference server: `npm run admin -- apis update <apiId> --ip-whitelist <addresses>`).",
+    ],
+    likelyCauses: [
+      "A new server, or one whose address changed, that the whitelist does not list yet.",
+      "A proxy in front of the API that puts its own address, or none, in `X-Forwarded-For`.",
+    ],
   },
   INSUFFICIENT_PERMISSIONS: {
     tone: "danger",

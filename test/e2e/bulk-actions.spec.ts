@@ -124,8 +124,9 @@ test.describe("on a phone", () => {
     for (const key of keys.slice(1)) expect(await verifyCode(server, rootKey, key.secret), key.keyId).toBe("VALID");
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog")).toHaveCount(0);
-    // A complete run clears the selection.
-    await expect(selectionBar(page).getByRole("status").first()).toHaveText("No keys selected");
+    // Focus is back on the button that opened the dialogs; the selection stays for the next action.
+    await expect(selectionBar(page).getByRole("button", { name: "Enable" })).toBeFocused();
+    await expect(selectionBar(page).getByRole("status").first()).toHaveText("5 keys selected");
   });
 });
 

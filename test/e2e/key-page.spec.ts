@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import type { StartedServer } from "../support/server-process";
 import { seriousViolations, seriousViolationsInBothThemes } from "./axe";
-import { createAnalyticsRootKey, enterKey, expect, saveScreenshot, test } from "./fixtures";
+import { createAnalyticsRootKey, enterKey, expect, saveScreenshot, test, verifyCode } from "./fixtures";
 
 // axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
 test.use({ bypassCSP: true });
@@ -50,6 +50,24 @@ test("the key page explains its refusals from the demo data", async ({ page, ser
   await usage.getByRole("button", { name: "30 days" }).click();
   await expect(usage.getByRole("img", { name: /per day over the last 30 days/ })).toBeVisible();
   await saveWholePage(page, "key-page-expired");
+});
+
+test("a key refused by its API's IP whitelist says so on its page", async ({ page, server }) => {
+  const apiId = await server.admin(["apis", "create", "--name", "Walled API", "--ip-whitelist", "203.0.113.7"]);
+  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", "Walled key", "--api", apiId])).split(" ");
+  const verifier = await server.admin(["root-key", "create", "--name", "e2e-verify", "--permissions", "api.*.verify_key"]);
+  // From this machine's loopback address, which the whitelist does not list.
+  for (const _ of [1, 2, 3]) expect(await verifyCode(server, verifier, secret)).toBe("FORBIDDEN");
+  const rootKey = await createAnalyticsRootKey(server, "e2e-walled");
+  await page.goto(`${server.url}/connect`);
+  await enterKey(page, rootKey);
+  await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+  await page.goto(`${server.url}/keys/${keyId}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Walled key" })).toBeVisible();
+  await expect(page.getByTestId("key-verdict")).toHaveText(/callers came from an address its API's IP whitelist does not list: 3 of 3 verifications/);
+  const refusals = page.getByRole("region", { name: "Refused verifications" });
+  await expect(refusals.getByRole("heading", { name: /FORBIDDEN Refused: called from an address the API does not allow/ })).toBeVisible();
+  await saveWholePage(page, "key-page-ip-whitelist");
 });
 
 test("a key's page shows the permissions its role grants and its identity's shared rate limit", async ({ page, server }) => {

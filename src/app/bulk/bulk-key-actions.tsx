@@ -8,18 +8,16 @@ import { useKeyCache } from "../use-key-cache";
 export interface BulkKeyActionsProps {
   connection: Connection;
   keys: readonly Key[];
-  clearSelection: () => void;
 }
 
 /** The bulk actions, composed: each failure named by the troubleshoot catalog (with the API's own words), each change sent to the caches. */
-export function BulkKeyActions({ connection, keys, clearSelection }: BulkKeyActionsProps) {
+export function BulkKeyActions({ connection, keys }: BulkKeyActionsProps) {
   const cache = useKeyCache(connection);
   return (
     <BulkActions
       connection={connection}
       keys={keys}
       cache={cache}
-      clearSelection={clearSelection}
       describeFailure={(error) => {
         const diagnosis = describeError(toKeyscopeError(error, [connection.apiKey]));
         return diagnosis.apiSays === null ? diagnosis.heading : `${diagnosis.heading} (${diagnosis.status ?? ""}: ${diagnosis.apiSays.detail})`;

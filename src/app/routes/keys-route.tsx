@@ -52,7 +52,7 @@ export function KeysRoute() {
           >
             <KeysList
               connection={connection}
-              renderBulkActions={(keys, clearSelection) => <LazyBulkKeyActions connection={connection} keys={keys} clearSelection={clearSelection} />}
+              renderBulkActions={(keys) => <LazyBulkKeyActions connection={connection} keys={keys} />}
               renderRefreshError={({ error, action, onRetry }) => (
                 <RefreshErrorNotice
                   error={error}

@@ -54,6 +54,25 @@ describe("createKey with a refill but no credits.remaining", () => {
   });
 });
 
+describe("updateKey with a monthly refill but no refillDay", () => {
+  test("is refused after the update_key check, before any write: 400 with it, 403 without it, and the key stays as it was", async () => {
+    const created = await createKey(server, owner, { apiId, name: "Probed", credits: { remaining: 5 } });
+    server.admin.db.prepare("UPDATE keys SET updated_at = 1 WHERE id = ?").run(created.keyId);
+    const before = await getKey(server, owner, created.keyId);
+    const readOnly = server.admin.createRootKey({ permissions: ["api.*.read_key"] }).secret;
+    const probe = { keyId: created.keyId, credits: { refill: { interval: "monthly", amount: 1 } } };
+
+    expect(errorOf(await call(server, "keys.updateKey", owner, probe))).toMatchObject({
+      status: 400,
+      code: "err:svc:application:invalid_input",
+      detail: "`refillDay` must be provided when the refill interval is `monthly`.",
+    });
+    expect(errorOf(await call(server, "keys.updateKey", readOnly, probe))).toMatchObject({ status: 403, detail: expect.stringContaining(`api.${apiId}.update_key`) as unknown });
+    expect(errorOf(await call(server, "keys.updateKey", readOnly, { ...probe, keyId: "key_missing123" })).status).toBe(404);
+    expect(await getKey(server, owner, created.keyId)).toEqual(before);
+  });
+});
+
 describe("the rbac probes ask for a permission or role no workspace has", () => {
   test("removePermissions: 403 without remove_permission_from_key, 404 permission_not_found with it; a missing key is 404 first", async () => {
     const created = await createKey(server, owner, { apiId, permissions: ["documents.read"] });

@@ -172,6 +172,25 @@ describe("403", () => {
     expect(error.status).toBe(404);
   });
 
+  // A unit test of the real handler's permission query (permissions_test.go): its grant sets, each through the route.
+  test("TestReadKeysPermissionsRequiresBothActions", async () => {
+    const otherApi = h.api();
+    const cases: [string[], number][] = [
+      [[], 404],
+      [[`api.${apiId}.read_key`], 404],
+      [[`api.${apiId}.read_api`], 404],
+      [["api.*.read_key"], 404],
+      [["api.*.read_api"], 404],
+      [[`api.${apiId}.read_key`, `api.${apiId}.read_api`], 200],
+      [["api.*.read_key", "api.*.read_api"], 200],
+      [["api.*.read_key", `api.${apiId}.read_api`], 200],
+      [[`api.${otherApi}.read_key`, `api.${otherApi}.read_api`], 404],
+    ];
+    for (const [permissions, status] of cases) {
+      expect([permissions, (await list({ apiId }, h.rootKey(permissions))).status]).toEqual([permissions, status]);
+    }
+  });
+
   test("missing read_api permission", async () => {
     const readKeysOnly = h.rootKey(["api.*.read_key"]);
     const error = errorOf(await list({ apiId }, readKeysOnly));

@@ -181,3 +181,35 @@ describe("keys.whoami", () => {
     expect((await whoami({ key: secret }, h.rootKey([`api.${h.api()}.read_key`]))).status).toBe(404);
   });
 });
+
+// TestInternalError of both routes closes the real harness's database before the call; here the keys table goes
+// from under the server (the admin's connection renames it), so that reading the key fails while the root key's
+// lookup, in its own table, still works.
+describe("500", () => {
+  let broken: InProcessServer;
+  let bh: RealHarness;
+  let reader: string;
+
+  beforeAll(() => {
+    broken = startInProcess();
+    bh = realHarness(broken);
+    reader = bh.rootKey(["api.*.read_key"]);
+    broken.admin.db.exec("ALTER TABLE keys RENAME TO keys_gone");
+  });
+
+  afterAll(() => broken.close());
+
+  test.each([
+    ["keys.getKey", { keyId: "key_1234567891abcdef", decrypt: false }],
+    ["keys.whoami", { key: "test_some_raw_key_string" }],
+  ])("%s: database connection closed during request", async (operation, body) => {
+    const answer = await bh.call(operation, body, { key: reader });
+    const error = errorOf(answer);
+    expect(error.status).toBe(500);
+    expect(error.detail).toContain("We could not load the requested key");
+    expect(error.type).toMatch(/\/errors\/svc\/application\/unexpected_error$/);
+    // The server's log has the database's own error, under the answer's request id.
+    const requestId = (answer.json as { meta: { requestId: string } }).meta.requestId;
+    expect(broken.output()).toMatch(new RegExp(`Unexpected error in ${requestId}: .*no such table`));
+  });
+});

@@ -15,6 +15,13 @@ describe("verification outcomes", () => {
     }
   });
 
+  test("a FORBIDDEN refusal is explained by the API's IP whitelist, its only cause", () => {
+    const forbidden = describeVerification({ outcome: "FORBIDDEN" });
+    expect(forbidden.heading).toBe("Refused: called from an address the API does not allow");
+    expect(forbidden.whatHappened).toContain("IP whitelist");
+    expect(forbidden.fixSteps.join(" ")).toContain("--ip-whitelist");
+  });
+
   test("a credits refusal says a refill sets the credits, does not contradict the key's count now, and offers a refill only when there is one", () => {
     const refilled = describeVerification({
       outcome: "USAGE_EXCEEDED",

@@ -13,8 +13,9 @@ import { createKey } from "../../../lib/api/create-key";
 import { changeKeyPermissions } from "../../../lib/api/key-permissions";
 import { changeKeyRoles } from "../../../lib/api/key-roles";
 import type { Connection } from "../../../lib/api/transport";
-import { updateKey } from "../../../lib/api/update-key";
-import type { Key } from "../../../lib/contract";
+import { callOperation } from "../../../lib/api/call-operation";
+import { EmptyDataSchema } from "../../../lib/api/key-changes";
+import { UPDATE_KEY_PATH, type Key } from "../../../lib/contract";
 import { rememberApi } from "../known-apis";
 import {
   apiOf,
@@ -61,13 +62,26 @@ async function probe(
 
 const never = () => false;
 
+/** The answer updateKey gives a monthly refill without its day, which both services check after update_key. */
+function isMonthlyRefillWithoutDay(error: ApiError): boolean {
+  return error.status === 400 && /refillDay.*must be provided when/.test(error.detail);
+}
+
 /**
- * updateKey with `enabled` set to what it already is. Cost: on the real service (the handler finds the live key,
- * checks update_key, then updates in a transaction) one write of the same value and `updatedAt`, one audit-log
- * entry "key.update", and one request of the root key's rate limit; on the reference server the same write.
+ * updateKey of a monthly refill without `refillDay`, which the schema lets through and the handler refuses inside
+ * its transaction, after finding the key and checking update_key, before it writes. Cost on the real service: the
+ * key read, the workspace's default project ensured, a transaction opened and rolled back; no write, no audit-log
+ * entry; one request of the root key's rate limit. Were a service to accept it, the key's refill would change: the
+ * reference server and the real one refuse it (test/server/key-changes/permission-probes.test.ts).
  */
 export function probeUpdate(connection: Connection, key: Key): Promise<ProbeAnswer> {
-  return probe(connection, "update_key", { keyId: key.keyId }, () => updateKey(connection, key.keyId, { enabled: key.enabled !== false }), never);
+  return probe(
+    connection,
+    "update_key",
+    { keyId: key.keyId },
+    () => callOperation(connection, UPDATE_KEY_PATH, { keyId: key.keyId, credits: { refill: { interval: "monthly", amount: 1 } } }, EmptyDataSchema),
+    isMonthlyRefillWithoutDay,
+  );
 }
 
 /** The answer createKey gives a refill without `credits.remaining`, which both services check after create_key. */
@@ -148,6 +162,17 @@ export function probeRemovePermission(connection: Connection, key: Key): Promise
 /** addRoles of a role no workspace has: 404 after the check. Cost on the real service: three reads. */
 export function probeAddRole(connection: Connection, key: Key): Promise<ProbeAnswer> {
   return probe(connection, "add_role_to_key", { keyId: key.keyId }, () => changeKeyRoles(connection, key.keyId, "add", [absentName()]), notFoundOf("role"));
+}
+
+/**
+ * Before the Permissions and roles dialog: update_key (every change there needs it), then the rbac actions it may
+ * send, at once; each refusal is said in the dialog before its form. Answers update_key's refusal (no dialog), else
+ * whether adding a permission stays unknown (said in the dialog); a refused one still opens it, as removing may be allowed.
+ */
+export async function probeAccess(connection: Connection, key: Key): Promise<ProbeAnswer> {
+  if ((await probeUpdate(connection, key)) === "refused") return "refused";
+  const [addPermission] = await Promise.all([probeAddPermission(connection, key), probeRemovePermission(connection, key), probeAddRole(connection, key)]);
+  return addPermission === "refused" ? "allowed" : addPermission;
 }
 
 /** What is known without a probe: a remembered refusal or success, else unknown. */

@@ -33,7 +33,6 @@ export interface BulkActionsProps {
   cache: KeyCache;
   /** What a failure is, in a line: the error catalog's words for it (composed by the app). */
   describeFailure: (error: unknown) => string;
-  clearSelection: () => void;
 }
 
 interface Failure {
@@ -68,7 +67,7 @@ function change(connection: Connection, action: BulkAction, keyId: string): Prom
  * that can be cancelled and waits out a 429's Retry-After, and a result that names each key not changed and why.
  * Retry repeats only those.
  */
-export function BulkActions({ connection, keys, cache, describeFailure, clearSelection }: BulkActionsProps) {
+export function BulkActions({ connection, keys, cache, describeFailure }: BulkActionsProps) {
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
   // Deleted keys leave the list, and with it the selection that holds this component and its result: they are
   // removed when the result closes, or when this component goes anyway.
@@ -107,11 +106,10 @@ export function BulkActions({ connection, keys, cache, describeFailure, clearSel
     if (action !== "delete") for (const key of changed) void cache.refreshKey(key.keyId);
   }
 
+  // The selection stays (Clear is beside it): clearing it would take the button focus returns to with it.
   function close() {
-    const complete = phase.kind === "result" && phase.failed.length === 0 && phase.skipped.length === 0;
     setPhase({ kind: "idle" });
     removeDeleted();
-    if (complete) clearSelection();
   }
 
   return (

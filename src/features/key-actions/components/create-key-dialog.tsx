@@ -1,4 +1,4 @@
-import { CreditsFields, Field, FormEnd, MetaField, RatelimitFields } from "./form-parts";
+import { CreditsFields, EnabledField, ExpiresField, ExternalIdField, Field, FormEnd, MetaField, NameField, RatelimitFields } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { CreateKeyRequest } from "../../../lib/api/create-key";
 import type { Connection } from "../../../lib/api/transport";
@@ -9,7 +9,8 @@ import type { KeyCache } from "../key-cache";
 import { mayHaveCreated } from "../api/find-created-keys";
 import { useApiCheck } from "../api/use-api-check";
 import { useKnownApis } from "../known-apis";
-import { forgetRefusal, isAmbiguousCreateNotFound, useRefusal } from "../refusals";
+import { ApiError } from "../../../lib/api-errors";
+import { forgetRefusal, isAmbiguousCreateNotFound, learnCreateRefusedAsNotFound, useRefusal } from "../refusals";
 import { ActionDialog } from "./action-dialog";
 import { ApiField, type SuggestedApi } from "./api-field";
 import { creditsDraft, EMPTY_RATELIMIT, parseCredits, parseExpires, parseMeta, parseRatelimits, splitNames, type RatelimitRow } from "./key-form-fields";
@@ -81,7 +82,8 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
   const [apiId, setApiId] = useState(offers[0]?.apiId ?? "");
   // The API id checked (getApi and the createKey probe): the one offered first, then each one chosen or typed.
   const [checkedApiId, setCheckedApiId] = useState<string | null>(offers[0]?.apiId ?? null);
-  const knownToExist = checkedApiId !== null && (checkedApiId === connectionApi || seen.has(checkedApiId));
+  const existsForSure = (api: string) => api === connectionApi || seen.has(api);
+  const knownToExist = checkedApiId !== null && existsForSure(checkedApiId);
   const check = useApiCheck(connection, checkedApiId, knownToExist);
   const refusal = useRefusal(connection, "create_key", { apiId: checkedApiId ?? undefined });
   const blocked = checkedApiId !== null && checkedApiId === apiId.trim() && (check.missing || refusal !== undefined);
@@ -149,6 +151,10 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
           onCreated({ keyId, secret });
           mutation.reset();
         },
+        // For an API known to exist, the masked 404 is the refusal: said with the API, and the form held back.
+        onError: (error) => {
+          if (error instanceof ApiError && isAmbiguousCreateNotFound(error) && existsForSure(built.apiId)) learnCreateRefusedAsNotFound(connection, built.apiId, error);
+        },
       },
     );
   }
@@ -173,15 +179,11 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
         }}
       />
       <fieldset className="action-form__rest" disabled={blocked}>
-        <Field inputId={`${id}-name`} label="Name">
-          <input id={`${id}-name`} className="input" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" />
-        </Field>
+        <NameField id={id} value={name} onChange={setName} />
         <Field inputId={`${id}-prefix`} label="Prefix">
           <input id={`${id}-prefix`} className="input input--mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} autoComplete="off" maxLength={16} />
         </Field>
-        <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never.">
-          <input id={`${id}-expires`} type="datetime-local" className="input" value={expires} onChange={(event) => setExpires(event.target.value)} />
-        </Field>
+        <ExpiresField id={id} value={expires} onChange={setExpires} />
         <CreditsFields id={id} value={credits} onChange={setCredits} />
         <RatelimitFields id={id} rows={limits} onChange={setLimits} />
       <NamePicker
@@ -203,13 +205,9 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
         onTypedChange={setNewRoles}
         existingOnly
       />
-      <Field inputId={`${id}-external`} label="External id">
-        <input id={`${id}-external`} className="input input--mono" value={externalId} onChange={(event) => setExternalId(event.target.value)} autoComplete="off" />
-      </Field>
+      <ExternalIdField id={id} value={externalId} onChange={setExternalId} />
       <MetaField id={id} value={meta} onChange={setMeta} check={metaCheck} rows={3} />
-      <label className="action-form__check">
-        <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} /> Enabled
-      </label>
+      <EnabledField value={enabled} onChange={setEnabled} />
       <FormEnd
         problem={problem}
         error={
@@ -228,7 +226,9 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
           ) : (
             <>
               {renderError(mutation.error, send)}
-              {isAmbiguousCreateNotFound(mutation.error) && mutation.variables && <AmbiguousNotFoundNote apiId={mutation.variables.request.apiId} />}
+              {isAmbiguousCreateNotFound(mutation.error) && mutation.variables && !existsForSure(mutation.variables.request.apiId) && (
+                <AmbiguousNotFoundNote apiId={mutation.variables.request.apiId} />
+              )}
             </>
           ))
         }

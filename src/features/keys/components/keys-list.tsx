@@ -47,7 +47,7 @@ interface KeysListProps {
   /** How a failed refresh or "load more" is shown while the loaded keys stay on screen. */
   renderRefreshError: (props: RefreshErrorProps) => ReactNode;
   /** With it, rows can be selected; it renders what can be done to the selected keys (composed by the app). */
-  renderBulkActions?: ((selected: readonly Key[], clearSelection: () => void) => ReactNode) | undefined;
+  renderBulkActions?: ((selected: readonly Key[]) => ReactNode) | undefined;
 }
 
 type KeysQuery = ReturnType<typeof useListKeys>;
@@ -203,7 +203,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
           onSelectAllShown={() => selection.add(shown.map((row) => row.id))}
           onClear={selection.clear}
         >
-          {renderBulkActions(selectedKeys, selection.clear)}
+          {renderBulkActions(selectedKeys)}
         </LazySelectionBar>
       )}
 

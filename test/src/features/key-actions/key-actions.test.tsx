@@ -185,7 +185,12 @@ test("Disable shows at once, is rolled back with the service's words when refuse
 
 test("the verdict's fixes: a disabled key out of credits offers Enable and Add credits, prefilled with its refill", async () => {
   const user = userEvent.setup();
-  const sent = stubApi({ "/v2/keys.updateKey": ok({}) });
+  const sent = stubApi({
+    "/v2/keys.updateKey": {
+      status: 400,
+      body: { meta: { requestId: "req_7" }, error: { status: 400, title: "Bad Request", detail: "`refillDay` must be provided when the refill interval is `monthly`.", type: "https://unkey.com/docs/errors/unkey/application/invalid_input", errors: [] } },
+    },
+  });
   const key: Key = { keyId: "key_1", enabled: false, credits: { remaining: 0, refill: { interval: "daily", amount: 25 } } };
   render(
     wrap(
@@ -195,9 +200,9 @@ test("the verdict's fixes: a disabled key out of credits offers Enable and Add c
   const fixes = screen.getByRole("group", { name: "Fix" });
   expect(fixes).toHaveTextContent("Enable");
   await user.click(screen.getByRole("button", { name: "Add credits" }));
-  // The probe first: enabled set to what it is, which changes nothing.
+  // The probe first: a monthly refill without its day, which both services refuse after update_key, before writing.
   expect(await screen.findByRole("dialog", { name: "Credits" })).toBeInTheDocument();
-  expect(sent[0]).toEqual({ path: "/v2/keys.updateKey", body: { keyId: "key_1", enabled: false } });
+  expect(sent).toEqual([{ path: "/v2/keys.updateKey", body: { keyId: "key_1", credits: { refill: { interval: "monthly", amount: 1 } } } }]);
   expect(screen.getByRole("radio", { name: "Add" })).toBeChecked();
   expect(screen.getByRole("spinbutton", { name: "Credits" })).toHaveValue(25);
 });
@@ -505,4 +510,25 @@ test("when the list shows no key made since the unanswered createKey, Retry send
   expect(sent.findLast((call) => call.path === "/v2/apis.listKeys")?.body).toMatchObject({ apiId: "api_1", externalId: "user_42" });
   await user.click(screen.getByRole("button", { name: "Retry" }));
   expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
+});
+
+test("createKey's 404 for the connection's API, which exists, is the refusal: said with the API, and the form held back", async () => {
+  const user = userEvent.setup();
+  stubApi({
+    "/v2/permissions.listPermissions": ok([]),
+    "/v2/permissions.listRoles": ok([]),
+    "/v2/apis.getApi": forbidden("Missing one of these permissions: api.*.read_api or api.api_1.read_api"),
+    // The probe meets a failing service, so the form opens; the request itself is refused as not found.
+    "/v2/keys.createKey": (body) =>
+      isCreateProbe(body)
+        ? { status: 503, body: { meta: { requestId: "req_6" }, error: { status: 503, title: "Service Unavailable", detail: "try later", type: "https://unkey.com/docs/errors/unkey/application/service_unavailable" } } }
+        : notFound("api_not_found", "The specified API was not found."),
+  });
+  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  expect(await screen.findByText(/known only by trying/)).toBeInTheDocument();
+  await user.click(screen.getByRole("button", { name: "Create key" }));
+
+  expect(await screen.findByText(/Creating a key in this API needs/)).toHaveTextContent("api.*.create_key (every API) or api.api_1.create_key (this API only)");
+  expect(screen.queryByText(/Either that API id is wrong/)).not.toBeInTheDocument();
+  expect(screen.getByLabelText("Name")).toBeDisabled();
 });
