@@ -1,10 +1,7 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
-import { MemoryRouter } from "react-router-dom";
+import { cleanup, screen } from "@testing-library/react";
 import { afterEach, expect, test, vi } from "vitest";
-import { KeysList } from "../../../../../src/features/keys/components/keys-list";
-import { createQueryClient } from "../../../../../src/lib/query-client";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
+import { renderKeysListAlone } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
 
 // The virtualizer's code arrives when the test says so, as on a slow network after the first rows are drawn.
@@ -27,13 +24,7 @@ afterEach(() => {
 test("a table scrolled to its end before the virtualizer's code arrives draws the rows there and loads the next page", async () => {
   layKeysListOut(1600, 600);
   const api = stubApi(keysEnvelope(makeKeys(100, 0), { cursor: "key_000099", hasMore: true }), keysEnvelope(makeKeys(100, 100), { hasMore: false }));
-  render(
-    <MemoryRouter>
-      <QueryClientProvider client={createQueryClient()}>
-        <KeysList connection={{ baseUrl: "http://127.0.0.1:8799", apiKey: "ks_root_S3cr3tValue42" }} renderRefreshError={() => null} />
-      </QueryClientProvider>
-    </MemoryRouter>,
-  );
+  renderKeysListAlone();
   await screen.findByText("Service 0");
   // Scrolled to the end while the first rows are drawn without the virtualizer (no scroll event reaches it).
   const scroller = screen.getByRole("table", { name: "API keys" }).parentElement!;
