@@ -113,8 +113,9 @@ export function BulkActions({ connection, keys, cache, describeFailure }: BulkAc
       failed: outcomes.flatMap((outcome) => (outcome.status === "failed" ? [{ key: outcome.item, error: outcome.error }] : [])),
       skipped: outcomes.flatMap((outcome) => (outcome.status === "skipped" ? [outcome.item] : [])),
     });
-    // What the service says now, and the other tabs told (a deleted key is told when it leaves the list).
-    if (action !== "delete") for (const key of changed) void cache.refreshKey(key.keyId);
+    // The other tabs are told what changed, so none reloads the keys one by one (a deleted key is told when it
+    // leaves the list).
+    if (action !== "delete" && changed.length > 0) cache.keysPatched(changed.map((key) => key.keyId), { enabled: action === "enable" });
   }
 
   // The selection stays (Clear is beside it): clearing it would take the button focus returns to with it.

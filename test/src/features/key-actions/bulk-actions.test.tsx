@@ -37,6 +37,7 @@ function stubChanges(answer: (keyId: string, path: string) => Response | Promise
 function fakeCache() {
   return {
     patchKey: vi.fn<KeyCache["patchKey"]>(() => () => undefined),
+    keysPatched: vi.fn<KeyCache["keysPatched"]>(),
     refreshKey: vi.fn<KeyCache["refreshKey"]>(() => Promise.resolve()),
     keyCreated: vi.fn<KeyCache["keyCreated"]>(() => Promise.resolve()),
     keyDeleted: vi.fn<KeyCache["keyDeleted"]>(),
@@ -76,9 +77,12 @@ describe("bulk actions", () => {
     expect(failed).toHaveTextContent("Service 3 key_000003: Catalog: Not Found");
     expect(requests.map((request) => request.path)).toEqual(Array(5).fill(UPDATE_KEY_PATH));
     expect(requests.every((request) => request.body.enabled === false)).toBe(true);
-    // The list shows the four at once; each is then reloaded, which tells the other tabs.
+    // The list shows the four at once; the other tabs are told the change itself, so no key is reloaded one by one.
     expect(cache.patchKey.mock.calls.map(([keyId]) => keyId).sort()).toEqual(["key_000000", "key_000001", "key_000002", "key_000004"]);
-    expect(cache.refreshKey.mock.calls.map(([keyId]) => keyId).sort()).toEqual(["key_000000", "key_000001", "key_000002", "key_000004"]);
+    expect(cache.keysPatched).toHaveBeenCalledTimes(1);
+    expect(cache.keysPatched.mock.calls[0]?.[0].slice().sort()).toEqual(["key_000000", "key_000001", "key_000002", "key_000004"]);
+    expect(cache.keysPatched.mock.calls[0]?.[1]).toEqual({ enabled: false });
+    expect(cache.refreshKey).not.toHaveBeenCalled();
     await user.click(within(dialog()).getByRole("button", { name: "Done" }));
     expect(screen.getByRole("button", { name: "Disable" })).toHaveFocus();
   });
