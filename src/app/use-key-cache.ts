@@ -58,6 +58,17 @@ function listHoldsNewKey(queryKey: readonly unknown[], connection: Connection, a
   return listApi === undefined || listApi === (apiId ?? connection.apiId)?.trim();
 }
 
+/** The API of a loaded list of this connection that shows `keyId` (a list scoped to one API), if any. */
+export function apiOfListedKey(queryClient: QueryClient, connection: Connection, keyId: string): string | undefined {
+  for (const [queryKey, data] of queryClient.getQueriesData<Pages>({ queryKey: LIST_PREFIX })) {
+    const scope = v.safeParse(ListScopeSchema, queryKey[2]);
+    if (!scope.success || scope.output.baseUrl !== connection.baseUrl || scope.output.keyFingerprint !== fingerprint(connection.apiKey)) continue;
+    const apiId = scope.output.apiId?.trim();
+    if (apiId && data?.pages.some((page) => page.keys.some((key) => key.keyId === keyId))) return apiId;
+  }
+  return undefined;
+}
+
 function mapListKeys(queryClient: QueryClient, change: (keys: Key[], pageIndex: number) => Key[]): void {
   queryClient.setQueriesData<Pages>({ queryKey: LIST_PREFIX }, (data) =>
     data === undefined ? data : { ...data, pages: data.pages.map((page, index) => ({ ...page, keys: change(page.keys, index) })) },
