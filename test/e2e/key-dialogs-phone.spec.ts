@@ -1,0 +1,42 @@
+import type { Page } from "@playwright/test";
+import { seriousViolationsInBothThemes } from "./axe";
+import { expect, saveScreenshot, test } from "./fixtures";
+import { actingRootKey, adminKey, connect, openKey } from "./key-actions-helpers";
+
+// axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
+test.use({ bypassCSP: true, viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
+
+/** The open dialog, at phone width in both themes: axe clean, named, inside the screen, the page not scrolling sideways. */
+async function checkDialog(page: Page, name: string, shot: string): Promise<void> {
+  const dialog = page.getByRole("dialog", { name });
+  await expect(dialog).toBeVisible();
+  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `phone-${shot}-${scheme}`))).toEqual({ light: [], dark: [] });
+  const box = await dialog.boundingBox();
+  expect(box?.x).toBeGreaterThanOrEqual(0);
+  expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(375);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  // Keyboard: Escape closes it and the focus returns to the page.
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+}
+
+test("every key dialog at 375 px, light and dark: axe clean, inside the screen, closed by Escape", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-phone-dialogs", ["rbac.*.add_permission_to_key", "rbac.*.remove_permission_from_key", "rbac.*.add_role_to_key", "rbac.*.remove_role_from_key"]);
+  const key = await adminKey(server, ["--name", "On a phone", "--permissions", "documents.read"]);
+  await connect(page, server, rootKey);
+  await page.goto(`${server.url}/keys`);
+  await page.getByRole("button", { name: "Create key" }).click();
+  await checkDialog(page, "Create key", "create");
+
+  await openKey(page, server, key.keyId, "On a phone");
+  for (const [button, name, shot] of [
+    ["Edit", "Edit key", "edit"],
+    ["Credits", "Credits", "credits"],
+    ["Permissions and roles", "Permissions and roles", "access"],
+    ["Reroll", "Reroll key", "reroll"],
+    ["Delete", "Delete key", "delete"],
+  ] as const) {
+    await page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: button, exact: true }).click();
+    await checkDialog(page, name, shot);
+  }
+});
