@@ -1,7 +1,7 @@
 import { parseServerArgs, SERVER_USAGE } from "./config";
 import { installShutdown } from "./lifecycle";
 import { REPO_ROOT } from "./paths";
-import { startKeyscope } from "./start";
+import { demoNotice, startKeyscope } from "./start";
 
 /**
  * `npm run dev`: the API exactly as `npm start` runs it (never building the dashboard), and Vite's dev server
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const config = { ...parsed.config, build: false };
 
   const api = await startKeyscope(config);
-  if (api.demoRootKey !== undefined) say(`Demo root key (shown once, store it now): ${api.demoRootKey}`);
+  for (const line of demoNotice(api)) say(line);
   say(`Keyscope is running at ${api.url}`);
 
   // vite.config.ts reads this when it loads, which createServer does next.

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   }
   const { config } = parsed;
   // Loaded only now (DuckDB, SQLite, Hono): --help and a mistyped flag answer at once.
-  const { startKeyscope } = await import("./start");
+  const { startKeyscope, demoNotice } = await import("./start");
 
   // Installed before the (possibly long) build, so a signal or a vanished parent stops the process at any point.
   let running: RunningServer | undefined = undefined;
@@ -41,8 +41,7 @@ async function main(): Promise<void> {
   }
 
   running = await startKeyscope(config);
-  const lines = [`Keyscope is running at ${running.url}`];
-  if (running.demoRootKey !== undefined) lines.unshift(`Demo root key (shown once, store it now): ${running.demoRootKey}`);
+  const lines = [...demoNotice(running), `Keyscope is running at ${running.url}`];
   if (config.upstream !== undefined) lines.push(`Proxying /v2/* to ${displayUrl(config.upstream)}`);
   // One write, so whoever waits for the running line has the lines around it too.
   say(lines.join("\n"));

@@ -17,6 +17,8 @@ export interface RunningServer {
   url: string;
   /** The demo root key's secret when this start created the demo data. */
   demoRootKey?: string;
+  /** The demo API's id, on the start that created the demo data (Create key asks for an API; no v2 operation lists them). */
+  demoApiId?: string;
   /** Stops accepting, lets in-flight requests finish, closes the database. */
   close(): Promise<void>;
 }
@@ -72,11 +74,11 @@ export function directMode(db: Database, dataDir: string, extras: Pick<AuthDepen
 export async function startKeyscope(config: ServerConfig): Promise<RunningServer> {
   let db: Database | undefined;
   let mode: AppMode;
-  let demoRootKey: string | undefined;
+  let demo: { rootKeySecret: string; apiId: string } | undefined;
   let analytics: AnalyticsEngine | undefined;
   if (config.upstream === undefined) {
     db = openDatabase(config.dataDir);
-    demoRootKey = ensureDemoData(db)?.rootKeySecret;
+    demo = ensureDemoData(db);
     mode = directMode(db, config.dataDir, config.region === undefined ? {} : { region: config.region });
     try {
       analytics = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, timeoutMs: config.analyticsTimeoutMs });
@@ -122,7 +124,7 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
 
   return {
     url: `http://${urlHost(config.host)}:${address.port}`,
-    ...(demoRootKey !== undefined && { demoRootKey }),
+    ...(demo !== undefined && { demoRootKey: demo.rootKeySecret, demoApiId: demo.apiId }),
     async close() {
       await closeServer(server);
       requestLog.flush();
@@ -132,4 +134,13 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
       db?.close();
     },
   };
+}
+
+/** What a start that created the demo data says about it: the root key (shown once) and the API to create keys in. */
+export function demoNotice(running: Pick<RunningServer, "demoRootKey" | "demoApiId">): string[] {
+  if (running.demoRootKey === undefined) return [];
+  return [
+    `Demo root key (shown once, store it now): ${running.demoRootKey}`,
+    ...(running.demoApiId === undefined ? [] : [`Demo API id (Create key asks for it): ${running.demoApiId}`]),
+  ];
 }

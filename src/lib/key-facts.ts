@@ -9,6 +9,8 @@ export interface KeyFacts {
   /** Unix ms. */
   expires?: number | undefined;
   lastUsedAt?: number | undefined;
+  /** Unix ms: when the key was last changed. */
+  updatedAt?: number | undefined;
   credits?: Credits | undefined;
   ratelimits?: readonly RateLimit[] | undefined;
   permissions?: readonly string[] | undefined;

@@ -98,3 +98,31 @@ test("Retry loads a page's code even in a browser that remembers a failed import
   expect(asked.filter((address) => /\.js$/.test(address)).length, "the first try asked the script's own address").toBeGreaterThan(0);
   expect(asked.some((address) => /\.js\?retry=\d+$/.test(address)), "a later try asked another address").toBe(true);
 });
+
+test.describe("the keys table's scrolling code", () => {
+  test.use({ viewport: { width: 1280, height: 400 } });
+
+  test("when it does not arrive, the first rows stay usable with a line that says so, and Retry loads it", async ({ page, server, rootKey }) => {
+    const chunk = /\/assets\/virtual-key-rows-[^/?]+\.js(\?.*)?$/;
+    await page.route(chunk, (route) => route.abort("connectionrefused"));
+    await page.goto(server.url);
+    await enterKey(page, rootKey);
+    const table = page.getByRole("table", { name: "API keys" });
+    const notice = page.getByRole("alert").filter({ hasText: "the table's scrolling code could not be loaded" });
+    await expect(notice).toContainText(/^Only the first \d+ keys can be shown/);
+    const drawn = Number(/first (\d+) keys/.exec((await notice.textContent()) ?? "")?.[1]);
+    const total = Number(await table.getAttribute("aria-rowcount")) - 1;
+    expect(drawn).toBeLessThan(total);
+    // The rows drawn are the table's own: a name links to its key's page.
+    await expect(table.getByRole("row")).toHaveCount(drawn + 1);
+    await expect(table.getByRole("row").nth(1).getByRole("link")).toHaveAttribute("href", /^\/keys\/key_/);
+    await saveScreenshot(page, "keys-table-scrolling-code-failed");
+
+    await page.unroute(chunk);
+    await notice.getByRole("button", { name: "Retry" }).click();
+    await expect(notice).toHaveCount(0);
+    // Virtualized again: scrolled to the end, the last key's row is drawn.
+    await page.locator(".keys-table__scroller").evaluate((scroller) => (scroller.scrollTop = scroller.scrollHeight));
+    await expect(table.locator(`[role="row"][aria-rowindex="${total + 1}"]`)).toBeVisible();
+  });
+});

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { seriousViolationsInBothThemes } from "./axe";
-import { expect, saveScreenshot, test, verifyCode } from "./fixtures";
+import { expect, HOUR_MS, saveScreenshot, test, verifyCode, withinOnePeriod } from "./fixtures";
 import { actingRootKey, adminKey, connect, openKey } from "./key-actions-helpers";
 
 // axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
@@ -18,7 +18,9 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
   throw new Error("Tab never reached the control");
 }
 
-test("a rate-limited key's verdict names the limit and its reset; Raise limit opens Edit there, and the key then verifies VALID", async ({ page, server }) => {
+test("a rate-limited key's verdict names the limit and its reset; Raise limit opens Edit there, and the key then verifies VALID", async ({ page, server }, testInfo) => {
+  // The limit's window is the UTC hour: the refusals and the raise must happen in one.
+  await withinOnePeriod(testInfo, HOUR_MS);
   const rootKey = await actingRootKey(server, "e2e-raise");
   const key = await adminKey(server, ["--name", "Throttled", "--ratelimit", "1/1h"]);
   expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
@@ -46,6 +48,9 @@ test("a rate-limited key's verdict names the limit and its reset; Raise limit op
   // Focus is back on the button that opened it.
   await expect(page.getByRole("group", { name: "Fix" }).getByRole("button", { name: "Raise limit" })).toBeFocused();
   await expect(page.getByText("100 per 1 hour").first()).toBeVisible();
+  // The verdict follows: the limit as it is now, and that the key changed after the refusals it counts.
+  await expect(verdict).toContainText("rate limit “requests” (100 per 1 hour)");
+  await expect(verdict).toContainText("the key was changed since");
   expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
 });
 
@@ -65,7 +70,7 @@ test("Add permission from a refused key's verdict grants the one picked, and it 
   await expect(dialog.getByRole("checkbox", { name: "e2e.documents.read" })).toBeChecked();
   await dialog.getByLabel(/permissions \(comma separated\)/i).fill(query);
   await expect(dialog).toContainText(`Adds ${query} (permissions).`);
-  expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
+  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `key-fixes-add-permission-${scheme}`))).toEqual({ dark: [], light: [] });
   await dialog.getByRole("button", { name: "Save permissions and roles" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByText(query).first()).toBeVisible();

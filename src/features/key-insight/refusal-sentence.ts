@@ -73,13 +73,17 @@ function outcomeReason(outcome: AnalyticsOutcome, key: KeyFacts): string {
   }
 }
 
-/** "; the window that refused last resets at …": when the key's one rate limit refused last, known from `latest`. */
+/**
+ * "; the window that refused last resets at …": when the key's one rate limit refused last, known from `latest`; and
+ * that the key was changed after that refusal (its limit raised, say), since the limit named is the key's as it is now.
+ */
 function rateLimitReset(key: KeyFacts, now: number, latest: LatestRefusal | undefined): string {
   const limits = appliedRateLimits(key);
   const refusedAt = latest?.("RATE_LIMITED");
   if (limits.length !== 1 || limits[0] === undefined || refusedAt === undefined) return "";
   const reset = describeReset(windowReset(refusedAt, limits[0].limit.duration), now);
-  return reset === null ? "" : `; the window that refused last ${reset}`;
+  const changed = key.updatedAt !== undefined && key.updatedAt > refusedAt ? `; the key was changed since, ${formatRelativeTime(key.updatedAt, now)}` : "";
+  return `${reset === null ? "" : `; the window that refused last ${reset}`}${changed}`;
 }
 
 /** The refusal most verifications got, or null when none was refused. */

@@ -164,6 +164,17 @@ export function probeAddRole(connection: Connection, key: Key): Promise<ProbeAns
   return probe(connection, "add_role_to_key", { keyId: key.keyId }, () => changeKeyRoles(connection, key.keyId, "add", [absentName()]), notFoundOf("role"));
 }
 
+/**
+ * Before the Permissions and roles dialog: update_key (every change there needs it), then the rbac actions it may
+ * send, at once; each refusal is said in the dialog before its form. Answers update_key's refusal (no dialog), else
+ * whether adding a permission stays unknown (said in the dialog); a refused one still opens it, as removing may be allowed.
+ */
+export async function probeAccess(connection: Connection, key: Key): Promise<ProbeAnswer> {
+  if ((await probeUpdate(connection, key)) === "refused") return "refused";
+  const [addPermission] = await Promise.all([probeAddPermission(connection, key), probeRemovePermission(connection, key), probeAddRole(connection, key)]);
+  return addPermission === "refused" ? "allowed" : addPermission;
+}
+
 /** What is known without a probe: a remembered refusal or success, else unknown. */
 export function knownOrUnknown(connection: Connection, action: KeyAction, target: ActionTarget): ProbeAnswer {
   if (refusalOf(connection, action, target) !== undefined) return "refused";

@@ -37,7 +37,7 @@ export function ApiField({ id, value, onChange, checked, onCheck, offers, check,
   };
   return (
     <div className="api-field">
-      <Field inputId={`${id}-api`} label="API id" hint={offers.length === 0 ? "The service lists no APIs: type the id of one (api_…), from its dashboard." : undefined}>
+      <Field inputId={`${id}-api`} label="API id" hint={offers.length === 0 ? "The service lists no APIs: type the id of one (api_…), from its dashboard (on the reference server: npm run admin -- apis list)." : undefined}>
         <input
           id={`${id}-api`}
           className="input input--mono"

@@ -1,4 +1,4 @@
-import { CreditsFields, Field, FormEnd, MetaField, RatelimitFields } from "./form-parts";
+import { CreditsFields, EnabledField, ExpiresField, ExternalIdField, Field, FormEnd, MetaField, NameField, RatelimitFields } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { CreateKeyRequest } from "../../../lib/api/create-key";
 import type { Connection } from "../../../lib/api/transport";
@@ -179,15 +179,11 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
         }}
       />
       <fieldset className="action-form__rest" disabled={blocked}>
-        <Field inputId={`${id}-name`} label="Name">
-          <input id={`${id}-name`} className="input" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" />
-        </Field>
+        <NameField id={id} value={name} onChange={setName} />
         <Field inputId={`${id}-prefix`} label="Prefix">
           <input id={`${id}-prefix`} className="input input--mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} autoComplete="off" maxLength={16} />
         </Field>
-        <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never.">
-          <input id={`${id}-expires`} type="datetime-local" className="input" value={expires} onChange={(event) => setExpires(event.target.value)} />
-        </Field>
+        <ExpiresField id={id} value={expires} onChange={setExpires} />
         <CreditsFields id={id} value={credits} onChange={setCredits} />
         <RatelimitFields id={id} rows={limits} onChange={setLimits} />
       <NamePicker
@@ -209,13 +205,9 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
         onTypedChange={setNewRoles}
         existingOnly
       />
-      <Field inputId={`${id}-external`} label="External id">
-        <input id={`${id}-external`} className="input input--mono" value={externalId} onChange={(event) => setExternalId(event.target.value)} autoComplete="off" />
-      </Field>
+      <ExternalIdField id={id} value={externalId} onChange={setExternalId} />
       <MetaField id={id} value={meta} onChange={setMeta} check={metaCheck} rows={3} />
-      <label className="action-form__check">
-        <input type="checkbox" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} /> Enabled
-      </label>
+      <EnabledField value={enabled} onChange={setEnabled} />
       <FormEnd
         problem={problem}
         error={

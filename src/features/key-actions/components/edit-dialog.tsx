@@ -10,7 +10,7 @@ import type { KeyCache } from "../key-cache";
 import { AccessFields } from "./access-fields";
 import { ActionDialog } from "./action-dialog";
 import { editChanges, editDraft, localInput, raiseLimit, type EditDraft } from "./edit-draft";
-import { CreditsFields, Field, FormEnd, MetaField, RatelimitFields } from "./form-parts";
+import { CreditsFields, EnabledField, ExpiresField, ExternalIdField, FormEnd, MetaField, NameField, RatelimitFields } from "./form-parts";
 import { parseMeta } from "./key-form-fields";
 import type { RenderError } from "./render-error";
 
@@ -65,22 +65,14 @@ export function EditDialog({ connection, apiKey, cache, renderError, onClose, ex
   return (
     <ActionDialog title="Edit key" onClose={onClose}>
       <form className="action-form" onSubmit={submit} noValidate>
-        <Field inputId={`${id}-name`} label="Name">
-          <input id={`${id}-name`} className="input" value={draft.name} onChange={(event) => set({ name: event.target.value })} autoComplete="off" />
-        </Field>
-        <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never expires.">
-          <input id={`${id}-expires`} type="datetime-local" className="input" value={draft.expires} onChange={(event) => set({ expires: event.target.value })} />
-        </Field>
+        <NameField id={id} value={draft.name} onChange={(name) => set({ name })} />
+        <ExpiresField id={id} value={draft.expires} onChange={(expires) => set({ expires })} />
         <CreditsFields id={id} value={draft.credits} onChange={(credits) => set({ credits })} />
         <RatelimitFields id={id} rows={draft.ratelimits} onChange={(ratelimits) => set({ ratelimits })} focusRow={opened.focusRow} />
         <AccessFields connection={connection} apiKey={apiKey} value={draft.access} onChange={(access) => set({ access })} />
-        <Field inputId={`${id}-external`} label="External id">
-          <input id={`${id}-external`} className="input input--mono" value={draft.externalId} onChange={(event) => set({ externalId: event.target.value })} autoComplete="off" />
-        </Field>
+        <ExternalIdField id={id} value={draft.externalId} onChange={(externalId) => set({ externalId })} />
         <MetaField id={id} value={draft.meta} onChange={(meta) => set({ meta })} check={parseMeta(draft.meta)} rows={4} />
-        <label className="action-form__check">
-          <input type="checkbox" checked={draft.enabled} onChange={(event) => set({ enabled: event.target.checked })} /> Enabled
-        </label>
+        <EnabledField value={draft.enabled} onChange={(enabled) => set({ enabled })} />
         <FormEnd problem={problem} error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Save changes" pendingLabel="Saving…" />
       </form>
     </ActionDialog>

@@ -189,3 +189,45 @@ export function RatelimitFields({ id, rows, onChange, focusRow }: RatelimitField
     </fieldset>
   );
 }
+
+interface ValueFieldProps<T> {
+  id: string;
+  value: T;
+  onChange: (value: T) => void;
+}
+
+/** The key's name. */
+export function NameField({ id, value, onChange }: ValueFieldProps<string>) {
+  return (
+    <Field inputId={`${id}-name`} label="Name">
+      <input id={`${id}-name`} className="input" value={value} onChange={(event) => onChange(event.target.value)} autoComplete="off" />
+    </Field>
+  );
+}
+
+/** When the key expires, in the user's time zone; empty is never. */
+export function ExpiresField({ id, value, onChange }: ValueFieldProps<string>) {
+  return (
+    <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never expires.">
+      <input id={`${id}-expires`} type="datetime-local" className="input" value={value} onChange={(event) => onChange(event.target.value)} />
+    </Field>
+  );
+}
+
+/** The identity the key belongs to, by the caller's own id for it. */
+export function ExternalIdField({ id, value, onChange }: ValueFieldProps<string>) {
+  return (
+    <Field inputId={`${id}-external`} label="External id">
+      <input id={`${id}-external`} className="input input--mono" value={value} onChange={(event) => onChange(event.target.value)} autoComplete="off" />
+    </Field>
+  );
+}
+
+/** Whether verifications of the key may pass at all. */
+export function EnabledField({ value, onChange }: Omit<ValueFieldProps<boolean>, "id">) {
+  return (
+    <label className="action-form__check">
+      <input type="checkbox" checked={value} onChange={(event) => onChange(event.target.checked)} /> Enabled
+    </label>
+  );
+}

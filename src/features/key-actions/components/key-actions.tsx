@@ -3,7 +3,7 @@ import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import { appliedRateLimits, type RateLimit } from "../../../lib/key-facts";
 import { useUpdateKey } from "../api/use-key-mutations";
-import { probeAddPermission, probeReroll, probeUpdate, type ProbeAnswer } from "../api/probes";
+import { probeAccess, probeAddPermission, probeReroll, probeUpdate, type ProbeAnswer } from "../api/probes";
 import type { KeyCache } from "../key-cache";
 import { forgetRefusal, learnKeysApi, useRefusal, type KeyAction } from "../refusals";
 import { CreditsDialog, type CreditsMode } from "./credits-dialog";
@@ -157,7 +157,7 @@ export function KeyActions(props: KeyActionsProps) {
         <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "credits" })}>
           Credits
         </button>
-        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "access" })}>
+        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openChecked(probeAccess, (permission) => ({ dialog: "access", permission }))}>
           Permissions and roles
         </button>
         <button type="button" className="button" disabled={createRefusal !== undefined} aria-disabled={checking || undefined} onClick={() => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission }))}>

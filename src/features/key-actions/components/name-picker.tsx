@@ -51,7 +51,7 @@ export function NamePicker({ legend, choices, choicesNote, picked, onPickedChang
       {existingOnly && (
         <p className="field__hint">
           {choices !== undefined && choices.length === 0 ? `The workspace has no ${noun} yet. ` : ""}
-          A key can only be given {noun} that already exist in the workspace; creating a key does not create them.
+          A key can only be given {noun} that already exist in the workspace; changing a key never creates them.
         </p>
       )}
       {showTyped && (

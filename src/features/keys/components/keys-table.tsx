@@ -20,17 +20,28 @@ const VirtualKeyRows = retryableLazy(() => import("./virtual-key-rows"), (module
 
 type VirtualCode = "loading" | "loaded" | "failed";
 
-/** Loads the virtualizer after the first commit; "failed" until a Retry when its code could not be loaded. */
+/**
+ * Loads the virtualizer once the first rows are painted (a timer set in the next animation frame runs after it):
+ * its compile and the render that hands the rows over to it never hold that frame back. "failed" until a Retry
+ * when its code could not be loaded.
+ */
 function useVirtualCode(): [VirtualCode, () => void] {
   const [code, setCode] = useState<VirtualCode>(() => (VirtualKeyRows.isLoaded() ? "loaded" : "loading"));
   useEffect(() => {
     if (code !== "loading") return;
     let current = true;
-    void VirtualKeyRows.preload().then(() => {
-      if (current) setCode(VirtualKeyRows.isLoaded() ? "loaded" : "failed");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        void VirtualKeyRows.preload().then(() => {
+          if (current) setCode(VirtualKeyRows.isLoaded() ? "loaded" : "failed");
+        });
+      });
     });
     return () => {
       current = false;
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
     };
   }, [code]);
   return [code, () => setCode("loading")];
@@ -96,6 +107,12 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
 
   return (
     <>
+      {virtualCode === "failed" && (
+        <p className="keys-table__code-failed" role="alert">
+          Only the first {firstRows.length} keys can be shown: the table&apos;s scrolling code could not be loaded from the server.{" "}
+          <RetryLoadButton onRetry={retryVirtualCode} />
+        </p>
+      )}
       <div
         className="keys-table__scroller"
         ref={scrollRef}
@@ -142,12 +159,6 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
           )}
         </div>
       </div>
-      {virtualCode === "failed" && (
-        <p className="keys-table__code-failed" role="alert">
-          Only the first {firstRows.length} keys can be shown: the table&apos;s scrolling code could not be loaded from the server.{" "}
-          <RetryLoadButton onRetry={retryVirtualCode} />
-        </p>
-      )}
     </>
   );
 }

@@ -9,7 +9,7 @@ import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
 import type { Connection } from "../../../../src/lib/api/transport";
 import type { Key } from "../../../../src/lib/contract";
 import { freshQueryClientPerTest } from "../../support/query-tests";
-import { fakeCache, forbidden, ok, renderError, stubApi } from "./key-actions-harness";
+import { fakeCache, forbidden, ok, renderError, stubApi, WORKSPACE, type Answer } from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
@@ -22,18 +22,6 @@ function wrap(children: ReactNode) {
 
 /** `reports.view` comes from its role `viewer`; `documents.read` is its own. */
 const KEY: Key = { keyId: "key_1", name: "Worker", enabled: true, permissions: ["documents.read", "reports.view"], roles: ["viewer"] };
-
-const WORKSPACE = {
-  "/v2/permissions.listPermissions": ok([
-    { id: "perm_1", name: "documents.read", slug: "documents.read" },
-    { id: "perm_2", name: "documents.write", slug: "documents.write" },
-    { id: "perm_3", name: "reports.view", slug: "reports.view" },
-  ]),
-  "/v2/permissions.listRoles": ok([
-    { id: "role_1", name: "viewer", permissions: [{ id: "perm_3", name: "reports.view", slug: "reports.view" }] },
-    { id: "role_2", name: "editor", permissions: [{ id: "perm_2", name: "documents.write", slug: "documents.write" }] },
-  ]),
-};
 
 const changes = (sent: { path: string; body: Record<string, unknown> }[]) => sent.filter((call) => !call.path.startsWith("/v2/permissions."));
 
@@ -120,4 +108,29 @@ test("a key refused for a permission offers Add permission; the dialog says the 
   await user.click(within(dialog).getByRole("button", { name: "Save permissions and roles" }));
   await waitFor(() => expect(dialog).not.toBeInTheDocument());
   expect(changes(sent).at(-1)).toEqual({ path: "/v2/keys.addPermissions", body: { keyId: "key_1", permissions: ["documents.write"] } });
+});
+
+test("Permissions and roles asks first what this root key may do there, and the dialog says each refusal before its form", async () => {
+  const user = userEvent.setup();
+  const notFound = (kind: string): Answer => ({
+    status: 404,
+    body: { meta: { requestId: "req_4" }, error: { status: 404, title: "Not Found", detail: `The ${kind} was not found.`, type: `https://unkey.com/docs/errors/unkey/data/${kind}_not_found` } },
+  });
+  const sent = stubApi({
+    ...WORKSPACE,
+    "/v2/keys.updateKey": ok({}),
+    "/v2/keys.removePermissions": forbidden("Missing one of these permissions: rbac.*.remove_permission_from_key"),
+    "/v2/keys.addRoles": notFound("role"),
+  });
+  render(
+    wrap(<KeyActions connection={connection} apiKey={KEY} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />),
+  );
+  await user.click(screen.getByRole("button", { name: "Permissions and roles" }));
+  const dialog = await screen.findByRole("dialog", { name: "Permissions and roles" });
+  expect(within(dialog).getAllByRole("note").map((note) => note.textContent)).toEqual([
+    expect.stringContaining("Removing a permission needs rbac.*.remove_permission_from_key"),
+    // The key has a role: re-adding one of its permissions could make a role's its own, so adding stays unknown.
+    expect.stringContaining("Adding a permission needs rbac.*.add_permission_to_key"),
+  ]);
+  expect(sent.map((call) => call.path).filter((path) => path.startsWith("/v2/keys."))).toEqual(["/v2/keys.updateKey", "/v2/keys.removePermissions", "/v2/keys.addRoles"]);
 });

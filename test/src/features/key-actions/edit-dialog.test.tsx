@@ -4,12 +4,13 @@ import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { afterEach, expect, test, vi } from "vitest";
 import { EditDialog } from "../../../../src/features/key-actions/components/edit-dialog";
+import { localInput } from "../../../../src/features/key-actions/components/edit-draft";
 import { KeyActions } from "../../../../src/features/key-actions/components/key-actions";
 import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
 import type { Connection } from "../../../../src/lib/api/transport";
 import type { Key } from "../../../../src/lib/contract";
 import { freshQueryClientPerTest } from "../../support/query-tests";
-import { fakeCache, forbidden, ok, renderError, stubApi } from "./key-actions-harness";
+import { fakeCache, forbidden, ok, renderError, stubApi, WORKSPACE } from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
@@ -34,18 +35,6 @@ const KEY: Key = {
   ratelimits: [{ id: "rl_1", name: "requests", limit: 10, duration: 60_000, autoApply: true }],
   permissions: ["documents.read", "reports.view"],
   roles: ["viewer"],
-};
-
-const WORKSPACE = {
-  "/v2/permissions.listPermissions": ok([
-    { id: "perm_1", name: "documents.read", slug: "documents.read" },
-    { id: "perm_2", name: "documents.write", slug: "documents.write" },
-    { id: "perm_3", name: "reports.view", slug: "reports.view" },
-  ]),
-  "/v2/permissions.listRoles": ok([
-    { id: "role_1", name: "viewer", permissions: [{ id: "perm_3", name: "reports.view", slug: "reports.view" }] },
-    { id: "role_2", name: "editor", permissions: [{ id: "perm_2", name: "documents.write", slug: "documents.write" }] },
-  ]),
 };
 
 function renderEdit(key: Key = KEY, props: Partial<Parameters<typeof EditDialog>[0]> = {}) {
@@ -222,4 +211,30 @@ test("a limit that is the identity's is raised for the key by a limit of its own
   await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
   await waitFor(() => expect(dialog).not.toBeInTheDocument());
   expect(updates(sent).at(-1)).toEqual({ keyId: "key_1", ratelimits: [{ name: "shared", limit: 200, duration: 1_000, autoApply: true }] });
+});
+
+test("an expired key's Extend expiry opens Edit with Expires 30 days ahead and sends that alone; Remove expiry sends null", async () => {
+  const user = userEvent.setup();
+  const sent = stubApi({ ...WORKSPACE, "/v2/keys.updateKey": ok({}) });
+  const expired: Key = { ...KEY, expires: NOW - DAY };
+  const cache = fakeCache();
+  render(
+    wrap(
+      <KeyActions connection={connection} apiKey={expired} cache={cache} now={NOW} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+    ),
+  );
+  await user.click(within(screen.getByRole("group", { name: "Fix" })).getByRole("button", { name: "Extend expiry" }));
+  const dialog = await screen.findByRole("dialog", { name: "Edit key" });
+  expect(within(dialog).getByLabelText("Expires")).toHaveValue(localInput(NOW + 30 * DAY));
+  await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
+  await waitFor(() => expect(dialog).not.toBeInTheDocument());
+  const [, extended] = updates(sent);
+  expect(Object.keys(extended ?? {}).sort()).toEqual(["expires", "keyId"]);
+  // To the minute the field holds, in the user's time zone.
+  expect(extended?.expires).toBe(new Date(localInput(NOW + 30 * DAY)).getTime());
+
+  await user.click(within(screen.getByRole("group", { name: "Fix" })).getByRole("button", { name: "Remove expiry" }));
+  await waitFor(() => expect(updates(sent)).toHaveLength(3));
+  expect(updates(sent)[2]).toEqual({ keyId: "key_1", expires: null });
+  expect(cache.patchKey).toHaveBeenCalledWith("key_1", { expires: undefined });
 });

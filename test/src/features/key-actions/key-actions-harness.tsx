@@ -44,3 +44,16 @@ export function fakeCache(): KeyCache & { rollbacks: number } {
 
 /** The failure panel, as the app renders it, reduced to the service's words. */
 export const renderError = (error: unknown) => <p role="alert">{error instanceof ApiError ? error.detail : String(error)}</p>;
+
+/** The workspace's permissions and roles, as listed: the role `viewer` gives `reports.view`, `editor` gives `documents.write`. */
+export const WORKSPACE = {
+  "/v2/permissions.listPermissions": ok([
+    { id: "perm_1", name: "documents.read", slug: "documents.read" },
+    { id: "perm_2", name: "documents.write", slug: "documents.write" },
+    { id: "perm_3", name: "reports.view", slug: "reports.view" },
+  ]),
+  "/v2/permissions.listRoles": ok([
+    { id: "role_1", name: "viewer", permissions: [{ id: "perm_3", name: "reports.view", slug: "reports.view" }] },
+    { id: "role_2", name: "editor", permissions: [{ id: "perm_2", name: "documents.write", slug: "documents.write" }] },
+  ]),
+};

@@ -70,6 +70,9 @@ describe("why a key is refused, in one sentence", () => {
     );
     const passed = refusalVerdict(key, counts({ RATE_LIMITED: 12 }), NOW + 5_000, () => refusedAt);
     expect(passed.text).toMatch(/; the window that refused last reset at 2026-11-23 10:30:00 UTC, passed\.$/);
+    // Changed after the refusal (its limit raised): the limit named is the key's as it is now, so that is said.
+    const raised = refusalVerdict({ ...key, updatedAt: refusedAt + 10_000 }, counts({ RATE_LIMITED: 12 }), NOW - 5_000, () => refusedAt);
+    expect(raised.text).toMatch(/resets at 2026-11-23 10:30:00 UTC \(in under a minute\); the key was changed since, just now\.$/);
   });
 
   test("a key both disabled and expired is refused as the server records it: disabled first", () => {
