@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { seriousViolationsInBothThemes } from "./axe";
 import { expect, saveScreenshot, test } from "./fixtures";
 import { actingRootKey, adminKey, connect, openKey } from "./key-actions-helpers";
@@ -7,7 +7,7 @@ import { actingRootKey, adminKey, connect, openKey } from "./key-actions-helpers
 test.use({ bypassCSP: true, viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
 
 /** The open dialog, at phone width in both themes: axe clean, named, inside the screen, the page not scrolling sideways. */
-async function checkDialog(page: Page, name: string, shot: string): Promise<void> {
+async function checkDialog(page: Page, name: string, shot: string, opener: Locator): Promise<void> {
   const dialog = page.getByRole("dialog", { name });
   await expect(dialog).toBeVisible();
   expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `phone-${shot}-${scheme}`))).toEqual({ light: [], dark: [] });
@@ -15,18 +15,20 @@ async function checkDialog(page: Page, name: string, shot: string): Promise<void
   expect(box?.x).toBeGreaterThanOrEqual(0);
   expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(375);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  // Keyboard: Escape closes it and the focus returns to the page.
+  // Keyboard: Escape closes it and the focus returns to the button that opened it.
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
+  await expect(opener).toBeFocused();
 }
 
-test("every key dialog at 375 px, light and dark: axe clean, inside the screen, closed by Escape", async ({ page, server }) => {
+test("every key dialog at 375 px, light and dark: axe clean, inside the screen, closed by Escape with the focus back on its button", async ({ page, server }) => {
   const rootKey = await actingRootKey(server, "e2e-phone-dialogs", ["rbac.*.add_permission_to_key", "rbac.*.remove_permission_from_key", "rbac.*.add_role_to_key", "rbac.*.remove_role_from_key"]);
   const key = await adminKey(server, ["--name", "On a phone", "--permissions", "documents.read"]);
   await connect(page, server, rootKey);
   await page.goto(`${server.url}/keys`);
-  await page.getByRole("button", { name: "Create key" }).click();
-  await checkDialog(page, "Create key", "create");
+  const create = page.getByRole("button", { name: "Create key" });
+  await create.click();
+  await checkDialog(page, "Create key", "create", create);
 
   await openKey(page, server, key.keyId, "On a phone");
   for (const [button, name, shot] of [
@@ -36,7 +38,8 @@ test("every key dialog at 375 px, light and dark: axe clean, inside the screen, 
     ["Reroll", "Reroll key", "reroll"],
     ["Delete", "Delete key", "delete"],
   ] as const) {
-    await page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: button, exact: true }).click();
-    await checkDialog(page, name, shot);
+    const opener = page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: button, exact: true });
+    await opener.click();
+    await checkDialog(page, name, shot, opener);
   }
 });
