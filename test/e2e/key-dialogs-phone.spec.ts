@@ -43,3 +43,36 @@ test("every key dialog at 375 px, light and dark: axe clean, inside the screen, 
     await checkDialog(page, name, shot, opener);
   }
 });
+
+test("the bulk progress at 375 px, light and dark: axe clean, inside the screen, its Cancel reachable by keyboard", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-phone-progress");
+  for (const n of [0, 1]) await adminKey(server, ["--name", `phone-progress-${n}`]);
+  await connect(page, server, rootKey);
+  await page.goto(`${server.url}/keys`);
+  await page.getByRole("searchbox", { name: "Filter keys" }).fill("phone-progress-");
+  await page.getByRole("button", { name: "Select", exact: true }).click();
+  const bar = page.getByRole("group", { name: "Selected keys", exact: true });
+  // No table header on a phone: the bar's button selects them.
+  await bar.getByRole("button", { name: "Select all 2 shown" }).tap();
+  await expect(bar.getByRole("status").first()).toHaveText("2 keys selected");
+  // The changes are held until the progress has been looked at.
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/v2/keys.updateKey", async (route) => {
+    await released;
+    await route.continue();
+  });
+  await bar.getByRole("button", { name: "Disable" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Disable 2 keys" }).click();
+  const progress = page.getByRole("dialog", { name: "Disabling 2 keys" });
+  const done = progress.getByRole("status").filter({ hasText: "done" });
+  await expect(done).toHaveText("0 of 2 done");
+  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `phone-bulk-progress-${scheme}`))).toEqual({ light: [], dark: [] });
+  const box = await progress.boundingBox();
+  expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? Infinity) <= 375).toBe(true);
+  await progress.getByRole("button", { name: "Cancel" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(done).toContainText("cancelling");
+  release();
+  await expect(page.getByRole("dialog", { name: /^Disabled/ })).toBeVisible();
+});
