@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { Suspense } from "react";
 import { useNavigate } from "react-router-dom";
 import type { Connection } from "../lib/api/transport";
@@ -6,7 +7,7 @@ import { retryableLazy } from "../lib/retryable-lazy";
 import { LazyErrorPanel as ErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
 import { keyPath, paths, TROUBLESHOOT_PATH } from "./paths";
 import { useForgetKey } from "./use-forget-key";
-import { useKeyCache } from "./use-key-cache";
+import { apiOfListedKey, useKeyCache } from "./use-key-cache";
 
 // Loaded after the key's page has its key: the actions never hold up its first screen.
 const KeyActions = retryableLazy(() => import("../features/key-actions/components/key-actions"), (module) => module.KeyActions);
@@ -16,6 +17,7 @@ export function KeyActionsSlot({ connection, apiKey, refusedAs, now }: { connect
   const cache = useKeyCache(connection);
   const reenterKey = useForgetKey();
   const navigate = useNavigate();
+  const listedIn = apiOfListedKey(useQueryClient(), connection, apiKey.keyId);
   return (
     <Suspense fallback={null}>
       <KeyActions
@@ -24,6 +26,7 @@ export function KeyActionsSlot({ connection, apiKey, refusedAs, now }: { connect
         cache={cache}
         now={now}
         refusedAs={refusedAs}
+        listedIn={listedIn}
         keyHref={keyPath}
         onDeleted={() => void navigate(paths.keys)}
         renderError={(error, onRetry) => (

@@ -10,19 +10,28 @@ import type { KeyCache } from "../features/key-actions/key-cache";
 
 /** Every loaded keys list (any filter) of this query client: the list queries' keys start with these two. */
 const LIST_PREFIX = ["keys", "list"] as const;
-/** Where the tabs of this browser tell each other which keys changed: ids only, never a secret or a key's fields. */
+/** Where the tabs of this browser tell each other which keys changed: ids, and the fields a bulk run set; never a secret. */
 const CHANNEL = "keyscope-key-changes";
 
 type Pages = InfiniteData<KeysPage>;
 
 /** `scope`: the connection's base URL and the root key's fingerprint, so a tab of another connection ignores it. */
-const ChangeMessageSchema = v.object({
-  scope: v.string(),
-  change: v.picklist(["changed", "created", "deleted"]),
-  keyId: v.string(),
-  /** A created key's API, when it is not the connection's. */
-  apiId: v.optional(v.string()),
-});
+const ChangeMessageSchema = v.variant("change", [
+  v.object({
+    scope: v.string(),
+    change: v.picklist(["changed", "created", "deleted"]),
+    keyId: v.string(),
+    /** A created key's API, when it is not the connection's. */
+    apiId: v.optional(v.string()),
+  }),
+  /** Keys whose fields the service confirmed changed: applied as they are, with no request. Only these fields pass. */
+  v.object({
+    scope: v.string(),
+    change: v.literal("patched"),
+    keyIds: v.array(v.string()),
+    patch: v.strictObject({ enabled: v.boolean() }),
+  }),
+]);
 type ChangeMessage = v.InferOutput<typeof ChangeMessageSchema>;
 
 function scopeOf(connection: Connection): string {
@@ -47,6 +56,17 @@ function listHoldsNewKey(queryKey: readonly unknown[], connection: Connection, a
   // A list without an API lists every key of the workspace (the reference server); one with an API, that API's keys.
   const listApi = list.apiId?.trim() || undefined;
   return listApi === undefined || listApi === (apiId ?? connection.apiId)?.trim();
+}
+
+/** The API of a loaded list of this connection that shows `keyId` (a list scoped to one API), if any. */
+export function apiOfListedKey(queryClient: QueryClient, connection: Connection, keyId: string): string | undefined {
+  for (const [queryKey, data] of queryClient.getQueriesData<Pages>({ queryKey: LIST_PREFIX })) {
+    const scope = v.safeParse(ListScopeSchema, queryKey[2]);
+    if (!scope.success || scope.output.baseUrl !== connection.baseUrl || scope.output.keyFingerprint !== fingerprint(connection.apiKey)) continue;
+    const apiId = scope.output.apiId?.trim();
+    if (apiId && data?.pages.some((page) => page.keys.some((key) => key.keyId === keyId))) return apiId;
+  }
+  return undefined;
 }
 
 function mapListKeys(queryClient: QueryClient, change: (keys: Key[], pageIndex: number) => Key[]): void {
@@ -89,6 +109,13 @@ function localCache(queryClient: QueryClient, connection: Connection): KeyCache 
         });
       };
     },
+    keysPatched: (keyIds, patch) => {
+      for (const keyId of keyIds) {
+        patchEverywhere(keyId, (key) => ({ ...key, ...patch }));
+        // Its other fields (updatedAt) are the service's to say when the key is next shown.
+        void queryClient.invalidateQueries({ queryKey: keyQuery(keyId).queryKey, exact: true, refetchType: "none" });
+      }
+    },
     refreshKey: async (keyId) => {
       try {
         const fresh = await queryClient.fetchQuery({ ...keyQuery(keyId), staleTime: 0 });
@@ -119,17 +146,21 @@ function localCache(queryClient: QueryClient, connection: Connection): KeyCache 
   };
 }
 
-function tell(connection: Connection, change: ChangeMessage["change"], keyId: string, apiId?: string): void {
+function post(message: ChangeMessage): void {
   if (typeof BroadcastChannel === "undefined") return;
   const channel = new BroadcastChannel(CHANNEL);
-  channel.postMessage({ scope: scopeOf(connection), change, keyId, ...(apiId !== undefined && { apiId }) } satisfies ChangeMessage);
+  channel.postMessage(message);
   channel.close();
+}
+
+function tell(connection: Connection, change: "changed" | "created" | "deleted", keyId: string, apiId?: string): void {
+  post({ scope: scopeOf(connection), change, keyId, ...(apiId !== undefined && { apiId }) });
 }
 
 /**
  * The key actions' view of the caches, composed here because the keys list and the key's page belong to other
  * features: a change shows in both at once, the key's page reloads what the service says after it, and the
- * other tabs of this browser are told which key changed.
+ * other tabs of this browser are told which key changed (and, after a bulk run, how, so they need no request).
  */
 export function useKeyCache(connection: Connection): KeyCache {
   const queryClient = useQueryClient();
@@ -137,6 +168,10 @@ export function useKeyCache(connection: Connection): KeyCache {
     const local = localCache(queryClient, connection);
     return {
       patchKey: local.patchKey,
+      keysPatched: (keyIds, patch) => {
+        local.keysPatched(keyIds, patch);
+        post({ scope: scopeOf(connection), change: "patched", keyIds: [...keyIds], patch });
+      },
       refreshKey: async (keyId) => {
         await local.refreshKey(keyId);
         tell(connection, "changed", keyId);
@@ -165,7 +200,8 @@ export function useKeyChangesFromOtherTabs(connection: Connection): void {
       const parsed = v.safeParse(ChangeMessageSchema, event.data);
       if (!parsed.success || parsed.output.scope !== scope) return;
       const message = parsed.output;
-      if (message.change === "deleted") local.keyDeleted(message.keyId);
+      if (message.change === "patched") local.keysPatched(message.keyIds, message.patch);
+      else if (message.change === "deleted") local.keyDeleted(message.keyId);
       else if (message.change === "created") void local.keyCreated(message.keyId, message.apiId);
       else void local.refreshKey(message.keyId);
     };

@@ -208,7 +208,7 @@ test("a run rate limited, then cut off from the API, says so in place; its retry
   for (const key of keys) expect(await verifyCode(server, rootKey, key.secret), key.keyId).toBe("DISABLED");
 });
 
-test("a bulk change made in one tab shows in the others", async ({ page, server, context }) => {
+test("a bulk change made in one tab shows in the others, carried in the tabs' message: no tab reloads the keys one by one", async ({ page, server, context }) => {
   const rootKey = await actingRootKey(server, "e2e-bulk-tabs");
   await createKeys(server, "tabs-bulk-", 3);
   await openKeys(page, server, rootKey, "tabs-bulk-");
@@ -217,6 +217,8 @@ test("a bulk change made in one tab shows in the others", async ({ page, server,
   // A second tab of the same session: the key travels in the tab's session, so it is opened from the first.
   const [other] = await Promise.all([context.waitForEvent("page"), page.evaluate((href) => window.open(href), `${server.url}/keys`)]);
   if (other === undefined) throw new Error("no second tab");
+  const keyReloads: string[] = [];
+  for (const tab of [page, other]) tab.on("request", (request) => void (request.url().endsWith("/v2/keys.getKey") && keyReloads.push(request.url())));
   await other.getByRole("searchbox", { name: "Filter keys" }).fill("tabs-bulk-");
   await other.getByRole("button", { name: "Select", exact: true }).click();
   await other.getByRole("checkbox", { name: "Select all 3 shown" }).check();
@@ -224,5 +226,6 @@ test("a bulk change made in one tab shows in the others", async ({ page, server,
   await other.getByRole("dialog").getByRole("button", { name: "Disable 3 keys" }).click();
   await expect(other.getByRole("dialog").getByRole("heading", { name: "Disabled 3 keys" })).toBeVisible();
   for (const row of await firstTabRows().all()) await expect(row).toContainText("Disabled");
+  expect(keyReloads).toEqual([]);
   await other.close();
 });

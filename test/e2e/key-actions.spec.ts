@@ -129,6 +129,67 @@ test("a rerolled key's old secret works for the grace period and not after; the 
   expect(await verifyCode(server, rootKey, key.secret)).toBe("EXPIRED");
 });
 
+test("a created and a rerolled secret go nowhere but their dialog: not the console, the tabs' messages, the diagnostics report, storage or the URL; closed, it is gone from the page", async ({ page, server, context }) => {
+  const rootKey = await actingRootKey(server, "e2e-secret-paths");
+  const apiId = await server.admin(["apis", "create", "--name", "e2e-secret-paths"]);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const logged: string[] = [];
+  page.on("console", (message) => logged.push(message.text()));
+  await connect(page, server, rootKey);
+  // Another tab of this origin hears what the tabs tell each other.
+  const listener = await context.newPage();
+  await listener.goto(`${server.url}/connect`);
+  await listener.evaluate(() => {
+    const heard: string[] = [];
+    Object.assign(window, { heard });
+    new BroadcastChannel("keyscope-key-changes").onmessage = (event: MessageEvent) => heard.push(JSON.stringify(event.data));
+  });
+  const heard = () => listener.evaluate(() => (window as unknown as { heard: string[] }).heard.join("\n"));
+  const secrets: string[] = [];
+  const kept = async () => [await page.content(), page.url(), await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }]))].join("\n");
+
+  await page.goto(`${server.url}/keys`);
+  await page.getByRole("button", { name: "Create key" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create key" });
+  await dialog.getByLabel("API id").fill(apiId);
+  await dialog.getByLabel("Name", { exact: true }).fill("Secret paths");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const created = page.getByRole("dialog", { name: "Key created" });
+  secrets.push(await created.getByLabel("Secret", { exact: true }).inputValue());
+  const keyId = (await created.locator("code").first().textContent()) ?? "";
+  await created.getByRole("button", { name: "Done" }).click();
+  await expect(created).toHaveCount(0);
+  await expect.poll(heard).toContain(keyId);
+  expect(await kept()).not.toContain(secrets[0]);
+
+  await page.getByRole("table").getByRole("link", { name: "Secret paths" }).click();
+  await page.getByRole("button", { name: "Reroll" }).click();
+  await page.getByRole("dialog", { name: "Reroll key" }).getByRole("button", { name: "Reroll key" }).click();
+  const rerolled = page.getByRole("dialog", { name: "Key rerolled" });
+  secrets.push(await rerolled.getByLabel("Secret", { exact: true }).inputValue());
+  await rerolled.getByRole("button", { name: "Done" }).click();
+  await expect(rerolled).toHaveCount(0);
+  await expect.poll(heard).toContain(keyId);
+  expect(await kept()).not.toContain(secrets[1]);
+
+  // The diagnostics report carries this tab's request journal, which saw both answers (in memory: no reload).
+  await page.getByRole("link", { name: "Troubleshoot", exact: true }).click();
+  await page.getByRole("button", { name: "Run diagnostics" }).click();
+  const diagnosis = page.getByRole("region", { name: "Diagnosis" });
+  await expect(diagnosis).toBeVisible({ timeout: 20_000 });
+  await page.evaluate(() => navigator.clipboard.writeText(""));
+  await diagnosis.getByRole("button", { name: "Copy report" }).click();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain("## Keyscope diagnostics");
+  const report = await page.evaluate(() => navigator.clipboard.readText());
+  expect(report).toContain("keys.rerollKey");
+  const everywhere = [report, await kept(), await heard(), ...logged].join("\n");
+  for (const secret of secrets) {
+    expect(secret.length).toBeGreaterThan(10);
+    expect(everywhere).not.toContain(secret);
+  }
+  await listener.close();
+});
+
 test("a deleted key verifies NOT_FOUND and is gone from the list", async ({ page, server }) => {
   const rootKey = await actingRootKey(server, "e2e-delete");
   const key = await adminKey(server, ["--name", "Retired"]);

@@ -48,13 +48,26 @@ function scopeOf(connection: Connection): string {
 }
 
 /**
- * The API an action on `target` touches: the one given, else the one a refusal named for the key, else the
- * connection's (the keys it lists are that API's).
+ * The API an action on `target` touches: the one given; for a key, the one it was listed in or a refusal named,
+ * else unknown (a key opened by its id may be another API's than the connection's: its answers count for it
+ * alone); for no key (createKey), the connection's.
  */
 export function apiOf(connection: Connection, target: ActionTarget): string | undefined {
   if (target.apiId !== undefined && target.apiId.trim() !== "") return target.apiId.trim();
-  const learnt = target.keyId === undefined ? undefined : apiOfKey.get(`${scopeOf(connection)}|${target.keyId}`);
-  return learnt ?? connection.apiId?.trim() ?? undefined;
+  if (target.keyId !== undefined) return apiOfKey.get(`${scopeOf(connection)}|${target.keyId}`);
+  return connection.apiId?.trim() || undefined;
+}
+
+/** These keys are `apiId`'s (a list of that API showed them): what is learnt of that API holds for them. */
+export function learnKeysApi(connection: Connection, keyIds: readonly string[], apiId: string): void {
+  let news = false;
+  for (const keyId of keyIds) {
+    const slot = `${scopeOf(connection)}|${keyId}`;
+    if (apiOfKey.get(slot) === apiId) continue;
+    apiOfKey.set(slot, apiId);
+    news = true;
+  }
+  if (news) changed();
 }
 
 /** Where an answer is remembered: per API when it is known, else for the key alone, else for the unknown API. */

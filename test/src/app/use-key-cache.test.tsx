@@ -1,13 +1,14 @@
-import { QueryClientProvider, type InfiniteData } from "@tanstack/react-query";
+import { QueryClient, QueryClientProvider, type InfiniteData } from "@tanstack/react-query";
 import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { expect, test, vi } from "vitest";
-import { useKeyCache } from "../../../src/app/use-key-cache";
+import { useKeyCache, useKeyChangesFromOtherTabs } from "../../../src/app/use-key-cache";
 import { useKeyLookup } from "../../../src/features/keys/api/get-key";
 import { listKeysQueryKey } from "../../../src/features/keys/api/list-keys";
 import type { KeysPage } from "../../../src/lib/api/list-keys";
 import type { Connection } from "../../../src/lib/api/transport";
 import type { Key } from "../../../src/lib/contract";
+import { fingerprint } from "../../../src/lib/fingerprint";
 import { freshQueryClientPerTest } from "../support/query-tests";
 
 const queryClient = freshQueryClientPerTest();
@@ -97,4 +98,28 @@ test("a change to a key found by its exact id shows in that lookup too: one cach
   await waitFor(() => expect(lookup.result.current.data?.enabled).toBe(false));
   undo();
   await waitFor(() => expect(lookup.result.current.data?.enabled).toBe(true));
+});
+
+test("a bulk change reaches another tab as the change itself: its lists show it with no request, and a message with other fields is ignored", async () => {
+  const fetch = vi.fn(() => Promise.reject(new Error("no request expected")));
+  vi.stubGlobal("fetch", fetch);
+  const otherTab = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const list = listKeysQueryKey(connection, {});
+  otherTab.setQueryData(list, pages(page([{ keyId: "key_1", enabled: true }, { keyId: "key_2", enabled: true }, { keyId: "key_3", enabled: true }])));
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={otherTab}>{children}</QueryClientProvider>;
+  const listening = renderHook(() => useKeyChangesFromOtherTabs(connection), { wrapper });
+  const enabledIn = () => otherTab.getQueryData<InfiniteData<KeysPage>>(list)?.pages[0]?.keys.map((key) => key.enabled);
+
+  useCache().keysPatched(["key_1"], { enabled: false });
+  await waitFor(() => expect(enabledIn()).toEqual([false, true, true]));
+
+  // A message carrying more than the fields a bulk run sets is not applied (one sender's messages arrive in order).
+  const channel = new BroadcastChannel("keyscope-key-changes");
+  const scope = `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
+  channel.postMessage({ scope, change: "patched", keyIds: ["key_3"], patch: { enabled: false, name: "x" } });
+  channel.postMessage({ scope, change: "patched", keyIds: ["key_2"], patch: { enabled: false } });
+  await waitFor(() => expect(enabledIn()).toEqual([false, false, true]));
+  expect(fetch).not.toHaveBeenCalled();
+  channel.close();
+  listening.unmount();
 });

@@ -9,6 +9,7 @@ import { formatCount, formatCountOf } from "../../../lib/format-number";
 import { useOnline } from "../../../lib/hooks/use-online";
 import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
 import type { KeyCache } from "../key-cache";
+import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
 import { runBulk, type BulkProgress } from "../run-bulk";
 import { ActionDialog } from "./action-dialog";
 
@@ -57,9 +58,19 @@ type Phase =
 /** The run stops starting new changes once one fails for want of a connection: the rest would fail the same way. */
 const lostConnection = (error: unknown) => error instanceof NetworkError;
 
-function change(connection: Connection, action: BulkAction, keyId: string): Promise<unknown> {
-  if (action === "delete") return deleteKey(connection, keyId);
-  return updateKey(connection, keyId, { enabled: action === "enable" });
+/** The permission each bulk action needs, as the per-API refusals store names it. */
+const PERMISSION: Record<BulkAction, KeyAction> = { disable: "update_key", enable: "update_key", delete: "delete_key" };
+
+/** One key's change; its refusal, or that it went through, is learnt as the key's page learns it. */
+async function change(connection: Connection, action: BulkAction, keyId: string): Promise<void> {
+  try {
+    if (action === "delete") await deleteKey(connection, keyId);
+    else await updateKey(connection, keyId, { enabled: action === "enable" });
+  } catch (error) {
+    learnRefusal(connection, PERMISSION[action], error, { keyId });
+    throw error;
+  }
+  learnAllowed(connection, PERMISSION[action], { keyId });
 }
 
 /**
@@ -102,8 +113,9 @@ export function BulkActions({ connection, keys, cache, describeFailure }: BulkAc
       failed: outcomes.flatMap((outcome) => (outcome.status === "failed" ? [{ key: outcome.item, error: outcome.error }] : [])),
       skipped: outcomes.flatMap((outcome) => (outcome.status === "skipped" ? [outcome.item] : [])),
     });
-    // What the service says now, and the other tabs told (a deleted key is told when it leaves the list).
-    if (action !== "delete") for (const key of changed) void cache.refreshKey(key.keyId);
+    // The other tabs are told what changed, so none reloads the keys one by one (a deleted key is told when it
+    // leaves the list).
+    if (action !== "delete" && changed.length > 0) cache.keysPatched(changed.map((key) => key.keyId), { enabled: action === "enable" });
   }
 
   // The selection stays (Clear is beside it): clearing it would take the button focus returns to with it.

@@ -1,11 +1,11 @@
-import { useState } from "react";
+import { useLayoutEffect, useState } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import { appliedRateLimits, type RateLimit } from "../../../lib/key-facts";
 import { useUpdateKey } from "../api/use-key-mutations";
 import { probeAccess, probeAddPermission, probeReroll, probeUpdate, type ProbeAnswer } from "../api/probes";
 import type { KeyCache } from "../key-cache";
-import { forgetRefusal, useRefusal, type KeyAction } from "../refusals";
+import { forgetRefusal, learnKeysApi, useRefusal, type KeyAction } from "../refusals";
 import { CreditsDialog, type CreditsMode } from "./credits-dialog";
 import { DeleteDialog } from "./delete-dialog";
 import { EditDialog } from "./edit-dialog";
@@ -27,6 +27,8 @@ export interface KeyActionsProps {
   renderError: RenderError;
   keyHref: (keyId: string) => string;
   onDeleted: () => void;
+  /** The API of a loaded list that shows this key, when one does: else the key's API is unknown until a refusal names it. */
+  listedIn?: string | undefined;
 }
 
 type Open =
@@ -42,8 +44,12 @@ type Open =
  * action. An action the root key may not take says which permission it needs before any form opens.
  */
 export function KeyActions(props: KeyActionsProps) {
-  const { connection, apiKey, cache, now, refusedAs, renderError } = props;
+  const { connection, apiKey, cache, now, refusedAs, renderError, listedIn } = props;
   const [open, setOpen] = useState<Open>(null);
+  // Before the first paint: what is known of the list's API then shows for this key at once.
+  useLayoutEffect(() => {
+    if (listedIn !== undefined) learnKeysApi(connection, [apiKey.keyId], listedIn);
+  }, [connection, apiKey.keyId, listedIn]);
   const [checking, setChecking] = useState(false);
   const target = { keyId: apiKey.keyId };
   const updateRefusal = useRefusal(connection, "update_key", target);

@@ -20,28 +20,17 @@ const VirtualKeyRows = retryableLazy(() => import("./virtual-key-rows"), (module
 
 type VirtualCode = "loading" | "loaded" | "failed";
 
-/**
- * Loads the virtualizer once the first rows are painted (a timer set in the next animation frame runs after it):
- * its compile and the render that hands the rows over to it never hold that frame back. "failed" until a Retry
- * when its code could not be loaded.
- */
+/** Loads the virtualizer after the first commit; "failed" until a Retry when its code could not be loaded. */
 function useVirtualCode(): [VirtualCode, () => void] {
   const [code, setCode] = useState<VirtualCode>(() => (VirtualKeyRows.isLoaded() ? "loaded" : "loading"));
   useEffect(() => {
     if (code !== "loading") return;
     let current = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => {
-        void VirtualKeyRows.preload().then(() => {
-          if (current) setCode(VirtualKeyRows.isLoaded() ? "loaded" : "failed");
-        });
-      });
+    void VirtualKeyRows.preload().then(() => {
+      if (current) setCode(VirtualKeyRows.isLoaded() ? "loaded" : "failed");
     });
     return () => {
       current = false;
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
     };
   }, [code]);
   return [code, () => setCode("loading")];

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { BulkActions } from "../../../../src/features/key-actions/components/bulk-actions";
 import type { KeyCache } from "../../../../src/features/key-actions/key-cache";
+import { forgetRefusals, isKnownAllowed, refusalOf } from "../../../../src/features/key-actions/refusals";
 import { ApiError, NetworkError } from "../../../../src/lib/api-errors";
 import type { Connection } from "../../../../src/lib/api/transport";
 import { DELETE_KEY_PATH, UPDATE_KEY_PATH } from "../../../../src/lib/contract";
@@ -13,6 +14,7 @@ const ok = () => jsonResponse(200, { meta: { requestId: "req_ok" }, data: {} });
 const notFound = () => errorEnvelope(404, "Not Found", "The key does not exist.", "https://unkey.com/docs/errors/unkey/data/key_not_found");
 
 afterEach(() => {
+  forgetRefusals();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -35,6 +37,7 @@ function stubChanges(answer: (keyId: string, path: string) => Response | Promise
 function fakeCache() {
   return {
     patchKey: vi.fn<KeyCache["patchKey"]>(() => () => undefined),
+    keysPatched: vi.fn<KeyCache["keysPatched"]>(),
     refreshKey: vi.fn<KeyCache["refreshKey"]>(() => Promise.resolve()),
     keyCreated: vi.fn<KeyCache["keyCreated"]>(() => Promise.resolve()),
     keyDeleted: vi.fn<KeyCache["keyDeleted"]>(),
@@ -74,9 +77,12 @@ describe("bulk actions", () => {
     expect(failed).toHaveTextContent("Service 3 key_000003: Catalog: Not Found");
     expect(requests.map((request) => request.path)).toEqual(Array(5).fill(UPDATE_KEY_PATH));
     expect(requests.every((request) => request.body.enabled === false)).toBe(true);
-    // The list shows the four at once; each is then reloaded, which tells the other tabs.
+    // The list shows the four at once; the other tabs are told the change itself, so no key is reloaded one by one.
     expect(cache.patchKey.mock.calls.map(([keyId]) => keyId).sort()).toEqual(["key_000000", "key_000001", "key_000002", "key_000004"]);
-    expect(cache.refreshKey.mock.calls.map(([keyId]) => keyId).sort()).toEqual(["key_000000", "key_000001", "key_000002", "key_000004"]);
+    expect(cache.keysPatched).toHaveBeenCalledTimes(1);
+    expect(cache.keysPatched.mock.calls[0]?.[0].slice().sort()).toEqual(["key_000000", "key_000001", "key_000002", "key_000004"]);
+    expect(cache.keysPatched.mock.calls[0]?.[1]).toEqual({ enabled: false });
+    expect(cache.refreshKey).not.toHaveBeenCalled();
     await user.click(within(dialog()).getByRole("button", { name: "Done" }));
     expect(screen.getByRole("button", { name: "Disable" })).toHaveFocus();
   });
@@ -94,6 +100,24 @@ describe("bulk actions", () => {
 
     expect(await screen.findByRole("heading", { name: "Enabled 3 keys" })).toBeInTheDocument();
     expect(requests.map((request) => request.body.keyId)).toEqual(["key_000001"]);
+  });
+
+  test("a refusal in a bulk run is remembered for the key's API, as the key's page would: its buttons then say what is missing", async () => {
+    const forbidden = () =>
+      errorEnvelope(403, "Forbidden", "Missing one of these permissions: api.*.update_key, api.api_other.update_key", "https://unkey.com/docs/errors/unkey/authorization/insufficient_permissions");
+    stubChanges((keyId) => (keyId === "key_000001" ? forbidden() : ok()));
+    const { user } = renderBulk(3);
+    await user.click(screen.getByRole("button", { name: "Disable" }));
+    await user.click(within(dialog()).getByRole("button", { name: "Disable 3 keys" }));
+    await screen.findByRole("heading", { name: "Disabled 2 of 3 keys" });
+
+    expect(refusalOf(CONNECTION, "update_key", { keyId: "key_000001" })).toEqual({
+      action: "update_key",
+      apiId: "api_other",
+      detail: "Missing one of these permissions: api.*.update_key, api.api_other.update_key",
+    });
+    expect(isKnownAllowed(CONNECTION, "update_key", { keyId: "key_000000" })).toBe(true);
+    expect(refusalOf(CONNECTION, "update_key", { keyId: "key_000000" })).toBeUndefined();
   });
 
   test("delete is confirmed only by typing the count or 'delete N keys'", async () => {

@@ -34,6 +34,7 @@ export function fakeCache(): KeyCache & { rollbacks: number } {
     patchKey: vi.fn(() => () => {
       cache.rollbacks += 1;
     }),
+    keysPatched: vi.fn(),
     refreshKey: vi.fn(() => Promise.resolve()),
     keyCreated: vi.fn(() => Promise.resolve()),
     keyDeleted: vi.fn(),

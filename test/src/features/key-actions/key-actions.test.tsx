@@ -169,7 +169,7 @@ test("Disable shows at once, is rolled back with the service's words when refuse
   const key: Key = { keyId: "key_1", name: "Worker", enabled: true };
   render(
     wrap(
-      <KeyActions connection={connection} apiKey={key} cache={cache} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+      <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={cache} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
     ),
   );
   await user.click(screen.getByRole("button", { name: "Disable" }));
@@ -194,7 +194,7 @@ test("the verdict's fixes: a disabled key out of credits offers Enable and Add c
   const key: Key = { keyId: "key_1", enabled: false, credits: { remaining: 0, refill: { interval: "daily", amount: 25 } } };
   render(
     wrap(
-      <KeyActions connection={connection} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+      <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
     ),
   );
   const fixes = screen.getByRole("group", { name: "Fix" });
@@ -208,7 +208,7 @@ test("the verdict's fixes: a disabled key out of credits offers Enable and Add c
 });
 
 const keyActions = (key: Key) => (
-  <KeyActions connection={connection} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />
+  <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />
 );
 const notFound = (type: string, detail: string): Answer => ({
   status: 404,
@@ -343,7 +343,7 @@ test("the APIs the dashboard knows are offered with their names; one chosen is c
 });
 
 const actionsFor = (key: Key, on: Connection = connection) => (
-  <KeyActions connection={on} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />
+  <KeyActions connection={on} listedIn={on.apiId} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />
 );
 
 test("Reroll is checked before its form with a createKey the service refuses after its permission check, and its masked 404 is read as the refusal", async () => {
@@ -401,6 +401,26 @@ test("a refusal counts for the API it was about: a key of another API is probed 
   expect(sent.filter((call) => call.path === "/v2/keys.updateKey").map((call) => call.body.keyId)).toEqual(["key_a", "key_b"]);
 });
 
+test("a key opened by its id, not shown in the connection's API's list, is not held back by that API's refusal: it may be another API's", async () => {
+  const user = userEvent.setup();
+  stubApi({
+    "/v2/keys.updateKey": (body) =>
+      body.keyId === "key_listed" ? forbidden("Missing one of these permissions: api.*.update_key or api.api_1.update_key") : ok({}),
+  });
+  const listed = render(wrap(actionsFor({ keyId: "key_listed", enabled: true })));
+  await user.click(screen.getByRole("button", { name: "Disable" }));
+  expect(await screen.findByRole("note")).toHaveTextContent("api.api_1.update_key");
+  listed.unmount();
+
+  // Another key of the list is held back at once; the key opened by its id (listed nowhere) is not.
+  const sibling = render(wrap(actionsFor({ keyId: "key_sibling", enabled: true })));
+  expect(screen.getByRole("note")).toHaveTextContent("api.api_1.update_key");
+  sibling.unmount();
+  render(wrap(<KeyActions connection={connection} apiKey={{ keyId: "key_opened", enabled: true }} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
+  expect(screen.queryByRole("note")).not.toBeInTheDocument();
+  expect(screen.getByRole("button", { name: "Edit" })).toBeEnabled();
+});
+
 test("Delete has no probe that deletes nothing: its form says the permission is unknown until tried, then the refusal is said before it", async () => {
   const user = userEvent.setup();
   const sent = stubApi({ "/v2/keys.deleteKey": forbidden("Missing one of these permissions: api.*.delete_key or api.api_1.delete_key") });
@@ -421,7 +441,7 @@ test("Add permission re-adds a permission the key holds as its own to learn rbac
   const user = userEvent.setup();
   const sent = stubApi({ "/v2/keys.addPermissions": forbidden("Missing one of these permissions: rbac.*.add_permission_to_key") });
   const own: Key = { keyId: "key_1", enabled: true, permissions: ["documents.read"] };
-  const { unmount } = render(wrap(<KeyActions connection={connection} apiKey={own} cache={fakeCache()} now={0} refusedAs="INSUFFICIENT_PERMISSIONS" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
+  const { unmount } = render(wrap(<KeyActions connection={connection} listedIn={connection.apiId} apiKey={own} cache={fakeCache()} now={0} refusedAs="INSUFFICIENT_PERMISSIONS" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
   await user.click(screen.getByRole("button", { name: "Add permission" }));
   expect(await screen.findByRole("note")).toHaveTextContent("Adding a permission needs rbac.*.add_permission_to_key together with api.*.update_key (every API) or api.api_1.update_key");
   expect(sent).toEqual([{ path: "/v2/keys.addPermissions", body: { keyId: "key_1", permissions: ["documents.read"] } }]);
@@ -430,7 +450,7 @@ test("Add permission re-adds a permission the key holds as its own to learn rbac
   forgetRefusals();
 
   const withRoles: Key = { keyId: "key_2", enabled: true, permissions: ["documents.read"], roles: ["reader"] };
-  render(wrap(<KeyActions connection={connection} apiKey={withRoles} cache={fakeCache()} now={0} refusedAs="INSUFFICIENT_PERMISSIONS" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
+  render(wrap(<KeyActions connection={connection} listedIn={connection.apiId} apiKey={withRoles} cache={fakeCache()} now={0} refusedAs="INSUFFICIENT_PERMISSIONS" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
   await user.click(screen.getByRole("button", { name: "Add permission" }));
   expect(await screen.findByRole("dialog", { name: "Permissions and roles" })).toHaveTextContent("known only by trying");
   expect(sent.filter((call) => call.path.startsWith("/v2/keys."))).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { afterEach, expect, test, vi } from "vitest";
 import { probeAddRole, probeRemovePermission } from "../../../../src/features/key-actions/api/probes";
-import { forgetRefusals, refusalOf } from "../../../../src/features/key-actions/refusals";
+import { forgetRefusals, learnKeysApi, refusalOf } from "../../../../src/features/key-actions/refusals";
 import type { Connection } from "../../../../src/lib/api/transport";
 
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210" };
@@ -29,8 +29,9 @@ test("removePermissions of a name no workspace has: its 404 after the check mean
   expect(sent).toHaveLength(1);
 });
 
-test("addRoles of a role no workspace has: a 403 is the refusal, remembered for the API the service named", async () => {
+test("addRoles of a role no workspace has: a 403 is the refusal, remembered for the key's API (here, as its list showed it)", async () => {
   answerWith(403, { detail: "Missing one of these permissions: rbac.*.add_role_to_key", type: "authorization/insufficient_permissions" });
+  learnKeysApi({ ...connection, apiId: "api_1" }, ["key_1"], "api_1");
   expect(await probeAddRole({ ...connection, apiId: "api_1" }, { keyId: "key_1" })).toBe("refused");
   expect(refusalOf({ ...connection, apiId: "api_1" }, "add_role_to_key", { keyId: "key_1" })).toMatchObject({ apiId: "api_1" });
   // Another API's key is not held back by it.

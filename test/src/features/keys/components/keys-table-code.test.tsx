@@ -1,11 +1,8 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, within } from "@testing-library/react";
+import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter } from "react-router-dom";
 import { afterEach, expect, test, vi } from "vitest";
-import { KeysList } from "../../../../../src/features/keys/components/keys-list";
-import { createQueryClient } from "../../../../../src/lib/query-client";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
+import { renderKeysListAlone } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
 
 // The virtualizer's code cannot load (offline, a stale deploy): its module fails to import.
@@ -13,18 +10,16 @@ vi.mock("../../../../../src/features/keys/components/virtual-key-rows", () => {
   throw new Error("Failed to fetch dynamically imported module: /assets/virtual-key-rows-1234.js");
 });
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  // Unmount before the fetch stub goes: a mounted query would fetch again, for real.
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 test("when the table's scrolling code cannot load, the first rows stay usable and a line says so, with Retry", async () => {
   layKeysListOut(1600, 600);
   stubApi(keysEnvelope(makeKeys(100)));
-  render(
-    <MemoryRouter>
-      <QueryClientProvider client={createQueryClient()}>
-        <KeysList connection={{ baseUrl: "http://127.0.0.1:8799", apiKey: "ks_root_S3cr3tValue42" }} renderRefreshError={() => null} />
-      </QueryClientProvider>
-    </MemoryRouter>,
-  );
+  renderKeysListAlone();
   const alert = await screen.findByRole("alert");
   expect(alert).toHaveTextContent(/^Only the first \d+ keys can be shown: the table's scrolling code could not be loaded from the server\./);
   const shown = Number(/first (\d+) keys/.exec(alert.textContent ?? "")?.[1]);
