@@ -1,28 +1,12 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import Database from "better-sqlite3";
 import { beforeAll, describe, expect, test } from "vitest";
-import { DATABASE_FILE_NAME } from "../../server/db/open";
 import { hashSecret } from "../../server/secrets";
-import { runAdminInProcess } from "../support/admin-in-process";
+import { adminOnFreshDataDir } from "../support/admin-in-process";
 
 /** The admin CLI's key changes (keys update, reroll, delete), named auto-applied limits, and the new root-key permissions. */
 
-let dataDir: string;
+const { admin: adminRun, query } = adminOnFreshDataDir("admin-key-changes");
 
-function admin(...args: string[]) {
-  return runAdminInProcess([...args, "--data-dir", dataDir]);
-}
-
-function query<T>(sql: string, ...params: string[]): T[] {
-  const db = new Database(join(dataDir, DATABASE_FILE_NAME), { readonly: true });
-  try {
-    return db.prepare<string[], T>(sql).all(...params);
-  } finally {
-    db.close();
-  }
-}
+const admin = adminRun;
 
 function created(...flags: string[]): { keyId: string; secret: string } {
   const run = admin("keys", "create", "--name", "changing", ...flags);
@@ -32,7 +16,6 @@ function created(...flags: string[]): { keyId: string; secret: string } {
 }
 
 beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), "keyscope-admin-key-changes-"));
   expect(admin("roles", "create", "--name", "auditor", "--permissions", "audit.read").code).toBe(0);
 });
 

@@ -1,10 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import Database from "better-sqlite3";
-import { beforeAll, describe, expect, test } from "vitest";
-import { DATABASE_FILE_NAME } from "../../server/db/open";
-import { runAdminInProcess } from "../support/admin-in-process";
+import { describe, expect, test } from "vitest";
+import { adminOnFreshDataDir } from "../support/admin-in-process";
 
 /**
  * The admin CLI's settings that the real service keeps beside the API and that its route tests set up: an API's
@@ -12,30 +7,15 @@ import { runAdminInProcess } from "../support/admin-in-process";
  * workspace's analytics retention.
  */
 
-let dataDir: string;
+const { admin: adminRun, query } = adminOnFreshDataDir("admin-key-space");
 
-function admin(...args: string[]) {
-  return runAdminInProcess([...args, "--data-dir", dataDir]);
-}
+const admin = adminRun;
 
 function succeeded(...args: string[]): string {
   const run = admin(...args);
   expect(run.code, run.stderr).toBe(0);
   return run.stdout.trim();
 }
-
-function query<T>(sql: string, ...params: string[]): T[] {
-  const db = new Database(join(dataDir, DATABASE_FILE_NAME), { readonly: true });
-  try {
-    return db.prepare<string[], T>(sql).all(...params);
-  } finally {
-    db.close();
-  }
-}
-
-beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), "keyscope-admin-key-space-"));
-});
 
 describe("apis", () => {
   test("create takes the key-space defaults and protection; keys create makes keys of that form; apis list shows them", () => {

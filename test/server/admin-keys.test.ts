@@ -1,30 +1,12 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import Database from "better-sqlite3";
-import { beforeAll, describe, expect, test } from "vitest";
-import { DATABASE_FILE_NAME } from "../../server/db/open";
-import { runAdminInProcess } from "../support/admin-in-process";
+import { describe, expect, test } from "vitest";
+import { adminOnFreshDataDir } from "../support/admin-in-process";
 
-let dataDir: string;
+const { admin: adminRun, query } = adminOnFreshDataDir("admin-keys");
 
 /** The admin command line in this process (admin.test.ts runs the program itself as a process). */
 function admin(...args: string[]) {
-  return Promise.resolve(runAdminInProcess([...args, "--data-dir", dataDir]));
+  return Promise.resolve(adminRun(...args));
 }
-
-function query<T>(sql: string, ...params: string[]): T[] {
-  const db = new Database(join(dataDir, DATABASE_FILE_NAME), { readonly: true });
-  try {
-    return db.prepare<string[], T>(sql).all(...params);
-  } finally {
-    db.close();
-  }
-}
-
-beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), "keyscope-admin-keys-"));
-});
 
 describe("keys create", () => {
   test("takes credits, a refill, a rate limit, permissions, roles, an identity, meta and an expiry, and prints <keyId> <secret>", async () => {

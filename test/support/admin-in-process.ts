@@ -1,4 +1,9 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { runAdmin } from "../../server/admin/cli";
+import { DATABASE_FILE_NAME } from "../../server/db/open";
 
 /** What one run of the admin command line printed, and its exit code. */
 export interface AdminRun {
@@ -17,4 +22,21 @@ export function runAdminInProcess(args: readonly string[]): AdminRun {
   let stderr = "";
   const code = runAdmin(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), stderrIsTTY: false });
   return { code, stdout, stderr };
+}
+
+/** A fresh data directory, the admin command line run in this process on it, and read-only SQL over its database. */
+export function adminOnFreshDataDir(name: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), `keyscope-${name}-`));
+  return {
+    dataDir,
+    admin: (...args: string[]): AdminRun => runAdminInProcess([...args, "--data-dir", dataDir]),
+    query<T>(this: void, sql: string, ...params: string[]): T[] {
+      const db = new Database(join(dataDir, DATABASE_FILE_NAME), { readonly: true });
+      try {
+        return db.prepare<string[], T>(sql).all(...params);
+      } finally {
+        db.close();
+      }
+    },
+  };
 }
