@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { seriousViolationsInBothThemes } from "./axe";
-import { expect, HOUR_MS, saveScreenshot, test, verifyCode, withinOnePeriod } from "./fixtures";
+import { DAY_MS, expect, HOUR_MS, saveScreenshot, test, verifyCode, withinOnePeriod } from "./fixtures";
 import { actingRootKey, adminKey, connect, openKey } from "./key-actions-helpers";
 
 // axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
@@ -138,4 +138,66 @@ test("Edit shows every field updateKey takes, usable at phone width, axe clean i
   const { data } = (await answer.json()) as { data: { credits: unknown; ratelimits: unknown[] } };
   expect(data.credits).toEqual({ remaining: 10, refill: { interval: "monthly", amount: 75, refillDay: 1 } });
   expect(data.ratelimits).toHaveLength(1);
+});
+
+/** What the key's page says in its Fields for `term` ("Expires", "Enabled"). */
+function fieldValue(page: Page, term: string): Locator {
+  return page
+    .getByRole("region", { name: "Fields" })
+    .locator(".key-fields__row")
+    .filter({ has: page.getByRole("term").filter({ hasText: new RegExp(`^${term}$`) }) })
+    .getByRole("definition");
+}
+
+test("an expired key's verdict offers Extend expiry: Edit opens 30 days ahead, only expires is sent, and the key verifies VALID", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-extend");
+  const key = await adminKey(server, ["--name", "Expired yesterday", "--expires=-1d"]);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("EXPIRED");
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("EXPIRED");
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Expired yesterday");
+  const verdict = page.getByTestId("key-verdict");
+  await expect(verdict).toContainText("it expired yesterday");
+
+  const fix = page.getByRole("group", { name: "Fix" });
+  await fix.getByRole("button", { name: "Extend expiry" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit key" });
+  await expect(dialog).toBeVisible();
+  // Listened to from here: opening the dialog asked (with a refused change) whether this root key may update keys.
+  const sent: unknown[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/v2/keys.updateKey")) sent.push(request.postDataJSON());
+  });
+  const expires = dialog.getByLabel("Expires", { exact: true });
+  // A datetime-local value in the browser's time zone, to the minute: read back as an instant by the browser.
+  const prefilled = await page.evaluate((value) => new Date(value).getTime(), await expires.inputValue());
+  const thirtyDays = 30 * DAY_MS;
+  expect(Math.abs(prefilled - (Date.now() + thirtyDays))).toBeLessThan(5 * 60_000);
+  await dialog.getByRole("button", { name: "Save changes" }).click();
+  await expect(dialog).toHaveCount(0);
+
+  expect(sent).toEqual([{ keyId: key.keyId, expires: prefilled }]);
+  await expect(fix.getByRole("button", { name: "Extend expiry" })).toHaveCount(0);
+  await expect(verdict).not.toContainText("it expired");
+  const shown = new Date(prefilled).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+  await expect(fieldValue(page, "Expires")).toContainText(shown);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
+});
+
+test("Remove expiry on an expired key's verdict: the page says it never expires, and the key verifies VALID", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-remove-expiry");
+  const key = await adminKey(server, ["--name", "Expired an hour ago", "--expires=-1h"]);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("EXPIRED");
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Expired an hour ago");
+  await expect(fieldValue(page, "Expires")).not.toHaveText("Never");
+
+  const fix = page.getByRole("group", { name: "Fix" });
+  await fix.getByRole("button", { name: "Remove expiry" }).click();
+  await expect(fieldValue(page, "Expires")).toHaveText("Never");
+  await expect(fix).toHaveCount(0);
+  await expect.poll(() => verifyCode(server, rootKey, key.secret)).toBe("VALID");
+  // Said by the server too, not only by the page's optimistic copy.
+  await page.reload();
+  await expect(fieldValue(page, "Expires")).toHaveText("Never");
 });
