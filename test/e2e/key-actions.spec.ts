@@ -295,3 +295,100 @@ test("a change made in one tab shows in the others, told by id only", async ({ p
   for (const message of messages) expect(Object.keys(JSON.parse(message) as object).sort()).toEqual(["change", "keyId", "scope"]);
   await other.close();
 });
+
+test("a Disable cut off by the network is said in place and rolled back; Retry with the network back disables the key", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-disable-offline");
+  const key = await adminKey(server, ["--name", "Cut off", "--credits", "7"]);
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Cut off");
+  let connected = false;
+  const sent: unknown[] = [];
+  await page.route("**/v2/keys.updateKey", async (route) => {
+    // Only the requests that carry the root key: after a failure the client asks once more without it (an empty
+    // no-cors body), to tell an offline browser from a server CORS hides; that one can change nothing.
+    const authorized = route.request().headers()["authorization"] !== undefined;
+    if (authorized) sent.push(route.request().postDataJSON());
+    await (connected ? route.continue() : route.abort("internetdisconnected"));
+  });
+
+  const actions = page.getByRole("group", { name: "Key actions" });
+  await actions.getByRole("button", { name: "Disable" }).click();
+  const failure = page.locator(".key-actions__result").getByRole("alert");
+  await expect(failure.getByRole("heading", { level: 2 })).toHaveText("Keyscope could not reach the API");
+  await saveScreenshot(page, "key-actions-disable-failed");
+  // Rolled back: the key shows enabled, as it still is; nothing else was asked for or changed.
+  await expect(actions.getByRole("button", { name: "Disable" })).toBeEnabled();
+  await expect(page.getByRole("group", { name: "Fix" })).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Fields" })).toContainText("7 remaining");
+  expect(sent).toEqual([{ keyId: key.keyId, enabled: false }]);
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
+
+  connected = true;
+  await failure.getByRole("button", { name: "Retry" }).click();
+  await expect(failure).toHaveCount(0);
+  await expect(page.getByRole("group", { name: "Fix" }).getByRole("button", { name: "Enable" })).toBeVisible();
+  await expect(actions.getByRole("button", { name: "Disable" })).toHaveCount(0);
+  await expect.poll(() => verifyCode(server, rootKey, key.secret)).toBe("DISABLED");
+  expect(sent).toEqual([
+    { keyId: key.keyId, enabled: false },
+    { keyId: key.keyId, enabled: false },
+  ]);
+});
+
+test("a Disable answered 500, then 429 with Retry-After, ends each time in a panel naming it, the key still enabled", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-disable-refused");
+  const key = await adminKey(server, ["--name", "Refused twice"]);
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Refused twice");
+  const actions = page.getByRole("group", { name: "Key actions" });
+  const failure = page.locator(".key-actions__result").getByRole("alert");
+  let sent = 0;
+  page.on("request", (request) => {
+    if (request.url().endsWith("/v2/keys.updateKey")) sent += 1;
+  });
+
+  await page.route(
+    "**/v2/keys.updateKey",
+    (route) =>
+      route.fulfill({
+        status: 500,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          meta: { requestId: "req_e2e500" },
+          error: { status: 500, title: "Internal Server Error", detail: "The database went away", type: "https://unkey.com/docs/errors/unkey/application/unexpected_error" },
+        }),
+      }),
+    { times: 1 },
+  );
+  await actions.getByRole("button", { name: "Disable" }).click();
+  await expect(failure.getByRole("heading", { level: 2 })).toHaveText("The API ran into an error of its own");
+  await expect(failure).toContainText("HTTP 500");
+  await expect(failure).toContainText("The database went away");
+  await expect(failure).toContainText("req_e2e500");
+  await expect(actions.getByRole("button", { name: "Disable" })).toBeEnabled();
+  await saveScreenshot(page, "key-actions-disable-500");
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
+
+  await page.route(
+    "**/v2/keys.updateKey",
+    (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { "content-type": "application/json", "retry-after": "30" },
+        body: JSON.stringify({
+          meta: { requestId: "req_e2e429" },
+          error: { status: 429, title: "Too Many Requests", detail: "Slow down", type: "https://unkey.com/docs/errors/unkey/application/too_many_requests" },
+        }),
+      }),
+    { times: 1 },
+  );
+  await actions.getByRole("button", { name: "Disable" }).click();
+  await expect(failure.getByRole("heading", { level: 2 })).toHaveText("Too many requests: wait a moment");
+  await expect(failure).toContainText("HTTP 429");
+  await expect(failure.getByRole("timer")).toHaveText(/^Try again in (30|29|28) s$/);
+  await expect(actions.getByRole("button", { name: "Disable" })).toBeEnabled();
+  await saveScreenshot(page, "key-actions-disable-429");
+  expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
+  // One request a click: a change refused is not sent again behind the user's back.
+  expect(sent).toBe(2);
+});
