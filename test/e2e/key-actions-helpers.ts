@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import type { StartedServer } from "../support/server-process";
 import { enterKey, expect } from "./fixtures";
 
@@ -37,3 +37,12 @@ export async function openKey(page: Page, server: StartedServer, keyId: string, 
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 }
 
+
+/** What the key's page says in its Fields for `term` ("Expires", "Enabled"). */
+export function fieldValue(page: Page, term: string): Locator {
+  return page
+    .getByRole("region", { name: "Fields" })
+    .locator(".key-fields__row")
+    .filter({ has: page.getByRole("term").filter({ hasText: new RegExp(`^${term}$`) }) })
+    .getByRole("definition");
+}

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { seriousViolationsInBothThemes } from "./axe";
 import { DAY_MS, expect, HOUR_MS, saveScreenshot, test, verifyCode, withinOnePeriod } from "./fixtures";
-import { actingRootKey, adminKey, connect, openKey } from "./key-actions-helpers";
+import { actingRootKey, adminKey, connect, fieldValue, openKey } from "./key-actions-helpers";
 
 // axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
 test.use({ bypassCSP: true });
@@ -139,15 +139,6 @@ test("Edit shows every field updateKey takes, usable at phone width, axe clean i
   expect(data.credits).toEqual({ remaining: 10, refill: { interval: "monthly", amount: 75, refillDay: 1 } });
   expect(data.ratelimits).toHaveLength(1);
 });
-
-/** What the key's page says in its Fields for `term` ("Expires", "Enabled"). */
-function fieldValue(page: Page, term: string): Locator {
-  return page
-    .getByRole("region", { name: "Fields" })
-    .locator(".key-fields__row")
-    .filter({ has: page.getByRole("term").filter({ hasText: new RegExp(`^${term}$`) }) })
-    .getByRole("definition");
-}
 
 test("an expired key's verdict offers Extend expiry: Edit opens 30 days ahead, only expires is sent, and the key verifies VALID", async ({ page, server }) => {
   const rootKey = await actingRootKey(server, "e2e-extend");
