@@ -34,8 +34,9 @@ async function connect(page: Page, server: StartedServer, rootKey: string): Prom
 async function openFromList(page: Page, name: string): Promise<void> {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Keys" }).click();
   await page.getByRole("searchbox").fill(name);
-  await page.getByRole("link", { name }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  // Exact: other files' keys share the worker's server ("Clock reader" beside "Reader").
+  await page.getByRole("link", { name, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name, exact: true })).toBeVisible();
 }
 
 const keyActions = (page: Page) => page.getByRole("group", { name: "Key actions" });

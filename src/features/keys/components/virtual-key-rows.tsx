@@ -64,20 +64,20 @@ export function VirtualKeyRows({ scrollRef, headerHeight, onNearEnd, onKeysInVie
     scrollToFn: scrollScroller,
     scrollMargin: headerHeight,
     scrollPaddingStart: headerHeight,
+    onChange: (instance) => reachNearEnd(instance),
   });
+  // Within reach of the end as the person scrolls (or as the scroller is measured), the next page loads. Not on a
+  // filter's change: a filter that leaves few rows would otherwise load every page of the list, one after another
+  // (the export and the counts offer loading the rest instead).
+  function reachNearEnd(instance: ScrollerVirtualizer) {
+    const last = instance.getVirtualItems().at(-1);
+    if (onNearEnd && last && last.index >= instance.options.count - 1 - LOAD_AHEAD_ROWS) onNearEnd();
+  }
+  // Once mounted: a first page that does not fill the scroller loads the next one, and so does a scroller the person
+  // scrolled to its end before this code came (initialOffset above).
+  const onMounted = useEffectEvent(() => reachNearEnd(virtualizer));
+  useEffect(() => onMounted(), []);
   const scrolling = virtualizer.isScrolling;
-
-  // Whenever the last row drawn moves, and when loading more becomes possible again: within reach of the end,
-  // the next page loads. So a first page that does not fill the scroller loads the next one, and so does a
-  // scroller already scrolled to its end when this code arrives, or when the page before has just come in.
-  const lastDrawn = virtualizer.getVirtualItems().at(-1)?.index;
-  const canLoadMore = onNearEnd !== undefined;
-  const reachNearEnd = useEffectEvent((last: number) => {
-    if (last >= keys.length - 1 - LOAD_AHEAD_ROWS) onNearEnd?.();
-  });
-  useEffect(() => {
-    if (lastDrawn !== undefined && canLoadMore) reachNearEnd(lastDrawn);
-  }, [lastDrawn, canLoadMore]);
 
   // After the rows are painted and scrolling has settled: the ids in view, for one usage query.
   // Counted from the window, not the scroller: the set stays the same when the scroller is measured after the
