@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { enterKey, expect, HOUR_MS, saveScreenshot, test, withinOnePeriod } from "./fixtures";
 
 test("the keys table sorts by a column, remembers the chosen columns, and links each name to its page", async ({ page, server, rootKey }) => {
@@ -116,20 +117,22 @@ test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
 
   test("a Sort by control and its direction sort the cards, with no sideways scroll", async ({ page, server, rootKey }) => {
-    await server.admin(["keys", "create", "--name", "aaa phone first"]);
-    await server.admin(["keys", "create", "--name", "zzz phone last"]);
+    // A word of this test's own: other files' keys share the worker's server ("On a phone" matched "phone").
+    const tag = `sortcard${randomUUID().slice(0, 8)}`;
+    await server.admin(["keys", "create", "--name", `aaa ${tag} first`]);
+    await server.admin(["keys", "create", "--name", `zzz ${tag} last`]);
     await page.goto(server.url);
     await enterKey(page, rootKey);
     const table = page.getByRole("table", { name: "API keys" });
     await expect(table.getByRole("row").nth(1)).toBeVisible();
-    await page.getByLabel("Filter keys").fill("phone");
+    await page.getByLabel("Filter keys").fill(tag);
     await expect(table.getByRole("row")).toHaveCount(3);
 
     await page.getByLabel("Sort by").selectOption({ label: "Name" });
     await expect(page.getByLabel("Sort direction")).toHaveValue("asc");
-    await expect(table.getByRole("row").nth(1)).toContainText("aaa phone first");
+    await expect(table.getByRole("row").nth(1)).toContainText(`aaa ${tag} first`);
     await page.getByLabel("Sort direction").selectOption({ label: "Z to A" });
-    await expect(table.getByRole("row").nth(1)).toContainText("zzz phone last");
+    await expect(table.getByRole("row").nth(1)).toContainText(`zzz ${tag} last`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await saveScreenshot(page, "keys-table-phone-sorted");
