@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import type { StartedServer } from "../support/server-process";
 import { seriousViolationsInBothThemes } from "./axe";
@@ -11,6 +12,14 @@ const bothThemesClean = { light: [], dark: [] };
 /** May list, change, delete and verify every API's keys. */
 function actingRootKey(server: StartedServer, name: string): Promise<string> {
   return server.admin(["root-key", "create", "--name", name, "--permissions", "api.*.read_key,api.*.update_key,api.*.delete_key,api.*.verify_key"]);
+}
+
+/**
+ * A name prefix of this test's own: the tests of this file run in either worker, in any order, and again with
+ * --repeat-each, on a server that keeps every earlier test's keys ("bulk-" would match "phone-bulk-00").
+ */
+function ownPrefix(word: string): string {
+  return `${word}-${randomUUID().slice(0, 6)}-`;
 }
 
 async function createKeys(server: StartedServer, prefix: string, count: number, extra: string[] = []): Promise<{ keyId: string; secret: string }[]> {
@@ -38,8 +47,9 @@ test("a bulk disable of 50 keys with one refused reports 49 and the one, with wh
   const otherApi = await server.admin(["apis", "create", "--name", "e2e-bulk-other"]);
   // May list every key, but change only the keys of one API.
   const rootKey = await server.admin(["root-key", "create", "--name", "e2e-bulk", "--permissions", `api.*.read_key,api.${allowedApi}.update_key`]);
-  const allowed = await createKeys(server, "bulk-", 49, ["--api", allowedApi]);
-  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", "bulk-49 elsewhere", "--api", otherApi])).split(" ");
+  const prefix = ownPrefix("bulk");
+  const allowed = await createKeys(server, prefix, 49, ["--api", allowedApi]);
+  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", `${prefix}49 elsewhere`, "--api", otherApi])).split(" ");
   const refused = { keyId, secret };
   const verifier = await actingRootKey(server, "e2e-bulk-verifier");
   const scripts: string[] = [];
@@ -48,7 +58,7 @@ test("a bulk disable of 50 keys with one refused reports 49 and the one, with wh
   });
   const bulkCode = (path: string) => /\/bulk-key-actions-[\w-]+\.js$/.test(path);
 
-  await openKeys(page, server, rootKey, "bulk-");
+  await openKeys(page, server, rootKey, prefix);
   await page.getByRole("button", { name: "Select", exact: true }).click();
   await expect(page.getByRole("checkbox", { name: "Select all 50 shown" })).toBeVisible();
   // The actions' code comes with the first key selected, not before.
@@ -89,8 +99,8 @@ test("a bulk disable of 50 keys with one refused reports 49 and the one, with wh
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(selectionBar(page).getByRole("button", { name: "Disable" })).toBeFocused();
   // (Only the rows in view are drawn: the filter brings one forward.)
-  await page.getByRole("searchbox", { name: "Filter keys" }).fill("bulk-00");
-  await expect(page.getByRole("table").getByRole("row").filter({ hasText: "bulk-00" })).toContainText("Disabled");
+  await page.getByRole("searchbox", { name: "Filter keys" }).fill(`${prefix}00`);
+  await expect(page.getByRole("table").getByRole("row").filter({ hasText: `${prefix}00` })).toContainText("Disabled");
   await expect(selectionBar(page).getByRole("status").first()).toHaveText("50 keys selected · 49 of them hidden by the filters");
 });
 
@@ -99,14 +109,15 @@ test.describe("on a phone", () => {
 
   test("by touch and keyboard: Select all shown from the bar, unselect one, enable the rest", async ({ page, server }) => {
     const rootKey = await actingRootKey(server, "e2e-bulk-phone");
-    const keys = await createKeys(server, "phone-bulk-", 6);
-    await openKeys(page, server, rootKey, "phone-bulk-");
+    const prefix = ownPrefix("phone-bulk");
+    const keys = await createKeys(server, prefix, 6);
+    await openKeys(page, server, rootKey, prefix);
     await page.getByRole("button", { name: "Select", exact: true }).click();
     await expect(selectionBar(page).getByRole("status").first()).toHaveText("No keys selected");
     // No header on a phone: the bar's button is what a finger reaches.
     await selectionBar(page).getByRole("button", { name: "Select all 6 shown" }).tap();
     await expect(selectionBar(page).getByRole("status").first()).toHaveText("6 keys selected");
-    await page.getByRole("checkbox", { name: "Select phone-bulk-00" }).focus();
+    await page.getByRole("checkbox", { name: `Select ${prefix}00` }).focus();
     await page.keyboard.press("Space");
     await expect(selectionBar(page).getByRole("status").first()).toHaveText("5 keys selected");
     await saveScreenshot(page, "bulk-phone-selection");
@@ -132,10 +143,11 @@ test.describe("on a phone", () => {
 
 test("deleting many: a typed confirmation; a key deleted elsewhere meanwhile is named; the result stays until closed, then the deleted leave the list", async ({ page, server }) => {
   const rootKey = await actingRootKey(server, "e2e-bulk-delete");
-  const keys = await createKeys(server, "delete-bulk-", 5);
+  const prefix = ownPrefix("delete-bulk");
+  const keys = await createKeys(server, prefix, 5);
   const gone = keys[2];
   if (gone === undefined) throw new Error("no third key");
-  await openKeys(page, server, rootKey, "delete-bulk-");
+  await openKeys(page, server, rootKey, prefix);
   await page.getByRole("button", { name: "Select", exact: true }).click();
   await page.getByRole("checkbox", { name: "Select all 5 shown" }).check();
   // Deleted behind the dashboard's back, between selection and run: its delete answers 404.
@@ -149,20 +161,21 @@ test("deleting many: a typed confirmation; a key deleted elsewhere meanwhile is 
   await expect(dialog.getByRole("heading", { name: "Deleted 4 of 5 keys" })).toBeVisible();
   const failed = dialog.getByRole("list", { name: "Failed" }).getByRole("listitem");
   await expect(failed).toHaveCount(1);
-  await expect(failed).toContainText(`delete-bulk-02 ${gone.keyId}: `);
+  await expect(failed).toContainText(`${prefix}02 ${gone.keyId}: `);
   await expect(failed).toContainText("404");
   // Still listed behind the result, which they would take with them.
-  await expect(page.getByRole("table").getByRole("link", { name: "delete-bulk-00" })).toBeAttached();
+  await expect(page.getByRole("table").getByRole("link", { name: `${prefix}00` })).toBeAttached();
   await dialog.getByRole("button", { name: "Done" }).click();
-  await expect(page.getByRole("link", { name: "delete-bulk-00" })).toHaveCount(0);
-  await expect(page.getByRole("link", { name: "delete-bulk-04" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: `${prefix}00` })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: `${prefix}04` })).toHaveCount(0);
   for (const key of keys) expect(await verifyCode(server, rootKey, key.secret), key.keyId).toBe("NOT_FOUND");
 });
 
 test("a run rate limited, then cut off from the API, says so in place; its retry repeats none of the keys that changed", async ({ page, server }) => {
   const rootKey = await actingRootKey(server, "e2e-bulk-offline");
-  const keys = await createKeys(server, "offline-bulk-", 8);
-  await openKeys(page, server, rootKey, "offline-bulk-");
+  const prefix = ownPrefix("offline-bulk");
+  const keys = await createKeys(server, prefix, 8);
+  await openKeys(page, server, rootKey, prefix);
   await page.getByRole("button", { name: "Select", exact: true }).click();
   await page.getByRole("checkbox", { name: "Select all 8 shown" }).check();
 
@@ -210,16 +223,17 @@ test("a run rate limited, then cut off from the API, says so in place; its retry
 
 test("a bulk change made in one tab shows in the others, carried in the tabs' message: no tab reloads the keys one by one", async ({ page, server, context }) => {
   const rootKey = await actingRootKey(server, "e2e-bulk-tabs");
-  await createKeys(server, "tabs-bulk-", 3);
-  await openKeys(page, server, rootKey, "tabs-bulk-");
-  const firstTabRows = () => page.getByRole("table").getByRole("row").filter({ hasText: "tabs-bulk-" });
+  const prefix = ownPrefix("tabs-bulk");
+  await createKeys(server, prefix, 3);
+  await openKeys(page, server, rootKey, prefix);
+  const firstTabRows = () => page.getByRole("table").getByRole("row").filter({ hasText: prefix });
   await expect(firstTabRows()).toHaveCount(3);
   // A second tab of the same session: the key travels in the tab's session, so it is opened from the first.
   const [other] = await Promise.all([context.waitForEvent("page"), page.evaluate((href) => window.open(href), `${server.url}/keys`)]);
   if (other === undefined) throw new Error("no second tab");
   const keyReloads: string[] = [];
   for (const tab of [page, other]) tab.on("request", (request) => void (request.url().endsWith("/v2/keys.getKey") && keyReloads.push(request.url())));
-  await other.getByRole("searchbox", { name: "Filter keys" }).fill("tabs-bulk-");
+  await other.getByRole("searchbox", { name: "Filter keys" }).fill(prefix);
   await other.getByRole("button", { name: "Select", exact: true }).click();
   await other.getByRole("checkbox", { name: "Select all 3 shown" }).check();
   await selectionBar(other).getByRole("button", { name: "Disable" }).click();

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { seriousViolationsInBothThemes } from "./axe";
 import { expect, saveScreenshot, test, verifyCode } from "./fixtures";
@@ -272,12 +273,14 @@ test("the keys page loads no key-action code on its way to the rows: the Create 
 
 test("a change made in one tab shows in the others, told by id only", async ({ page, server, context }) => {
   const rootKey = await actingRootKey(server, "e2e-tabs");
-  const key = await adminKey(server, ["--name", "Seen from two tabs"]);
+  // A name of its own: --repeat-each runs this again on the same server, beside the first run's key.
+  const name = `Seen from two tabs ${randomUUID().slice(0, 6)}`;
+  const key = await adminKey(server, ["--name", name]);
   await connect(page, server, rootKey);
   await page.goto(`${server.url}/keys`);
   // Only this key shown: the worker's server holds the keys of the other tests too, beyond the rows in view.
-  await page.getByRole("searchbox").fill("Seen from two tabs");
-  const list = page.getByRole("table").getByRole("row").filter({ hasText: "Seen from two tabs" });
+  await page.getByRole("searchbox").fill(name);
+  const list = page.getByRole("table").getByRole("row").filter({ hasText: name });
   await expect(list).toContainText("Active");
 
   // A second tab of the same session: the key travels in the tab's session, so it is opened from the first.
@@ -289,7 +292,7 @@ test("a change made in one tab shows in the others, told by id only", async ({ p
     const channel = new BroadcastChannel("keyscope-key-changes");
     channel.onmessage = (event: MessageEvent<unknown>) => void (window as unknown as { recordMessage: (text: string) => void }).recordMessage(JSON.stringify(event.data));
   });
-  await expect(other.getByRole("heading", { level: 1, name: "Seen from two tabs" })).toBeVisible();
+  await expect(other.getByRole("heading", { level: 1, name })).toBeVisible();
   await other.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Disable" }).click();
   await expect(list).toContainText("Disabled");
   expect(messages.length).toBeGreaterThan(0);

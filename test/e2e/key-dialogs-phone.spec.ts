@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { seriousViolationsInBothThemes } from "./axe";
 import { expect, saveScreenshot, test } from "./fixtures";
@@ -46,10 +47,12 @@ test("every key dialog at 375 px, light and dark: axe clean, inside the screen, 
 
 test("the bulk progress at 375 px, light and dark: axe clean, inside the screen, its Cancel reachable by keyboard", async ({ page, server }) => {
   const rootKey = await actingRootKey(server, "e2e-phone-progress");
-  for (const n of [0, 1]) await adminKey(server, ["--name", `phone-progress-${n}`]);
+  // A prefix of its own: --repeat-each runs this again on the same server, beside the first run's keys.
+  const prefix = `phone-progress-${randomUUID().slice(0, 6)}-`;
+  for (const n of [0, 1]) await adminKey(server, ["--name", `${prefix}${n}`]);
   await connect(page, server, rootKey);
   await page.goto(`${server.url}/keys`);
-  await page.getByRole("searchbox", { name: "Filter keys" }).fill("phone-progress-");
+  await page.getByRole("searchbox", { name: "Filter keys" }).fill(prefix);
   await page.getByRole("button", { name: "Select", exact: true }).click();
   const bar = page.getByRole("group", { name: "Selected keys", exact: true });
   // No table header on a phone: the bar's button selects them.
