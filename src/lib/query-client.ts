@@ -43,6 +43,9 @@ export function createQueryClient(): QueryClient {
       },
       mutations: {
         retry: false,
+        // Sent even when the browser says it is offline, so that it fails at once and says so in place: paused, a
+        // change showed as made (optimistic) while nothing had been sent, until the connection came back.
+        networkMode: "always",
       },
     },
   });

@@ -503,7 +503,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     heading: "The API ran into an error of its own",
     whatHappened: "The API failed while handling the request. Nothing in your request or key caused it.",
     fix: [
-      "Retry in a few seconds: Keyscope has already retried twice.",
+      "Retry in a few seconds: Keyscope retries a read twice before showing this, and never sends a change again by itself.",
       "If it keeps happening, report it to whoever runs the API, with the request id below.",
     ],
     likelyCauses: ["A bug or an outage in the API.", "A database or dependency of the API that is unavailable."],
@@ -611,7 +611,7 @@ const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5x
     whatHappened: (error) =>
       `The answer was ${error.status} ${error.title}: the API, or a gateway in front of it, failed while handling the request. Nothing in your request or key caused it.`,
     fix: [
-      "Retry in a few seconds: Keyscope has already retried twice.",
+      "Retry in a few seconds: Keyscope retries a read twice before showing this, and never sends a change again by itself.",
       "If it keeps happening, report it to whoever runs the API, with the request id below.",
     ],
     likelyCauses: ["An outage or a bug in the API.", "A gateway that cannot reach the API."],

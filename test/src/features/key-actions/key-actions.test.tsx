@@ -1,4 +1,4 @@
-import { QueryClientProvider } from "@tanstack/react-query";
+import { onlineManager, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
@@ -181,6 +181,26 @@ test("Disable shows at once, is rolled back with the service's words when refuse
   expect(screen.getByRole("button", { name: "Credits" })).toBeDisabled();
   // Reroll and Delete need other permissions, not known to be missing: still offered.
   expect(screen.getByRole("button", { name: "Delete" })).toBeEnabled();
+});
+
+test("offline, Disable is sent at once, fails in place and is rolled back: it never shows as made while nothing was sent", async () => {
+  const user = userEvent.setup();
+  onlineManager.setOnline(false);
+  onTestFinished(() => onlineManager.setOnline(true));
+  const fetchMock = vi.fn<(input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>().mockRejectedValue(new TypeError("Failed to fetch"));
+  vi.stubGlobal("fetch", fetchMock);
+  const cache = fakeCache();
+  const key: Key = { keyId: "key_1", name: "Worker", enabled: true };
+  render(
+    wrap(
+      <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={cache} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+    ),
+  );
+  await user.click(screen.getByRole("button", { name: "Disable" }));
+  expect(await screen.findByRole("alert")).toBeInTheDocument();
+  const changes = fetchMock.mock.calls.filter(([, init]) => typeof init?.body === "string" && init.body.includes('"enabled":false'));
+  expect(changes).toHaveLength(1);
+  expect(cache.rollbacks).toBe(1);
 });
 
 test("the verdict's fixes: a disabled key out of credits offers Enable and Add credits, prefilled with its refill", async () => {
