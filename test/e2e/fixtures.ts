@@ -80,6 +80,18 @@ export async function enterKey(page: Page, key: string, baseUrl?: string): Promi
   await page.getByLabel("API key", { exact: true }).press("Enter");
 }
 
+/**
+ * Loads every key of the list once its first page is on screen: other tests of the worker add keys to its server,
+ * which can push the demo keys past the first page (and change what the counts and the usage sort say).
+ */
+export async function loadAllKeys(page: Page): Promise<void> {
+  await expect(page.locator(".keys-toolbar__count")).toHaveText(/^[\d,]+ keys/);
+  const loadAll = page.getByRole("button", { name: "Load all keys" });
+  if (!(await loadAll.isVisible())) return;
+  await loadAll.click();
+  await expect(page.getByText(/^All [\d,]+ keys loaded\.$/)).toBeVisible();
+}
+
 /** A full-page screenshot under test-results/screenshots, for a person to look at. */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
