@@ -3,6 +3,7 @@ import react from "@vitejs/plugin-react";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vite";
+import { precompress } from "./tooling/precompress.ts";
 
 // `npm run dev` points this at the API it starts; a bare `vite` talks to `npm start`'s default port.
 const apiOrigin = process.env.KEYSCOPE_API_ORIGIN ?? "http://127.0.0.1:8787";
@@ -23,7 +24,7 @@ function dashboardTestsToIsolate(): string[] {
 }
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: "dist",
     sourcemap: true,

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { BROWSER_ARGS, findBrowser } from "../test/e2e/find-browser";
+import { precompressDir, precompressFile } from "../tooling/precompress";
 import { buildFloorApp, gzipBytesOf } from "./bundle";
 import { APP_DIST, FLOOR_APP_DIST, FLOOR_PAGE_DIR } from "./lib/paths";
 import { makeRow, type BenchRow } from "./lib/results";
@@ -30,14 +31,16 @@ export interface BrowserBenchOptions {
 /**
  * Copies bench/floor-page, and the floor app built with the same Vite (bench/floor-app), into the served dist
  * directory (after the bundle was measured): the floor app's hashed files go beside the dashboard's under
- * /assets/, so both get the same caching headers from the same server.
+ * /assets/, so both get the same caching headers from the same server, each file compressed as the dashboard's are.
  */
 export async function installFloors(): Promise<void> {
   cpSync(FLOOR_PAGE_DIR, join(APP_DIST, "bench-floor"), { recursive: true });
+  await precompressDir(join(APP_DIST, "bench-floor"));
   await buildFloorApp();
   cpSync(join(FLOOR_APP_DIST, "assets"), join(APP_DIST, "assets"), { recursive: true });
   mkdirSync(join(APP_DIST, "bench-floor-app"), { recursive: true });
   cpSync(join(FLOOR_APP_DIST, "index.html"), join(APP_DIST, FLOOR_APP_PATH));
+  await precompressFile(join(APP_DIST, FLOOR_APP_PATH));
 }
 
 /**

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /** What the dashboard is built from, relative to the repository root. */
-const SOURCE_DIRS = ["src", "public", "build"] as const;
+const SOURCE_DIRS = ["src", "public", "build", "tooling"] as const;
 const SOURCE_FILES = ["index.html", "vite.config.ts"] as const;
 
 function mtimeMs(path: string): number | undefined {

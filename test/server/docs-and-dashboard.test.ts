@@ -1,16 +1,38 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { precompressDir } from "../../tooling/precompress";
 import { SERVER_ERROR_CODES, SERVER_ERROR_KINDS } from "../../server/errors";
 import { asError, callApi } from "./http";
 import { startInProcess, type InProcessServer } from "./in-process";
 
 const INDEX_HTML = "<!doctype html><title>Keyscope test build</title><div id=root></div>";
 const ASSET_JS = "console.log('hashed asset');";
+/** Large enough that the build's brotli and gzip copies are smaller than it (tooling/precompress.ts). */
+const BIG_ASSET_JS = Array.from({ length: 200 }, (_, row) => `export const row${row} = { keyId: "key_${row}", name: "Row ${row}" };`).join("\n");
+const BIG_INDEX_HTML = `<!doctype html><title>Keyscope test build</title><div id=root></div>${"<!-- padding to compress -->".repeat(20)}`;
 
 let server: InProcessServer;
 let distDir: string;
+
+let compressedDistDir: string;
+let compressedServer: InProcessServer;
+
+beforeAll(async () => {
+  compressedDistDir = mkdtempSync(join(tmpdir(), "keyscope-compressed-dist-"));
+  mkdirSync(join(compressedDistDir, "assets"));
+  writeFileSync(join(compressedDistDir, "index.html"), BIG_INDEX_HTML);
+  writeFileSync(join(compressedDistDir, "assets", "keys-route-Xy12Zw34.js"), BIG_ASSET_JS);
+  writeFileSync(join(compressedDistDir, "assets", "tiny-Tt12Tt34.js"), "0");
+  await precompressDir(compressedDistDir);
+  compressedServer = startInProcess({ distDir: compressedDistDir });
+});
+
+afterAll(() => {
+  compressedServer.close();
+});
 
 beforeAll(() => {
   distDir = mkdtempSync(join(tmpdir(), "keyscope-dist-"));
@@ -134,6 +156,114 @@ describe("the dashboard", () => {
   test("a path escaping dist/ gets index.html, never the file", async () => {
     const response = await server.fetch(`${server.url}/..%2f..%2fpackage.json`);
     expect(await response.text()).toBe(INDEX_HTML);
+  });
+});
+
+describe("compressed delivery of the build's brotli and gzip copies", () => {
+  const asset = "/assets/keys-route-Xy12Zw34.js";
+  const get = (path: string, acceptEncoding?: string, init: RequestInit = {}) =>
+    compressedServer.fetch(compressedServer.url + path, { ...init, headers: { ...(acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding }), ...init.headers } });
+  const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
+  const fileBytes = (file: string) => readFileSync(join(compressedDistDir, file));
+
+  test("the build wrote both copies beside the file, each smaller, and none of a file they would not shrink", () => {
+    expect(fileBytes("assets/keys-route-Xy12Zw34.js.br").length).toBeLessThan(BIG_ASSET_JS.length);
+    expect(fileBytes("assets/keys-route-Xy12Zw34.js.gz").length).toBeLessThan(BIG_ASSET_JS.length);
+    expect(() => fileBytes("assets/tiny-Tt12Tt34.js.br")).toThrow(/ENOENT/);
+  });
+
+  test("a browser's Accept-Encoding gets the brotli copy, with its type, length and Vary; it decodes to the file", async () => {
+    const response = await get(asset, "gzip, deflate, br, zstd");
+    const body = await bytesOf(response);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-encoding")).toBe("br");
+    expect(response.headers.get("vary")).toBe("Accept-Encoding");
+    expect(response.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(response.headers.get("content-length")).toBe(String(body.length));
+    expect(body).toEqual(fileBytes("assets/keys-route-Xy12Zw34.js.br"));
+    expect(brotliDecompressSync(body).toString()).toBe(BIG_ASSET_JS);
+  });
+
+  test.each([["gzip"], ["br;q=0, gzip"], ["br;q=0.5, gzip"], ["*;q=0.1, gzip"]])("%j gets the gzip copy", async (acceptEncoding) => {
+    const response = await get(asset, acceptEncoding);
+    const body = await bytesOf(response);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("content-length")).toBe(String(body.length));
+    expect(gunzipSync(body).toString()).toBe(BIG_ASSET_JS);
+  });
+
+  test.each([[undefined], ["identity"], ["gzip;q=0.5, identity"], ["compress, zstd"], ["br;q=0, gzip;q=0"]])(
+    "%j gets the file as it is, still marked as varying",
+    async (acceptEncoding) => {
+      const response = await get(asset, acceptEncoding);
+      expect(response.headers.get("content-encoding")).toBeNull();
+      expect(response.headers.get("vary")).toBe("Accept-Encoding");
+      expect(response.headers.get("content-length")).toBe(String(BIG_ASSET_JS.length));
+      expect(await response.text()).toBe(BIG_ASSET_JS);
+    },
+  );
+
+  test("a client refusing every coding, identity too, still gets the file as it is (never an error)", async () => {
+    const response = await get(asset, "*;q=0");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-encoding")).toBeNull();
+    expect(await response.text()).toBe(BIG_ASSET_JS);
+  });
+
+  test("a file without copies (too small to shrink) is sent as it is to a client asking for brotli", async () => {
+    const response = await get("/assets/tiny-Tt12Tt34.js", "br, gzip");
+    expect(response.headers.get("content-encoding")).toBeNull();
+    expect(await response.text()).toBe("0");
+  });
+
+  test("the memory holds each coding apart: brotli, gzip and identity in turn each get their own bytes", async () => {
+    for (const round of [1, 2]) {
+      const br = await get(asset, "br");
+      const gzip = await get(asset, "gzip");
+      const identity = await get(asset, "identity");
+      expect([round, br.headers.get("content-encoding"), gzip.headers.get("content-encoding"), identity.headers.get("content-encoding")]).toEqual([round, "br", "gzip", null]);
+      expect(brotliDecompressSync(await bytesOf(br)).toString()).toBe(BIG_ASSET_JS);
+      expect(gunzipSync(await bytesOf(gzip)).toString()).toBe(BIG_ASSET_JS);
+      expect(await identity.text()).toBe(BIG_ASSET_JS);
+    }
+  });
+
+  test("HEAD tells the chosen copy's length and coding, without a body", async () => {
+    const response = await get(asset, "gzip", { method: "HEAD" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("content-length")).toBe(String(fileBytes("assets/keys-route-Xy12Zw34.js.gz").length));
+    expect(await response.text()).toBe("");
+  });
+
+  test("a range is cut from the representation sent: the file's bytes without a coding, the copy's with one", async () => {
+    const plain = await get(asset, undefined, { headers: { range: "bytes=0-9" } });
+    expect(plain.status).toBe(206);
+    expect(plain.headers.get("content-range")).toBe(`bytes 0-9/${BIG_ASSET_JS.length}`);
+    expect(await plain.text()).toBe(BIG_ASSET_JS.slice(0, 10));
+
+    const gzipFile = fileBytes("assets/keys-route-Xy12Zw34.js.gz");
+    const gzip = await get(asset, "gzip", { headers: { range: "bytes=0-9" } });
+    expect(gzip.status).toBe(206);
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    expect(gzip.headers.get("content-range")).toBe(`bytes 0-9/${gzipFile.length}`);
+    expect(await bytesOf(gzip)).toEqual(gzipFile.subarray(0, 10));
+  });
+
+  test.each(["/", "/keys"])("the page at %s is index.html's brotli copy, revalidated, as HTML", async (path) => {
+    const response = await get(path, "gzip, deflate, br");
+    expect(response.headers.get("content-encoding")).toBe("br");
+    expect(response.headers.get("vary")).toBe("Accept-Encoding");
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    expect(brotliDecompressSync(await bytesOf(response)).toString()).toBe(BIG_INDEX_HTML);
+  });
+
+  test("the page without a coding asked for is index.html as it is", async () => {
+    const response = await get("/keys");
+    expect(response.headers.get("content-encoding")).toBeNull();
+    expect(await response.text()).toBe(BIG_INDEX_HTML);
   });
 });
 

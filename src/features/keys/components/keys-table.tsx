@@ -7,7 +7,7 @@ import type { KeyUsage } from "../utils/usage";
 import type { KeysTableModel } from "../hooks/use-keys-table";
 import type { KeySelection } from "../hooks/use-key-selection";
 import { HEADER_HEIGHT, ROW_HEIGHT, SELECT_COLUMN_WIDTH as SELECT_WIDTH } from "../columns/keys-layout";
-import { firstDrawnRows, KeyRowsBody } from "./key-rows";
+import { firstDrawnRows, KeyRowsBody, OVERSCAN } from "./key-rows";
 import { SortControl } from "./sort-control";
 
 /** On a phone each row is a small card: name and usage, the badges, the id, then last use, credits and dates. */
@@ -73,7 +73,7 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
     "--keys-row-height": `${rowHeight}px`,
   } as CSSProperties;
   const rowProps = { keys, rowHeight, columns, now, usage, compact, selected: selection?.selected, onToggle };
-  const firstRows = firstDrawnRows(keys.length, rowHeight);
+  const firstRows = firstDrawnRows(keys.length, rowHeight, virtualCode === "failed" ? OVERSCAN : 0);
 
   return (
     <>
