@@ -75,14 +75,25 @@ export function failedModuleUrl(error: unknown, origin: string): string | null {
   }
 }
 
+/** A module imported when first asked for, whose failed import is tried again on the next try (as below). */
+export interface RetryableModule<M> {
+  /** The module; rejects with a CodeLoadError when it could not be loaded (until the next try). */
+  load(this: void): Promise<M>;
+  /** Start loading now (when the first screen is idle), so the code is there when it is needed. Never rejects. */
+  preload(this: void): Promise<void>;
+  /** The module, once it is here. */
+  loaded(this: void): M | undefined;
+  isLoaded(this: void): boolean;
+}
+
 /**
- * `load` imports the module, `pick` takes the component from it. A browser may remember a failed import of an
- * address for the life of the page (Chromium 150 does: every later import() of it fails at once), so a try
- * after a failure imports the same file under a fresh address (`?retry=N`) when the browser named it.
+ * A browser may remember a failed import of an address for the life of the page (Chromium 150 does: every later
+ * import() of it fails at once), so a try after a failure imports the same file under a fresh address
+ * (`?retry=N`) when the browser named it. `onRetry` runs when a failed load is reset for the next try.
  */
-export function retryableLazy<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): RetryableLazy<P> {
-  let loaded: ComponentType<P> | undefined;
-  let attempt: Promise<ComponentType<P>> | undefined;
+export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void): RetryableModule<M> {
+  let loaded: M | undefined;
+  let attempt: Promise<M> | undefined;
   let failed = false;
   let failedUrl: string | null = null;
   let retries = 0;
@@ -96,9 +107,9 @@ export function retryableLazy<M, P extends object>(load: () => Promise<M>, pick:
     return import(/* @vite-ignore */ fresh.href) as Promise<M>;
   }
 
-  function start(): Promise<ComponentType<P>> {
+  function start(): Promise<M> {
     attempt ??= importModule().then(
-      (module) => (loaded = pick(module)),
+      (module) => (loaded = module),
       (error: unknown) => {
         failed = true;
         failedUrl = (typeof location === "undefined" ? null : failedModuleUrl(error, location.origin)) ?? failedUrl;
@@ -108,24 +119,36 @@ export function retryableLazy<M, P extends object>(load: () => Promise<M>, pick:
     return attempt;
   }
 
-  const makeLazy = (): LazyExoticComponent<ComponentType<P>> => lazy(async () => ({ default: await start() }));
-  let Current = makeLazy();
-
   resets.add(() => {
     if (!failed) return;
     failed = false;
     attempt = undefined;
-    Current = makeLazy();
+    onRetry?.();
   });
 
+  return {
+    load: start,
+    preload: () =>
+      start().then(
+        () => undefined,
+        () => undefined,
+      ),
+    loaded: () => loaded,
+    isLoaded: () => loaded !== undefined,
+  };
+}
+
+/** `load` imports the module, `pick` takes the component from it; a failed load is tried again on the next try. */
+export function retryableLazy<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): RetryableLazy<P> {
+  const makeLazy = (): LazyExoticComponent<ComponentType<P>> => lazy(async () => ({ default: pick(await code.load()) }));
+  const code = retryableModule(load, () => (Current = makeLazy()));
+  let Current = makeLazy();
+
   function Lazy(props: P) {
-    return createElement(loaded ?? Current, props);
+    const module = code.loaded();
+    return createElement(module === undefined ? Current : pick(module), props);
   }
-  Lazy.preload = () =>
-    start().then(
-      () => undefined,
-      () => undefined,
-    );
-  Lazy.isLoaded = () => loaded !== undefined;
+  Lazy.preload = code.preload;
+  Lazy.isLoaded = code.isLoaded;
   return Lazy;
 }

@@ -126,3 +126,22 @@ test.describe("the keys table's scrolling code", () => {
     await expect(table.locator(`[role="row"][aria-rowindex="${total + 1}"]`)).toBeVisible();
   });
 });
+
+test("when the keys table's sorting code does not arrive, the rows stay in the loaded order with a line that says so, and Retry loads it", async ({ page, server, rootKey }) => {
+  const chunk = /\/assets\/key-sorting-[^/?]+\.js(\?.*)?$/;
+  await page.route(chunk, (route) => route.abort("connectionrefused"));
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  const table = page.getByRole("table", { name: "API keys" });
+  const notice = page.getByRole("alert").filter({ hasText: "The keys cannot be sorted" });
+  await expect(notice).toContainText("the table's sorting code could not be loaded from the server");
+  await expect(table.getByRole("row").nth(1).getByRole("link")).toHaveAttribute("href", /^\/keys\/key_/);
+  await saveScreenshot(page, "keys-table-sorting-code-failed");
+
+  await page.unroute(chunk);
+  await notice.getByRole("button", { name: "Retry" }).click();
+  await expect(notice).toHaveCount(0);
+  const nameHeader = table.getByRole("columnheader", { name: "Name" });
+  await nameHeader.getByRole("button").click();
+  await expect(nameHeader).toHaveAttribute("aria-sort", "ascending");
+});

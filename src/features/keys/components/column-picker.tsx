@@ -20,21 +20,18 @@ export function ColumnPicker({ model }: { model: KeysTableModel }) {
             Too narrow for every chosen column: the folded ones show on a wider screen, or when you turn others off.
           </p>
         )}
-        {model.offered.map((id) => {
-          const column = model.table.getColumn(id);
-          return (
-            <label key={id} className="keys-columns__choice">
-              <input
-                type="checkbox"
-                checked={column?.getIsVisible() ?? false}
-                disabled={ALWAYS_SHOWN.has(id)}
-                onChange={(event) => column?.toggleVisibility(event.target.checked)}
-              />
-              {COLUMN_SPECS[id].label}
-              {folded.has(id) && <span className="keys-columns__folded"> — folded at this width</span>}
-            </label>
-          );
-        })}
+        {model.offered.map((id) => (
+          <label key={id} className="keys-columns__choice">
+            <input
+              type="checkbox"
+              checked={model.isChosen(id)}
+              disabled={ALWAYS_SHOWN.has(id)}
+              onChange={(event) => model.choose(id, event.target.checked)}
+            />
+            {COLUMN_SPECS[id].label}
+            {folded.has(id) && <span className="keys-columns__folded"> — folded at this width</span>}
+          </label>
+        ))}
       </fieldset>
     </details>
   );

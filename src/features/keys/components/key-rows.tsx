@@ -24,9 +24,13 @@ export function windowRect(): { width: number; height: number } {
   return typeof window === "undefined" ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight };
 }
 
-/** The rows a window shows at the top of the table, and the overscan below them: what the virtualizer draws first. */
-export function firstDrawnRows(count: number, rowHeight: number): DrawnRow[] {
-  const drawn = Math.min(count, Math.ceil(windowRect().height / rowHeight) + OVERSCAN);
+/**
+ * The rows a window shows at the top of the table, and `overscan` rows below them: drawn before the virtualizer
+ * is here (none below: nothing scrolls them in until it comes, and each costs the first row its render and layout),
+ * and all the table can show when its code could not be loaded (the overscan too, as the virtualizer would).
+ */
+export function firstDrawnRows(count: number, rowHeight: number, overscan: number): DrawnRow[] {
+  const drawn = Math.min(count, Math.ceil(windowRect().height / rowHeight) + overscan);
   return Array.from({ length: drawn }, (_, index) => ({ index, top: index * rowHeight }));
 }
 

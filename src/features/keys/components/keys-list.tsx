@@ -105,10 +105,10 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
     queueUntilOnline: refresher.queueUntilOnline,
   });
 
-  const shown = model.table.getRowModel().rows;
+  const shown = model.rows;
   // Every loaded key selected, shown or hidden by a filter: the bulk actions act on them all and say how many are hidden.
   const selectedKeys = useMemo(() => keys.filter((key) => selection.selected.has(key.keyId)), [keys, selection.selected]);
-  const shownSelected = shown.filter((row) => selection.selected.has(row.id)).length;
+  const shownSelected = shown.filter((key) => selection.selected.has(key.keyId)).length;
   const narrowed = filter.filtering || model.statusFilter.length > 0;
   const stale = !online || (query.isError && !query.isFetching);
   const failedAction = query.isFetchNextPageError ? "load-more" : "refresh";
@@ -162,7 +162,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
         {refreshButton}
         <ExportPanel
           shownCount={shown.length}
-          shownKeys={() => model.table.getRowModel().rows.map((row) => row.original)}
+          shownKeys={() => model.rows}
           usageOf={usageSeen}
           columns={model.visibleColumns}
           now={now}
@@ -200,7 +200,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
           hiddenCount={selectedKeys.length - shownSelected}
           shownCount={shown.length}
           shownSelected={shownSelected}
-          onSelectAllShown={() => selection.add(shown.map((row) => row.id))}
+          onSelectAllShown={() => selection.add(shown.map((key) => key.keyId))}
           onClear={selection.clear}
         >
           {renderBulkActions(selectedKeys)}

@@ -1,12 +1,13 @@
-import { useEffect, useMemo, useRef, useState, type CSSProperties } from "react";
+import { useEffect, useMemo, useRef, type CSSProperties } from "react";
 import { RetryLoadButton } from "../../../components/retry-load-button";
+import { useLateCode } from "../../../lib/hooks/use-late-code";
 import { retryableLazy } from "../../../lib/retryable-lazy";
 import { COLUMN_SPECS } from "../columns/column-specs";
 import type { KeyUsage } from "../utils/usage";
 import type { KeysTableModel } from "../hooks/use-keys-table";
 import type { KeySelection } from "../hooks/use-key-selection";
 import { HEADER_HEIGHT, ROW_HEIGHT, SELECT_COLUMN_WIDTH as SELECT_WIDTH } from "../columns/keys-layout";
-import { firstDrawnRows, KeyRowsBody } from "./key-rows";
+import { firstDrawnRows, KeyRowsBody, OVERSCAN } from "./key-rows";
 import { SortControl } from "./sort-control";
 
 /** On a phone each row is a small card: name and usage, the badges, the id, then last use, credits and dates. */
@@ -17,24 +18,6 @@ const COMPACT_ROW_HEIGHT = 128;
  * screen: until it is here, the body holds the rows a window shows at the top, drawn by the same rows.
  */
 const VirtualKeyRows = retryableLazy(() => import("./virtual-key-rows"), (module) => module.VirtualKeyRows);
-
-type VirtualCode = "loading" | "loaded" | "failed";
-
-/** Loads the virtualizer after the first commit; "failed" until a Retry when its code could not be loaded. */
-function useVirtualCode(): [VirtualCode, () => void] {
-  const [code, setCode] = useState<VirtualCode>(() => (VirtualKeyRows.isLoaded() ? "loaded" : "loading"));
-  useEffect(() => {
-    if (code !== "loading") return;
-    let current = true;
-    void VirtualKeyRows.preload().then(() => {
-      if (current) setCode(VirtualKeyRows.isLoaded() ? "loaded" : "failed");
-    });
-    return () => {
-      current = false;
-    };
-  }, [code]);
-  return [code, () => setCode("loading")];
-}
 
 interface KeysTableProps {
   model: KeysTableModel;
@@ -65,9 +48,8 @@ export function KeysTable(props: KeysTableProps) {
 
 function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollResetKey, compact, selection }: KeysTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [virtualCode, retryVirtualCode] = useVirtualCode();
-  const { table, shownColumns: columns } = model;
-  const rows = table.getRowModel().rows;
+  const [virtualCode, retryVirtualCode] = useLateCode(VirtualKeyRows);
+  const { rows: keys, shownColumns: columns } = model;
   const rowHeight = compact ? COMPACT_ROW_HEIGHT : ROW_HEIGHT;
   // The wide layout's sticky header sits above the rows inside the same scroller; the compact one hides it visually.
   const headerHeight = compact ? 0 : HEADER_HEIGHT;
@@ -82,8 +64,7 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
 
   const selectWidth = selection === undefined ? 0 : SELECT_WIDTH;
   // Stable while the rows are: a click re-renders the rows, scrolling does not.
-  const keys = useMemo(() => rows.map((row) => row.original), [rows]);
-  const shownIds = useMemo(() => rows.map((row) => row.id), [rows]);
+  const shownIds = useMemo(() => keys.map((key) => key.keyId), [keys]);
   const toggle = selection?.toggle;
   const onToggle = useMemo(() => (toggle === undefined ? undefined : (keyId: string, range: boolean) => toggle(keyId, range, shownIds)), [toggle, shownIds]);
   const style = {
@@ -92,7 +73,7 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
     "--keys-row-height": `${rowHeight}px`,
   } as CSSProperties;
   const rowProps = { keys, rowHeight, columns, now, usage, compact, selected: selection?.selected, onToggle };
-  const firstRows = firstDrawnRows(keys.length, rowHeight);
+  const firstRows = firstDrawnRows(keys.length, rowHeight, virtualCode === "failed" ? OVERSCAN : 0);
 
   return (
     <>
@@ -102,16 +83,21 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
           <RetryLoadButton onRetry={retryVirtualCode} />
         </p>
       )}
+      {model.sortingCode === "failed" && (
+        <p className="keys-table__code-failed" role="alert">
+          The keys cannot be sorted: the table&apos;s sorting code could not be loaded from the server. <RetryLoadButton onRetry={model.retrySortingCode} />
+        </p>
+      )}
       <div
         className="keys-table__scroller"
         ref={scrollRef}
-        style={{ "--keys-content-height": `${headerHeight + rows.length * rowHeight + 2}px` } as CSSProperties}
+        style={{ "--keys-content-height": `${headerHeight + keys.length * rowHeight + 2}px` } as CSSProperties}
       >
         <div
           role="table"
           className={compact ? "keys-table keys-table--compact" : "keys-table"}
           aria-label="API keys"
-          aria-rowcount={rows.length + 1}
+          aria-rowcount={keys.length + 1}
           aria-colcount={columns.length + (selection === undefined ? 0 : 1)}
           style={style}
         >
@@ -123,8 +109,7 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
                 </div>
               )}
               {columns.map((id) => {
-                const column = table.getColumn(id);
-                const sorted = column?.getIsSorted() ?? false;
+                const sorted = model.sortOf(id);
                 return (
                   <div
                     role="columnheader"
@@ -132,7 +117,7 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
                     className={`keys-table__cell keys-table__cell--${id}`}
                     aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
                   >
-                    <button type="button" className="keys-table__sort" onClick={column?.getToggleSortingHandler()}>
+                    <button type="button" className="keys-table__sort" onClick={(event) => model.toggleSort(id, event.shiftKey)}>
                       {COLUMN_SPECS[id].label}
                       <SortIcon sorted={sorted} />
                     </button>

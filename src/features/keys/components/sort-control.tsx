@@ -21,7 +21,6 @@ export function SortControl({ model }: { model: KeysTableModel }) {
   const id = useId();
   const current = model.sorting[0];
   const column = current !== undefined && current.id in COLUMN_SPECS ? (current.id as ColumnId) : null;
-  const setSorting = (next: { id: ColumnId; desc: boolean } | null) => model.table.setSorting(next === null ? [] : [next]);
   return (
     <div className="keys-sort">
       <label htmlFor={`${id}-by`} className="keys-sort__label">
@@ -33,7 +32,7 @@ export function SortControl({ model }: { model: KeysTableModel }) {
         value={column ?? ""}
         onChange={(event) => {
           const chosen = model.offered.find((offered) => offered === event.target.value);
-          setSorting(chosen === undefined ? null : { id: chosen, desc: DIRECTIONS[chosen].first === "desc" });
+          model.sortBy(chosen === undefined ? null : { id: chosen, desc: DIRECTIONS[chosen].first === "desc" });
         }}
       >
         <option value="">Loaded order</option>
@@ -52,7 +51,7 @@ export function SortControl({ model }: { model: KeysTableModel }) {
             id={`${id}-direction`}
             className="input keys-sort__select"
             value={current.desc ? "desc" : "asc"}
-            onChange={(event) => setSorting({ id: column, desc: event.target.value === "desc" })}
+            onChange={(event) => model.sortBy({ id: column, desc: event.target.value === "desc" })}
           >
             {(DIRECTIONS[column].first === "desc" ? (["desc", "asc"] as const) : (["asc", "desc"] as const)).map((direction) => (
               <option key={direction} value={direction}>

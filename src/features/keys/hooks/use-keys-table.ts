@@ -1,11 +1,19 @@
-import { functionalUpdate, useTable, type SortingState, type Updater } from "@tanstack/react-table";
+import type { SortingState } from "@tanstack/table-core";
 import { useMemo, useState } from "react";
+import { useLateCode } from "../../../lib/hooks/use-late-code";
+import { retryableModule } from "../../../lib/retryable-lazy";
 import { saveColumnVisibility, type ColumnVisibility } from "../columns/column-preferences";
 import { fitChosenColumns, initialColumnChoice, offeredColumns } from "../columns/column-choice";
-import { COLUMN_ORDER, presentColumns } from "../columns/column-specs";
-import { keyColumns, keysTableFeatures } from "../columns/key-columns";
+import { presentColumns, type ColumnId } from "../columns/column-specs";
 import type { Key } from "../../../lib/contract";
+import type * as KeySorting from "../columns/key-sorting";
 import { countStatuses, statusFacets, type StatusFacet } from "../utils/key-status";
+
+/**
+ * The sorting code (TanStack Table, a fifth of the keys page's code) loads once the first rows are on screen:
+ * they come in the loaded order, unsorted, so they need none of it. A change of the sort waits for it.
+ */
+const SortingCode = retryableModule(() => import("../columns/key-sorting"));
 
 interface Options {
   now: number;
@@ -14,7 +22,7 @@ interface Options {
   /** False when the root key may not read analytics: the usage column gives way to a notice. */
   usageAvailable: boolean;
   sorting: SortingState;
-  onSortingChange: (updater: Updater<SortingState>) => void;
+  onSortingChange: (change: (previous: SortingState) => SortingState) => void;
   /** The width the table may take (0 before layout) and whether rows are cards: what does not fit folds away. */
   width: number;
   compact: boolean;
@@ -26,6 +34,7 @@ interface Options {
  */
 export function useKeysTable(keys: readonly Key[], options: Options) {
   const { now, usageTotals, usageAvailable, sorting, onSortingChange, width, compact } = options;
+  const [sortingCode, retrySortingCode] = useLateCode(SortingCode);
   const [statusFilter, setStatusFilter] = useState<StatusFacet[]>([]);
   // One pass for the filter's counts and one for the filter, with no state kept per key.
   const statusCounts = useMemo(() => countStatuses(keys, now), [keys, now]);
@@ -35,13 +44,8 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
   );
   const [chosen, setChosen] = useState<ColumnVisibility>(initialColumnChoice);
 
-  const columns = useMemo(() => keyColumns(now, (keyId) => usageTotals?.get(keyId)), [now, usageTotals]);
   const present = useMemo(() => presentColumns(keys), [keys]);
   const offered = useMemo(() => offeredColumns(present, usageAvailable), [present, usageAvailable]);
-  const columnVisibility = useMemo(
-    () => Object.fromEntries(COLUMN_ORDER.map((id) => [id, offered.includes(id) && chosen[id] !== false])),
-    [offered, chosen],
-  );
   const sortedKey = sorting.map((entry) => entry.id).join(" ");
   const fitted = useMemo(
     () => fitChosenColumns(offered, chosen, sortedKey.split(" "), { width, compact }),
@@ -56,33 +60,28 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
   // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by content on purpose
   const foldedColumns = useMemo(() => fitted.folded, [foldedKey]);
 
-  // TanStack Table caches each row's values until the data changes, so new column definitions (a new
-  // minute for statuses, usage totals that came in) come with a new data array: the rows are read again.
-  const data = useMemo(() => (columns ? filtered.slice() : filtered), [filtered, columns]);
+  const inputs = useMemo(() => ({ now, usageTotal: (keyId: string) => usageTotals?.get(keyId) }), [now, usageTotals]);
+  // A sort is only ever set by the sorting code (below), so it is here whenever the keys are to be sorted.
+  const sortingLoaded = sortingCode === "loaded";
+  const rows = useMemo(() => {
+    const code = SortingCode.loaded();
+    return code === undefined || !sortingLoaded ? filtered : code.sortKeys(filtered, sorting, inputs);
+  }, [filtered, sorting, inputs, sortingLoaded]);
 
-  const table = useTable({
-    features: keysTableFeatures,
-    columns,
-    data,
-    getRowId: (key) => key.keyId,
-    state: { sorting, columnVisibility },
-    onSortingChange,
-    onColumnVisibilityChange: (updater: Updater<ColumnVisibility>) => {
-      setChosen((previous) => {
-        // Only what the person changed is kept: a column hidden for want of data stays wanted.
-        const requested = functionalUpdate(updater, columnVisibility);
-        const changed = Object.entries(requested).filter(([id, visible]) => columnVisibility[id] !== visible);
-        const next = { ...previous, ...Object.fromEntries(changed) };
-        saveColumnVisibility(next);
-        return next;
-      });
-    },
-    enableSortingRemoval: true,
-    autoResetSorting: false,
-  });
+  /** Changes the sort once its code is here (at once, unless the first rows came a moment ago). */
+  const changeSorting = (change: (code: typeof KeySorting, previous: SortingState) => SortingState) => {
+    const loaded = SortingCode.loaded();
+    if (loaded !== undefined) return onSortingChange((previous) => change(loaded, previous));
+    SortingCode.load().then(
+      (code) => onSortingChange((previous) => change(code, previous)),
+      // The code could not be loaded: the table says so, with Retry (sortingCode is "failed").
+      () => undefined,
+    );
+  };
 
   return {
-    table,
+    /** The keys as shown: filtered by status, sorted. */
+    rows,
     offered,
     /** The columns the person chose (what an export holds). */
     visibleColumns,
@@ -90,6 +89,26 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
     shownColumns,
     foldedColumns,
     sorting,
+    /** How a column is sorted, if it is. */
+    sortOf: (id: ColumnId): false | "asc" | "desc" => {
+      const entry = sorting.find((sorted) => sorted.id === id);
+      return entry === undefined ? false : entry.desc ? "desc" : "asc";
+    },
+    /** A click on a column's header: its first direction, the other, then unsorted; with `multi` (Shift), added to the sort. */
+    toggleSort: (id: ColumnId, multi: boolean) => changeSorting((code, previous) => code.toggledSorting(filtered, previous, id, multi, inputs)),
+    /** Sorts by one column, or by none (the loaded order). */
+    sortBy: (next: { id: ColumnId; desc: boolean } | null) => changeSorting(() => (next === null ? [] : [next])),
+    /** Whether sorting can be changed: "failed" until a Retry when its code could not be loaded. */
+    sortingCode,
+    retrySortingCode,
+    /** Whether the person has a column on (folded or not), and turning one on or off (remembered). */
+    isChosen: (id: ColumnId) => offered.includes(id) && chosen[id] !== false,
+    choose: (id: ColumnId, on: boolean) =>
+      setChosen((previous) => {
+        const next = { ...previous, [id]: on };
+        saveColumnVisibility(next);
+        return next;
+      }),
     statusFilter,
     setStatusFilter,
     /** How many of the keys (before the status filter) have each status. */

@@ -1,4 +1,4 @@
-import { cleanup, screen } from "@testing-library/react";
+import { cleanup, screen, within } from "@testing-library/react";
 import { afterEach, expect, test, vi } from "vitest";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { renderKeysListAlone } from "../../../support/render-keys-list";
@@ -19,6 +19,19 @@ afterEach(() => {
   // Unmount before the fetch stub goes: a mounted query would fetch again, for real.
   cleanup();
   vi.unstubAllGlobals();
+});
+
+test("until the virtualizer's code arrives, the table draws the rows a window shows and no more", async () => {
+  layKeysListOut(1600, 600);
+  stubApi(keysEnvelope(makeKeys(100)));
+  renderKeysListAlone();
+  await screen.findByText("Service 0");
+  const table = screen.getByRole("table", { name: "API keys" });
+  expect(table).toHaveAttribute("aria-rowcount", "101");
+  // The header's row and one row for each 52 px of the window's height (the overscan comes with the virtualizer).
+  const inWindow = Math.ceil(window.innerHeight / 52);
+  expect(within(table).getAllByRole("row")).toHaveLength(inWindow + 1);
+  expect(within(table).getAllByRole("row").at(-1)).toHaveTextContent(`Service ${inWindow - 1}`);
 });
 
 test("a table scrolled to its end before the virtualizer's code arrives draws the rows there and loads the next page", async () => {

@@ -1,0 +1,41 @@
+import { act, render, screen } from "@testing-library/react";
+import { afterEach, expect, test, vi } from "vitest";
+import { useNow } from "../../../../src/lib/hooks/use-now";
+
+const MINUTE = 60_000;
+
+function Clock({ onRender }: { onRender: () => void }) {
+  const now = useNow();
+  onRender();
+  return <output>{new Date(now).toISOString()}</output>;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+test("a page that reads the clock renders once when it mounts: subscribing does not move the time it read", async () => {
+  vi.useFakeTimers({ now: new Date("2026-11-23T10:00:00Z") });
+  const onRender = vi.fn();
+  render(<Clock onRender={onRender} />);
+  // The commit's subscription comes a moment after the render (as in a browser, where the rows are laid out between).
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(30);
+  });
+  expect(onRender).toHaveBeenCalledTimes(1);
+  expect(screen.getByRole("status")).toHaveTextContent("2026-11-23T10:00:00.000Z");
+});
+
+test("the first render reads the time of now, however long the clock was stopped, and it advances a minute later", async () => {
+  vi.useFakeTimers({ now: new Date("2026-11-23T10:00:00Z") });
+  const first = render(<Clock onRender={() => {}} />);
+  first.unmount();
+  await Promise.resolve(); // a later task, as any later page is
+  vi.setSystemTime(new Date("2026-11-23T13:30:00Z"));
+  render(<Clock onRender={() => {}} />);
+  expect(screen.getByRole("status")).toHaveTextContent("2026-11-23T13:30:00.000Z");
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(MINUTE);
+  });
+  expect(screen.getByRole("status")).toHaveTextContent("2026-11-23T13:31:00.000Z");
+});
