@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vite";
 import { precompress } from "./tooling/precompress.ts";
+import { groupFirstScreen } from "./tooling/group-first-screen.ts";
 
 // `npm run dev` points this at the API it starts; a bare `vite` talks to `npm start`'s default port.
 const apiOrigin = process.env.KEYSCOPE_API_ORIGIN ?? "http://127.0.0.1:8787";
@@ -24,7 +25,7 @@ function dashboardTestsToIsolate(): string[] {
 }
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), groupFirstScreen(), precompress()],
   build: {
     outDir: "dist",
     sourcemap: true,

@@ -1,5 +1,5 @@
 import { useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import * as v from "valibot";
 import type { KeysPage } from "../lib/api/list-keys";
 import type { Connection } from "../lib/api/transport";
@@ -188,23 +188,23 @@ export function useKeyCache(connection: Connection): KeyCache {
   }, [connection, queryClient]);
 }
 
-/** Follows the changes made in the other tabs of this browser (same connection): the key reloaded, added or removed. */
-export function useKeyChangesFromOtherTabs(connection: Connection): void {
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    if (typeof BroadcastChannel === "undefined") return;
-    const channel = new BroadcastChannel(CHANNEL);
-    const local = localCache(queryClient, connection);
-    const scope = scopeOf(connection);
-    channel.onmessage = (event: MessageEvent<unknown>) => {
-      const parsed = v.safeParse(ChangeMessageSchema, event.data);
-      if (!parsed.success || parsed.output.scope !== scope) return;
-      const message = parsed.output;
-      if (message.change === "patched") local.keysPatched(message.keyIds, message.patch);
-      else if (message.change === "deleted") local.keyDeleted(message.keyId);
-      else if (message.change === "created") void local.keyCreated(message.keyId, message.apiId);
-      else void local.refreshKey(message.keyId);
-    };
-    return () => channel.close();
-  }, [connection, queryClient]);
+/**
+ * Follows the changes made in the other tabs of this browser (same connection): the key reloaded, added or
+ * removed. Returns the function that stops following. Loaded after the first screen (use-key-changes-from-other-tabs).
+ */
+export function followKeyChangesFromOtherTabs(queryClient: QueryClient, connection: Connection): () => void {
+  if (typeof BroadcastChannel === "undefined") return () => undefined;
+  const channel = new BroadcastChannel(CHANNEL);
+  const local = localCache(queryClient, connection);
+  const scope = scopeOf(connection);
+  channel.onmessage = (event: MessageEvent<unknown>) => {
+    const parsed = v.safeParse(ChangeMessageSchema, event.data);
+    if (!parsed.success || parsed.output.scope !== scope) return;
+    const message = parsed.output;
+    if (message.change === "patched") local.keysPatched(message.keyIds, message.patch);
+    else if (message.change === "deleted") local.keyDeleted(message.keyId);
+    else if (message.change === "created") void local.keyCreated(message.keyId, message.apiId);
+    else void local.refreshKey(message.keyId);
+  };
+  return () => channel.close();
 }

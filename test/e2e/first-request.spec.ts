@@ -54,6 +54,19 @@ test("the list's request leaves before the app's code is fetched: index.html run
   expect(appCode).toBeGreaterThan(list);
 });
 
+test("a tab holding a key fetches the keys page's first screen in four scripts: the entry, the app, the keys page and the bundler's helpers", async ({ page, server, rootKey }) => {
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await expect(firstRow(page)).toBeVisible();
+
+  const sent = requests(page);
+  await page.reload();
+  await expect(firstRow(page)).toBeVisible();
+  const scripts = sent.urls.flatMap((url) => url.match(/\/assets\/([a-z-]+)-[\w-]+\.js$/)?.slice(1) ?? []);
+  // The table's scrolling code comes after the first rows, by design (its own chunk; code-loading.spec.ts).
+  expect(scripts.filter((name) => name !== "virtual-key-rows").sort()).toEqual(["index", "keys-route", "main", "rolldown-runtime"]);
+});
+
 test("a tab holding a key draws the keys page with its rows in its first render: no loading shell before them", async ({ page, server, rootKey }) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);

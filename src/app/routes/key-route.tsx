@@ -13,7 +13,7 @@ import { KeyActionsSlot } from "../key-actions-slot";
 import { paths, requestLookupPath, TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
-import { useKeyChangesFromOtherTabs } from "../use-key-cache";
+import { useKeyChangesFromOtherTabs } from "../use-key-changes-from-other-tabs";
 import { usePageTitle } from "../use-page-title";
 
 /**

@@ -10,7 +10,7 @@ import { CreateKeyButton } from "../create-key-button";
 import { TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
-import { useKeyChangesFromOtherTabs } from "../use-key-cache";
+import { useKeyChangesFromOtherTabs } from "../use-key-changes-from-other-tabs";
 import { usePageTitle } from "../use-page-title";
 
 /**

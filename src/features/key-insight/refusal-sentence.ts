@@ -1,7 +1,8 @@
 import type { AnalyticsOutcome } from "../../lib/verification-outcomes";
 import { formatCount } from "../../lib/format-number";
 import { formatRelativeTime, formatUtcDay } from "../../lib/format-time";
-import { appliedRateLimits, describeReset, formatRateLimit, nextRefill, windowReset, type KeyFacts } from "../../lib/key-facts";
+import type { KeyFacts } from "../../lib/key-facts";
+import { appliedRateLimits, describeReset, formatRateLimit, nextRefill, windowReset } from "../../lib/key-limits";
 import type { OutcomeCounts } from "./usage-series";
 
 export type VerdictTone = "ok" | "refused" | "warning" | "quiet";

@@ -1,5 +1,5 @@
 import type { Key } from "../../lib/contract";
-import { appliedRateLimits, windowReset } from "../../lib/key-facts";
+import { appliedRateLimits, windowReset } from "../../lib/key-limits";
 import type { VerificationFacts } from "../../lib/verification-outcomes";
 
 /**

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { Suspense } from "react";
 import { ErrorBoundary } from "react-error-boundary";
 import { expect, test, vi } from "vitest";
-import { failedModuleUrl, retryableLazy, retryFailedLoads } from "../../../src/lib/retryable-lazy";
+import { CodeLoadError, failedModuleUrl, retryableLazy, retryableModule, retryFailedLoads } from "../../../src/lib/retryable-lazy";
 import { takeConsoleErrors } from "../setup";
 
 function Page() {
@@ -63,4 +63,19 @@ test("the failed module's address is read from Chromium's and Firefox's messages
   expect(failedModuleUrl(new TypeError("Importing a module script failed."), origin)).toBeNull();
   expect(failedModuleUrl(new TypeError("Failed to fetch dynamically imported module: https://elsewhere.example/a.js"), origin)).toBeNull();
   expect(failedModuleUrl(new Error(`Unable to preload CSS for ${origin}/assets/a.css`), origin)).toBeNull();
+});
+
+test("a module that failed to load is asked for again on the next try, and not before", async () => {
+  const load = vi.fn().mockRejectedValueOnce(new Error("network down")).mockResolvedValue({ answer: 42 });
+  const code = retryableModule(load);
+  expect(code.isLoaded()).toBe(false);
+  await expect(code.load()).rejects.toBeInstanceOf(CodeLoadError);
+  await code.preload();
+  expect(load).toHaveBeenCalledTimes(1);
+
+  retryFailedLoads();
+  expect(await code.load()).toEqual({ answer: 42 });
+  expect(code.isLoaded()).toBe(true);
+  expect(code.loaded()).toEqual({ answer: 42 });
+  expect(load).toHaveBeenCalledTimes(2);
 });

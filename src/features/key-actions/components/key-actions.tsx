@@ -1,7 +1,8 @@
 import { useLayoutEffect, useState } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
-import { appliedRateLimits, type RateLimit } from "../../../lib/key-facts";
+import type { RateLimit } from "../../../lib/key-facts";
+import { appliedRateLimits } from "../../../lib/key-limits";
 import { useUpdateKey } from "../api/use-key-mutations";
 import { probeAccess, probeAddPermission, probeReroll, probeUpdate, type ProbeAnswer } from "../api/probes";
 import type { KeyCache } from "../key-cache";

@@ -4,7 +4,8 @@ import { SafeName } from "../../../components/safe-name";
 import type { Key, KeyRatelimit } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
 import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
-import { describeRefill, formatRateLimit, nextRefill } from "../../../lib/key-facts";
+import { describeRefill } from "../../../lib/key-facts";
+import { formatRateLimit, nextRefill } from "../../../lib/key-limits";
 import { MetaTree } from "./meta-tree";
 
 /** Items of a list (permissions, roles) shown before "Show all": 500 permissions stay a short page. */

@@ -1,5 +1,5 @@
 import { formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
-import { describeReset, nextRefill } from "../../../lib/key-facts";
+import { describeReset, nextRefill } from "../../../lib/key-limits";
 import { describeVerification, type VerificationFacts } from "../../../lib/verification-outcomes";
 import { RichText } from "./rich-text";
 import "./request-lookup.css";

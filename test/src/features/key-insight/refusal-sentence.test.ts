@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { nextRefill, formatRateLimit } from "../../../../src/lib/key-facts";
+import { nextRefill, formatRateLimit } from "../../../../src/lib/key-limits";
 import { refusalVerdict } from "../../../../src/features/key-insight/refusal-sentence";
 import { emptyCounts, usageSeries } from "../../../../src/features/key-insight/usage-series";
 

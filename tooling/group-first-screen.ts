@@ -1,0 +1,97 @@
+import { basename, extname } from "node:path";
+import type { Plugin, Rolldown } from "vite";
+
+/** What this reads of a module of the build (rolldown's ModuleInfo). */
+export interface ModuleLinks {
+  isEntry: boolean;
+  importers: readonly string[];
+  dynamicImporters: readonly string[];
+  importedIds: readonly string[];
+  dynamicallyImportedIds: readonly string[];
+}
+
+export type ModuleInfoOf = (id: string) => ModuleLinks | null;
+
+/** The modules `roots` import statically, themselves included. */
+function staticClosure(roots: Iterable<string>, infoOf: ModuleInfoOf): Set<string> {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    for (const imported of infoOf(id)?.importedIds ?? []) visit(imported);
+  };
+  for (const root of roots) visit(root);
+  return seen;
+}
+
+/** The build's entries (index.html's modules), found from any module by walking up to them. */
+function entriesAbove(id: string, infoOf: ModuleInfoOf): string[] {
+  const seen = new Set<string>();
+  const entries: string[] = [];
+  const visit = (current: string) => {
+    if (seen.has(current)) return;
+    seen.add(current);
+    const info = infoOf(current);
+    if (info === null) return;
+    if (info.isEntry) entries.push(current);
+    for (const importer of [...info.importers, ...info.dynamicImporters]) visit(importer);
+  };
+  visit(id);
+  return entries;
+}
+
+/**
+ * The first screen's chunks, by module: what the page's entry starts at once (its dynamic imports) with all they
+ * import statically. The app (the one of them nothing else imports: src/main.tsx) is one chunk, named after it;
+ * each page the entry starts beside it (the keys page, in a tab holding a key) is one chunk of what the app does
+ * not already hold. Nothing else: what loads later keeps rolldown's own chunks.
+ */
+export function firstScreenGroups(anyModule: string, infoOf: ModuleInfoOf): Map<string, string> {
+  const entries = entriesAbove(anyModule, infoOf);
+  const entryModules = staticClosure(entries, infoOf);
+  const started = [...new Set([...entryModules].flatMap((id) => infoOf(id)?.dynamicallyImportedIds ?? []))];
+  const startedOnlyByEntry = (id: string) => (infoOf(id)?.dynamicImporters ?? []).every((importer) => entryModules.has(importer));
+  const groups = new Map<string, string>();
+  // The app first: a module both it and a page need is the app's, which every page loads.
+  const roots = [...started.filter(startedOnlyByEntry), ...started.filter((id) => !startedOnlyByEntry(id))];
+  for (const root of roots) {
+    const name = basename(root, extname(root));
+    for (const id of staticClosure([root], infoOf)) if (!entryModules.has(id) && !groups.has(id)) groups.set(id, name);
+  }
+  return groups;
+}
+
+/**
+ * Groups the first screen's modules into one chunk for the app and one for the keys page (with their stylesheets),
+ * instead of the twenty files rolldown's automatic splitting makes of them, each a request before the first row.
+ */
+export function groupFirstScreen(): Plugin {
+  let groups: Map<string, string> | undefined;
+  const groupOf = (id: string, infoOf: ModuleInfoOf) => {
+    groups ??= firstScreenGroups(id, infoOf);
+    return groups.get(id) ?? null;
+  };
+  return {
+    name: "keyscope:group-first-screen",
+    apply: "build",
+    buildStart() {
+      groups = undefined;
+    },
+    config() {
+      return {
+        build: {
+          rolldownOptions: {
+            output: {
+              codeSplitting: {
+                // Each group holds exactly the modules named for it: the entry's own stay in the entry's chunk
+                // (pulled into a group, they would make the entry wait for it), the app's in the app's.
+                includeDependenciesRecursively: false,
+                groups: [{ debugName: "first screen", name: (id: string, ctx: Rolldown.ChunkingContext) => groupOf(id, (moduleId) => ctx.getModuleInfo(moduleId)) }],
+              },
+            },
+          },
+        },
+      };
+    },
+  };
+}
