@@ -103,6 +103,13 @@ export default tseslint.config(
     rules: { "no-console": "off" },
   },
   {
+    // vi.waitFor gives up after 1 s, which a busy machine exceeds; Testing Library's waits 10 s (test/src/setup.ts).
+    files: ["test/src/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-properties": ["error", { object: "vi", property: "waitFor", message: "Use waitFor from @testing-library/react: its timeout is the suite's." }],
+    },
+  },
+  {
     files: ["**/*.{js,mjs}"],
     ...tseslint.configs.disableTypeChecked,
   },

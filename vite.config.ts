@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vite";
 import { precompress } from "./tooling/precompress.ts";
+import { preloadApp } from "./tooling/preload-app.ts";
 import { groupFirstScreen } from "./tooling/group-first-screen.ts";
 
 // `npm run dev` points this at the API it starts; a bare `vite` talks to `npm start`'s default port.
@@ -25,7 +26,7 @@ function dashboardTestsToIsolate(): string[] {
 }
 
 export default defineConfig({
-  plugins: [react(), groupFirstScreen(), precompress()],
+  plugins: [react(), groupFirstScreen(), preloadApp(), precompress()],
   build: {
     outDir: "dist",
     sourcemap: true,

@@ -65,6 +65,8 @@ test.describe("with a few hundred keys", () => {
     await expect(page.getByText(/^All [\d,]+ keys loaded\.$/)).toBeVisible();
     expect(pages.count()).toBeGreaterThanOrEqual(3);
     await expect(panel).not.toContainText("not loaded yet");
+    // The count says "N of M" once the filter has run over every loaded key: read it only then.
+    await expect(count(page)).toHaveText(/^[\d,]+ of [\d,]+/);
     const shown = Number((await count(page).textContent())?.match(/^([\d,]+) of/)?.[1]?.replace(/,/g, ""));
     expect(shown).toBeGreaterThan(0);
 

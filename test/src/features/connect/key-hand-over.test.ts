@@ -1,3 +1,4 @@
+import { waitFor } from "@testing-library/react";
 import { describe, expect, test, vi } from "vitest";
 import { forgetKey, joinOtherTabs, onKeyForgottenElsewhere, readHandOverPending } from "../../../../src/features/connect/key-hand-over";
 import { readConnection, saveConnection } from "../../../../src/features/connect/key-store";
@@ -23,7 +24,7 @@ describe("the hand-over between tabs", () => {
     });
     const leave = joinOtherTabs({ waitMs: 10_000 });
     expect(readHandOverPending()).toBe(true);
-    await vi.waitFor(() => expect(readConnection()).toEqual({ baseUrl: BASE_URL, apiKey: KEY }));
+    await waitFor(() => expect(readConnection()).toEqual({ baseUrl: BASE_URL, apiKey: KEY }));
     expect(readHandOverPending()).toBe(false);
     expect(localStorage.length).toBe(0);
     leave();
@@ -32,7 +33,7 @@ describe("the hand-over between tabs", () => {
   test("without an answer, the wait ends and key entry may show", async () => {
     const leave = joinOtherTabs({ waitMs: 20 });
     expect(readHandOverPending()).toBe(true);
-    await vi.waitFor(() => expect(readHandOverPending()).toBe(false));
+    await waitFor(() => expect(readHandOverPending()).toBe(false));
     expect(readConnection()).toBeNull();
     leave();
   });
@@ -42,7 +43,7 @@ describe("the hand-over between tabs", () => {
     const leave = joinOtherTabs();
     using tab = otherTab();
     tab.channel.postMessage({ type: "ask" });
-    await vi.waitFor(() => expect(tab.received).toEqual([{ type: "offer", connection: { baseUrl: BASE_URL, apiKey: KEY } }]));
+    await waitFor(() => expect(tab.received).toEqual([{ type: "offer", connection: { baseUrl: BASE_URL, apiKey: KEY } }]));
     leave();
   });
 
@@ -54,7 +55,7 @@ describe("the hand-over between tabs", () => {
     const stop = onKeyForgottenElsewhere(forgotten);
 
     tab.channel.postMessage({ type: "forget" });
-    await vi.waitFor(() => expect(readConnection()).toBeNull());
+    await waitFor(() => expect(readConnection()).toBeNull());
     expect(forgotten).toHaveBeenCalledOnce();
 
     tab.channel.postMessage({ type: "offer", connection: { baseUrl: BASE_URL, apiKey: KEY } });
@@ -62,7 +63,7 @@ describe("the hand-over between tabs", () => {
     // A marker sent last: once it came back through a second tab, the messages before it were handled.
     using witness = otherTab();
     tab.channel.postMessage({ type: "marker" });
-    await vi.waitFor(() => expect(witness.received).toContainEqual({ type: "marker" }));
+    await waitFor(() => expect(witness.received).toContainEqual({ type: "marker" }));
     expect(readConnection()).toBeNull();
     expect(tab.received).toEqual([]);
     stop();
@@ -75,7 +76,7 @@ describe("the hand-over between tabs", () => {
     using tab = otherTab();
     forgetKey();
     expect(readConnection()).toBeNull();
-    await vi.waitFor(() => expect(tab.received).toEqual([{ type: "forget" }]));
+    await waitFor(() => expect(tab.received).toEqual([{ type: "forget" }]));
     leave();
   });
 

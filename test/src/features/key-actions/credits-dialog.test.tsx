@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, expect, test, vi } from "vitest";
 import { CreditsDialog } from "../../../../src/features/key-actions/components/credits-dialog";
@@ -26,7 +26,7 @@ async function save(mode: string, value?: string) {
   await user.click(screen.getByRole("radio", { name: mode }));
   if (value !== undefined) await user.type(screen.getByRole("spinbutton", { name: "Credits" }), value);
   await user.click(screen.getByRole("button", { name: "Save credits" }));
-  await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+  await waitFor(() => expect(onClose).toHaveBeenCalled());
   return sent.map((call) => call.body);
 }
 

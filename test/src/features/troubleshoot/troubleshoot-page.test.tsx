@@ -1,4 +1,4 @@
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, within, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { TroubleshootPage, type TroubleshootPageProps } from "../../../../src/features/troubleshoot/components/troubleshoot-page";
@@ -147,7 +147,7 @@ describe("Run diagnostics", () => {
     await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
     const second = await screen.findByRole("region", { name: "Diagnosis" });
     // The old try's request is cancelled: its answer can no longer arrive, even when the server sends it now.
-    await vi.waitFor(() => expect(productionSignal?.aborted).toBe(true));
+    await waitFor(() => expect(productionSignal?.aborted).toBe(true));
     releaseProduction();
     expect(second).not.toHaveTextContent("Works there");
     expect(within(second).getByRole("button", { name: "Try this key in Production" })).toBeEnabled();

@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from "@testing-library/react";
+import { cleanup, screen, within, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, expect, test, vi } from "vitest";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
@@ -38,6 +38,6 @@ test("the first rows come in the loaded order before the sorting code; a header 
   await userEvent.setup().click(screen.getByRole("button", { name: "Name" }));
   expect(rowNames()).toEqual(["Service 1", "Service 2", "Service 0"]);
   sortingCode.release(true);
-  await vi.waitFor(() => expect(rowNames()).toEqual(["Service 0", "Service 1", "Service 2"]));
+  await waitFor(() => expect(rowNames()).toEqual(["Service 0", "Service 1", "Service 2"]));
   expect(screen.getByRole("columnheader", { name: "Name" })).toHaveAttribute("aria-sort", "ascending");
 });

@@ -1,0 +1,62 @@
+import type { HtmlTagDescriptor, Plugin } from "vite";
+
+/** What this reads of a chunk of the build (rolldown's OutputChunk, with Vite's metadata). */
+export interface ChunkLinks {
+  type: "chunk";
+  fileName: string;
+  imports: readonly string[];
+  dynamicImports: readonly string[];
+  viteMetadata?: { importedCss: ReadonlySet<string> } | undefined;
+}
+
+type Bundle = Readonly<Record<string, ChunkLinks | { type: "asset" }>>;
+
+/**
+ * The app's files: the chunk the page's entry starts on every page (of its dynamic imports, the one no other chunk
+ * starts: src/main.tsx) with everything it imports statically, less what Vite already preloads (the entry's own
+ * static imports); then their stylesheets. Not a page the entry also starts (the keys page, in a tab holding a key):
+ * the entry starts that itself only where it is wanted, and the router elsewhere.
+ */
+export function appFiles(bundle: Bundle, entry: ChunkLinks): { scripts: string[]; styles: string[] } {
+  const chunks = Object.values(bundle).flatMap((output) => (output.type === "chunk" ? [output] : []));
+  const chunkOf = (fileName: string) => chunks.find((chunk) => chunk.fileName === fileName);
+  const preloadedByVite = new Set<string>();
+  const visitStatic = (fileName: string, into: Set<string>) => {
+    if (into.has(fileName) || preloadedByVite.has(fileName)) return;
+    into.add(fileName);
+    for (const imported of chunkOf(fileName)?.imports ?? []) visitStatic(imported, into);
+  };
+  visitStatic(entry.fileName, preloadedByVite);
+  const startedElsewhere = new Set(chunks.flatMap((chunk) => (chunk === entry ? [] : chunk.dynamicImports)));
+  const scripts = new Set<string>();
+  for (const started of entry.dynamicImports) if (!startedElsewhere.has(started)) visitStatic(started, scripts);
+  const styles = new Set([...scripts].flatMap((fileName) => [...(chunkOf(fileName)?.viteMetadata?.importedCss ?? [])]));
+  return { scripts: [...scripts], styles: [...styles] };
+}
+
+/**
+ * Has index.html fetch the app's code while it is parsed, instead of once its small entry has been fetched and run:
+ * `modulepreload` for the scripts, `preload` for the stylesheets (the app applies them itself when it imports them).
+ * From the build's chunk graph, so it follows the code.
+ */
+export function preloadApp(): Plugin {
+  let base = "/";
+  return {
+    name: "keyscope:preload-app",
+    apply: "build",
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: "post",
+      handler(_html, { bundle, chunk }): HtmlTagDescriptor[] {
+        if (bundle === undefined || chunk === undefined) return [];
+        const { scripts, styles } = appFiles(bundle, chunk);
+        return [
+          ...scripts.map((file) => ({ tag: "link", attrs: { rel: "modulepreload", crossorigin: true, href: base + file }, injectTo: "head" as const })),
+          ...styles.map((file) => ({ tag: "link", attrs: { rel: "preload", as: "style", href: base + file }, injectTo: "head" as const })),
+        ];
+      },
+    },
+  };
+}
