@@ -1,6 +1,6 @@
+import * as v from "valibot";
 import { useSyncExternalStore } from "react";
 import { checkBaseUrl } from "../../lib/check-base-url";
-import { isRecord } from "../../lib/is-record";
 
 /**
  * Named base URLs ("Development", "Production"), kept in this browser's localStorage so they outlive the tab.
@@ -20,21 +20,22 @@ export type EnvironmentInput = Omit<Environment, "id">;
 export const ENVIRONMENTS_ITEM = "keyscope.environments";
 const MAX_NAME = 60;
 
-/**
- * What localStorage holds, parsed by hand: this module is part of the first screen, and a guard of a few lines
- * keeps the schema library (2.7 KB gzip) out of the first screen's JavaScript. All or nothing, as a schema would.
- */
+/** What localStorage holds: all or nothing; fields other than these are dropped. */
+const StoredEnvironments = v.object({
+  environments: v.array(
+    v.object({
+      id: v.pipe(v.string(), v.nonEmpty()),
+      name: v.pipe(v.string(), v.nonEmpty()),
+      baseUrl: v.string(),
+      apiId: v.optional(v.string()),
+    }),
+  ),
+});
+
 function storedEnvironments(value: unknown): Environment[] | null {
-  if (!isRecord(value) || !Array.isArray(value.environments)) return null;
-  const environments: Environment[] = [];
-  for (const entry of value.environments) {
-    if (!isRecord(entry)) return null;
-    const { id, name, baseUrl, apiId } = entry;
-    if (typeof id !== "string" || id === "" || typeof name !== "string" || name === "" || typeof baseUrl !== "string") return null;
-    if (apiId !== undefined && typeof apiId !== "string") return null;
-    environments.push(apiId ? { id, name, baseUrl, apiId } : { id, name, baseUrl });
-  }
-  return environments;
+  const parsed = v.safeParse(StoredEnvironments, value);
+  if (!parsed.success) return null;
+  return parsed.output.environments.map(({ id, name, baseUrl, apiId }) => (apiId ? { id, name, baseUrl, apiId } : { id, name, baseUrl }));
 }
 
 const listeners = new Set<() => void>();

@@ -20,3 +20,22 @@ export function useLateCode(code: { preload(): Promise<void>; isLoaded(): boolea
   }, [state, code]);
   return [state, () => setState("loading")];
 }
+
+/**
+ * As useLateCode, for code whose arrival changes nothing on screen (it is read when it is next needed): it starts
+ * loading after the first commit and renders again only if it could not be loaded. Returns that, and the Retry.
+ */
+export function useLateCodeFailure(code: { preload(): Promise<void>; isLoaded(): boolean }): [boolean, () => void] {
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (failed) return;
+    let current = true;
+    void code.preload().then(() => {
+      if (current && !code.isLoaded()) setFailed(true);
+    });
+    return () => {
+      current = false;
+    };
+  }, [failed, code]);
+  return [failed, () => setFailed(false)];
+}

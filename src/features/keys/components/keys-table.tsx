@@ -83,7 +83,7 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
           <RetryLoadButton onRetry={retryVirtualCode} />
         </p>
       )}
-      {model.sortingCode === "failed" && (
+      {model.sortingCodeFailed && (
         <p className="keys-table__code-failed" role="alert">
           The keys cannot be sorted: the table&apos;s sorting code could not be loaded from the server. <RetryLoadButton onRetry={model.retrySortingCode} />
         </p>

@@ -1,6 +1,6 @@
 import type { SortingState } from "@tanstack/table-core";
 import { useMemo, useState } from "react";
-import { useLateCode } from "../../../lib/hooks/use-late-code";
+import { useLateCodeFailure } from "../../../lib/hooks/use-late-code";
 import { retryableModule } from "../../../lib/retryable-lazy";
 import { saveColumnVisibility, type ColumnVisibility } from "../columns/column-preferences";
 import { fitChosenColumns, initialColumnChoice, offeredColumns } from "../columns/column-choice";
@@ -34,7 +34,7 @@ interface Options {
  */
 export function useKeysTable(keys: readonly Key[], options: Options) {
   const { now, usageTotals, usageAvailable, sorting, onSortingChange, width, compact } = options;
-  const [sortingCode, retrySortingCode] = useLateCode(SortingCode);
+  const [sortingCodeFailed, retrySortingCode] = useLateCodeFailure(SortingCode);
   const [statusFilter, setStatusFilter] = useState<StatusFacet[]>([]);
   // One pass for the filter's counts and one for the filter, with no state kept per key.
   const statusCounts = useMemo(() => countStatuses(keys, now), [keys, now]);
@@ -61,12 +61,12 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
   const foldedColumns = useMemo(() => fitted.folded, [foldedKey]);
 
   const inputs = useMemo(() => ({ now, usageTotal: (keyId: string) => usageTotals?.get(keyId) }), [now, usageTotals]);
-  // A sort is only ever set by the sorting code (below), so it is here whenever the keys are to be sorted.
-  const sortingLoaded = sortingCode === "loaded";
+  // A sort is only ever set once the sorting code is here (changeSorting), so it is here whenever the keys are
+  // to be sorted; its arrival alone changes nothing on screen, so it renders nothing again.
   const rows = useMemo(() => {
     const code = SortingCode.loaded();
-    return code === undefined || !sortingLoaded ? filtered : code.sortKeys(filtered, sorting, inputs);
-  }, [filtered, sorting, inputs, sortingLoaded]);
+    return code === undefined ? filtered : code.sortKeys(filtered, sorting, inputs);
+  }, [filtered, sorting, inputs]);
 
   /** Changes the sort once its code is here (at once, unless the first rows came a moment ago). */
   const changeSorting = (change: (code: typeof KeySorting, previous: SortingState) => SortingState) => {
@@ -74,7 +74,7 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
     if (loaded !== undefined) return onSortingChange((previous) => change(loaded, previous));
     SortingCode.load().then(
       (code) => onSortingChange((previous) => change(code, previous)),
-      // The code could not be loaded: the table says so, with Retry (sortingCode is "failed").
+      // The code could not be loaded: the table says so, with Retry (sortingCodeFailed).
       () => undefined,
     );
   };
@@ -98,8 +98,8 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
     toggleSort: (id: ColumnId, multi: boolean) => changeSorting((code, previous) => code.toggledSorting(filtered, previous, id, multi, inputs)),
     /** Sorts by one column, or by none (the loaded order). */
     sortBy: (next: { id: ColumnId; desc: boolean } | null) => changeSorting(() => (next === null ? [] : [next])),
-    /** Whether sorting can be changed: "failed" until a Retry when its code could not be loaded. */
-    sortingCode,
+    /** The sorting code could not be loaded (until a Retry): the keys stay in the loaded order. */
+    sortingCodeFailed,
     retrySortingCode,
     /** Whether the person has a column on (folded or not), and turning one on or off (remembered). */
     isChosen: (id: ColumnId) => offered.includes(id) && chosen[id] !== false,
