@@ -12,6 +12,8 @@ export interface RetryableLazy<P extends object> {
   preload(this: void): Promise<void>;
   /** Whether the code is here, so that rendering the page now suspends nothing. */
   isLoaded(this: void): boolean;
+  status(this: void): CodeStatus;
+  subscribe(this: void, listener: () => void): () => void;
 }
 
 /** The code of a page or panel did not arrive: the network's doing, not a bug in the page. */
@@ -75,6 +77,9 @@ export function failedModuleUrl(error: unknown, origin: string): string | null {
   }
 }
 
+/** Where a module's code stands: not asked for yet (or reset for the next try), on its way, here, or failed. */
+export type CodeStatus = "idle" | "loading" | "loaded" | "failed";
+
 /** A module imported when first asked for, whose failed import is tried again on the next try (as below). */
 export interface RetryableModule<M> {
   /** The module; rejects with a CodeLoadError when it could not be loaded (until the next try). */
@@ -83,7 +88,12 @@ export interface RetryableModule<M> {
   preload(this: void): Promise<void>;
   /** The module, once it is here. */
   loaded(this: void): M | undefined;
-  isLoaded(this: void): boolean;
+  status(this: void): CodeStatus;
+  /**
+   * Calls `listener` when a load settles (loaded or failed) and when a failed load is reset for the next try; not
+   * when a load starts, which may happen while React renders (a lazy component's load). Returns the unsubscribe.
+   */
+  subscribe(this: void, listener: () => void): () => void;
 }
 
 /**
@@ -97,6 +107,10 @@ export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void)
   let failed = false;
   let failedUrl: string | null = null;
   let retries = 0;
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
 
   function importModule(): Promise<M> {
     if (failedUrl === null) return load();
@@ -109,10 +123,15 @@ export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void)
 
   function start(): Promise<M> {
     attempt ??= importModule().then(
-      (module) => (loaded = module),
+      (module) => {
+        loaded = module;
+        notify();
+        return module;
+      },
       (error: unknown) => {
         failed = true;
         failedUrl = (typeof location === "undefined" ? null : failedModuleUrl(error, location.origin)) ?? failedUrl;
+        notify();
         throw new CodeLoadError(error);
       },
     );
@@ -124,6 +143,7 @@ export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void)
     failed = false;
     attempt = undefined;
     onRetry?.();
+    notify();
   });
 
   return {
@@ -134,7 +154,11 @@ export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void)
         () => undefined,
       ),
     loaded: () => loaded,
-    isLoaded: () => loaded !== undefined,
+    status: () => (loaded !== undefined ? "loaded" : failed ? "failed" : attempt === undefined ? "idle" : "loading"),
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }
 
@@ -149,6 +173,8 @@ export function retryableLazy<M, P extends object>(load: () => Promise<M>, pick:
     return createElement(module === undefined ? Current : pick(module), props);
   }
   Lazy.preload = code.preload;
-  Lazy.isLoaded = code.isLoaded;
+  Lazy.isLoaded = () => code.loaded() !== undefined;
+  Lazy.status = code.status;
+  Lazy.subscribe = code.subscribe;
   return Lazy;
 }

@@ -1,41 +1,27 @@
-import { useEffect, useState } from "react";
+import { useEffect, useSyncExternalStore } from "react";
+import type { CodeStatus, RetryableModule } from "../retryable-lazy";
 
-export type LateCodeState = "loading" | "loaded" | "failed";
+type LateCode = Pick<RetryableModule<unknown>, "preload" | "status" | "subscribe">;
+type LateCodeStatus = Exclude<CodeStatus, "idle">;
+
+/** A start is not announced (retryableModule's subscribe), so "idle" reads as "loading" here. */
+const shown = (status: CodeStatus): LateCodeStatus => (status === "idle" ? "loading" : status);
 
 /**
  * Loads code the first screen does without (a RetryableModule or RetryableLazy) after the first commit, so the
- * first rows do not wait for it; "failed" until a Retry (RetryLoadButton) when it could not be loaded.
+ * first rows do not wait for it, and again after each reset of a failed load (a Retry, a navigation); returns
+ * where it stands, or what `select` reads of that (a value compared with Object.is): the component renders
+ * again only when that changes.
  */
-export function useLateCode(code: { preload(): Promise<void>; isLoaded(): boolean }): [LateCodeState, () => void] {
-  const [state, setState] = useState<LateCodeState>(() => (code.isLoaded() ? "loaded" : "loading"));
+export function useLateCode(code: LateCode): LateCodeStatus;
+export function useLateCode<T>(code: LateCode, select: (status: LateCodeStatus) => T): T;
+export function useLateCode<T>(code: LateCode, select?: (status: LateCodeStatus) => T): T | LateCodeStatus {
   useEffect(() => {
-    if (state !== "loading") return;
-    let current = true;
-    void code.preload().then(() => {
-      if (current) setState(code.isLoaded() ? "loaded" : "failed");
-    });
-    return () => {
-      current = false;
+    const loadIfIdle = () => {
+      if (code.status() === "idle") void code.preload();
     };
-  }, [state, code]);
-  return [state, () => setState("loading")];
-}
-
-/**
- * As useLateCode, for code whose arrival changes nothing on screen (it is read when it is next needed): it starts
- * loading after the first commit and renders again only if it could not be loaded. Returns that, and the Retry.
- */
-export function useLateCodeFailure(code: { preload(): Promise<void>; isLoaded(): boolean }): [boolean, () => void] {
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    if (failed) return;
-    let current = true;
-    void code.preload().then(() => {
-      if (current && !code.isLoaded()) setFailed(true);
-    });
-    return () => {
-      current = false;
-    };
-  }, [failed, code]);
-  return [failed, () => setFailed(false)];
+    loadIfIdle();
+    return code.subscribe(loadIfIdle);
+  }, [code]);
+  return useSyncExternalStore(code.subscribe, () => (select === undefined ? shown(code.status()) : select(shown(code.status()))));
 }

@@ -68,14 +68,29 @@ test("the failed module's address is read from Chromium's and Firefox's messages
 test("a module that failed to load is asked for again on the next try, and not before", async () => {
   const load = vi.fn().mockRejectedValueOnce(new Error("network down")).mockResolvedValue({ answer: 42 });
   const code = retryableModule(load);
-  expect(code.isLoaded()).toBe(false);
+  expect(code.loaded()).toBeUndefined();
   await expect(code.load()).rejects.toBeInstanceOf(CodeLoadError);
   await code.preload();
   expect(load).toHaveBeenCalledTimes(1);
 
   retryFailedLoads();
   expect(await code.load()).toEqual({ answer: 42 });
-  expect(code.isLoaded()).toBe(true);
   expect(code.loaded()).toEqual({ answer: 42 });
   expect(load).toHaveBeenCalledTimes(2);
+});
+
+test("a module tells its subscribers when a load settles and when a failed one is reset for the next try", async () => {
+  const load = vi.fn().mockRejectedValueOnce(new Error("network down")).mockResolvedValue({ answer: 42 });
+  const code = retryableModule(load);
+  const seen: string[] = [];
+  const unsubscribe = code.subscribe(() => seen.push(code.status()));
+  expect(code.status()).toBe("idle");
+  const first = code.preload();
+  expect(code.status()).toBe("loading");
+  await first;
+  retryFailedLoads();
+  await code.preload();
+  unsubscribe();
+  retryFailedLoads();
+  expect(seen).toEqual(["failed", "idle", "loaded"]);
 });

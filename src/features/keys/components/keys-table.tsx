@@ -48,7 +48,7 @@ export function KeysTable(props: KeysTableProps) {
 
 function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollResetKey, compact, selection }: KeysTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [virtualCode, retryVirtualCode] = useLateCode(VirtualKeyRows);
+  const virtualCode = useLateCode(VirtualKeyRows);
   const { rows: keys, shownColumns: columns } = model;
   const rowHeight = compact ? COMPACT_ROW_HEIGHT : ROW_HEIGHT;
   // The wide layout's sticky header sits above the rows inside the same scroller; the compact one hides it visually.
@@ -80,12 +80,12 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
       {virtualCode === "failed" && (
         <p className="keys-table__code-failed" role="alert">
           Only the first {firstRows.length} keys can be shown: the table&apos;s scrolling code could not be loaded from the server.{" "}
-          <RetryLoadButton onRetry={retryVirtualCode} />
+          <RetryLoadButton />
         </p>
       )}
       {model.sortingCodeFailed && (
         <p className="keys-table__code-failed" role="alert">
-          The keys cannot be sorted: the table&apos;s sorting code could not be loaded from the server. <RetryLoadButton onRetry={model.retrySortingCode} />
+          The keys cannot be sorted: the table&apos;s sorting code could not be loaded from the server. <RetryLoadButton />
         </p>
       )}
       <div

@@ -1,6 +1,6 @@
 import type { SortingState } from "@tanstack/table-core";
 import { useMemo, useState } from "react";
-import { useLateCodeFailure } from "../../../lib/hooks/use-late-code";
+import { useLateCode } from "../../../lib/hooks/use-late-code";
 import { retryableModule } from "../../../lib/retryable-lazy";
 import { saveColumnVisibility, type ColumnVisibility } from "../columns/column-preferences";
 import { fitChosenColumns, initialColumnChoice, offeredColumns } from "../columns/column-choice";
@@ -34,7 +34,8 @@ interface Options {
  */
 export function useKeysTable(keys: readonly Key[], options: Options) {
   const { now, usageTotals, usageAvailable, sorting, onSortingChange, width, compact } = options;
-  const [sortingCodeFailed, retrySortingCode] = useLateCodeFailure(SortingCode);
+  // Only a failure shows: the code's arrival renders nothing again (a sort waits for it in changeSorting).
+  const sortingCodeFailed = useLateCode(SortingCode, (status) => status === "failed");
   const [statusFilter, setStatusFilter] = useState<StatusFacet[]>([]);
   // One pass for the filter's counts and one for the filter, with no state kept per key.
   const statusCounts = useMemo(() => countStatuses(keys, now), [keys, now]);
@@ -62,7 +63,7 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
 
   const inputs = useMemo(() => ({ now, usageTotal: (keyId: string) => usageTotals?.get(keyId) }), [now, usageTotals]);
   // A sort is only ever set once the sorting code is here (changeSorting), so it is here whenever the keys are
-  // to be sorted; its arrival alone changes nothing on screen, so it renders nothing again.
+  // to be sorted; its arrival alone changes no row.
   const rows = useMemo(() => {
     const code = SortingCode.loaded();
     return code === undefined ? filtered : code.sortKeys(filtered, sorting, inputs);
@@ -98,9 +99,8 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
     toggleSort: (id: ColumnId, multi: boolean) => changeSorting((code, previous) => code.toggledSorting(filtered, previous, id, multi, inputs)),
     /** Sorts by one column, or by none (the loaded order). */
     sortBy: (next: { id: ColumnId; desc: boolean } | null) => changeSorting(() => (next === null ? [] : [next])),
-    /** The sorting code could not be loaded (until a Retry): the keys stay in the loaded order. */
+    /** The sorting code could not be loaded (until the next try): the keys stay in the loaded order. */
     sortingCodeFailed,
-    retrySortingCode,
     /** Whether the person has a column on (folded or not), and turning one on or off (remembered). */
     isChosen: (id: ColumnId) => offered.includes(id) && chosen[id] !== false,
     choose: (id: ColumnId, on: boolean) =>

@@ -1,0 +1,56 @@
+import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, expect, test, vi } from "vitest";
+import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
+import { renderKeysListAlone } from "../../../support/render-keys-list";
+import { layKeysListOut } from "../../../support/viewport";
+
+// Neither the sorting code nor the scrolling code can load the first time (offline for a moment); each loads on
+// its next try.
+const failing = vi.hoisted(() => ({ sorting: true, scrolling: true }));
+vi.mock("../../../../../src/features/keys/columns/key-sorting", async (importOriginal) => {
+  if (failing.sorting) {
+    failing.sorting = false;
+    throw new Error("Failed to fetch dynamically imported module: /assets/key-sorting-1234.js");
+  }
+  return importOriginal();
+});
+vi.mock("../../../../../src/features/keys/components/virtual-key-rows", async (importOriginal) => {
+  if (failing.scrolling) {
+    failing.scrolling = false;
+    throw new Error("Failed to fetch dynamically imported module: /assets/virtual-key-rows-1234.js");
+  }
+  return importOriginal();
+});
+
+afterEach(() => {
+  // Unmount before the fetch stub goes: a mounted query would fetch again, for real.
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const SORTING_FAILED = "The keys cannot be sorted: the table's sorting code could not be loaded from the server.";
+
+function shownNames(): (string | null)[] {
+  const table = screen.getByRole("table", { name: "API keys" });
+  return within(table)
+    .getAllByRole("row")
+    .slice(1)
+    .map((row) => within(row).getByRole("link").textContent);
+}
+
+test("after another part's Retry loads the sorting code again, its alert goes away and a header click sorts", async () => {
+  layKeysListOut(1600, 600);
+  stubApi(keysEnvelope([...makeKeys(2, 1), ...makeKeys(1, 0)]));
+  renderKeysListAlone();
+  const scrollingFailed = await screen.findByText(/the table's scrolling code could not be loaded/);
+  await screen.findByText(SORTING_FAILED);
+
+  // The scrolling code's Retry tries every failed load again (as a navigation does), the sorting code's too.
+  const user = userEvent.setup();
+  await user.click(within(scrollingFailed).getByRole("button", { name: "Retry" }));
+  await user.click(screen.getByRole("button", { name: "Name" }));
+  await waitFor(() => expect(screen.getByRole("columnheader", { name: "Name" })).toHaveAttribute("aria-sort", "ascending"));
+  expect(shownNames()).toEqual(["Service 0", "Service 1", "Service 2"]);
+  await waitFor(() => expect(screen.queryByRole("alert")).not.toBeInTheDocument());
+});
