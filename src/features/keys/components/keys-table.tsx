@@ -110,16 +110,25 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
               )}
               {columns.map((id) => {
                 const sorted = model.sortOf(id);
+                const awaited = model.awaitedSort?.column === id;
                 return (
                   <div
                     role="columnheader"
                     key={id}
                     className={`keys-table__cell keys-table__cell--${id}`}
                     aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
+                    aria-busy={awaited || undefined}
                   >
                     <button type="button" className="keys-table__sort" onClick={(event) => model.toggleSort(id, event.shiftKey)}>
                       {COLUMN_SPECS[id].label}
-                      <SortIcon sorted={sorted} />
+                      {/* Said by aria-busy; hidden so that the header's name stays the column's. */}
+                      {awaited ? (
+                        <span className="keys-table__sorting" aria-hidden="true">
+                          Sorting…
+                        </span>
+                      ) : (
+                        <SortIcon sorted={sorted} />
+                      )}
                     </button>
                   </div>
                 );

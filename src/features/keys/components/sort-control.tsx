@@ -22,7 +22,7 @@ export function SortControl({ model }: { model: KeysTableModel }) {
   const current = model.sorting[0];
   const column = current !== undefined && current.id in COLUMN_SPECS ? (current.id as ColumnId) : null;
   return (
-    <div className="keys-sort">
+    <div className="keys-sort" aria-busy={model.awaitedSort !== null || undefined}>
       <label htmlFor={`${id}-by`} className="keys-sort__label">
         Sort by
       </label>
@@ -60,6 +60,11 @@ export function SortControl({ model }: { model: KeysTableModel }) {
             ))}
           </select>
         </>
+      )}
+      {model.awaitedSort !== null && (
+        <span className="keys-sort__label" aria-hidden="true">
+          Sorting…
+        </span>
       )}
     </div>
   );

@@ -1,5 +1,5 @@
 import type { SortingState } from "@tanstack/table-core";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { useLateCode } from "../../../lib/hooks/use-late-code";
 import { retryableModule } from "../../../lib/retryable-lazy";
 import { saveColumnVisibility, type ColumnVisibility } from "../columns/column-preferences";
@@ -69,15 +69,29 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
     return code === undefined ? filtered : code.sortKeys(filtered, sorting, inputs);
   }, [filtered, sorting, inputs]);
 
+  // A sort asked for before its code is here: one target, the last ask's, from the sort as the person saw it
+  // (three impatient clicks on a header ask for its first direction three times, not for three toggles).
+  const awaitedSort = useRef<((code: typeof KeySorting) => SortingState) | null>(null);
+  const [awaitedColumn, setAwaitedColumn] = useState<{ column: ColumnId | null } | null>(null);
+
   /** Changes the sort once its code is here (at once, unless the first rows came a moment ago). */
-  const changeSorting = (change: (code: typeof KeySorting, previous: SortingState) => SortingState) => {
+  const changeSorting = (column: ColumnId | null, change: (code: typeof KeySorting, previous: SortingState) => SortingState) => {
     const loaded = SortingCode.loaded();
     if (loaded !== undefined) return onSortingChange((previous) => change(loaded, previous));
-    SortingCode.load().then(
-      (code) => onSortingChange((previous) => change(code, previous)),
-      // The code could not be loaded: the table says so, with Retry (sortingCodeFailed).
-      () => undefined,
-    );
+    // The code could not be loaded: the table says so, with Retry (sortingCodeFailed).
+    if (SortingCode.status() === "failed") return;
+    const seen = sorting;
+    const waiting = awaitedSort.current !== null;
+    awaitedSort.current = (code) => change(code, seen);
+    setAwaitedColumn({ column });
+    if (waiting) return;
+    const settle = (code: typeof KeySorting | undefined) => {
+      const target = awaitedSort.current;
+      awaitedSort.current = null;
+      setAwaitedColumn(null);
+      if (code !== undefined && target !== null) onSortingChange(() => target(code));
+    };
+    SortingCode.load().then(settle, () => settle(undefined));
   };
 
   return {
@@ -96,9 +110,11 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
       return entry === undefined ? false : entry.desc ? "desc" : "asc";
     },
     /** A click on a column's header: its first direction, the other, then unsorted; with `multi` (Shift), added to the sort. */
-    toggleSort: (id: ColumnId, multi: boolean) => changeSorting((code, previous) => code.toggledSorting(filtered, previous, id, multi, inputs)),
+    toggleSort: (id: ColumnId, multi: boolean) => changeSorting(id, (code, previous) => code.toggledSorting(filtered, previous, id, multi, inputs)),
     /** Sorts by one column, or by none (the loaded order). */
-    sortBy: (next: { id: ColumnId; desc: boolean } | null) => changeSorting(() => (next === null ? [] : [next])),
+    sortBy: (next: { id: ColumnId; desc: boolean } | null) => changeSorting(next?.id ?? null, () => (next === null ? [] : [next])),
+    /** A sort asked for while its code is on its way (by that column, or back to the loaded order), or null. */
+    awaitedSort: awaitedColumn,
     /** The sorting code could not be loaded (until the next try): the keys stay in the loaded order. */
     sortingCodeFailed,
     /** Whether the person has a column on (folded or not), and turning one on or off (remembered). */
