@@ -1,5 +1,6 @@
 import { cleanup, screen, within } from "@testing-library/react";
 import { afterEach, expect, test, vi } from "vitest";
+import { ROW_HEIGHT } from "../../../../../src/features/keys/columns/keys-layout";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { renderKeysListAlone } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
@@ -28,8 +29,8 @@ test("until the virtualizer's code arrives, the table draws the rows a window sh
   await screen.findByText("Service 0");
   const table = screen.getByRole("table", { name: "API keys" });
   expect(table).toHaveAttribute("aria-rowcount", "101");
-  // The header's row and one row for each 52 px of the window's height (the overscan comes with the virtualizer).
-  const inWindow = Math.ceil(window.innerHeight / 52);
+  // The header's row and one row for each row's height in the window (the overscan comes with the virtualizer).
+  const inWindow = Math.ceil(window.innerHeight / ROW_HEIGHT);
   expect(within(table).getAllByRole("row")).toHaveLength(inWindow + 1);
   expect(within(table).getAllByRole("row").at(-1)).toHaveTextContent(`Service ${inWindow - 1}`);
 });
@@ -41,7 +42,7 @@ test("a table scrolled to its end before the virtualizer's code arrives draws th
   await screen.findByText("Service 0");
   // Scrolled to the end while the first rows are drawn without the virtualizer (no scroll event reaches it).
   const scroller = screen.getByRole("table", { name: "API keys" }).parentElement!;
-  scroller.scrollTop = 100 * 52 - 600;
+  scroller.scrollTop = 100 * ROW_HEIGHT - 600;
   expect(api.requests).toHaveLength(1);
 
   arrival.release();
