@@ -145,3 +145,25 @@ test("when the keys table's sorting code does not arrive, the rows stay in the l
   await nameHeader.getByRole("button").click();
   await expect(nameHeader).toHaveAttribute("aria-sort", "ascending");
 });
+
+test("header clicks while the sorting code is on its way say it is sorting, and the last one wins once it arrives", async ({ page, server, rootKey }) => {
+  const chunk = /\/assets\/key-sorting-[^/?]+\.js(\?.*)?$/;
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(chunk, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  const table = page.getByRole("table", { name: "API keys" });
+  const nameHeader = table.getByRole("columnheader", { name: "Name" });
+  for (let click = 0; click < 3; click += 1) await nameHeader.getByRole("button").click();
+  await expect(nameHeader).toHaveAttribute("aria-busy", "true");
+  await expect(nameHeader).toContainText("Sorting…");
+  await saveScreenshot(page, "keys-table-sorting-awaited");
+
+  release();
+  await expect(nameHeader).toHaveAttribute("aria-sort", "ascending");
+  await expect(nameHeader).not.toHaveAttribute("aria-busy");
+});
