@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router-dom";
 import { KeysList } from "../../../src/features/keys/components/keys-list";
 import { createQueryClient } from "../../../src/lib/query-client";
@@ -13,4 +13,12 @@ export function renderKeysListAlone(): void {
       </QueryClientProvider>
     </MemoryRouter>,
   );
+}
+
+/** The names of the keys the table shows, top to bottom. */
+export function shownKeyNames(): (string | null)[] {
+  return within(screen.getByRole("table", { name: "API keys" }))
+    .getAllByRole("row")
+    .slice(1)
+    .map((row) => within(row).getByRole("link").textContent);
 }

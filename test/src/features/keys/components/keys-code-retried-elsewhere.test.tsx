@@ -2,7 +2,7 @@ import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, expect, test, vi } from "vitest";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
-import { renderKeysListAlone } from "../../../support/render-keys-list";
+import { renderKeysListAlone, shownKeyNames } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
 
 // Neither the sorting code nor the scrolling code can load the first time (offline for a moment); each loads on
@@ -31,14 +31,6 @@ afterEach(() => {
 
 const SORTING_FAILED = "The keys cannot be sorted: the table's sorting code could not be loaded from the server.";
 
-function shownNames(): (string | null)[] {
-  const table = screen.getByRole("table", { name: "API keys" });
-  return within(table)
-    .getAllByRole("row")
-    .slice(1)
-    .map((row) => within(row).getByRole("link").textContent);
-}
-
 test("after another part's Retry loads the sorting code again, its alert goes away and a header click sorts", async () => {
   layKeysListOut(1600, 600);
   stubApi(keysEnvelope([...makeKeys(2, 1), ...makeKeys(1, 0)]));
@@ -51,6 +43,6 @@ test("after another part's Retry loads the sorting code again, its alert goes aw
   await user.click(within(scrollingFailed).getByRole("button", { name: "Retry" }));
   await user.click(screen.getByRole("button", { name: "Name" }));
   await waitFor(() => expect(screen.getByRole("columnheader", { name: "Name" })).toHaveAttribute("aria-sort", "ascending"));
-  expect(shownNames()).toEqual(["Service 0", "Service 1", "Service 2"]);
+  expect(shownKeyNames()).toEqual(["Service 0", "Service 1", "Service 2"]);
   await waitFor(() => expect(screen.queryByRole("alert")).not.toBeInTheDocument());
 });

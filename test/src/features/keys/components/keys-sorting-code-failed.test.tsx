@@ -2,7 +2,7 @@ import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, expect, test, vi } from "vitest";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
-import { renderKeysListAlone } from "../../../support/render-keys-list";
+import { renderKeysListAlone, shownKeyNames } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
 
 // The sorting code cannot load the first time (offline for a moment, a stale deploy); it loads on the next try.
@@ -23,21 +23,13 @@ afterEach(() => {
 
 const SORTING_FAILED = "The keys cannot be sorted: the table's sorting code could not be loaded from the server.";
 
-function shownNames(): (string | null)[] {
-  const table = screen.getByRole("table", { name: "API keys" });
-  return within(table)
-    .getAllByRole("row")
-    .slice(1)
-    .map((row) => within(row).getByRole("link").textContent);
-}
-
 test("when the sorting code cannot load, the rows stay usable in the loaded order, a line says sorting is unavailable, and Retry brings sorting back", async () => {
   layKeysListOut(1600, 600);
   stubApi(keysEnvelope([...makeKeys(2, 1), ...makeKeys(1, 0)]));
   renderKeysListAlone();
   const alert = await screen.findByRole("alert");
   expect(alert).toHaveTextContent(SORTING_FAILED);
-  expect(shownNames()).toEqual(["Service 1", "Service 2", "Service 0"]);
+  expect(shownKeyNames()).toEqual(["Service 1", "Service 2", "Service 0"]);
   const table = screen.getByRole("table", { name: "API keys" });
   expect(within(within(table).getAllByRole("row")[1]!).getByRole("button", { name: /copy/i })).toBeEnabled();
 
@@ -46,5 +38,5 @@ test("when the sorting code cannot load, the rows stay usable in the loaded orde
   await waitFor(() => expect(screen.queryByRole("alert")).not.toBeInTheDocument());
   await user.click(screen.getByRole("button", { name: "Name" }));
   await waitFor(() => expect(screen.getByRole("columnheader", { name: "Name" })).toHaveAttribute("aria-sort", "ascending"));
-  expect(shownNames()).toEqual(["Service 0", "Service 1", "Service 2"]);
+  expect(shownKeyNames()).toEqual(["Service 0", "Service 1", "Service 2"]);
 });
