@@ -13,6 +13,8 @@ export type ContentCoding = PrecompressedCoding | "identity";
 const TIE_ORDER: readonly ContentCoding[] = ["br", "gzip", "identity"];
 
 /**
+ * Our own, not serveStatic's `precompressed` option: that one matches bare names only (`br;q=1` or `*`
+ * get no coding) and leaves `Vary` off the uncompressed answer, which a shared cache may then serve to every client.
  * The codings an `Accept-Encoding` value accepts, most preferred first, ending at `identity` when the client takes an
  * uncompressed body (RFC 9110 §12.5.3): q-values, `*` for any coding not named, `q=0` refuses. No header, or an
  * empty one, asks for no coding. `identity` not named is acceptable yet last: a client that lists `gzip` wants it.

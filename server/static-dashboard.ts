@@ -163,6 +163,8 @@ async function serveInCoding(c: Context<Env, string>, servers: CodingServers, co
   for (const coding of codings) {
     const served = await servers.get(coding)?.(c, NOTHING_NEXT);
     if (served instanceof Response) {
+      // serveStatic typed the file it read: a copy's type is the original's, which a folder's index.html names itself.
+      if (coding === "identity") return withHeaders(served, codingHeaders(coding));
       return withHeaders(served, { ...codingHeaders(coding), "content-type": getMimeType(path) ?? "application/octet-stream" });
     }
   }

@@ -10,7 +10,7 @@ export interface ModuleLinks {
   dynamicallyImportedIds: readonly string[];
 }
 
-export type ModuleInfoOf = (id: string) => ModuleLinks | null;
+type ModuleInfoOf = (id: string) => ModuleLinks | null;
 
 /** The modules `roots` import statically, themselves included. */
 function staticClosure(roots: Iterable<string>, infoOf: ModuleInfoOf): Set<string> {
@@ -41,22 +41,52 @@ function entriesAbove(id: string, infoOf: ModuleInfoOf): string[] {
 }
 
 /**
+ * The modules of `page` that code outside it imports statically: code the app reaches from `roots` by any import,
+ * static or dynamic, without entering `page`. A dynamic import into `page` (the router prefetching the keys list) is
+ * no such need: it loads the page's chunk only on the way to the page.
+ */
+function importedFromOutside(roots: Iterable<string>, page: ReadonlySet<string>, infoOf: ModuleInfoOf): Set<string> {
+  const outside = new Set<string>();
+  const needed = new Set<string>();
+  const visit = (id: string) => {
+    if (outside.has(id) || page.has(id)) return;
+    outside.add(id);
+    const info = infoOf(id);
+    for (const imported of info?.importedIds ?? []) {
+      if (page.has(imported)) needed.add(imported);
+      else visit(imported);
+    }
+    for (const imported of info?.dynamicallyImportedIds ?? []) visit(imported);
+  };
+  for (const root of roots) visit(root);
+  return needed;
+}
+
+/**
  * The first screen's chunks, by module: what the page's entry starts at once (its dynamic imports) with all they
  * import statically. The app (the one of them nothing else imports: src/main.tsx) is one chunk, named after it;
  * each page the entry starts beside it (the keys page, in a tab holding a key) is one chunk of what the app does
- * not already hold. Nothing else: what loads later keeps rolldown's own chunks.
+ * not already hold — less what the app's other pages also import (key entry, Troubleshoot, a key's page): those go
+ * to the app's chunk, so another page never loads the keys page's chunk for a few of its modules. Nothing else: what
+ * loads later keeps rolldown's own chunks.
  */
 export function firstScreenGroups(anyModule: string, infoOf: ModuleInfoOf): Map<string, string> {
   const entries = entriesAbove(anyModule, infoOf);
   const entryModules = staticClosure(entries, infoOf);
   const started = [...new Set([...entryModules].flatMap((id) => infoOf(id)?.dynamicallyImportedIds ?? []))];
   const startedOnlyByEntry = (id: string) => (infoOf(id)?.dynamicImporters ?? []).every((importer) => entryModules.has(importer));
+  const appRoots = started.filter(startedOnlyByEntry);
+  const pageRoots = started.filter((id) => !startedOnlyByEntry(id));
+  const appName = appRoots[0] === undefined ? undefined : basename(appRoots[0], extname(appRoots[0]));
   const groups = new Map<string, string>();
-  // The app first: a module both it and a page need is the app's, which every page loads.
-  const roots = [...started.filter(startedOnlyByEntry), ...started.filter((id) => !startedOnlyByEntry(id))];
-  for (const root of roots) {
-    const name = basename(root, extname(root));
-    for (const id of staticClosure([root], infoOf)) if (!entryModules.has(id) && !groups.has(id)) groups.set(id, name);
+  const assign = (ids: Iterable<string>, name: string) => {
+    for (const id of ids) if (!entryModules.has(id) && !groups.has(id)) groups.set(id, name);
+  };
+  for (const root of appRoots) assign(staticClosure([root], infoOf), basename(root, extname(root)));
+  for (const root of pageRoots) {
+    const page = staticClosure([root], infoOf);
+    if (appName !== undefined) assign(staticClosure(importedFromOutside(appRoots, page, infoOf), infoOf), appName);
+    assign(page, basename(root, extname(root)));
   }
   return groups;
 }

@@ -14,6 +14,32 @@ function startedEarly(page: Page): Promise<boolean> {
   return page.evaluate(() => Symbol.for("keyscope.firstRequest") in globalThis);
 }
 
+/**
+ * The scripts (by chunk name) the page had fetched when an element matching `selector`, holding `text`, entered the
+ * DOM (Resource Timing, read by an observer installed before the page's scripts): what that element waited for.
+ * What loads after it, such as the pages the app preloads when idle, is not counted. Set up before the navigation.
+ */
+async function scriptsBeforeElement(page: Page, selector: string, text: string): Promise<() => Promise<string[]>> {
+  await page.addInitScript(
+    ({ selector, text }) => {
+      const observer = new MutationObserver(() => {
+        const element = [...document.querySelectorAll(selector)].find((candidate) => candidate.outerHTML.includes(text));
+        if (element === undefined) return;
+        observer.disconnect();
+        const scripts = performance.getEntriesByType("resource").filter((entry) => entry.name.endsWith(".js"));
+        Object.defineProperty(globalThis, "__scriptsBeforeElement", { value: scripts.map((entry) => entry.name) });
+      });
+      observer.observe(document, { childList: true, subtree: true });
+    },
+    { selector, text },
+  );
+  return async () => {
+    const urls = await page.evaluate(() => Reflect.get(globalThis, "__scriptsBeforeElement") as unknown);
+    expect(Array.isArray(urls)).toBe(true);
+    return (Array.isArray(urls) ? urls : []).flatMap((url) => (typeof url === "string" ? (url.match(/\/assets\/([a-z-]+)-[\w-]+\.js$/)?.slice(1) ?? []) : [])).sort();
+  };
+}
+
 const firstRow = (page: Page) => page.getByRole("table", { name: "API keys" }).getByRole("row").nth(1);
 
 test("a tab holding a key lists its keys with one request, started before the app and adopted by it", async ({ page, server, rootKey }) => {
@@ -76,24 +102,19 @@ test("a tab holding a key fetches the keys page's first screen in four scripts: 
   await enterKey(page, rootKey);
   await expect(firstRow(page)).toBeVisible();
 
-  // When the first key row enters the DOM, the scripts fetched by then (Resource Timing): what the row waited for.
-  // What loads after it, such as the pages the app preloads when idle, is not the first screen's.
-  await page.addInitScript(() => {
-    const observer = new MutationObserver(() => {
-      const row = [...document.querySelectorAll('[role="row"]')].find((element) => element.textContent?.includes("key_") === true);
-      if (row === undefined) return;
-      observer.disconnect();
-      const scripts = performance.getEntriesByType("resource").filter((entry) => entry.name.endsWith(".js"));
-      Object.defineProperty(globalThis, "__scriptsBeforeFirstRow", { value: scripts.map((entry) => entry.name) });
-    });
-    observer.observe(document, { childList: true, subtree: true });
-  });
+  const scripts = await scriptsBeforeElement(page, '[role="row"]', "key_");
   await page.reload();
   await expect(firstRow(page)).toBeVisible();
-  const urls = await page.evaluate(() => Reflect.get(globalThis, "__scriptsBeforeFirstRow") as unknown);
-  expect(Array.isArray(urls)).toBe(true);
-  const scripts = (Array.isArray(urls) ? urls : []).flatMap((url) => (typeof url === "string" ? (url.match(/\/assets\/([a-z-]+)-[\w-]+\.js$/)?.slice(1) ?? []) : []));
-  expect(scripts.sort()).toEqual(["index", "keys-route", "main", "rolldown-runtime"]);
+  expect(await scripts()).toEqual(["index", "keys-route", "main", "rolldown-runtime"]);
+});
+
+test("key entry shows without the keys page's code: what the keys page shares with other pages is in the app's chunk", async ({ page, server }) => {
+  const scripts = await scriptsBeforeElement(page, "input", 'name="api-key"');
+  await page.goto(server.url);
+  await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
+  const fetched = await scripts();
+  expect(fetched).toContain("connect-route");
+  expect(fetched).not.toContain("keys-route");
 });
 
 test("a tab holding a key draws the keys page with its rows in its first render: no loading shell before them", async ({ page, server, rootKey }) => {

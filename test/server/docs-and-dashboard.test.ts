@@ -26,12 +26,15 @@ beforeAll(async () => {
   writeFileSync(join(compressedDistDir, "index.html"), BIG_INDEX_HTML);
   writeFileSync(join(compressedDistDir, "assets", "keys-route-Xy12Zw34.js"), BIG_ASSET_JS);
   writeFileSync(join(compressedDistDir, "assets", "tiny-Tt12Tt34.js"), "0");
+  mkdirSync(join(compressedDistDir, "floor"));
+  writeFileSync(join(compressedDistDir, "floor", "index.html"), BIG_INDEX_HTML);
   await precompressDir(compressedDistDir);
   compressedServer = startInProcess({ distDir: compressedDistDir });
 });
 
 afterAll(() => {
   compressedServer.close();
+  rmSync(compressedDistDir, { recursive: true, force: true });
 });
 
 beforeAll(() => {
@@ -48,6 +51,7 @@ beforeAll(() => {
 
 afterAll(() => {
   server.close();
+  rmSync(distDir, { recursive: true, force: true });
 });
 
 function docsPath(code: string): string {
@@ -258,6 +262,13 @@ describe("compressed delivery of the build's brotli and gzip copies", () => {
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(response.headers.get("cache-control")).toBe("no-cache");
     expect(brotliDecompressSync(await bytesOf(response)).toString()).toBe(BIG_INDEX_HTML);
+  });
+
+  test.each(["gzip, deflate, br", "identity"])("a folder's own index.html (the bench's floors) is HTML whatever the coding (%s)", async (accept) => {
+    const response = await get("/floor/", accept);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const body = await bytesOf(response);
+    expect((response.headers.get("content-encoding") === "br" ? brotliDecompressSync(body) : body).toString()).toBe(BIG_INDEX_HTML);
   });
 
   test("the page without a coding asked for is index.html as it is", async () => {

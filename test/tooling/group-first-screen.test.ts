@@ -41,3 +41,31 @@ test("the app's static imports are its chunk; the keys page's, less the app's, a
     "/table.js": "keys-route",
   });
 });
+
+test("what another page of the app also imports goes to the app's chunk, with what it imports: that page never loads the keys page's chunk; a dynamic import into the page (a prefetch) leaves it there", () => {
+  const infoOf = graph({
+    "/index.html": { entry: true, static: ["/src/first-request/main.ts"] },
+    "/src/first-request/main.ts": { dynamic: ["/src/app/routes/keys-route.tsx", "/src/main.tsx"] },
+    "/src/main.tsx": { static: ["/react.js", "/router.tsx"], dynamic: ["/src/app/routes/keys-route.tsx", "/src/app/routes/troubleshoot-route.tsx"] },
+    "/router.tsx": { dynamic: ["/list-keys.js"] },
+    "/list-keys.js": { static: ["/schema.js"] },
+    "/src/app/routes/keys-route.tsx": { static: ["/table.js", "/errors.js", "/list-keys.js"], dynamic: ["/dialog.tsx"] },
+    "/src/app/routes/troubleshoot-route.tsx": { dynamic: ["/catalog.tsx"] },
+    "/catalog.tsx": { static: ["/errors.js"] },
+    "/errors.js": { static: ["/schema.js"] },
+    "/schema.js": {},
+    "/react.js": {},
+    "/table.js": {},
+    "/dialog.tsx": { static: ["/table.js"] },
+  });
+  expect(Object.fromEntries(firstScreenGroups("/table.js", infoOf))).toEqual({
+    "/src/main.tsx": "main",
+    "/react.js": "main",
+    "/router.tsx": "main",
+    "/errors.js": "main",
+    "/schema.js": "main",
+    "/src/app/routes/keys-route.tsx": "keys-route",
+    "/table.js": "keys-route",
+    "/list-keys.js": "keys-route",
+  });
+});

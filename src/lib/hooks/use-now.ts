@@ -6,11 +6,10 @@ import { useSyncExternalStore } from "react";
  */
 const TICK_MS = 60_000;
 let now = Date.now();
+/** Whether `now` is old: the clock is stopped (no page holds it), and the next read takes the time of now. */
+let stale = true;
 const listeners = new Set<() => void>();
 let timer: ReturnType<typeof setTimeout> | undefined;
-
-/** Whether this task already read the stopped clock: every component of one render reads the same instant. */
-let readInThisTask = false;
 
 function tick(): void {
   now = Date.now();
@@ -30,18 +29,17 @@ function subscribe(listener: () => void): () => void {
     if (listeners.size === 0) {
       clearTimeout(timer);
       timer = undefined;
+      stale = true;
     }
   };
 }
 
 function getSnapshot(): number {
-  // While no page holds the clock it does not tick: a render reads the time of now, once for all its components.
-  if (timer === undefined && !readInThisTask) {
+  // The first read after the clock stopped takes the time of now; every later one (the rest of that render, however
+  // many tasks it spans, and React's checks at commit) reads the same instant.
+  if (stale) {
     now = Date.now();
-    readInThisTask = true;
-    queueMicrotask(() => {
-      readInThisTask = false;
-    });
+    stale = false;
   }
   return now;
 }

@@ -14,14 +14,11 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-test("a page that reads the clock renders once when it mounts: subscribing does not move the time it read", async () => {
+test("a page that reads the clock renders once when it mounts: subscribing does not move the time it read", () => {
   vi.useFakeTimers({ now: new Date("2026-11-23T10:00:00Z") });
-  const onRender = vi.fn();
+  // Time passes between the render and the commit's subscription (as in a browser, where the rows are laid out between).
+  const onRender = vi.fn(() => vi.setSystemTime(Date.now() + 30));
   render(<Clock onRender={onRender} />);
-  // The commit's subscription comes a moment after the render (as in a browser, where the rows are laid out between).
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(30);
-  });
   expect(onRender).toHaveBeenCalledTimes(1);
   expect(screen.getByRole("status")).toHaveTextContent("2026-11-23T10:00:00.000Z");
 });
