@@ -40,8 +40,9 @@ export function useKeyChangesFromOtherTabs(connection: Connection): void {
         (code) => {
           if (!current) return;
           apply = code.keyChangeApplier(queryClient, connection);
-          if (missed) code.keyChangesMissed(queryClient);
           for (const data of queued.splice(0)) apply(data);
+          // Last: a change applied after would mark the lists fresh again.
+          if (missed) code.keyChangesMissed(queryClient);
         },
         () => {
           loading = false;

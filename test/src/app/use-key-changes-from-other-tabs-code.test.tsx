@@ -33,6 +33,26 @@ async function renderFollowingPage() {
   return { ...rendered, retryFailedLoads };
 }
 
+/** The channels opened and closed from now on in this test. */
+function recordChannels() {
+  const opened: BroadcastChannel[] = [];
+  const closed: BroadcastChannel[] = [];
+  vi.stubGlobal(
+    "BroadcastChannel",
+    class extends BroadcastChannel {
+      constructor(name: string) {
+        super(name);
+        opened.push(this);
+      }
+      override close() {
+        closed.push(this);
+        super.close();
+      }
+    },
+  );
+  return { opened, closed };
+}
+
 /** The next import of the caches' code, once it is asked for. */
 async function nextImport(): Promise<(loads: boolean) => void> {
   await waitFor(() => expect(cacheCode.imports).toHaveLength(1));
@@ -67,35 +87,26 @@ test("caches' code that failed to load is loaded again on the next try of failed
 });
 
 test("changes another tab sends before the caches' code arrives are applied in order once it does; other fields are not", async () => {
+  const opened = recordChannels().opened;
   await renderFollowingPage();
   const arrive = await nextImport();
+  let seenByPage = 0;
+  opened[0]!.addEventListener("message", () => (seenByPage += 1));
   const otherTab = new BroadcastChannel("keyscope-key-changes");
   otherTab.postMessage({ scope, change: "deleted", keyId: "key_1" });
   otherTab.postMessage({ scope, change: "patched", keyIds: ["key_2"], patch: { enabled: false } });
   otherTab.postMessage({ scope, change: "patched", keyIds: ["key_3"], patch: { enabled: false, name: "x" } });
   otherTab.postMessage({ scope, change: "patched", keyIds: ["key_2"], patch: { enabled: true } });
   otherTab.postMessage({ scope, change: "patched", keyIds: ["key_3"], patch: { enabled: false } });
+  await waitFor(() => expect(seenByPage).toBe(5));
   arrive(true);
   await waitFor(() => expect(listed()?.map((key) => [key.keyId, key.enabled])).toEqual([["key_2", true], ["key_3", false]]));
+  expect(queryClient().getQueryState(list)?.isInvalidated).toBe(false);
   otherTab.close();
 });
 
 test("a page left before the caches' code arrives closes its channel", async () => {
-  const opened: BroadcastChannel[] = [];
-  const closed: BroadcastChannel[] = [];
-  vi.stubGlobal(
-    "BroadcastChannel",
-    class extends BroadcastChannel {
-      constructor(name: string) {
-        super(name);
-        opened.push(this);
-      }
-      override close() {
-        closed.push(this);
-        super.close();
-      }
-    },
-  );
+  const { opened, closed } = recordChannels();
   const page = await renderFollowingPage();
   const arrive = await nextImport();
   expect(opened).toHaveLength(1);
@@ -103,4 +114,21 @@ test("a page left before the caches' code arrives closes its channel", async () 
   page.unmount();
   expect(closed).toEqual(opened);
   arrive(true);
+});
+
+test("past 100 changes before the caches' code arrives, the kept ones are applied and the lists are loaded again", async () => {
+  const opened = recordChannels().opened;
+  await renderFollowingPage();
+  const arrive = await nextImport();
+  // Counted after the page's own handler (set first) has had each message.
+  let seenByPage = 0;
+  opened[0]!.addEventListener("message", () => (seenByPage += 1));
+  const otherTab = new BroadcastChannel("keyscope-key-changes");
+  otherTab.postMessage({ scope, change: "deleted", keyId: "key_1" });
+  for (let sent = 1; sent <= 100; sent += 1) otherTab.postMessage({ scope, change: "patched", keyIds: ["key_2"], patch: { enabled: sent % 2 === 0 } });
+  await waitFor(() => expect(seenByPage).toBe(101));
+  arrive(true);
+  await waitFor(() => expect(queryClient().getQueryState(list)?.isInvalidated).toBe(true));
+  expect(listed()?.map((key) => key.keyId)).toEqual(["key_2", "key_3"]);
+  otherTab.close();
 });
