@@ -59,6 +59,21 @@ async function nextImport(): Promise<(loads: boolean) => void> {
   return cacheCode.imports.shift()!;
 }
 
+/** Another tab sends `messages` to a page whose caches' code is on its way; the code arrives once the page has had them all. */
+async function sendBeforeTheCode(messages: unknown[]): Promise<void> {
+  const { opened } = recordChannels();
+  await renderFollowingPage();
+  const arrive = await nextImport();
+  // Counted after the page's own handler (set first) has had each message.
+  let seenByPage = 0;
+  opened[0]!.addEventListener("message", () => (seenByPage += 1));
+  const otherTab = new BroadcastChannel("keyscope-key-changes");
+  for (const message of messages) otherTab.postMessage(message);
+  await waitFor(() => expect(seenByPage).toBe(messages.length));
+  otherTab.close();
+  arrive(true);
+}
+
 // A fresh module registry per test: the listener's module and its import of the caches' code start over.
 beforeEach(() => {
   vi.resetModules();
@@ -87,22 +102,15 @@ test("caches' code that failed to load is loaded again on the next try of failed
 });
 
 test("changes another tab sends before the caches' code arrives are applied in order once it does; other fields are not", async () => {
-  const opened = recordChannels().opened;
-  await renderFollowingPage();
-  const arrive = await nextImport();
-  let seenByPage = 0;
-  opened[0]!.addEventListener("message", () => (seenByPage += 1));
-  const otherTab = new BroadcastChannel("keyscope-key-changes");
-  otherTab.postMessage({ scope, change: "deleted", keyId: "key_1" });
-  otherTab.postMessage({ scope, change: "patched", keyIds: ["key_2"], patch: { enabled: false } });
-  otherTab.postMessage({ scope, change: "patched", keyIds: ["key_3"], patch: { enabled: false, name: "x" } });
-  otherTab.postMessage({ scope, change: "patched", keyIds: ["key_2"], patch: { enabled: true } });
-  otherTab.postMessage({ scope, change: "patched", keyIds: ["key_3"], patch: { enabled: false } });
-  await waitFor(() => expect(seenByPage).toBe(5));
-  arrive(true);
+  await sendBeforeTheCode([
+    { scope, change: "deleted", keyId: "key_1" },
+    { scope, change: "patched", keyIds: ["key_2"], patch: { enabled: false } },
+    { scope, change: "patched", keyIds: ["key_3"], patch: { enabled: false, name: "x" } },
+    { scope, change: "patched", keyIds: ["key_2"], patch: { enabled: true } },
+    { scope, change: "patched", keyIds: ["key_3"], patch: { enabled: false } },
+  ]);
   await waitFor(() => expect(listed()?.map((key) => [key.keyId, key.enabled])).toEqual([["key_2", true], ["key_3", false]]));
   expect(queryClient().getQueryState(list)?.isInvalidated).toBe(false);
-  otherTab.close();
 });
 
 test("a page left before the caches' code arrives closes its channel", async () => {
@@ -117,18 +125,8 @@ test("a page left before the caches' code arrives closes its channel", async () 
 });
 
 test("past 100 changes before the caches' code arrives, the kept ones are applied and the lists are loaded again", async () => {
-  const opened = recordChannels().opened;
-  await renderFollowingPage();
-  const arrive = await nextImport();
-  // Counted after the page's own handler (set first) has had each message.
-  let seenByPage = 0;
-  opened[0]!.addEventListener("message", () => (seenByPage += 1));
-  const otherTab = new BroadcastChannel("keyscope-key-changes");
-  otherTab.postMessage({ scope, change: "deleted", keyId: "key_1" });
-  for (let sent = 1; sent <= 100; sent += 1) otherTab.postMessage({ scope, change: "patched", keyIds: ["key_2"], patch: { enabled: sent % 2 === 0 } });
-  await waitFor(() => expect(seenByPage).toBe(101));
-  arrive(true);
+  const patches = Array.from({ length: 100 }, (_, index) => ({ scope, change: "patched", keyIds: ["key_2"], patch: { enabled: index % 2 === 0 } }));
+  await sendBeforeTheCode([{ scope, change: "deleted", keyId: "key_1" }, ...patches]);
   await waitFor(() => expect(queryClient().getQueryState(list)?.isInvalidated).toBe(true));
   expect(listed()?.map((key) => key.keyId)).toEqual(["key_2", "key_3"]);
-  otherTab.close();
 });
