@@ -7,11 +7,10 @@ import type { Key } from "../lib/contract";
 import { fingerprint } from "../lib/fingerprint";
 import { keyQueryOptions } from "../lib/key-query";
 import type { KeyCache } from "../features/key-actions/key-cache";
+import { KEY_CHANGES_CHANNEL } from "./key-changes-channel";
 
 /** Every loaded keys list (any filter) of this query client: the list queries' keys start with these two. */
 const LIST_PREFIX = ["keys", "list"] as const;
-/** Where the tabs of this browser tell each other which keys changed: ids, and the fields a bulk run set; never a secret. */
-const CHANNEL = "keyscope-key-changes";
 
 type Pages = InfiniteData<KeysPage>;
 
@@ -148,7 +147,7 @@ function localCache(queryClient: QueryClient, connection: Connection): KeyCache 
 
 function post(message: ChangeMessage): void {
   if (typeof BroadcastChannel === "undefined") return;
-  const channel = new BroadcastChannel(CHANNEL);
+  const channel = new BroadcastChannel(KEY_CHANGES_CHANNEL);
   channel.postMessage(message);
   channel.close();
 }
@@ -189,16 +188,15 @@ export function useKeyCache(connection: Connection): KeyCache {
 }
 
 /**
- * Follows the changes made in the other tabs of this browser (same connection): the key reloaded, added or
- * removed. Returns the function that stops following. Loaded after the first screen (use-key-changes-from-other-tabs).
+ * What applies a message another tab posted on the key changes' channel to this tab's caches (same connection):
+ * the key reloaded, added or removed, or the fields a bulk run set. The message is parsed here; anything else is
+ * ignored. Loaded after the first screen: the channel is opened and followed by use-key-changes-from-other-tabs.
  */
-export function followKeyChangesFromOtherTabs(queryClient: QueryClient, connection: Connection): () => void {
-  if (typeof BroadcastChannel === "undefined") return () => undefined;
-  const channel = new BroadcastChannel(CHANNEL);
+export function keyChangeApplier(queryClient: QueryClient, connection: Connection): (data: unknown) => void {
   const local = localCache(queryClient, connection);
   const scope = scopeOf(connection);
-  channel.onmessage = (event: MessageEvent<unknown>) => {
-    const parsed = v.safeParse(ChangeMessageSchema, event.data);
+  return (data) => {
+    const parsed = v.safeParse(ChangeMessageSchema, data);
     if (!parsed.success || parsed.output.scope !== scope) return;
     const message = parsed.output;
     if (message.change === "patched") local.keysPatched(message.keyIds, message.patch);
@@ -206,5 +204,9 @@ export function followKeyChangesFromOtherTabs(queryClient: QueryClient, connecti
     else if (message.change === "created") void local.keyCreated(message.keyId, message.apiId);
     else void local.refreshKey(message.keyId);
   };
-  return () => channel.close();
+}
+
+/** More changes came from other tabs than were kept before this code arrived: the keys shown are the service's to say again. */
+export function keyChangesMissed(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: ["keys"] });
 }

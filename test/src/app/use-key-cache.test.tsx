@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider, type InfiniteData } from "@tanstack/r
 import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { expect, test, vi } from "vitest";
-import { followKeyChangesFromOtherTabs, useKeyCache } from "../../../src/app/use-key-cache";
+import { keyChangeApplier, useKeyCache } from "../../../src/app/use-key-cache";
 import { useKeyLookup } from "../../../src/features/keys/api/get-key";
 import { listKeysQueryKey } from "../../../src/features/keys/api/list-keys";
 import type { KeysPage } from "../../../src/lib/api/list-keys";
@@ -106,7 +106,9 @@ test("a bulk change reaches another tab as the change itself: its lists show it 
   const otherTab = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const list = listKeysQueryKey(connection, {});
   otherTab.setQueryData(list, pages(page([{ keyId: "key_1", enabled: true }, { keyId: "key_2", enabled: true }, { keyId: "key_3", enabled: true }])));
-  const stopListening = followKeyChangesFromOtherTabs(otherTab, connection);
+  const listener = new BroadcastChannel("keyscope-key-changes");
+  const apply = keyChangeApplier(otherTab, connection);
+  listener.onmessage = (event: MessageEvent<unknown>) => apply(event.data);
   const enabledIn = () => otherTab.getQueryData<InfiniteData<KeysPage>>(list)?.pages[0]?.keys.map((key) => key.enabled);
 
   useCache().keysPatched(["key_1"], { enabled: false });
@@ -120,5 +122,5 @@ test("a bulk change reaches another tab as the change itself: its lists show it 
   await waitFor(() => expect(enabledIn()).toEqual([false, false, true]));
   expect(fetch).not.toHaveBeenCalled();
   channel.close();
-  stopListening();
+  listener.close();
 });
