@@ -1,7 +1,8 @@
-import { cpSync, mkdirSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { BROWSER_ARGS, findBrowser } from "../test/e2e/find-browser";
+import { startServer } from "../test/support/server-process";
 import { precompressDir, precompressFile } from "../tooling/precompress";
 import { buildFloorApp, gzipBytesOf } from "./bundle";
 import { APP_DIST, FLOOR_APP_DIST, FLOOR_PAGE_DIR } from "./lib/paths";
@@ -93,6 +94,36 @@ export async function newContext(browser: Browser, url: string, rootKey: string,
   );
   await context.addInitScript(observeUsableKeyRow, { keyIds, global: USABLE_KEY_ROW });
   return context;
+}
+
+/** What a reading tool (trace-first-row, react-commits) loads the keys page with. */
+export interface SeededBrowser {
+  url: string;
+  rootKey: string;
+  keyIds: string[];
+  browser: Browser;
+}
+
+/**
+ * A reference server on `distDir` with 10,000 keys, a root key that reads keys and analytics (named `name`) and the
+ * first page's key ids, and a Chromium: `use` runs with them; the browser, the server and its data go after.
+ */
+export async function withSeededBrowser(distDir: string, name: string, use: (seeded: SeededBrowser) => Promise<void>): Promise<void> {
+  const server = await startServer({ args: ["--dist-dir", distDir] });
+  try {
+    await server.admin(["keys", "seed", "--count", "10000"]);
+    const rootKey = await server.admin(["root-key", "create", "--name", name, "--permissions", "api.*.read_key,api.*.read_analytics"]);
+    const keyIds = await firstPageKeyIds(server.url, rootKey);
+    const browser = await chromium.launch({ executablePath: findBrowser(), args: BROWSER_ARGS });
+    try {
+      await use({ url: server.url, rootKey, keyIds, browser });
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.stop();
+    rmSync(server.dataDir, { recursive: true, force: true });
+  }
 }
 
 /** The first page of keys, as the dashboard and the floors ask for it: the ids whose row the observer waits for. */

@@ -5,14 +5,10 @@
  * components ran in it, how many of each (`+` for a mount). A page that renders twice before its first row, or
  * rows drawn again for nothing, shows here by name. A tool for reading, like trace-first-row; not a figure.
  */
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { chromium } from "@playwright/test";
 import { build } from "vite";
-import { BROWSER_ARGS, findBrowser } from "../test/e2e/find-browser";
-import { startServer } from "../test/support/server-process";
-import { firstPageKeyIds, newContext, usableRowMessage } from "./browser";
+import { newContext, usableRowMessage, withSeededBrowser } from "./browser";
 import { REPO_ROOT, WORK_DIR } from "./lib/paths";
 import { round } from "./lib/stats";
 
@@ -80,44 +76,32 @@ function hookCommits(message: string): void {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { runs: { type: "string", default: "1" } } });
   await build({ root: REPO_ROOT, logLevel: "warn", clearScreen: false, build: { outDir: DIST, emptyOutDir: true, minify: false, sourcemap: false } });
-  const server = await startServer({ args: ["--dist-dir", DIST] });
-  try {
-    await server.admin(["keys", "seed", "--count", "10000"]);
-    const rootKey = await server.admin(["root-key", "create", "--name", "react-commits", "--permissions", "api.*.read_key,api.*.read_analytics"]);
-    const keyIds = await firstPageKeyIds(server.url, rootKey);
-    const browser = await chromium.launch({ executablePath: findBrowser(), args: BROWSER_ARGS });
-    try {
-      for (let run = 1; run <= Number(values.runs); run += 1) {
-        const context = await newContext(browser, server.url, rootKey, keyIds);
-        try {
-          await context.addInitScript(hookCommits, COMMIT);
-          const page = await context.newPage();
-          const lines: { at: number; text: string }[] = [];
-          page.on("console", (message) => {
-            const text = message.text();
-            if (!text.startsWith(`${COMMIT} `)) return;
-            const { commit, at, list } = JSON.parse(text.slice(COMMIT.length + 1)) as { commit: number; at: number; list: string };
-            lines.push({ at, text: `commit ${commit}: ${list}` });
-          });
-          const row = usableRowMessage(page);
-          await page.goto(`${server.url}/keys`);
-          const usable = await row;
-          lines.push({ at: usable.time, text: "USABLE KEY ROW in a frame" });
-          // The commits that follow soon after (the late code's, the usage bars'), for what the row is followed by.
-          await page.waitForTimeout(1000);
-          console.log(`run ${run}:`);
-          for (const line of lines.sort((a, b) => a.at - b.at)) console.log(`${round(line.at, 0).toString().padStart(6)} ms  ${line.text}`);
-        } finally {
-          await context.close();
-        }
+  await withSeededBrowser(DIST, "react-commits", async ({ url, rootKey, keyIds, browser }) => {
+    for (let run = 1; run <= Number(values.runs); run += 1) {
+      const context = await newContext(browser, url, rootKey, keyIds);
+      try {
+        await context.addInitScript(hookCommits, COMMIT);
+        const page = await context.newPage();
+        const lines: { at: number; text: string }[] = [];
+        page.on("console", (message) => {
+          const text = message.text();
+          if (!text.startsWith(`${COMMIT} `)) return;
+          const { commit, at, list } = JSON.parse(text.slice(COMMIT.length + 1)) as { commit: number; at: number; list: string };
+          lines.push({ at, text: `commit ${commit}: ${list}` });
+        });
+        const row = usableRowMessage(page);
+        await page.goto(`${url}/keys`);
+        const usable = await row;
+        lines.push({ at: usable.time, text: "USABLE KEY ROW in a frame" });
+        // The commits that follow soon after (the late code's, the usage bars'), for what the row is followed by.
+        await page.waitForTimeout(1000);
+        console.log(`run ${run}:`);
+        for (const line of lines.sort((a, b) => a.at - b.at)) console.log(`${round(line.at, 0).toString().padStart(6)} ms  ${line.text}`);
+      } finally {
+        await context.close();
       }
-    } finally {
-      await browser.close();
     }
-  } finally {
-    await server.stop();
-    rmSync(server.dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();

@@ -6,12 +6,9 @@
  * (the trace's top-level tasks with what ran in them), and the main thread's busy and idle time before the row.
  * A tool for reading, not a figure for the table: tracing itself slows the page.
  */
-import { rmSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { chromium, type Browser } from "@playwright/test";
-import { BROWSER_ARGS, findBrowser } from "../test/e2e/find-browser";
-import { startServer } from "../test/support/server-process";
-import { firstPageKeyIds, installFloors, newContext, usableRowMessage } from "./browser";
+import type { Browser } from "@playwright/test";
+import { installFloors, newContext, usableRowMessage, withSeededBrowser } from "./browser";
 import { buildApp } from "./bundle";
 import { APP_DIST } from "./lib/paths";
 import { round } from "./lib/stats";
@@ -108,27 +105,15 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { runs: { type: "string", default: "5" }, path: { type: "string", default: "/keys" }, "no-build": { type: "boolean" } } });
   if (values["no-build"] !== true) await buildApp();
   await installFloors();
-  const server = await startServer({ args: ["--dist-dir", APP_DIST] });
-  try {
-    await server.admin(["keys", "seed", "--count", "10000"]);
-    const rootKey = await server.admin(["root-key", "create", "--name", "trace", "--permissions", "api.*.read_key,api.*.read_analytics"]);
-    const keyIds = await firstPageKeyIds(server.url, rootKey);
-    const browser = await chromium.launch({ executablePath: findBrowser(), args: BROWSER_ARGS });
-    try {
-      await traceOnce(browser, server.url, rootKey, keyIds, values.path);
-      const runs: Traced[] = [];
-      for (let run = 0; run < Number(values.runs); run += 1) runs.push(await traceOnce(browser, server.url, rootKey, keyIds, values.path));
-      runs.sort((a, b) => a.firstRow - b.firstRow);
-      console.log(`first key row of ${values.path} (traced, cold): ${runs.map((run) => round(run.firstRow, 0)).join(", ")} ms; main-thread CPU before it: ${runs.map((run) => round(run.cpuBeforeRow, 0)).join(", ")} ms; the median run:`);
-      const median = runs[Math.floor(runs.length / 2)];
-      if (median) print(median, server.url);
-    } finally {
-      await browser.close();
-    }
-  } finally {
-    await server.stop();
-    rmSync(server.dataDir, { recursive: true, force: true });
-  }
+  await withSeededBrowser(APP_DIST, "trace", async ({ url, rootKey, keyIds, browser }) => {
+    await traceOnce(browser, url, rootKey, keyIds, values.path);
+    const runs: Traced[] = [];
+    for (let run = 0; run < Number(values.runs); run += 1) runs.push(await traceOnce(browser, url, rootKey, keyIds, values.path));
+    runs.sort((a, b) => a.firstRow - b.firstRow);
+    console.log(`first key row of ${values.path} (traced, cold): ${runs.map((run) => round(run.firstRow, 0)).join(", ")} ms; main-thread CPU before it: ${runs.map((run) => round(run.cpuBeforeRow, 0)).join(", ")} ms; the median run:`);
+    const median = runs[Math.floor(runs.length / 2)];
+    if (median) print(median, url);
+  });
 }
 
 await main();
