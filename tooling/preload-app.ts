@@ -36,7 +36,8 @@ export function appFiles(bundle: Bundle, entry: ChunkLinks): { scripts: string[]
 
 /**
  * Has index.html fetch the app's code while it is parsed, instead of once its small entry has been fetched and run:
- * `modulepreload` for the scripts, `preload` for the stylesheets (the app applies them itself when it imports them).
+ * `modulepreload` for the scripts, `preload` for the stylesheets (the app applies them itself when it imports them,
+ * with `crossorigin` as Vite's loader links them: a preload whose mode differs is not used, and the file comes twice).
  * From the build's chunk graph, so it follows the code.
  */
 export function preloadApp(): Plugin {
@@ -54,7 +55,7 @@ export function preloadApp(): Plugin {
         const { scripts, styles } = appFiles(bundle, chunk);
         return [
           ...scripts.map((file) => ({ tag: "link", attrs: { rel: "modulepreload", crossorigin: true, href: base + file }, injectTo: "head" as const })),
-          ...styles.map((file) => ({ tag: "link", attrs: { rel: "preload", as: "style", href: base + file }, injectTo: "head" as const })),
+          ...styles.map((file) => ({ tag: "link", attrs: { rel: "preload", as: "style", crossorigin: true, href: base + file }, injectTo: "head" as const })),
         ];
       },
     },
