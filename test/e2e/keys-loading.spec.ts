@@ -56,14 +56,15 @@ test.describe("with a few hundred keys", () => {
     await page.getByRole("group", { name: "Filter by status" }).getByRole("button", { name: /^Disabled/ }).click();
     await page.getByRole("button", { name: "Export…" }).click();
     const panel = page.getByRole("region", { name: "Export" });
-    await expect(panel).toContainText(/Exports \d+ of 100 keys loaded, as filtered/);
+    // Not always 100: a filter that leaves the view short loads the next page, as scrolling to its end would.
+    await expect(panel).toContainText(/Exports \d+ of [1-3]00 keys loaded, as filtered/);
     await expect(panel).toContainText("The server holds more keys that are not loaded yet");
     await saveScreenshot(page, "keys-export-partial");
 
     const pages = countRequests(page, "keys.listKeys");
     await panel.getByRole("button", { name: "Load the rest first" }).click();
     await expect(page.getByText(/^All [\d,]+ keys loaded\.$/)).toBeVisible();
-    expect(pages.count()).toBeGreaterThanOrEqual(3);
+    expect(pages.count()).toBeGreaterThanOrEqual(1);
     await expect(panel).not.toContainText("not loaded yet");
     // The count says "N of M" once the filter has run over every loaded key: read it only then.
     await expect(count(page)).toHaveText(/^[\d,]+ of [\d,]+/);
