@@ -1,8 +1,8 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, render, screen } from "@testing-library/react";
 import { Profiler } from "react";
 import { MemoryRouter } from "react-router-dom";
-import { afterEach, expect, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import { KeysList } from "../../../../../src/features/keys/components/keys-list";
 import { createQueryClient } from "../../../../../src/lib/query-client";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
@@ -20,12 +20,6 @@ vi.mock("../../../../../src/features/keys/columns/key-sorting", async (importOri
 });
 // The virtualizer's code never arrives here: its own arrival renders the table again, on purpose.
 vi.mock("../../../../../src/features/keys/components/virtual-key-rows", () => new Promise(() => undefined));
-
-afterEach(() => {
-  // Unmount before the fetch stub goes: a mounted query would fetch again, for real.
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 test("the sorting code's arrival renders nothing again while the keys are unsorted", async () => {
   layKeysListOut(1600, 600);

@@ -1,6 +1,6 @@
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, expect, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { renderKeysListAlone, shownKeyNames } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
@@ -13,12 +13,6 @@ vi.mock("../../../../../src/features/keys/columns/key-sorting", async (importOri
     throw new Error("Failed to fetch dynamically imported module: /assets/key-sorting-1234.js");
   }
   return importOriginal();
-});
-
-afterEach(() => {
-  // Unmount before the fetch stub goes: a mounted query would fetch again, for real.
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 const SORTING_FAILED = "The keys cannot be sorted: the table's sorting code could not be loaded from the server.";

@@ -1,6 +1,6 @@
-import { cleanup, screen, within, waitFor } from "@testing-library/react";
+import { screen, within, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, expect, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { renderKeysListAlone, shownKeyNames } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
@@ -14,12 +14,6 @@ const sortingCode = vi.hoisted(() => {
 vi.mock("../../../../../src/features/keys/columns/key-sorting", async (importOriginal) => {
   if (!(await sortingCode.arrived)) throw new Error("Failed to fetch dynamically imported module: /assets/key-sorting-1234.js");
   return importOriginal();
-});
-
-afterEach(() => {
-  // Unmount before the fetch stub goes: a mounted query would fetch again, for real.
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 test("the first rows come in the loaded order before the sorting code; header clicks meanwhile say it is sorting, and the last one wins, from the sort as shown", async () => {

@@ -1,6 +1,6 @@
-import { cleanup, screen, within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, expect, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { renderKeysListAlone } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
@@ -8,12 +8,6 @@ import { layKeysListOut } from "../../../support/viewport";
 // The virtualizer's code cannot load (offline, a stale deploy): its module fails to import.
 vi.mock("../../../../../src/features/keys/components/virtual-key-rows", () => {
   throw new Error("Failed to fetch dynamically imported module: /assets/virtual-key-rows-1234.js");
-});
-
-afterEach(() => {
-  // Unmount before the fetch stub goes: a mounted query would fetch again, for real.
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 test("when the table's scrolling code cannot load, the first rows stay usable and a line says so, with Retry", async () => {

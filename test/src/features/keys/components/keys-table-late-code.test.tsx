@@ -1,5 +1,5 @@
-import { cleanup, screen, within } from "@testing-library/react";
-import { afterEach, expect, test, vi } from "vitest";
+import { screen, within } from "@testing-library/react";
+import { expect, test, vi } from "vitest";
 import { ROW_HEIGHT } from "../../../../../src/features/keys/columns/keys-layout";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { renderKeysListAlone } from "../../../support/render-keys-list";
@@ -14,12 +14,6 @@ const arrival = vi.hoisted(() => {
 vi.mock("../../../../../src/features/keys/components/virtual-key-rows", async (importOriginal) => {
   await arrival.arrived;
   return importOriginal();
-});
-
-afterEach(() => {
-  // Unmount before the fetch stub goes: a mounted query would fetch again, for real.
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 test("until the virtualizer's code arrives, the table draws the rows a window shows and no more", async () => {
