@@ -1,13 +1,13 @@
-import { useEffect, useMemo, useRef, type CSSProperties } from "react";
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from "react";
 import { RetryLoadButton } from "../../../components/retry-load-button";
 import { useLateCode } from "../../../lib/hooks/use-late-code";
-import { retryableLazy } from "../../../lib/retryable-lazy";
+import { retryableLazy, type CodeStatus } from "../../../lib/retryable-lazy";
 import { COLUMN_SPECS } from "../columns/column-specs";
 import type { KeyUsage } from "../utils/usage";
 import type { KeysTableModel } from "../hooks/use-keys-table";
 import type { KeySelection } from "../hooks/use-key-selection";
 import { HEADER_HEIGHT, ROW_HEIGHT, SELECT_COLUMN_WIDTH as SELECT_WIDTH } from "../columns/keys-layout";
-import { firstDrawnRows, KeyRowsBody, OVERSCAN } from "./key-rows";
+import { firstDrawnRows, KeyRowsBody, OVERSCAN, type DrawnRow, type KeyRowsProps } from "./key-rows";
 import { SortControl } from "./sort-control";
 
 /** On a phone each row is a small card: name and usage, the badges, the id, then last use, credits and dates. */
@@ -15,9 +15,10 @@ const COMPACT_ROW_HEIGHT = 128;
 
 /**
  * The virtualizer (its library is about a tenth of the first screen's code) loads once the first rows are on
- * screen: until it is here, the body holds the rows a window shows at the top, drawn by the same rows.
+ * screen: until it is here, the body holds the rows a window shows at the top; then it says which rows the same
+ * body holds.
  */
-const VirtualKeyRows = retryableLazy(() => import("./virtual-key-rows"), (module) => module.VirtualKeyRows);
+const VirtualRowPositions = retryableLazy(() => import("./virtual-key-rows"), (module) => module.VirtualRowPositions);
 
 interface KeysTableProps {
   model: KeysTableModel;
@@ -48,7 +49,7 @@ export function KeysTable(props: KeysTableProps) {
 
 function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollResetKey, compact, selection }: KeysTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualCode = useLateCode(VirtualKeyRows);
+  const virtualCode = useLateCode(VirtualRowPositions);
   const { rows: keys, shownColumns: columns } = model;
   const rowHeight = compact ? COMPACT_ROW_HEIGHT : ROW_HEIGHT;
   // The wide layout's sticky header sits above the rows inside the same scroller; the compact one hides it visually.
@@ -135,13 +136,53 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
               })}
             </div>
           </div>
-          {virtualCode === "loaded" ? (
-            <VirtualKeyRows {...rowProps} scrollRef={scrollRef} headerHeight={headerHeight} onNearEnd={onNearEnd} onKeysInView={onKeysInView} />
-          ) : (
-            <KeyRowsBody {...rowProps} drawn={firstRows} />
-          )}
+          <KeyRowsInView
+            {...rowProps}
+            firstRows={firstRows}
+            virtualCode={virtualCode}
+            scrollRef={scrollRef}
+            headerHeight={headerHeight}
+            onNearEnd={onNearEnd}
+            onKeysInView={onKeysInView}
+          />
         </div>
       </div>
+    </>
+  );
+}
+
+interface KeyRowsInViewProps extends KeyRowsProps {
+  /** The rows drawn until the virtualizer is here (and for good when its code could not be loaded). */
+  firstRows: readonly DrawnRow[];
+  virtualCode: CodeStatus;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  headerHeight: number;
+  onNearEnd: (() => void) | undefined;
+  onKeysInView: ((keyIds: readonly string[]) => void) | undefined;
+}
+
+/**
+ * The table's one body, drawing the first rows until the virtualizer is here, then the rows it says. One body
+ * either way: the virtualizer's arrival moves rows and adds its overscan, never unmounts and draws the rows again.
+ * Its own component, so that scrolling renders this and not the header.
+ */
+function KeyRowsInView({ firstRows, virtualCode, scrollRef, headerHeight, onNearEnd, onKeysInView, ...rows }: KeyRowsInViewProps) {
+  const [virtualRows, setVirtualRows] = useState<readonly DrawnRow[] | null>(null);
+  const virtual = virtualCode === "loaded";
+  return (
+    <>
+      {virtual && (
+        <VirtualRowPositions
+          keys={rows.keys}
+          rowHeight={rows.rowHeight}
+          scrollRef={scrollRef}
+          headerHeight={headerHeight}
+          onNearEnd={onNearEnd}
+          onKeysInView={onKeysInView}
+          onDrawn={setVirtualRows}
+        />
+      )}
+      <KeyRowsBody {...rows} drawn={virtual && virtualRows !== null ? virtualRows : firstRows} />
     </>
   );
 }

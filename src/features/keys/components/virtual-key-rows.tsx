@@ -1,6 +1,7 @@
 import { elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
-import { useEffect, useEffectEvent, type RefObject } from "react";
-import { KeyRowsBody, OVERSCAN, windowRect, type KeyRowsProps } from "./key-rows";
+import { useEffect, useEffectEvent, useLayoutEffect, useRef, type RefObject } from "react";
+import type { Key } from "../../../lib/contract";
+import { OVERSCAN, windowRect, type DrawnRow } from "./key-rows";
 
 /** Start loading the next page this many rows before the end. */
 const LOAD_AHEAD_ROWS = 20;
@@ -33,7 +34,10 @@ function scrollScroller(offset: number, options: { adjustments?: number; behavio
   elementScroll(offset, options, instance);
 }
 
-interface VirtualKeyRowsProps extends KeyRowsProps {
+interface VirtualRowPositionsProps {
+  /** The keys as shown (filtered and sorted), one row each. */
+  keys: readonly Key[];
+  rowHeight: number;
   scrollRef: RefObject<HTMLDivElement | null>;
   /** The sticky header's height above the rows, inside the same scroller. */
   headerHeight: number;
@@ -41,14 +45,16 @@ interface VirtualKeyRowsProps extends KeyRowsProps {
   onNearEnd: (() => void) | undefined;
   /** The keys in view once scrolling settles, after they are painted: their usage is asked for then. */
   onKeysInView: ((keyIds: readonly string[]) => void) | undefined;
+  /** Told the rows to draw (those in view and a few each way) before each paint, whenever they change. */
+  onDrawn: (drawn: readonly DrawnRow[]) => void;
 }
 
 /**
- * The table's body, virtualized: only the rows in view (and a few each way) are in the DOM, so scrolling 100,000
- * keys renders only the rows it brings in. Loaded after the first rows are on screen (keys-table.tsx).
+ * Which of the table's rows are drawn, and where: only the rows in view (and a few each way), so scrolling 100,000
+ * keys renders only the rows it brings in. Draws nothing itself: the table's one body draws what it is told, so
+ * this code's arrival after the first rows (keys-table.tsx) moves rows and adds some, never draws them again.
  */
-export function VirtualKeyRows({ scrollRef, headerHeight, onNearEnd, onKeysInView, ...rows }: VirtualKeyRowsProps) {
-  const { keys, rowHeight } = rows;
+export function VirtualRowPositions({ keys, rowHeight, scrollRef, headerHeight, onNearEnd, onKeysInView, onDrawn }: VirtualRowPositionsProps) {
   // The virtualizer re-renders this component itself on scroll; nothing here is memoized by a compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -89,6 +95,18 @@ export function VirtualKeyRows({ scrollRef, headerHeight, onNearEnd, onKeysInVie
     if (idsInView !== null && onKeysInView) onKeysInView(idsInView === "" ? [] : idsInView.split(" "));
   }, [idsInView, onKeysInView]);
 
-  const drawn = virtualizer.getVirtualItems().map((item) => ({ index: item.index, top: item.start - headerHeight }));
-  return <KeyRowsBody {...rows} drawn={drawn} />;
+  // Told on a change only: telling renders the body, which renders this again (with new items, equal ones).
+  const items = virtualizer.getVirtualItems();
+  const told = useRef<readonly DrawnRow[]>([]);
+  useLayoutEffect(() => {
+    const drawn = items.map((item) => ({ index: item.index, top: item.start - headerHeight }));
+    if (sameRows(drawn, told.current)) return;
+    told.current = drawn;
+    onDrawn(drawn);
+  });
+  return null;
+}
+
+function sameRows(a: readonly DrawnRow[], b: readonly DrawnRow[]): boolean {
+  return a.length === b.length && a.every((row, at) => row.index === b[at]?.index && row.top === b[at].top);
 }

@@ -1,0 +1,37 @@
+import { screen, within } from "@testing-library/react";
+import { expect, test, vi } from "vitest";
+import { ROW_HEIGHT } from "../../../../../src/features/keys/columns/keys-layout";
+import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
+import { renderKeysListAlone } from "../../../support/render-keys-list";
+import { layKeysListOut } from "../../../support/viewport";
+
+// The virtualizer's code arrives when the test says so, after the first rows are drawn.
+const arrival = vi.hoisted(() => {
+  let release: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (release = resolve));
+  return { arrived, release };
+});
+vi.mock("../../../../../src/features/keys/components/virtual-key-rows", async (importOriginal) => {
+  await arrival.arrived;
+  return importOriginal();
+});
+
+test("when the virtualizer's code arrives, the rows already drawn stay the same elements and it adds the rows below", async () => {
+  layKeysListOut(1600, 600);
+  stubApi(keysEnvelope(makeKeys(100)));
+  renderKeysListAlone();
+  await screen.findByText("Service 0");
+  const table = screen.getByRole("table", { name: "API keys" });
+  const inWindow = Math.ceil(window.innerHeight / ROW_HEIGHT);
+  const before = within(table).getAllByRole("row").slice(1);
+  expect(before).toHaveLength(inWindow);
+
+  arrival.release();
+  // The virtualizer draws its overscan below the window's rows.
+  await screen.findByText(`Service ${inWindow}`);
+  const after = within(table).getAllByRole("row").slice(1);
+  expect(after.length).toBeGreaterThan(inWindow);
+  // Not unmounted and drawn again: the same DOM nodes, with their text.
+  after.slice(0, inWindow).forEach((row, index) => expect(row).toBe(before[index]));
+  expect(after[0]).toHaveTextContent("Service 0");
+});
