@@ -7,8 +7,8 @@ import type { Key } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
 import { describeRefill } from "../../../lib/key-facts";
 import type { KeyUsage } from "../utils/usage";
-import { KeyStatusBadges } from "./key-status-badge";
-import { RelativeTime } from "./relative-time";
+import { keyStatusBadges } from "./key-status-badge";
+import { relativeTime } from "./relative-time";
 import { UsageBar } from "./usage-bar";
 
 /** Where a key's own page lives; a real link, so it opens in a new tab too. */
@@ -25,11 +25,15 @@ export interface CellProps {
   compact: boolean;
 }
 
-function Muted({ children = "—" }: { children?: string }) {
-  return <span className="keys-table__muted">{children}</span>;
+function muted(text = "—") {
+  return <span className="keys-table__muted">{text}</span>;
 }
 
-export function KeyCell({ column, keyData, now, usage, compact }: CellProps) {
+/**
+ * A cell's content. A plain function, not a component: a row draws its cells whenever it draws, and a boundary
+ * per cell (and per time, badge list, credits) only added fibers to the first render of every row.
+ */
+export function keyCell({ column, keyData, now, usage, compact }: CellProps) {
   switch (column) {
     case "name": {
       const name = keyData.name ?? "";
@@ -46,38 +50,44 @@ export function KeyCell({ column, keyData, now, usage, compact }: CellProps) {
             {keyData.keyId}
           </code>
           {/* In a column the icon alone leaves the id room; a card's line has room for the word. */}
-          <CopyButton value={keyData.keyId} label={`Copy key id ${keyData.keyId}`} text={compact ? "Copy" : ""} className="keys-table__copy" />
+          <CopyButton
+            value={keyData.keyId}
+            label={`Copy key id ${keyData.keyId}`}
+            subject={`key id ${keyData.keyId}`}
+            text={compact ? "Copy" : ""}
+            className="keys-table__copy"
+          />
         </>
       );
     case "start":
-      return keyData.start === undefined ? <Muted /> : <code className="keys-table__start">{keyData.start}…</code>;
+      return keyData.start === undefined ? muted() : <code className="keys-table__start">{keyData.start}…</code>;
     case "status":
-      return <KeyStatusBadges keyData={keyData} now={now} usage={usage?.totals} />;
+      return keyStatusBadges(keyData, now, usage?.totals);
     case "lastUsed":
-      return keyData.lastUsedAt === undefined ? <Muted>Never</Muted> : <ExactTime time={keyData.lastUsedAt} now={now} />;
+      return keyData.lastUsedAt === undefined ? muted("Never") : exactTime(keyData.lastUsedAt, now);
     case "usage":
       return usage === undefined ? <span className="usage-bar usage-bar--pending" aria-hidden="true" /> : <UsageBar usage={usage} />;
     case "credits":
-      return <Credits keyData={keyData} />;
+      return creditsText(keyData);
     case "externalId":
       return keyData.identity === undefined ? (
-        <Muted />
+        muted()
       ) : (
         <code className="keys-table__external">
           <SafeName withTitle>{keyData.identity.externalId}</SafeName>
         </code>
       );
     case "createdAt":
-      return keyData.createdAt === undefined ? <Muted /> : <RelativeTime time={keyData.createdAt} now={now} />;
+      return keyData.createdAt === undefined ? muted() : relativeTime(keyData.createdAt, now);
     case "expires":
-      return keyData.expires === undefined ? <Muted>{compact ? "No expiry" : "Never"}</Muted> : <RelativeTime time={keyData.expires} now={now} />;
+      return keyData.expires === undefined ? muted(compact ? "No expiry" : "Never") : relativeTime(keyData.expires, now);
   }
 }
 
 /** "3 hours ago" for the eye, the exact instant on hover and for screen readers. */
-function ExactTime({ time, now }: { time: number; now: number }) {
+function exactTime(time: number, now: number) {
   const iso = formatIsoTime(time);
-  if (iso === null) return <Muted />;
+  if (iso === null) return muted();
   const exact = formatUtcTime(time) ?? iso;
   return (
     <span className="keys-table__time">
@@ -89,10 +99,10 @@ function ExactTime({ time, now }: { time: number; now: number }) {
   );
 }
 
-function Credits({ keyData }: { keyData: Key }) {
+function creditsText(keyData: Key) {
   const credits = keyData.credits;
-  if (credits === undefined) return <Muted />;
-  if (credits.remaining === null) return <Muted>Unlimited</Muted>;
+  if (credits === undefined) return muted();
+  if (credits.remaining === null) return muted("Unlimited");
   const refill = credits.refill;
   const title = refill === undefined ? undefined : `Credits ${describeRefill(refill)}`;
   return (

@@ -2,7 +2,7 @@ import { memo } from "react";
 import type { Key } from "../../../lib/contract";
 import type { ColumnId } from "../columns/column-specs";
 import type { KeyUsage } from "../utils/usage";
-import { KeyCell } from "./key-cells";
+import { keyCell } from "./key-cells";
 
 /** Shown beside a name on a phone's card, for the eye; the column header names it for assistive technology. */
 const COMPACT_LABELS: Partial<Record<ColumnId, string>> = {
@@ -115,7 +115,7 @@ const KeyRow = memo(function KeyRow({ keyData, index, top, columns, now, usage, 
               {COMPACT_LABELS[column]}
             </span>
           )}
-          <KeyCell column={column} keyData={keyData} now={now} usage={usage} compact={compact} />
+          {keyCell({ column, keyData, now, usage, compact })}
         </div>
       ))}
     </div>

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from "react";
+import { CopyFeedbackGroup } from "../../../components/copy-button";
 import { RetryLoadButton } from "../../../components/retry-load-button";
 import { useLateCode } from "../../../lib/hooks/use-late-code";
 import { retryableLazy, type CodeStatus } from "../../../lib/retryable-lazy";
@@ -39,11 +40,12 @@ interface KeysTableProps {
 
 export function KeysTable(props: KeysTableProps) {
   // A new layout is a new virtualizer: row heights are fixed per layout, never re-measured.
+  // One live region and one feedback timer for every row's copy button.
   return (
-    <>
+    <CopyFeedbackGroup>
       {props.compact && <SortControl model={props.model} />}
       <ScrollingKeysTable key={props.compact ? "compact" : "wide"} {...props} />
-    </>
+    </CopyFeedbackGroup>
   );
 }
 

@@ -369,7 +369,12 @@ describe("the keys list", () => {
     await screen.findByText("Billing worker");
     await user.click(screen.getByRole("button", { name: /Copy key id/ }));
     expect(await navigator.clipboard.readText()).toBe("key_2Xa9");
-    expect(await screen.findByText(/copied/i)).toBeInTheDocument();
+    // Seen beside the button, said once by the table's one live region.
+    const row = screen.getByRole("row", { name: /Billing worker/ });
+    expect(await within(row).findByText("Copied")).toBeInTheDocument();
+    const saying = screen.getAllByRole("status").filter((region) => region.textContent?.includes("Copied"));
+    expect(saying).toHaveLength(1);
+    expect(saying[0]).toHaveTextContent(/^Copied key id key_2Xa9$/);
   });
 
   test("the query key holds a fingerprint of the key, never the key", async () => {
