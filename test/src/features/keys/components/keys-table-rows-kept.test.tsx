@@ -16,7 +16,7 @@ vi.mock("../../../../../src/features/keys/components/virtual-key-rows", async (i
   return importOriginal();
 });
 
-test("when the virtualizer's code arrives, the rows already drawn stay the same elements and it adds the rows below", async () => {
+test("when the virtualizer's code arrives, the rows already drawn stay the same elements (focus kept) and it adds the rows below", async () => {
   layKeysListOut(1600, 600);
   stubApi(keysEnvelope(makeKeys(100)));
   renderKeysListAlone();
@@ -25,6 +25,9 @@ test("when the virtualizer's code arrives, the rows already drawn stay the same 
   const inWindow = Math.ceil(window.innerHeight / ROW_HEIGHT);
   const before = within(table).getAllByRole("row").slice(1);
   expect(before).toHaveLength(inWindow);
+  // A person who has tabbed to a key's link before the code comes keeps their place.
+  const link = within(before[0]!).getByRole("link", { name: "Service 0" });
+  link.focus();
 
   arrival.release();
   // The virtualizer draws its overscan below the window's rows.
@@ -34,4 +37,5 @@ test("when the virtualizer's code arrives, the rows already drawn stay the same 
   // Not unmounted and drawn again: the same DOM nodes, with their text.
   after.slice(0, inWindow).forEach((row, index) => expect(row).toBe(before[index]));
   expect(after[0]).toHaveTextContent("Service 0");
+  expect(link).toHaveFocus();
 });
