@@ -3,6 +3,7 @@ import react from "@vitejs/plugin-react";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vite";
+import { compileHints } from "./tooling/compile-hints.ts";
 import { precompress } from "./tooling/precompress.ts";
 import { preloadApp } from "./tooling/preload-app.ts";
 import { groupFirstScreen } from "./tooling/group-first-screen.ts";
@@ -26,7 +27,7 @@ function dashboardTestsToIsolate(): string[] {
 }
 
 export default defineConfig({
-  plugins: [react(), groupFirstScreen(), preloadApp(), precompress()],
+  plugins: [react(), groupFirstScreen(), preloadApp(), compileHints(), precompress()],
   build: {
     outDir: "dist",
     sourcemap: true,

@@ -170,6 +170,10 @@ export const NETWORKS = {
 } as const;
 export type NetworkName = keyof typeof NETWORKS;
 
+export function isNetworkName(name: string): name is NetworkName {
+  return Object.hasOwn(NETWORKS, name);
+}
+
 /** Navigation start to a usable key row in a frame, in a new tab of `context`, on `network`. */
 export async function loadAndTime(context: BrowserContext, address: string, network: NetworkName = "loopback"): Promise<UsableRow> {
   const page = await context.newPage();

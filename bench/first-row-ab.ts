@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
 import { BROWSER_ARGS, findBrowser } from "../test/e2e/find-browser";
 import { startServer, type StartedServer } from "../test/support/server-process";
-import { firstPageKeyIds, loadAndTime, newContext, NETWORKS, type NetworkName, type UsableRow } from "./browser";
+import { firstPageKeyIds, isNetworkName, loadAndTime, newContext, type UsableRow } from "./browser";
 import { gzipBytesOf } from "./bundle";
 import { median, round } from "./lib/stats";
 
@@ -23,10 +23,6 @@ interface Side {
   warm: UsableRow[];
 }
 
-function isNetwork(name: string): name is NetworkName {
-  return Object.hasOwn(NETWORKS, name);
-}
-
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     options: { runs: { type: "string", default: "15" }, network: { type: "string", default: "loopback" } },
@@ -34,7 +30,7 @@ async function main(): Promise<void> {
   });
   const runs = Number(values.runs);
   const network = values.network;
-  if (positionals.length !== 2 || !Number.isInteger(runs) || runs < 1 || !isNetwork(network)) {
+  if (positionals.length !== 2 || !Number.isInteger(runs) || runs < 1 || !isNetworkName(network)) {
     throw new Error("usage: npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N] [--network loopback|desktop]");
   }
   const sides: Side[] = [];

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import type { Browser } from "@playwright/test";
-import { installFloors, newContext, usableRowMessage, withSeededBrowser } from "./browser";
+import { installFloors, isNetworkName, NETWORKS, newContext, usableRowMessage, withSeededBrowser, type NetworkName } from "./browser";
 import { buildApp } from "./bundle";
 import { APP_DIST } from "./lib/paths";
 import { round } from "./lib/stats";
@@ -42,10 +42,16 @@ interface Traced {
 
 const TASK_DETAIL = new Set(["EvaluateScript", "v8.compileModule", "v8.evaluateModule", "FunctionCall", "TimerFire", "ParseHTML", "Layout", "UpdateLayoutTree", "Paint", "FireAnimationFrame", "EventDispatch", "XHRReadyStateChange", "v8.compile", "RunMicrotasks", "ResourceReceivedData", "ResourceFinish", "HandlePostMessage"]);
 
-async function traceOnce(browser: Browser, url: string, rootKey: string, keyIds: string[], path: string): Promise<Traced> {
+async function traceOnce(browser: Browser, url: string, rootKey: string, keyIds: string[], path: string, network: NetworkName): Promise<Traced> {
   const context = await newContext(browser, url, rootKey, keyIds);
   try {
     const page = await context.newPage();
+    const profile = NETWORKS[network];
+    if ("conditions" in profile) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", profile.conditions);
+    }
     await browser.startTracing(page, { categories: ["devtools.timeline", "blink.user_timing", "v8.execute", "disabled-by-default-devtools.timeline"] });
     const row = usableRowMessage(page);
     await page.goto(`${url}${path}`);
@@ -102,15 +108,19 @@ function print(traced: Traced, url: string): void {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: "string", default: "5" }, path: { type: "string", default: "/keys" }, "no-build": { type: "boolean" } } });
+  const { values } = parseArgs({
+    options: { runs: { type: "string", default: "5" }, path: { type: "string", default: "/keys" }, network: { type: "string", default: "loopback" }, "no-build": { type: "boolean" } },
+  });
+  const network = values.network;
+  if (!isNetworkName(network)) throw new Error(`--network: one of ${Object.keys(NETWORKS).join(", ")}`);
   if (values["no-build"] !== true) await buildApp();
   await installFloors();
   await withSeededBrowser(APP_DIST, "trace", async ({ url, rootKey, keyIds, browser }) => {
-    await traceOnce(browser, url, rootKey, keyIds, values.path);
+    await traceOnce(browser, url, rootKey, keyIds, values.path, network);
     const runs: Traced[] = [];
-    for (let run = 0; run < Number(values.runs); run += 1) runs.push(await traceOnce(browser, url, rootKey, keyIds, values.path));
+    for (let run = 0; run < Number(values.runs); run += 1) runs.push(await traceOnce(browser, url, rootKey, keyIds, values.path, network));
     runs.sort((a, b) => a.firstRow - b.firstRow);
-    console.log(`first key row of ${values.path} (traced, cold): ${runs.map((run) => round(run.firstRow, 0)).join(", ")} ms; main-thread CPU before it: ${runs.map((run) => round(run.cpuBeforeRow, 0)).join(", ")} ms; the median run:`);
+    console.log(`first key row of ${values.path} (traced, cold, ${network}): ${runs.map((run) => round(run.firstRow, 0)).join(", ")} ms; main-thread CPU before it: ${runs.map((run) => round(run.cpuBeforeRow, 0)).join(", ")} ms; the median run:`);
     const median = runs[Math.floor(runs.length / 2)];
     if (median) print(median, url);
   });

@@ -1,0 +1,59 @@
+import type { Plugin } from "vite";
+import type { ChunkLinks } from "./preload-app.ts";
+
+/**
+ * V8's explicit compile hint (Chromium 136 and later; a plain comment elsewhere): compile every function of the file
+ * as the script is streamed in, on a background thread, instead of each one on the main thread the first time it
+ * runs. It must be the file's first line.
+ */
+export const COMPILE_HINT = "//# allFunctionsCalledOnLoad";
+
+/**
+ * The chunks the page's entry runs on the first screen: itself and the chunks it starts at once (the app, and the
+ * keys page in a tab holding a key), with all they import statically. Nearly every function in them runs before
+ * the first key row; what loads later (other pages, the virtualizer, sorting) is compiled lazily, as it runs.
+ */
+export function firstScreenChunks(chunks: readonly ChunkLinks[], entry: ChunkLinks): string[] {
+  const chunkOf = (fileName: string) => chunks.find((chunk) => chunk.fileName === fileName);
+  const seen = new Set<string>();
+  const visit = (fileName: string) => {
+    if (seen.has(fileName)) return;
+    seen.add(fileName);
+    for (const imported of chunkOf(fileName)?.imports ?? []) visit(imported);
+  };
+  for (const fileName of [entry.fileName, ...entry.dynamicImports]) visit(fileName);
+  return [...seen];
+}
+
+/** The source map of a file that gained one first line: every mapping one line down. */
+export function mapOneLineDown(map: string): string {
+  const parsed = JSON.parse(map) as { mappings: string };
+  return JSON.stringify({ ...parsed, mappings: `;${parsed.mappings}` });
+}
+
+/**
+ * Puts COMPILE_HINT atop the first screen's chunks: their compilation moves off the main thread, which is what the
+ * first key row waits for once the code is here (`npx tsx bench/trace-first-row.ts`: main-thread CPU before the row).
+ */
+export function compileHints(): Plugin {
+  return {
+    name: "keyscope:compile-hints",
+    apply: "build",
+    generateBundle: {
+      // After Vite's own generateBundle, which puts its preload map on the first line.
+      order: "post",
+      handler(_options, bundle) {
+        const chunks = Object.values(bundle).flatMap((output) => (output.type === "chunk" ? [output] : []));
+        const entry = chunks.find((chunk) => chunk.isEntry);
+        if (entry === undefined) return;
+        for (const fileName of firstScreenChunks(chunks, entry)) {
+          const chunk = bundle[fileName];
+          if (chunk?.type !== "chunk") continue;
+          chunk.code = `${COMPILE_HINT}\n${chunk.code}`;
+          const map = bundle[`${fileName}.map`];
+          if (map?.type === "asset" && typeof map.source === "string") map.source = mapOneLineDown(map.source);
+        }
+      },
+    },
+  };
+}
