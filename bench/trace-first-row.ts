@@ -3,7 +3,9 @@
  * the dashboard (and the floors) into bench/.work/, starts a reference server with 10,000 keys, loads the page
  * cold N times under a Chromium performance trace and prints, for the median run, a timeline from navigation
  * start to a usable key row in a frame: each file and API request (Resource Timing), each main-thread task over 2 ms
- * (the trace's top-level tasks with what ran in them), and the main thread's busy and idle time before the row.
+ * (the trace's top-level tasks with what ran in them), the main thread's busy and idle time before the row, and the
+ * CPU of style, layout and paint before it with the fonts its text is set in (each size and weight of a family is a
+ * font the first layout resolves and shapes with cold caches: on the keys page that, not the CSS, is most of Layout).
  * A tool for reading, not a figure for the table: tracing itself slows the page.
  */
 import { parseArgs } from "node:util";
@@ -23,7 +25,25 @@ interface TraceEvent {
   tdur?: number;
   pid: number;
   tid: number;
-  args?: { data?: { url?: string; functionName?: string; frame?: string }; name?: string };
+  args?: {
+    data?: { url?: string; functionName?: string; frame?: string };
+    name?: string;
+    /** UpdateLayoutTree: the elements whose style was computed. */
+    elementCount?: number;
+    /** Layout: the layout objects it laid out. */
+    beginData?: { totalObjects?: number };
+  };
+}
+
+/** Main-thread CPU (ms) of the rendering steps from navigation start to the row, with the largest step's size. */
+interface Rendering {
+  style: number;
+  elements: number;
+  layout: number;
+  objects: number;
+  paint: number;
+  /** The distinct fonts (family, size, weight, style) of the text shown once the row is there. */
+  fonts: number;
 }
 
 interface Resource {
@@ -38,6 +58,7 @@ interface Traced {
   cpuBeforeRow: number;
   resources: Resource[];
   tasks: { start: number; duration: number; what: string }[];
+  rendering: Rendering;
 }
 
 const TASK_DETAIL = new Set(["EvaluateScript", "v8.compileModule", "v8.evaluateModule", "FunctionCall", "TimerFire", "ParseHTML", "Layout", "UpdateLayoutTree", "Paint", "FireAnimationFrame", "EventDispatch", "XHRReadyStateChange", "v8.compile", "RunMicrotasks", "ResourceReceivedData", "ResourceFinish", "HandlePostMessage"]);
@@ -59,6 +80,16 @@ async function traceOnce(browser: Browser, url: string, rootKey: string, keyIds:
     const resources = await page.evaluate(() =>
       performance.getEntriesByType("resource").map((entry) => ({ name: entry.name, startTime: entry.startTime, responseEnd: (entry as PerformanceResourceTiming).responseEnd })),
     );
+    const fonts = await page.evaluate(() => {
+      const seen = new Set<string>();
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        if (node.parentElement === null || node.textContent?.trim() === "" || node.parentElement.getClientRects().length === 0) continue;
+        const style = getComputedStyle(node.parentElement);
+        seen.add([style.fontFamily, style.fontSize, style.fontWeight, style.fontStyle].join(" "));
+      }
+      return seen.size;
+    });
     const trace = JSON.parse((await browser.stopTracing()).toString("utf8")) as { traceEvents: TraceEvent[] };
     const events = trace.traceEvents;
     const navigation = events.find((event) => event.name === "navigationStart" && event.args?.data !== undefined && event.cat.includes("blink.user_timing"));
@@ -83,7 +114,18 @@ async function traceOnce(browser: Browser, url: string, rootKey: string, keyIds:
       });
     const cpuBeforeRow =
       onMain.filter((event) => event.name === "RunTask" && ms(event.ts) >= 0 && ms(event.ts) < firstRow).reduce((sum, task) => sum + (task.tdur ?? 0), 0) / 1000;
-    return { firstRow, cpuBeforeRow, resources, tasks };
+    const beforeRow = onMain.filter((event) => ms(event.ts) >= 0 && ms(event.ts) < firstRow);
+    const cpu = (name: string) => beforeRow.filter((event) => event.name === name).reduce((sum, event) => sum + (event.tdur ?? 0), 0) / 1000;
+    const largest = (name: string) => beforeRow.filter((event) => event.name === name).reduce<TraceEvent | undefined>((most, event) => ((event.tdur ?? 0) > (most?.tdur ?? -1) ? event : most), undefined);
+    const rendering = {
+      style: cpu("UpdateLayoutTree"),
+      elements: largest("UpdateLayoutTree")?.args?.elementCount ?? 0,
+      layout: cpu("Layout"),
+      objects: largest("Layout")?.args?.beginData?.totalObjects ?? 0,
+      paint: cpu("PrePaint") + cpu("Paint"),
+      fonts,
+    };
+    return { firstRow, cpuBeforeRow, resources, tasks, rendering };
   } finally {
     await context.close();
   }
@@ -105,6 +147,10 @@ function print(traced: Traced, url: string): void {
   lines.sort((a, b) => a.at - b.at);
   for (const line of lines) console.log(`${round(line.at, 0).toString().padStart(6)} ms  ${line.text}`);
   console.log(`main thread in tasks over 2 ms before the row: ${round(busy, 0)} ms of ${round(traced.firstRow, 0)} ms; its CPU time in all tasks before the row: ${round(traced.cpuBeforeRow, 0)} ms`);
+  const { style, elements, layout, objects, paint, fonts } = traced.rendering;
+  console.log(
+    `rendering before the row (CPU): style ${round(style, 1)} ms (largest: ${elements} elements), layout ${round(layout, 1)} ms (largest: ${objects} objects), pre-paint and paint ${round(paint, 1)} ms; its text is set in ${fonts} ${fonts === 1 ? "font" : "fonts"}`,
+  );
 }
 
 async function main(): Promise<void> {
