@@ -34,6 +34,20 @@ test("the keys table sorts by a column, remembers the chosen columns, and links 
   expect(await page.evaluate(() => localStorage.getItem("keyscope.keys.columns"))).toContain('"keyId":false');
 });
 
+test("a key's name opens its page inside the app, without loading the document again", async ({ page, server, rootKey }) => {
+  await server.admin(["keys", "create", "--name", "opened by its name"]);
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  const table = page.getByRole("table", { name: "API keys" });
+  await page.getByLabel("Filter keys").fill("opened by its name");
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  await table.getByRole("link", { name: "opened by its name" }).click();
+  await expect(page).toHaveURL(/\/keys\/key_[A-Za-z0-9]+$/);
+  await expect(page.getByRole("heading", { name: "opened by its name" })).toBeVisible();
+  expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
+});
+
 test("the demo root key sees last use, credits, identities, badges and a 36-hour usage bar per row", async ({ page, server }) => {
   const demoKey = server.rootKey;
   if (demoKey === undefined) throw new Error("the server printed no demo root key");

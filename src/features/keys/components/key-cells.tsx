@@ -1,4 +1,4 @@
-import { Link } from "react-router-dom";
+import type { MouseEvent } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { SafeName } from "../../../components/safe-name";
 import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
@@ -23,6 +23,8 @@ export interface CellProps {
   /** This key's usage once the analytics answer is in; undefined while it loads or when it failed. */
   usage: KeyUsage | undefined;
   compact: boolean;
+  /** Follows the name's link inside the app (`KeyPageLinks`). */
+  followLink: ((event: MouseEvent<HTMLAnchorElement>) => void) | undefined;
 }
 
 function muted(text = "—") {
@@ -33,14 +35,14 @@ function muted(text = "—") {
  * A cell's content. A plain function, not a component: a row draws its cells whenever it draws, and a boundary
  * per cell (and per time, badge list, credits) only added fibers to the first render of every row.
  */
-export function keyCell({ column, keyData, now, usage, compact }: CellProps) {
+export function keyCell({ column, keyData, now, usage, compact, followLink }: CellProps) {
   switch (column) {
     case "name": {
       const name = keyData.name ?? "";
       return (
-        <Link className="keys-table__name" to={keyPagePath(keyData.keyId)}>
+        <a className="keys-table__name" href={keyPagePath(keyData.keyId)} onClick={followLink}>
           {name === "" ? <span className="keys-table__muted">Unnamed</span> : <SafeName withTitle>{name}</SafeName>}
-        </Link>
+        </a>
       );
     }
     case "keyId":

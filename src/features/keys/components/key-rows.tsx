@@ -3,6 +3,7 @@ import type { Key } from "../../../lib/contract";
 import type { ColumnId } from "../columns/column-specs";
 import type { KeyUsage } from "../utils/usage";
 import { keyCell } from "./key-cells";
+import { useFollowKeyPageLink } from "./key-page-links";
 
 /** Shown beside a name on a phone's card, for the eye; the column header names it for assistive technology. */
 const COMPACT_LABELS: Partial<Record<ColumnId, string>> = {
@@ -95,6 +96,7 @@ interface KeyRowProps {
 }
 
 const KeyRow = memo(function KeyRow({ keyData, index, top, columns, now, usage, compact, selected, onToggle }: KeyRowProps) {
+  const followLink = useFollowKeyPageLink();
   return (
     <div role="row" aria-rowindex={index + 2} aria-selected={selected} className="keys-table__row" style={{ transform: `translateY(${top}px)` }}>
       {onToggle !== undefined && (
@@ -115,7 +117,7 @@ const KeyRow = memo(function KeyRow({ keyData, index, top, columns, now, usage, 
               {COMPACT_LABELS[column]}
             </span>
           )}
-          {keyCell({ column, keyData, now, usage, compact })}
+          {keyCell({ column, keyData, now, usage, compact, followLink })}
         </div>
       ))}
     </div>

@@ -8,6 +8,7 @@ import type { KeyUsage } from "../utils/usage";
 import type { KeysTableModel } from "../hooks/use-keys-table";
 import type { KeySelection } from "../hooks/use-key-selection";
 import { HEADER_HEIGHT, ROW_HEIGHT, SELECT_COLUMN_WIDTH as SELECT_WIDTH } from "../columns/keys-layout";
+import { KeyPageLinks } from "./key-page-links";
 import { firstDrawnRows, KeyRowsBody, OVERSCAN, type DrawnRow, type KeyRowsProps } from "./key-rows";
 import { SortControl } from "./sort-control";
 
@@ -40,12 +41,14 @@ interface KeysTableProps {
 
 export function KeysTable(props: KeysTableProps) {
   // A new layout is a new virtualizer: row heights are fixed per layout, never re-measured.
-  // One live region and one feedback timer for every row's copy button.
+  // One navigate for every row's link, one live region and one feedback timer for every row's copy button.
   return (
-    <CopyFeedbackGroup>
-      {props.compact && <SortControl model={props.model} />}
-      <ScrollingKeysTable key={props.compact ? "compact" : "wide"} {...props} />
-    </CopyFeedbackGroup>
+    <KeyPageLinks>
+      <CopyFeedbackGroup>
+        {props.compact && <SortControl model={props.model} />}
+        <ScrollingKeysTable key={props.compact ? "compact" : "wide"} {...props} />
+      </CopyFeedbackGroup>
+    </KeyPageLinks>
   );
 }
 

@@ -2,7 +2,7 @@ import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ErrorBoundary } from "react-error-boundary";
-import { MemoryRouter } from "react-router-dom";
+import { MemoryRouter, Route, Routes, useParams } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { KeysList } from "../../../../../src/features/keys/components/keys-list";
 import type { Connection } from "../../../../../src/lib/api/transport";
@@ -375,6 +375,34 @@ describe("the keys list", () => {
     const saying = screen.getAllByRole("status").filter((region) => region.textContent?.includes("Copied"));
     expect(saying).toHaveLength(1);
     expect(saying[0]).toHaveTextContent(/^Copied key id key_2Xa9$/);
+  });
+
+  test("a key's name opens its page inside the app; a click with a modifier is left to the browser (a new tab)", async () => {
+    stubApi(keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]));
+    const user = userEvent.setup();
+    function KeyPage() {
+      return <h1>Key page of {useParams().keyId}</h1>;
+    }
+    render(
+      <MemoryRouter initialEntries={["/keys"]}>
+        <QueryClientProvider client={queryClient}>
+          <Routes>
+            <Route path="/keys" element={<KeysList connection={CONNECTION} renderRefreshError={() => null} />} />
+            <Route path="/keys/:keyId" element={<KeyPage />} />
+          </Routes>
+        </QueryClientProvider>
+      </MemoryRouter>,
+    );
+    const link = await screen.findByRole("link", { name: "Billing worker" });
+    expect(link).toHaveAttribute("href", "/keys/key_2Xa9");
+
+    const modified = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0, ctrlKey: true });
+    link.dispatchEvent(modified);
+    expect(modified.defaultPrevented).toBe(false);
+    expect(screen.queryByRole("heading", { name: /Key page/ })).toBeNull();
+
+    await user.click(link);
+    expect(await screen.findByRole("heading", { name: "Key page of key_2Xa9" })).toBeInTheDocument();
   });
 
   test("the query key holds a fingerprint of the key, never the key", async () => {
