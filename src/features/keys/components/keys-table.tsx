@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from "react";
+import { useEffect, useMemo, useRef, useState, type CSSProperties } from "react";
 import { CopyFeedbackGroup } from "../../../components/copy-button";
 import { RetryLoadButton } from "../../../components/retry-load-button";
 import { useLateCode } from "../../../lib/hooks/use-late-code";
@@ -11,6 +11,8 @@ import { HEADER_HEIGHT, ROW_HEIGHT, SELECT_COLUMN_WIDTH as SELECT_WIDTH } from "
 import { KeyPageLinks } from "./key-page-links";
 import { firstDrawnRows, KeyRowsBody, OVERSCAN, type DrawnRow, type KeyRowsProps } from "./key-rows";
 import { SortControl } from "./sort-control";
+// Its type only: the module itself comes after the first rows (below).
+import type { ScrollerProps } from "./virtual-key-rows";
 
 /** On a phone each row is a small card: name and usage, the badges, the id, then last use, credits and dates. */
 const COMPACT_ROW_HEIGHT = 128;
@@ -156,14 +158,10 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
   );
 }
 
-interface KeyRowsInViewProps extends KeyRowsProps {
+interface KeyRowsInViewProps extends KeyRowsProps, ScrollerProps {
   /** The rows drawn until the virtualizer is here (and for good when its code could not be loaded). */
   firstRows: readonly DrawnRow[];
   virtualCode: CodeStatus;
-  scrollRef: RefObject<HTMLDivElement | null>;
-  headerHeight: number;
-  onNearEnd: (() => void) | undefined;
-  onKeysInView: ((keyIds: readonly string[]) => void) | undefined;
 }
 
 /**

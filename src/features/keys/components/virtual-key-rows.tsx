@@ -34,10 +34,8 @@ function scrollScroller(offset: number, options: { adjustments?: number; behavio
   elementScroll(offset, options, instance);
 }
 
-interface VirtualRowPositionsProps {
-  /** The keys as shown (filtered and sorted), one row each. */
-  keys: readonly Key[];
-  rowHeight: number;
+/** The table's scroller, as the virtualizer reads it, and what it calls as the person scrolls. */
+export interface ScrollerProps {
   scrollRef: RefObject<HTMLDivElement | null>;
   /** The sticky header's height above the rows, inside the same scroller. */
   headerHeight: number;
@@ -45,6 +43,12 @@ interface VirtualRowPositionsProps {
   onNearEnd: (() => void) | undefined;
   /** The keys in view once scrolling settles, after they are painted: their usage is asked for then. */
   onKeysInView: ((keyIds: readonly string[]) => void) | undefined;
+}
+
+interface VirtualRowPositionsProps extends ScrollerProps {
+  /** The keys as shown (filtered and sorted), one row each. */
+  keys: readonly Key[];
+  rowHeight: number;
   /** Told the rows to draw (those in view and a few each way) before each paint, whenever they change. */
   onDrawn: (drawn: readonly DrawnRow[]) => void;
 }
