@@ -174,16 +174,20 @@ export function isNetworkName(name: string): name is NetworkName {
   return Object.hasOwn(NETWORKS, name);
 }
 
+/** Puts `page` on `network` (Chromium's emulation; loopback is the machine's own). */
+export async function emulateNetwork(context: BrowserContext, page: Page, network: NetworkName): Promise<void> {
+  const profile = NETWORKS[network];
+  if (!("conditions" in profile)) return;
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", profile.conditions);
+}
+
 /** Navigation start to a usable key row in a frame, in a new tab of `context`, on `network`. */
 export async function loadAndTime(context: BrowserContext, address: string, network: NetworkName = "loopback"): Promise<UsableRow> {
   const page = await context.newPage();
   try {
-    const profile = NETWORKS[network];
-    if ("conditions" in profile) {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", profile.conditions);
-    }
+    await emulateNetwork(context, page, network);
     const usable = usableRowMessage(page);
     await page.goto(address);
     return await usable;

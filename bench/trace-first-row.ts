@@ -10,7 +10,7 @@
  */
 import { parseArgs } from "node:util";
 import type { Browser } from "@playwright/test";
-import { installFloors, isNetworkName, NETWORKS, newContext, usableRowMessage, withSeededBrowser, type NetworkName } from "./browser";
+import { emulateNetwork, installFloors, isNetworkName, NETWORKS, newContext, usableRowMessage, withSeededBrowser, type NetworkName } from "./browser";
 import { buildApp } from "./bundle";
 import { APP_DIST } from "./lib/paths";
 import { round } from "./lib/stats";
@@ -67,12 +67,7 @@ async function traceOnce(browser: Browser, url: string, rootKey: string, keyIds:
   const context = await newContext(browser, url, rootKey, keyIds);
   try {
     const page = await context.newPage();
-    const profile = NETWORKS[network];
-    if ("conditions" in profile) {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", profile.conditions);
-    }
+    await emulateNetwork(context, page, network);
     await browser.startTracing(page, { categories: ["devtools.timeline", "blink.user_timing", "v8.execute", "disabled-by-default-devtools.timeline"] });
     const row = usableRowMessage(page);
     await page.goto(`${url}${path}`);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
+import { COMPILE_HINT } from "../../tooling/compile-hints";
 
 /** Every address the page asks for from now on. */
 function requests(page: Page): { urls: string[]; count: (operation: string) => number } {
@@ -89,6 +90,26 @@ test("a tab holding a key draws the keys page's first rows from four scripts: th
   await page.reload();
   await expect(firstRow(page)).toBeVisible();
   await expect(firstRow(page)).toContainText("key_");
+});
+
+test("the first screen's scripts begin with V8's compile hint; the code that loads after the first rows does not", async ({ page, server, rootKey }) => {
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await expect(firstRow(page)).toBeVisible();
+  const scripts = () =>
+    page.evaluate(() => performance.getEntriesByType("resource").flatMap((entry) => (/\/assets\/[\w-]+\.js$/.test(entry.name) ? [entry.name] : [])));
+  // The scrolling code comes after the first rows.
+  await expect.poll(async () => (await scripts()).some((url) => url.includes("/virtual-key-rows-"))).toBe(true);
+
+  const firstScreen = new Set(["index", "main", "keys-route", "rolldown-runtime"]);
+  const hinted = new Map<string, boolean>();
+  for (const url of await scripts()) {
+    const chunk = url.match(/\/assets\/([a-z-]+)-[\w-]+\.js$/)?.[1] ?? url;
+    const text = await (await page.request.get(url)).text();
+    hinted.set(chunk, text.startsWith(`${COMPILE_HINT}\n`));
+  }
+  expect([...hinted].filter(([, hint]) => hint).map(([chunk]) => chunk).sort()).toEqual([...firstScreen].sort());
+  expect(hinted.get("virtual-key-rows")).toBe(false);
 });
 
 test("key entry needs none of the keys page's code: what the keys page shares with other pages is in the app's chunk", async ({ page, server }) => {

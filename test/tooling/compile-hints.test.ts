@@ -50,3 +50,22 @@ test("the hint is the first line of the first screen's chunks, whose source maps
   expect(codeOf("later.js")).toBe("const later = 1;\n");
   expect(mappingsOf("later.js")).toBe("AAAA");
 });
+
+test("the hint goes into the hinted chunks' content hash, so a chunk that gains or loses it gets a new name", () => {
+  const rendered = (fileName: string, isEntry: boolean, imports: string[], dynamicImports: string[] = []) => ({ ...chunk(fileName, imports, dynamicImports), isEntry });
+  const chunks = {
+    "index.js": rendered("index.js", true, [], ["main.js"]),
+    "main.js": rendered("main.js", false, ["runtime.js"], ["later.js"]),
+    "runtime.js": rendered("runtime.js", false, []),
+    "later.js": rendered("later.js", false, ["runtime.js"]),
+  };
+  const { renderChunk, augmentChunkHash } = compileHints();
+  if (typeof renderChunk !== "function" || typeof augmentChunkHash !== "function") throw new Error("the plugin has no renderChunk or augmentChunkHash");
+  // The hooks read the chunks rendered so far (meta.chunks) and the chunk's name; the plugin context is not used.
+  Reflect.apply(renderChunk, {}, ["", chunks["later.js"], {}, { chunks }]);
+  const hashInput = (fileName: keyof typeof chunks) => Reflect.apply(augmentChunkHash, {}, [chunks[fileName]]) as unknown;
+  expect(hashInput("index.js")).toBe(COMPILE_HINT);
+  expect(hashInput("main.js")).toBe(COMPILE_HINT);
+  expect(hashInput("runtime.js")).toBe(COMPILE_HINT);
+  expect(hashInput("later.js")).toBeUndefined();
+});
