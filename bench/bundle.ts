@@ -5,7 +5,6 @@ import react from "@vitejs/plugin-react";
 import { build, type Plugin } from "vite";
 import { beyondFloor, describeShares, gzipSharesByModule } from "./lib/module-shares";
 import { makeRow, type BenchRow } from "./lib/results";
-import { compileHints } from "../tooling/compile-hints";
 import { precompress } from "../tooling/precompress";
 import { APP_DIST, FLOOR_APP_DIST, FLOOR_APP_ROOT, REPO_ROOT, workFile } from "./lib/paths";
 
@@ -45,17 +44,14 @@ export async function buildApp(): Promise<void> {
     build: { outDir: APP_DIST, emptyOutDir: true },
   });
 }
-/**
- * Builds the floor app with the same vite and React plugin, the same compile hint on its one chunk (what any app may
- * do, so the floor has it too), and the same compressed copies for the server to send.
- */
+/** Builds the floor app with the same vite and React plugin, and the same compressed copies for the server to send. */
 export async function buildFloorApp(): Promise<void> {
   await build({
     root: FLOOR_APP_ROOT,
     configFile: false,
     logLevel: "warn",
     clearScreen: false,
-    plugins: [react(), compileHints(), precompress()],
+    plugins: [react(), precompress()],
     // Source maps as the dashboard's build has them: the bench reads which module each byte comes from.
     build: { outDir: FLOOR_APP_DIST, emptyOutDir: true, sourcemap: true },
   });
