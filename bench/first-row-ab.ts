@@ -1,9 +1,10 @@
 /**
- * `npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N] [--network loopback|desktop]`: the time to a usable key
+ * `npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N] [--network loopback|desktop] [--path /keys]`: the time to a usable key
  * row in a frame, and the JavaScript (gzip) fetched before it, of two builds of the dashboard (e.g. `npx vite build
  * --outDir .tmp/a`, a change, then `--outDir .tmp/b`), each served by a reference server of its own with the demo
  * data, in interleaved runs (A, B, then B, A…) of a cold and a warm load in a fresh browser context, measured as the
  * bench measures it (bench/browser.ts), on loopback or under the desktop network profile. Prints the medians.
+ * `--path` times another page the dists hold, e.g. the floor app the bench installs (/bench-floor-app/index.html).
  * For a change too small for the bench's own table. Writes nothing.
  */
 import { parseArgs } from "node:util";
@@ -25,13 +26,13 @@ interface Side {
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { runs: { type: "string", default: "15" }, network: { type: "string", default: "loopback" } },
+    options: { runs: { type: "string", default: "15" }, network: { type: "string", default: "loopback" }, path: { type: "string", default: "/keys" } },
     allowPositionals: true,
   });
   const runs = Number(values.runs);
   const network = values.network;
   if (positionals.length !== 2 || !Number.isInteger(runs) || runs < 1 || !isNetworkName(network)) {
-    throw new Error("usage: npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N] [--network loopback|desktop]");
+    throw new Error("usage: npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N] [--network loopback|desktop] [--path /keys]");
   }
   const sides: Side[] = [];
   const browser = await chromium.launch({ executablePath: findBrowser("browser"), args: BROWSER_ARGS });
@@ -46,8 +47,8 @@ async function main(): Promise<void> {
       for (const side of run % 2 === 0 ? sides : [...sides].reverse()) {
         const context = await newContext(browser, side.server.url, side.rootKey, side.keyIds);
         try {
-          side.cold.push(await loadAndTime(context, `${side.server.url}/keys`, network));
-          side.warm.push(await loadAndTime(context, `${side.server.url}/keys`, network));
+          side.cold.push(await loadAndTime(context, `${side.server.url}${values.path}`, network));
+          side.warm.push(await loadAndTime(context, `${side.server.url}${values.path}`, network));
         } finally {
           await context.close();
         }
