@@ -1,5 +1,5 @@
 import type { Plugin } from "vite";
-import type { ChunkLinks } from "./preload-app.ts";
+import { staticClosure, type ChunkLinks } from "./chunk-graph.ts";
 
 /**
  * V8's explicit compile hint (Chromium 136 and later; a plain comment elsewhere): compile every function of the file
@@ -14,15 +14,7 @@ export const COMPILE_HINT = "//# allFunctionsCalledOnLoad";
  * the first key row; what loads later (other pages, the virtualizer, sorting) is compiled lazily, as it runs.
  */
 export function firstScreenChunks(chunks: readonly ChunkLinks[], entry: ChunkLinks): string[] {
-  const chunkOf = (fileName: string) => chunks.find((chunk) => chunk.fileName === fileName);
-  const seen = new Set<string>();
-  const visit = (fileName: string) => {
-    if (seen.has(fileName)) return;
-    seen.add(fileName);
-    for (const imported of chunkOf(fileName)?.imports ?? []) visit(imported);
-  };
-  for (const fileName of [entry.fileName, ...entry.dynamicImports]) visit(fileName);
-  return [...seen];
+  return [...staticClosure(chunks, [entry.fileName, ...entry.dynamicImports])];
 }
 
 /** A source map (its JSON text) of a file that gained one first line: every mapping one line down. */

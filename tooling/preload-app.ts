@@ -1,13 +1,5 @@
 import type { HtmlTagDescriptor, Plugin } from "vite";
-
-/** What this reads of a chunk of the build (rolldown's OutputChunk, with Vite's metadata). */
-export interface ChunkLinks {
-  type: "chunk";
-  fileName: string;
-  imports: readonly string[];
-  dynamicImports: readonly string[];
-  viteMetadata?: { importedCss: ReadonlySet<string> } | undefined;
-}
+import { staticClosure, type ChunkLinks } from "./chunk-graph.ts";
 
 type Bundle = Readonly<Record<string, ChunkLinks | { type: "asset" }>>;
 
@@ -20,16 +12,13 @@ type Bundle = Readonly<Record<string, ChunkLinks | { type: "asset" }>>;
 export function appFiles(bundle: Bundle, entry: ChunkLinks): { scripts: string[]; styles: string[] } {
   const chunks = Object.values(bundle).flatMap((output) => (output.type === "chunk" ? [output] : []));
   const chunkOf = (fileName: string) => chunks.find((chunk) => chunk.fileName === fileName);
-  const preloadedByVite = new Set<string>();
-  const visitStatic = (fileName: string, into: Set<string>) => {
-    if (into.has(fileName) || preloadedByVite.has(fileName)) return;
-    into.add(fileName);
-    for (const imported of chunkOf(fileName)?.imports ?? []) visitStatic(imported, into);
-  };
-  visitStatic(entry.fileName, preloadedByVite);
+  const preloadedByVite = staticClosure(chunks, [entry.fileName]);
   const startedElsewhere = new Set(chunks.flatMap((chunk) => (chunk === entry ? [] : chunk.dynamicImports)));
-  const scripts = new Set<string>();
-  for (const started of entry.dynamicImports) if (!startedElsewhere.has(started)) visitStatic(started, scripts);
+  const scripts = staticClosure(
+    chunks,
+    entry.dynamicImports.filter((started) => !startedElsewhere.has(started)),
+    preloadedByVite,
+  );
   const styles = new Set([...scripts].flatMap((fileName) => [...(chunkOf(fileName)?.viteMetadata?.importedCss ?? [])]));
   return { scripts: [...scripts], styles: [...styles] };
 }

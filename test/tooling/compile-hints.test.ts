@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { COMPILE_HINT, compileHints, firstScreenChunks } from "../../tooling/compile-hints";
-import type { ChunkLinks } from "../../tooling/preload-app";
+import type { ChunkLinks } from "../../tooling/chunk-graph";
 
 function chunk(fileName: string, imports: string[], dynamicImports: string[] = []): ChunkLinks {
   return { type: "chunk", fileName, imports, dynamicImports };

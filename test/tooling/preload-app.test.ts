@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import { appFiles, type ChunkLinks } from "../../tooling/preload-app";
+import type { ChunkLinks } from "../../tooling/chunk-graph";
+import { appFiles } from "../../tooling/preload-app";
 
 function chunk(fileName: string, imports: string[], dynamicImports: string[] = [], css: string[] = []): ChunkLinks {
   return { type: "chunk", fileName, imports, dynamicImports, viteMetadata: { importedCss: new Set(css) } };
