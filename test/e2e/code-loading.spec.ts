@@ -1,4 +1,5 @@
 import { startServer } from "../support/server-process";
+import { held } from "../support/held";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
 /** Once the first screen is idle, the code needed while the server is away has loaded (the app sets this mark). */
@@ -148,8 +149,7 @@ test("when the keys table's sorting code does not arrive, the rows stay in the l
 
 test("header clicks while the sorting code is on its way say it is sorting, and the last one wins once it arrives", async ({ page, server, rootKey }) => {
   const chunk = /\/assets\/key-sorting-[^/?]+\.js(\?.*)?$/;
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
+  const { released, release } = held();
   await page.route(chunk, async (route) => {
     await released;
     await route.continue();

@@ -17,6 +17,7 @@ import {
   realServiceEnvelope,
   stubApi,
 } from "../../../support/keys-api";
+import { held } from "../../../../support/held";
 import { layKeysListOut, onAPhone } from "../../../support/viewport";
 import { takeConsoleErrors } from "../../../setup";
 
@@ -258,8 +259,8 @@ describe("the keys list", () => {
   }
 
   test("Refresh reloads every page that was loaded, says so, and keeps the sort (#28.6)", async () => {
-    let release: () => void = () => undefined;
-    const { api, user } = await loadThreePages(new Promise<void>((resolve) => (release = resolve)));
+    const { released, release } = held();
+    const { api, user } = await loadThreePages(released);
     await user.click(screen.getByRole("button", { name: "Name" }));
     const sortedBy = () => screen.getByRole("columnheader", { name: "Name" }).getAttribute("aria-sort");
     const sorted = sortedBy();

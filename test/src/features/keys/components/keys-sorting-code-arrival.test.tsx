@@ -9,13 +9,9 @@ import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { layKeysListOut } from "../../../support/viewport";
 
 // The sorting code arrives when the test says so, after the first rows.
-const arrival = vi.hoisted(() => {
-  let release: () => void = () => undefined;
-  const arrived = new Promise<void>((resolve) => (release = resolve));
-  return { arrived, release };
-});
+const arrival = await vi.hoisted(async () => (await import("../../../../support/held")).held());
 vi.mock("../../../../../src/features/keys/columns/key-sorting", async (importOriginal) => {
-  await arrival.arrived;
+  await arrival.released;
   return importOriginal();
 });
 // The virtualizer's code never arrives here: its own arrival renders the table again, on purpose.

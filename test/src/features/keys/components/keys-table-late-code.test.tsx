@@ -6,13 +6,9 @@ import { renderKeysListAlone } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
 
 // The virtualizer's code arrives when the test says so, as on a slow network after the first rows are drawn.
-const arrival = vi.hoisted(() => {
-  let release: () => void = () => undefined;
-  const arrived = new Promise<void>((resolve) => (release = resolve));
-  return { arrived, release };
-});
+const arrival = await vi.hoisted(async () => (await import("../../../../support/held")).held());
 vi.mock("../../../../../src/features/keys/components/virtual-key-rows", async (importOriginal) => {
-  await arrival.arrived;
+  await arrival.released;
   return importOriginal();
 });
 

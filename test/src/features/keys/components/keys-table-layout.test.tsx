@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { KeysList } from "../../../../../src/features/keys/components/keys-list";
 import type { Connection } from "../../../../../src/lib/api/transport";
 import { createQueryClient } from "../../../../../src/lib/query-client";
+import { held } from "../../../../support/held";
 import { answerAnalytics, keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { layKeysListOut, onAPhone } from "../../../support/viewport";
 
@@ -170,12 +171,11 @@ describe("sorting by usage", () => {
       keysEnvelope(makeKeys(100, 0), { cursor: "key_000099", hasMore: true }),
       keysEnvelope(makeKeys(100, 100), { hasMore: false }),
     );
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { released, release } = held();
     answerAnalytics(async (query) => {
       if (!query.includes("AS total")) return [];
       // The second answer (both pages' keys) waits until the test lets it go.
-      if (query.includes("'key_000150'")) await held;
+      if (query.includes("'key_000150'")) await released;
       return [
         { key_id: "key_000050", total: 7 },
         { key_id: "key_000150", total: 90 },
