@@ -1,4 +1,4 @@
-import { createElement, lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from "react";
+import { createElement, lazy, useState, type ComponentType, type LazyExoticComponent, type ReactNode } from "react";
 
 /**
  * A lazily loaded component whose failed load is tried again on the next try. React.lazy and the router's
@@ -169,8 +169,15 @@ export function retryableLazy<M, P extends object>(load: () => Promise<M>, pick:
   let Current = makeLazy();
 
   function Lazy(props: P) {
-    const module = code.loaded();
-    return createElement(module === undefined ? Current : pick(module), props);
+    // The component itself once its code is here (a lazy one would suspend once more), else the lazy one. Kept for
+    // this instance's life: React may resume a suspended lazy child alone, without rendering this again, and a type
+    // that changed at the next render would mount the component afresh, dropping its state (an open dialog and the
+    // secret it shows once). A failed lazy one throws to the error boundary above, which mounts this anew to retry.
+    const [Type] = useState(() => {
+      const module = code.loaded();
+      return module === undefined ? Current : pick(module);
+    });
+    return createElement(Type, props);
   }
   Lazy.preload = code.preload;
   Lazy.isLoaded = () => code.loaded() !== undefined;

@@ -1,6 +1,7 @@
-import { render, screen } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { Suspense } from "react";
+import { startTransition, Suspense, useState } from "react";
+import { createRoot } from "react-dom/client";
 import { ErrorBoundary } from "react-error-boundary";
 import { expect, test, vi } from "vitest";
 import { CodeLoadError, failedModuleUrl, retryableLazy, retryableModule, retryFailedLoads } from "../../../src/lib/retryable-lazy";
@@ -43,6 +44,46 @@ test("code that failed to load once loads again on the next try, and not before"
   await user.click(retry);
   expect(await screen.findByRole("heading", { name: "Loaded page" })).toBeVisible();
   expect(load).toHaveBeenCalledTimes(2);
+});
+
+/** A component with state of its own: what a user typed, or a dialog they opened. */
+function Draft({ label }: { label: string }) {
+  const [text, setText] = useState("");
+  return (
+    <label>
+      {label}
+      <input value={text} onChange={(event) => setText(event.target.value)} />
+    </label>
+  );
+}
+
+test("a component whose code came while React waited for it keeps its state when its parent renders again", async () => {
+  // React's own scheduling, as in a browser (no act): a render in a transition that suspends yields once, and
+  // resumes the suspended child alone when its code came meanwhile (here: within microtasks, always before the
+  // scheduler's next task), without rendering the lazy component's wrapper again.
+  const actEnvironment = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+  const wasAct = actEnvironment.IS_REACT_ACT_ENVIRONMENT;
+  actEnvironment.IS_REACT_ACT_ENVIRONMENT = false;
+  const root = createRoot(document.body.appendChild(document.createElement("div")));
+  try {
+    const Lazy = retryableLazy(() => Promise.resolve(Draft), (Component) => Component);
+    const view = (label: string) => (
+      <Suspense fallback={<p>Loading…</p>}>
+        <Lazy label={label} />
+      </Suspense>
+    );
+    startTransition(() => root.render(view("Note")));
+    fireEvent.change(await screen.findByLabelText("Note"), { target: { value: "kept" } });
+    await waitFor(() => expect(screen.getByLabelText("Note")).toHaveValue("kept"));
+
+    // The parent renders again (a key's page when the key is reloaded): what the component held stays.
+    root.render(view("Note, renamed"));
+    await waitFor(() => expect(screen.getByText("Note, renamed")).toBeVisible());
+    expect(screen.getByLabelText("Note, renamed")).toHaveValue("kept");
+  } finally {
+    root.unmount();
+    actEnvironment.IS_REACT_ACT_ENVIRONMENT = wasAct;
+  }
 });
 
 test("preloading never rejects, and a preloaded component renders without loading again", async () => {
