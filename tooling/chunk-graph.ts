@@ -1,3 +1,5 @@
+import { reachable } from "./reachable.ts";
+
 /** What the build plugins read of a chunk of the build (rolldown's OutputChunk, with Vite's metadata). */
 export interface ChunkLinks {
   type: "chunk";
@@ -13,12 +15,5 @@ export interface ChunkLinks {
  */
 export function staticClosure(chunks: readonly ChunkLinks[], roots: Iterable<string>, known: ReadonlySet<string> = new Set()): Set<string> {
   const chunkOf = (fileName: string) => chunks.find((chunk) => chunk.fileName === fileName);
-  const closure = new Set<string>();
-  const visit = (fileName: string) => {
-    if (closure.has(fileName) || known.has(fileName)) return;
-    closure.add(fileName);
-    for (const imported of chunkOf(fileName)?.imports ?? []) visit(imported);
-  };
-  for (const root of roots) visit(root);
-  return closure;
+  return reachable(roots, (fileName) => chunkOf(fileName)?.imports ?? [], known);
 }

@@ -1,5 +1,6 @@
 import { basename, extname } from "node:path";
 import type { Plugin, Rolldown } from "vite";
+import { reachable } from "./reachable.ts";
 
 /** What this reads of a module of the build (rolldown's ModuleInfo). */
 export interface ModuleLinks {
@@ -14,14 +15,7 @@ type ModuleInfoOf = (id: string) => ModuleLinks | null;
 
 /** The modules `roots` import statically, themselves included. */
 function staticClosure(roots: Iterable<string>, infoOf: ModuleInfoOf): Set<string> {
-  const seen = new Set<string>();
-  const visit = (id: string) => {
-    if (seen.has(id)) return;
-    seen.add(id);
-    for (const imported of infoOf(id)?.importedIds ?? []) visit(imported);
-  };
-  for (const root of roots) visit(root);
-  return seen;
+  return reachable(roots, (id) => infoOf(id)?.importedIds ?? []);
 }
 
 /** The build's entries (index.html's modules), found from any module by walking up to them. */
