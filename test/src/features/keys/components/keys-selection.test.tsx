@@ -44,13 +44,13 @@ function StubBulkActions({ keys }: { keys: readonly Key[] }) {
   );
 }
 
-async function renderList(count = 6) {
+async function renderList(count = 6, renderBulkActions = (keys: readonly Key[]) => <StubBulkActions keys={keys} />) {
   stubApi(keysEnvelope(makeKeys(count)));
   const user = userEvent.setup({ delay: null });
   render(
     <MemoryRouter>
       <QueryClientProvider client={queryClient}>
-        <KeysList connection={CONNECTION} renderRefreshError={() => null} renderBulkActions={(keys) => <StubBulkActions keys={keys} />} />
+        <KeysList connection={CONNECTION} renderRefreshError={() => null} renderBulkActions={renderBulkActions} />
       </QueryClientProvider>
     </MemoryRouter>,
   );
@@ -167,16 +167,7 @@ describe("selecting keys", () => {
         <p>{result}</p>
       );
     }
-    stubApi(keysEnvelope(makeKeys(3)));
-    const user = userEvent.setup({ delay: null });
-    render(
-      <MemoryRouter>
-        <QueryClientProvider client={queryClient}>
-          <KeysList connection={CONNECTION} renderRefreshError={() => null} renderBulkActions={(keys) => <StubWithResult keys={keys} />} />
-        </QueryClientProvider>
-      </MemoryRouter>,
-    );
-    await screen.findByText("Service 0");
+    const { user } = await renderList(3, (keys) => <StubWithResult keys={keys} />);
     await startSelecting(user);
     await user.click(checkbox("Service 0"));
     await user.click(checkbox("Service 2"));
