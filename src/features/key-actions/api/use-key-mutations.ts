@@ -27,6 +27,12 @@ import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
 /** What the dialog of a secret-returning request says while it cannot be closed. */
 export const SECRET_ON_ITS_WAY = "Waiting for the new key: its secret is shown only once, so this stays open until it comes.";
 
+/**
+ * What the dialog of a change to the key says while it cannot be closed: its answer has nowhere else to go (a
+ * refusal, said in the form; a deleted key, whose page is then left).
+ */
+export const ANSWER_ON_ITS_WAY = "Waiting for the service’s answer: this stays open until it comes, so that what it says is shown here.";
+
 interface SecretTarget {
   /** Receives the secret, once; the dialog keeps it in its own state until it closes. */
   reveal: (secret: string) => void;
