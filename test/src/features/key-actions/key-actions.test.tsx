@@ -1,11 +1,12 @@
 import { onlineManager, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { afterEach, expect, onTestFinished, test, vi } from "vitest";
 import { CreateKeyDialog } from "../../../../src/features/key-actions/components/create-key-dialog";
 import { DeleteDialog } from "../../../../src/features/key-actions/components/delete-dialog";
 import { KeyActions } from "../../../../src/features/key-actions/components/key-actions";
+import { RerollDialog } from "../../../../src/features/key-actions/components/reroll-dialog";
 import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
 import type { Connection } from "../../../../src/lib/api/transport";
 import type { Key } from "../../../../src/lib/contract";
@@ -133,6 +134,19 @@ test("while the new key is on its way, Escape and Close leave the dialog open; t
   expect(screen.getByRole("button", { name: "Close" })).toBeEnabled();
   pressEscape(dialog);
   expect(onClose).toHaveBeenCalled();
+});
+
+test("a double click on Reroll key rerolls once, and the secret shown is that new key's", async () => {
+  const answer = held();
+  const sent = stubApi({ "/v2/keys.rerollKey": () => answer.released.then(() => ok({ keyId: "key_new", key: SECRET })) });
+  render(wrap(<RerollDialog connection={connection} apiKey={{ keyId: "key_1" }} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} keyHref={(id) => `/keys/${id}`} />));
+  const reroll = screen.getByRole("button", { name: "Reroll key" });
+  // Both clicks before React renders again, as Chromium may run them.
+  fireEvent.click(reroll);
+  fireEvent.click(reroll);
+  answer.release();
+  expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
+  expect(sent.map((call) => call.path)).toEqual(["/v2/keys.rerollKey"]);
 });
 
 test("Delete asks for the key's name, or its id when it has none", async () => {
