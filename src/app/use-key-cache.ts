@@ -83,7 +83,7 @@ function findListedKey(queryClient: QueryClient, keyId: string): Key | undefined
 }
 
 /** The caches of this tab, without telling the others. */
-function localCache(queryClient: QueryClient, connection: Connection): KeyCache {
+function localCache(queryClient: QueryClient, connection: Connection): KeyCache & { keyDeletedElsewhere: (keyId: string) => void } {
   const keyQuery = (keyId: string) => keyQueryOptions(connection, keyId);
   const patchEverywhere = (keyId: string, patch: (key: Key) => Key) => {
     queryClient.setQueryData(keyQuery(keyId).queryKey, (key) => (key === undefined ? key : patch(key)));
@@ -140,6 +140,12 @@ function localCache(queryClient: QueryClient, connection: Connection): KeyCache 
     },
     keyDeleted: (keyId) => {
       queryClient.removeQueries({ queryKey: keyQuery(keyId).queryKey });
+      mapListKeys(queryClient, (keys) => keys.filter((key) => key.keyId !== keyId));
+    },
+    // Reset, not removed: a page here that shows the key keeps a removed query and would show the key as it was;
+    // reset, it asks again and shows what the service says (not found).
+    keyDeletedElsewhere: (keyId) => {
+      void queryClient.resetQueries({ queryKey: keyQuery(keyId).queryKey, exact: true });
       mapListKeys(queryClient, (keys) => keys.filter((key) => key.keyId !== keyId));
     },
   };
@@ -200,7 +206,7 @@ export function keyChangeApplier(queryClient: QueryClient, connection: Connectio
     if (!parsed.success || parsed.output.scope !== scope) return;
     const message = parsed.output;
     if (message.change === "patched") local.keysPatched(message.keyIds, message.patch);
-    else if (message.change === "deleted") local.keyDeleted(message.keyId);
+    else if (message.change === "deleted") local.keyDeletedElsewhere(message.keyId);
     else if (message.change === "created") void local.keyCreated(message.keyId, message.apiId);
     else void local.refreshKey(message.keyId);
   };

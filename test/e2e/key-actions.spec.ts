@@ -389,3 +389,24 @@ test("a Disable answered 500, then 429 with Retry-After, ends each time in a pan
   // One request a click: a change refused is not sent again behind the user's back.
   expect(sent).toBe(2);
 });
+
+test("when the key actions' code does not arrive, the key's page stays with a line that says so, and Retry loads them", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-actions-code");
+  const key = await adminKey(server, ["--name", "Actions late"]);
+  // Any address of it: a try after a failure asks for the script under a fresh one.
+  const chunk = /\/assets\/key-actions-[^/?]+\.(js|css)(\?.*)?$/;
+  await page.route(chunk, (route) => route.abort("connectionrefused"));
+  await connect(page, server, rootKey);
+  await openKey(page, server, key.keyId, "Actions late");
+
+  const notice = page.getByRole("alert").filter({ hasText: "The key’s actions could not be loaded from the server." });
+  await expect(notice).toBeVisible();
+  // The page is not taken over: its verdict and fields stay.
+  await expect(page.getByRole("heading", { level: 1, name: "Actions late" })).toBeVisible();
+  await expect(fieldValue(page, "Enabled")).toHaveText("Yes");
+
+  await page.unroute(chunk);
+  await notice.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Disable" })).toBeVisible();
+  await expect(notice).toHaveCount(0);
+});

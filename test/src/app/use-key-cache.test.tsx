@@ -1,9 +1,10 @@
-import { QueryClient, QueryClientProvider, type InfiniteData } from "@tanstack/react-query";
+import { QueryClient, QueryClientProvider, useQuery, type InfiniteData } from "@tanstack/react-query";
 import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { expect, test, vi } from "vitest";
 import { keyChangeApplier, useKeyCache } from "../../../src/app/use-key-cache";
 import { useKeyLookup } from "../../../src/features/keys/api/get-key";
+import { keyQueryOptions } from "../../../src/lib/key-query";
 import { listKeysQueryKey } from "../../../src/features/keys/api/list-keys";
 import type { KeysPage } from "../../../src/lib/api/list-keys";
 import type { Connection } from "../../../src/lib/api/transport";
@@ -123,4 +124,29 @@ test("a bulk change reaches another tab as the change itself: its lists show it 
   expect(fetch).not.toHaveBeenCalled();
   channel.close();
   listener.close();
+});
+
+test("a key deleted in another tab is not shown as it was on its page here: the page asks again and gets the service's not-found", async () => {
+  const shown: Key = { keyId: "key_1", name: "Worker", enabled: true };
+  const notFound = { meta: { requestId: "req_2" }, error: { status: 404, title: "Not Found", detail: "We could not find the requested key.", type: "https://unkey.com/docs/errors/unkey/data/key_not_found" } };
+  const fetch = vi
+    .fn()
+    .mockResolvedValueOnce(new Response(JSON.stringify({ meta: { requestId: "req_1" }, data: shown }), { status: 200, headers: { "content-type": "application/json" } }))
+    .mockResolvedValue(new Response(JSON.stringify(notFound), { status: 404, headers: { "content-type": "application/json" } }));
+  vi.stubGlobal("fetch", fetch);
+  const otherTab = queryClient();
+  const list = listKeysQueryKey(connection, {});
+  otherTab.setQueryData(list, pages(page([shown, { keyId: "key_2" }])));
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={otherTab}>{children}</QueryClientProvider>;
+  // The key's page there, as it reads its key.
+  const keyPage = renderHook(() => useQuery(keyQueryOptions(connection, "key_1")), { wrapper });
+  await waitFor(() => expect(keyPage.result.current.data).toEqual(shown));
+
+  const scope = `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
+  keyChangeApplier(otherTab, connection)({ scope, change: "deleted", keyId: "key_1" });
+
+  expect(idsOf(list)).toEqual([["key_2"]]);
+  await waitFor(() => expect(keyPage.result.current.status).toBe("error"));
+  expect(keyPage.result.current.data).toBeUndefined();
+  expect(fetch).toHaveBeenCalledTimes(2);
 });

@@ -1,5 +1,5 @@
-import { useMutation } from "@tanstack/react-query";
-import { useCallback, useRef } from "react";
+import { useMutation, type DefaultError, type UseMutationOptions, type UseMutationResult } from "@tanstack/react-query";
+import { useRef } from "react";
 import { ApiError } from "../../../lib/api-errors";
 import { createKey, type CreateKeyRequest } from "../../../lib/api/create-key";
 import { deleteKey } from "../../../lib/api/delete-key";
@@ -28,13 +28,44 @@ import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
 /** What the dialog of a secret-returning request says while it cannot be closed. */
 export const SECRET_ON_ITS_WAY = "Waiting for the new key: its secret is shown only once, so this stays open until it comes.";
 
+/**
+ * What the dialog of a change to the key says while it cannot be closed: its answer has nowhere else to go (a
+ * refusal, said in the form; a deleted key, whose page is then left).
+ */
+export const ANSWER_ON_ITS_WAY = "Waiting for the service’s answer: this stays open until it comes, so that what it says is shown here.";
+
+/**
+ * useMutation whose `mutate` does nothing while its last request is under way. `isPending` disables a form's button
+ * only at React's next render, which the second click of a double click can come before (Chromium runs input
+ * first): the request went twice (a second reroll, whose secret nobody saw; credits added twice).
+ */
+function useMutationOnceAtATime<TData, TVariables, TContext>(
+  options: UseMutationOptions<TData, DefaultError, TVariables, TContext>,
+): UseMutationResult<TData, DefaultError, TVariables, TContext> {
+  const underWay = useRef(false);
+  const mutation = useMutation<TData, DefaultError, TVariables, TContext>({
+    ...options,
+    // The hook's own onSettled: it runs whatever became of the form since (closed, reset).
+    onSettled: (...args) => {
+      underWay.current = false;
+      return options.onSettled?.(...args);
+    },
+  });
+  const mutate: typeof mutation.mutate = (...args) => {
+    if (underWay.current) return;
+    underWay.current = true;
+    mutation.mutate(...args);
+  };
+  return { ...mutation, mutate };
+}
+
 interface SecretTarget {
   /** Receives the secret, once; the dialog keeps it in its own state until it closes. */
   reveal: (secret: string) => void;
 }
 
 export function useCreateKey(connection: Connection, cache: KeyCache) {
-  const mutation = useMutation({
+  return useMutationOnceAtATime({
     gcTime: 0,
     mutationFn: async ({ request, reveal }: { request: CreateKeyRequest } & SecretTarget) => {
       const { keyId, secret } = await createKey(connection, request);
@@ -49,29 +80,10 @@ export function useCreateKey(connection: Connection, cache: KeyCache) {
       void cache.keyCreated(keyId, request.apiId);
     },
   });
-  // Once until it settles: the pending state renders a task after mutate, so a double click's second click, queued
-  // behind the first on a busy page, would send again (a second key, its secret never shown).
-  const sending = useRef(false);
-  const { mutate: send } = mutation;
-  const mutate = useCallback(
-    (variables: Parameters<typeof send>[0], options?: Parameters<typeof send>[1]) => {
-      if (sending.current) return;
-      sending.current = true;
-      send(variables, {
-        ...options,
-        onSettled: (...settled) => {
-          sending.current = false;
-          options?.onSettled?.(...settled);
-        },
-      });
-    },
-    [send],
-  );
-  return { ...mutation, mutate };
 }
 
 export function useRerollKey(connection: Connection, cache: KeyCache) {
-  return useMutation({
+  return useMutationOnceAtATime({
     gcTime: 0,
     mutationFn: async ({ keyId, expirationMs, reveal }: { keyId: string; expirationMs: number } & SecretTarget) => {
       const answer = await rerollKey(connection, keyId, expirationMs);
@@ -89,7 +101,7 @@ export function useRerollKey(connection: Connection, cache: KeyCache) {
 
 /** Optimistic where safe: the fields given show at once and are rolled back if the service refuses them. */
 export function useUpdateKey(connection: Connection, cache: KeyCache) {
-  return useMutation({
+  return useMutationOnceAtATime({
     gcTime: 0,
     mutationFn: ({ keyId, changes }: { keyId: string; changes: KeyUpdateInput; optimistic?: Partial<Key> }) =>
       updateKey(connection, keyId, changes),
@@ -104,7 +116,7 @@ export function useUpdateKey(connection: Connection, cache: KeyCache) {
 }
 
 export function useUpdateCredits(connection: Connection, cache: KeyCache) {
-  return useMutation({
+  return useMutationOnceAtATime({
     gcTime: 0,
     mutationFn: ({ keyId, change }: { keyId: string; change: CreditsChange }) => updateCredits(connection, keyId, change),
     onError: (error, { keyId }) => learnRefusal(connection, "update_key", error, { keyId }),
@@ -117,7 +129,7 @@ export function useUpdateCredits(connection: Connection, cache: KeyCache) {
 }
 
 export function useDeleteKey(connection: Connection, cache: KeyCache) {
-  return useMutation({
+  return useMutationOnceAtATime({
     gcTime: 0,
     mutationFn: ({ keyId }: { keyId: string }) => deleteKey(connection, keyId),
     onError: (error, { keyId }) => learnRefusal(connection, "delete_key", error, { keyId }),
@@ -141,7 +153,7 @@ function accessAction(kind: "permissions" | "roles", { change }: NamesChange, er
  * fails after the permissions' went through, the key is reloaded either way, so a retry asks only for what is still missing.
  */
 export function useChangeAccess(connection: Connection, cache: KeyCache) {
-  return useMutation({
+  return useMutationOnceAtATime({
     gcTime: 0,
     mutationFn: async ({ keyId, permissions, roles }: { keyId: string; permissions?: NamesChange; roles?: NamesChange; optimistic: Partial<Key> }) => {
       const steps = [

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
-import { useChangeAccess } from "../api/use-key-mutations";
+import { ANSWER_ON_ITS_WAY, useChangeAccess } from "../api/use-key-mutations";
 import { useWorkspaceRoles } from "../api/use-workspace-choices";
 import { effectivePermissions, keyAccess, namesChange } from "../key-access";
 import type { KeyCache } from "../key-cache";
@@ -68,7 +68,7 @@ export function AccessDialog({ connection, apiKey, cache, renderError, onClose, 
   }
 
   return (
-    <ActionDialog title="Permissions and roles" onClose={onClose}>
+    <ActionDialog title="Permissions and roles" onClose={onClose} busy={mutation.isPending ? ANSWER_ON_ITS_WAY : undefined}>
       <form className="action-form" onSubmit={submit} noValidate>
         {refused && (
           <p className="access-dialog__refused">

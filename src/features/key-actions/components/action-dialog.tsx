@@ -7,7 +7,7 @@ export interface ActionDialogProps {
   onClose: () => void;
   /**
    * Why the dialog cannot close now, if it cannot: a request whose answer only this dialog can show (a new
-   * secret, shown once) is under way. Escape and Close do nothing meanwhile, and this is said beside Close.
+   * secret, shown once; a refusal of what its form sent; a deleted key, whose page it leaves) is under way. Escape and Close do nothing meanwhile, and this is said beside Close.
    */
   busy?: string | undefined;
   children: ReactNode;

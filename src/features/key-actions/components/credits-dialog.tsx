@@ -4,7 +4,7 @@ import type { Connection } from "../../../lib/api/transport";
 import type { CreditsChange } from "../../../lib/api/update-credits";
 import type { Key } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
-import { useUpdateCredits } from "../api/use-key-mutations";
+import { ANSWER_ON_ITS_WAY, useUpdateCredits } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { ActionDialog } from "./action-dialog";
 import { parseWhole } from "./key-form-fields";
@@ -59,7 +59,7 @@ export function CreditsDialog({ connection, apiKey, cache, renderError, onClose,
   }
 
   return (
-    <ActionDialog title="Credits" onClose={onClose}>
+    <ActionDialog title="Credits" onClose={onClose} busy={mutation.isPending ? ANSWER_ON_ITS_WAY : undefined}>
       <form className="action-form" onSubmit={submit} noValidate>
         <p>
           Now: {remaining === undefined || remaining === null ? "unlimited" : `${formatCount(remaining)} remaining`}

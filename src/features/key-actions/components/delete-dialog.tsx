@@ -2,7 +2,7 @@ import { FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
-import { useDeleteKey } from "../api/use-key-mutations";
+import { ANSWER_ON_ITS_WAY, useDeleteKey } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { apiOf, useKnownAllowed } from "../refusals";
 import { ActionDialog } from "./action-dialog";
@@ -39,7 +39,7 @@ export function DeleteDialog({ connection, apiKey, cache, renderError, onClose, 
   }
 
   return (
-    <ActionDialog title="Delete key" onClose={onClose}>
+    <ActionDialog title="Delete key" onClose={onClose} busy={mutation.isPending ? ANSWER_ON_ITS_WAY : undefined}>
       <form className="action-form" onSubmit={submit}>
         {!knownAllowed && <UnknownPermissionNote action="delete_key" apiId={apiOf(connection, target)} what="Deleting a key" />}
         <p>

@@ -3,7 +3,7 @@ import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import type { RateLimit } from "../../../lib/key-facts";
 import { useNow } from "../../../lib/hooks/use-now";
-import { useUpdateKey } from "../api/use-key-mutations";
+import { ANSWER_ON_ITS_WAY, useUpdateKey } from "../api/use-key-mutations";
 import { useWorkspaceRoles } from "../api/use-workspace-choices";
 import { keyAccess } from "../key-access";
 import type { KeyCache } from "../key-cache";
@@ -63,7 +63,7 @@ export function EditDialog({ connection, apiKey, cache, renderError, onClose, ex
   }
 
   return (
-    <ActionDialog title="Edit key" onClose={onClose}>
+    <ActionDialog title="Edit key" onClose={onClose} busy={mutation.isPending ? ANSWER_ON_ITS_WAY : undefined}>
       <form className="action-form" onSubmit={submit} noValidate>
         <NameField id={id} value={draft.name} onChange={(name) => set({ name })} />
         <ExpiresField id={id} value={draft.expires} onChange={(expires) => set({ expires })} />

@@ -62,6 +62,7 @@ export function KeyActions(props: KeyActionsProps) {
   const expired = apiKey.expires !== undefined && apiKey.expires <= now;
   const outOfCredits = apiKey.credits?.remaining === 0;
 
+  // One change of these at a time (the mutation ignores another meanwhile): the buttons that send it wait for it.
   const setEnabled = (value: boolean) => toggle.mutate({ keyId: apiKey.keyId, changes: { enabled: value }, optimistic: { enabled: value } });
 
   /**
@@ -89,7 +90,7 @@ export function KeyActions(props: KeyActionsProps) {
 
   const fixes = [
     !enabled && (
-      <button key="enable" type="button" className="button button--primary" disabled={updating} aria-disabled={checking || undefined} onClick={() => setEnabled(true)}>
+      <button key="enable" type="button" className="button button--primary" disabled={updating || toggle.isPending} aria-disabled={checking || undefined} onClick={() => setEnabled(true)}>
         Enable
       </button>
     ),
@@ -108,7 +109,7 @@ export function KeyActions(props: KeyActionsProps) {
         key="remove-expiry"
         type="button"
         className="button"
-        disabled={updating} aria-disabled={checking || undefined}
+        disabled={updating || toggle.isPending} aria-disabled={checking || undefined}
         onClick={() => toggle.mutate({ keyId: apiKey.keyId, changes: { expires: null }, optimistic: { expires: undefined } })}
       >
         Remove expiry

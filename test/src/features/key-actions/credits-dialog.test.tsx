@@ -1,10 +1,11 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, waitFor } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, expect, test, vi } from "vitest";
 import { CreditsDialog } from "../../../../src/features/key-actions/components/credits-dialog";
 import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
 import type { Connection } from "../../../../src/lib/api/transport";
+import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 import { fakeCache, ok, renderError, stubApi } from "./key-actions-harness";
 
@@ -49,4 +50,22 @@ test("Unlimited needs no number: the field goes", async () => {
   expect(screen.getByText(/Now: unlimited/)).toBeInTheDocument();
   await user.click(screen.getByRole("radio", { name: "Unlimited" }));
   expect(screen.queryByRole("spinbutton", { name: "Credits" })).not.toBeInTheDocument();
+});
+
+test("a double click on Save credits adds them once: the second click can come before the button is disabled", async () => {
+  const answer = held();
+  const sent = stubApi({ "/v2/keys.updateCredits": () => answer.released.then(() => ok({ remaining: 103 })) });
+  const onClose = vi.fn();
+  render(
+    <QueryClientProvider client={queryClient()}>
+      <CreditsDialog connection={connection} apiKey={{ keyId: "key_1", credits: { remaining: 3 } }} cache={fakeCache()} renderError={renderError} onClose={onClose} initialValue={100} />
+    </QueryClientProvider>,
+  );
+  const save = screen.getByRole("button", { name: "Save credits" });
+  // Both clicks before React renders again, as Chromium may run them.
+  fireEvent.click(save);
+  fireEvent.click(save);
+  answer.release();
+  await waitFor(() => expect(onClose).toHaveBeenCalled());
+  expect(sent.map((call) => call.body)).toEqual([{ keyId: "key_1", operation: "increment", value: 100 }]);
 });

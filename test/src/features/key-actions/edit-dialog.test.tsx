@@ -9,8 +9,9 @@ import { KeyActions } from "../../../../src/features/key-actions/components/key-
 import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
 import type { Connection } from "../../../../src/lib/api/transport";
 import type { Key } from "../../../../src/lib/contract";
+import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
-import { fakeCache, forbidden, ok, renderError, stubApi, WORKSPACE } from "./key-actions-harness";
+import { fakeCache, forbidden, ok, pressEscape, renderError, stubApi, WORKSPACE } from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
@@ -172,6 +173,27 @@ test("a refused edit is rolled back and says the service's words in the form", a
   expect(cache.patchKey).toHaveBeenCalledWith("key_1", { name: "Renamed" });
   expect(cache.rollbacks).toBe(1);
   expect(onClose).not.toHaveBeenCalled();
+});
+
+test("while a save is under way, Escape leaves the dialog open, so a refusal that comes is said in the form", async () => {
+  const user = userEvent.setup();
+  const answer = held();
+  stubApi({ ...WORKSPACE, "/v2/keys.updateKey": () => answer.released.then(() => forbidden("Missing one of these permissions: api.*.update_key")) });
+  const { cache, onClose } = renderEdit();
+  const dialog = screen.getByRole("dialog", { name: "Edit key" });
+  await user.clear(screen.getByLabelText("Name"));
+  await user.type(screen.getByLabelText("Name"), "Renamed");
+  await user.click(screen.getByRole("button", { name: "Save changes" }));
+  expect(await screen.findByRole("button", { name: "Saving…" })).toBeDisabled();
+
+  expect(within(dialog).getByRole("button", { name: "Close" })).toBeDisabled();
+  pressEscape(dialog);
+  expect(dialog).toHaveProperty("open", true);
+  expect(onClose).not.toHaveBeenCalled();
+
+  answer.release();
+  expect(await screen.findByRole("alert")).toHaveTextContent("Missing one of these permissions: api.*.update_key");
+  expect(cache.rollbacks).toBe(1);
 });
 
 test("a rate-limited key's verdict offers Raise limit: Edit opens at that limit, doubled and focused", async () => {

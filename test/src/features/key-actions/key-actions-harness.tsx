@@ -1,3 +1,4 @@
+import { fireEvent } from "@testing-library/react";
 import { vi } from "vitest";
 import type { KeyCache } from "../../../../src/features/key-actions/key-cache";
 import { ApiError } from "../../../../src/lib/api-errors";
@@ -57,3 +58,13 @@ export const WORKSPACE = {
     { id: "role_2", name: "editor", permissions: [{ id: "perm_2", name: "documents.write", slug: "documents.write" }] },
   ]),
 };
+
+/**
+ * Escape as a browser handles it (happy-dom does not): the keydown, then a cancelable `cancel` on the open dialog,
+ * which closes it unless one of them was prevented.
+ */
+export function pressEscape(dialog: HTMLElement) {
+  if (!(dialog instanceof HTMLDialogElement)) throw new Error("not a dialog");
+  if (!fireEvent.keyDown(dialog, { key: "Escape" })) return;
+  if (fireEvent(dialog, new Event("cancel", { cancelable: true }))) dialog.close();
+}

@@ -6,12 +6,14 @@ import { afterEach, expect, onTestFinished, test, vi } from "vitest";
 import { CreateKeyDialog } from "../../../../src/features/key-actions/components/create-key-dialog";
 import { DeleteDialog } from "../../../../src/features/key-actions/components/delete-dialog";
 import { KeyActions } from "../../../../src/features/key-actions/components/key-actions";
+import { RerollDialog } from "../../../../src/features/key-actions/components/reroll-dialog";
 import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
 import type { Connection } from "../../../../src/lib/api/transport";
 import type { Key } from "../../../../src/lib/contract";
 import { clearJournal, journalEntries } from "../../../../src/lib/request-journal";
+import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
-import { fakeCache, forbidden, ok, renderError, stubApi, type Answer } from "./key-actions-harness";
+import { fakeCache, forbidden, ok, pressEscape, renderError, stubApi, type Answer } from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
@@ -100,16 +102,6 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
   expect(onClose).toHaveBeenCalled();
 });
 
-/**
- * Escape as a browser handles it (happy-dom does not): the keydown, then a cancelable `cancel` on the open dialog,
- * which closes it unless one of them was prevented.
- */
-function pressEscape(dialog: HTMLElement) {
-  if (!(dialog instanceof HTMLDialogElement)) throw new Error("not a dialog");
-  if (!fireEvent.keyDown(dialog, { key: "Escape" })) return;
-  if (fireEvent(dialog, new Event("cancel", { cancelable: true }))) dialog.close();
-}
-
 test("while the new key is on its way, Escape and Close leave the dialog open; the secret shows as it comes, before the cache work", async () => {
   const user = userEvent.setup();
   let answer: (answer: Answer) => void = () => undefined;
@@ -163,6 +155,19 @@ test("two clicks on Create key that the browser delivers before the page renders
   expect(sent.filter((call) => call.path === "/v2/keys.createKey" && !isCreateProbe(call.body))).toHaveLength(1);
 });
 
+test("a double click on Reroll key rerolls once, and the secret shown is that new key's", async () => {
+  const answer = held();
+  const sent = stubApi({ "/v2/keys.rerollKey": () => answer.released.then(() => ok({ keyId: "key_new", key: SECRET })) });
+  render(wrap(<RerollDialog connection={connection} apiKey={{ keyId: "key_1" }} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} keyHref={(id) => `/keys/${id}`} />));
+  const reroll = screen.getByRole("button", { name: "Reroll key" });
+  // Both clicks before React renders again, as Chromium may run them.
+  fireEvent.click(reroll);
+  fireEvent.click(reroll);
+  answer.release();
+  expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
+  expect(sent.map((call) => call.path)).toEqual(["/v2/keys.rerollKey"]);
+});
+
 test("Delete asks for the key's name, or its id when it has none", async () => {
   const user = userEvent.setup();
   const sent = stubApi({ "/v2/keys.deleteKey": ok({}) });
@@ -179,6 +184,32 @@ test("Delete asks for the key's name, or its id when it has none", async () => {
   await waitFor(() => expect(onDeleted).toHaveBeenCalled());
   expect(sent).toEqual([{ path: "/v2/keys.deleteKey", body: { keyId: "key_1" } }]);
   expect(cache.keyDeleted).toHaveBeenCalledWith("key_1");
+});
+
+test("while a delete is under way, Escape and Close leave its dialog open, so the page is left when the key is gone", async () => {
+  const user = userEvent.setup();
+  const answer = held();
+  stubApi({ "/v2/keys.deleteKey": () => answer.released.then(() => ok({})) });
+  const onDeleted = vi.fn();
+  render(
+    wrap(
+      <KeyActions connection={connection} listedIn="api_1" apiKey={{ keyId: "key_1", name: "Worker", enabled: true }} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={onDeleted} />,
+    ),
+  );
+  await user.click(screen.getByRole("button", { name: "Delete" }));
+  const dialog = await screen.findByRole("dialog", { name: "Delete key" });
+  await user.type(screen.getByLabelText("Type Worker to confirm"), "Worker");
+  await user.click(screen.getByRole("button", { name: "Delete key" }));
+  expect(await screen.findByRole("button", { name: "Deleting…" })).toBeDisabled();
+
+  const close = within(dialog).getByRole("button", { name: "Close" });
+  expect(close).toBeDisabled();
+  expect(close).toHaveAccessibleDescription(/until it comes/);
+  pressEscape(dialog);
+  expect(dialog).toHaveProperty("open", true);
+
+  answer.release();
+  await waitFor(() => expect(onDeleted).toHaveBeenCalled());
 });
 
 test("Disable shows at once, is rolled back with the service's words when refused, and the permission is then said before any form", async () => {
