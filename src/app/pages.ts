@@ -15,13 +15,21 @@ export const TroubleshootPage = retryableLazy(() => import("./routes/troubleshoo
 export const NotFoundPage = retryableLazy(() => import("./routes/not-found-route"), (module) => module.NotFoundRoute);
 
 /**
+ * How long the router waits for a page's code before it renders the page anyway: past this (a slow network, a
+ * server that does not answer) the page shows its own loading state inside the layout, whose header and navigation
+ * stay usable, instead of the app's loading screen for as long as the code takes, or for ever.
+ */
+const PAGE_CODE_WAIT_MS = 1500;
+
+/**
  * A route's `lazy`: the router loads the page's code while it runs the route's loader, and never sees a
  * failure (it would keep it forever); a page whose code failed to load throws that error when rendered, into
- * the route's error boundary, and loads again on the next try.
+ * the route's error boundary, and loads again on the next try. The wait is bounded: the page renders (and
+ * suspends) once PAGE_CODE_WAIT_MS have passed.
  */
 export function lazyRoute(Page: RetryableLazy<object>): () => Promise<{ Component: ComponentType }> {
   return async () => {
-    await Page.preload();
+    await Promise.race([Page.preload(), new Promise((resolve) => setTimeout(resolve, PAGE_CODE_WAIT_MS))]);
     return { Component: Page };
   };
 }

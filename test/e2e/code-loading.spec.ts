@@ -73,6 +73,28 @@ test("a page whose code failed to load keeps the header, and Retry loads it", as
   await saveScreenshot(page, "code-loading-retried");
 });
 
+test("a page opened directly whose code never arrives shows the header and a loading line, not the loading screen for ever, and the user can go elsewhere", async ({ page, server }) => {
+  // The troubleshoot page's code never answers: a server that accepted the connection and hangs.
+  const chunk = /\/assets\/troubleshoot-route-[^/?]+\.(js|css)(\?.*)?$/;
+  const hanging = held();
+  await page.route(chunk, async (route) => {
+    await hanging.released;
+    await route.abort("connectionreset").catch(() => undefined);
+  });
+  try {
+    await page.goto(`${server.url}/troubleshoot`);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Keys" })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByRole("main").getByRole("status")).toHaveText("Loading…");
+    await saveScreenshot(page, "code-loading-page-code-hangs");
+    // Not stuck: another page opens (key entry, as no key is stored).
+    await nav.getByRole("link", { name: "Keys" }).click();
+    await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
+  } finally {
+    hanging.release();
+  }
+});
+
 test("Retry loads a page's code even in a browser that remembers a failed import of its address (as Chromium 150 does)", async ({ page, server, rootKey }) => {
   // Simulated on a browser that does not remember: while the server is "down" every address of the page's code
   // fails; once it is back, the script's own address still fails, as every later import() of it does in a browser
