@@ -95,6 +95,26 @@ test("a page opened directly whose code never arrives shows the header and a loa
   }
 });
 
+test("a page reached from another whose code never arrives says it is loading, rather than leaving the previous page under its address", async ({ page, server, rootKey }) => {
+  const chunk = /\/assets\/troubleshoot-route-[^/?]+\.(js|css)(\?.*)?$/;
+  const hanging = held();
+  await page.route(chunk, async (route) => {
+    await hanging.released;
+    await route.abort("connectionreset").catch(() => undefined);
+  });
+  try {
+    await page.goto(server.url);
+    await enterKey(page, rootKey);
+    await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Troubleshoot" }).click();
+    await expect(page.getByText(/^\d+ keys$/)).toHaveCount(0, { timeout: 10_000 });
+    await expect(page.getByRole("main").getByRole("status")).toHaveText("Loading…");
+    await expect(page).toHaveURL(/\/troubleshoot$/);
+  } finally {
+    hanging.release();
+  }
+});
+
 test("Retry loads a page's code even in a browser that remembers a failed import of its address (as Chromium 150 does)", async ({ page, server, rootKey }) => {
   // Simulated on a browser that does not remember: while the server is "down" every address of the page's code
   // fails; once it is back, the script's own address still fails, as every later import() of it does in a browser
