@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { startServer } from "../support/server-process";
 import { held } from "../support/held";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
@@ -73,14 +74,21 @@ test("a page whose code failed to load keeps the header, and Retry loads it", as
   await saveScreenshot(page, "code-loading-retried");
 });
 
-test("a page opened directly whose code never arrives shows the header and a loading line, not the loading screen for ever, and the user can go elsewhere", async ({ page, server }) => {
-  // The troubleshoot page's code never answers: a server that accepted the connection and hangs.
-  const chunk = /\/assets\/troubleshoot-route-[^/?]+\.(js|css)(\?.*)?$/;
+/**
+ * The troubleshoot page's code (script and stylesheet) never answers, as from a server that accepted the
+ * connection and hangs, until the returned function is called.
+ */
+async function hangTroubleshootCode(page: Page): Promise<() => void> {
   const hanging = held();
-  await page.route(chunk, async (route) => {
+  await page.route(/\/assets\/troubleshoot-route-[^/?]+\.(js|css)(\?.*)?$/, async (route) => {
     await hanging.released;
     await route.abort("connectionreset").catch(() => undefined);
   });
+  return hanging.release;
+}
+
+test("a page opened directly whose code never arrives shows the header and a loading line, not the loading screen for ever, and the user can go elsewhere", async ({ page, server }) => {
+  const release = await hangTroubleshootCode(page);
   try {
     await page.goto(`${server.url}/troubleshoot`);
     const nav = page.getByRole("navigation", { name: "Main" });
@@ -91,17 +99,12 @@ test("a page opened directly whose code never arrives shows the header and a loa
     await nav.getByRole("link", { name: "Keys" }).click();
     await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
   } finally {
-    hanging.release();
+    release();
   }
 });
 
 test("a page reached from another whose code never arrives says it is loading, rather than leaving the previous page under its address", async ({ page, server, rootKey }) => {
-  const chunk = /\/assets\/troubleshoot-route-[^/?]+\.(js|css)(\?.*)?$/;
-  const hanging = held();
-  await page.route(chunk, async (route) => {
-    await hanging.released;
-    await route.abort("connectionreset").catch(() => undefined);
-  });
+  const release = await hangTroubleshootCode(page);
   try {
     await page.goto(server.url);
     await enterKey(page, rootKey);
@@ -111,7 +114,7 @@ test("a page reached from another whose code never arrives says it is loading, r
     await expect(page.getByRole("main").getByRole("status")).toHaveText("Loading…");
     await expect(page).toHaveURL(/\/troubleshoot$/);
   } finally {
-    hanging.release();
+    release();
   }
 });
 
