@@ -1,4 +1,6 @@
 import { Suspense, useState } from "react";
+import { ErrorBoundary } from "react-error-boundary";
+import { RetryLoadButton } from "../components/retry-load-button";
 import type { Connection } from "../lib/api/transport";
 import { retryableLazy } from "../lib/retryable-lazy";
 import { useActiveEnvironment } from "./use-active-environment";
@@ -20,9 +22,18 @@ export function CreateKeyButton({ connection }: { connection: Connection }) {
         Create key
       </button>
       {open && (
-        <Suspense fallback={<span role="status">Opening…</span>}>
-          <CreateKeyDialogSlot connection={connection} onClose={() => setOpen(false)} suggestedApis={suggestedApis} />
-        </Suspense>
+        // Code that cannot load says so here, not in place of the keys listed below.
+        <ErrorBoundary
+          fallbackRender={({ resetErrorBoundary }) => (
+            <span role="alert">
+              Create key could not be loaded from the server. <RetryLoadButton onRetry={resetErrorBoundary} />
+            </span>
+          )}
+        >
+          <Suspense fallback={<span role="status">Opening…</span>}>
+            <CreateKeyDialogSlot connection={connection} onClose={() => setOpen(false)} suggestedApis={suggestedApis} />
+          </Suspense>
+        </ErrorBoundary>
       )}
     </>
   );

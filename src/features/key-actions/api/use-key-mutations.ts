@@ -1,4 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
+import { useCallback, useRef } from "react";
 import { ApiError } from "../../../lib/api-errors";
 import { createKey, type CreateKeyRequest } from "../../../lib/api/create-key";
 import { deleteKey } from "../../../lib/api/delete-key";
@@ -33,7 +34,7 @@ interface SecretTarget {
 }
 
 export function useCreateKey(connection: Connection, cache: KeyCache) {
-  return useMutation({
+  const mutation = useMutation({
     gcTime: 0,
     mutationFn: async ({ request, reveal }: { request: CreateKeyRequest } & SecretTarget) => {
       const { keyId, secret } = await createKey(connection, request);
@@ -48,6 +49,25 @@ export function useCreateKey(connection: Connection, cache: KeyCache) {
       void cache.keyCreated(keyId, request.apiId);
     },
   });
+  // Once until it settles: the pending state renders a task after mutate, so a double click's second click, queued
+  // behind the first on a busy page, would send again (a second key, its secret never shown).
+  const sending = useRef(false);
+  const { mutate: send } = mutation;
+  const mutate = useCallback(
+    (variables: Parameters<typeof send>[0], options?: Parameters<typeof send>[1]) => {
+      if (sending.current) return;
+      sending.current = true;
+      send(variables, {
+        ...options,
+        onSettled: (...settled) => {
+          sending.current = false;
+          options?.onSettled?.(...settled);
+        },
+      });
+    },
+    [send],
+  );
+  return { ...mutation, mutate };
 }
 
 export function useRerollKey(connection: Connection, cache: KeyCache) {

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { formatCount } from "../../../lib/format-number";
 
 interface SelectionBarProps {
@@ -11,15 +11,19 @@ interface SelectionBarProps {
   shownSelected: number;
   onSelectAllShown: () => void;
   onClear: () => void;
-  /** What can be done to the selected keys (composed by the app; loaded once something is selected). */
+  /** What can be done to the selected keys (composed by the app; loaded once something is selected, kept after). */
   children?: ReactNode;
 }
 
 /**
  * While selecting: how many keys are selected (and how many of them the filters hide), "Select all N shown" as a
- * button (a phone's cards have no header checkbox), Clear, and the bulk actions.
+ * button (a phone's cards have no header checkbox), Clear, and the bulk actions (from the first key selected on).
  */
 export function SelectionBar({ selectedCount, hiddenCount, shownCount, shownSelected, onSelectAllShown, onClear, children }: SelectionBarProps) {
+  // Once shown, the actions stay (with no keys when none is selected): what they show, a bulk delete's result, must
+  // not vanish when its keys leave the selection because a refresh no longer lists them.
+  const [actionsShown, setActionsShown] = useState(selectedCount > 0);
+  if (selectedCount > 0 && !actionsShown) setActionsShown(true);
   return (
     <div className="keys-selection" role="group" aria-label="Selected keys">
       <p className="keys-selection__count" role="status">
@@ -36,7 +40,7 @@ export function SelectionBar({ selectedCount, hiddenCount, shownCount, shownSele
           Clear selection
         </button>
       )}
-      {selectedCount > 0 && children}
+      {actionsShown && children}
     </div>
   );
 }

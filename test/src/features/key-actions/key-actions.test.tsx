@@ -144,6 +144,25 @@ test("while the new key is on its way, Escape and Close leave the dialog open; t
   expect(onClose).toHaveBeenCalled();
 });
 
+test("two clicks on Create key that the browser delivers before the page renders again make one key, not two", async () => {
+  // A busy main thread queues a double click's two clicks: both run before the mutation's pending state renders.
+  let answer: (answer: Answer) => void = () => undefined;
+  const sent = stubApi({
+    "/v2/permissions.listPermissions": ok([]),
+    "/v2/permissions.listRoles": ok([]),
+    ...createKeyAllowed(() => new Promise<Answer>((resolve) => (answer = resolve))),
+  });
+  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
+  const create = screen.getByRole("button", { name: "Create key" });
+  fireEvent.click(create);
+  fireEvent.click(create);
+  expect(await screen.findByRole("button", { name: "Creating…" })).toBeDisabled();
+  answer(ok({ keyId: "key_new", key: SECRET }));
+  expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
+  expect(sent.filter((call) => call.path === "/v2/keys.createKey" && !isCreateProbe(call.body))).toHaveLength(1);
+});
+
 test("Delete asks for the key's name, or its id when it has none", async () => {
   const user = userEvent.setup();
   const sent = stubApi({ "/v2/keys.deleteKey": ok({}) });

@@ -1,5 +1,6 @@
 import { QueryClientProvider, type InfiniteData, type QueryClient } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import { useState } from "react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
@@ -43,13 +44,13 @@ function StubBulkActions({ keys }: { keys: readonly Key[] }) {
   );
 }
 
-async function renderList(count = 6) {
+async function renderList(count = 6, renderBulkActions = (keys: readonly Key[]) => <StubBulkActions keys={keys} />) {
   stubApi(keysEnvelope(makeKeys(count)));
   const user = userEvent.setup({ delay: null });
   render(
     <MemoryRouter>
       <QueryClientProvider client={queryClient}>
-        <KeysList connection={CONNECTION} renderRefreshError={() => null} renderBulkActions={(keys) => <StubBulkActions keys={keys} />} />
+        <KeysList connection={CONNECTION} renderRefreshError={() => null} renderBulkActions={renderBulkActions} />
       </QueryClientProvider>
     </MemoryRouter>,
   );
@@ -153,6 +154,33 @@ describe("selecting keys", () => {
     expect(await screen.findByText("Acting on: key_000002")).toBeInTheDocument();
     expect(screen.queryByText("Service 0")).not.toBeInTheDocument();
     expect(selectionCount()).toHaveTextContent("1 key selected");
+  });
+
+  test("what the bulk actions show stays when their keys leave the selection (deleted keys a refresh no longer lists)", async () => {
+    function StubWithResult({ keys }: { keys: readonly Key[] }) {
+      const [result, setResult] = useState<string | null>(null);
+      return result === null ? (
+        <button type="button" onClick={() => setResult(`Deleted ${keys.map((key) => key.keyId).join(", ")}`)}>
+          Stub delete all
+        </button>
+      ) : (
+        <p>{result}</p>
+      );
+    }
+    const { user } = await renderList(3, (keys) => <StubWithResult keys={keys} />);
+    await startSelecting(user);
+    await user.click(checkbox("Service 0"));
+    await user.click(checkbox("Service 2"));
+    await user.click(screen.getByRole("button", { name: "Stub delete all" }));
+    // The service's next list (a refresh when the connection comes back) no longer holds them.
+    act(() => {
+      queryClient.setQueriesData<InfiniteData<KeysPage>>({ queryKey: ["keys", "list"] }, (data) =>
+        data === undefined ? data : { ...data, pages: data.pages.map((page) => ({ ...page, keys: page.keys.filter((key) => key.keyId === "key_000001") })) },
+      );
+    });
+    await waitFor(() => expect(selectionCount()).toHaveTextContent("No keys selected"));
+    expect(screen.queryByText("Service 0")).not.toBeInTheDocument();
+    expect(screen.getByText("Deleted key_000000, key_000002")).toBeInTheDocument();
   });
 
   test("on a phone, whose cards have no header, Select all N shown is a button anyone can touch", async () => {
