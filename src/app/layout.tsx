@@ -3,6 +3,7 @@ import { Suspense, useEffect, useRef } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { onKeyForgottenElsewhere } from "../features/connect/key-hand-over";
 import { AppHeader } from "./app-header";
+import { PageLoading } from "./page-loading";
 import { preloadWhenIdle } from "./pages";
 
 export function AppLayout() {
@@ -45,14 +46,5 @@ export function AppLoading() {
     <div className="app app--loading" role="status">
       <span className="spinner" aria-hidden="true" /> Loading Keyscope…
     </div>
-  );
-}
-
-/** While a page's code loads (the first page; later ones load while the previous page stays). */
-function PageLoading() {
-  return (
-    <p className="page-status" role="status">
-      <span className="spinner" aria-hidden="true" /> Loading…
-    </p>
   );
 }

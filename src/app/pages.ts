@@ -1,7 +1,8 @@
 import { preloadErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
 import { preloadRefreshErrorNotice } from "../features/troubleshoot/components/lazy-refresh-error-notice";
-import type { ComponentType } from "react";
+import { createElement, Suspense, type ComponentType } from "react";
 import { retryableLazy, type RetryableLazy } from "../lib/retryable-lazy";
+import { PageLoading } from "./page-loading";
 
 /**
  * Each page's own code (key entry, the keys page with its virtualizer, troubleshooting, not found) loads when
@@ -15,14 +16,24 @@ export const TroubleshootPage = retryableLazy(() => import("./routes/troubleshoo
 export const NotFoundPage = retryableLazy(() => import("./routes/not-found-route"), (module) => module.NotFoundRoute);
 
 /**
+ * How long the router waits for a page's code before it shows the page's loading line: past this (a slow network,
+ * a server that does not answer) the URL's page says it is loading inside the layout, whose header and navigation
+ * stay usable, instead of the app's loading screen (or the previous page) for as long as the code takes, or for ever.
+ */
+const PAGE_CODE_WAIT_MS = 1500;
+
+/**
  * A route's `lazy`: the router loads the page's code while it runs the route's loader, and never sees a
  * failure (it would keep it forever); a page whose code failed to load throws that error when rendered, into
- * the route's error boundary, and loads again on the next try.
+ * the route's error boundary, and loads again on the next try. The wait is bounded: past PAGE_CODE_WAIT_MS the
+ * page renders in a Suspense boundary of its own, new with the route, so its loading line shows even in the
+ * router's transition (which keeps a boundary already shown, the layout's, on the previous page).
  */
 export function lazyRoute(Page: RetryableLazy<object>): () => Promise<{ Component: ComponentType }> {
   return async () => {
-    await Page.preload();
-    return { Component: Page };
+    await Promise.race([Page.preload(), new Promise((resolve) => setTimeout(resolve, PAGE_CODE_WAIT_MS))]);
+    if (Page.isLoaded()) return { Component: Page };
+    return { Component: () => createElement(Suspense, { fallback: createElement(PageLoading) }, createElement(Page)) };
   };
 }
 

@@ -1,6 +1,5 @@
 import type { RootOptions } from "react-dom/client";
 import { isKeyscopeError } from "../lib/api-errors";
-import { CodeLoadError } from "../lib/retryable-lazy";
 
 /**
  * An error a boundary caught (React's or the router's). An API's refusal (or code that did not arrive) is an
@@ -8,7 +7,7 @@ import { CodeLoadError } from "../lib/retryable-lazy";
  * bug is reported as an uncaught error so devtools and tests still see it.
  */
 export function reportCaughtError(error: unknown): void {
-  if (isKeyscopeError(error) || error instanceof CodeLoadError) return;
+  if (isKeyscopeError(error)) return;
   if (typeof globalThis.reportError === "function") globalThis.reportError(error);
 }
 

@@ -3,6 +3,7 @@
  * (features/troubleshoot); none of them ever carries the API key.
  */
 import { errorCodeFromType, parseErrorCode, type ErrorDetailEntry } from "./contract";
+import { CodeLoadError } from "./retryable-lazy";
 
 export interface ApiErrorInit {
   status: number;
@@ -208,6 +209,7 @@ export type KeyscopeError =
   | TimeoutError
   | UnexpectedResponseError
   | InvalidConnectionError
+  | CodeLoadError
   | InternalError;
 
 export function isKeyscopeError(value: unknown): value is KeyscopeError {
@@ -217,6 +219,7 @@ export function isKeyscopeError(value: unknown): value is KeyscopeError {
     value instanceof TimeoutError ||
     value instanceof UnexpectedResponseError ||
     value instanceof InvalidConnectionError ||
+    value instanceof CodeLoadError ||
     value instanceof InternalError
   );
 }

@@ -18,7 +18,7 @@ export interface RetryableLazy<P extends object> {
 
 /** The code of a page or panel did not arrive: the network's doing, not a bug in the page. */
 export class CodeLoadError extends Error {
-  override name = "CodeLoadError";
+  override readonly name = "CodeLoadError";
   constructor(cause: unknown) {
     super(
       "This part of Keyscope could not be loaded from its server (down, unreachable, or updated since the page loaded). Retry once it answers.",

@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { startServer } from "../support/server-process";
 import { held } from "../support/held";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
@@ -53,6 +54,9 @@ test("a page whose code failed to load keeps the header, and Retry loads it", as
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Troubleshoot" }).click();
   const panel = page.getByRole("alert");
   await expect(panel).toContainText("could not be loaded");
+  // The server's or the network's doing, said so: not a bug in Keyscope to report.
+  await expect(panel.getByRole("heading", { level: 2 })).toHaveText("This part of Keyscope could not be loaded");
+  await expect(panel).not.toContainText("A bug in Keyscope");
   expect(blocked).toBeGreaterThan(0);
   // Not a takeover: the header, its navigation and the main landmark stay.
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Keys" })).toBeVisible();
@@ -68,6 +72,50 @@ test("a page whose code failed to load keeps the header, and Retry loads it", as
     .poll(() => page.evaluate(() => [...document.styleSheets].some((sheet) => sheet.href?.includes("/assets/troubleshoot-route-") === true)))
     .toBe(true);
   await saveScreenshot(page, "code-loading-retried");
+});
+
+/**
+ * The troubleshoot page's code (script and stylesheet) never answers, as from a server that accepted the
+ * connection and hangs, until the returned function is called.
+ */
+async function hangTroubleshootCode(page: Page): Promise<() => void> {
+  const hanging = held();
+  await page.route(/\/assets\/troubleshoot-route-[^/?]+\.(js|css)(\?.*)?$/, async (route) => {
+    await hanging.released;
+    await route.abort("connectionreset").catch(() => undefined);
+  });
+  return hanging.release;
+}
+
+test("a page opened directly whose code never arrives shows the header and a loading line, not the loading screen for ever, and the user can go elsewhere", async ({ page, server }) => {
+  const release = await hangTroubleshootCode(page);
+  try {
+    await page.goto(`${server.url}/troubleshoot`);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Keys" })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByRole("main").getByRole("status")).toHaveText("Loading…");
+    await saveScreenshot(page, "code-loading-page-code-hangs");
+    // Not stuck: another page opens (key entry, as no key is stored).
+    await nav.getByRole("link", { name: "Keys" }).click();
+    await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
+  } finally {
+    release();
+  }
+});
+
+test("a page reached from another whose code never arrives says it is loading, rather than leaving the previous page under its address", async ({ page, server, rootKey }) => {
+  const release = await hangTroubleshootCode(page);
+  try {
+    await page.goto(server.url);
+    await enterKey(page, rootKey);
+    await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Troubleshoot" }).click();
+    await expect(page.getByText(/^\d+ keys$/)).toHaveCount(0, { timeout: 10_000 });
+    await expect(page.getByRole("main").getByRole("status")).toHaveText("Loading…");
+    await expect(page).toHaveURL(/\/troubleshoot$/);
+  } finally {
+    release();
+  }
 });
 
 test("Retry loads a page's code even in a browser that remembers a failed import of its address (as Chromium 150 does)", async ({ page, server, rootKey }) => {

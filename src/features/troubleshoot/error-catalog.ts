@@ -31,6 +31,7 @@ import {
   WHOAMI_PATH,
   type ErrorDetailEntry,
 } from "../../lib/contract";
+import { CodeLoadError } from "../../lib/retryable-lazy";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
 import type { Tone } from "../../lib/tone";
 import { curlCommand } from "./curl-command";
@@ -874,6 +875,24 @@ const INVALID_CONNECTION_ENTRIES: Record<InvalidConnectionError["field"], Catalo
   },
 };
 
+const CODE_LOAD_ENTRY: CatalogEntry<CodeLoadError> = {
+  id: "code-load",
+  tone: "danger",
+  heading: "This part of Keyscope could not be loaded",
+  whatHappened:
+    "Its code did not arrive from the server Keyscope is served from (down, unreachable, or updated since the page loaded). The API was not involved.",
+  fix: [
+    "Retry once the server Keyscope is served from answers.",
+    "If Retry keeps failing while the server answers, reload the page: Keyscope may have been updated since it loaded.",
+  ],
+  likelyCauses: [
+    "The server Keyscope is served from is down or restarting.",
+    "The connection dropped, or this computer is offline.",
+    "Keyscope was updated since this page loaded, so the file it asked for is gone.",
+  ],
+  actions: ["retry", "troubleshoot"],
+};
+
 const INTERNAL_ENTRY: CatalogEntry<InternalError> = {
   id: "internal",
   tone: "danger",
@@ -894,6 +913,7 @@ export const CATALOG_IDS: readonly string[] = [
   TIMEOUT_ENTRY,
   ...Object.values(UNEXPECTED_ENTRIES),
   ...Object.values(INVALID_CONNECTION_ENTRIES),
+  CODE_LOAD_ENTRY,
   INTERNAL_ENTRY,
 ].map((entry) => entry.id);
 
@@ -985,6 +1005,7 @@ export function describeError(error: KeyscopeError, context: DiagnosisContext = 
   if (error instanceof InvalidConnectionError) {
     return describe(INVALID_CONNECTION_ENTRIES[error.field], error, resolved, {});
   }
+  if (error instanceof CodeLoadError) return describe(CODE_LOAD_ENTRY, error, resolved, {});
   return describe(INTERNAL_ENTRY, error, resolved, {
     excerpt: { label: "Details for a bug report", text: error.summary },
   });

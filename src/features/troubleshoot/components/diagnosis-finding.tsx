@@ -24,10 +24,12 @@ export function DiagnosisFinding(props: DiagnosisFindingProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const secondsLeft = useSecondsUntil(finding.retryAt);
 
-  // A new diagnosis takes focus, so keyboard and screen-reader users (and the viewport) land on the answer.
+  // A new answer takes focus, so keyboard and screen-reader users (and the viewport) land on it: a run's (this mounts
+  // when a run ends) or a try in another environment's. Not a finding redrawn because an environment was saved or
+  // removed meanwhile (in another tab): that would pull the focus, and the typing, from where the user is.
   useEffect(() => {
     headingRef.current?.focus();
-  }, [finding]);
+  }, [others.results]);
 
   return (
     <section className={`troubleshoot-finding troubleshoot-finding--${finding.tone}`} aria-labelledby={headingId}>

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { InternalError, NetworkError, toKeyscopeError } from "../../../../src/lib/api-errors";
+import { CodeLoadError } from "../../../../src/lib/retryable-lazy";
 import { CATALOG_IDS, describeError } from "../../../../src/features/troubleshoot/error-catalog";
 import { apiError, BASE_URL, DOCS, REQUEST_URL, samples } from "./error-samples";
 
@@ -143,6 +144,16 @@ describe("anything thrown", () => {
     expect(toKeyscopeError(Object.create(null))).toMatchObject({ name: "InternalError", summary: "A value that cannot be shown was thrown" });
     const network = new NetworkError({ url: "/", offline: false, crossOrigin: false });
     expect(toKeyscopeError(network)).toBe(network);
+  });
+
+  test("a page's code that did not arrive is the server's or the network's doing, not called a bug in Keyscope", () => {
+    const failed = new CodeLoadError(new TypeError("Failed to fetch dynamically imported module: http://127.0.0.1:8787/assets/connect-route-x1.js"));
+    const diagnosis = describeError(toKeyscopeError(failed));
+    expect(diagnosis.entryId).toBe("code-load");
+    expect(diagnosis.heading).not.toMatch(/problem of its own/);
+    expect(`${diagnosis.whatHappened} ${diagnosis.likelyCauses.join(" ")}`).not.toMatch(/bug|inside Keyscope/i);
+    expect(diagnosis.heading).toContain("could not be loaded");
+    expect(diagnosis.actions[0]).toBe("retry");
   });
 
   test("scrubs the key from a foreign error when given it", () => {

@@ -9,6 +9,7 @@ import {
   type ApiErrorInit,
   type KeyscopeError,
 } from "../../../../src/lib/api-errors";
+import { CodeLoadError } from "../../../../src/lib/retryable-lazy";
 
 export const DOCS = "https://docs.example.com";
 export const BASE_URL = "https://api.example.com";
@@ -317,6 +318,12 @@ export function samples(): Sample[] {
       error: new InvalidConnectionError("api-id-required"),
       heading: /lists keys per API: enter an API ID/,
       fix: "API ID field",
+    },
+    {
+      entryId: "code-load",
+      error: new CodeLoadError(new TypeError("Failed to fetch dynamically imported module: https://keyscope.example.com/assets/page.js")),
+      heading: /could not be loaded/,
+      fix: "Retry once the server",
     },
     {
       entryId: "internal",

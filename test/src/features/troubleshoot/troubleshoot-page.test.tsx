@@ -40,8 +40,12 @@ function renderPage(overrides: Partial<TroubleshootPageProps> = {}) {
     pageOrigin: "http://127.0.0.1:8787",
     ...overrides,
   };
-  render(<TroubleshootPage {...props} />);
-  return { onSwitchEnvironment, user: userEvent.setup() };
+  const { rerender } = render(<TroubleshootPage {...props} />);
+  return {
+    onSwitchEnvironment,
+    user: userEvent.setup(),
+    rerender: (changes: Partial<TroubleshootPageProps>) => rerender(<TroubleshootPage {...props} {...changes} />),
+  };
 }
 
 describe("Run diagnostics", () => {
@@ -151,6 +155,22 @@ describe("Run diagnostics", () => {
     releaseProduction();
     expect(second).not.toHaveTextContent("Works there");
     expect(within(second).getByRole("button", { name: "Try this key in Production" })).toBeEnabled();
+  });
+
+  test("an environment saved meanwhile (in another tab) leaves the focus where the user put it, not on the diagnosis", async () => {
+    stubNetwork();
+    const { user, rerender } = renderPage();
+    await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
+    await screen.findByRole("region", { name: "Diagnosis" });
+    const keyField = screen.getByLabelText("Key to test");
+    await user.click(keyField);
+    await user.keyboard("ks_root_");
+    rerender({ otherEnvironments: [{ id: "env_prod", name: "Production", baseUrl: PROD }, { id: "env_stage", name: "Staging", baseUrl: "https://stage.example.com" }] });
+    // The new environment is offered, and typing goes on in the field.
+    expect(await screen.findByRole("button", { name: "Try this key in Staging" })).toBeInTheDocument();
+    expect(keyField).toHaveFocus();
+    await user.keyboard("abcd1234");
+    expect(keyField).toHaveValue("ks_root_abcd1234");
   });
 
   test("without any key, the key step is skipped and the API asking for one is the finding", async () => {
