@@ -43,3 +43,22 @@ test("offline, the request-id lookup says so, and answers by itself once back", 
   await expect(page.getByText(/No verification has the request id/)).toBeVisible();
   await expect(page.getByText("You are offline.")).toHaveCount(0);
 });
+
+test("offline, the keys list opened from another page says so, and lists the keys by itself once back", async ({ page, server, context }) => {
+  const rootKey = await server.admin(ROOT_KEY);
+  const [keyId = ""] = (await server.admin(["keys", "create", "--name", "Offline lister"])).split(" ");
+  await page.goto(`${server.url}/connect`);
+  await enterKey(page, rootKey);
+  await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+  // A key's page first, so that no list is loaded when the connection goes.
+  await page.goto(`${server.url}/keys/${keyId}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Offline lister" })).toBeVisible();
+
+  await context.setOffline(true);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Keys" }).click();
+  await expect(page.getByRole("heading", { name: /offline/i }).first()).toBeVisible({ timeout: 5000 });
+  await saveScreenshot(page, "keys-list-offline-first-load");
+
+  await context.setOffline(false);
+  await expect(page.getByRole("table", { name: "API keys" }).getByRole("link", { name: "Offline lister" })).toBeVisible();
+});

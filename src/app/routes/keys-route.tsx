@@ -5,6 +5,7 @@ import { KeysList } from "../../features/keys/components/keys-list";
 import { KeysPageShell } from "../../features/keys/components/keys-page-shell";
 import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/components/lazy-error-panel";
 import { LazyRefreshErrorNotice as RefreshErrorNotice } from "../../features/troubleshoot/components/lazy-refresh-error-notice";
+import { useOnline } from "../../lib/hooks/use-online";
 import { LazyBulkKeyActions } from "../bulk/lazy-bulk-key-actions";
 import { CreateKeyButton } from "../create-key-button";
 import { TROUBLESHOOT_PATH } from "../paths";
@@ -24,6 +25,9 @@ export function KeysRoute() {
   const reenterKey = useForgetKey();
   const queryClient = useQueryClient();
   useKeyChangesFromOtherTabs(connection);
+  // A first load refused offline (the list asks at once, to say so: issue 14.7) is asked again when the connection
+  // comes back, as the list's refresh is: the panel would go on saying "You are offline".
+  const online = useOnline();
   // A per-API server's API ID, given in the panel: the connection changes, so the boundary resets and lists again.
   const chooseApiId = (apiId: string) => {
     saveTarget(connection.baseUrl, apiId);
@@ -36,7 +40,7 @@ export function KeysRoute() {
         {({ reset }) => (
           <ErrorBoundary
             onReset={reset}
-            resetKeys={[connection]}
+            resetKeys={[connection, online]}
             fallbackRender={({ error, resetErrorBoundary }) => (
               <div className="keys-error">
                 <ErrorPanel
