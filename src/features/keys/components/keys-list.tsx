@@ -18,7 +18,7 @@ import { useRateLimitWait } from "../hooks/use-rate-limit-wait";
 import { useRefreshKeys } from "../hooks/use-refresh-keys";
 import { useSearchUntilFound } from "../hooks/use-search-until-found";
 import { useVisibleUsage } from "../hooks/use-visible-usage";
-import { countText } from "../utils/key-view";
+import { countText, FOUND_BY_ID_COUNT } from "../utils/key-view";
 import { ColumnPicker } from "./column-picker";
 import { NoKeysYet, NoMatchingKeys } from "./empty-states";
 import { ExportPanel } from "./export-panel";
@@ -142,7 +142,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
           filter.setText(value);
           if (loader.state.phase !== "idle" && loader.state.purpose === "search") loader.reset();
         }}
-        count={countText(keys.length, shown.length, narrowed, hasNextPage)}
+        count={lookup.found === undefined ? countText(keys.length, shown.length, narrowed, hasNextPage) : FOUND_BY_ID_COUNT}
         stale={stale}
       >
         {renderBulkActions !== undefined && (
