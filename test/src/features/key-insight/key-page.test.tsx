@@ -279,6 +279,33 @@ describe("a key's page", () => {
     expect(await screen.findByText(/^The limit resets at/)).toHaveTextContent(`The limit resets at ${utc(midnight)} (`);
   });
 
+  test("Show older after a new refusal arrived lists each refusal once, though the older page starts one row earlier", async () => {
+    // The key's refusals as the server holds them, newest first: 60, then one more after the first page was read.
+    const refusal = (n: number) => ({ request_id: `req_Refusal${n}`, time: String(Date.now() - (100 - n) * 60_000), outcome: "DISABLED", region: "", tags: [] });
+    const stored = Array.from({ length: 60 }, (_, index) => refusal(60 - index));
+    fakeApi({
+      getKey: () => keyAnswer({ name: "Checkout", enabled: false }),
+      analytics: (query) => {
+        const page = /LIMIT (\d+) OFFSET (\d+)/.exec(query);
+        if (page === null) return rowsAnswer([]);
+        const [limit, offset] = [Number(page[1]), Number(page[2])];
+        return rowsAnswer(stored.slice(offset, offset + limit));
+      },
+    });
+    const { user } = renderKeyPage();
+    const refusals = await screen.findByRole("region", { name: "Refused verifications" });
+    const older = await within(refusals).findByRole("button", { name: "Show older" });
+    expect(within(refusals).getAllByRole("link", { name: /^Look up request req_/ })).toHaveLength(50);
+    stored.unshift(refusal(61));
+
+    await user.click(older);
+    await waitFor(() => expect(within(refusals).queryByRole("button", { name: /Show older|Loading/ })).toBeNull());
+    const shown = within(refusals)
+      .getAllByRole("link", { name: /^Look up request req_/ })
+      .map((link) => link.textContent);
+    expect(shown).toEqual(Array.from({ length: 60 }, (_, index) => `req_Refusal${60 - index}`));
+  });
+
   test("an analytics query stopped at its time limit says so where the numbers would be, and the fields stay", async () => {
     fakeApi({
       getKey: () => keyAnswer({ name: "Checkout" }),
