@@ -107,6 +107,24 @@ const MISSING_ANALYTICS = () =>
 
 const utc = (time: number) => new Date(time).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
 
+/** A disabled key's refusal number `n`: the higher, the newer. */
+const refusal = (n: number) => ({ request_id: `req_Refusal${n}`, time: String(Date.now() - (100 - n) * 60_000), outcome: "DISABLED", region: "", tags: [] });
+
+/** A disabled key with `count` refusals, served a page at a time as its query's LIMIT and OFFSET ask: the list, newest first, to add to. */
+function storedRefusals(count: number) {
+  const stored = Array.from({ length: count }, (_, index) => refusal(count - index));
+  fakeApi({
+    getKey: () => keyAnswer({ name: "Checkout", enabled: false }),
+    analytics: (query) => {
+      const page = /LIMIT (\d+) OFFSET (\d+)/.exec(query);
+      if (page === null) return rowsAnswer([]);
+      const [limit, offset] = [Number(page[1]), Number(page[2])];
+      return rowsAnswer(stored.slice(offset, offset + limit));
+    },
+  });
+  return stored;
+}
+
 describe("a key's page", () => {
   test("says in one sentence why the key is refused, shows every field, and explains each refusal with its fix", async () => {
     const api = fakeApi({
@@ -280,22 +298,12 @@ describe("a key's page", () => {
   });
 
   test("Show older after a new refusal arrived lists each refusal once, though the older page starts one row earlier", async () => {
-    // The key's refusals as the server holds them, newest first: 60, then one more after the first page was read.
-    const refusal = (n: number) => ({ request_id: `req_Refusal${n}`, time: String(Date.now() - (100 - n) * 60_000), outcome: "DISABLED", region: "", tags: [] });
-    const stored = Array.from({ length: 60 }, (_, index) => refusal(60 - index));
-    fakeApi({
-      getKey: () => keyAnswer({ name: "Checkout", enabled: false }),
-      analytics: (query) => {
-        const page = /LIMIT (\d+) OFFSET (\d+)/.exec(query);
-        if (page === null) return rowsAnswer([]);
-        const [limit, offset] = [Number(page[1]), Number(page[2])];
-        return rowsAnswer(stored.slice(offset, offset + limit));
-      },
-    });
+    const stored = storedRefusals(60);
     const { user } = renderKeyPage();
     const refusals = await screen.findByRole("region", { name: "Refused verifications" });
     const older = await within(refusals).findByRole("button", { name: "Show older" });
     expect(within(refusals).getAllByRole("link", { name: /^Look up request req_/ })).toHaveLength(50);
+    // One more refusal is recorded after the first page was read.
     stored.unshift(refusal(61));
 
     await user.click(older);
@@ -304,6 +312,20 @@ describe("a key's page", () => {
       .getAllByRole("link", { name: /^Look up request req_/ })
       .map((link) => link.textContent);
     expect(shown).toEqual(Array.from({ length: 60 }, (_, index) => `req_Refusal${60 - index}`));
+  });
+
+  test("the last Show older hands its focus to the first refusal it brought, and Clear hands its focus to the tag field", async () => {
+    storedRefusals(60);
+    const { user } = renderKeyPage();
+    const refusals = await screen.findByRole("region", { name: "Refused verifications" });
+    await user.click(await within(refusals).findByRole("button", { name: "Show older" }));
+    await waitFor(() => expect(within(refusals).getByRole("link", { name: "Look up request req_Refusal10" })).toHaveFocus());
+    expect(within(refusals).queryByRole("button", { name: "Show older" })).toBeNull();
+
+    await user.type(within(refusals).getByRole("textbox", { name: "Tag" }), "path=/a{Enter}");
+    await user.click(await within(refusals).findByRole("button", { name: "Clear" }));
+    expect(within(refusals).getByRole("textbox", { name: "Tag" })).toHaveFocus();
+    expect(within(refusals).getByRole("textbox", { name: "Tag" })).toHaveValue("");
   });
 
   test("an analytics query stopped at its time limit says so where the numbers would be, and the fields stay", async () => {
