@@ -368,7 +368,7 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
                 {items.map((item) => (
                   <tr key={item.requestId}>
                     <td>
-                      <Timestamp time={item.time} now={now} />
+                      <Timestamp time={item.time} now={now} past />
                     </td>
                     <td>
                       <span className="outcome-badge" style={{ borderColor: `var(${outcomeColorVar(item.outcome)})` }}>

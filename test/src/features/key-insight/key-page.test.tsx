@@ -328,6 +328,24 @@ describe("a key's page", () => {
     expect(within(refusals).getByRole("textbox", { name: "Tag" })).toHaveValue("");
   });
 
+  test("a change, use or refusal later than the page's clock (it ticks once a minute) reads 'just now', not as the future", async () => {
+    const later = Date.now() + 30_000;
+    fakeApi({
+      getKey: () => keyAnswer({ name: "Checkout", updatedAt: later, lastUsedAt: later, expires: Date.now() + 40_000 }),
+      analytics: (query) =>
+        rowsAnswer(query.includes("OFFSET") ? [{ request_id: "req_Later1", time: String(later), outcome: "RATE_LIMITED", region: "", tags: [] }] : []),
+    });
+    renderKeyPage();
+    const fields = await screen.findByRole("region", { name: "Fields" });
+    const field = (term: string) => within(fields).getByText(term).nextElementSibling;
+    expect(field("Updated")).toHaveTextContent(/^just now · /);
+    expect(field("Last used")).toHaveTextContent(/^just now · /);
+    // An expiry is a time to come: it stays one.
+    expect(field("Expires")).toHaveTextContent(/^in under a minute · /);
+    const row = (await screen.findByRole("link", { name: "Look up request req_Later1" })).closest("tr");
+    expect(row).toHaveTextContent(/^just now · /);
+  });
+
   test("an analytics query stopped at its time limit says so where the numbers would be, and the fields stay", async () => {
     fakeApi({
       getKey: () => keyAnswer({ name: "Checkout" }),
