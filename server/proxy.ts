@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from "../src/lib/contract";
 import type { ApiEnv } from "./api-env";
 import { errorResponse } from "./errors";
 import { newId } from "./ids";
-import { readBodyBytes } from "./request-body";
+import { BODY_CUT_OFF, readBodyBytes } from "./request-body";
 
 /** Request headers the upstream needs; nothing else of the browser's (cookies above all) is passed on. */
 const FORWARDED_REQUEST_HEADERS = ["authorization", "content-type", "accept"] as const;
@@ -127,6 +127,10 @@ export function proxyHandler(upstream: URL) {
     if (hasBody && body === undefined) {
       c.set("requestId", newId("req"));
       return errorResponse(c, "err:user:bad_request:request_body_too_large", { headers: { connection: "close" } });
+    }
+    if (body === BODY_CUT_OFF) {
+      c.set("requestId", newId("req"));
+      return errorResponse(c, "err:svc:application:invalid_input", { errors: [{ location: "body", message: BODY_CUT_OFF }] });
     }
 
     const result = await forward(c, body);
