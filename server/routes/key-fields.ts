@@ -48,7 +48,12 @@ export const externalIdField = v.pipe(
   v.regex(EXTERNAL_ID, "externalId may hold only letters, digits, _, . and -"),
 );
 
-const META_MAX_DEPTH = 32;
+/**
+ * How deep a key's meta may nest. The real service stores meta as text and reads any depth Go's JSON decoder takes
+ * (10,000); here JSON.stringify, which stores and answers it, overflows the stack some thousands deep, so the limit
+ * is the deepest this server writes back with room to spare.
+ */
+const META_MAX_DEPTH = 1000;
 
 /** Whether `value` nests objects and arrays at most `levels` deep; it stops looking below that, so never overflows. */
 function nestsAtMost(value: unknown, levels: number): boolean {
@@ -64,7 +69,6 @@ export const metaField = v.pipe(
     "meta must be a JSON object",
   ),
   v.check((meta) => Object.keys(meta).length <= 100, "meta may have at most 100 fields"),
-  // JSON.parse reads any depth, but JSON.stringify, which stores meta, overflows the stack some thousands deep.
   v.check((meta) => nestsAtMost(meta, META_MAX_DEPTH), `meta may nest objects and arrays at most ${META_MAX_DEPTH} levels deep`),
 );
 

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startInProcess, type InProcessServer } from "../in-process";
-import { call, createKey } from "./support";
+import { call, createKey, dataOf } from "./support";
 
 /** Every new operation answers bad input with the 400 envelope and its errors[], never a 5xx, whatever the body. */
 
@@ -38,7 +38,7 @@ let apiId: string;
 beforeAll(async () => {
   server = startInProcess();
   rootKey = server.admin.createRootKey({
-    permissions: ["api.*.create_key", "api.*.update_key", "api.*.delete_key", "api.*.create_api", "api.*.read_api", "api.*.delete_api",
+    permissions: ["api.*.create_key", "api.*.read_key", "api.*.update_key", "api.*.delete_key", "api.*.create_api", "api.*.read_api", "api.*.delete_api",
       "rbac.*.add_permission_to_key", "rbac.*.remove_permission_from_key", "rbac.*.add_role_to_key", "rbac.*.create_permission",
       "rbac.*.read_permission", "rbac.*.read_role", "identity.*.read_identity"],
   }).secret;
@@ -99,5 +99,11 @@ test("a meta nested deeper than the server can write back is refused with 400, o
     expect(v.safeParse(BadRequest, answer.json).success, answer.text).toBe(true);
     expect(answer.text).toContain("body.meta");
   }
+  // A thousand levels, far past any real meta, are stored and read back as sent.
+  const deepest = `${'{"a":'.repeat(1000)}1${"}".repeat(1000)}`;
+  const updated = await call(server, "keys.updateKey", rootKey, `{"keyId":"${keyId}","meta":${deepest}}`);
+  expect(updated.status, updated.text).toBe(200);
+  const read = v.parse(v.object({ meta: v.unknown() }), dataOf(await call(server, "keys.getKey", rootKey, { keyId })));
+  expect(JSON.stringify(read.meta)).toBe(deepest);
   expect(server.output()).not.toContain("Unexpected error");
 });
