@@ -49,7 +49,10 @@ import { verifyKeyHandler } from "./routes/verify-key";
 import { getIdentityHandler, listIdentitiesHandler, listPermissionsHandler, listRolesHandler } from "./routes/workspace-lists";
 import { dashboardHandler } from "./static-dashboard";
 
-export type AppMode = ({ kind: "direct" } & AuthDependencies) | { kind: "proxy"; upstream: URL };
+export type AppMode =
+  | ({ kind: "direct" } & AuthDependencies)
+  /** `upstreamTimeoutMs`: how long a whole upstream answer may take (15 s by default). */
+  | { kind: "proxy"; upstream: URL; upstreamTimeoutMs?: number };
 
 export interface AppOptions {
   mode: AppMode;
@@ -161,7 +164,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       c.set("docsUrl", docsUrlFor(c.req.url));
       await next();
     });
-    proxy.all("*", proxyHandler(options.mode.upstream));
+    proxy.all("*", proxyHandler(options.mode.upstream, options.mode.upstreamTimeoutMs));
     app.route(API_PREFIX, proxy);
   }
 

@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from "../src/lib/contract";
 import type { ApiEnv } from "./api-env";
 import { errorResponse } from "./errors";
 import { newId } from "./ids";
-import { readBodyBytes } from "./request-body";
+import { BODY_CUT_OFF, readBodyBytes } from "./request-body";
 
 /** Request headers the upstream needs; nothing else of the browser's (cookies above all) is passed on. */
 const FORWARDED_REQUEST_HEADERS = ["authorization", "content-type", "accept"] as const;
@@ -61,7 +61,7 @@ type UpstreamResult =
  * browser could not follow with the key, is answered with the proxy's own envelope. The upstream is asked for
  * `identity` encoding so the bytes need no decoding; if it compresses anyway, its content-encoding goes along.
  */
-export function proxyHandler(upstream: URL) {
+export function proxyHandler(upstream: URL, timeoutMs = UPSTREAM_TIMEOUT_MS) {
   const isHttps = upstream.protocol === "https:";
   const send = isHttps ? httpsRequest : httpRequest;
   const agent = isHttps ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
@@ -78,7 +78,12 @@ export function proxyHandler(upstream: URL) {
     }
     if (body !== undefined) headers["content-length"] = String(body.byteLength);
 
-    return new Promise((resolve) => {
+    return new Promise<UpstreamResult>((settle) => {
+      // Called only from the request's events, which come after `deadline` is set below.
+      const resolve = (result: UpstreamResult) => {
+        clearTimeout(deadline);
+        settle(result);
+      };
       const upstreamRequest = send(
         {
           protocol: upstream.protocol,
@@ -88,7 +93,6 @@ export function proxyHandler(upstream: URL) {
           path: basePath + url.pathname + url.search,
           headers,
           agent,
-          timeout: UPSTREAM_TIMEOUT_MS,
         },
         (response: IncomingMessage) => {
           const chunks: Buffer[] = [];
@@ -113,9 +117,8 @@ export function proxyHandler(upstream: URL) {
           response.on("error", (error) => resolve({ kind: "failed", reason: error.message }));
         },
       );
-      upstreamRequest.on("timeout", () =>
-        upstreamRequest.destroy(new Error(`no answer within ${UPSTREAM_TIMEOUT_MS / 1000} s`)),
-      );
+      // One deadline for the whole exchange: a socket idle timeout would never fire on an upstream that trickles.
+      const deadline = setTimeout(() => upstreamRequest.destroy(new Error(`no complete answer within ${timeoutMs / 1000} s`)), timeoutMs);
       upstreamRequest.on("error", (error) => resolve({ kind: "failed", reason: error.message }));
       upstreamRequest.end(body);
     });
@@ -127,6 +130,10 @@ export function proxyHandler(upstream: URL) {
     if (hasBody && body === undefined) {
       c.set("requestId", newId("req"));
       return errorResponse(c, "err:user:bad_request:request_body_too_large", { headers: { connection: "close" } });
+    }
+    if (body === BODY_CUT_OFF) {
+      c.set("requestId", newId("req"));
+      return errorResponse(c, "err:svc:application:invalid_input", { errors: [{ location: "body", message: BODY_CUT_OFF }] });
     }
 
     const result = await forward(c, body);

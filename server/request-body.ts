@@ -3,6 +3,13 @@ export type JsonBody =
   | { kind: "too_large" }
   | { kind: "invalid_json"; message: string };
 
+/** The client closed its connection before its whole body arrived (Node's "aborted", ECONNRESET). */
+export const BODY_CUT_OFF = "the connection closed before the whole body arrived";
+
+function isCutOff(error: unknown): boolean {
+  return error instanceof Error && "code" in error && error.code === "ECONNRESET";
+}
+
 const decoder = new TextDecoder();
 
 // Hand-written rather than hono/body-limit: that middleware refuses a large body before the handler runs, but the
@@ -12,6 +19,7 @@ const decoder = new TextDecoder();
 export async function readJsonBody(request: Request, limitBytes: number): Promise<JsonBody> {
   const bytes = await readBodyBytes(request, limitBytes);
   if (bytes === undefined) return { kind: "too_large" };
+  if (bytes === BODY_CUT_OFF) return { kind: "invalid_json", message: BODY_CUT_OFF };
   const text = decoder.decode(bytes);
   if (text.trim() === "") return { kind: "json", value: {} };
   try {
@@ -21,8 +29,20 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   }
 }
 
-/** The body's bytes, or undefined when there are more than `limitBytes` (declared or sent). */
-export async function readBodyBytes(request: Request, limitBytes: number): Promise<Uint8Array | undefined> {
+/**
+ * The body's bytes, undefined when there are more than `limitBytes` (declared or sent), or {@link BODY_CUT_OFF}:
+ * the client's failure, not the server's, so not an error that would end in a 500.
+ */
+export async function readBodyBytes(request: Request, limitBytes: number): Promise<Uint8Array | undefined | typeof BODY_CUT_OFF> {
+  try {
+    return await readBoundedBytes(request, limitBytes);
+  } catch (error) {
+    if (isCutOff(error)) return BODY_CUT_OFF;
+    throw error;
+  }
+}
+
+async function readBoundedBytes(request: Request, limitBytes: number): Promise<Uint8Array | undefined> {
   const declared = request.headers.get("content-length");
   if (declared !== null) {
     // The HTTP parser holds a body to its declared length, so reading it whole is safe once that is in bounds.

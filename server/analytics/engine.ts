@@ -150,6 +150,8 @@ function errorMessage(error: unknown): string {
 
 // A JSON string, or a number: the numbers of a parse tree, outside its strings.
 const JSON_STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+// A literal past 64 bits, as DuckDB writes it: two halves, the number being upper · 2^64 + lower. Named as written.
+const HUGE_VALUE = /\{"upper":\s*(-?\d+),\s*"lower":\s*(\d+)\}/g;
 // Positions in the text, 2^64 - 1 where unknown: left out of the printed tree (see checkedSql), so never rounded.
 const QUERY_LOCATION = /"query_location":\s*\d+/g;
 
@@ -158,7 +160,10 @@ const QUERY_LOCATION = /"query_location":\s*\d+/g;
  * the tree is read into JavaScript to be checked and printed back, which would change such a number silently.
  */
 function inexactInteger(json: string): string | undefined {
-  for (const [token] of json.replace(QUERY_LOCATION, "").matchAll(JSON_STRING_OR_NUMBER)) {
+  const tree = json.replace(QUERY_LOCATION, "").replace(HUGE_VALUE, (pair, upper: string, lower: string) =>
+    Number.isSafeInteger(Number(upper)) && Number.isSafeInteger(Number(lower)) ? pair : String(BigInt(upper) * 2n ** 64n + BigInt(lower)),
+  );
+  for (const [token] of tree.matchAll(JSON_STRING_OR_NUMBER)) {
     if (!token.startsWith('"') && !/[.eE]/.test(token) && !Number.isSafeInteger(Number(token))) return token;
   }
   return undefined;

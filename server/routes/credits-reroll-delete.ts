@@ -48,6 +48,10 @@ export function updateCreditsHandler(deps: AuthDependencies) {
       if (operation !== "set" && key.creditsRemaining === null) {
         throw new InvalidInputRefused("body.operation", "You cannot increment or decrement a key with unlimited credits.");
       }
+      // Past 2^53 JSON readers round the credits, and past 2^63 SQLite cannot store them at all.
+      if (operation === "increment" && value !== null && key.creditsRemaining !== null && key.creditsRemaining + value > Number.MAX_SAFE_INTEGER) {
+        throw new InvalidInputRefused("body.value", `The key's credits (${key.creditsRemaining}) plus value must be at most ${Number.MAX_SAFE_INTEGER}.`);
+      }
       updateCredits(db, key, operation, value, Date.now());
       return creditsOf(db, key.id);
     });

@@ -48,6 +48,15 @@ export const externalIdField = v.pipe(
   v.regex(EXTERNAL_ID, "externalId may hold only letters, digits, _, . and -"),
 );
 
+const META_MAX_DEPTH = 32;
+
+/** Whether `value` nests objects and arrays at most `levels` deep; it stops looking below that, so never overflows. */
+function nestsAtMost(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  if (levels === 0) return false;
+  return Object.values(value).every((child) => nestsAtMost(child, levels - 1));
+}
+
 // valibot's record takes an array as well; meta is only ever an object (the database checks it too).
 export const metaField = v.pipe(
   v.custom<Record<string, unknown>>(
@@ -55,6 +64,8 @@ export const metaField = v.pipe(
     "meta must be a JSON object",
   ),
   v.check((meta) => Object.keys(meta).length <= 100, "meta may have at most 100 fields"),
+  // JSON.parse reads any depth, but JSON.stringify, which stores meta, overflows the stack some thousands deep.
+  v.check((meta) => nestsAtMost(meta, META_MAX_DEPTH), `meta may nest objects and arrays at most ${META_MAX_DEPTH} levels deep`),
 );
 
 export const expiresField = wholeNumber("expires", 0, EXPIRES_MAX);
@@ -125,7 +136,7 @@ export const FIELD_FIXES = {
   apiId: "Pass the id of an API of your workspace, like api_….",
   name: "Pass a name of 1 to 255 characters.",
   externalId: "Pass your own id for the key's owner: letters, digits, _, . and -.",
-  meta: "Pass a JSON object of at most 100 fields.",
+  meta: `Pass a JSON object of at most 100 fields, nested at most ${META_MAX_DEPTH} levels deep.`,
   expires: "Pass a Unix time in milliseconds (before 2100).",
   enabled: "Pass true or false.",
   credits: 'Pass {"remaining": 100} and optionally "refill": {"interval": "daily", "amount": 100}.',

@@ -185,3 +185,37 @@ test("a link to a key's page, opened in a tab without a key, leads there after k
   await enterKey(page, rootKey);
   await expect(page).toHaveURL(/\/keys$/);
 });
+
+test("the usage chart is drawn again in the dark theme's colours when the system switches to dark", async ({ page, server }) => {
+  const rootKey = await createAnalyticsRootKey(server, "e2e-theme");
+  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", "Themed key"])).split(" ");
+  const verifier = await server.admin(["root-key", "create", "--name", "e2e-theme-verify", "--permissions", "api.*.verify_key"]);
+  expect(await verifyCode(server, verifier, secret)).toBe("VALID");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto(`${server.url}/connect`);
+  await enterKey(page, rootKey);
+  await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+  await page.goto(`${server.url}/keys/${keyId}`);
+  const canvas = page.getByRole("region", { name: "Usage by outcome" }).locator(".usage-chart canvas").first();
+  // The VALID colour the theme gives now (key-page.css), and how many of the chart's pixels are exactly that colour.
+  const validColour = () => canvas.evaluate((element) => getComputedStyle(element).getPropertyValue("--outcome-valid").trim());
+  const pixelsOf = (hex: string) =>
+    canvas.evaluate((element, colour) => {
+      if (!(element instanceof HTMLCanvasElement)) throw new Error("the chart is not a canvas");
+      const context = element.getContext("2d");
+      if (context === null) throw new Error("no 2d context");
+      const [r, g, b] = [1, 3, 5].map((start) => Number.parseInt(colour.slice(start, start + 2), 16));
+      const { data } = context.getImageData(0, 0, element.width, element.height);
+      let count = 0;
+      for (let index = 0; index < data.length; index += 4) if (data[index] === r && data[index + 1] === g && data[index + 2] === b) count++;
+      return count;
+    }, hex);
+
+  const light = await validColour();
+  await expect.poll(() => pixelsOf(light)).toBeGreaterThan(0);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect.poll(validColour).not.toBe(light);
+  const dark = await validColour();
+  await expect.poll(() => pixelsOf(dark)).toBeGreaterThan(0);
+  expect(await pixelsOf(light)).toBe(0);
+});

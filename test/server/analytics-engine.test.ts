@@ -387,6 +387,14 @@ describe("results", () => {
     });
   });
 
+  test("a whole number past 2^64 is refused with the number as written, not one of the halves DuckDB stores it in", async () => {
+    for (const written of ["99999999999999999999999", "-99999999999999999999999"]) {
+      const outcome = await h.engine.query(workspaceA, `SELECT count(*) AS n FROM key_verifications_v1 WHERE spent_credits > ${written}`);
+      expect(outcome).toMatchObject({ kind: "refused", refusal: "query" });
+      expect(outcome.kind === "refused" && outcome.message).toContain(`The number ${written} is larger`);
+    }
+  });
+
   test("a query's own ORDER BY and LIMIT are kept", async () => {
     const rows = rowsOf(await query(keyA, "SELECT request_id FROM key_verifications_v1 ORDER BY time DESC LIMIT 3"));
     expect(rows).toEqual([{ request_id: "req_a0" }, { request_id: "req_a1" }, { request_id: "req_a2" }]);

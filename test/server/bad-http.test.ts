@@ -109,6 +109,23 @@ describe("requests that are not valid HTTP", () => {
   );
 });
 
+describe("a client that goes away", () => {
+  test("mid-body, it is a bad request in the log, not an unexpected error of the server", async () => {
+    const { port } = new URL(server.url);
+    // keys.whoami is called nowhere else in this file, so its log line is this request's.
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write(`POST /v2/keys.whoami HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\nContent-Length: 100\r\n\r\n{"key":`, () => {
+          socket.destroy();
+          resolve();
+        });
+      });
+    });
+    await expect.poll(() => /^POST \/v2\/keys\.whoami \d+ /m.exec(server.output())?.[0], { timeout: 10_000 }).toBe("POST /v2/keys.whoami 400 ");
+    expect(server.output()).not.toContain("Unexpected error");
+  });
+});
+
 // The two wait out the server's timeouts: concurrently, they take the time of the longer one.
 describe.concurrent("slow clients", () => {
   test("a client dribbling its headers or its body is cut off within the server's timeouts while others are served promptly", async () => {

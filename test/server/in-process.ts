@@ -208,9 +208,9 @@ export interface InProcessProxy extends ApiTarget {
 }
 
 /** Proxy mode (`--upstream`): no database at all. */
-export function startInProcessProxy(upstream: URL): InProcessProxy {
+export function startInProcessProxy(upstream: URL, options: { upstreamTimeoutMs?: number } = {}): InProcessProxy {
   const { output, requestLog, reportError } = harness();
   const distDir = mkdtempSync(join(tmpdir(), "keyscope-no-dist-"));
-  const app = createApp({ mode: { kind: "proxy", upstream }, distDir, requestLog, reportError });
+  const app = createApp({ mode: { kind: "proxy", upstream, ...options }, distDir, requestLog, reportError });
   return { url: IN_PROCESS_URL, fetch: appFetch(app), output };
 }

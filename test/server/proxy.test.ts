@@ -159,3 +159,28 @@ test("an unreachable upstream is a 502 envelope of the proxy's own, naming --ups
   // Not the API's own unexpected error, which tells the user to report it to whoever runs the API.
   expect(envelope.error.type).not.toContain("unexpected_error");
 });
+
+test("an upstream that trickles its answer forever is cut off at the proxy's deadline with the 502 envelope, not left hanging", async () => {
+  const trickling = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write('{"meta":');
+      // A byte now and then: a socket idle timeout never fires, only a deadline for the whole answer does.
+      const ticker = setInterval(() => response.write(" "), 50);
+      response.on("close", () => clearInterval(ticker));
+    });
+  });
+  const port = await listenOnFreePort(trickling);
+  try {
+    const proxy = startInProcessProxy(new URL(`http://127.0.0.1:${port}`), { upstreamTimeoutMs: 500 });
+    const answer = await callApi(proxy, { key: "anything" });
+    expect(answer.status).toBe(502);
+    const envelope = asError(answer);
+    expect(envelope.error.type).toBe(typeFor(proxy.url, "err:keyscope:proxy:upstream_unreachable"));
+    expect(envelope.error.detail).toContain("no complete answer within 0.5 s");
+  } finally {
+    trickling.closeAllConnections();
+    await new Promise((resolve) => trickling.close(resolve));
+  }
+});

@@ -86,3 +86,18 @@ test("fields of the wrong type, out of bounds, or too large for a number", async
   }
   expect(server.output()).not.toContain("Unexpected error");
 });
+
+test("a meta nested deeper than the server can write back is refused with 400, on create and on update", async () => {
+  // Sent as text: a nesting this deep is valid JSON that JSON.parse reads but JSON.stringify overflows on.
+  const deepMeta = `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`;
+  for (const [operation, body] of [
+    ["keys.createKey", `{"apiId":"${apiId}","meta":${deepMeta}}`],
+    ["keys.updateKey", `{"keyId":"${keyId}","meta":${deepMeta}}`],
+  ] as const) {
+    const answer = await call(server, operation, rootKey, body);
+    expect(answer.status, `${operation}: ${answer.text}`).toBe(400);
+    expect(v.safeParse(BadRequest, answer.json).success, answer.text).toBe(true);
+    expect(answer.text).toContain("body.meta");
+  }
+  expect(server.output()).not.toContain("Unexpected error");
+});

@@ -40,6 +40,21 @@ describe("keys.updateCredits", () => {
     });
   });
 
+  test("an increment past the largest whole number a client can read is refused with 400 and leaves the credits as they were", async () => {
+    const created = await createKey(server, rootKey, { apiId, credits: { remaining: Number.MAX_SAFE_INTEGER - 1 } });
+    expect(dataOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "increment", value: 1 }))).toEqual({
+      remaining: Number.MAX_SAFE_INTEGER,
+    });
+    // Repeated, the same increment once walked past 2^53 (numbers JSON readers round) and then past SQLite's
+    // 64-bit integers, where every further one failed with a 500.
+    for (let i = 0; i < 3; i += 1) {
+      const refused = errorOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "increment", value: Number.MAX_SAFE_INTEGER }));
+      expect(refused).toMatchObject({ status: 400, code: "err:svc:application:invalid_input", locations: ["body.value"] });
+      expect(refused.detail).toContain(String(Number.MAX_SAFE_INTEGER));
+    }
+    expect((await getKey(server, rootKey, created.keyId)).credits).toEqual({ remaining: Number.MAX_SAFE_INTEGER });
+  });
+
   test("bad input is 400; an unknown key 404; without update_key 403", async () => {
     const created = await createKey(server, rootKey, { apiId, credits: { remaining: 1 } });
     for (const body of [{}, { keyId: created.keyId }, { keyId: created.keyId, operation: "double", value: 1 }, { keyId: created.keyId, operation: "set", value: -1 }, { keyId: created.keyId, operation: "set", value: 1.5 }]) {

@@ -25,16 +25,16 @@ export function KeyFields({ apiKey, now }: { apiKey: Key; now: number }) {
       <Field term="Prefix">{apiKey.start === undefined ? <None /> : <code><SafeName>{apiKey.start}</SafeName></code>}</Field>
       <Field term="Enabled">{apiKey.enabled === undefined ? <None /> : apiKey.enabled ? "Yes" : "No: every verification is refused"}</Field>
       <Field term="Created">
-        <Timestamp time={apiKey.createdAt} now={now} />
+        <Timestamp time={apiKey.createdAt} now={now} past />
       </Field>
       <Field term="Updated">
-        <Timestamp time={apiKey.updatedAt} now={now} />
+        <Timestamp time={apiKey.updatedAt} now={now} past />
       </Field>
       <Field term="Expires">
         {apiKey.expires === undefined ? "Never" : <Timestamp time={apiKey.expires} now={now} />}
       </Field>
       <Field term="Last used">
-        {apiKey.lastUsedAt === undefined ? "Never" : <Timestamp time={apiKey.lastUsedAt} now={now} />}
+        {apiKey.lastUsedAt === undefined ? "Never" : <Timestamp time={apiKey.lastUsedAt} now={now} past />}
       </Field>
       <Field term="Credits">
         {credits === undefined || credits.remaining === null ? (
@@ -104,13 +104,17 @@ function None() {
   return <span className="key-fields__none">None</span>;
 }
 
-/** "3 days ago · 2026-11-20 10:00:00 UTC": relative for reading, exact for checking. */
-export function Timestamp({ time, now }: { time: number | undefined; now: number }) {
+/**
+ * "3 days ago · 2026-11-20 10:00:00 UTC": relative for reading, exact for checking. `past`: the time of something that
+ * has happened (a change, a use, a refusal), which reads "just now" when it is later than `now`: the app's clock
+ * ticks once a minute (and a server's may run ahead), so a change made a moment ago would read "in under a minute".
+ */
+export function Timestamp({ time, now, past = false }: { time: number | undefined; now: number; past?: boolean }) {
   const iso = time === undefined ? null : formatIsoTime(time);
   if (time === undefined || iso === null) return <None />;
   return (
     <span className="timestamp">
-      <time dateTime={iso}>{formatRelativeTime(time, now)}</time>
+      <time dateTime={iso}>{past && time >= now ? "just now" : formatRelativeTime(time, now)}</time>
       <span className="timestamp__sep"> · </span>
       <span className="timestamp__exact">{formatUtcTime(time)}</span>
     </span>

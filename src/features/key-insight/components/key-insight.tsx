@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { Loading } from "../../../components/offline-notice";
 import { Spinner } from "../../../components/spinner";
@@ -260,7 +260,24 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
   const check = tag === undefined ? null : sqlString(tag);
   const tagLiteral = check?.ok ? check.literal : undefined;
   const query = useRefusals(connection, keyId, tagLiteral, check === null || check.ok);
-  const items = useMemo(() => query.data?.pages.flatMap((page) => page.items) ?? [], [query.data]);
+  // Pages are read by offset: refusals recorded after the first page push the older ones down, so the next page
+  // starts with rows already shown. Each is listed once, where it first appeared.
+  const items = useMemo(() => {
+    const byRequest = new Map((query.data?.pages.flatMap((page) => page.items) ?? []).map((item) => [item.requestId, item]));
+    return [...byRequest.values()];
+  }, [query.data]);
+  const tagField = useRef<HTMLInputElement>(null);
+  const rowsRef = useRef<HTMLTableSectionElement>(null);
+  // The row the page asked for by Show older starts at: the last page removes the button, and its focus goes on to
+  // that row's link rather than to the page's start (where a keyboard user would have to tab back from).
+  const olderFrom = useRef<number | null>(null);
+  useEffect(() => {
+    const from = olderFrom.current;
+    if (from === null || query.isFetchingNextPage) return;
+    olderFrom.current = null;
+    if (query.hasNextPage || (document.activeElement !== null && document.activeElement !== document.body)) return;
+    rowsRef.current?.children[from]?.querySelector("a")?.focus();
+  }, [query.isFetchingNextPage, query.hasNextPage]);
   // Each outcome once, with its newest refusal (the list is newest first).
   const outcomes = useMemo(() => {
     const latest = new Map<AnalyticsOutcome, number>();
@@ -281,6 +298,7 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
         </label>
         <input
           id={`${id}-tag`}
+          ref={tagField}
           className="input"
           value={input}
           onChange={(event) => setInput(event.target.value)}
@@ -299,6 +317,8 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
             onClick={() => {
               setInput("");
               setTag(undefined);
+              // This button goes with the filter: the focus goes back where a tag is typed.
+              tagField.current?.focus();
             }}
           >
             Clear
@@ -344,11 +364,11 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
                   <th scope="col">Request id</th>
                 </tr>
               </thead>
-              <tbody>
+              <tbody ref={rowsRef}>
                 {items.map((item) => (
                   <tr key={item.requestId}>
                     <td>
-                      <Timestamp time={item.time} now={now} />
+                      <Timestamp time={item.time} now={now} past />
                     </td>
                     <td>
                       <span className="outcome-badge" style={{ borderColor: `var(${outcomeColorVar(item.outcome)})` }}>
@@ -384,7 +404,9 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
               className="button"
               aria-disabled={query.isFetchingNextPage}
               onClick={() => {
-                if (!query.isFetchingNextPage) void query.fetchNextPage();
+                if (query.isFetchingNextPage) return;
+                olderFrom.current = items.length;
+                void query.fetchNextPage();
               }}
             >
               {query.isFetchingNextPage ? (

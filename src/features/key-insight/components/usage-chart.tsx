@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { USAGE_WINDOWS } from "../../../lib/analytics-sql";
+import { useMediaQuery } from "../../../lib/hooks/use-media-query";
 import type { AnalyticsOutcome } from "../../../lib/verification-outcomes";
 import type { UsageSeries } from "../usage-series";
 
@@ -20,6 +21,8 @@ const HEIGHT = 220;
  */
 export function UsageChart({ series, label }: { series: UsageSeries; label: string }) {
   const containerRef = useRef<HTMLDivElement>(null);
+  // The canvas holds the colours it was drawn with: when the system's theme changes (theme.css follows it), draw again.
+  const dark = useMediaQuery("(prefers-color-scheme: dark)");
 
   useEffect(() => {
     const container = containerRef.current;
@@ -83,7 +86,7 @@ export function UsageChart({ series, label }: { series: UsageSeries; label: stri
       resize.disconnect();
       chart.destroy();
     };
-  }, [series]);
+  }, [series, dark]);
 
   return <div ref={containerRef} className="usage-chart" role="img" aria-label={label} />;
 }

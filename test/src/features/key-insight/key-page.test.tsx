@@ -107,6 +107,24 @@ const MISSING_ANALYTICS = () =>
 
 const utc = (time: number) => new Date(time).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
 
+/** A disabled key's refusal number `n`: the higher, the newer. */
+const refusal = (n: number) => ({ request_id: `req_Refusal${n}`, time: String(Date.now() - (100 - n) * 60_000), outcome: "DISABLED", region: "", tags: [] });
+
+/** A disabled key with `count` refusals, served a page at a time as its query's LIMIT and OFFSET ask: the list, newest first, to add to. */
+function storedRefusals(count: number) {
+  const stored = Array.from({ length: count }, (_, index) => refusal(count - index));
+  fakeApi({
+    getKey: () => keyAnswer({ name: "Checkout", enabled: false }),
+    analytics: (query) => {
+      const page = /LIMIT (\d+) OFFSET (\d+)/.exec(query);
+      if (page === null) return rowsAnswer([]);
+      const [limit, offset] = [Number(page[1]), Number(page[2])];
+      return rowsAnswer(stored.slice(offset, offset + limit));
+    },
+  });
+  return stored;
+}
+
 describe("a key's page", () => {
   test("says in one sentence why the key is refused, shows every field, and explains each refusal with its fix", async () => {
     const api = fakeApi({
@@ -277,6 +295,55 @@ describe("a key's page", () => {
     renderKeyPage();
     const midnight = refusedAt - (refusedAt % 86_400_000) + 86_400_000;
     expect(await screen.findByText(/^The limit resets at/)).toHaveTextContent(`The limit resets at ${utc(midnight)} (`);
+  });
+
+  test("Show older after a new refusal arrived lists each refusal once, though the older page starts one row earlier", async () => {
+    const stored = storedRefusals(60);
+    const { user } = renderKeyPage();
+    const refusals = await screen.findByRole("region", { name: "Refused verifications" });
+    const older = await within(refusals).findByRole("button", { name: "Show older" });
+    expect(within(refusals).getAllByRole("link", { name: /^Look up request req_/ })).toHaveLength(50);
+    // One more refusal is recorded after the first page was read.
+    stored.unshift(refusal(61));
+
+    await user.click(older);
+    await waitFor(() => expect(within(refusals).queryByRole("button", { name: /Show older|Loading/ })).toBeNull());
+    const shown = within(refusals)
+      .getAllByRole("link", { name: /^Look up request req_/ })
+      .map((link) => link.textContent);
+    expect(shown).toEqual(Array.from({ length: 60 }, (_, index) => `req_Refusal${60 - index}`));
+  });
+
+  test("the last Show older hands its focus to the first refusal it brought, and Clear hands its focus to the tag field", async () => {
+    storedRefusals(60);
+    const { user } = renderKeyPage();
+    const refusals = await screen.findByRole("region", { name: "Refused verifications" });
+    await user.click(await within(refusals).findByRole("button", { name: "Show older" }));
+    await waitFor(() => expect(within(refusals).getByRole("link", { name: "Look up request req_Refusal10" })).toHaveFocus());
+    expect(within(refusals).queryByRole("button", { name: "Show older" })).toBeNull();
+
+    await user.type(within(refusals).getByRole("textbox", { name: "Tag" }), "path=/a{Enter}");
+    await user.click(await within(refusals).findByRole("button", { name: "Clear" }));
+    expect(within(refusals).getByRole("textbox", { name: "Tag" })).toHaveFocus();
+    expect(within(refusals).getByRole("textbox", { name: "Tag" })).toHaveValue("");
+  });
+
+  test("a change, use or refusal later than the page's clock (it ticks once a minute) reads 'just now', not as the future", async () => {
+    const later = Date.now() + 30_000;
+    fakeApi({
+      getKey: () => keyAnswer({ name: "Checkout", updatedAt: later, lastUsedAt: later, expires: Date.now() + 40_000 }),
+      analytics: (query) =>
+        rowsAnswer(query.includes("OFFSET") ? [{ request_id: "req_Later1", time: String(later), outcome: "RATE_LIMITED", region: "", tags: [] }] : []),
+    });
+    renderKeyPage();
+    const fields = await screen.findByRole("region", { name: "Fields" });
+    const field = (term: string) => within(fields).getByText(term).nextElementSibling;
+    expect(field("Updated")).toHaveTextContent(/^just now · /);
+    expect(field("Last used")).toHaveTextContent(/^just now · /);
+    // An expiry is a time to come: it stays one.
+    expect(field("Expires")).toHaveTextContent(/^in under a minute · /);
+    const row = (await screen.findByRole("link", { name: "Look up request req_Later1" })).closest("tr");
+    expect(row).toHaveTextContent(/^just now · /);
   });
 
   test("an analytics query stopped at its time limit says so where the numbers would be, and the fields stay", async () => {
