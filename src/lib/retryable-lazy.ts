@@ -97,11 +97,31 @@ export interface RetryableModule<M> {
 }
 
 /**
+ * The module in a file imported under a fresh address. A file that is one module's own chunk is that module; a
+ * chunk the bundler shares between modules (the keys page's holds the list's query too) exports each module's
+ * namespace under a short alias, which its own imports read (`import(chunk).then((c) => c.t)`), tagged "Module".
+ * `fits` tells the module asked for from another in the same chunk.
+ */
+function moduleInChunk<M>(chunk: M, fits: (candidate: M) => boolean): M {
+  if (fits(chunk)) return chunk;
+  const namespaces = Object.values(chunk as object).filter(
+    (value: unknown) => typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object Module]",
+  );
+  // The same file the failed import named: what it exports is that module, or holds it.
+  return (namespaces as M[]).find(fits) ?? chunk;
+}
+
+/** Without a `fits` of its own: the file itself unless it exports namespaces, else the first of them that exports none. */
+const onlyModule = (candidate: unknown) =>
+  !Object.values(candidate as object).some((value: unknown) => Object.prototype.toString.call(value) === "[object Module]");
+
+/**
  * A browser may remember a failed import of an address for the life of the page (Chromium 150 does: every later
  * import() of it fails at once), so a try after a failure imports the same file under a fresh address
- * (`?retry=N`) when the browser named it. `onRetry` runs when a failed load is reset for the next try.
+ * (`?retry=N`) when the browser named it, and takes the module from it (moduleInChunk). `onRetry` runs when a
+ * failed load is reset for the next try; `fits` tells whether what was imported is the module asked for.
  */
-export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void): RetryableModule<M> {
+export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void, fits: (candidate: M) => boolean = onlyModule): RetryableModule<M> {
   let loaded: M | undefined;
   let attempt: Promise<M> | undefined;
   let failed = false;
@@ -118,7 +138,7 @@ export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void)
     const fresh = new URL(failedUrl);
     fresh.searchParams.set("retry", String(retries));
     // The same file as `load` imports, under another address: the module it gives is an M.
-    return import(/* @vite-ignore */ fresh.href) as Promise<M>;
+    return (import(/* @vite-ignore */ fresh.href) as Promise<M>).then((chunk) => moduleInChunk(chunk, fits));
   }
 
   function start(): Promise<M> {
@@ -165,7 +185,11 @@ export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void)
 /** `load` imports the module, `pick` takes the component from it; a failed load is tried again on the next try. */
 export function retryableLazy<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): RetryableLazy<P> {
   const makeLazy = (): LazyExoticComponent<ComponentType<P>> => lazy(async () => ({ default: pick(await code.load()) }));
-  const code = retryableModule(load, () => (Current = makeLazy()));
+  const code = retryableModule(
+    load,
+    () => (Current = makeLazy()),
+    (module) => (pick(module) as unknown) !== undefined,
+  );
   let Current = makeLazy();
 
   function Lazy(props: P) {

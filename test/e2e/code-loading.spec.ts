@@ -148,6 +148,24 @@ test("Retry loads a page's code even in a browser that remembers a failed import
   expect(asked.some((address) => /\.js\?retry=\d+$/.test(address)), "a later try asked another address").toBe(true);
 });
 
+test("Retry loads the keys page opened directly, whose code shares its file with the list's query", async ({ page, server, rootKey }) => {
+  // The bundler puts the keys page and the list's query in one file, which exports each under a short alias: a
+  // try under a fresh address must take the page from it, not the file's own exports (no page: a bug report).
+  await page.goto(server.url);
+  await enterKey(page, rootKey);
+  await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
+  const chunk = /\/assets\/keys-route-[^/?]+\.(js|css)(\?.*)?$/;
+  await page.route(chunk, (route) => route.abort("connectionrefused"));
+  await page.reload();
+  const panel = page.getByRole("alert");
+  await expect(panel.getByRole("heading", { level: 2 })).toHaveText("This part of Keyscope could not be loaded");
+
+  await page.unroute(chunk);
+  await panel.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
+  await expect(page.getByText("Keyscope ran into a problem of its own")).toHaveCount(0);
+});
+
 test.describe("the keys table's scrolling code", () => {
   test.use({ viewport: { width: 1280, height: 400 } });
 

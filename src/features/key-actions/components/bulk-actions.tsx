@@ -150,7 +150,9 @@ export function BulkActions({ connection, keys, cache, describeFailure }: BulkAc
               type="button"
               className="button"
               disabled={phase.controller.signal.aborted}
-              onClick={() => {
+              onClick={(event) => {
+                // Cancel takes the place of the confirmation's button: a double click's second click is not a cancel.
+                if (event.detail > 1) return;
                 phase.controller.abort();
                 setPhase({ ...phase });
               }}

@@ -124,11 +124,27 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
     })
   );
   const refreshButton = <RefreshButton refreshing={query.isRefetching} waitSeconds={rateLimit.waitSeconds} onRefresh={refresher.refresh} />;
+  // Keyed, and in both views below (the same root div): a bulk delete of every key, refreshed while its result is
+  // open, switches to "no keys yet", and the bar must stay mounted there with the result it holds.
+  const selectionBar = selectable && (
+    <LazySelectionBar
+      key="selection"
+      selectedCount={selectedKeys.length}
+      hiddenCount={selectedKeys.length - shownSelected}
+      shownCount={shown.length}
+      shownSelected={shownSelected}
+      onSelectAllShown={() => selection.add(shown.map((key) => key.keyId))}
+      onClear={selection.clear}
+    >
+      {renderBulkActions(selectedKeys)}
+    </LazySelectionBar>
+  );
 
   if (keys.length === 0 && !hasNextPage) {
     return (
       <div className="keys-list">
         {failure}
+        {selectionBar}
         <NoKeysYet>{refreshButton}</NoKeysYet>
       </div>
     );
@@ -194,18 +210,7 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
 
       {failure}
 
-      {selectable && (
-        <LazySelectionBar
-          selectedCount={selectedKeys.length}
-          hiddenCount={selectedKeys.length - shownSelected}
-          shownCount={shown.length}
-          shownSelected={shownSelected}
-          onSelectAllShown={() => selection.add(shown.map((key) => key.keyId))}
-          onClear={selection.clear}
-        >
-          {renderBulkActions(selectedKeys)}
-        </LazySelectionBar>
-      )}
+      {selectionBar}
 
       {shown.length === 0 && narrowed ? (
         <NoMatchingKeys

@@ -1,4 +1,4 @@
-import { render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { BulkActions } from "../../../../src/features/key-actions/components/bulk-actions";
@@ -168,6 +168,22 @@ describe("bulk actions", () => {
     expect(cache.patchKey).toHaveBeenCalledTimes(4);
     await user.click(within(dialog()).getByRole("button", { name: "Run the 2 not tried" }));
     expect(await screen.findByText("0 of 2 done")).toBeInTheDocument();
+  });
+
+  test("a double click on the confirmation's button runs every key: its second click, on the Cancel now in its place, cancels nothing", async () => {
+    // The first changes are held, so that the run is under way when the second click comes; the rest answer at once.
+    const pending: (() => void)[] = [];
+    let holding = true;
+    const requests = stubChanges(() => (holding ? new Promise<Response>((resolve) => pending.push(() => resolve(ok()))) : ok()));
+    const { user } = renderBulk(6);
+    await user.click(screen.getByRole("button", { name: "Disable" }));
+    await user.click(within(dialog()).getByRole("button", { name: "Disable 6 keys" }));
+    // In the browser the double click's second click (detail 2) lands where the first one was: on Cancel.
+    fireEvent.click(await within(dialog()).findByRole("button", { name: "Cancel" }), { detail: 2 });
+    holding = false;
+    for (const resolve of pending) resolve();
+    expect(await screen.findByRole("heading", { name: "Disabled 6 keys" })).toBeInTheDocument();
+    expect(requests).toHaveLength(6);
   });
 
   test("a run that loses the connection stops, says so, and its retry repeats none of the keys that changed", async () => {
