@@ -24,4 +24,26 @@ try {
 } catch {
   // Whatever went wrong here, the app still starts, and sends its own request.
 }
-void import("../main");
+import("../main").catch(showAppCodeFailed);
+
+/**
+ * The app's own code did not arrive (the server went away, or a deploy removed the file since this page loaded):
+ * a few DOM calls, since neither React nor the error catalog is here, so that the page is never blank.
+ */
+function showAppCodeFailed(): void {
+  const root = document.getElementById("root");
+  if (root === null || root.childElementCount > 0) return;
+  const panel = document.createElement("div");
+  panel.setAttribute("role", "alert");
+  panel.style.cssText = "max-width: 40rem; margin: 3rem auto; padding: 0 1rem; font-family: system-ui, sans-serif; line-height: 1.5";
+  const heading = document.createElement("h1");
+  heading.textContent = "Keyscope could not be loaded";
+  const text = document.createElement("p");
+  text.textContent = "Its code did not arrive from the server: it is down or unreachable, or Keyscope was updated since this page loaded. Reload once it answers.";
+  const reload = document.createElement("button");
+  reload.type = "button";
+  reload.textContent = "Reload";
+  reload.addEventListener("click", () => location.reload());
+  panel.append(heading, text, reload);
+  root.append(panel);
+}

@@ -233,3 +233,19 @@ test("header clicks while the sorting code is on its way say it is sorting, and 
   await expect(nameHeader).toHaveAttribute("aria-sort", "ascending");
   await expect(nameHeader).not.toHaveAttribute("aria-busy");
 });
+
+test("when the app's own code does not arrive on the first load, the page says so with Reload, never blank", async ({ page, server }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  // The app's chunk (and the runtime the first chunk's import of it needs) refused, as by a server going away.
+  await page.route(/\/assets\/(main|rolldown-runtime)-[\w-]+\.js$/, (route) => route.abort("connectionrefused"));
+  await page.goto(`${server.url}/connect`);
+  const alert = page.getByRole("alert");
+  await expect(alert.getByRole("heading", { name: "Keyscope could not be loaded" })).toBeVisible();
+  await saveScreenshot(page, "code-loading-app-code-failed");
+  expect(errors).toEqual([]);
+
+  await page.unroute(/\/assets\/(main|rolldown-runtime)-[\w-]+\.js$/);
+  await alert.getByRole("button", { name: "Reload" }).click();
+  await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
+});
