@@ -1,6 +1,5 @@
-import { Suspense, useState } from "react";
-import { ErrorBoundary } from "react-error-boundary";
-import { RetryLoadButton } from "../components/retry-load-button";
+import { useState } from "react";
+import { LateCodeBoundary } from "../components/late-code-boundary";
 import type { Connection } from "../lib/api/transport";
 import { retryableLazy } from "../lib/retryable-lazy";
 import { useActiveEnvironment } from "./use-active-environment";
@@ -23,17 +22,9 @@ export function CreateKeyButton({ connection }: { connection: Connection }) {
       </button>
       {open && (
         // Code that cannot load says so here, not in place of the keys listed below.
-        <ErrorBoundary
-          fallbackRender={({ resetErrorBoundary }) => (
-            <span role="alert">
-              Create key could not be loaded from the server. <RetryLoadButton onRetry={resetErrorBoundary} />
-            </span>
-          )}
-        >
-          <Suspense fallback={<span role="status">Opening…</span>}>
-            <CreateKeyDialogSlot connection={connection} onClose={() => setOpen(false)} suggestedApis={suggestedApis} />
-          </Suspense>
-        </ErrorBoundary>
+        <LateCodeBoundary what="Create key" inline loading={<span role="status">Opening…</span>}>
+          <CreateKeyDialogSlot connection={connection} onClose={() => setOpen(false)} suggestedApis={suggestedApis} />
+        </LateCodeBoundary>
       )}
     </>
   );

@@ -1,11 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Suspense } from "react";
-import { ErrorBoundary } from "react-error-boundary";
 import { useNavigate } from "react-router-dom";
-import { RetryLoadButton } from "../components/retry-load-button";
+import { LateCodeBoundary } from "../components/late-code-boundary";
 import type { Connection } from "../lib/api/transport";
 import type { Key } from "../lib/contract";
-import { CodeLoadError, retryableLazy } from "../lib/retryable-lazy";
+import { retryableLazy } from "../lib/retryable-lazy";
 import { LazyErrorPanel as ErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
 import { keyPath, paths, TROUBLESHOOT_PATH } from "./paths";
 import { useForgetKey } from "./use-forget-key";
@@ -22,31 +20,20 @@ export function KeyActionsSlot({ connection, apiKey, refusedAs, now }: { connect
   const listedIn = apiOfListedKey(useQueryClient(), connection, apiKey.keyId);
   return (
     // Code that did not arrive takes the actions only, not the key's page; anything else goes to the page's boundary.
-    <ErrorBoundary
-      fallbackRender={({ error, resetErrorBoundary }) => {
-        if (!(error instanceof CodeLoadError)) throw error;
-        return (
-          <p role="alert">
-            The key’s actions could not be loaded from the server. <RetryLoadButton onRetry={resetErrorBoundary} />
-          </p>
-        );
-      }}
-    >
-      <Suspense fallback={null}>
-        <KeyActions
-          connection={connection}
-          apiKey={apiKey}
-          cache={cache}
-          now={now}
-          refusedAs={refusedAs}
-          listedIn={listedIn}
-          keyHref={keyPath}
-          onDeleted={() => void navigate(paths.keys)}
-          renderError={(error, onRetry) => (
-            <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} troubleshootHref={TROUBLESHOOT_PATH} />
-          )}
-        />
-      </Suspense>
-    </ErrorBoundary>
+    <LateCodeBoundary what="The key’s actions">
+      <KeyActions
+        connection={connection}
+        apiKey={apiKey}
+        cache={cache}
+        now={now}
+        refusedAs={refusedAs}
+        listedIn={listedIn}
+        keyHref={keyPath}
+        onDeleted={() => void navigate(paths.keys)}
+        renderError={(error, onRetry) => (
+          <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} troubleshootHref={TROUBLESHOOT_PATH} />
+        )}
+      />
+    </LateCodeBoundary>
   );
 }

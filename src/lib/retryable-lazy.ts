@@ -104,16 +104,18 @@ export interface RetryableModule<M> {
  */
 function moduleInChunk<M>(chunk: M, fits: (candidate: M) => boolean): M {
   if (fits(chunk)) return chunk;
-  const namespaces = Object.values(chunk as object).filter(
-    (value: unknown) => typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object Module]",
-  );
+  const namespaces = Object.values(chunk as object).filter(isNamespace);
   // The same file the failed import named: what it exports is that module, or holds it.
   return (namespaces as M[]).find(fits) ?? chunk;
 }
 
 /** Without a `fits` of its own: the file itself unless it exports namespaces, else the first of them that exports none. */
-const onlyModule = (candidate: unknown) =>
-  !Object.values(candidate as object).some((value: unknown) => Object.prototype.toString.call(value) === "[object Module]");
+const onlyModule = (candidate: unknown) => !Object.values(candidate as object).some(isNamespace);
+
+/** A module namespace object (what `import()` gives), which the bundler's shared chunks export under aliases. */
+function isNamespace(value: unknown): boolean {
+  return typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object Module]";
+}
 
 /**
  * A browser may remember a failed import of an address for the life of the page (Chromium 150 does: every later

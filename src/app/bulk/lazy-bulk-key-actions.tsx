@@ -1,6 +1,4 @@
-import { Suspense } from "react";
-import { ErrorBoundary } from "react-error-boundary";
-import { RetryLoadButton } from "../../components/retry-load-button";
+import { LateCodeBoundary } from "../../components/late-code-boundary";
 import { retryableLazy } from "../../lib/retryable-lazy";
 import type { BulkKeyActionsProps } from "./bulk-key-actions";
 
@@ -13,16 +11,8 @@ const BulkKeyActions = retryableLazy(
 /** The bulk actions, loaded on first use; if their code cannot load, a line says so with a way to try again. */
 export function LazyBulkKeyActions(props: BulkKeyActionsProps) {
   return (
-    <ErrorBoundary
-      fallbackRender={({ resetErrorBoundary }) => (
-        <span role="alert">
-          The bulk actions could not be loaded. <RetryLoadButton onRetry={resetErrorBoundary} />
-        </span>
-      )}
-    >
-      <Suspense fallback={<span role="status">Loading the bulk actions…</span>}>
-        <BulkKeyActions {...props} />
-      </Suspense>
-    </ErrorBoundary>
+    <LateCodeBoundary what="The bulk actions" inline loading={<span role="status">Loading the bulk actions…</span>}>
+      <BulkKeyActions {...props} />
+    </LateCodeBoundary>
   );
 }

@@ -1,6 +1,5 @@
-import { Suspense, useId, useState } from "react";
-import { ErrorBoundary } from "react-error-boundary";
-import { RetryLoadButton } from "../../../components/retry-load-button";
+import { useId, useState } from "react";
+import { LateCodeBoundary } from "../../../components/late-code-boundary";
 import { retryableLazy } from "../../../lib/retryable-lazy";
 import type { ExportPanelProps } from "./export-panel-body";
 import "./export-buttons.css";
@@ -22,22 +21,11 @@ export function ExportPanel(props: ExportPanelProps) {
       </button>
       <section id={panelId} hidden={!open} className="keys-export__panel" aria-label="Export">
         {open && (
-          <ErrorBoundary fallbackRender={({ resetErrorBoundary }) => <ExportCodeFailed onRetry={resetErrorBoundary} />}>
-            <Suspense fallback={<p role="status">Loading the export…</p>}>
-              <ExportPanelBody {...props} />
-            </Suspense>
-          </ErrorBoundary>
+          <LateCodeBoundary what="The export" loading={<p role="status">Loading the export…</p>}>
+            <ExportPanelBody {...props} />
+          </LateCodeBoundary>
         )}
       </section>
     </div>
-  );
-}
-
-/** When the panel's code cannot load (offline, a stale deploy): a line that says so, and a way to try again. */
-function ExportCodeFailed({ onRetry }: { onRetry: () => void }) {
-  return (
-    <p role="alert">
-      The export could not be loaded from the server. <RetryLoadButton onRetry={onRetry} />
-    </p>
   );
 }

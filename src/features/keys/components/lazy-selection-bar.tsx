@@ -1,6 +1,5 @@
-import { Suspense, type ComponentProps } from "react";
-import { ErrorBoundary } from "react-error-boundary";
-import { RetryLoadButton } from "../../../components/retry-load-button";
+import type { ComponentProps } from "react";
+import { LateCodeBoundary } from "../../../components/late-code-boundary";
 import { retryableLazy } from "../../../lib/retryable-lazy";
 import type { SelectionBar as SelectionBarComponent } from "./selection-bar";
 
@@ -10,16 +9,8 @@ const SelectionBar = retryableLazy(() => import("./selection-bar"), (module) => 
 /** The selection bar, loaded on first use; if its code cannot load, a line says so with a way to try again. */
 export function LazySelectionBar(props: ComponentProps<typeof SelectionBarComponent>) {
   return (
-    <ErrorBoundary
-      fallbackRender={({ resetErrorBoundary }) => (
-        <p role="alert">
-          The selection could not be loaded from the server. <RetryLoadButton onRetry={resetErrorBoundary} />
-        </p>
-      )}
-    >
-      <Suspense fallback={<p role="status">Loading the selection…</p>}>
-        <SelectionBar {...props} />
-      </Suspense>
-    </ErrorBoundary>
+    <LateCodeBoundary what="The selection" loading={<p role="status">Loading the selection…</p>}>
+      <SelectionBar {...props} />
+    </LateCodeBoundary>
   );
 }
