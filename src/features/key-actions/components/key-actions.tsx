@@ -1,4 +1,5 @@
-import { useLayoutEffect, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import type { RateLimit } from "../../../lib/key-facts";
@@ -40,6 +41,30 @@ type Open =
   | { dialog: "access"; refused?: boolean; permission?: ProbeAnswer }
   | null;
 
+/** The permission a dialog's action needs: its refusal disables the button that opened the dialog. */
+const DIALOG_ACTION: Record<NonNullable<Open>["dialog"], KeyAction> = {
+  edit: "update_key",
+  credits: "update_key",
+  access: "update_key",
+  reroll: "create_key",
+  delete: "delete_key",
+};
+
+/** Whether the focus is still somewhere a keyboard user can go on from (not fallen to the page's start). */
+function focusKept(): boolean {
+  const at = document.activeElement;
+  return at !== null && at !== document.body && at.isConnected && !(at instanceof HTMLButtonElement && at.disabled);
+}
+
+/** A ref callback that keeps `element` in `elements` under `name` while it is mounted. */
+function keptAs<T>(elements: Map<T, HTMLButtonElement>, name: T) {
+  return (element: HTMLButtonElement | null) => {
+    if (element === null) return;
+    elements.set(name, element);
+    return () => void elements.delete(name);
+  };
+}
+
 /**
  * What a key's page lets one do to the key: the verdict's fix first (Enable, Add credits, Extend…), then every
  * action. An action the root key may not take says which permission it needs before any form opens.
@@ -52,6 +77,18 @@ export function KeyActions(props: KeyActionsProps) {
     if (listedIn !== undefined) learnKeysApi(connection, [apiKey.keyId], listedIn);
   }, [connection, apiKey.keyId, listedIn]);
   const [checking, setChecking] = useState(false);
+  // The buttons a refusal disables, and each refusal note's Check again, by action: where the focus goes on to.
+  const [actionButtons] = useState(() => new Map<KeyAction, HTMLButtonElement>());
+  const [checkAgainButtons] = useState(() => new Map<KeyAction, HTMLButtonElement>());
+  const closedDialogOf = useRef<KeyAction | null>(null);
+  // A dialog gives the focus back to the button that opened it; a refusal learnt meanwhile disabled that button,
+  // so the focus goes on to the note that says why (else it falls to the page's start).
+  useEffect(() => {
+    const action = closedDialogOf.current;
+    if (open !== null || action === null) return;
+    closedDialogOf.current = null;
+    if (!focusKept()) checkAgainButtons.get(action)?.focus();
+  }, [open, checkAgainButtons]);
   const target = { keyId: apiKey.keyId };
   const updateRefusal = useRefusal(connection, "update_key", target);
   const deleteRefusal = useRefusal(connection, "delete_key", target);
@@ -78,8 +115,16 @@ export function KeyActions(props: KeyActionsProps) {
   }
   const openUpdating = (next: Open) => openChecked(probeUpdate, () => next);
 
-  const checkAgain = (action: KeyAction) => () => forgetRefusal(connection, action, target);
-  const common = { connection, apiKey, cache, renderError, onClose: () => setOpen(null) };
+  // The note and its button go, and the button the refusal held back is enabled again: the focus goes on to it.
+  const checkAgain = (action: KeyAction) => () => {
+    flushSync(() => forgetRefusal(connection, action, target));
+    actionButtons.get(action)?.focus();
+  };
+  const closeDialog = () => {
+    if (open !== null) closedDialogOf.current = DIALOG_ACTION[open.dialog];
+    setOpen(null);
+  };
+  const common = { connection, apiKey, cache, renderError, onClose: closeDialog };
   // Not disabled while a probe runs (aria-disabled instead, a second click ignored): a disabled button loses the
   // focus, and the dialog it opens could not give it back when it closes.
   const updating = updateRefusal !== undefined;
@@ -146,33 +191,63 @@ export function KeyActions(props: KeyActionsProps) {
           {fixes}
         </div>
       )}
-      {updateRefusal && <RefusalNote refusal={updateRefusal} action="Changing this key" onCheckAgain={checkAgain("update_key")} />}
+      {updateRefusal && (
+        <RefusalNote refusal={updateRefusal} action="Changing this key" onCheckAgain={checkAgain("update_key")} checkAgainRef={keptAs(checkAgainButtons, "update_key")} />
+      )}
       <div className="key-actions" role="group" aria-label="Key actions">
         {enabled && (
           <button type="button" className="button" disabled={updating || toggle.isPending} onClick={() => setEnabled(false)}>
             Disable
           </button>
         )}
-        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "edit" })}>
+        <button
+          ref={keptAs(actionButtons, "update_key")}
+          type="button"
+          className="button"
+          disabled={updating}
+          aria-disabled={checking || undefined}
+          onClick={() => void openUpdating({ dialog: "edit" })}
+        >
           Edit
         </button>
         <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "credits" })}>
           Credits
         </button>
-        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openChecked(probeAccess, (permission) => ({ dialog: "access", permission }))}>
+        <button
+          ref={keptAs(actionButtons, "add_permission_to_key")}
+          type="button"
+          className="button"
+          disabled={updating}
+          aria-disabled={checking || undefined}
+          onClick={() => void openChecked(probeAccess, (permission) => ({ dialog: "access", permission }))}
+        >
           Permissions and roles
         </button>
-        <button type="button" className="button" disabled={createRefusal !== undefined} aria-disabled={checking || undefined} onClick={() => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission }))}>
+        <button
+          ref={keptAs(actionButtons, "create_key")}
+          type="button"
+          className="button"
+          disabled={createRefusal !== undefined}
+          aria-disabled={checking || undefined}
+          onClick={() => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission }))}
+        >
           Reroll
         </button>
-        <button type="button" className="button button--danger" disabled={deleteRefusal !== undefined} onClick={() => setOpen({ dialog: "delete" })}>
+        <button ref={keptAs(actionButtons, "delete_key")} type="button" className="button button--danger" disabled={deleteRefusal !== undefined} onClick={() => setOpen({ dialog: "delete" })}>
           Delete
         </button>
         {checking && <span role="status">Checking what this root key may do…</span>}
       </div>
-      {createRefusal && <RefusalNote refusal={createRefusal} action="Rerolling" onCheckAgain={checkAgain("create_key")} />}
-      {deleteRefusal && <RefusalNote refusal={deleteRefusal} action="Deleting" onCheckAgain={checkAgain("delete_key")} />}
-      {addPermissionRefusal && <RefusalNote refusal={addPermissionRefusal} action="Adding a permission" onCheckAgain={checkAgain("add_permission_to_key")} />}
+      {createRefusal && <RefusalNote refusal={createRefusal} action="Rerolling" onCheckAgain={checkAgain("create_key")} checkAgainRef={keptAs(checkAgainButtons, "create_key")} />}
+      {deleteRefusal && <RefusalNote refusal={deleteRefusal} action="Deleting" onCheckAgain={checkAgain("delete_key")} checkAgainRef={keptAs(checkAgainButtons, "delete_key")} />}
+      {addPermissionRefusal && (
+        <RefusalNote
+          refusal={addPermissionRefusal}
+          action="Adding a permission"
+          onCheckAgain={checkAgain("add_permission_to_key")}
+          checkAgainRef={keptAs(checkAgainButtons, "add_permission_to_key")}
+        />
+      )}
       {toggle.isError && <div className="key-actions__result">{renderError(toggle.error, () => toggle.mutate(toggle.variables))}</div>}
 
       {open?.dialog === "edit" && (

@@ -507,6 +507,30 @@ test("Delete has no probe that deletes nothing: its form says the permission is 
   expect(screen.getByRole("button", { name: "Delete" })).toBeDisabled();
 });
 
+test("the keyboard focus stays on the page when a refusal disables the button that opened a dialog, and when Check again enables it", async () => {
+  const user = userEvent.setup();
+  let granted = false;
+  stubApi({
+    "/v2/keys.deleteKey": () => (granted ? ok({}) : forbidden("Missing one of these permissions: api.*.delete_key or api.api_1.delete_key")),
+  });
+  render(wrap(actionsFor({ keyId: "key_1", name: "Worker", enabled: true })));
+  screen.getByRole("button", { name: "Delete" }).focus();
+  await user.keyboard("{Enter}");
+  const dialog = await screen.findByRole("dialog", { name: "Delete key" });
+  await user.type(screen.getByLabelText("Type Worker to confirm"), "Worker{Enter}");
+  expect(await screen.findByRole("alert")).toHaveTextContent("api.*.delete_key");
+  pressEscape(dialog);
+  expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  // The Delete button that opened the dialog is disabled now: the focus goes to what says why, not to the page's start.
+  expect(screen.getByRole("button", { name: "Delete" })).toBeDisabled();
+  await waitFor(() => expect(screen.getByRole("button", { name: "Granted since? Check again" })).toHaveFocus());
+
+  granted = true;
+  await user.keyboard("{Enter}");
+  expect(screen.queryByRole("note")).not.toBeInTheDocument();
+  expect(screen.getByRole("button", { name: "Delete" })).toHaveFocus();
+});
+
 test("Add permission re-adds a permission the key holds as its own to learn rbac.*.add_permission_to_key; with roles it cannot, and says so", async () => {
   const user = userEvent.setup();
   const sent = stubApi({ "/v2/keys.addPermissions": forbidden("Missing one of these permissions: rbac.*.add_permission_to_key") });
