@@ -56,6 +56,9 @@ function focusKept(): boolean {
   return at !== null && at !== document.body && at.isConnected && !(at instanceof HTMLButtonElement && at.disabled);
 }
 
+/** A button the focus is moved to: the one of a permission's action (update_key: Edit), or Enable and Disable. */
+type FocusTarget = KeyAction | "enable" | "disable";
+
 /** A ref callback that keeps `element` in `elements` under `name` while it is mounted. */
 function keptAs<T>(elements: Map<T, HTMLButtonElement>, name: T) {
   return (element: HTMLButtonElement | null) => {
@@ -78,7 +81,7 @@ export function KeyActions(props: KeyActionsProps) {
   }, [connection, apiKey.keyId, listedIn]);
   const [checking, setChecking] = useState(false);
   // The buttons a refusal disables, and each refusal note's Check again, by action: where the focus goes on to.
-  const [actionButtons] = useState(() => new Map<KeyAction, HTMLButtonElement>());
+  const [actionButtons] = useState(() => new Map<FocusTarget, HTMLButtonElement>());
   const [checkAgainButtons] = useState(() => new Map<KeyAction, HTMLButtonElement>());
   const closedDialogOf = useRef<KeyAction | null>(null);
   // A dialog gives the focus back to the button that opened it; a refusal learnt meanwhile disabled that button,
@@ -89,6 +92,21 @@ export function KeyActions(props: KeyActionsProps) {
     closedDialogOf.current = null;
     if (!focusKept()) checkAgainButtons.get(action)?.focus();
   }, [open, checkAgainButtons]);
+  // Disable, Enable and Remove expiry each remove their own button once they show as made: the focus goes on to the
+  // button that comes next (once the service has answered, as it is disabled till then), unless it moved meanwhile.
+  const moveFocus = useRef<{ from: Element; to: FocusTarget } | null>(null);
+  useEffect(() => {
+    const move = moveFocus.current;
+    if (move === null || move.from.isConnected) return;
+    if (focusKept()) {
+      moveFocus.current = null;
+      return;
+    }
+    const to = actionButtons.get(move.to);
+    if (to === undefined || to.disabled) return;
+    moveFocus.current = null;
+    to.focus();
+  });
   const target = { keyId: apiKey.keyId };
   const updateRefusal = useRefusal(connection, "update_key", target);
   const deleteRefusal = useRefusal(connection, "delete_key", target);
@@ -100,7 +118,10 @@ export function KeyActions(props: KeyActionsProps) {
   const outOfCredits = apiKey.credits?.remaining === 0;
 
   // One change of these at a time (the mutation ignores another meanwhile): the buttons that send it wait for it.
-  const setEnabled = (value: boolean) => toggle.mutate({ keyId: apiKey.keyId, changes: { enabled: value }, optimistic: { enabled: value } });
+  const setEnabled = (value: boolean, from: Element) => {
+    moveFocus.current = { from, to: value ? "disable" : "enable" };
+    toggle.mutate({ keyId: apiKey.keyId, changes: { enabled: value }, optimistic: { enabled: value } });
+  };
 
   /**
    * Opens a form once it is known the root key may take its action (a probe when unknown); a refusal is said
@@ -135,7 +156,15 @@ export function KeyActions(props: KeyActionsProps) {
 
   const fixes = [
     !enabled && (
-      <button key="enable" type="button" className="button button--primary" disabled={updating || toggle.isPending} aria-disabled={checking || undefined} onClick={() => setEnabled(true)}>
+      <button
+        key="enable"
+        ref={keptAs(actionButtons, "enable")}
+        type="button"
+        className="button button--primary"
+        disabled={updating || toggle.isPending}
+        aria-disabled={checking || undefined}
+        onClick={(event) => setEnabled(true, event.currentTarget)}
+      >
         Enable
       </button>
     ),
@@ -155,7 +184,10 @@ export function KeyActions(props: KeyActionsProps) {
         type="button"
         className="button"
         disabled={updating || toggle.isPending} aria-disabled={checking || undefined}
-        onClick={() => toggle.mutate({ keyId: apiKey.keyId, changes: { expires: null }, optimistic: { expires: undefined } })}
+        onClick={(event) => {
+          moveFocus.current = { from: event.currentTarget, to: "update_key" };
+          toggle.mutate({ keyId: apiKey.keyId, changes: { expires: null }, optimistic: { expires: undefined } });
+        }}
       >
         Remove expiry
       </button>
@@ -196,7 +228,7 @@ export function KeyActions(props: KeyActionsProps) {
       )}
       <div className="key-actions" role="group" aria-label="Key actions">
         {enabled && (
-          <button type="button" className="button" disabled={updating || toggle.isPending} onClick={() => setEnabled(false)}>
+          <button ref={keptAs(actionButtons, "disable")} type="button" className="button" disabled={updating || toggle.isPending} onClick={(event) => setEnabled(false, event.currentTarget)}>
             Disable
           </button>
         )}

@@ -1,7 +1,7 @@
 import { onlineManager, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { afterEach, expect, onTestFinished, test, vi } from "vitest";
 import { CreateKeyDialog } from "../../../../src/features/key-actions/components/create-key-dialog";
 import { DeleteDialog } from "../../../../src/features/key-actions/components/delete-dialog";
@@ -251,6 +251,45 @@ test("offline, Disable is sent at once, fails in place and is rolled back: it ne
   const changes = fetchMock.mock.calls.filter(([, init]) => typeof init?.body === "string" && init.body.includes('"enabled":false'));
   expect(changes).toHaveLength(1);
   expect(cache.rollbacks).toBe(1);
+});
+
+/** KeyActions over a key that its cache's patches change, as the key's page shows it. */
+function PatchedKeyActions({ initial }: { initial: Key }) {
+  const [key, setKey] = useState(initial);
+  const [cache] = useState(() => ({
+    ...fakeCache(),
+    patchKey: (_keyId: string, patch: Partial<Key>) => {
+      setKey((shown) => ({ ...shown, ...patch }));
+      return () => setKey(initial);
+    },
+  }));
+  return <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={cache} now={1000} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />;
+}
+
+test("Disable, Enable and Remove expiry, which each remove their own button, leave the keyboard focus on what comes next, not on the page's start", async () => {
+  const user = userEvent.setup();
+  let answer = held();
+  stubApi({ "/v2/keys.updateKey": () => answer.released.then(() => ok({})) });
+  render(wrap(<PatchedKeyActions initial={{ keyId: "key_1", name: "Worker", enabled: true, expires: 500 }} />));
+
+  screen.getByRole("button", { name: "Disable" }).focus();
+  await user.keyboard("{Enter}");
+  answer.release();
+  // The button that undoes it, once the service has answered.
+  await waitFor(() => expect(screen.getByRole("button", { name: "Enable" })).toHaveFocus());
+
+  answer = held();
+  await user.keyboard("{Enter}");
+  answer.release();
+  await waitFor(() => expect(screen.getByRole("button", { name: "Disable" })).toHaveFocus());
+
+  answer = held();
+  screen.getByRole("button", { name: "Remove expiry" }).focus();
+  await user.keyboard("{Enter}");
+  answer.release();
+  // The expiry is set again in Edit.
+  await waitFor(() => expect(screen.getByRole("button", { name: "Edit" })).toHaveFocus());
+  expect(screen.queryByRole("button", { name: "Remove expiry" })).not.toBeInTheDocument();
 });
 
 test("the verdict's fixes: a disabled key out of credits offers Enable and Add credits, prefilled with its refill", async () => {
