@@ -99,10 +99,12 @@ export function dominantRefusal(counts: OutcomeCounts): AnalyticsOutcome | null 
 
 /**
  * One sentence answering "why is this key refused?" from its fields and its last 24 hours of outcomes
- * (`counts`, or null when analytics could not be read); `latest` dates a rate limit's refusal, so its reset can be said.
+ * (`counts`, null when analytics could not be read, "pending" while it is on its way); `latest` dates a rate limit's
+ * refusal, so its reset can be said.
  */
-export function refusalVerdict(key: KeyFacts, counts: OutcomeCounts | null, now: number, latest?: LatestRefusal): Verdict {
+export function refusalVerdict(key: KeyFacts, answer: OutcomeCounts | null | "pending", now: number, latest?: LatestRefusal): Verdict {
   const reasons = fieldReasons(key, now);
+  const counts = answer === "pending" ? null : answer;
   const total = counts === null ? 0 : Object.values(counts).reduce((sum, count) => sum + count, 0);
   const refused = counts === null ? 0 : total - counts.VALID;
 
@@ -128,6 +130,7 @@ export function refusalVerdict(key: KeyFacts, counts: OutcomeCounts | null, now:
     };
   }
 
+  if (answer === "pending") return { tone: "quiet", text: "Nothing in its fields refuses it; its recent verifications are on their way." };
   if (counts === null) {
     return { tone: "quiet", text: "Nothing in its fields refuses it; its recent verifications could not be read (the reason is below)." };
   }

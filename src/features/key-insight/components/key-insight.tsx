@@ -95,7 +95,7 @@ function KeyInsightContent(props: KeyInsightProps & { apiKey: Key }) {
     const items = refusals.data?.pages.flatMap((page) => page.items) ?? [];
     return (outcome: AnalyticsOutcome) => items.find((item) => item.outcome === outcome)?.time;
   }, [refusals.data]);
-  const verdict = refusalVerdict(apiKey, dayCounts, now, latest);
+  const verdict = refusalVerdict(apiKey, day.isPending && analyzable ? "pending" : dayCounts, now, latest);
   const title = apiKey.name !== undefined && apiKey.name.trim() !== "" ? apiKey.name : apiKey.keyId;
 
   return (
