@@ -41,13 +41,29 @@ type Open =
   | { dialog: "access"; refused?: boolean; permission?: ProbeAnswer }
   | null;
 
-/** The permission a dialog's action needs: its refusal disables the button that opened the dialog. */
-const DIALOG_ACTION: Record<NonNullable<Open>["dialog"], KeyAction> = {
-  edit: "update_key",
-  credits: "update_key",
-  access: "update_key",
-  reroll: "create_key",
-  delete: "delete_key",
+/** A button of the key actions the focus is moved to. */
+type ActionButton = "enable" | "disable" | "edit" | "credits" | "access" | "reroll" | "delete";
+
+/**
+ * Each dialog's button in Key actions, and the permission its action needs, whose refusal disables the buttons that
+ * open it (a verdict's fix, such as Add credits, opens the same dialog).
+ */
+const DIALOGS: Record<NonNullable<Open>["dialog"], { button: ActionButton; action: KeyAction }> = {
+  edit: { button: "edit", action: "update_key" },
+  credits: { button: "credits", action: "update_key" },
+  access: { button: "access", action: "update_key" },
+  reroll: { button: "reroll", action: "create_key" },
+  delete: { button: "delete", action: "delete_key" },
+};
+
+/** The button a refusal of each action holds back, which Check again gives back. */
+const HELD_BACK: Record<KeyAction, ActionButton> = {
+  update_key: "edit",
+  create_key: "reroll",
+  delete_key: "delete",
+  add_permission_to_key: "access",
+  remove_permission_from_key: "access",
+  add_role_to_key: "access",
 };
 
 /** Whether the focus is still somewhere a keyboard user can go on from (not fallen to the page's start). */
@@ -55,9 +71,6 @@ function focusKept(): boolean {
   const at = document.activeElement;
   return at !== null && at !== document.body && at.isConnected && !(at instanceof HTMLButtonElement && at.disabled);
 }
-
-/** A button the focus is moved to: the one of a permission's action (update_key: Edit), or Enable and Disable. */
-type FocusTarget = KeyAction | "enable" | "disable";
 
 /** A ref callback that keeps `element` in `elements` under `name` while it is mounted. */
 function keptAs<T>(elements: Map<T, HTMLButtonElement>, name: T) {
@@ -81,20 +94,24 @@ export function KeyActions(props: KeyActionsProps) {
   }, [connection, apiKey.keyId, listedIn]);
   const [checking, setChecking] = useState(false);
   // The buttons a refusal disables, and each refusal note's Check again, by action: where the focus goes on to.
-  const [actionButtons] = useState(() => new Map<FocusTarget, HTMLButtonElement>());
+  const [actionButtons] = useState(() => new Map<ActionButton, HTMLButtonElement>());
   const [checkAgainButtons] = useState(() => new Map<KeyAction, HTMLButtonElement>());
-  const closedDialogOf = useRef<KeyAction | null>(null);
-  // A dialog gives the focus back to the button that opened it; a refusal learnt meanwhile disabled that button,
-  // so the focus goes on to the note that says why (else it falls to the page's start).
+  const closedDialog = useRef<NonNullable<Open>["dialog"] | null>(null);
+  // A dialog gives the focus back to the button that opened it. When that button is gone or disabled, the focus
+  // would fall to the page's start: it goes on to the note of a refusal learnt meanwhile, which says why, else to
+  // the dialog's own button in Key actions (a fix, such as Add credits, goes once its change is made).
   useEffect(() => {
-    const action = closedDialogOf.current;
-    if (open !== null || action === null) return;
-    closedDialogOf.current = null;
-    if (!focusKept()) checkAgainButtons.get(action)?.focus();
-  }, [open, checkAgainButtons]);
+    const closed = closedDialog.current;
+    if (open !== null || closed === null) return;
+    closedDialog.current = null;
+    if (focusKept()) return;
+    const { action, button } = DIALOGS[closed];
+    const next = checkAgainButtons.get(action) ?? actionButtons.get(button);
+    if (next !== undefined && !next.disabled) next.focus();
+  }, [open, checkAgainButtons, actionButtons]);
   // Disable, Enable and Remove expiry each remove their own button once they show as made: the focus goes on to the
   // button that comes next (once the service has answered, as it is disabled till then), unless it moved meanwhile.
-  const moveFocus = useRef<{ from: Element; to: FocusTarget } | null>(null);
+  const moveFocus = useRef<{ from: Element; to: ActionButton } | null>(null);
   useEffect(() => {
     const move = moveFocus.current;
     if (move === null || move.from.isConnected) return;
@@ -139,10 +156,10 @@ export function KeyActions(props: KeyActionsProps) {
   // The note and its button go, and the button the refusal held back is enabled again: the focus goes on to it.
   const checkAgain = (action: KeyAction) => () => {
     flushSync(() => forgetRefusal(connection, action, target));
-    actionButtons.get(action)?.focus();
+    actionButtons.get(HELD_BACK[action])?.focus();
   };
   const closeDialog = () => {
-    if (open !== null) closedDialogOf.current = DIALOG_ACTION[open.dialog];
+    if (open !== null) closedDialog.current = open.dialog;
     setOpen(null);
   };
   const common = { connection, apiKey, cache, renderError, onClose: closeDialog };
@@ -185,7 +202,7 @@ export function KeyActions(props: KeyActionsProps) {
         className="button"
         disabled={updating || toggle.isPending} aria-disabled={checking || undefined}
         onClick={(event) => {
-          moveFocus.current = { from: event.currentTarget, to: "update_key" };
+          moveFocus.current = { from: event.currentTarget, to: "edit" };
           toggle.mutate({ keyId: apiKey.keyId, changes: { expires: null }, optimistic: { expires: undefined } });
         }}
       >
@@ -233,7 +250,7 @@ export function KeyActions(props: KeyActionsProps) {
           </button>
         )}
         <button
-          ref={keptAs(actionButtons, "update_key")}
+          ref={keptAs(actionButtons, "edit")}
           type="button"
           className="button"
           disabled={updating}
@@ -242,11 +259,18 @@ export function KeyActions(props: KeyActionsProps) {
         >
           Edit
         </button>
-        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "credits" })}>
+        <button
+          ref={keptAs(actionButtons, "credits")}
+          type="button"
+          className="button"
+          disabled={updating}
+          aria-disabled={checking || undefined}
+          onClick={() => void openUpdating({ dialog: "credits" })}
+        >
           Credits
         </button>
         <button
-          ref={keptAs(actionButtons, "add_permission_to_key")}
+          ref={keptAs(actionButtons, "access")}
           type="button"
           className="button"
           disabled={updating}
@@ -256,7 +280,7 @@ export function KeyActions(props: KeyActionsProps) {
           Permissions and roles
         </button>
         <button
-          ref={keptAs(actionButtons, "create_key")}
+          ref={keptAs(actionButtons, "reroll")}
           type="button"
           className="button"
           disabled={createRefusal !== undefined}
@@ -265,7 +289,7 @@ export function KeyActions(props: KeyActionsProps) {
         >
           Reroll
         </button>
-        <button ref={keptAs(actionButtons, "delete_key")} type="button" className="button button--danger" disabled={deleteRefusal !== undefined} onClick={() => setOpen({ dialog: "delete" })}>
+        <button ref={keptAs(actionButtons, "delete")} type="button" className="button button--danger" disabled={deleteRefusal !== undefined} onClick={() => setOpen({ dialog: "delete" })}>
           Delete
         </button>
         {checking && <span role="status">Checking what this root key may do…</span>}

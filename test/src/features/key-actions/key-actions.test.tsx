@@ -13,7 +13,7 @@ import type { Key } from "../../../../src/lib/contract";
 import { clearJournal, journalEntries } from "../../../../src/lib/request-journal";
 import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
-import { fakeCache, forbidden, ok, pressEscape, renderError, stubApi, type Answer } from "./key-actions-harness";
+import { fakeCache, forbidden, ok, pressEscape, renderError, stubApi, WORKSPACE, type Answer } from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
@@ -256,6 +256,7 @@ test("offline, Disable is sent at once, fails in place and is rolled back: it ne
 /** KeyActions over a key that its cache's patches change, as the key's page shows it. */
 function PatchedKeyActions({ initial }: { initial: Key }) {
   const [key, setKey] = useState(initial);
+  const [now] = useState(() => Date.now());
   const [cache] = useState(() => ({
     ...fakeCache(),
     patchKey: (_keyId: string, patch: Partial<Key>) => {
@@ -263,14 +264,14 @@ function PatchedKeyActions({ initial }: { initial: Key }) {
       return () => setKey(initial);
     },
   }));
-  return <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={cache} now={1000} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />;
+  return <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={cache} now={now} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />;
 }
 
 test("Disable, Enable and Remove expiry, which each remove their own button, leave the keyboard focus on what comes next, not on the page's start", async () => {
   const user = userEvent.setup();
   let answer = held();
   stubApi({ "/v2/keys.updateKey": () => answer.released.then(() => ok({})) });
-  render(wrap(<PatchedKeyActions initial={{ keyId: "key_1", name: "Worker", enabled: true, expires: 500 }} />));
+  render(wrap(<PatchedKeyActions initial={{ keyId: "key_1", name: "Worker", enabled: true, expires: Date.now() - 60_000 }} />));
 
   screen.getByRole("button", { name: "Disable" }).focus();
   await user.keyboard("{Enter}");
@@ -290,6 +291,26 @@ test("Disable, Enable and Remove expiry, which each remove their own button, lea
   // The expiry is set again in Edit.
   await waitFor(() => expect(screen.getByRole("button", { name: "Edit" })).toHaveFocus());
   expect(screen.queryByRole("button", { name: "Remove expiry" })).not.toBeInTheDocument();
+});
+
+test("a verdict's fix that goes once its dialog made the change (Add credits, Extend expiry) leaves the focus on the dialog's own button", async () => {
+  const user = userEvent.setup();
+  stubApi({ "/v2/keys.updateKey": ok({}), "/v2/keys.updateCredits": ok({ remaining: 100 }), ...WORKSPACE });
+  render(wrap(<PatchedKeyActions initial={{ keyId: "key_1", name: "Worker", enabled: true, credits: { remaining: 0 }, expires: Date.now() - 60_000 }} />));
+
+  screen.getByRole("button", { name: "Add credits" }).focus();
+  await user.keyboard("{Enter}");
+  await user.click(await screen.findByRole("button", { name: "Save credits" }));
+  await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  expect(screen.queryByRole("button", { name: "Add credits" })).not.toBeInTheDocument();
+  await waitFor(() => expect(screen.getByRole("button", { name: "Credits" })).toHaveFocus());
+
+  screen.getByRole("button", { name: "Extend expiry" }).focus();
+  await user.keyboard("{Enter}");
+  await user.click(await screen.findByRole("button", { name: "Save changes" }));
+  await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  expect(screen.queryByRole("button", { name: "Extend expiry" })).not.toBeInTheDocument();
+  await waitFor(() => expect(screen.getByRole("button", { name: "Edit" })).toHaveFocus());
 });
 
 test("the verdict's fixes: a disabled key out of credits offers Enable and Add credits, prefilled with its refill", async () => {
