@@ -74,15 +74,29 @@ function outcomeReason(outcome: AnalyticsOutcome, key: KeyFacts): string {
   }
 }
 
+/** When the window of the key's one rate limit that refused last resets, if that is known. */
+function refusingWindowReset(key: KeyFacts, latest: LatestRefusal | undefined): number | undefined {
+  const limits = appliedRateLimits(key);
+  const refusedAt = latest?.("RATE_LIMITED");
+  if (limits.length !== 1 || limits[0] === undefined || refusedAt === undefined) return undefined;
+  return windowReset(refusedAt, limits[0].limit.duration);
+}
+
+/** The next instant after `now` at which the verdict changes by itself: the key expires, or the refusing window resets. */
+export function verdictTurnsAt(key: KeyFacts, now: number, latest?: LatestRefusal): number | undefined {
+  const instants = [key.expires, refusingWindowReset(key, latest)].filter((instant): instant is number => instant !== undefined && instant > now);
+  return instants.length === 0 ? undefined : Math.min(...instants);
+}
+
 /**
  * "; the window that refused last resets at …": when the key's one rate limit refused last, known from `latest`; and
  * that the key was changed after that refusal (its limit raised, say), since the limit named is the key's as it is now.
  */
 function rateLimitReset(key: KeyFacts, now: number, latest: LatestRefusal | undefined): string {
-  const limits = appliedRateLimits(key);
   const refusedAt = latest?.("RATE_LIMITED");
-  if (limits.length !== 1 || limits[0] === undefined || refusedAt === undefined) return "";
-  const reset = describeReset(windowReset(refusedAt, limits[0].limit.duration), now);
+  const resetAt = refusingWindowReset(key, latest);
+  if (refusedAt === undefined || resetAt === undefined) return "";
+  const reset = describeReset(resetAt, now);
   const changed = key.updatedAt !== undefined && key.updatedAt > refusedAt ? `; the key was changed since, ${formatRelativeTime(key.updatedAt, now)}` : "";
   return `${reset === null ? "" : `; the window that refused last ${reset}`}${changed}`;
 }

@@ -365,6 +365,16 @@ describe("a key's page", () => {
     await waitFor(() => expect(screen.getByTestId("key-verdict")).toHaveTextContent("Not verified in the last 24 h."));
   });
 
+  test("a key that expires while its page is open is said expired then, with its fixes, not at the clock's next minute", async () => {
+    const expires = Date.now() + 1500;
+    fakeApi({ getKey: () => keyAnswer({ name: "Checkout", expires }), analytics: () => rowsAnswer([]) });
+    renderKeyPage();
+    await screen.findByRole("heading", { level: 1, name: "Checkout" });
+    await waitFor(() => expect(screen.getByTestId("key-verdict")).toHaveTextContent(/^Refused because it expired/), { timeout: 15_000 });
+    expect(Date.now()).toBeGreaterThan(expires);
+    expect(await screen.findByRole("button", { name: "Extend expiry" })).toBeInTheDocument();
+  });
+
   test("an analytics query stopped at its time limit says so where the numbers would be, and the fields stay", async () => {
     fakeApi({
       getKey: () => keyAnswer({ name: "Checkout" }),
