@@ -135,8 +135,7 @@ export function verifyKeyHandler(deps: AuthDependencies) {
     const { key, tags, permissions, credits, ratelimits } = body.value;
 
     const request: VerifyRequest = { keyHash: hashSecret(key) };
-    const address = clientAddress(c);
-    if (address !== undefined) request.clientAddress = address;
+    request.clientAddress = () => clientAddress(c);
     if (tags !== undefined) request.tags = tags;
     if (credits !== undefined) request.credits = credits;
     if (ratelimits !== undefined) request.ratelimits = ratelimits;
