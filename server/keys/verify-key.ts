@@ -28,20 +28,15 @@ export interface VerifyRequest {
   permissions?: PermissionQuery;
   credits?: { cost: number };
   ratelimits?: readonly RequestedRateLimit[];
-  /**
-   * The address the verify call came from (an API's IP whitelist is checked against it); unknown for `traffic`.
-   * Read only for a key whose API has a whitelist.
-   */
-  clientAddress?: () => string | undefined;
+  /** The address the verify call came from (an API's IP whitelist is checked against it); unknown for `traffic`. */
+  clientAddress?: string;
 }
 
 /** Whether a call from `address` may verify keys of an API with this stored whitelist (none: every address may). */
-function addressAllowed(whitelist: string | null, addressOf: (() => string | undefined) | undefined): boolean {
+function addressAllowed(whitelist: string | null, address: string | undefined): boolean {
   if (whitelist === null) return true;
   const allowed = whitelist.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
-  if (allowed.length === 0) return true;
-  const address = addressOf?.();
-  return address !== undefined && allowed.includes(address);
+  return allowed.length === 0 || (address !== undefined && allowed.includes(address));
 }
 
 export interface VerifyContext {

@@ -135,7 +135,8 @@ export function verifyKeyHandler(deps: AuthDependencies) {
     const { key, tags, permissions, credits, ratelimits } = body.value;
 
     const request: VerifyRequest = { keyHash: hashSecret(key) };
-    request.clientAddress = () => clientAddress(c);
+    const address = clientAddress(c);
+    if (address !== undefined) request.clientAddress = address;
     if (tags !== undefined) request.tags = tags;
     if (credits !== undefined) request.credits = credits;
     if (ratelimits !== undefined) request.ratelimits = ratelimits;
