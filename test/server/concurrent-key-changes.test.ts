@@ -5,7 +5,7 @@ import { startServer, type StartedServer } from "../support/server-process";
 
 /**
  * Key changes racing each other and verifications, through real concurrent requests to a real server. The real
- * service's handlers take no lock: `keys.rerollKey` reads the live key (deleted or not, expired or not), inserts a
+ * service's handlers take no lock: `keys.rerollKey` reads the key if it is not deleted (expired or not), inserts a
  * new key copying its settings, its expiry among them, and sets the old key's expiry; `keys.deleteKey` and
  * `keys.updateKey` each find the live key first. This server runs each change atomically, so every race ends in
  * one of the answers the real service gives for the same two calls one after the other.
