@@ -197,7 +197,7 @@ describe("a key's page", () => {
     const notices = await screen.findAllByTestId("analytics-notice");
     expect(notices).toHaveLength(2);
     for (const notice of notices) {
-      expect(within(notice).getByRole("heading")).toHaveTextContent("This key may not read analytics");
+      expect(within(notice).getByRole("heading")).toHaveTextContent("This root key may not read analytics");
       expect(within(notice).getByText(/^Give the root key/)).toHaveTextContent("Give the root key api.*.read_analytics");
       expect(notice).toHaveTextContent("--permissions 'api.*.read_key,api.*.read_analytics'");
       expect(within(notice).getByRole("button", { name: "Retry" })).toBeVisible();
@@ -214,7 +214,7 @@ describe("a key's page", () => {
     });
     renderKeyPage();
     const panel = await screen.findByRole("alert");
-    expect(within(panel).getByRole("heading", { level: 2 })).toHaveTextContent("This key may not read this key");
+    expect(within(panel).getByRole("heading", { level: 2 })).toHaveTextContent("This root key may not read this key");
     expect(panel).toHaveTextContent("api.*.read_key");
   });
 
