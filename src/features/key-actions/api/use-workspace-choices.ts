@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { ApiError, NetworkError, TimeoutError } from "../../../lib/api-errors";
 import { listPermissions } from "../../../lib/api/list-permissions";
 import { listRoles } from "../../../lib/api/list-roles";
 import type { Connection } from "../../../lib/api/transport";
@@ -23,4 +24,23 @@ export function useWorkspaceRoles(connection: Connection) {
     queryFn: async ({ signal }) => (await listRoles(connection, { limit: 100 }, { signal })).roles,
     retry: false,
   });
+}
+
+/**
+ * Why the workspace's names are not offered, said where they are typed instead; undefined when they were listed. A
+ * refusal for want of permission is said as one; any other failure (a disabled root key, a server down) by what it
+ * was, never as a missing permission.
+ */
+export function choicesUnlisted(error: Error | null): string | undefined {
+  if (error === null) return undefined;
+  if (error instanceof ApiError && error.status === 403 && error.type.includes("insufficient_permissions")) {
+    return "This root key may not list the workspace’s; type the names.";
+  }
+  const why =
+    error instanceof ApiError
+      ? `the API answered ${error.status} ${error.title}`
+      : error instanceof NetworkError || error instanceof TimeoutError
+        ? "the API did not answer"
+        : "its answer could not be read";
+  return `The workspace’s could not be listed (${why}); type the names.`;
 }

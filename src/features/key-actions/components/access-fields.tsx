@@ -1,6 +1,6 @@
 import type { Key } from "../../../lib/contract";
 import type { Connection } from "../../../lib/api/transport";
-import { useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
+import { choicesUnlisted, useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
 import { keyAccess, sameNames, type KeyAccess } from "../key-access";
 import { splitNames } from "./key-form-fields";
 import { NamePicker } from "./name-picker";
@@ -43,7 +43,6 @@ export function AccessFields({ connection, apiKey, value, onChange }: AccessFiel
   const rolesQuery = useWorkspaceRoles(connection);
   const access = keyAccess(apiKey, rolesQuery.data);
   const ownNames = (listed: readonly string[] | undefined, own: readonly string[]) => (listed === undefined ? undefined : [...new Set([...own, ...listed])]);
-  const choicesNote = (failed: boolean) => (failed ? "This root key may not list the workspace’s; type the names." : undefined);
   return (
     <>
       <NamePicker
@@ -52,7 +51,7 @@ export function AccessFields({ connection, apiKey, value, onChange }: AccessFiel
           permissionsQuery.data?.map((permission) => permission.slug ?? permission.name),
           access.direct,
         )}
-        choicesNote={choicesNote(permissionsQuery.isError)}
+        choicesNote={choicesUnlisted(permissionsQuery.error)}
         picked={value.permissions ?? access.direct}
         onPickedChange={(permissions) => onChange({ ...value, permissions })}
         typed={value.typedPermissions}
@@ -66,7 +65,7 @@ export function AccessFields({ connection, apiKey, value, onChange }: AccessFiel
           rolesQuery.data?.map((role) => role.name),
           apiKey.roles ?? [],
         )}
-        choicesNote={choicesNote(rolesQuery.isError)}
+        choicesNote={choicesUnlisted(rolesQuery.error)}
         picked={value.roles ?? apiKey.roles ?? []}
         onPickedChange={(roles) => onChange({ ...value, roles })}
         typed={value.typedRoles}

@@ -5,7 +5,7 @@ import type { Connection } from "../../../lib/api/transport";
 import { useHoldPage } from "../../../lib/hooks/use-hold-page";
 import { useNow } from "../../../lib/hooks/use-now";
 import { SECRET_LOST_BY_LEAVING, SECRET_ON_ITS_WAY, useCreateKey } from "../api/use-key-mutations";
-import { useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
+import { choicesUnlisted, useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
 import type { KeyCache } from "../key-cache";
 import { mayHaveCreated } from "../api/find-created-keys";
 import { useApiCheck } from "../api/use-api-check";
@@ -161,7 +161,6 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
     );
   }
 
-  const choicesNote = (failed: boolean) => (failed ? "This root key may not list the workspace’s; type the names." : undefined);
 
   return (
     <form className="action-form" onSubmit={submit} noValidate>
@@ -191,7 +190,7 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
       <NamePicker
         legend="Permissions"
         choices={permissionsQuery.data?.map((permission) => permission.slug ?? permission.name)}
-        choicesNote={choicesNote(permissionsQuery.isError)}
+        choicesNote={choicesUnlisted(permissionsQuery.error)}
         picked={pickedPermissions}
         onPickedChange={setPickedPermissions}
         typed={newPermissions}
@@ -200,7 +199,7 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
       <NamePicker
         legend="Roles"
         choices={rolesQuery.data?.map((role) => role.name)}
-        choicesNote={choicesNote(rolesQuery.isError)}
+        choicesNote={choicesUnlisted(rolesQuery.error)}
         picked={pickedRoles}
         onPickedChange={setPickedRoles}
         typed={newRoles}

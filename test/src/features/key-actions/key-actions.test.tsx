@@ -44,6 +44,22 @@ function wrap(children: ReactNode) {
 }
 
 
+test("a list of the workspace's names that failed for another reason than a permission is not said to be one", async () => {
+  stubApi({
+    // The root key disabled since the page opened: the real service's 403, not a missing permission.
+    "/v2/permissions.listPermissions": {
+      status: 403,
+      body: { meta: { requestId: "req_9" }, error: { status: 403, title: "Key is disabled", detail: "The root key is disabled", type: "https://unkey.com/docs/errors/unkey/authorization/key_disabled" } },
+    },
+    "/v2/permissions.listRoles": { status: 503, body: { meta: { requestId: "req_8" }, error: { status: 503, title: "Service Unavailable", detail: "down", type: "https://unkey.com/docs/errors/unkey/application/service_unavailable" } } },
+    ...createKeyAllowed(() => ok({ keyId: "key_new", key: SECRET })),
+  });
+  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  expect(await screen.findByText("The workspace’s could not be listed (the API answered 403 Key is disabled); type the names.")).toBeInTheDocument();
+  expect(await screen.findByText("The workspace’s could not be listed (the API answered 503 Service Unavailable); type the names.")).toBeInTheDocument();
+  expect(screen.queryByText(/may not list/)).toBeNull();
+});
+
 test("Create key checks meta as it is typed, sends what was filled in, shows the secret once and keeps it nowhere else", async () => {
   const user = userEvent.setup();
   const sent = stubApi({
