@@ -110,16 +110,18 @@ const utc = (time: number) => new Date(time).toISOString().replace("T", " ").rep
 /** A disabled key's refusal number `n`: the higher, the newer. */
 const refusal = (n: number) => ({ request_id: `req_Refusal${n}`, time: String(Date.now() - (100 - n) * 60_000), outcome: "DISABLED", region: "", tags: [] });
 
-/** A disabled key with `count` refusals, served a page at a time as its query's LIMIT and OFFSET ask: the list, newest first, to add to. */
+/** A disabled key with `count` refusals, served a page at a time as its query's cursor and LIMIT ask: the list, newest first, to add to. */
 function storedRefusals(count: number) {
   const stored = Array.from({ length: count }, (_, index) => refusal(count - index));
   fakeApi({
     getKey: () => keyAnswer({ name: "Checkout", enabled: false }),
     analytics: (query) => {
-      const page = /LIMIT (\d+) OFFSET (\d+)/.exec(query);
-      if (page === null) return rowsAnswer([]);
-      const [limit, offset] = [Number(page[1]), Number(page[2])];
-      return rowsAnswer(stored.slice(offset, offset + limit));
+      const limit = /outcome != 'VALID'.* LIMIT (\d+)$/.exec(query);
+      if (limit === null) return rowsAnswer([]);
+      // Every time differs here: the row after the cursor is the one after its request id.
+      const after = /request_id < '(req_\w+)'/.exec(query);
+      const from = after === null ? 0 : stored.findIndex((row) => row.request_id === after[1]) + 1;
+      return rowsAnswer(stored.slice(from, from + Number(limit[1])));
     },
   });
   return stored;
@@ -297,7 +299,7 @@ describe("a key's page", () => {
     expect(await screen.findByText(/^The limit resets at/)).toHaveTextContent(`The limit resets at ${utc(midnight)} (`);
   });
 
-  test("Show older after a new refusal arrived lists each refusal once, though the older page starts one row earlier", async () => {
+  test("Show older after a new refusal arrived lists each refusal once: the older page starts after the last one shown, not at an offset the new one moved", async () => {
     const stored = storedRefusals(60);
     const { user } = renderKeyPage();
     const refusals = await screen.findByRole("region", { name: "Refused verifications" });
@@ -333,7 +335,7 @@ describe("a key's page", () => {
     fakeApi({
       getKey: () => keyAnswer({ name: "Checkout", updatedAt: later, lastUsedAt: later, expires: Date.now() + 40_000 }),
       analytics: (query) =>
-        rowsAnswer(query.includes("OFFSET") ? [{ request_id: "req_Later1", time: String(later), outcome: "RATE_LIMITED", region: "", tags: [] }] : []),
+        rowsAnswer(query.includes("outcome != 'VALID'") ? [{ request_id: "req_Later1", time: String(later), outcome: "RATE_LIMITED", region: "", tags: [] }] : []),
     });
     renderKeyPage();
     const fields = await screen.findByRole("region", { name: "Fields" });
