@@ -330,6 +330,23 @@ describe("a key's page", () => {
     expect(within(refusals).getByRole("textbox", { name: "Tag" })).toHaveValue("");
   });
 
+  test("another key's page reached without leaving the route starts fresh, even from the cache: no usage window or typed tag of the key before", async () => {
+    const api = fakeApi({ getKey: () => keyAnswer({ name: "Checkout", enabled: false }), analytics: () => rowsAnswer([]) });
+    const { router, user } = renderKeyPage();
+    await screen.findByRole("group", { name: "Time window" });
+    const other = "key_7HxQ2pRt";
+    await router.navigate(`/keys/${other}`);
+    await waitFor(() => expect(api.queries.some((query) => query.includes(other))).toBe(true));
+    await user.click(within(await screen.findByRole("group", { name: "Time window" })).getByRole("button", { name: "7 days" }));
+    await user.type(within(await screen.findByRole("region", { name: "Refused verifications" })).getByRole("textbox", { name: "Tag" }), "path=/a");
+
+    // Back to the first key, whose answers are cached: its page is drawn at once, and must not be the other's.
+    await router.navigate(-1);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/keys/${KEY_ID}`));
+    expect(within(await screen.findByRole("group", { name: "Time window" })).getByRole("button", { name: "24 hours" })).toHaveAttribute("aria-pressed", "true");
+    expect(within(await screen.findByRole("region", { name: "Refused verifications" })).getByRole("textbox", { name: "Tag" })).toHaveValue("");
+  });
+
   test("a change, use or refusal later than the page's clock (it ticks once a minute) reads 'just now', not as the future", async () => {
     const later = Date.now() + 30_000;
     fakeApi({
