@@ -52,6 +52,14 @@ export const JSON_HEADERS = {
   "cache-control": "no-store",
 } as const;
 
+/**
+ * A 200 answer of JSON text. A Response of its own rather than `c.body(json, 200, JSON_HEADERS)`: Hono turns two or
+ * more headers into a Headers object, which @hono/node-server then turns back into the plain object it writes.
+ */
+export function okJson(json: string): Response {
+  return new Response(json, { status: 200, headers: JSON_HEADERS });
+}
+
 export interface ErrorExtras {
   /** Replaces the kind's standard detail when the case needs a more precise one. */
   detail?: string;

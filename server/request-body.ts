@@ -17,10 +17,21 @@ const decoder = new TextDecoder();
 
 /** Reads at most `limitBytes` of the body and parses it as JSON; an empty body reads as `{}`. */
 export async function readJsonBody(request: Request, limitBytes: number): Promise<JsonBody> {
-  const bytes = await readBodyBytes(request, limitBytes);
-  if (bytes === undefined) return { kind: "too_large" };
-  if (bytes === BODY_CUT_OFF) return { kind: "invalid_json", message: BODY_CUT_OFF };
-  const text = decoder.decode(bytes);
+  let text: string;
+  try {
+    // A declared length in bounds (see readBoundedBytes): text() decodes the bytes as read, where arrayBuffer() copies them.
+    const declared = request.headers.get("content-length");
+    if (declared !== null && !(Number(declared) > limitBytes)) {
+      text = await request.text();
+    } else {
+      const bytes = await readBoundedBytes(request, limitBytes);
+      if (bytes === undefined) return { kind: "too_large" };
+      text = decoder.decode(bytes);
+    }
+  } catch (error) {
+    if (isCutOff(error)) return { kind: "invalid_json", message: BODY_CUT_OFF };
+    throw error;
+  }
   if (text.trim() === "") return { kind: "json", value: {} };
   try {
     return { kind: "json", value: JSON.parse(text) };

@@ -9,7 +9,7 @@ import {
 } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
-import { errorResponse, JSON_HEADERS, type ServerErrorCode } from "../errors";
+import { errorResponse, okJson, type ServerErrorCode } from "../errors";
 import { analyticsSettings } from "../db/management";
 import { analyticsApis } from "../permissions";
 import type { RateLimit } from "../rate-limit";
@@ -72,7 +72,7 @@ function queryRefused(c: Context<ApiEnv>, message: string): Response {
 }
 
 function outcomeResponse(c: Context<ApiEnv>, outcome: QueryOutcome): Response {
-  if (outcome.kind === "rows") return c.body(`{"meta":{"requestId":"${c.get("requestId")}"},"data":${outcome.json}}`, 200, JSON_HEADERS);
+  if (outcome.kind === "rows") return okJson(`{"meta":{"requestId":"${c.get("requestId")}"},"data":${outcome.json}}`);
   if (outcome.kind === "refused") {
     const message = refusalMessage(outcome.message);
     return errorResponse(c, REFUSALS[outcome.refusal], { detail: message, errors: [{ location: "body.query", message }] });

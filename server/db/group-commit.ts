@@ -21,8 +21,11 @@ export interface GroupCommit {
   inWork(): boolean;
 }
 
+// The value and the promise's own functions, not a closure over them: the server runs under tsx, whose transpiler
+// names every function it stores in a property (Object.defineProperty), and this is made once per verification.
 interface Waiter {
-  resolve(): void;
+  value: unknown;
+  resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
@@ -61,7 +64,7 @@ export function createGroupCommit(db: Database, schedule: (flush: () => void) =>
       for (const waiter of settled) waiter.reject(error);
       return;
     }
-    for (const waiter of settled) waiter.resolve();
+    for (const waiter of settled) waiter.resolve(waiter.value);
   }
 
   return {
@@ -79,7 +82,7 @@ export function createGroupCommit(db: Database, schedule: (flush: () => void) =>
           schedule(flush);
         }
         const value = inSavepoint(work);
-        waiters.push({ resolve: () => resolve(value), reject });
+        waiters.push({ value, resolve, reject });
       });
     },
     flush,

@@ -82,7 +82,10 @@ type KeyRow = [
   identity_ratelimits: string,
 ];
 
-function toRecord(row: KeyRow): KeyRecord {
+/** A row of KEY_TO_VERIFY: KEY_SELECT's columns, then the key's API's IP whitelist. */
+type KeyToVerifyRow = [...KeyRow, ipWhitelist: string | null];
+
+function toRecord(row: KeyRow | KeyToVerifyRow): KeyRecord {
   const [
     id, workspace_id, api_id, name, start, enabled, created_at, updated_at, last_used_at, expires, meta,
     credits_remaining, refill_interval, refill_amount, refill_day, last_refill_at,
@@ -125,11 +128,14 @@ export interface KeyStore {
   /** The unrevoked root key with this secret hash. */
   findRootKey(hash: string): RootKeyRecord | undefined;
   apiBelongsTo(apiId: string, workspaceId: string): boolean;
-  /** The API's IP whitelist as stored (comma-separated addresses), or null when it has none. */
-  ipWhitelistOf(apiId: string): string | null;
   listKeys(query: ListKeysQuery): KeyPage;
   findKeyById(keyId: string, workspaceId: string): KeyRecord | undefined;
   findKeyByHash(hash: string): KeyRecord | undefined;
+  /**
+   * What a verification reads, in one statement: the key with this secret hash, and its API's IP whitelist as stored
+   * (comma-separated addresses; null when it has none).
+   */
+  findKeyToVerify(hash: string): { key: KeyRecord; ipWhitelist: string | null } | undefined;
   /**
    * Runs `work` in one immediate transaction (a savepoint when one is open): a verification reads and writes a key
    * atomically across processes.
@@ -185,13 +191,17 @@ const EFFECTIVE_PERMISSIONS = `
        ORDER BY 1))
   END`;
 
-const KEY_SELECT = `
+const KEY_COLUMNS = `
   SELECT k.id, k.workspace_id, k.api_id, k.name, k.start, k.enabled, k.created_at, k.updated_at, k.last_used_at,
          k.expires, k.meta, k.credits_remaining, k.refill_interval, k.refill_amount, k.refill_day, k.last_refill_at,
          ${EFFECTIVE_PERMISSIONS} AS permissions, k.roles, k.external_id, i.id AS identity_id, i.meta AS identity_meta,
          ${rateLimitsJson("key_ratelimits", "key_id = k.id")} AS ratelimits,
-         CASE WHEN i.id IS NULL THEN '[]' ELSE ${rateLimitsJson("identity_ratelimits", "identity_id = i.id")} END AS identity_ratelimits
+         CASE WHEN i.id IS NULL THEN '[]' ELSE ${rateLimitsJson("identity_ratelimits", "identity_id = i.id")} END AS identity_ratelimits`;
+const KEY_FROM = `
     FROM keys k LEFT JOIN identities i ON i.workspace_id = k.workspace_id AND i.external_id = k.external_id AND i.deleted_at IS NULL`;
+const KEY_SELECT = KEY_COLUMNS + KEY_FROM;
+// A verification's one read: the key and its API's whitelist (checked before its permissions).
+const KEY_TO_VERIFY = `${KEY_COLUMNS}, (SELECT ip_whitelist FROM apis WHERE id = k.api_id) AS ip_whitelist ${KEY_FROM}`;
 
 /** Root keys whose lookups are remembered between changes (the least recently used go first). */
 const ROOT_KEYS_REMEMBERED = 1000;
@@ -208,7 +218,6 @@ export function createKeyStore(db: Database): KeyStore {
   const apiInWorkspace = db
     .prepare<[string, string], number>("SELECT 1 FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL")
     .pluck();
-  const ipWhitelist = db.prepare<[string], string | null>("SELECT ip_whitelist FROM apis WHERE id = ?").pluck();
 
   type PageArgs = [scope: string, after: string, limit: number];
   type FilteredPageArgs = [scope: string, externalId: string, after: string, limit: number];
@@ -221,6 +230,7 @@ export function createKeyStore(db: Database): KeyStore {
   const byApiAndExternalId = page<FilteredPageArgs>("k.api_id = ? AND k.external_id = ?");
   const keyById = db.prepare<[string, string], KeyRow>(`${KEY_SELECT} WHERE k.id = ? AND k.workspace_id = ? AND k.deleted_at IS NULL`).raw();
   const keyByHash = db.prepare<[string], KeyRow>(`${KEY_SELECT} WHERE k.hash = ? AND k.deleted_at IS NULL`).raw();
+  const keyToVerify = db.prepare<[string], KeyToVerifyRow>(`${KEY_TO_VERIFY} WHERE k.hash = ? AND k.deleted_at IS NULL`).raw();
 
   const updateUsage = db.prepare<[number, number | null, number | null, string]>(
     // max(): a replayed past verification (admin traffic) never moves lastUsedAt back.
@@ -282,9 +292,6 @@ export function createKeyStore(db: Database): KeyStore {
     apiBelongsTo(apiId, workspaceId) {
       return apiInWorkspace.get(apiId, workspaceId) === 1;
     },
-    ipWhitelistOf(apiId) {
-      return ipWhitelist.get(apiId) ?? null;
-    },
     listKeys(query) {
       const rows = pageRows(query);
       const hasMore = rows.length > query.limit;
@@ -298,6 +305,10 @@ export function createKeyStore(db: Database): KeyStore {
     findKeyByHash(hash) {
       const row = keyByHash.get(hash);
       return row === undefined ? undefined : toRecord(row);
+    },
+    findKeyToVerify(hash) {
+      const row = keyToVerify.get(hash);
+      return row === undefined ? undefined : { key: toRecord(row), ipWhitelist: row[23] };
     },
     transaction<T>(work: () => T): T {
       // Inside a group commit's work, whose own savepoint already makes it atomic: a second one would only cost.

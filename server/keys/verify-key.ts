@@ -34,7 +34,8 @@ export interface VerifyRequest {
 
 /** Whether a call from `address` may verify keys of an API with this stored whitelist (none: every address may). */
 function addressAllowed(whitelist: string | null, address: string | undefined): boolean {
-  const allowed = (whitelist ?? "").split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  if (whitelist === null) return true;
+  const allowed = whitelist.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
   return allowed.length === 0 || (address !== undefined && allowed.includes(address));
 }
 
@@ -160,8 +161,8 @@ function keyFacts(key: KeyRecord, credits: number | null): VerifyData {
 export function verifyKey(request: VerifyRequest, context: VerifyContext): VerifyResult {
   const { store, caller, now } = context;
   return store.transaction((): VerifyResult => {
-    const found = store.findKeyByHash(request.keyHash);
-    const key = found?.workspace_id === caller.workspaceId ? found : undefined;
+    const found = store.findKeyToVerify(request.keyHash);
+    const key = found?.key.workspace_id === caller.workspaceId ? found.key : undefined;
 
     // Another workspace's key, or one of an API the root key may not verify, is not found (and not recorded), as on
     // the real service: nothing tells the caller it exists.
@@ -177,7 +178,7 @@ export function verifyKey(request: VerifyRequest, context: VerifyContext): Verif
       code = "DISABLED";
     } else if (key.expires !== null && key.expires <= now) {
       code = "EXPIRED";
-    } else if (!addressAllowed(store.ipWhitelistOf(key.api_id), request.clientAddress)) {
+    } else if (!addressAllowed(found?.ipWhitelist ?? null, request.clientAddress)) {
       // As the real service: a call from an address the key's API does not list, checked before permissions.
       code = "FORBIDDEN";
     } else if (

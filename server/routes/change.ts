@@ -4,7 +4,7 @@ import { missingPermissionsDetail } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import type { KeyStore } from "../db/key-store";
 import { ChangeRefused, findLiveKey, type ChangedKey } from "../db/key-changes";
-import { errorResponse, JSON_HEADERS } from "../errors";
+import { errorResponse, okJson } from "../errors";
 import { isAllowed, missingFor, type PermissionRule } from "../permissions";
 
 /** What the key-changing routes share: one transaction per change, the real service's not-found and 403 answers. */
@@ -66,5 +66,5 @@ export function requirePermissions(storedPermissions: string, rule: PermissionRu
 }
 
 export function dataAnswer(c: Context<ApiEnv>, data: unknown): Response {
-  return c.body(JSON.stringify({ meta: { requestId: c.get("requestId") }, data }), 200, JSON_HEADERS);
+  return okJson(JSON.stringify({ meta: { requestId: c.get("requestId") }, data }));
 }

@@ -4,7 +4,7 @@ import { missingPermissionsDetail } from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import type { KeyRecord } from "../db/key-store";
-import { errorResponse, FailedWith, JSON_HEADERS } from "../errors";
+import { errorResponse, FailedWith, okJson } from "../errors";
 import { BASE58_PATTERN } from "../ids";
 import { keyJson } from "../keys/key-json";
 import { isAllowed, keyRule, missingFor } from "../permissions";
@@ -72,7 +72,7 @@ function loadKey(load: () => KeyRecord | undefined): KeyRecord | undefined {
 }
 
 function keyAnswer(c: Context<ApiEnv>, key: KeyRecord): Response {
-  return c.body(`{"meta":{"requestId":"${c.get("requestId")}"},"data":${keyJson(key)}}`, 200, JSON_HEADERS);
+  return okJson(`{"meta":{"requestId":"${c.get("requestId")}"},"data":${keyJson(key)}}`);
 }
 
 /** `POST /v2/keys.getKey`: one key of the workspace by its id. */

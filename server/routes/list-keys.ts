@@ -4,7 +4,7 @@ import { LIST_KEYS_LIMIT_DEFAULT, LIST_KEYS_LIMIT_MAX, missingPermissionsDetail,
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import type { ListKeysQuery } from "../db/key-store";
-import { errorResponse, JSON_HEADERS } from "../errors";
+import { errorResponse, okJson } from "../errors";
 import { BASE58_PATTERN } from "../ids";
 import { keysJson } from "../keys/key-json";
 import { anyKeyRule, isAllowed, missingFor, permissionsFor, resources, type PermissionRule } from "../permissions";
@@ -146,6 +146,6 @@ export function listKeysHandler(deps: AuthDependencies, operation: ListOperation
     const page = revalidateKeysCache
       ? renderPage(query)
       : pages.get(JSON.stringify([query.workspaceId, apiId, externalId, cursor, limit]), () => renderPage(query));
-    return c.body(`{"meta":{"requestId":"${c.get("requestId")}"},${page}}`, 200, JSON_HEADERS);
+    return okJson(`{"meta":{"requestId":"${c.get("requestId")}"},${page}}`);
   };
 }

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import * as v from "valibot";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, DEFAULT_REGION, type AuthDependencies } from "../auth";
-import { errorResponse, JSON_HEADERS } from "../errors";
+import { errorResponse, okJson } from "../errors";
 import { createKeyRateLimiter } from "../keys/key-rate-limiter";
 import { parsePermissionQuery, PERMISSION_QUERY_MAX_LENGTH } from "../keys/permission-query";
 import { verifyKey, type VerifyRequest } from "../keys/verify-key";
@@ -157,6 +157,6 @@ export function verifyKeyHandler(deps: AuthDependencies) {
     if (result.kind === "unknown_ratelimit") {
       return errorResponse(c, "err:svc:application:precondition_failed", { detail: unknownRateLimitDetail(result) });
     }
-    return c.body(JSON.stringify({ meta: { requestId: c.get("requestId") }, data: result.data }), 200, JSON_HEADERS);
+    return okJson(JSON.stringify({ meta: { requestId: c.get("requestId") }, data: result.data }));
   };
 }

@@ -5,7 +5,7 @@ import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import { ChangeRefused, permissionRows, type PermissionRow } from "../db/key-changes";
 import { parsePermissionList } from "../db/management";
-import { JSON_HEADERS } from "../errors";
+import { okJson } from "../errors";
 import { resources, type PermissionRule } from "../permissions";
 import { applyRead, dataAnswer, requirePermissions } from "./change";
 import { readValidBody, type BodySpec } from "./json-body";
@@ -60,7 +60,7 @@ function page<T extends { id: string }>(rows: T[], limit: number): { rows: T[]; 
 }
 
 function pageAnswer(c: Context<ApiEnv>, data: unknown, pagination: { cursor?: string; hasMore: boolean }): Response {
-  return c.body(JSON.stringify({ meta: { requestId: c.get("requestId") }, data, pagination }), 200, JSON_HEADERS);
+  return okJson(JSON.stringify({ meta: { requestId: c.get("requestId") }, data, pagination }));
 }
 
 function listHandler<T extends { id: string }>(

@@ -3,6 +3,7 @@ import { Link, NavLink } from "react-router-dom";
 import { useConnection } from "../features/connect/key-store";
 import { maskKey } from "../features/connect/mask-key";
 import { useActiveEnvironment } from "./use-active-environment";
+import { BrandMark } from "./brand-mark";
 import { PRODUCT_NAME } from "./product";
 import { useForgetKey } from "./use-forget-key";
 import { useSwitchEnvironment } from "./use-switch-environment";
@@ -31,7 +32,7 @@ export function AppHeader() {
     <header className="app-header">
       <div className="app-header__inner">
         <Link to={paths.home} className="app-header__brand">
-          <img src="/favicon.svg" alt="" width={26} height={26} />
+          <BrandMark />
           <span>{PRODUCT_NAME}</span>
         </Link>
         <nav aria-label="Main" className="app-header__nav">

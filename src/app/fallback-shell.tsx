@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { paths } from "./paths";
+import { BrandMark } from "./brand-mark";
 import { PRODUCT_NAME } from "./product";
 
 /**
@@ -12,7 +13,7 @@ export function FallbackShell({ children }: { children: ReactNode }) {
       <header className="app-header">
         <div className="app-header__inner">
           <a href={paths.home} className="app-header__brand">
-            <img src="/favicon.svg" alt="" width={26} height={26} />
+            <BrandMark />
             <span>{PRODUCT_NAME}</span>
           </a>
           <nav aria-label="Main" className="app-header__nav">

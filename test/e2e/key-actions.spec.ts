@@ -125,10 +125,20 @@ test("a rerolled key's old secret works for the grace period and not after; the 
   // Rerolled again with no grace: the previous secret stops at once.
   await page.getByRole("button", { name: "Reroll" }).click();
   const again = page.getByRole("dialog", { name: "Reroll key" });
+  // The old key now expires with the first reroll's grace, and a new key made from it keeps that expiry.
+  await expect(again.getByText(/^The new key keeps this key.s expiry: it stops working in (59 minutes|1 hour) \(/)).toBeVisible();
   await again.getByLabel("Old key keeps working for").selectOption({ label: "Stop the old key now" });
   await again.getByRole("button", { name: "Reroll key" }).click();
-  await expect(page.getByRole("dialog", { name: "Key rerolled" }).getByLabel("Secret", { exact: true })).toHaveValue(/.+/);
+  const rerolledAgain = page.getByRole("dialog", { name: "Key rerolled" });
+  await expect(rerolledAgain.getByLabel("Secret", { exact: true })).toHaveValue(/.+/);
   expect(await verifyCode(server, rootKey, key.secret)).toBe("EXPIRED");
+
+  // Once more on the old key, now expired: a new key would be refused at once, and the form says so first.
+  await rerolledAgain.getByRole("button", { name: "Done" }).click();
+  await page.getByRole("button", { name: "Reroll" }).click();
+  await expect(page.getByRole("dialog", { name: "Reroll key" }).getByRole("note").filter({ hasText: /^This key expired just now/ })).toContainText(
+    "The new key keeps that expiry, so the service would refuse it at once as EXPIRED",
+  );
 });
 
 test("a created and a rerolled secret go nowhere but their dialog: not the console, the tabs' messages, the diagnostics report, storage or the URL; closed, it is gone from the page", async ({ page, server, context }) => {

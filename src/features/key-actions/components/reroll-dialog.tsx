@@ -2,6 +2,8 @@ import { FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
+import { formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
+import { useNow } from "../../../lib/hooks/use-now";
 import { SECRET_ON_ITS_WAY, useRerollKey } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { apiOf } from "../refusals";
@@ -30,6 +32,28 @@ export interface RerollDialogProps {
   keyHref: (keyId: string) => string;
   /** No request could tell whether the root key may reroll this key (its API is unknown): said before the form. */
   permissionUnknown?: boolean;
+}
+
+/**
+ * What the new key's expiry will be: a rerolled key keeps the old one's, as the real service copies it. Said before
+ * the reroll, for it is easy to miss: a key whose own expiry has passed (rerolled once before with its old secret
+ * stopped at once, say) gives a new key refused at once as EXPIRED.
+ */
+function InheritedExpiry({ expires }: { expires: number }) {
+  // The shared clock ticks once a minute; the time the dialog opened is newer when the key expired a moment ago
+  // (a reroll that stopped it at once).
+  const [opened] = useState(() => Date.now());
+  const now = Math.max(useNow(), opened);
+  const when = `${formatRelativeTime(expires, now)} (${formatUtcTime(expires) ?? "an unreadable date"})`;
+  if (expires <= now) {
+    return (
+      <p className="refusal-note" role="note">
+        This key expired {when}. The new key keeps that expiry, so the service would refuse it at once as EXPIRED:
+        remove or extend this key&rsquo;s expiry (Edit) before you reroll it.
+      </p>
+    );
+  }
+  return <p className="field__note">The new key keeps this key&rsquo;s expiry: it stops working {when}.</p>;
 }
 
 /** Reroll: a new secret with the same settings; the old one keeps working for the grace period chosen. */
@@ -63,6 +87,7 @@ export function RerollDialog({ connection, apiKey, cache, renderError, onClose, 
         <form className="action-form" onSubmit={submit}>
           {permissionUnknown && <UnknownPermissionNote action="create_key" apiId={apiOf(connection, { keyId: apiKey.keyId })} what="Rerolling (it makes a key)" />}
           <p>A new key with the same settings replaces this one. Callers need the new secret.</p>
+          {apiKey.expires !== undefined && <InheritedExpiry expires={apiKey.expires} />}
           <div className="field">
             <label className="field__label" htmlFor={`${id}-grace`}>
               Old key keeps working for

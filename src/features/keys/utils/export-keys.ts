@@ -26,10 +26,10 @@ function isoOrEmpty(ms: number | undefined): string {
   return Number.isNaN(date.getTime()) ? "" : date.toISOString();
 }
 
-/** Each table column as CSV: its header and its value. The usage bars are not exported (they cover only the rows seen). */
 /** A key's usage totals, where the dashboard has them (the rows that have been in view). */
 export type UsageOf = (keyId: string) => UsageTotals | undefined;
 
+/** Each table column as CSV: its header and its value. The usage bars are not exported (they cover only the rows seen). */
 const CSV_COLUMNS: Record<Exclude<ColumnId, "usage">, { header: string; value: (key: Key, now: number, usageOf: UsageOf) => string }> = {
   name: { header: "name", value: (key) => key.name ?? "" },
   keyId: { header: "keyId", value: (key) => key.keyId },

@@ -168,6 +168,27 @@ test("a double click on Reroll key rerolls once, and the secret shown is that ne
   expect(sent.map((call) => call.path)).toEqual(["/v2/keys.rerollKey"]);
 });
 
+test("Reroll says the new key keeps the old one's expiry, and warns when that expiry has passed", () => {
+  const HOUR = 3_600_000;
+  const reroll = (apiKey: Key) =>
+    render(wrap(<RerollDialog connection={connection} apiKey={apiKey} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} keyHref={(id) => `/keys/${id}`} />));
+
+  // Rerolled before with its old secret stopped at once: the real service copies that expiry to the new key.
+  const expired = reroll({ keyId: "key_1", expires: Date.now() - 2 * HOUR });
+  const warning = screen.getByRole("note");
+  expect(warning).toHaveTextContent(/^This key expired 2 hours ago \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)\./);
+  expect(warning).toHaveTextContent("refuse it at once as EXPIRED");
+  expired.unmount();
+
+  const expiring = reroll({ keyId: "key_2", expires: Date.now() + 3 * 24 * HOUR + HOUR });
+  expect(screen.queryByRole("note")).toBeNull();
+  expect(screen.getByText(/^The new key keeps this key.s expiry: it stops working in 3 days \(/)).toBeInTheDocument();
+  expiring.unmount();
+
+  reroll({ keyId: "key_3" });
+  expect(screen.queryByText(/expir/)).toBeNull();
+});
+
 test("Delete asks for the key's name, or its id when it has none", async () => {
   const user = userEvent.setup();
   const sent = stubApi({ "/v2/keys.deleteKey": ok({}) });
