@@ -1,5 +1,6 @@
 import { CreateKeyDialog, type CreateKeyDialogProps } from "../features/key-actions/components/create-key-dialog";
 import { LazyErrorPanel as ErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
+import { HoldPageProvider } from "./hold-page-provider";
 import { TROUBLESHOOT_PATH } from "./paths";
 import { useForgetKey } from "./use-forget-key";
 import { useKeyCache } from "./use-key-cache";
@@ -12,14 +13,16 @@ export function CreateKeyDialogSlot({ connection, onClose, suggestedApis }: Omit
   const cache = useKeyCache(connection);
   const reenterKey = useForgetKey();
   return (
-    <CreateKeyDialog
-      connection={connection}
-      cache={cache}
-      onClose={onClose}
-      suggestedApis={suggestedApis}
-      renderError={(error, onRetry) => (
-        <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} troubleshootHref={TROUBLESHOOT_PATH} />
-      )}
-    />
+    <HoldPageProvider>
+      <CreateKeyDialog
+        connection={connection}
+        cache={cache}
+        onClose={onClose}
+        suggestedApis={suggestedApis}
+        renderError={(error, onRetry) => (
+          <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} troubleshootHref={TROUBLESHOOT_PATH} />
+        )}
+      />
+    </HoldPageProvider>
   );
 }

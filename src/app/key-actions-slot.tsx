@@ -5,6 +5,7 @@ import type { Connection } from "../lib/api/transport";
 import type { Key } from "../lib/contract";
 import { retryableLazy } from "../lib/retryable-lazy";
 import { LazyErrorPanel as ErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
+import { HoldPageProvider } from "./hold-page-provider";
 import { keyPath, paths, TROUBLESHOOT_PATH } from "./paths";
 import { useForgetKey } from "./use-forget-key";
 import { apiOfListedKey, useKeyCache } from "./use-key-cache";
@@ -21,19 +22,21 @@ export function KeyActionsSlot({ connection, apiKey, refusedAs, now }: { connect
   return (
     // Code that did not arrive takes the actions only, not the key's page; anything else goes to the page's boundary.
     <LateCodeBoundary what="The key’s actions">
-      <KeyActions
-        connection={connection}
-        apiKey={apiKey}
-        cache={cache}
-        now={now}
-        refusedAs={refusedAs}
-        listedIn={listedIn}
-        keyHref={keyPath}
-        onDeleted={() => void navigate(paths.keys)}
-        renderError={(error, onRetry) => (
-          <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} troubleshootHref={TROUBLESHOOT_PATH} />
-        )}
-      />
+      <HoldPageProvider>
+        <KeyActions
+          connection={connection}
+          apiKey={apiKey}
+          cache={cache}
+          now={now}
+          refusedAs={refusedAs}
+          listedIn={listedIn}
+          keyHref={keyPath}
+          onDeleted={() => void navigate(paths.keys)}
+          renderError={(error, onRetry) => (
+            <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} troubleshootHref={TROUBLESHOOT_PATH} />
+          )}
+        />
+      </HoldPageProvider>
     </LateCodeBoundary>
   );
 }

@@ -104,7 +104,7 @@ test("a bulk disable of 50 keys with one refused reports 49 and the one, with wh
   const failed = dialog.getByRole("list", { name: "Failed" }).getByRole("listitem");
   await expect(failed).toHaveCount(1);
   await expect(failed).toContainText(`${prefix}49 elsewhere ${refused.keyId}`);
-  await expect(failed).toContainText("This key may not change keys");
+  await expect(failed).toContainText("This root key may not change keys");
   await expect(failed).toContainText("403");
   await expect(dialog.getByRole("button", { name: "Retry the 1 not changed" })).toBeVisible();
   expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `bulk-result-${scheme}`))).toEqual(bothThemesClean);

@@ -177,7 +177,7 @@ test("a key refused when the page opens: the early request's answer gets the gui
 
   const sent = requests(page);
   await page.reload();
-  await expect(page.getByRole("heading", { name: "The API does not know this key" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "The API does not know this root key" })).toBeVisible();
   expect(await startedEarly(page)).toBe(true);
   expect(sent.count("keys.listKeys")).toBe(1);
   await expect(page.locator(".error-panel__actions").getByRole("button").first()).toHaveText("Re-enter key");

@@ -141,6 +141,55 @@ test("a rerolled key's old secret works for the grace period and not after; the 
   );
 });
 
+test("Back while a rerolled key's secret is on its way or shown asks first: kept, the page and its dialog stay; confirmed, the page is left", async ({ page, server }) => {
+  const rootKey = await actingRootKey(server, "e2e-reroll-back");
+  await adminKey(server, ["--name", "Rerolled then Back"]);
+  await connect(page, server, rootKey);
+  // Reached in the app, so that Back stays in it.
+  await page.goto(`${server.url}/keys`);
+  await page.getByLabel("Filter keys").fill("Rerolled then Back");
+  await page.getByRole("table").getByRole("link", { name: "Rerolled then Back" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Rerolled then Back" })).toBeVisible();
+  const keyUrl = page.url();
+
+  // The answer held back: Back while it is on its way would leave the secret nowhere to go.
+  let answer: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  await page.route("**/v2/keys.rerollKey", async (route) => {
+    await answered;
+    await route.continue();
+  });
+  await page.getByRole("button", { name: "Reroll" }).click();
+  await page.getByRole("dialog", { name: "Reroll key" }).getByRole("button", { name: "Reroll key" }).click();
+  await expect(page.getByRole("button", { name: "Rerolling…" })).toBeVisible();
+  const asked: string[] = [];
+  page.on("dialog", (question) => {
+    asked.push(question.message());
+    void question.dismiss();
+  });
+  await page.goBack();
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toBe("Leave this page? The new key’s secret is shown only once, in this page’s dialog: leaving the page loses it.");
+  answer();
+  const rerolled = page.getByRole("dialog", { name: "Key rerolled" });
+  const secret = await rerolled.getByLabel("Secret", { exact: true }).inputValue();
+  expect(secret).toMatch(/.+/);
+  expect(page.url()).toBe(keyUrl);
+
+  // Shown: Back asks again, and kept, the secret is still there.
+  await page.goBack();
+  await expect.poll(() => asked.length).toBe(2);
+  await expect(rerolled.getByLabel("Secret", { exact: true })).toHaveValue(secret);
+  expect(page.url()).toBe(keyUrl);
+
+  // Confirmed, Back goes.
+  page.removeAllListeners("dialog");
+  page.once("dialog", (question) => void question.accept());
+  await page.goBack();
+  await expect(page).toHaveURL(`${server.url}/keys`);
+  await expect(rerolled).toHaveCount(0);
+});
+
 test("a created and a rerolled secret go nowhere but their dialog: not the console, the tabs' messages, the diagnostics report, storage or the URL; closed, it is gone from the page", async ({ page, server, context }) => {
   const rootKey = await actingRootKey(server, "e2e-secret-paths");
   const apiId = await server.admin(["apis", "create", "--name", "e2e-secret-paths"]);

@@ -45,6 +45,19 @@ test("every key dialog at 375 px, light and dark: axe clean, inside the screen, 
   }
 });
 
+test("a refusal's note at 375 px wraps the service's words inside itself, where they can be read", async ({ page, server }) => {
+  const readOnly = await server.admin(["root-key", "create", "--name", "e2e-phone-refusal", "--permissions", "api.*.read_key,api.*.read_analytics"]);
+  const key = await adminKey(server, ["--name", "Refused on a phone"]);
+  await connect(page, server, readOnly);
+  await openKey(page, server, key.keyId, "Refused on a phone");
+  await page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Edit", exact: true }).click();
+  // The service's words name the permission as one long unbroken token (unkey:v1:ws_…:keyspaces/…#update_key).
+  const note = page.getByRole("note");
+  await expect(note).toContainText("the service refused it: “Missing one of these permissions");
+  expect(await note.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+  await saveScreenshot(page, "phone-refusal-note");
+});
+
 test("the bulk progress at 375 px, light and dark: axe clean, inside the screen, its Cancel reachable by keyboard", async ({ page, server }) => {
   const rootKey = await actingRootKey(server, "e2e-phone-progress");
   // A prefix of its own: --repeat-each runs this again on the same server, beside the first run's keys.

@@ -224,7 +224,7 @@ test("a key revoked while its list is on screen: the list goes, Re-enter key com
   await server.admin(["root-key", "revoke", id]);
 
   await page.getByRole("button", { name: "Refresh" }).click();
-  await expect(page.getByRole("heading", { name: "The API does not know this key" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "The API does not know this root key" })).toBeVisible();
   await expect(page.getByRole("table", { name: "API keys" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Export…" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Retry" })).toHaveCount(0);

@@ -100,7 +100,7 @@ test("an unknown key is named, and so is a revoked one", async ({ page, server }
   await enterKey(page, "ks_root_ThisKeyDoesNotExist1234567");
   await openTroubleshootFromPanel(page);
   let diagnosis = await runDiagnostics(page);
-  await expect(diagnosis).toContainText("The API does not know this key.");
+  await expect(diagnosis).toContainText("The API does not know this root key.");
   await expect(diagnosis).toContainText("it never existed there, or it was revoked");
   await saveScreenshot(page, "troubleshoot-unknown-key");
 
@@ -132,7 +132,7 @@ test("a key from another environment is found there after a click, and Keyscope 
     await expect(page.getByTestId("environment-badge")).toHaveText(/Development$/);
     await saveScreenshot(page, "environments");
     await enterKey(page, productionKey);
-    await expect(page.getByRole("alert")).toContainText("The API does not know this key");
+    await expect(page.getByRole("alert")).toContainText("The API does not know this root key");
     await openTroubleshootFromPanel(page);
     const diagnosis = await runDiagnostics(page);
     await expect(diagnosis).toContainText("does not know this key");

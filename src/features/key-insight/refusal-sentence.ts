@@ -74,15 +74,29 @@ function outcomeReason(outcome: AnalyticsOutcome, key: KeyFacts): string {
   }
 }
 
+/** When the window of the key's one rate limit that refused last resets, if that is known. */
+function refusingWindowReset(key: KeyFacts, latest: LatestRefusal | undefined): number | undefined {
+  const limits = appliedRateLimits(key);
+  const refusedAt = latest?.("RATE_LIMITED");
+  if (limits.length !== 1 || limits[0] === undefined || refusedAt === undefined) return undefined;
+  return windowReset(refusedAt, limits[0].limit.duration);
+}
+
+/** The next instant after `now` at which the verdict changes by itself: the key expires, or the refusing window resets. */
+export function verdictTurnsAt(key: KeyFacts, now: number, latest?: LatestRefusal): number | undefined {
+  const instants = [key.expires, refusingWindowReset(key, latest)].filter((instant): instant is number => instant !== undefined && instant > now);
+  return instants.length === 0 ? undefined : Math.min(...instants);
+}
+
 /**
  * "; the window that refused last resets at …": when the key's one rate limit refused last, known from `latest`; and
  * that the key was changed after that refusal (its limit raised, say), since the limit named is the key's as it is now.
  */
 function rateLimitReset(key: KeyFacts, now: number, latest: LatestRefusal | undefined): string {
-  const limits = appliedRateLimits(key);
   const refusedAt = latest?.("RATE_LIMITED");
-  if (limits.length !== 1 || limits[0] === undefined || refusedAt === undefined) return "";
-  const reset = describeReset(windowReset(refusedAt, limits[0].limit.duration), now);
+  const resetAt = refusingWindowReset(key, latest);
+  if (refusedAt === undefined || resetAt === undefined) return "";
+  const reset = describeReset(resetAt, now);
   const changed = key.updatedAt !== undefined && key.updatedAt > refusedAt ? `; the key was changed since, ${formatPastTime(key.updatedAt, now)}` : "";
   return `${reset === null ? "" : `; the window that refused last ${reset}`}${changed}`;
 }
@@ -99,10 +113,12 @@ export function dominantRefusal(counts: OutcomeCounts): AnalyticsOutcome | null 
 
 /**
  * One sentence answering "why is this key refused?" from its fields and its last 24 hours of outcomes
- * (`counts`, or null when analytics could not be read); `latest` dates a rate limit's refusal, so its reset can be said.
+ * (`counts`, null when analytics could not be read, "pending" while it is on its way); `latest` dates a rate limit's
+ * refusal, so its reset can be said.
  */
-export function refusalVerdict(key: KeyFacts, counts: OutcomeCounts | null, now: number, latest?: LatestRefusal): Verdict {
+export function refusalVerdict(key: KeyFacts, answer: OutcomeCounts | null | "pending", now: number, latest?: LatestRefusal): Verdict {
   const reasons = fieldReasons(key, now);
+  const counts = answer === "pending" ? null : answer;
   const total = counts === null ? 0 : Object.values(counts).reduce((sum, count) => sum + count, 0);
   const refused = counts === null ? 0 : total - counts.VALID;
 
@@ -128,6 +144,7 @@ export function refusalVerdict(key: KeyFacts, counts: OutcomeCounts | null, now:
     };
   }
 
+  if (answer === "pending") return { tone: "quiet", text: "Nothing in its fields refuses it; its recent verifications are on their way." };
   if (counts === null) {
     return { tone: "quiet", text: "Nothing in its fields refuses it; its recent verifications could not be read (the reason is below)." };
   }

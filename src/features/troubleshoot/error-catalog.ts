@@ -236,7 +236,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
   "authentication:key_not_found": {
     id: "authentication:key_not_found",
     tone: "danger",
-    heading: "The API does not know this key",
+    heading: "The API does not know this root key",
     whatHappened:
       "The key arrived in the right form, but the API has no such key: it never existed there, or it was revoked.",
     fix: [
@@ -255,9 +255,9 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
   "authorization:insufficient_permissions": {
     id: "authorization:insufficient_permissions",
     tone: "danger",
-    heading: (_error, context) => `This key may not ${context.permission.action}`,
+    heading: (_error, context) => `This root key may not ${context.permission.action}`,
     whatHappened: (_error, context) =>
-      `The API knows the key, but the key lacks the permission to ${context.permission.action}: \`${context.permission.name}\`.`,
+      `The API knows the root key, but it lacks the permission to ${context.permission.action}: \`${context.permission.name}\`.`,
     fix: (_error, context) => [
       `Give the root key \`${context.permission.name}\` (or \`${context.permission.perApi}\` for one API).`,
       "Or use a root key that already has it, with Re-enter key.",
@@ -281,10 +281,10 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
   "authorization:key_disabled": {
     id: "authorization:key_disabled",
     tone: "danger",
-    heading: "This key is disabled",
-    whatHappened: "The key exists, but it has been disabled, so the API refuses every request made with it.",
+    heading: "This root key is disabled",
+    whatHappened: "The root key exists, but it has been disabled, so the API refuses every request made with it.",
     fix: [
-      "Enable the key again where it is managed, if it was disabled by mistake.",
+      "Enable the root key again where it is managed, if it was disabled by mistake.",
       "Otherwise use another root key, with Re-enter key.",
     ],
     likelyCauses: [
@@ -315,7 +315,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
   "data:api_not_found": {
     id: "data:api_not_found",
     tone: "danger",
-    heading: "The API was not found, or this key may not read it",
+    heading: "The API was not found, or this root key may not read it",
     whatHappened:
       "The API answered 404 for the `apiId` in the request. The real service gives this same answer when the key lacks read permission on that API, so that it does not reveal which APIs exist.",
     fix: [
@@ -548,7 +548,7 @@ const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5x
   "401": {
     id: "status:401",
     tone: "danger",
-    heading: "The API did not accept the key",
+    heading: "The API did not accept the root key",
     whatHappened: "The API answered 401 Unauthorized: it could not establish who is asking from the key sent.",
     fix: [
       "Paste the root key again with Re-enter key, all of it, without the word `Bearer`.",
@@ -561,8 +561,8 @@ const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5x
   "403": {
     id: "status:403",
     tone: "danger",
-    heading: "The API refused this key access",
-    whatHappened: "The API answered 403 Forbidden: it knows the key, but the key may not do this.",
+    heading: "The API refused this root key access",
+    whatHappened: "The API answered 403 Forbidden: it knows the root key, but that key may not do this.",
     fix: [
       "Give the root key the permission to read keys (`api.*.read_key`), or use another key.",
       "Check that the key is enabled.",

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 
 /**
  * The current time, advancing once a minute, for "3 days ago" and the Expired badge.
@@ -46,4 +46,26 @@ function getSnapshot(): number {
 
 export function useNow(): number {
   return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+}
+
+/** The longest wait useTickAt schedules (setTimeout's limit is about 24 days). */
+const LONGEST_WAIT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Advances the clock at `instant` as well (a key's expiry, a rate limit window's reset), so that what turns then
+ * is said then, not up to a minute later. Nothing while no page holds the clock.
+ */
+export function useTickAt(instant: number | undefined): void {
+  useEffect(() => {
+    if (instant === undefined) return;
+    const wait = instant - Date.now();
+    if (wait < 0 || wait > LONGEST_WAIT_MS) return;
+    // A millisecond after: at `instant` itself it has not yet passed.
+    const extra = setTimeout(() => {
+      if (timer === undefined) return;
+      clearTimeout(timer);
+      tick();
+    }, wait + 1);
+    return () => clearTimeout(extra);
+  }, [instant]);
 }

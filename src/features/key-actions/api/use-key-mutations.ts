@@ -28,6 +28,9 @@ import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
 /** What the dialog of a secret-returning request says while it cannot be closed. */
 export const SECRET_ON_ITS_WAY = "Waiting for the new key: its secret is shown only once, so this stays open until it comes.";
 
+/** What the page asks before it is left (Back, a reload) while a dialog has a new secret on its way or shown. */
+export const SECRET_LOST_BY_LEAVING = "The new key’s secret is shown only once, in this page’s dialog: leaving the page loses it.";
+
 /**
  * What the dialog of a change to the key says while it cannot be closed: its answer has nowhere else to go (a
  * refusal, said in the form; a deleted key, whose page is then left).

@@ -2,8 +2,9 @@ import { CreditsFields, EnabledField, ExpiresField, ExternalIdField, Field, Form
 import { useId, useState, type FormEvent } from "react";
 import type { CreateKeyRequest } from "../../../lib/api/create-key";
 import type { Connection } from "../../../lib/api/transport";
+import { useHoldPage } from "../../../lib/hooks/use-hold-page";
 import { useNow } from "../../../lib/hooks/use-now";
-import { SECRET_ON_ITS_WAY, useCreateKey } from "../api/use-key-mutations";
+import { SECRET_LOST_BY_LEAVING, SECRET_ON_ITS_WAY, useCreateKey } from "../api/use-key-mutations";
 import { useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
 import type { KeyCache } from "../key-cache";
 import { mayHaveCreated } from "../api/find-created-keys";
@@ -35,6 +36,7 @@ export function CreateKeyDialog({ connection, cache, renderError, onClose, sugge
   const [created, setCreated] = useState<{ keyId: string; secret: string } | null>(null);
   // Here, not in the form: while it is pending the dialog must stay open, or the secret would have nowhere to go.
   const mutation = useCreateKey(connection, cache);
+  useHoldPage(mutation.isPending || created !== null ? SECRET_LOST_BY_LEAVING : null);
   return (
     <ActionDialog title={created === null ? "Create key" : "Key created"} onClose={onClose} busy={mutation.isPending ? SECRET_ON_ITS_WAY : undefined}>
       {created === null ? (

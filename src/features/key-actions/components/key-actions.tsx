@@ -1,4 +1,5 @@
-import { useLayoutEffect, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import type { RateLimit } from "../../../lib/key-facts";
@@ -40,6 +41,46 @@ type Open =
   | { dialog: "access"; refused?: boolean; permission?: ProbeAnswer }
   | null;
 
+/** A button of the key actions the focus is moved to. */
+type ActionButton = "enable" | "disable" | "edit" | "credits" | "access" | "reroll" | "delete";
+
+/**
+ * Each dialog's button in Key actions, and the permission its action needs, whose refusal disables the buttons that
+ * open it (a verdict's fix, such as Add credits, opens the same dialog).
+ */
+const DIALOGS: Record<NonNullable<Open>["dialog"], { button: ActionButton; action: KeyAction }> = {
+  edit: { button: "edit", action: "update_key" },
+  credits: { button: "credits", action: "update_key" },
+  access: { button: "access", action: "update_key" },
+  reroll: { button: "reroll", action: "create_key" },
+  delete: { button: "delete", action: "delete_key" },
+};
+
+/** The button a refusal of each action holds back, which Check again gives back. */
+const HELD_BACK: Record<KeyAction, ActionButton> = {
+  update_key: "edit",
+  create_key: "reroll",
+  delete_key: "delete",
+  add_permission_to_key: "access",
+  remove_permission_from_key: "access",
+  add_role_to_key: "access",
+};
+
+/** Whether the focus is still somewhere a keyboard user can go on from (not fallen to the page's start). */
+function focusKept(): boolean {
+  const at = document.activeElement;
+  return at !== null && at !== document.body && at.isConnected && !(at instanceof HTMLButtonElement && at.disabled);
+}
+
+/** A ref callback that keeps `element` in `elements` under `name` while it is mounted. */
+function keptAs<T>(elements: Map<T, HTMLButtonElement>, name: T) {
+  return (element: HTMLButtonElement | null) => {
+    if (element === null) return;
+    elements.set(name, element);
+    return () => void elements.delete(name);
+  };
+}
+
 /**
  * What a key's page lets one do to the key: the verdict's fix first (Enable, Add credits, Extend…), then every
  * action. An action the root key may not take says which permission it needs before any form opens.
@@ -52,6 +93,37 @@ export function KeyActions(props: KeyActionsProps) {
     if (listedIn !== undefined) learnKeysApi(connection, [apiKey.keyId], listedIn);
   }, [connection, apiKey.keyId, listedIn]);
   const [checking, setChecking] = useState(false);
+  // The buttons a refusal disables, and each refusal note's Check again, by action: where the focus goes on to.
+  const [actionButtons] = useState(() => new Map<ActionButton, HTMLButtonElement>());
+  const [checkAgainButtons] = useState(() => new Map<KeyAction, HTMLButtonElement>());
+  const closedDialog = useRef<NonNullable<Open>["dialog"] | null>(null);
+  // A dialog gives the focus back to the button that opened it. When that button is gone or disabled, the focus
+  // would fall to the page's start: it goes on to the note of a refusal learnt meanwhile, which says why, else to
+  // the dialog's own button in Key actions (a fix, such as Add credits, goes once its change is made).
+  useEffect(() => {
+    const closed = closedDialog.current;
+    if (open !== null || closed === null) return;
+    closedDialog.current = null;
+    if (focusKept()) return;
+    const { action, button } = DIALOGS[closed];
+    const next = checkAgainButtons.get(action) ?? actionButtons.get(button);
+    if (next !== undefined && !next.disabled) next.focus();
+  }, [open, checkAgainButtons, actionButtons]);
+  // Disable, Enable and Remove expiry each remove their own button once they show as made: the focus goes on to the
+  // button that comes next (once the service has answered, as it is disabled till then), unless it moved meanwhile.
+  const moveFocus = useRef<{ from: Element; to: ActionButton } | null>(null);
+  useEffect(() => {
+    const move = moveFocus.current;
+    if (move === null || move.from.isConnected) return;
+    if (focusKept()) {
+      moveFocus.current = null;
+      return;
+    }
+    const to = actionButtons.get(move.to);
+    if (to === undefined || to.disabled) return;
+    moveFocus.current = null;
+    to.focus();
+  });
   const target = { keyId: apiKey.keyId };
   const updateRefusal = useRefusal(connection, "update_key", target);
   const deleteRefusal = useRefusal(connection, "delete_key", target);
@@ -63,7 +135,10 @@ export function KeyActions(props: KeyActionsProps) {
   const outOfCredits = apiKey.credits?.remaining === 0;
 
   // One change of these at a time (the mutation ignores another meanwhile): the buttons that send it wait for it.
-  const setEnabled = (value: boolean) => toggle.mutate({ keyId: apiKey.keyId, changes: { enabled: value }, optimistic: { enabled: value } });
+  const setEnabled = (value: boolean, from: Element) => {
+    moveFocus.current = { from, to: value ? "disable" : "enable" };
+    toggle.mutate({ keyId: apiKey.keyId, changes: { enabled: value }, optimistic: { enabled: value } });
+  };
 
   /**
    * Opens a form once it is known the root key may take its action (a probe when unknown); a refusal is said
@@ -78,8 +153,16 @@ export function KeyActions(props: KeyActionsProps) {
   }
   const openUpdating = (next: Open) => openChecked(probeUpdate, () => next);
 
-  const checkAgain = (action: KeyAction) => () => forgetRefusal(connection, action, target);
-  const common = { connection, apiKey, cache, renderError, onClose: () => setOpen(null) };
+  // The note and its button go, and the button the refusal held back is enabled again: the focus goes on to it.
+  const checkAgain = (action: KeyAction) => () => {
+    flushSync(() => forgetRefusal(connection, action, target));
+    actionButtons.get(HELD_BACK[action])?.focus();
+  };
+  const closeDialog = () => {
+    if (open !== null) closedDialog.current = open.dialog;
+    setOpen(null);
+  };
+  const common = { connection, apiKey, cache, renderError, onClose: closeDialog };
   // Not disabled while a probe runs (aria-disabled instead, a second click ignored): a disabled button loses the
   // focus, and the dialog it opens could not give it back when it closes.
   const updating = updateRefusal !== undefined;
@@ -90,7 +173,15 @@ export function KeyActions(props: KeyActionsProps) {
 
   const fixes = [
     !enabled && (
-      <button key="enable" type="button" className="button button--primary" disabled={updating || toggle.isPending} aria-disabled={checking || undefined} onClick={() => setEnabled(true)}>
+      <button
+        key="enable"
+        ref={keptAs(actionButtons, "enable")}
+        type="button"
+        className="button button--primary"
+        disabled={updating || toggle.isPending}
+        aria-disabled={checking || undefined}
+        onClick={(event) => setEnabled(true, event.currentTarget)}
+      >
         Enable
       </button>
     ),
@@ -110,7 +201,10 @@ export function KeyActions(props: KeyActionsProps) {
         type="button"
         className="button"
         disabled={updating || toggle.isPending} aria-disabled={checking || undefined}
-        onClick={() => toggle.mutate({ keyId: apiKey.keyId, changes: { expires: null }, optimistic: { expires: undefined } })}
+        onClick={(event) => {
+          moveFocus.current = { from: event.currentTarget, to: "edit" };
+          toggle.mutate({ keyId: apiKey.keyId, changes: { expires: null }, optimistic: { expires: undefined } });
+        }}
       >
         Remove expiry
       </button>
@@ -146,33 +240,70 @@ export function KeyActions(props: KeyActionsProps) {
           {fixes}
         </div>
       )}
-      {updateRefusal && <RefusalNote refusal={updateRefusal} action="Changing this key" onCheckAgain={checkAgain("update_key")} />}
+      {updateRefusal && (
+        <RefusalNote refusal={updateRefusal} action="Changing this key" onCheckAgain={checkAgain("update_key")} checkAgainRef={keptAs(checkAgainButtons, "update_key")} />
+      )}
       <div className="key-actions" role="group" aria-label="Key actions">
         {enabled && (
-          <button type="button" className="button" disabled={updating || toggle.isPending} onClick={() => setEnabled(false)}>
+          <button ref={keptAs(actionButtons, "disable")} type="button" className="button" disabled={updating || toggle.isPending} onClick={(event) => setEnabled(false, event.currentTarget)}>
             Disable
           </button>
         )}
-        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "edit" })}>
+        <button
+          ref={keptAs(actionButtons, "edit")}
+          type="button"
+          className="button"
+          disabled={updating}
+          aria-disabled={checking || undefined}
+          onClick={() => void openUpdating({ dialog: "edit" })}
+        >
           Edit
         </button>
-        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "credits" })}>
+        <button
+          ref={keptAs(actionButtons, "credits")}
+          type="button"
+          className="button"
+          disabled={updating}
+          aria-disabled={checking || undefined}
+          onClick={() => void openUpdating({ dialog: "credits" })}
+        >
           Credits
         </button>
-        <button type="button" className="button" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openChecked(probeAccess, (permission) => ({ dialog: "access", permission }))}>
+        <button
+          ref={keptAs(actionButtons, "access")}
+          type="button"
+          className="button"
+          disabled={updating}
+          aria-disabled={checking || undefined}
+          onClick={() => void openChecked(probeAccess, (permission) => ({ dialog: "access", permission }))}
+        >
           Permissions and roles
         </button>
-        <button type="button" className="button" disabled={createRefusal !== undefined} aria-disabled={checking || undefined} onClick={() => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission }))}>
+        <button
+          ref={keptAs(actionButtons, "reroll")}
+          type="button"
+          className="button"
+          disabled={createRefusal !== undefined}
+          aria-disabled={checking || undefined}
+          onClick={() => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission }))}
+        >
           Reroll
         </button>
-        <button type="button" className="button button--danger" disabled={deleteRefusal !== undefined} onClick={() => setOpen({ dialog: "delete" })}>
+        <button ref={keptAs(actionButtons, "delete")} type="button" className="button button--danger" disabled={deleteRefusal !== undefined} onClick={() => setOpen({ dialog: "delete" })}>
           Delete
         </button>
         {checking && <span role="status">Checking what this root key may do…</span>}
       </div>
-      {createRefusal && <RefusalNote refusal={createRefusal} action="Rerolling" onCheckAgain={checkAgain("create_key")} />}
-      {deleteRefusal && <RefusalNote refusal={deleteRefusal} action="Deleting" onCheckAgain={checkAgain("delete_key")} />}
-      {addPermissionRefusal && <RefusalNote refusal={addPermissionRefusal} action="Adding a permission" onCheckAgain={checkAgain("add_permission_to_key")} />}
+      {createRefusal && <RefusalNote refusal={createRefusal} action="Rerolling" onCheckAgain={checkAgain("create_key")} checkAgainRef={keptAs(checkAgainButtons, "create_key")} />}
+      {deleteRefusal && <RefusalNote refusal={deleteRefusal} action="Deleting" onCheckAgain={checkAgain("delete_key")} checkAgainRef={keptAs(checkAgainButtons, "delete_key")} />}
+      {addPermissionRefusal && (
+        <RefusalNote
+          refusal={addPermissionRefusal}
+          action="Adding a permission"
+          onCheckAgain={checkAgain("add_permission_to_key")}
+          checkAgainRef={keptAs(checkAgainButtons, "add_permission_to_key")}
+        />
+      )}
       {toggle.isError && <div className="key-actions__result">{renderError(toggle.error, () => toggle.mutate(toggle.variables))}</div>}
 
       {open?.dialog === "edit" && (

@@ -1,3 +1,4 @@
+import type { Ref } from "react";
 import { grantsOf, type KeyAction, type Refusal } from "../refusals";
 
 /** The permissions that grant `action` on `apiId`, said both ways: for every API, or for this API only. */
@@ -20,7 +21,17 @@ export function NeededPermissions({ action, apiId }: { action: KeyAction; apiId:
  * Says, before any form, which permission the root key lacks for an action there and how to grant it; Check again
  * forgets the refusal once it has been granted (the same root key keeps its id, so nothing else would).
  */
-export function RefusalNote({ refusal, action, onCheckAgain }: { refusal: Refusal; action: string; onCheckAgain?: () => void }) {
+export function RefusalNote({
+  refusal,
+  action,
+  onCheckAgain,
+  checkAgainRef,
+}: {
+  refusal: Refusal;
+  action: string;
+  onCheckAgain?: () => void;
+  checkAgainRef?: Ref<HTMLButtonElement>;
+}) {
   const { anyOf, alsoNeeds } = grantsOf(refusal.action, refusal.apiId);
   const grant = [...alsoNeeds, anyOf[0]].join(",");
   return (
@@ -36,7 +47,7 @@ export function RefusalNote({ refusal, action, onCheckAgain }: { refusal: Refusa
         reference server), then reconnect with it.
       </p>
       {onCheckAgain !== undefined && (
-        <button type="button" className="button button--small" onClick={onCheckAgain}>
+        <button ref={checkAgainRef} type="button" className="button button--small" onClick={onCheckAgain}>
           Granted since? Check again
         </button>
       )}

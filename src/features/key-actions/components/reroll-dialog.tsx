@@ -3,8 +3,9 @@ import { useId, useState, type FormEvent } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import { formatPastTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
+import { useHoldPage } from "../../../lib/hooks/use-hold-page";
 import { useNow } from "../../../lib/hooks/use-now";
-import { SECRET_ON_ITS_WAY, useRerollKey } from "../api/use-key-mutations";
+import { SECRET_LOST_BY_LEAVING, SECRET_ON_ITS_WAY, useRerollKey } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { apiOf } from "../refusals";
 import { ActionDialog } from "./action-dialog";
@@ -64,6 +65,7 @@ export function RerollDialog({ connection, apiKey, cache, renderError, onClose, 
   const [grace, setGrace] = useState<number>(GRACE_PERIODS[2].ms);
   const [rerolled, setRerolled] = useState<{ keyId: string; secret: string } | null>(null);
   const mutation = useRerollKey(connection, cache);
+  useHoldPage(mutation.isPending || rerolled !== null ? SECRET_LOST_BY_LEAVING : null);
 
   function send() {
     let secret = "";

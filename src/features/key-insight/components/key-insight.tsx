@@ -8,9 +8,10 @@ import { isKeyId, sqlString, USAGE_WINDOWS, type UsageWindow } from "../../../li
 import type { AnalyticsOutcome } from "../../../lib/verification-outcomes";
 import type { Key } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
+import { useTickAt } from "../../../lib/hooks/use-now";
 import { useKey } from "../api/get-key";
 import { useKeyUsage, useRefusals } from "../api/key-analytics";
-import { dominantRefusal, refusalVerdict } from "../refusal-sentence";
+import { dominantRefusal, refusalVerdict, verdictTurnsAt } from "../refusal-sentence";
 import { usageSeries, type UsageSeries } from "../usage-series";
 import { bucketLabel, usageSummary } from "../usage-summary";
 import { KeyFields, Timestamp } from "./key-fields";
@@ -95,7 +96,9 @@ function KeyInsightContent(props: KeyInsightProps & { apiKey: Key }) {
     const items = refusals.data?.pages.flatMap((page) => page.items) ?? [];
     return (outcome: AnalyticsOutcome) => items.find((item) => item.outcome === outcome)?.time;
   }, [refusals.data]);
-  const verdict = refusalVerdict(apiKey, dayCounts, now, latest);
+  const verdict = refusalVerdict(apiKey, day.isPending && analyzable ? "pending" : dayCounts, now, latest);
+  // The page's clock ticks once a minute: it ticks at the key's expiry and the window's reset too, or they would be said late.
+  useTickAt(verdictTurnsAt(apiKey, now, latest));
   const title = apiKey.name !== undefined && apiKey.name.trim() !== "" ? apiKey.name : apiKey.keyId;
 
   return (

@@ -1,7 +1,7 @@
 import { onlineManager, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { afterEach, expect, onTestFinished, test, vi } from "vitest";
 import { CreateKeyDialog } from "../../../../src/features/key-actions/components/create-key-dialog";
 import { DeleteDialog } from "../../../../src/features/key-actions/components/delete-dialog";
@@ -13,7 +13,7 @@ import type { Key } from "../../../../src/lib/contract";
 import { clearJournal, journalEntries } from "../../../../src/lib/request-journal";
 import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
-import { fakeCache, forbidden, ok, pressEscape, renderError, stubApi, type Answer } from "./key-actions-harness";
+import { fakeCache, forbidden, ok, pressEscape, renderError, stubApi, WORKSPACE, type Answer } from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
@@ -282,6 +282,66 @@ test("offline, Disable is sent at once, fails in place and is rolled back: it ne
   expect(cache.rollbacks).toBe(1);
 });
 
+/** KeyActions over a key that its cache's patches change, as the key's page shows it. */
+function PatchedKeyActions({ initial }: { initial: Key }) {
+  const [key, setKey] = useState(initial);
+  const [now] = useState(() => Date.now());
+  const [cache] = useState(() => ({
+    ...fakeCache(),
+    patchKey: (_keyId: string, patch: Partial<Key>) => {
+      setKey((shown) => ({ ...shown, ...patch }));
+      return () => setKey(initial);
+    },
+  }));
+  return <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={cache} now={now} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />;
+}
+
+test("Disable, Enable and Remove expiry, which each remove their own button, leave the keyboard focus on what comes next, not on the page's start", async () => {
+  const user = userEvent.setup();
+  let answer = held();
+  stubApi({ "/v2/keys.updateKey": () => answer.released.then(() => ok({})) });
+  render(wrap(<PatchedKeyActions initial={{ keyId: "key_1", name: "Worker", enabled: true, expires: Date.now() - 60_000 }} />));
+
+  screen.getByRole("button", { name: "Disable" }).focus();
+  await user.keyboard("{Enter}");
+  answer.release();
+  // The button that undoes it, once the service has answered.
+  await waitFor(() => expect(screen.getByRole("button", { name: "Enable" })).toHaveFocus());
+
+  answer = held();
+  await user.keyboard("{Enter}");
+  answer.release();
+  await waitFor(() => expect(screen.getByRole("button", { name: "Disable" })).toHaveFocus());
+
+  answer = held();
+  screen.getByRole("button", { name: "Remove expiry" }).focus();
+  await user.keyboard("{Enter}");
+  answer.release();
+  // The expiry is set again in Edit.
+  await waitFor(() => expect(screen.getByRole("button", { name: "Edit" })).toHaveFocus());
+  expect(screen.queryByRole("button", { name: "Remove expiry" })).not.toBeInTheDocument();
+});
+
+test("a verdict's fix that goes once its dialog made the change (Add credits, Extend expiry) leaves the focus on the dialog's own button", async () => {
+  const user = userEvent.setup();
+  stubApi({ "/v2/keys.updateKey": ok({}), "/v2/keys.updateCredits": ok({ remaining: 100 }), ...WORKSPACE });
+  render(wrap(<PatchedKeyActions initial={{ keyId: "key_1", name: "Worker", enabled: true, credits: { remaining: 0 }, expires: Date.now() - 60_000 }} />));
+
+  screen.getByRole("button", { name: "Add credits" }).focus();
+  await user.keyboard("{Enter}");
+  await user.click(await screen.findByRole("button", { name: "Save credits" }));
+  await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  expect(screen.queryByRole("button", { name: "Add credits" })).not.toBeInTheDocument();
+  await waitFor(() => expect(screen.getByRole("button", { name: "Credits" })).toHaveFocus());
+
+  screen.getByRole("button", { name: "Extend expiry" }).focus();
+  await user.keyboard("{Enter}");
+  await user.click(await screen.findByRole("button", { name: "Save changes" }));
+  await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  expect(screen.queryByRole("button", { name: "Extend expiry" })).not.toBeInTheDocument();
+  await waitFor(() => expect(screen.getByRole("button", { name: "Edit" })).toHaveFocus());
+});
+
 test("the verdict's fixes: a disabled key out of credits offers Enable and Add credits, prefilled with its refill", async () => {
   const user = userEvent.setup();
   const sent = stubApi({
@@ -534,6 +594,30 @@ test("Delete has no probe that deletes nothing: its form says the permission is 
   await user.click(screen.getByRole("button", { name: "Close" }));
   expect(screen.getByRole("note")).toHaveTextContent("Deleting needs api.*.delete_key");
   expect(screen.getByRole("button", { name: "Delete" })).toBeDisabled();
+});
+
+test("the keyboard focus stays on the page when a refusal disables the button that opened a dialog, and when Check again enables it", async () => {
+  const user = userEvent.setup();
+  let granted = false;
+  stubApi({
+    "/v2/keys.deleteKey": () => (granted ? ok({}) : forbidden("Missing one of these permissions: api.*.delete_key or api.api_1.delete_key")),
+  });
+  render(wrap(actionsFor({ keyId: "key_1", name: "Worker", enabled: true })));
+  screen.getByRole("button", { name: "Delete" }).focus();
+  await user.keyboard("{Enter}");
+  const dialog = await screen.findByRole("dialog", { name: "Delete key" });
+  await user.type(screen.getByLabelText("Type Worker to confirm"), "Worker{Enter}");
+  expect(await screen.findByRole("alert")).toHaveTextContent("api.*.delete_key");
+  pressEscape(dialog);
+  expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  // The Delete button that opened the dialog is disabled now: the focus goes to what says why, not to the page's start.
+  expect(screen.getByRole("button", { name: "Delete" })).toBeDisabled();
+  await waitFor(() => expect(screen.getByRole("button", { name: "Granted since? Check again" })).toHaveFocus());
+
+  granted = true;
+  await user.keyboard("{Enter}");
+  expect(screen.queryByRole("note")).not.toBeInTheDocument();
+  expect(screen.getByRole("button", { name: "Delete" })).toHaveFocus();
 });
 
 test("Add permission re-adds a permission the key holds as its own to learn rbac.*.add_permission_to_key; with roles it cannot, and says so", async () => {

@@ -8,6 +8,7 @@ import { rootOptions } from "../../../../src/app/root-options";
 import { KeyRoute } from "../../../../src/app/routes/key-route";
 import { saveConnection } from "../../../../src/features/connect/key-store";
 import { errorEnvelope, jsonResponse } from "../../support/keys-api";
+import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 
 // happy-dom draws no canvas: the chart stands in as its accessible image; its numbers are in the table anyway.
@@ -198,7 +199,7 @@ describe("a key's page", () => {
     const notices = await screen.findAllByTestId("analytics-notice");
     expect(notices).toHaveLength(2);
     for (const notice of notices) {
-      expect(within(notice).getByRole("heading")).toHaveTextContent("This key may not read analytics");
+      expect(within(notice).getByRole("heading")).toHaveTextContent("This root key may not read analytics");
       expect(within(notice).getByText(/^Give the root key/)).toHaveTextContent("Give the root key api.*.read_analytics");
       expect(notice).toHaveTextContent("--permissions 'api.*.read_key,api.*.read_analytics'");
       expect(within(notice).getByRole("button", { name: "Retry" })).toBeVisible();
@@ -215,7 +216,7 @@ describe("a key's page", () => {
     });
     renderKeyPage();
     const panel = await screen.findByRole("alert");
-    expect(within(panel).getByRole("heading", { level: 2 })).toHaveTextContent("This key may not read this key");
+    expect(within(panel).getByRole("heading", { level: 2 })).toHaveTextContent("This root key may not read this key");
     expect(panel).toHaveTextContent("api.*.read_key");
   });
 
@@ -366,6 +367,34 @@ describe("a key's page", () => {
     expect(field("Expires")).toHaveTextContent(/^in under a minute · /);
     const row = (await screen.findByRole("link", { name: "Look up request req_Later1" })).closest("tr");
     expect(row).toHaveTextContent(/^just now · /);
+  });
+
+  test("while the key's verifications are on their way, its verdict says so, not that they could not be read", async () => {
+    const answers = held();
+    onTestFinished(answers.release);
+    fakeApi({ getKey: () => keyAnswer({ name: "Checkout" }), analytics: () => rowsAnswer([]) });
+    const answered = vi.mocked(fetch).getMockImplementation();
+    vi.mocked(fetch).mockImplementation(async (input, init) => {
+      if (String(input instanceof Request ? input.url : input).endsWith("/v2/analytics.getVerifications")) await answers.released;
+      return answered?.(input, init) ?? Promise.reject(new Error("no answer"));
+    });
+    renderKeyPage();
+    await screen.findByRole("heading", { level: 1, name: "Checkout" });
+    expect(screen.getByTestId("key-verdict")).toHaveTextContent("Nothing in its fields refuses it; its recent verifications are on their way.");
+    expect(screen.getByTestId("key-verdict")).not.toHaveTextContent("could not be read");
+
+    answers.release();
+    await waitFor(() => expect(screen.getByTestId("key-verdict")).toHaveTextContent("Not verified in the last 24 h."));
+  });
+
+  test("a key that expires while its page is open is said expired then, with its fixes, not at the clock's next minute", async () => {
+    const expires = Date.now() + 1500;
+    fakeApi({ getKey: () => keyAnswer({ name: "Checkout", expires }), analytics: () => rowsAnswer([]) });
+    renderKeyPage();
+    await screen.findByRole("heading", { level: 1, name: "Checkout" });
+    await waitFor(() => expect(screen.getByTestId("key-verdict")).toHaveTextContent(/^Refused because it expired/), { timeout: 15_000 });
+    expect(Date.now()).toBeGreaterThan(expires);
+    expect(await screen.findByRole("button", { name: "Extend expiry" })).toBeInTheDocument();
   });
 
   test("an analytics query stopped at its time limit says so where the numbers would be, and the fields stay", async () => {

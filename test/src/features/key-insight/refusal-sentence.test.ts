@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { nextRefill, formatRateLimit } from "../../../../src/lib/key-limits";
-import { refusalVerdict } from "../../../../src/features/key-insight/refusal-sentence";
+import { refusalVerdict, verdictTurnsAt } from "../../../../src/features/key-insight/refusal-sentence";
 import { emptyCounts, usageSeries } from "../../../../src/features/key-insight/usage-series";
 
 const NOW = Date.UTC(2026, 10, 23, 10, 30); // Mon Nov 23 2026, 10:30 UTC
@@ -73,6 +73,15 @@ describe("why a key is refused, in one sentence", () => {
     // Changed after the refusal (its limit raised): the limit named is the key's as it is now, so that is said.
     const raised = refusalVerdict({ ...key, updatedAt: refusedAt + 10_000 }, counts({ RATE_LIMITED: 12 }), NOW - 5_000, () => refusedAt);
     expect(raised.text).toMatch(/resets at 2026-11-23 10:30:00 UTC \(in under a minute\); the key was changed since, just now\.$/);
+  });
+
+  test("the verdict turns by itself at the key's expiry or the refusing window's reset, whichever comes first", () => {
+    const key = { ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }], expires: NOW + DAY };
+    const refusedAt = NOW - 20_000; // in the window that ends at 10:30:00
+    expect(verdictTurnsAt(key, NOW - 30_000, () => refusedAt)).toBe(NOW);
+    // The reset passed: the expiry is next.
+    expect(verdictTurnsAt(key, NOW, () => refusedAt)).toBe(NOW + DAY);
+    expect(verdictTurnsAt({ expires: NOW - DAY }, NOW)).toBeUndefined();
   });
 
   test("a key both disabled and expired is refused as the server records it: disabled first", () => {

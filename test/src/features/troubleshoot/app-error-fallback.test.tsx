@@ -49,7 +49,7 @@ test("a failed query shows the panel, and Retry in the fallback loads again thro
   );
 
   // The heading takes focus once the panel has mounted, a moment after it shows.
-  const heading = await screen.findByRole("heading", { level: 2, name: "This key is disabled" });
+  const heading = await screen.findByRole("heading", { level: 2, name: "This root key is disabled" });
   await waitFor(() => expect(heading).toHaveFocus());
   expect(fetch).toHaveBeenCalledTimes(1);
   takeConsoleErrors();
@@ -76,7 +76,7 @@ test("Re-enter key passed through a render prop is offered, and Retry is not whe
   });
   render(<AppErrorFallback error={error} resetErrorBoundary={resetErrorBoundary} onReenterKey={onReenterKey} />);
   // The heading takes focus once the panel has mounted, a moment after it shows.
-  const heading = await screen.findByRole("heading", { level: 2, name: "The API does not know this key" });
+  const heading = await screen.findByRole("heading", { level: 2, name: "The API does not know this root key" });
   await waitFor(() => expect(heading).toHaveFocus());
   // A key the API does not know: another key is the fix, so Re-enter key comes first and Retry is not offered (14.13).
   expect(screen.queryByRole("button", { name: "Retry" })).not.toBeInTheDocument();

@@ -192,8 +192,8 @@ describe("network failures, one classification", () => {
 
 describe("a refused key change", () => {
   test.each([
-    ["keys.updateKey", "This key may not change keys", "api.*.update_key"],
-    ["keys.deleteKey", "This key may not delete keys", "api.*.delete_key"],
+    ["keys.updateKey", "This root key may not change keys", "api.*.update_key"],
+    ["keys.deleteKey", "This root key may not delete keys", "api.*.delete_key"],
   ])("a 403 for %s names the permission that change needs, not the one to list keys", (operation, heading, permission) => {
     const diagnosis = describeError(
       apiError({

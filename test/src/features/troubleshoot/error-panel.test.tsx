@@ -265,7 +265,7 @@ describe("a 404 that may hide what the root key may not see", () => {
       apiError({ status: 404, title: "Not Found", path: "unkey/data/api_not_found", url: `${BASE_URL}/v2/apis.listKeys` }),
     );
 
-    expect(within(panel).getByRole("heading", { level: 2, name: "The API was not found, or this key may not read it" })).toBeInTheDocument();
+    expect(within(panel).getByRole("heading", { level: 2, name: "The API was not found, or this root key may not read it" })).toBeInTheDocument();
     expect(panel).toHaveTextContent("api.*.read_key");
   });
 });

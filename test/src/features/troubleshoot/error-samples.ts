@@ -120,7 +120,7 @@ export function samples(): Sample[] {
     {
       entryId: "authentication:key_not_found",
       error: apiError(),
-      heading: /does not know this key/,
+      heading: /does not know this root key/,
       fix: "Copy the root key again",
     },
     {
@@ -149,7 +149,7 @@ export function samples(): Sample[] {
     {
       entryId: "data:api_not_found",
       error: apiError({ status: 404, title: "Not Found", path: "unkey/data/api_not_found" }),
-      heading: /not found, or this key may not read it/,
+      heading: /not found, or this root key may not read it/,
       fix: "Check the apiId",
     },
     {
@@ -185,13 +185,13 @@ export function samples(): Sample[] {
     {
       entryId: "status:401",
       error: apiError({ status: 401, path: "svc/authentication/token_expired" }),
-      heading: /did not accept the key/,
+      heading: /did not accept the root key/,
       fix: "Paste the root key again",
     },
     {
       entryId: "status:403",
       error: apiError({ status: 403, title: "Forbidden", type: "" }),
-      heading: /refused this key access/,
+      heading: /refused this root key access/,
       fix: "api.*.read_key",
     },
     {

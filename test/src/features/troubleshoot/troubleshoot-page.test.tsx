@@ -54,7 +54,7 @@ describe("Run diagnostics", () => {
     const { user } = renderPage();
     await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
     const diagnosis = await screen.findByRole("region", { name: "Diagnosis" });
-    expect(diagnosis).toHaveTextContent("The API does not know this key.");
+    expect(diagnosis).toHaveTextContent("The API does not know this root key.");
     const steps = screen.getAllByRole("listitem").slice(0, 3);
     expect(steps[0]).toHaveTextContent(/Pass: Answered, readable by this page/i);
     expect(steps[1]).toHaveTextContent(/Asked for credentials/);

@@ -67,7 +67,7 @@ test("a server without keys.listKeys (a plain 404) and no API ID gets a panel th
 test("the service's own 404 envelope (api_not_found) is shown as it is, not as a missing operation", async () => {
   stubApi(problem(404, "Not Found", "data/api_not_found"));
   renderList({ baseUrl: BASE, apiKey: KEY, apiId: "api_unknown" });
-  expect(await screen.findByRole("heading", { name: "The API was not found, or this key may not read it" })).toBeInTheDocument();
+  expect(await screen.findByRole("heading", { name: "The API was not found, or this root key may not read it" })).toBeInTheDocument();
   expect(screen.getAllByText("err:unkey:data:api_not_found").length).toBeGreaterThan(0);
   takeConsoleErrors();
 });
@@ -86,7 +86,7 @@ test("400 invalid_input located in `security`, as problem+json, is the missing-c
 test("key_not_found from the real service picks the same guide as the reference server's", async () => {
   stubApi(problem(401, "Unauthorized", "authentication/key_not_found"));
   renderList({ baseUrl: BASE, apiKey: KEY, apiId: "api_4Fh8s" });
-  expect(await screen.findByRole("heading", { name: "The API does not know this key" })).toBeInTheDocument();
+  expect(await screen.findByRole("heading", { name: "The API does not know this root key" })).toBeInTheDocument();
   takeConsoleErrors();
 });
 

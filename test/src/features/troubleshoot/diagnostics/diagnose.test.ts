@@ -172,7 +172,7 @@ const rows: Row[] = [
     name: "key_not_found is an unknown or revoked key",
     results: withKey(refused({})),
     cause: "authentication:key_not_found",
-    summary: /^The API does not know this key\.$/,
+    summary: /^The API does not know this root key\.$/,
     detail: /it never existed there, or it was revoked/,
   },
   {

@@ -46,7 +46,7 @@ describe("the report", () => {
     expect(report).toMatch(/\| PASS: Answered, readable by this page \| 401 \|/);
     expect(report).toMatch(/\| PASS: Asked for credentials.* \| 401 \| err:svc:authentication:missing \| req_NoKey1 \| 9 ms \|/);
     expect(report).toMatch(/\| FAIL: Refused: Unauthorized \| 401 \| err:svc:authentication:key_not_found \| req_WithKey2 \| 21 ms \|/);
-    expect(report).toContain("**Diagnosis:** The API does not know this key. The key arrived in the right form");
+    expect(report).toContain("**Diagnosis:** The API does not know this root key. The key arrived in the right form");
     expect(report).toContain("**Fix:**");
   });
 
