@@ -111,7 +111,7 @@ test("an unknown key is named, and so is a revoked one", async ({ page, server }
   await server.admin(["root-key", "revoke", id ?? ""]);
   await page.getByLabel("Key to test").fill(revoked);
   diagnosis = await runDiagnostics(page);
-  await expect(diagnosis).toContainText(/does not know this key\..*revoked/);
+  await expect(diagnosis).toContainText(/does not know this root key\..*revoked/);
 });
 
 test("a key from another environment is found there after a click, and Keyscope switches to it", async ({ page, server }) => {
@@ -135,7 +135,7 @@ test("a key from another environment is found there after a click, and Keyscope 
     await expect(page.getByRole("alert")).toContainText("The API does not know this root key");
     await openTroubleshootFromPanel(page);
     const diagnosis = await runDiagnostics(page);
-    await expect(diagnosis).toContainText("does not know this key");
+    await expect(diagnosis).toContainText("does not know this root key");
     await diagnosis.getByRole("button", { name: "Try this key in Production" }).click();
     await expect(diagnosis).toContainText(/This key belongs to Production: .* Production accepts it and lists \d+ keys/);
     await saveScreenshot(page, "troubleshoot-wrong-environment");
@@ -212,7 +212,7 @@ test.describe("the report", () => {
     expect(report).toMatch(/req_\w+.*\n(.*\n)*.*req_\w+/);
     expect(report).toContain("err:svc:authentication:key_not_found");
     expect(report).toContain('-H "Authorization: Bearer $API_KEY"');
-    expect(report).toContain("does not know this key");
+    expect(report).toContain("does not know this root key");
     expect(report).not.toContain(key);
     expect(report).not.toContain(key.slice(8));
   });
