@@ -58,19 +58,40 @@ export function usageQuery(keyId: string, window: UsageWindow): string {
 
 export const REFUSALS_PAGE_SIZE = 50;
 
+/** The last refusal a page showed: the next page starts after it, in the order `refusalsQuery` reads them. */
+export interface RefusalsCursor {
+  time: number;
+  requestId: string;
+}
+
 /**
  * One page of a key's refused verifications, newest first: rows `{request_id, time, outcome, region, tags}`.
  * Asks for one row more than a page, to know whether another page exists. `tag` must be a `sqlString` literal.
+ * Ordered by time and then request id, and paged from the last row shown rather than by an offset: a burst of
+ * refusals shares one millisecond, and an order with ties (or refusals recorded since) would move rows across a page's
+ * edge, shown twice or skipped.
  */
-export function refusalsQuery(keyId: string, page: { offset: number; tagLiteral?: string | undefined }): string {
+export function refusalsQuery(keyId: string, page: { after?: RefusalsCursor | undefined; tagLiteral?: string | undefined }): string {
   assertKeyId(keyId);
-  const offset = Math.max(0, Math.trunc(page.offset));
   const tag = page.tagLiteral === undefined ? "" : ` AND has(tags, ${page.tagLiteral})`;
+  const after = page.after === undefined ? "" : ` AND ${olderThan(page.after)}`;
   return (
     "SELECT request_id, time, outcome, region, tags FROM key_verifications_v1 " +
-    `WHERE key_id = '${keyId}' AND outcome != 'VALID'${tag} ` +
-    `ORDER BY time DESC LIMIT ${REFUSALS_PAGE_SIZE + 1} OFFSET ${offset}`
+    `WHERE key_id = '${keyId}' AND outcome != 'VALID'${tag}${after} ` +
+    `ORDER BY time DESC, request_id DESC LIMIT ${REFUSALS_PAGE_SIZE + 1}`
   );
+}
+
+/**
+ * The rows after `cursor` in the order time DESC, request_id DESC. Without `time = …`: an equality is a lower time
+ * bound, which the query layer refuses when it is further back than the retention (a row older than it, shown by a
+ * server that does not filter those out, would end the paging with an error).
+ */
+function olderThan({ time, requestId }: RefusalsCursor): string {
+  if (!Number.isSafeInteger(time)) throw new Error(`not a time in ms: ${time}`);
+  const id = sqlString(requestId);
+  if (!id.ok) throw new Error(`not a request id to page from: ${JSON.stringify(requestId.slice(0, 80))}`);
+  return `time <= ${time} AND (time < ${time} OR request_id < ${id.literal})`;
 }
 
 /** The verification recorded under one request id: rows `{request_id, time, key_id, outcome, region, tags}`. */

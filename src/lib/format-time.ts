@@ -37,6 +37,14 @@ export function formatRelativeTime(time: number, now: number): string {
   return difference < 0 ? "just now" : "in under a minute";
 }
 
+/**
+ * The relative time of something that has happened (a creation, a change, a use, a verification): "just now" when it
+ * is not before `now`, never "in …": the pages' clock ticks once a minute, and a server's may run a little ahead.
+ */
+export function formatPastTime(time: number, now: number): string {
+  return time < now ? formatRelativeTime(time, now) : "just now";
+}
+
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 const twoDigits = (value: number) => String(value).padStart(2, "0");

@@ -4,13 +4,16 @@ import { createAnalyticsEngine, type AnalyticsEngine } from "../../server/analyt
 import { MAX_ANALYTICS_QUERY_LENGTH } from "../../src/lib/contract";
 import { migrate } from "../../server/db/migrations";
 import { parseUsageRows, parseVerificationRows } from "../../src/lib/analytics-rows";
-import { refusalsQuery, sqlString, usageQuery, verificationByRequestIdQuery } from "../../src/lib/analytics-sql";
+import { REFUSALS_PAGE_SIZE, refusalsQuery, sqlString, usageQuery, verificationByRequestIdQuery } from "../../src/lib/analytics-sql";
 import { usageTotalsChunks, usageTotalsFromRows, usageTotalsSql } from "../../src/features/keys/utils/usage";
 
 /** The dashboard's analytics SQL, run unchanged by the reference server's engine, parsed by the dashboard's parsers. */
 const WORKSPACE = "ws_Test1";
 const OTHER_WORKSPACE = "ws_Other1";
 const KEY = "key_Page12Key";
+/** A key refused in a burst: many verifications at the very same millisecond. */
+const BURST_KEY = "key_Burst12Key";
+const BURST = 160;
 const HOUR = 3_600_000;
 const now = Date.now();
 
@@ -28,6 +31,7 @@ beforeAll(async () => {
   insert.run("req_Expired2", now - 10 * 24 * HOUR, WORKSPACE, KEY, "EXPIRED", "[]");
   insert.run("req_Rate1", now - 30 * 24 * HOUR - HOUR, WORKSPACE, KEY, "RATE_LIMITED", "[]");
   insert.run("req_Foreign1", now - HOUR, OTHER_WORKSPACE, KEY, "DISABLED", "[]");
+  for (let n = 0; n < BURST; n++) insert.run(`req_Burst${n + 1}`, now - HOUR, WORKSPACE, BURST_KEY, "RATE_LIMITED", "[]");
   engine = await createAnalyticsEngine(sqlite);
 });
 
@@ -58,14 +62,32 @@ describe("the key page's SQL on the reference engine", () => {
   });
 
   test("refusals newest first, filtered by a tag with a quote in it", async () => {
-    const all = parseVerificationRows(await rows(refusalsQuery(KEY, { offset: 0 })));
+    const all = parseVerificationRows(await rows(refusalsQuery(KEY, {})));
     expect(all.map((row) => row.requestId)).toEqual(["req_Expired1", "req_Expired2", "req_Rate1"]);
     const tag = sqlString("path=/api/o'brien");
     if (!tag.ok) throw new Error(tag.reason);
-    const tagged = parseVerificationRows(await rows(refusalsQuery(KEY, { offset: 0, tagLiteral: tag.literal })));
+    const tagged = parseVerificationRows(await rows(refusalsQuery(KEY, { tagLiteral: tag.literal })));
     expect(tagged.map((row) => row.requestId)).toEqual(["req_Expired1"]);
     expect(tagged[0]).toMatchObject({ outcome: "EXPIRED", region: "eu-west-1", tags: ["path=/api/o'brien"] });
-    expect(parseVerificationRows(await rows(refusalsQuery(KEY, { offset: 2 })))).toHaveLength(1);
+    // After the second, the third; after the oldest (past the 30 days' retention), none, and no retention refusal.
+    const after = (requestId: string, time: number) => rows(refusalsQuery(KEY, { after: { time, requestId } }));
+    expect(parseVerificationRows(await after("req_Expired2", now - 10 * 24 * HOUR)).map((row) => row.requestId)).toEqual(["req_Rate1"]);
+    expect(await after("req_Rate1", now - 30 * 24 * HOUR - HOUR)).toEqual([]);
+  });
+
+  test("refusals at the very same millisecond are paged each once: a page's edge inside the burst skips none and repeats none", async () => {
+    const seen: string[] = [];
+    let page = parseVerificationRows(await rows(refusalsQuery(BURST_KEY, {})));
+    while (page.length > REFUSALS_PAGE_SIZE) {
+      const shown = page.slice(0, REFUSALS_PAGE_SIZE);
+      seen.push(...shown.map((row) => row.requestId));
+      const last = shown[shown.length - 1];
+      if (last === undefined) break;
+      page = parseVerificationRows(await rows(refusalsQuery(BURST_KEY, { after: { time: last.time, requestId: last.requestId } })));
+    }
+    seen.push(...page.map((row) => row.requestId));
+    expect(seen).toHaveLength(BURST);
+    expect(new Set(seen).size).toBe(BURST);
   });
 
   test("a request id finds its verification with its key; another workspace's is not found", async () => {

@@ -52,6 +52,9 @@ export function KeyRoute() {
             )}
           >
             <KeyInsight
+              // One key's page state (an open dialog, a usage window, a typed tag, paged refusals) is never another's:
+              // the route stays mounted from one key id to the next, and a cached key draws at once.
+              key={keyId}
               connection={connection}
               keyId={keyId}
               now={now}

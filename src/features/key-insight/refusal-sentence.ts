@@ -1,6 +1,6 @@
 import type { AnalyticsOutcome } from "../../lib/verification-outcomes";
 import { formatCount } from "../../lib/format-number";
-import { formatRelativeTime, formatUtcDay } from "../../lib/format-time";
+import { formatPastTime, formatRelativeTime, formatUtcDay } from "../../lib/format-time";
 import type { KeyFacts } from "../../lib/key-facts";
 import { appliedRateLimits, describeReset, formatRateLimit, nextRefill, windowReset } from "../../lib/key-limits";
 import type { OutcomeCounts } from "./usage-series";
@@ -12,9 +12,9 @@ export interface Verdict {
   text: string;
 }
 
-/** "3 days ago (Nov 20)" */
+/** "3 days ago (Nov 20)": when something happened. */
 function when(time: number, now: number): string {
-  return `${formatRelativeTime(time, now)} (${formatUtcDay(time)})`;
+  return `${formatPastTime(time, now)} (${formatUtcDay(time)})`;
 }
 
 function times(count: number): string {
@@ -97,7 +97,7 @@ function rateLimitReset(key: KeyFacts, now: number, latest: LatestRefusal | unde
   const resetAt = refusingWindowReset(key, latest);
   if (refusedAt === undefined || resetAt === undefined) return "";
   const reset = describeReset(resetAt, now);
-  const changed = key.updatedAt !== undefined && key.updatedAt > refusedAt ? `; the key was changed since, ${formatRelativeTime(key.updatedAt, now)}` : "";
+  const changed = key.updatedAt !== undefined && key.updatedAt > refusedAt ? `; the key was changed since, ${formatPastTime(key.updatedAt, now)}` : "";
   return `${reset === null ? "" : `; the window that refused last ${reset}`}${changed}`;
 }
 

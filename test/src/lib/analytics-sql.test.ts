@@ -19,15 +19,23 @@ describe("analytics SQL", () => {
 
   test("an id that is not a key id never reaches the SQL", () => {
     expect(() => usageQuery("key_x' OR 1=1 --", "24h")).toThrow(/not a key id/);
-    expect(() => refusalsQuery("key_0OIl", { offset: 0 })).toThrow(/not a key id/);
+    expect(() => refusalsQuery("key_0OIl", {})).toThrow(/not a key id/);
   });
 
-  test("refusals are newest first, one more than a page, filtered by tag with the quote doubled", () => {
+  test("refusals are newest first with the request id breaking ties, one more than a page, after the last one shown, filtered by tag with the quote doubled", () => {
     const tag = sqlString("path=/o'brien");
     expect(tag).toEqual({ ok: true, literal: "'path=/o''brien'" });
-    expect(refusalsQuery("key_3ZbK9", { offset: 50, tagLiteral: tag.ok ? tag.literal : "" })).toBe(
-      "SELECT request_id, time, outcome, region, tags FROM key_verifications_v1 WHERE key_id = 'key_3ZbK9' AND outcome != 'VALID' AND has(tags, 'path=/o''brien') ORDER BY time DESC LIMIT 51 OFFSET 50",
+    const after = { time: 1_764_000_000_123, requestId: "req_4VmxDkT9" };
+    expect(refusalsQuery("key_3ZbK9", { after, tagLiteral: tag.ok ? tag.literal : "" })).toBe(
+      "SELECT request_id, time, outcome, region, tags FROM key_verifications_v1 WHERE key_id = 'key_3ZbK9' AND outcome != 'VALID' AND has(tags, 'path=/o''brien') " +
+        "AND time <= 1764000000123 AND (time < 1764000000123 OR request_id < 'req_4VmxDkT9') ORDER BY time DESC, request_id DESC LIMIT 51",
     );
+  });
+
+  test("a cursor the SQL could not hold as given never reaches it", () => {
+    expect(() => refusalsQuery("key_3ZbK9", { after: { time: 1.5, requestId: "req_1" } })).toThrow(/not a time/);
+    expect(() => refusalsQuery("key_3ZbK9", { after: { time: 1, requestId: "req_\\'); DROP" } })).toThrow(/not a request id/);
+    expect(refusalsQuery("key_3ZbK9", { after: { time: 1, requestId: "req_o'x" } })).toContain("request_id < 'req_o''x'");
   });
 
   test("a tag the two dialects would read differently is refused with a reason", () => {

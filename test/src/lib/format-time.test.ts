@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatIsoTime, formatRelativeTime } from "../../../src/lib/format-time";
+import { formatIsoTime, formatPastTime, formatRelativeTime } from "../../../src/lib/format-time";
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
 const DAY = 24 * 60 * 60 * 1000;
@@ -15,6 +15,18 @@ describe("formatRelativeTime", () => {
     [NOW + 2 * 60 * 60 * 1000, "in 2 hours"],
   ])("%s is %s", (time, text) => {
     expect(formatRelativeTime(time, NOW)).toBe(text);
+  });
+});
+
+describe("formatPastTime", () => {
+  test.each([
+    [NOW - 3 * DAY, "3 days ago"],
+    [NOW - 10 * 1000, "just now"],
+    [NOW, "just now"],
+    // Later than a clock that ticks once a minute, or by a server's clock a little ahead: it has happened all the same.
+    [NOW + 20 * 1000, "just now"],
+  ])("%s is %s", (time, text) => {
+    expect(formatPastTime(time, NOW)).toBe(text);
   });
 });
 

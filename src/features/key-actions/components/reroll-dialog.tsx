@@ -2,7 +2,7 @@ import { FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
 import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
-import { formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
+import { formatPastTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
 import { useHoldPage } from "../../../lib/hooks/use-hold-page";
 import { useNow } from "../../../lib/hooks/use-now";
 import { SECRET_LOST_BY_LEAVING, SECRET_ON_ITS_WAY, useRerollKey } from "../api/use-key-mutations";
@@ -45,8 +45,10 @@ function InheritedExpiry({ expires }: { expires: number }) {
   // (a reroll that stopped it at once).
   const [opened] = useState(() => Date.now());
   const now = Math.max(useNow(), opened);
-  const when = `${formatRelativeTime(expires, now)} (${formatUtcTime(expires) ?? "an unreadable date"})`;
-  if (expires <= now) {
+  const expired = expires <= now;
+  // An expiry that has passed is said as the past ("just now", never "in under a minute").
+  const when = `${expired ? formatPastTime(expires, now) : formatRelativeTime(expires, now)} (${formatUtcTime(expires) ?? "an unreadable date"})`;
+  if (expired) {
     return (
       <p className="refusal-note" role="note">
         This key expired {when}. The new key keeps that expiry, so the service would refuse it at once as EXPIRED:

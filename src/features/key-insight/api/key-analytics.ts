@@ -2,7 +2,7 @@ import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from "
 import type { Connection } from "../../../lib/api/transport";
 import { runAnalytics } from "../../../lib/analytics-query";
 import { parseUsageRows, parseVerificationRows, type UsageRow, type Verification } from "../../../lib/analytics-rows";
-import { REFUSALS_PAGE_SIZE, refusalsQuery, usageQuery, type UsageWindow } from "../../../lib/analytics-sql";
+import { REFUSALS_PAGE_SIZE, refusalsQuery, usageQuery, type RefusalsCursor, type UsageWindow } from "../../../lib/analytics-sql";
 import { connectionScope } from "./get-key";
 
 export function usageQueryOptions(connection: Connection, keyId: string, window: UsageWindow) {
@@ -19,21 +19,21 @@ export function useKeyUsage(connection: Connection, keyId: string, window: Usage
 
 export interface RefusalsPage {
   items: Verification[];
-  nextOffset: number | undefined;
+  /** Where the next page starts; undefined on the last page. */
+  next: RefusalsCursor | undefined;
 }
 
 export function refusalsQueryOptions(connection: Connection, keyId: string, tagLiteral: string | undefined) {
   return infiniteQueryOptions({
     queryKey: ["analytics", "refusals", { ...connectionScope(connection), keyId, tag: tagLiteral ?? null }] as const,
     queryFn: async ({ pageParam, signal }): Promise<RefusalsPage> => {
-      const rows = await runAnalytics(connection, refusalsQuery(keyId, { offset: pageParam, tagLiteral }), parseVerificationRows, { signal });
-      return {
-        items: rows.slice(0, REFUSALS_PAGE_SIZE),
-        nextOffset: rows.length > REFUSALS_PAGE_SIZE ? pageParam + REFUSALS_PAGE_SIZE : undefined,
-      };
+      const rows = await runAnalytics(connection, refusalsQuery(keyId, { after: pageParam ?? undefined, tagLiteral }), parseVerificationRows, { signal });
+      const items = rows.slice(0, REFUSALS_PAGE_SIZE);
+      const last = items.at(-1);
+      return { items, next: rows.length > REFUSALS_PAGE_SIZE && last !== undefined ? { time: last.time, requestId: last.requestId } : undefined };
     },
-    initialPageParam: 0,
-    getNextPageParam: (last) => last.nextOffset,
+    initialPageParam: null as RefusalsCursor | null,
+    getNextPageParam: (last) => last.next,
   });
 }
 

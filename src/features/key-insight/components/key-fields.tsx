@@ -3,7 +3,7 @@ import { CopyButton } from "../../../components/copy-button";
 import { SafeName } from "../../../components/safe-name";
 import type { Key, KeyRatelimit } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
-import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
+import { formatIsoTime, formatPastTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
 import { describeRefill } from "../../../lib/key-facts";
 import { formatRateLimit, nextRefill } from "../../../lib/key-limits";
 import { MetaTree } from "./meta-tree";
@@ -106,15 +106,14 @@ function None() {
 
 /**
  * "3 days ago · 2026-11-20 10:00:00 UTC": relative for reading, exact for checking. `past`: the time of something that
- * has happened (a change, a use, a refusal), which reads "just now" when it is later than `now`: the app's clock
- * ticks once a minute (and a server's may run ahead), so a change made a moment ago would read "in under a minute".
+ * has happened (a change, a use, a refusal), never said as "in …" (`formatPastTime`).
  */
 export function Timestamp({ time, now, past = false }: { time: number | undefined; now: number; past?: boolean }) {
   const iso = time === undefined ? null : formatIsoTime(time);
   if (time === undefined || iso === null) return <None />;
   return (
     <span className="timestamp">
-      <time dateTime={iso}>{past && time >= now ? "just now" : formatRelativeTime(time, now)}</time>
+      <time dateTime={iso}>{past ? formatPastTime(time, now) : formatRelativeTime(time, now)}</time>
       <span className="timestamp__sep"> · </span>
       <span className="timestamp__exact">{formatUtcTime(time)}</span>
     </span>

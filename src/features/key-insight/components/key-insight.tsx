@@ -263,12 +263,7 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
   const check = tag === undefined ? null : sqlString(tag);
   const tagLiteral = check?.ok ? check.literal : undefined;
   const query = useRefusals(connection, keyId, tagLiteral, check === null || check.ok);
-  // Pages are read by offset: refusals recorded after the first page push the older ones down, so the next page
-  // starts with rows already shown. Each is listed once, where it first appeared.
-  const items = useMemo(() => {
-    const byRequest = new Map((query.data?.pages.flatMap((page) => page.items) ?? []).map((item) => [item.requestId, item]));
-    return [...byRequest.values()];
-  }, [query.data]);
+  const items = useMemo(() => query.data?.pages.flatMap((page) => page.items) ?? [], [query.data]);
   const tagField = useRef<HTMLInputElement>(null);
   const rowsRef = useRef<HTMLTableSectionElement>(null);
   // The row the page asked for by Show older starts at: the last page removes the button, and its focus goes on to

@@ -1,7 +1,7 @@
 import type { MouseEvent } from "react";
 import { CopyButton } from "../../../components/copy-button";
 import { SafeName } from "../../../components/safe-name";
-import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
+import { formatIsoTime, formatPastTime, formatUtcTime } from "../../../lib/format-time";
 import type { ColumnId } from "../columns/column-specs";
 import type { Key } from "../../../lib/contract";
 import { formatCount } from "../../../lib/format-number";
@@ -80,13 +80,13 @@ export function keyCell({ column, keyData, now, usage, compact, followLink }: Ce
         </code>
       );
     case "createdAt":
-      return keyData.createdAt === undefined ? muted() : relativeTime(keyData.createdAt, now);
+      return keyData.createdAt === undefined ? muted() : relativeTime(keyData.createdAt, now, true);
     case "expires":
-      return keyData.expires === undefined ? muted(compact ? "No expiry" : "Never") : relativeTime(keyData.expires, now);
+      return keyData.expires === undefined ? muted(compact ? "No expiry" : "Never") : relativeTime(keyData.expires, now, false);
   }
 }
 
-/** "3 hours ago" for the eye, the exact instant on hover and for screen readers. */
+/** When the key was last used: "3 hours ago" for the eye, the exact instant on hover and for screen readers. */
 function exactTime(time: number, now: number) {
   const iso = formatIsoTime(time);
   if (iso === null) return muted();
@@ -94,7 +94,7 @@ function exactTime(time: number, now: number) {
   return (
     <span className="keys-table__time">
       <time dateTime={iso} title={exact}>
-        {formatRelativeTime(time, now)}
+        {formatPastTime(time, now)}
       </time>
       <span className="visually-hidden"> ({exact})</span>
     </span>

@@ -1,4 +1,4 @@
-import { formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
+import { formatPastTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
 import { describeReset, nextRefill } from "../../../lib/key-limits";
 import { describeVerification, type VerificationFacts } from "../../../lib/verification-outcomes";
 import { RichText } from "./rich-text";
@@ -45,7 +45,7 @@ function specifics(facts: VerificationFacts, now: number): string[] {
   const key = facts.key;
   switch (facts.outcome) {
     case "EXPIRED":
-      return key?.expires === undefined ? [] : [`Expired ${formatRelativeTime(key.expires, now)}.`];
+      return key?.expires === undefined ? [] : [`Expired ${formatPastTime(key.expires, now)}.`];
     case "USAGE_EXCEEDED": {
       const refill = nextRefill(key?.credits, now);
       return refill === null ? [] : [`Next refill ${formatRelativeTime(refill, now)} (${formatUtcTime(refill)}).`];

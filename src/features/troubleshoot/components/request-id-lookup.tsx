@@ -4,7 +4,7 @@ import { Loading } from "../../../components/offline-notice";
 import { SafeName } from "../../../components/safe-name";
 import type { Connection } from "../../../lib/api/transport";
 import { isRequestId } from "../../../lib/analytics-sql";
-import { formatIsoTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
+import { formatIsoTime, formatPastTime, formatUtcTime } from "../../../lib/format-time";
 import { findInJournal, journalEntries, subscribeToJournal, type JournalEntry } from "../../../lib/request-journal";
 import { useFindVerification } from "../api/find-request";
 import { verificationFacts } from "../verification-facts";
@@ -142,7 +142,7 @@ function FoundVerificationView({
         <div>
           <dt>Time</dt>
           <dd>
-            {iso === null ? "—" : <time dateTime={iso}>{formatRelativeTime(verification.time, now)}</time>} {iso === null ? "" : `· ${formatUtcTime(verification.time)}`}
+            {iso === null ? "—" : <time dateTime={iso}>{formatPastTime(verification.time, now)}</time>} {iso === null ? "" : `· ${formatUtcTime(verification.time)}`}
           </dd>
         </div>
         <div>
@@ -196,7 +196,7 @@ function OwnRequest({ entry, now }: { entry: JournalEntry; now: number }) {
         <div>
           <dt>Time</dt>
           <dd>
-            {iso === null ? "—" : <time dateTime={iso}>{formatRelativeTime(entry.at, now)}</time>} {iso === null ? "" : `· ${formatUtcTime(entry.at)}`} {entry.durationMs === null ? "" : `· took ${entry.durationMs} ms`}
+            {iso === null ? "—" : <time dateTime={iso}>{formatPastTime(entry.at, now)}</time>} {iso === null ? "" : `· ${formatUtcTime(entry.at)}`} {entry.durationMs === null ? "" : `· took ${entry.durationMs} ms`}
           </dd>
         </div>
         <div>

@@ -205,6 +205,14 @@ test("Reroll says the new key keeps the old one's expiry, and warns when that ex
   expect(screen.queryByText(/expir/)).toBeNull();
 });
 
+test("Reroll says a key that expired this very moment (its old secret stopped at once) expired just now, not in under a minute", () => {
+  const now = Date.now();
+  const clock = vi.spyOn(Date, "now").mockReturnValue(now);
+  onTestFinished(() => clock.mockRestore());
+  render(wrap(<RerollDialog connection={connection} apiKey={{ keyId: "key_1", expires: now }} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} keyHref={(id) => `/keys/${id}`} />));
+  expect(screen.getByRole("note")).toHaveTextContent(/^This key expired just now \(/);
+});
+
 test("Delete asks for the key's name, or its id when it has none", async () => {
   const user = userEvent.setup();
   const sent = stubApi({ "/v2/keys.deleteKey": ok({}) });

@@ -111,16 +111,18 @@ const utc = (time: number) => new Date(time).toISOString().replace("T", " ").rep
 /** A disabled key's refusal number `n`: the higher, the newer. */
 const refusal = (n: number) => ({ request_id: `req_Refusal${n}`, time: String(Date.now() - (100 - n) * 60_000), outcome: "DISABLED", region: "", tags: [] });
 
-/** A disabled key with `count` refusals, served a page at a time as its query's LIMIT and OFFSET ask: the list, newest first, to add to. */
+/** A disabled key with `count` refusals, served a page at a time as its query's cursor and LIMIT ask: the list, newest first, to add to. */
 function storedRefusals(count: number) {
   const stored = Array.from({ length: count }, (_, index) => refusal(count - index));
   fakeApi({
     getKey: () => keyAnswer({ name: "Checkout", enabled: false }),
     analytics: (query) => {
-      const page = /LIMIT (\d+) OFFSET (\d+)/.exec(query);
-      if (page === null) return rowsAnswer([]);
-      const [limit, offset] = [Number(page[1]), Number(page[2])];
-      return rowsAnswer(stored.slice(offset, offset + limit));
+      const limit = /outcome != 'VALID'.* LIMIT (\d+)$/.exec(query);
+      if (limit === null) return rowsAnswer([]);
+      // Every time differs here: the row after the cursor is the one after its request id.
+      const after = /request_id < '(req_\w+)'/.exec(query);
+      const from = after === null ? 0 : stored.findIndex((row) => row.request_id === after[1]) + 1;
+      return rowsAnswer(stored.slice(from, from + Number(limit[1])));
     },
   });
   return stored;
@@ -298,7 +300,7 @@ describe("a key's page", () => {
     expect(await screen.findByText(/^The limit resets at/)).toHaveTextContent(`The limit resets at ${utc(midnight)} (`);
   });
 
-  test("Show older after a new refusal arrived lists each refusal once, though the older page starts one row earlier", async () => {
+  test("Show older after a new refusal arrived lists each refusal once: the older page starts after the last one shown, not at an offset the new one moved", async () => {
     const stored = storedRefusals(60);
     const { user } = renderKeyPage();
     const refusals = await screen.findByRole("region", { name: "Refused verifications" });
@@ -329,12 +331,32 @@ describe("a key's page", () => {
     expect(within(refusals).getByRole("textbox", { name: "Tag" })).toHaveValue("");
   });
 
+  test("another key's page reached without leaving the route starts fresh, even from the cache: no usage window or typed tag of the key before", async () => {
+    let name = "First";
+    const api = fakeApi({ getKey: () => keyAnswer({ name, enabled: false }), analytics: () => rowsAnswer([]) });
+    const { router, user } = renderKeyPage();
+    await screen.findByRole("heading", { level: 1, name: "First" });
+    const other = "key_7HxQ2pRt";
+    name = "Second";
+    await router.navigate(`/keys/${other}`);
+    await screen.findByRole("heading", { level: 1, name: "Second" });
+    await user.click(within(await screen.findByRole("group", { name: "Time window" })).getByRole("button", { name: "7 days" }));
+    await user.type(within(await screen.findByRole("region", { name: "Refused verifications" })).getByRole("textbox", { name: "Tag" }), "path=/a");
+    expect(api.queries.some((query) => query.includes(other))).toBe(true);
+
+    // Back to the first key, whose answers are cached: its page is drawn at once, and must not keep the other's state.
+    await router.navigate(-1);
+    await screen.findByRole("heading", { level: 1, name: "First" });
+    expect(within(screen.getByRole("group", { name: "Time window" })).getByRole("button", { name: "24 hours" })).toHaveAttribute("aria-pressed", "true");
+    expect(within(screen.getByRole("region", { name: "Refused verifications" })).getByRole("textbox", { name: "Tag" })).toHaveValue("");
+  });
+
   test("a change, use or refusal later than the page's clock (it ticks once a minute) reads 'just now', not as the future", async () => {
     const later = Date.now() + 30_000;
     fakeApi({
       getKey: () => keyAnswer({ name: "Checkout", updatedAt: later, lastUsedAt: later, expires: Date.now() + 40_000 }),
       analytics: (query) =>
-        rowsAnswer(query.includes("OFFSET") ? [{ request_id: "req_Later1", time: String(later), outcome: "RATE_LIMITED", region: "", tags: [] }] : []),
+        rowsAnswer(query.includes("outcome != 'VALID'") ? [{ request_id: "req_Later1", time: String(later), outcome: "RATE_LIMITED", region: "", tags: [] }] : []),
     });
     renderKeyPage();
     const fields = await screen.findByRole("region", { name: "Fields" });

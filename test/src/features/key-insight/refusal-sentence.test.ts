@@ -113,6 +113,12 @@ describe("why a key is refused, in one sentence", () => {
       "Not verified in the last 24 h; last used 2 days ago (Nov 21).",
     );
   });
+
+  test("a use or a change later than the page's clock (it ticks once a minute) is said as the past, not the future", () => {
+    expect(refusalVerdict({ lastUsedAt: NOW + 20_000 }, counts({}), NOW).text).toBe("Not verified in the last 24 h; last used just now (Nov 23).");
+    const key = { ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }], updatedAt: NOW + 20_000 };
+    expect(refusalVerdict(key, counts({ RATE_LIMITED: 12 }), NOW, () => NOW - 20_000).text).toMatch(/; the key was changed since, just now\.$/);
+  });
 });
 
 describe("the next refill", () => {

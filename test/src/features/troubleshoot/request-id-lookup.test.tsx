@@ -15,12 +15,12 @@ const queryClient = freshQueryClientPerTest();
 
 beforeEach(() => clearJournal());
 
-function renderLookup(connection: Connection | null, initialRequestId: string | null = null) {
+function renderLookup(connection: Connection | null, initialRequestId: string | null = null, now = Date.now()) {
   const router = createMemoryRouter(
     [
       {
         path: "/",
-        element: <RequestIdLookup connection={connection} initialRequestId={initialRequestId} keyHref={(keyId) => `/keys/${keyId}`} now={Date.now()} />,
+        element: <RequestIdLookup connection={connection} initialRequestId={initialRequestId} keyHref={(keyId) => `/keys/${keyId}`} now={now} />,
       },
     ],
     { initialEntries: ["/"] },
@@ -65,6 +65,30 @@ describe("the request-id lookup", () => {
     expect(within(found).getByRole("heading", { name: /Refused: the key has expired/ })).toBeVisible();
     expect(within(found).getByText("Expired 3 days ago.")).toBeVisible();
     expect(calls[0]).toBe("http://127.0.0.1:8799/v2/analytics.getVerifications");
+  });
+
+  test("a verification a moment later than the page's clock (it ticks once a minute) reads 'just now', not as the future", async () => {
+    const now = Date.now();
+    stubFetch((url, body) =>
+      url.endsWith("/v2/analytics.getVerifications")
+        ? jsonResponse(200, { meta: { requestId: "req_Q2" }, data: [{ request_id: "req_Later1", time: now + 20_000, key_id: "key_3ZbK9", outcome: "VALID", region: "", tags: [] }] })
+        : jsonResponse(200, { meta: { requestId: "req_K2" }, data: { keyId: body.keyId, name: "Checkout", start: "sk", enabled: true, createdAt: 1 } }),
+    );
+    const user = renderLookup(CONNECTION, null, now);
+    await user.type(screen.getByLabelText("Request id"), "req_Later1{Enter}");
+    const found = await screen.findByRole("article", { name: "The verification" });
+    expect(within(found).getByText("Time").nextElementSibling).toHaveTextContent(/^just now · /);
+  });
+
+  test("one of this tab's own requests sent after the page's clock read reads 'just now'", async () => {
+    stubFetch(() => errorEnvelope(404, "Not Found", "The key does not exist", "http://127.0.0.1:8799/docs/errors/svc/data/key_not_found"));
+    const now = Date.now() - 30_000;
+    await expect(getKey(CONNECTION, "key_Missing1")).rejects.toThrow();
+    stubFetch(() => jsonResponse(200, { meta: { requestId: "req_Q3" }, data: [] }));
+    const user = renderLookup(CONNECTION, null, now);
+    await user.type(screen.getByLabelText("Request id"), "req_8Hq2Lm{Enter}");
+    const own = await screen.findByRole("article", { name: "Keyscope's own request" });
+    expect(within(own).getByText("Time").nextElementSibling).toHaveTextContent(/^just now · /);
   });
 
   test("a string that is not a request id is refused before anything is sent", async () => {
