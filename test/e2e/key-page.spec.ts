@@ -219,3 +219,30 @@ test("the usage chart is drawn again in the dark theme's colours when the system
   await expect.poll(() => pixelsOf(dark)).toBeGreaterThan(0);
   expect(await pixelsOf(light)).toBe(0);
 });
+
+test("a burst of refusals is paged with Show older, each shown once, and the focus goes on to the first older row", async ({ page, server }) => {
+  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", "Burst key", "--disabled"])).split(" ");
+  const verifier = await server.admin(["root-key", "create", "--name", "e2e-burst", "--permissions", "api.*.verify_key"]);
+  // At once: many of them share a millisecond, where a page's edge used to show some twice and skip others.
+  const codes = await Promise.all(Array.from({ length: 120 }, () => verifyCode(server, verifier, secret)));
+  expect(new Set(codes)).toEqual(new Set(["DISABLED"]));
+  const rootKey = await createAnalyticsRootKey(server, "e2e-burst-reader");
+  await page.goto(`${server.url}/connect`);
+  await enterKey(page, rootKey);
+  await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+  await page.goto(`${server.url}/keys/${keyId}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Burst key" })).toBeVisible();
+
+  const refusals = page.getByRole("region", { name: "Refused verifications" });
+  const lookups = refusals.getByRole("link", { name: /^Look up request req_/ });
+  await expect(lookups).toHaveCount(50);
+  await refusals.getByRole("button", { name: "Show older" }).click();
+  await expect(lookups).toHaveCount(100);
+  await refusals.getByRole("button", { name: "Show older" }).click();
+  await expect(lookups).toHaveCount(120);
+  await expect(refusals.getByRole("button", { name: "Show older" })).toHaveCount(0);
+  // The last page took its button away: the keyboard goes on from the first row it brought.
+  await expect(lookups.nth(100)).toBeFocused();
+  const names = await lookups.evaluateAll((links) => links.map((link) => link.getAttribute("aria-label") ?? link.textContent ?? ""));
+  expect(new Set(names).size).toBe(120);
+});
