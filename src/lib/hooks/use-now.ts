@@ -59,13 +59,14 @@ export function useTickAt(instant: number | undefined): void {
   useEffect(() => {
     if (instant === undefined) return;
     const wait = instant - Date.now();
-    if (wait < 0 || wait > LONGEST_WAIT_MS) return;
-    // A millisecond after: at `instant` itself it has not yet passed.
+    if (wait > LONGEST_WAIT_MS) return;
+    // Already past by the wall clock though ahead of the page's, which ticks once a minute: now (a key whose page
+    // was open when a reroll stopped it at once). Else a millisecond after: at `instant` itself it has not passed.
     const extra = setTimeout(() => {
       if (timer === undefined) return;
       clearTimeout(timer);
       tick();
-    }, wait + 1);
+    }, Math.max(0, wait) + 1);
     return () => clearTimeout(extra);
   }, [instant]);
 }

@@ -1,6 +1,6 @@
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, expect, test, vi } from "vitest";
-import { useNow } from "../../../../src/lib/hooks/use-now";
+import { useNow, useTickAt } from "../../../../src/lib/hooks/use-now";
 
 const MINUTE = 60_000;
 
@@ -35,4 +35,23 @@ test("the first render reads the time of now, however long the clock was stopped
     await vi.advanceTimersByTimeAsync(MINUTE);
   });
   expect(screen.getByRole("status")).toHaveTextContent("2026-11-23T13:31:00.000Z");
+});
+
+function Turns({ at }: { at: number }) {
+  const now = useNow();
+  useTickAt(at);
+  return <output>{now >= at ? "passed" : "ahead"}</output>;
+}
+
+test("an instant the wall clock has passed but the page's clock has not (it ticks once a minute) turns at once", async () => {
+  vi.useFakeTimers({ now: new Date("2026-11-23T10:00:00Z") });
+  render(<Clock onRender={() => {}} />);
+  // 20 s later, a key is stopped by the server at once: its expiry is behind the wall clock, ahead of the page's.
+  vi.setSystemTime(new Date("2026-11-23T10:00:20Z"));
+  render(<Turns at={Date.parse("2026-11-23T10:00:19Z")} />);
+  expect(screen.getAllByRole("status")[1]).toHaveTextContent("ahead");
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(5);
+  });
+  expect(screen.getAllByRole("status")[1]).toHaveTextContent("passed");
 });
