@@ -1,9 +1,7 @@
 import { CreateKeyDialog, type CreateKeyDialogProps } from "../features/key-actions/components/create-key-dialog";
-import { LazyErrorPanel as ErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
 import { HoldPageProvider } from "./hold-page-provider";
-import { TROUBLESHOOT_PATH } from "./paths";
-import { useForgetKey } from "./use-forget-key";
 import { useKeyCache } from "./use-key-cache";
+import { useRenderChangeError } from "./use-render-change-error";
 
 /**
  * The key-actions dialog of "Create key", composed with the caches it updates and the troubleshoot panel for
@@ -11,7 +9,7 @@ import { useKeyCache } from "./use-key-cache";
  */
 export function CreateKeyDialogSlot({ connection, onClose, suggestedApis }: Omit<CreateKeyDialogProps, "cache" | "renderError">) {
   const cache = useKeyCache(connection);
-  const reenterKey = useForgetKey();
+  const renderError = useRenderChangeError(connection);
   return (
     <HoldPageProvider>
       <CreateKeyDialog
@@ -19,9 +17,7 @@ export function CreateKeyDialogSlot({ connection, onClose, suggestedApis }: Omit
         cache={cache}
         onClose={onClose}
         suggestedApis={suggestedApis}
-        renderError={(error, onRetry) => (
-          <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} troubleshootHref={TROUBLESHOOT_PATH} />
-        )}
+        renderError={renderError}
       />
     </HoldPageProvider>
   );

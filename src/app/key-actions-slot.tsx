@@ -4,11 +4,10 @@ import { LateCodeBoundary } from "../components/late-code-boundary";
 import type { Connection } from "../lib/api/transport";
 import type { Key } from "../lib/contract";
 import { retryableLazy } from "../lib/retryable-lazy";
-import { LazyErrorPanel as ErrorPanel } from "../features/troubleshoot/components/lazy-error-panel";
 import { HoldPageProvider } from "./hold-page-provider";
-import { keyPath, paths, TROUBLESHOOT_PATH } from "./paths";
-import { useForgetKey } from "./use-forget-key";
+import { keyPath, paths } from "./paths";
 import { apiOfListedKey, useKeyCache } from "./use-key-cache";
+import { useRenderChangeError } from "./use-render-change-error";
 
 // Loaded after the key's page has its key: the actions never hold up its first screen.
 const KeyActions = retryableLazy(() => import("../features/key-actions/components/key-actions"), (module) => module.KeyActions);
@@ -16,7 +15,7 @@ const KeyActions = retryableLazy(() => import("../features/key-actions/component
 /** A key's actions on its page: the key-actions feature, its failures in the troubleshoot panel, the caches composed here. */
 export function KeyActionsSlot({ connection, apiKey, refusedAs, now }: { connection: Connection; apiKey: Key; refusedAs: string | null; now: number }) {
   const cache = useKeyCache(connection);
-  const reenterKey = useForgetKey();
+  const renderError = useRenderChangeError(connection);
   const navigate = useNavigate();
   const listedIn = apiOfListedKey(useQueryClient(), connection, apiKey.keyId);
   return (
@@ -32,9 +31,7 @@ export function KeyActionsSlot({ connection, apiKey, refusedAs, now }: { connect
           listedIn={listedIn}
           keyHref={keyPath}
           onDeleted={() => void navigate(paths.keys)}
-          renderError={(error, onRetry) => (
-            <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} troubleshootHref={TROUBLESHOOT_PATH} />
-          )}
+          renderError={renderError}
         />
       </HoldPageProvider>
     </LateCodeBoundary>

@@ -171,6 +171,16 @@ export function KeyActions(props: KeyActionsProps) {
   const limits = appliedRateLimits(apiKey);
   const refusingLimit = limits.length === 1 ? limits[0]?.limit : undefined;
 
+  /** A button of Key actions that opens a checked form: kept for the focus, and aria-disabled while a probe runs. */
+  const opener = (name: ActionButton, disabled: boolean, onClick: () => void) => ({
+    ref: keptAs(actionButtons, name),
+    type: "button" as const,
+    className: "button",
+    disabled,
+    "aria-disabled": checking || undefined,
+    onClick,
+  });
+
   const fixes = [
     !enabled && (
       <button
@@ -249,44 +259,12 @@ export function KeyActions(props: KeyActionsProps) {
             Disable
           </button>
         )}
-        <button
-          ref={keptAs(actionButtons, "edit")}
-          type="button"
-          className="button"
-          disabled={updating}
-          aria-disabled={checking || undefined}
-          onClick={() => void openUpdating({ dialog: "edit" })}
-        >
-          Edit
-        </button>
-        <button
-          ref={keptAs(actionButtons, "credits")}
-          type="button"
-          className="button"
-          disabled={updating}
-          aria-disabled={checking || undefined}
-          onClick={() => void openUpdating({ dialog: "credits" })}
-        >
-          Credits
-        </button>
-        <button
-          ref={keptAs(actionButtons, "access")}
-          type="button"
-          className="button"
-          disabled={updating}
-          aria-disabled={checking || undefined}
-          onClick={() => void openChecked(probeAccess, (permission) => ({ dialog: "access", permission }))}
-        >
+        <button {...opener("edit", updating, () => void openUpdating({ dialog: "edit" }))}>Edit</button>
+        <button {...opener("credits", updating, () => void openUpdating({ dialog: "credits" }))}>Credits</button>
+        <button {...opener("access", updating, () => void openChecked(probeAccess, (permission) => ({ dialog: "access", permission })))}>
           Permissions and roles
         </button>
-        <button
-          ref={keptAs(actionButtons, "reroll")}
-          type="button"
-          className="button"
-          disabled={createRefusal !== undefined}
-          aria-disabled={checking || undefined}
-          onClick={() => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission }))}
-        >
+        <button {...opener("reroll", createRefusal !== undefined, () => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission })))}>
           Reroll
         </button>
         <button ref={keptAs(actionButtons, "delete")} type="button" className="button button--danger" disabled={deleteRefusal !== undefined} onClick={() => setOpen({ dialog: "delete" })}>

@@ -4,7 +4,7 @@ import type { Connection } from "../../../lib/api/transport";
 import type { Key } from "../../../lib/contract";
 import { formatPastTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
 import { useHoldPage } from "../../../lib/hooks/use-hold-page";
-import { useNow } from "../../../lib/hooks/use-now";
+import { useNow, useTickAt } from "../../../lib/hooks/use-now";
 import { SECRET_LOST_BY_LEAVING, SECRET_ON_ITS_WAY, useRerollKey } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { apiOf } from "../refusals";
@@ -41,10 +41,10 @@ export interface RerollDialogProps {
  * stopped at once, say) gives a new key refused at once as EXPIRED.
  */
 function InheritedExpiry({ expires }: { expires: number }) {
-  // The shared clock ticks once a minute; the time the dialog opened is newer when the key expired a moment ago
-  // (a reroll that stopped it at once).
-  const [opened] = useState(() => Date.now());
-  const now = Math.max(useNow(), opened);
+  const now = useNow();
+  // An expiry a moment ago (a reroll that stopped the key at once) is behind the wall clock but may be ahead of the
+  // page's, which ticks once a minute: the clock ticks then.
+  useTickAt(expires);
   const expired = expires <= now;
   // An expiry that has passed is said as the past ("just now", never "in under a minute").
   const when = `${expired ? formatPastTime(expires, now) : formatRelativeTime(expires, now)} (${formatUtcTime(expires) ?? "an unreadable date"})`;
