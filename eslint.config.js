@@ -39,7 +39,7 @@ function boundaryViolation(fromLayer, targetPath) {
 
 /**
  * The architecture as a lint rule: shared code never imports features or the app shell, features never import
- * each other, and src/ and server/ share only the contract module. Relative imports are resolved to paths.
+ * each other, and src/ and server/ share only the contract module. Relative and `@/` imports are resolved to paths.
  */
 const boundaries = {
   meta: { type: "problem", schema: [] },
@@ -48,8 +48,14 @@ const boundaries = {
     const fromLayer = layerOf(path.relative(root, context.filename).split(path.sep).join("/"));
     function check(node) {
       const source = node.source;
-      if (!source || source.type !== "Literal" || typeof source.value !== "string" || !source.value.startsWith(".")) return;
-      const target = path.relative(root, path.resolve(path.dirname(context.filename), source.value)).split(path.sep).join("/");
+      if (!source || source.type !== "Literal" || typeof source.value !== "string") return;
+      const specifier = source.value;
+      if (!specifier.startsWith(".") && !specifier.startsWith("@/")) return;
+      // `@/x` is `src/x` (the path alias in tsconfig.json and vite.config.ts).
+      const resolved = specifier.startsWith("@/")
+        ? path.join(root, "src", specifier.slice(2))
+        : path.resolve(path.dirname(context.filename), specifier);
+      const target = path.relative(root, resolved).split(path.sep).join("/");
       const message = boundaryViolation(fromLayer, target);
       if (message) context.report({ node: source, message });
     }
@@ -64,7 +70,16 @@ const boundaries = {
 
 export default tseslint.config(
   {
-    ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/", "bench/.work/", "bench/floor-app/dist/", ".data/", ".tmp/"],
+    ignores: [
+      "dist/",
+      "node_modules/",
+      "test-results/",
+      "playwright-report/",
+      "bench/.work/",
+      "bench/floor-app/dist/",
+      ".data/",
+      ".tmp/",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -106,7 +121,14 @@ export default tseslint.config(
     // vi.waitFor gives up after 1 s, which a busy machine exceeds; Testing Library's waits 10 s (test/src/setup.ts).
     files: ["test/src/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-properties": ["error", { object: "vi", property: "waitFor", message: "Use waitFor from @testing-library/react: its timeout is the suite's." }],
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "vi",
+          property: "waitFor",
+          message: "Use waitFor from @testing-library/react: its timeout is the suite's.",
+        },
+      ],
     },
   },
   {

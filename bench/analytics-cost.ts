@@ -78,7 +78,8 @@ export async function benchAnalyticsCost(options: AnalyticsCostOptions): Promise
     const loaded = await Promise.all([load, dashboardQueries(options, load)]);
     const [busy, times] = loaded;
     for (const result of [bare, busy]) {
-      if (result.errors + result.timeouts + result.non2xx > 0) throw new Error(`verifyKey failed under load: ${JSON.stringify(result)}`);
+      if (result.errors + result.timeouts + result.non2xx > 0)
+        throw new Error(`verifyKey failed under load: ${JSON.stringify(result)}`);
     }
     alone.push(bare.requestsPerSecond);
     withQueries.push(busy.requestsPerSecond);

@@ -26,7 +26,18 @@ export interface AnalyticsBenchOptions {
 
 const GET_VERIFICATIONS = "/v2/analytics.getVerifications";
 const DAY_MS = 24 * 60 * 60 * 1000;
-const OUTCOMES = ["VALID", "VALID", "VALID", "VALID", "VALID", "VALID", "RATE_LIMITED", "USAGE_EXCEEDED", "INSUFFICIENT_PERMISSIONS", "EXPIRED"];
+const OUTCOMES = [
+  "VALID",
+  "VALID",
+  "VALID",
+  "VALID",
+  "VALID",
+  "VALID",
+  "RATE_LIMITED",
+  "USAGE_EXCEEDED",
+  "INSUFFICIENT_PERMISSIONS",
+  "EXPIRED",
+];
 /** The shared test server (its own node process: its pid is the one whose memory counts), timed from spawn. */
 async function startServerProcess(dataDir: string): Promise<StartedServer & { startMs: number }> {
   const startedAt = performance.now();
@@ -48,7 +59,9 @@ function residentMiB(pid: number): Promise<number> {
 function seedVerifications(dataDir: string, count: number): void {
   const db = new Database(join(dataDir, "keyscope.sqlite"));
   try {
-    const keys = db.prepare<[], { id: string; api_id: string; workspace_id: string }>("SELECT id, api_id, workspace_id FROM keys").all();
+    const keys = db
+      .prepare<[], { id: string; api_id: string; workspace_id: string }>("SELECT id, api_id, workspace_id FROM keys")
+      .all();
     const insert = db.prepare(
       `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
        VALUES (?, ?, ?, ?, ?, '', ?, 'local', ?, ?)`,
@@ -60,7 +73,16 @@ function seedVerifications(dataDir: string, count: number): void {
         const key = keys[(index * 7919) % keys.length];
         if (key === undefined) throw new Error("no keys to verify");
         const outcome = OUTCOMES[index % OUTCOMES.length] ?? "VALID";
-        insert.run(`req_bench${base58(index)}`, now - ((index * 2_654_435_761) % (30 * DAY_MS)), key.workspace_id, key.api_id, key.id, outcome, tags[index % 3], outcome === "VALID" ? 1 : 0);
+        insert.run(
+          `req_bench${base58(index)}`,
+          now - ((index * 2_654_435_761) % (30 * DAY_MS)),
+          key.workspace_id,
+          key.api_id,
+          key.id,
+          outcome,
+          tags[index % 3],
+          outcome === "VALID" ? 1 : 0,
+        );
       }
     })();
   } finally {
@@ -72,12 +94,15 @@ function seedVerifications(dataDir: string, count: number): void {
 async function sumsFolded(dataDir: string): Promise<void> {
   const db = new Database(join(dataDir, "keyscope.sqlite"), { readonly: true });
   try {
-    const behind = db.prepare<[], number>(
-      "SELECT (SELECT coalesce(max(seq), 0) FROM key_verifications) - (SELECT seq FROM key_verifications_per_hour_seq)",
-    ).pluck();
+    const behind = db
+      .prepare<[], number>(
+        "SELECT (SELECT coalesce(max(seq), 0) FROM key_verifications) - (SELECT seq FROM key_verifications_per_hour_seq)",
+      )
+      .pluck();
     const deadline = Date.now() + 10 * 60_000;
     while ((behind.get() ?? 0) > 0) {
-      if (Date.now() > deadline) throw new Error("the server did not fold the verifications into SQLite's sums in 10 minutes");
+      if (Date.now() > deadline)
+        throw new Error("the server did not fold the verifications into SQLite's sums in 10 minutes");
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   } finally {
@@ -106,18 +131,36 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
     const first = await startServerProcess(dataDir);
     await first.stop();
     await first.admin(["keys", "seed", "--count", String(options.keys)]);
-    const rootKey = (await first.admin(["root-key", "create", "--name", "bench", "--permissions", "api.*.read_key,api.*.read_analytics,api.*.verify_key"])).split(/\s+/).at(-1) ?? "";
+    const rootKey =
+      (
+        await first.admin([
+          "root-key",
+          "create",
+          "--name",
+          "bench",
+          "--permissions",
+          "api.*.read_key,api.*.read_analytics,api.*.verify_key",
+        ])
+      )
+        .split(/\s+/)
+        .at(-1) ?? "";
     const verifySecrets: string[] = [];
-    for (let index = 0; index < 10; index += 1) verifySecrets.push((await first.admin(["keys", "create", "--name", `bench verify ${index}`])).split(" ")[1] ?? "");
+    for (let index = 0; index < 10; index += 1)
+      verifySecrets.push(
+        (await first.admin(["keys", "create", "--name", `bench verify ${index}`])).split(" ")[1] ?? "",
+      );
     const seededAt = performance.now();
     seedVerifications(dataDir, options.verifications);
-    log(`analytics: ${options.verifications.toLocaleString("en")} verifications seeded in ${((performance.now() - seededAt) / 1000).toFixed(1)} s`);
+    log(
+      `analytics: ${options.verifications.toLocaleString("en")} verifications seeded in ${((performance.now() - seededAt) / 1000).toFixed(1)} s`,
+    );
 
     const server = await startServerProcess(dataDir);
     try {
       log(`analytics: server ${server.url} running ${(server.startMs / 1000).toFixed(1)} s after spawn`);
       const firstPage = await postListKeys(server.url, rootKey, { limit: 100 });
-      if (firstPage.status !== 200) throw new Error(`listKeys answered ${firstPage.status}: ${firstPage.body.slice(0, 200)}`);
+      if (firstPage.status !== 200)
+        throw new Error(`listKeys answered ${firstPage.status}: ${firstPage.body.slice(0, 200)}`);
       const keyIds = parsePage(firstPage.body).data.keys.map((key) => key.keyId);
       const firstId = keyIds[0];
       if (keyIds.length !== 100 || firstId === undefined) throw new Error("the first page does not hold 100 keys");
@@ -129,7 +172,8 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
         // A cursor the server has never seen that still names the first page: never from the page cache.
         const answer = await postListKeys(server.url, rootKey, { limit: 100, cursor: `key_11111${base58(index)}` });
         const elapsed = performance.now() - startedAt;
-        if (answer.status !== 200 || parsePage(answer.body).data.keys[0]?.keyId !== firstId) throw new Error("listKeys gave another page");
+        if (answer.status !== 200 || parsePage(answer.body).data.keys[0]?.keyId !== firstId)
+          throw new Error("listKeys gave another page");
         return elapsed;
       }
       let usageRows = 0;
@@ -148,13 +192,17 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
       const copied = await postAnalytics(server.url, rootKey, "SELECT count(*) AS n FROM key_verifications_v1");
       const firstQueryMs = performance.now() - copyStartedAt;
       // The workspace's own demo verifications from the first start come on top of the seeded ones.
-      const copiedRows = copied.status === 200 ? (JSON.parse(copied.body) as { data: { n: number }[] }).data[0]?.n : undefined;
-      if (copiedRows === undefined || copiedRows < options.verifications) throw new Error(`the engine's copy: ${copied.body.slice(0, 300)}`);
+      const copiedRows =
+        copied.status === 200 ? (JSON.parse(copied.body) as { data: { n: number }[] }).data[0]?.n : undefined;
+      if (copiedRows === undefined || copiedRows < options.verifications)
+        throw new Error(`the engine's copy: ${copied.body.slice(0, 300)}`);
       await sumsFolded(dataDir);
       const foldMs = performance.now() - copyStartedAt;
       await timeUsage();
       const rssAfterLoad = await residentMiB(server.pid);
-      log(`analytics: DuckDB's copy answered ${(firstQueryMs / 1000).toFixed(1)} s and SQLite's sums were folded ${(foldMs / 1000).toFixed(1)} s after the server listened`);
+      log(
+        `analytics: DuckDB's copy answered ${(firstQueryMs / 1000).toFixed(1)} s and SQLite's sums were folded ${(foldMs / 1000).toFixed(1)} s after the server listened`,
+      );
       for (let index = 0; index < 20; index += 1) {
         await timeList(1_000_000 + index);
         await timeUsage();
@@ -166,7 +214,9 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
         usage.push(await timeUsage());
       }
       const rssAfterQueries = await residentMiB(server.pid);
-      log(`analytics: usage ${round(median(usage), 2)} ms (${usageRows} rows) vs listKeys ${round(median(list), 2)} ms; RSS ${Math.round(rssAfterQueries)} MiB`);
+      log(
+        `analytics: usage ${round(median(usage), 2)} ms (${usageRows} rows) vs listKeys ${round(median(list), 2)} ms; RSS ${Math.round(rssAfterQueries)} MiB`,
+      );
       const costRows = await benchAnalyticsCost({
         url: server.url,
         rootKey,
@@ -202,7 +252,8 @@ export async function benchAnalytics(options: AnalyticsBenchOptions): Promise<Be
           unit: "MiB",
           ours: [rssAfterQueries],
           goal: { kind: "none" },
-          method: "ps RSS of the server process after DuckDB's copy and rollups and SQLite's per-hour sums are loaded, and after the usage queries",
+          method:
+            "ps RSS of the server process after DuckDB's copy and rollups and SQLite's per-hour sums are loaded, and after the usage queries",
           details: {
             afterLoadMiB: round(rssAfterLoad, 1),
             listenSeconds: round(server.startMs / 1000, 2),

@@ -19,7 +19,15 @@ export interface ApiBenchOptions {
 
 type Scenario = "ours401" | "bare401" | "oursList" | "bareList" | "oursListUncached" | "oursVerify" | "bareVerify";
 
-const SCENARIOS: readonly Scenario[] = ["ours401", "bare401", "oursList", "bareList", "oursListUncached", "oursVerify", "bareVerify"];
+const SCENARIOS: readonly Scenario[] = [
+  "ours401",
+  "bare401",
+  "oursList",
+  "bareList",
+  "oursListUncached",
+  "oursVerify",
+  "bareVerify",
+];
 const VERIFY_KEY = VERIFY_KEY_PATH;
 
 export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
@@ -36,7 +44,9 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
   });
   const verifiedBody = await verified.text();
   if (unauthorized.status !== 401 || page.status !== 200 || !verifiedBody.includes('"code":"VALID"')) {
-    throw new Error(`unexpected answers ${unauthorized.status}, ${page.status}, ${verified.status} ${verifiedBody.slice(0, 200)}`);
+    throw new Error(
+      `unexpected answers ${unauthorized.status}, ${page.status}, ${verified.status} ${verifiedBody.slice(0, 200)}`,
+    );
   }
   const bare = await startBareServer({
     "/401": { status: 401, body: unauthorized.body },
@@ -46,13 +56,21 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
 
   // Distinct cursors, each a full page of 100: far more of them than the 500 pages the server keeps.
   const ids = await allKeyIds(url, rootKey);
-  const uncachedBodies = ids.slice(0, Math.max(1, ids.length - 101)).map((cursor) => JSON.stringify({ limit: 100, cursor }));
-  log(`api: ${ids.length} keys, ${uncachedBodies.length} distinct cursors; page ${page.body.length} B, 401 ${unauthorized.body.length} B`);
+  const uncachedBodies = ids
+    .slice(0, Math.max(1, ids.length - 101))
+    .map((cursor) => JSON.stringify({ limit: 100, cursor }));
+  log(
+    `api: ${ids.length} keys, ${uncachedBodies.length} distinct cursors; page ${page.body.length} B, 401 ${unauthorized.body.length} B`,
+  );
 
   const json = { "content-type": "application/json" };
   const auth = { ...json, authorization: `Bearer ${rootKey}` };
-  const load = (target: string, headers: Record<string, string>, bodies: string[], durationSeconds = options.durationSeconds) =>
-    runLoad({ url: target, headers, bodies, connections: options.connections, durationSeconds });
+  const load = (
+    target: string,
+    headers: Record<string, string>,
+    bodies: string[],
+    durationSeconds = options.durationSeconds,
+  ) => runLoad({ url: target, headers, bodies, connections: options.connections, durationSeconds });
   const run: Record<Scenario, (duration?: number) => Promise<LoadResult>> = {
     ours401: (d) => load(`${url}${LIST_KEYS}`, json, [listBody], d),
     bare401: (d) => load(`${bare.url}/401`, json, [listBody], d),
@@ -74,7 +92,8 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
   };
   try {
     // Warm both servers (JIT, connections, the page cache) before anything counts.
-    for (const scenario of ["ours401", "oursList", "bareList", "oursVerify", "bareVerify"] as const) await run[scenario](1);
+    for (const scenario of ["ours401", "oursList", "bareList", "oursVerify", "bareVerify"] as const)
+      await run[scenario](1);
     for (let round = 1; round <= options.rounds; round += 1) {
       for (const scenario of SCENARIOS) {
         const result = await run[scenario]();
@@ -171,7 +190,8 @@ export async function benchApi(options: ApiBenchOptions): Promise<BenchRow[]> {
 function prefixed(groups: Record<string, Record<string, number>>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [prefix, values] of Object.entries(groups)) {
-    for (const [name, value] of Object.entries(values)) out[`${prefix}${name[0]?.toUpperCase() ?? ""}${name.slice(1)}`] = round(value, 3);
+    for (const [name, value] of Object.entries(values))
+      out[`${prefix}${name[0]?.toUpperCase() ?? ""}${name.slice(1)}`] = round(value, 3);
   }
   return out;
 }

@@ -61,7 +61,9 @@ function observeUsableKeyRow({ keyIds, global }: { keyIds: string[]; global: str
     return element !== null && element.closest('[inert], [aria-hidden="true"]') === null;
   };
   const observer = new MutationObserver((records) => {
-    const rows = records.flatMap((record) => (record.type === "characterData" ? [record.target] : [...record.addedNodes]));
+    const rows = records.flatMap((record) =>
+      record.type === "characterData" ? [record.target] : [...record.addedNodes],
+    );
     if (!rows.some((row) => holdsKey(row) && usable(row))) return;
     observer.disconnect();
     // On the screen: a timer set in an animation-frame callback runs after that frame's style, layout and paint.
@@ -70,7 +72,12 @@ function observeUsableKeyRow({ keyIds, global }: { keyIds: string[]; global: str
         const time = performance.now();
         const scripts = performance
           .getEntriesByType("resource")
-          .filter((entry) => entry instanceof PerformanceResourceTiming && new URL(entry.name).pathname.endsWith(".js") && entry.responseEnd <= time)
+          .filter(
+            (entry) =>
+              entry instanceof PerformanceResourceTiming &&
+              new URL(entry.name).pathname.endsWith(".js") &&
+              entry.responseEnd <= time,
+          )
           .map((entry) => new URL(entry.name).pathname);
         // Told over the console (CDP): polling the page for it would run the harness's code on its main thread.
         console.debug(`${global} ${JSON.stringify({ time, scripts })}`);
@@ -80,7 +87,12 @@ function observeUsableKeyRow({ keyIds, global }: { keyIds: string[]; global: str
   observer.observe(document, { childList: true, subtree: true, characterData: true });
 }
 
-export async function newContext(browser: Browser, url: string, rootKey: string, keyIds: string[]): Promise<BrowserContext> {
+export async function newContext(
+  browser: Browser,
+  url: string,
+  rootKey: string,
+  keyIds: string[],
+): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   // tsx (esbuild keepNames) wraps named functions in __name(); functions sent to page.evaluate need it defined.
   await context.addInitScript({ content: "globalThis.__name ??= (target) => target;" });
@@ -108,11 +120,22 @@ export interface SeededBrowser {
  * A reference server on `distDir` with 10,000 keys, a root key that reads keys and analytics (named `name`) and the
  * first page's key ids, and a Chromium: `use` runs with them; the browser, the server and its data go after.
  */
-export async function withSeededBrowser(distDir: string, name: string, use: (seeded: SeededBrowser) => Promise<void>): Promise<void> {
+export async function withSeededBrowser(
+  distDir: string,
+  name: string,
+  use: (seeded: SeededBrowser) => Promise<void>,
+): Promise<void> {
   const server = await startServer({ args: ["--dist-dir", distDir] });
   try {
     await server.admin(["keys", "seed", "--count", "10000"]);
-    const rootKey = await server.admin(["root-key", "create", "--name", name, "--permissions", "api.*.read_key,api.*.read_analytics"]);
+    const rootKey = await server.admin([
+      "root-key",
+      "create",
+      "--name",
+      name,
+      "--permissions",
+      "api.*.read_key,api.*.read_analytics",
+    ]);
     const keyIds = await firstPageKeyIds(server.url, rootKey);
     const browser = await chromium.launch({ executablePath: findBrowser(), args: BROWSER_ARGS });
     try {
@@ -184,7 +207,11 @@ export async function emulateNetwork(context: BrowserContext, page: Page, networ
 }
 
 /** Navigation start to a usable key row in a frame, in a new tab of `context`, on `network`. */
-export async function loadAndTime(context: BrowserContext, address: string, network: NetworkName = "loopback"): Promise<UsableRow> {
+export async function loadAndTime(
+  context: BrowserContext,
+  address: string,
+  network: NetworkName = "loopback",
+): Promise<UsableRow> {
   const page = await context.newPage();
   try {
     await emulateNetwork(context, page, network);
@@ -205,7 +232,14 @@ interface ColdWarm {
  * In a fresh context (an empty HTTP cache): the first load is cold; then the same address in a new tab of the
  * same context is warm (hashed assets from the cache, index.html revalidated, the API asked again).
  */
-async function timeToUsableRow(browser: Browser, url: string, rootKey: string, keyIds: string[], path: string, network: NetworkName): Promise<ColdWarm> {
+async function timeToUsableRow(
+  browser: Browser,
+  url: string,
+  rootKey: string,
+  keyIds: string[],
+  path: string,
+  network: NetworkName,
+): Promise<ColdWarm> {
   const context = await newContext(browser, url, rootKey, keyIds);
   try {
     const cold = await loadAndTime(context, `${url}${path}`, network);
@@ -268,7 +302,14 @@ interface ManyKeysRun {
 }
 
 /** The dashboard: scroll the table to its end until `wanted` keys are loaded (it loads a page of 100 near the end). */
-async function manyKeysOurs(browser: Browser, url: string, rootKey: string, keyIds: string[], wanted: number, frames: number): Promise<ManyKeysRun> {
+async function manyKeysOurs(
+  browser: Browser,
+  url: string,
+  rootKey: string,
+  keyIds: string[],
+  wanted: number,
+  frames: number,
+): Promise<ManyKeysRun> {
   const context = await newContext(browser, url, rootKey, keyIds);
   try {
     const page = await context.newPage();
@@ -276,7 +317,8 @@ async function manyKeysOurs(browser: Browser, url: string, rootKey: string, keyI
     await page.goto(`${url}/keys`);
     await usable;
     const loaded = await page.evaluate(async (wanted) => {
-      const count = () => Number(document.querySelector('[role="table"][aria-label="API keys"]')?.getAttribute("aria-rowcount") ?? 1) - 1;
+      const count = () =>
+        Number(document.querySelector('[role="table"][aria-label="API keys"]')?.getAttribute("aria-rowcount") ?? 1) - 1;
       const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       while (count() < wanted) {
         const before = count();
@@ -289,7 +331,9 @@ async function manyKeysOurs(browser: Browser, url: string, rootKey: string, keyI
       }
       return count();
     }, wanted);
-    const rowElements = await page.locator('[role="table"][aria-label="API keys"] .keys-table__body [role="row"]').count();
+    const rowElements = await page
+      .locator('[role="table"][aria-label="API keys"] .keys-table__body [role="row"]')
+      .count();
     const heapBytes = await heapUsedBytes(context, page);
     const lengths = await scrollFrames(page, ".keys-table__scroller", frames);
     return { loaded, rowElements, heapBytes, frameMedianMs: median(lengths), frameP90Ms: quantile(lengths, 0.9) };
@@ -299,7 +343,14 @@ async function manyKeysOurs(browser: Browser, url: string, rootKey: string, keyI
 }
 
 /** The floor page holding the same keys as parsed JSON (its 100 first rows in a plain table). */
-async function manyKeysFloor(browser: Browser, url: string, rootKey: string, keyIds: string[], wanted: number, frames: number): Promise<ManyKeysRun> {
+async function manyKeysFloor(
+  browser: Browser,
+  url: string,
+  rootKey: string,
+  keyIds: string[],
+  wanted: number,
+  frames: number,
+): Promise<ManyKeysRun> {
   const context = await newContext(browser, url, rootKey, keyIds);
   try {
     const page = await context.newPage();
@@ -326,7 +377,12 @@ export async function chromiumVersion(): Promise<string> {
 
 const PAGES = {
   ours: { path: "/keys", name: "Keyscope" },
-  app: { path: FLOOR_APP_PATH, name: "floor app", about: "the smallest app on the same libraries (react, react-dom, react-router, react-query; one route, one useQuery)" },
+  app: {
+    path: FLOOR_APP_PATH,
+    name: "floor app",
+    about:
+      "the smallest app on the same libraries (react, react-dom, react-router, react-query; one route, one useQuery)",
+  },
   page: { path: FLOOR_PAGE_PATH, name: "vanilla page", about: "a vanilla page (one fetch, rows made with DOM calls)" },
 } as const;
 type PageName = keyof typeof PAGES;
@@ -348,13 +404,18 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
 
   const browser = await chromium.launch({ executablePath, args: BROWSER_ARGS });
   type Samples = Record<PageName, { cold: UsableRow[]; warm: UsableRow[] }>;
-  const empty = (): Samples => ({ ours: { cold: [], warm: [] }, app: { cold: [], warm: [] }, page: { cold: [], warm: [] } });
+  const empty = (): Samples => ({
+    ours: { cold: [], warm: [] },
+    app: { cold: [], warm: [] },
+    page: { cold: [], warm: [] },
+  });
   const samples: Record<NetworkName, Samples> = { loopback: empty(), desktop: empty() };
   const networks = Object.keys(NETWORKS) as NetworkName[];
   try {
     // Warm-up (server JIT, the OS file cache, Chromium's own start-up work), not counted.
     for (let index = 0; index < 2; index += 1) {
-      for (const name of ORDERS[0] ?? []) await timeToUsableRow(browser, url, rootKey, keyIds, PAGES[name].path, "loopback");
+      for (const name of ORDERS[0] ?? [])
+        await timeToUsableRow(browser, url, rootKey, keyIds, PAGES[name].path, "loopback");
     }
     for (let run = 0; run < options.firstRowRuns; run += 1) {
       // Both networks in every run, each page in turn: a machine whose load drifts shifts all of them alike.
@@ -368,7 +429,9 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
           const [cold, warm] = [samples[network][name].cold.at(-1), samples[network][name].warm.at(-1)];
           return `${round(cold?.time ?? 0, 1)}/${round(warm?.time ?? 0, 1)}`;
         };
-        log(`browser: usable key row run ${run + 1}, ${network} (cold/warm ms): ours ${last("ours")}, floor app ${last("app")}, floor page ${last("page")}`);
+        log(
+          `browser: usable key row run ${run + 1}, ${network} (cold/warm ms): ours ${last("ours")}, floor app ${last("app")}, floor page ${last("page")}`,
+        );
       }
     }
   } finally {
@@ -377,8 +440,14 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
   const runsText = `headless Chromium, ${options.firstRowRuns} interleaved runs of the three pages on both networks (Keyscope /keys, bench/floor-app, bench/floor-page, all served by the same reference server from the same dist directory, the key in sessionStorage)`;
   const rowText =
     "navigation start to the end of the main thread's work on the next animation frame (a requestAnimationFrame callback, then a setTimeout) after a MutationObserver installed before any of the page's scripts sees an element holding one of the first page's key ids outside any inert or aria-hidden subtree";
-  const cacheText = (cache: "cold" | "warm") => (cache === "cold" ? "a fresh context (empty HTTP cache)" : "a second tab of the same context (hashed files from the HTTP cache)");
-  const goals: Partial<Record<`${NetworkName}-${"cold" | "warm"}-${"app" | "page"}`, number>> = { "loopback-cold-app": 1.25, "desktop-cold-app": 1 };
+  const cacheText = (cache: "cold" | "warm") =>
+    cache === "cold"
+      ? "a fresh context (empty HTTP cache)"
+      : "a second tab of the same context (hashed files from the HTTP cache)";
+  const goals: Partial<Record<`${NetworkName}-${"cold" | "warm"}-${"app" | "page"}`, number>> = {
+    "loopback-cold-app": 1.25,
+    "desktop-cold-app": 1,
+  };
   const usableRow = (network: NetworkName, cache: "cold" | "warm", floor: "app" | "page") => {
     const target = goals[`${network}-${cache}-${floor}`];
     return makeRow({
@@ -393,11 +462,14 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
     });
   };
   // Deterministic but for what a page fetched by the row's time: the median of the cold loads on loopback.
-  const scriptsBefore = (name: PageName) => samples.loopback[name].cold.map((row) => gzipBytesOf(APP_DIST, row.scripts) / 1024);
+  const scriptsBefore = (name: PageName) =>
+    samples.loopback[name].cold.map((row) => gzipBytesOf(APP_DIST, row.scripts) / 1024);
   // What the files hold is told for a run at the median: a run whose late code (the scrolling and sorting code,
   // which start loading just after the rows) happened to arrive before the row's frame is not the typical one.
   const medianRunScripts = (name: PageName) => {
-    const runs = [...samples.loopback[name].cold].sort((a, b) => gzipBytesOf(APP_DIST, a.scripts) - gzipBytesOf(APP_DIST, b.scripts));
+    const runs = [...samples.loopback[name].cold].sort(
+      (a, b) => gzipBytesOf(APP_DIST, a.scripts) - gzipBytesOf(APP_DIST, b.scripts),
+    );
     return runs[Math.floor((runs.length - 1) / 2)]?.scripts ?? [];
   };
   const oursScripts = medianRunScripts("ours");
@@ -410,7 +482,11 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
     floor: scriptsBefore("app"),
     goal: { kind: "ratio-at-most", target: 1.25 },
     method: `the scripts (Resource Timing) whose response had ended by the usable key row of each cold load on loopback above, each file gzip -9 from the served dist; the median over the runs; floor: ${PAGES.app.about}`,
-    details: { oursFiles: oursScripts.join(" "), beyondFloor: options.describeBeyondFloor(oursScripts, floorScripts), floorFiles: floorScripts.join(" ") },
+    details: {
+      oursFiles: oursScripts.join(" "),
+      beyondFloor: options.describeBeyondFloor(oursScripts, floorScripts),
+      floorFiles: floorScripts.join(" "),
+    },
   });
 
   const uncapped = await chromium.launch({ executablePath, args: [...BROWSER_ARGS, ...UNCAPPED_FRAMES] });
@@ -421,7 +497,9 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
     for (let run = 0; run < options.manyKeysRuns; run += 1) {
       oursMany.push(await manyKeysOurs(uncapped, url, rootKey, keyIds, options.manyKeys, frames));
       floorMany.push(await manyKeysFloor(uncapped, url, rootKey, keyIds, options.manyKeys, frames));
-      log(`browser: many keys run ${run + 1}: ours ${JSON.stringify(oursMany.at(-1))}, floor ${JSON.stringify(floorMany.at(-1))}`);
+      log(
+        `browser: many keys run ${run + 1}: ours ${JSON.stringify(oursMany.at(-1))}, floor ${JSON.stringify(floorMany.at(-1))}`,
+      );
     }
   } finally {
     await uncapped.close();

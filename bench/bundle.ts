@@ -27,7 +27,12 @@ function recordChunks(): Plugin {
       const chunks: ChunkInfo[] = [];
       for (const output of Object.values(bundle)) {
         if (output.type !== "chunk") continue;
-        chunks.push({ fileName: output.fileName, isEntry: output.isEntry, imports: output.imports, dynamicImports: output.dynamicImports });
+        chunks.push({
+          fileName: output.fileName,
+          isEntry: output.isEntry,
+          imports: output.imports,
+          dynamicImports: output.dynamicImports,
+        });
       }
       writeFileSync(workFile(CHUNKS_FILE), JSON.stringify(chunks));
     },
@@ -58,7 +63,10 @@ export async function buildFloorApp(): Promise<void> {
 }
 
 export function gzipBytesOf(distDir: string, files: Iterable<string>): number {
-  return [...files].reduce((sum, file) => sum + gzipSync(readFileSync(join(distDir, file.replace(/^\//, ""))), { level: 9 }).length, 0);
+  return [...files].reduce(
+    (sum, file) => sum + gzipSync(readFileSync(join(distDir, file.replace(/^\//, ""))), { level: 9 }).length,
+    0,
+  );
 }
 
 function readChunks(): ChunkInfo[] {
@@ -69,7 +77,12 @@ function readChunks(): ChunkInfo[] {
  * What the dashboard's given files hold beyond the floor app's, by npm package or source file, largest first:
  * "@tanstack/virtual-core 9.7 KiB, …" (each module's share of the files' gzip bytes, from their source maps).
  */
-export function describeBeyondFloor(oursDist: string, ours: readonly string[], floorDist: string, floor: readonly string[]): string {
+export function describeBeyondFloor(
+  oursDist: string,
+  ours: readonly string[],
+  floorDist: string,
+  floor: readonly string[],
+): string {
   return describeShares(beyondFloor(gzipSharesByModule(oursDist, ours), gzipSharesByModule(floorDist, floor)));
 }
 
@@ -95,7 +108,9 @@ function firstScreenFiles(): string[] {
 /** All of the floor app's JavaScript: one page, all of which its rows need. */
 function floorAppJs(): string[] {
   const html = readFileSync(join(FLOOR_APP_DIST, "index.html"), "utf8");
-  return [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+\.js)"/g)].flatMap((match) => (match[1] === undefined ? [] : [match[1]]));
+  return [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+\.js)"/g)].flatMap((match) =>
+    match[1] === undefined ? [] : [match[1]],
+  );
 }
 
 export async function benchBundle(log: (line: string) => void): Promise<BenchRow[]> {
@@ -118,7 +133,12 @@ export async function benchBundle(log: (line: string) => void): Promise<BenchRow
       goal: { kind: "none" },
       method:
         "from the build's module graph: index.html's entry, the app and the keys page it starts in a tab holding a key, and their static imports, each file gzip -9 (what a cold load fetches is in the browser section's row); floor: bench/floor-app (react, react-dom, react-router-dom, react-query; one route, one useQuery), same vite",
-      details: { oursFiles: ours.join(" "), beyondFloor: describeBeyondFloor(APP_DIST, ours, FLOOR_APP_DIST, floor), oursBytes, floorBytes },
+      details: {
+        oursFiles: ours.join(" "),
+        beyondFloor: describeBeyondFloor(APP_DIST, ours, FLOOR_APP_DIST, floor),
+        oursBytes,
+        floorBytes,
+      },
     }),
   ];
 }

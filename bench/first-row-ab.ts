@@ -26,13 +26,19 @@ interface Side {
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { runs: { type: "string", default: "15" }, network: { type: "string", default: "loopback" }, path: { type: "string", default: "/keys" } },
+    options: {
+      runs: { type: "string", default: "15" },
+      network: { type: "string", default: "loopback" },
+      path: { type: "string", default: "/keys" },
+    },
     allowPositionals: true,
   });
   const runs = Number(values.runs);
   const network = values.network;
   if (positionals.length !== 2 || !Number.isInteger(runs) || runs < 1 || !isNetworkName(network)) {
-    throw new Error("usage: npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N] [--network loopback|desktop] [--path /keys]");
+    throw new Error(
+      "usage: npx tsx bench/first-row-ab.ts DIST_A DIST_B [--runs N] [--network loopback|desktop] [--path /keys]",
+    );
   }
   const sides: Side[] = [];
   const browser = await chromium.launch({ executablePath: findBrowser("browser"), args: BROWSER_ARGS });

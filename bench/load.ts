@@ -124,7 +124,9 @@ const KINDS: readonly Kind[] = [
 
 function assertLoopback(url: URL): void {
   if (url.protocol !== "http:" || !LOOPBACK.has(url.hostname)) {
-    throw new Error(`the load test only targets this computer (http://127.0.0.1, localhost or [::1]), not ${url.origin}`);
+    throw new Error(
+      `the load test only targets this computer (http://127.0.0.1, localhost or [::1]), not ${url.origin}`,
+    );
   }
 }
 
@@ -142,17 +144,25 @@ function checkBody(kind: Kind, text: string, limit: number | undefined): string 
     return "the body is not JSON";
   }
   if (typeof json !== "object" || json === null) return "the body is not an object";
-  const { meta, data, pagination, error } = json as { meta?: { requestId?: unknown }; data?: { keys?: unknown }; pagination?: { hasMore?: unknown; cursor?: unknown }; error?: { type?: unknown; status?: unknown } };
-  if (typeof meta?.requestId !== "string" || !REQUEST_ID.test(meta.requestId)) return "meta.requestId is missing or malformed";
+  const { meta, data, pagination, error } = json as {
+    meta?: { requestId?: unknown };
+    data?: { keys?: unknown };
+    pagination?: { hasMore?: unknown; cursor?: unknown };
+    error?: { type?: unknown; status?: unknown };
+  };
+  if (typeof meta?.requestId !== "string" || !REQUEST_ID.test(meta.requestId))
+    return "meta.requestId is missing or malformed";
   if (kind.errorType !== undefined) {
-    if (typeof error?.type !== "string" || !error.type.endsWith(`/errors/svc/${kind.errorType}`)) return `error.type is ${String(error?.type)}`;
+    if (typeof error?.type !== "string" || !error.type.endsWith(`/errors/svc/${kind.errorType}`))
+      return `error.type is ${String(error?.type)}`;
     if (error.status !== kind.status) return `error.status is ${String(error.status)}`;
     return undefined;
   }
   if (!Array.isArray(data?.keys)) return "data.keys is not a list";
   const keys = data.keys as { keyId?: unknown; name?: unknown }[];
   if (limit !== undefined && keys.length > limit) return `${keys.length} keys for a limit of ${limit}`;
-  if (!keys.every((key) => typeof key.keyId === "string" && KEY_ID.test(key.keyId) && typeof key.name === "string")) return "a key without a valid keyId or name";
+  if (!keys.every((key) => typeof key.keyId === "string" && KEY_ID.test(key.keyId) && typeof key.name === "string"))
+    return "a key without a valid keyId or name";
   const ids = keys.map((key) => String(key.keyId));
   if (ids.some((id, index) => index > 0 && (ids[index - 1] ?? "") >= id)) return "keys are not in keyId order";
   if (typeof pagination?.hasMore !== "boolean") return "pagination.hasMore is missing";
@@ -198,7 +208,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
           port: url.port,
           method: "POST",
           path: "/v2/keys.listKeys",
-          headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), ...headers },
+          headers: {
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(body)),
+            ...headers,
+          },
           timeout: REQUEST_TIMEOUT_MS,
         },
         (incoming) => {
@@ -213,8 +227,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
             const status = incoming.statusCode ?? 0;
             byStatus[status] = (byStatus[status] ?? 0) + 1;
             const text = Buffer.concat(chunks).toString("utf8");
-            if (status !== kind.status) noteWrong(`${kind.name}: HTTP ${status} instead of ${kind.status}: ${text.slice(0, 200)}`);
-            else if (incoming.headers["content-type"] !== "application/json") noteWrong(`${kind.name}: content-type ${String(incoming.headers["content-type"])}`);
+            if (status !== kind.status)
+              noteWrong(`${kind.name}: HTTP ${status} instead of ${kind.status}: ${text.slice(0, 200)}`);
+            else if (incoming.headers["content-type"] !== "application/json")
+              noteWrong(`${kind.name}: content-type ${String(incoming.headers["content-type"])}`);
             else if (sample) {
               sampled += 1;
               const problem = checkBody(kind, text, limit);
@@ -259,7 +275,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     byKind,
     byStatus,
     socketErrors,
-    serverErrors: Object.entries(byStatus).reduce((sum, [status, count]) => sum + (Number(status) >= 500 ? count : 0), 0),
+    serverErrors: Object.entries(byStatus).reduce(
+      (sum, [status, count]) => sum + (Number(status) >= 500 ? count : 0),
+      0,
+    ),
     sampled,
     wrong,
     wrongCount,

@@ -24,7 +24,8 @@ export async function benchDeepPaging(options: PagingBenchOptions): Promise<Benc
   const beforeLastPage = ids[lastPageStart - 1];
   const firstId = ids[0];
   const lastPageFirstId = ids[lastPageStart];
-  if (beforeLastPage === undefined || firstId === undefined || lastPageFirstId === undefined) throw new Error("too few keys to page");
+  if (beforeLastPage === undefined || firstId === undefined || lastPageFirstId === undefined)
+    throw new Error("too few keys to page");
   log(`paging: ${ids.length} keys`);
 
   async function timePage(cursor: string, expectedFirstId: string): Promise<number> {

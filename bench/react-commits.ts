@@ -75,7 +75,12 @@ function hookCommits(message: string): void {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { runs: { type: "string", default: "1" } } });
-  await build({ root: REPO_ROOT, logLevel: "warn", clearScreen: false, build: { outDir: DIST, emptyOutDir: true, minify: false, sourcemap: false } });
+  await build({
+    root: REPO_ROOT,
+    logLevel: "warn",
+    clearScreen: false,
+    build: { outDir: DIST, emptyOutDir: true, minify: false, sourcemap: false },
+  });
   await withSeededBrowser(DIST, "react-commits", async ({ url, rootKey, keyIds, browser }) => {
     for (let run = 1; run <= Number(values.runs); run += 1) {
       const context = await newContext(browser, url, rootKey, keyIds);
@@ -86,7 +91,11 @@ async function main(): Promise<void> {
         page.on("console", (message) => {
           const text = message.text();
           if (!text.startsWith(`${COMMIT} `)) return;
-          const { commit, at, list } = JSON.parse(text.slice(COMMIT.length + 1)) as { commit: number; at: number; list: string };
+          const { commit, at, list } = JSON.parse(text.slice(COMMIT.length + 1)) as {
+            commit: number;
+            at: number;
+            list: string;
+          };
           lines.push({ at, text: `commit ${commit}: ${list}` });
         });
         const row = usableRowMessage(page);
@@ -96,7 +105,8 @@ async function main(): Promise<void> {
         // The commits that follow soon after (the late code's, the usage bars'), for what the row is followed by.
         await page.waitForTimeout(1000);
         console.log(`run ${run}:`);
-        for (const line of lines.sort((a, b) => a.at - b.at)) console.log(`${round(line.at, 0).toString().padStart(6)} ms  ${line.text}`);
+        for (const line of lines.sort((a, b) => a.at - b.at))
+          console.log(`${round(line.at, 0).toString().padStart(6)} ms  ${line.text}`);
       } finally {
         await context.close();
       }

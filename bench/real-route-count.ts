@@ -42,7 +42,10 @@ const READ_ROUTES: RouteDir[] = [
 ];
 
 export const ROWS: Row[] = [
-  { label: "the five read routes (verifyKey, getKey, whoami, apis.listKeys, analytics.getVerifications)", dirs: READ_ROUTES },
+  {
+    label: "the five read routes (verifyKey, getKey, whoami, apis.listKeys, analytics.getVerifications)",
+    dirs: READ_ROUTES,
+  },
   ...(
     [
       ["keys.deleteKey", "v2_keys_delete_key", "keys-delete-key.test.ts"],
@@ -59,12 +62,25 @@ export const ROWS: Row[] = [
       ["keys.setRoles", "v2_keys_set_roles", "keys-set-roles.test.ts"],
       ["apis.createApi", "v2_apis_create_api", "apis-create-api.test.ts"],
       ["apis.deleteApi", "v2_apis_delete_api", "apis-delete-api.test.ts"],
-      ["permissions.listPermissions", "v2_permissions_list_permissions", "permissions-list-permissions-and-roles.test.ts", "listPermissions"],
-      ["permissions.listRoles", "v2_permissions_list_roles", "permissions-list-permissions-and-roles.test.ts", "listRoles"],
+      [
+        "permissions.listPermissions",
+        "v2_permissions_list_permissions",
+        "permissions-list-permissions-and-roles.test.ts",
+        "listPermissions",
+      ],
+      [
+        "permissions.listRoles",
+        "v2_permissions_list_roles",
+        "permissions-list-permissions-and-roles.test.ts",
+        "listRoles",
+      ],
       ["identities.listIdentities", "v2_identities_list_identities", "identities.test.ts", "listIdentities"],
       ["identities.getIdentity", "v2_identities_get_identity", "identities.test.ts", "getIdentity"],
     ] as const
-  ).map(([label, dir, file, describe]) => ({ label: `\`${label}\``, dirs: [describe ? { dir, file, describe } : { dir, file }] })),
+  ).map(([label, dir, file, describe]) => ({
+    label: `\`${label}\``,
+    dirs: [describe ? { dir, file, describe } : { dir, file }],
+  })),
 ];
 
 /**
@@ -168,7 +184,9 @@ function forLoops(masked: string): { header: Span; body: Span }[] {
 
 function caseNames(src: string, masked: string, nameArg: string, loop: { header: Span }, from: number): string[] {
   const found = (re: RegExp, span: Span) =>
-    [...masked.slice(span.start, span.end).matchAll(re)].map((m) => literalAt(src, span.start + m.index + m[0].length - 1));
+    [...masked.slice(span.start, span.end).matchAll(re)].map((m) =>
+      literalAt(src, span.start + m.index + m[0].length - 1),
+    );
   // A map's keys: `for name, x := range map[string]T{"a": …}`.
   const keys = keysOf(src, masked, loop.header);
   if (keys.length > 0) return keys;
@@ -186,7 +204,8 @@ function caseNames(src: string, masked: string, nameArg: string, loop: { header:
 
 function keysOf(src: string, masked: string, span: Span): string[] {
   const names: string[] = [];
-  for (const m of masked.slice(span.start, span.end).matchAll(/"[^"\n]*"\s*:/g)) names.push(literalAt(src, span.start + m.index));
+  for (const m of masked.slice(span.start, span.end).matchAll(/"[^"\n]*"\s*:/g))
+    names.push(literalAt(src, span.start + m.index));
   return names;
 }
 
@@ -212,22 +231,31 @@ export function scenariosOf(dir: string, file: string, src: string): Scenario[] 
       const loop = loops
         .filter((l) => l.body.start > body.start && l.body.start < at && at < l.body.end)
         .sort((a, b) => b.body.start - a.body.start)[0];
-      const parent = runs.filter((r) => r.span.start < at && at < r.span.end).sort((a, b) => b.span.start - a.span.start)[0];
+      const parent = runs
+        .filter((r) => r.span.start < at && at < r.span.end)
+        .sort((a, b) => b.span.start - a.span.start)[0];
       if (loop && (!parent || loop.body.start > parent.span.start)) {
         // The cases are written after the previous t.Run of the same scope, if any.
         const scopeStart = parent?.span.start ?? body.start;
-        const after = Math.max(scopeStart, ...runs.filter((r) => r.span.end < loop.header.start && r.at > scopeStart).map((r) => r.span.end));
+        const after = Math.max(
+          scopeStart,
+          ...runs.filter((r) => r.span.end < loop.header.start && r.at > scopeStart).map((r) => r.span.end),
+        );
         cases = caseNames(src, masked, name, loop, after);
         // Cases not written in the test (a range over the package's own tables): matched by the bare expression,
         // which no test here carries, so the scenario counts as not replayed unless an alias says otherwise.
-        if (cases.length === 0) console.error(`note: ${dir}/${file} ${testFunction}: t.Run(${name}) loops over cases not written in the test`);
+        if (cases.length === 0)
+          console.error(
+            `note: ${dir}/${file} ${testFunction}: t.Run(${name}) loops over cases not written in the test`,
+          );
       }
       const parents = parent ? [...parent.parents, parent.name] : [];
       const scenario = { dir, file, testFunction, name, parents, cases, children: [], span, at };
       (parent ? parent.children : scenarios).push(scenario);
       runs.push(scenario);
     }
-    if (runs.length === 0) scenarios.push({ dir, file, testFunction, name: testFunction, parents: [], cases: [], children: [] });
+    if (runs.length === 0)
+      scenarios.push({ dir, file, testFunction, name: testFunction, parents: [], cases: [], children: [] });
   }
   return scenarios;
 }
@@ -285,7 +313,9 @@ export function classify(route: RouteDir, scenarios: Scenario[], slots: Slot[]):
   const columns = new Map<Scenario, Column>();
   const describe = route.describe;
   const inScope = slots.filter(
-    (s) => s.file === route.file && (!describe || s.fullName.split(" > ").some((d) => d === describe || d.startsWith(`${describe}: `))),
+    (s) =>
+      s.file === route.file &&
+      (!describe || s.fullName.split(" > ").some((d) => d === describe || d.startsWith(`${describe}: `))),
   );
   const status = (sc: Scenario) => /^(\d{3})_/.exec(sc.file)?.[1];
   const claim = (sc: Scenario, name: string): Slot | undefined => {
@@ -295,10 +325,19 @@ export function classify(route: RouteDir, scenarios: Scenario[], slots: Slot[]):
     // Where two real files use one name, the test under the describe of the real file's status (or its Test
     // function) is the one replaying it.
     const code = status(sc);
-    const preferred = free.find((s) => (code && s.fullName.split(" > ").slice(0, -1).some((d) => d.includes(code))) || s.fullName.includes(sc.testFunction));
+    const preferred = free.find(
+      (s) =>
+        (code &&
+          s.fullName
+            .split(" > ")
+            .slice(0, -1)
+            .some((d) => d.includes(code))) ||
+        s.fullName.includes(sc.testFunction),
+    );
     const slot = preferred ?? free[0];
     if (slot) slot.claimedBy = sc;
-    if (slot && process.env.REAL_ROUTE_COUNT_MATCHES) console.error(`${sc.dir}/${sc.file} ${sc.testFunction} > ${name}  <=  ${slot.fullName}`);
+    if (slot && process.env.REAL_ROUTE_COUNT_MATCHES)
+      console.error(`${sc.dir}/${sc.file} ${sc.testFunction} > ${name}  <=  ${slot.fullName}`);
     return slot;
   };
   const leaves: Scenario[] = [];
@@ -346,7 +385,10 @@ function git(mirror: string, ...args: string[]): string {
 /** `npx vitest list --json=FILE` of the real-route tests (collects them, runs none); returns FILE. */
 function vitestList(): string {
   const file = join(mkdtempSync(join(tmpdir(), "real-route-count-")), "list.json");
-  execFileSync("npx", ["vitest", "list", `--json=${file}`, "test/server/real-routes/"], { cwd: REPO_ROOT, stdio: "ignore" });
+  execFileSync("npx", ["vitest", "list", `--json=${file}`, "test/server/real-routes/"], {
+    cwd: REPO_ROOT,
+    stdio: "ignore",
+  });
   return file;
 }
 
@@ -356,7 +398,9 @@ function main(): void {
   });
   const mirror = values.mirror;
   const listJson = readFileSync(values.names ?? vitestList(), "utf8");
-  const tests = v.parse(VitestList, JSON.parse(listJson)).map((t) => ({ name: t.name, file: t.file.split("/").pop() ?? t.file }));
+  const tests = v
+    .parse(VitestList, JSON.parse(listJson))
+    .map((t) => ({ name: t.name, file: t.file.split("/").pop() ?? t.file }));
   const slots = slotsOf(tests);
   const commit = git(mirror, "rev-parse", "HEAD").trim();
   const paths = git(mirror, "ls-tree", "-r", "HEAD", "--name-only").split("\n");
@@ -365,7 +409,9 @@ function main(): void {
     const all = new Map<Scenario, Column>();
     for (const route of row.dirs) {
       const files = paths.filter((p) => p.startsWith(`svc/api/routes/${route.dir}/`) && p.endsWith("_test.go"));
-      const scenarios = files.flatMap((p) => scenariosOf(route.dir, p.split("/").pop() ?? p, git(mirror, "show", `HEAD:${p}`)));
+      const scenarios = files.flatMap((p) =>
+        scenariosOf(route.dir, p.split("/").pop() ?? p, git(mirror, "show", `HEAD:${p}`)),
+      );
       for (const [sc, col] of classify(route, scenarios, slots)) all.set(sc, col);
     }
     const n = (c: Column) => [...all.values()].filter((x) => x === c).length;
@@ -384,14 +430,20 @@ function main(): void {
   console.log("| real directory | here | tests |\n| --- | --- | --- |");
   const files = [...new Set(ROWS.flatMap((r) => r.dirs.map((d) => d.file)))];
   for (const file of files) {
-    const dirs = ROWS.flatMap((r) => r.dirs).filter((d) => d.file === file).map((d) => `\`${d.dir}\``);
+    const dirs = ROWS.flatMap((r) => r.dirs)
+      .filter((d) => d.file === file)
+      .map((d) => `\`${d.dir}\``);
     console.log(`| ${dirs.join(", ")} | \`${file}\` | ${tests.filter((t) => t.file === file).length} |`);
   }
-  console.log("\n| operation(s) | scenarios | replayed | real answer | seed's 401 | other served differently | not replayed |");
+  console.log(
+    "\n| operation(s) | scenarios | replayed | real answer | seed's 401 | other served differently | not replayed |",
+  );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   const sum = { total: 0, real: 0, seed: 0, other: 0, missing: 0 };
   for (const c of counts) {
-    console.log(`| ${c.row.label} | ${c.total} | ${c.total - c.missing} | ${c.real} | ${c.seed} | ${c.other} | ${c.missing} |`);
+    console.log(
+      `| ${c.row.label} | ${c.total} | ${c.total - c.missing} | ${c.real} | ${c.seed} | ${c.other} | ${c.missing} |`,
+    );
     for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += c[k];
   }
   console.log(
@@ -414,10 +466,15 @@ function main(): void {
   for (const c of counts)
     for (const [sc, col] of c.all)
       if (col === "not replayed")
-        console.log(`  ${sc.dir}/${sc.file} ${sc.testFunction}${sc.name === sc.testFunction ? "" : ` > "${sc.name}"`}${sc.cases.length ? ` (cases: ${sc.cases.map((c) => `"${c}"`).join(", ")})` : ""}${sc.children.length ? " (a group)" : ""}`);
+        console.log(
+          `  ${sc.dir}/${sc.file} ${sc.testFunction}${sc.name === sc.testFunction ? "" : ` > "${sc.name}"`}${sc.cases.length ? ` (cases: ${sc.cases.map((c) => `"${c}"`).join(", ")})` : ""}${sc.children.length ? " (a group)" : ""}`,
+        );
   const unclaimed = slots.filter((s) => !s.claimedBy && ROWS.some((r) => r.dirs.some((d) => d.file === s.file)));
-  console.log(`\ntests here replaying no real scenario (own checks, or a name that does not match): ${unclaimed.length}`);
-  for (const s of unclaimed) console.log(`  ${s.file}: ${s.fullName}${s.part === s.fullName.split(" > ").pop() ? "" : ` [part "${s.part}"]`}`);
+  console.log(
+    `\ntests here replaying no real scenario (own checks, or a name that does not match): ${unclaimed.length}`,
+  );
+  for (const s of unclaimed)
+    console.log(`  ${s.file}: ${s.fullName}${s.part === s.fullName.split(" > ").pop() ? "" : ` [part "${s.part}"]`}`);
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop() ?? "")) main();

@@ -40,7 +40,14 @@ async function withServer<T>(
     await server.admin(["keys", "seed", "--count", String(seedCount)]);
     // A root key made with the admin CLI has no rate limit unless given one; this one reads analytics too, so
     // the keys page asks for its usage (after the rows) as it does for a user.
-    const rootKey = await server.admin(["root-key", "create", "--name", "bench", "--permissions", "api.*.read_key,api.*.verify_key,api.*.read_analytics"]);
+    const rootKey = await server.admin([
+      "root-key",
+      "create",
+      "--name",
+      "bench",
+      "--permissions",
+      "api.*.read_key,api.*.verify_key,api.*.read_analytics",
+    ]);
     const verifySecrets: string[] = [];
     for (let index = 0; index < 10; index += 1) {
       const created = await server.admin(["keys", "create", "--name", `bench verify ${index}`]);
@@ -113,7 +120,13 @@ async function main(): Promise<void> {
 
   if (sections.has("analytics")) {
     rows.push(
-      ...(await benchAnalytics({ verifications: 1_000_000, keys: 10_000, requests: quick ? 100 : 300, costRounds: quick ? 2 : 5, log })),
+      ...(await benchAnalytics({
+        verifications: 1_000_000,
+        keys: 10_000,
+        requests: quick ? 100 : 300,
+        costRounds: quick ? 2 : 5,
+        log,
+      })),
     );
   }
 
@@ -127,7 +140,9 @@ async function main(): Promise<void> {
   writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
   if (!partial) updateResultsDoc(BENCHMARKS_DOC_PATH, results);
   console.log(`\n${markdownTable(results)}\n`);
-  console.log(partial ? `A partial run: written to ${resultsPath} only.` : `Written to ${resultsPath} and docs/benchmarks.md.`);
+  console.log(
+    partial ? `A partial run: written to ${resultsPath} only.` : `Written to ${resultsPath} and docs/benchmarks.md.`,
+  );
 }
 
 await main();

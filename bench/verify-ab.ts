@@ -36,19 +36,44 @@ function cpuMs(pid: number): number {
 
 function admin(root: string, dataDir: string, args: string[]): Promise<string> {
   return new Promise((done, fail) => {
-    execFile(process.execPath, ["--import", "tsx", "server/admin.ts", ...args, "--data-dir", dataDir], { cwd: root }, (error, stdout, stderr) => {
-      if (error) fail(new Error(stderr || error.message));
-      else done(stdout.trim());
-    });
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "server/admin.ts", ...args, "--data-dir", dataDir],
+      { cwd: root },
+      (error, stdout, stderr) => {
+        if (error) fail(new Error(stderr || error.message));
+        else done(stdout.trim());
+      },
+    );
   });
 }
 
-async function startKeyscope(label: string, root: string, extraNodeArgs: string[]): Promise<Target & { rootKey: string; secrets: string[] }> {
+async function startKeyscope(
+  label: string,
+  root: string,
+  extraNodeArgs: string[],
+): Promise<Target & { rootKey: string; secrets: string[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), "keyscope-ab-"));
   const child: ChildProcess = spawn(
     process.execPath,
-    [...extraNodeArgs, "--import", "tsx", "server/main.ts", "--port", "0", "--no-build", "--dist-dir", join(dataDir, "no-dist"), "--data-dir", dataDir],
-    { cwd: root, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, KEYSCOPE_PARENT_PID: String(process.pid) } },
+    [
+      ...extraNodeArgs,
+      "--import",
+      "tsx",
+      "server/main.ts",
+      "--port",
+      "0",
+      "--no-build",
+      "--dist-dir",
+      join(dataDir, "no-dist"),
+      "--data-dir",
+      dataDir,
+    ],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, KEYSCOPE_PARENT_PID: String(process.pid) },
+    },
   );
   const url = await new Promise<string>((done, fail) => {
     let out = "";
@@ -66,7 +91,14 @@ async function startKeyscope(label: string, root: string, extraNodeArgs: string[
     child.stdout?.on("data", onData);
     child.once("exit", (code) => fail(new Error(`${label} exited ${code}`)));
   });
-  const rootKey = await admin(root, dataDir, ["root-key", "create", "--name", "ab", "--permissions", "api.*.read_key,api.*.verify_key"]);
+  const rootKey = await admin(root, dataDir, [
+    "root-key",
+    "create",
+    "--name",
+    "ab",
+    "--permissions",
+    "api.*.read_key,api.*.verify_key",
+  ]);
   const secrets: string[] = [];
   for (let index = 0; index < 10; index += 1) {
     secrets.push((await admin(root, dataDir, ["keys", "create", "--name", `ab ${index}`])).split(" ")[1] ?? "");
@@ -96,7 +128,9 @@ async function load(target: Target, rootKey: string, bodies: string[], seconds: 
     connections: 10,
     duration: seconds,
     headers: { "content-type": "application/json", authorization: `Bearer ${rootKey}` },
-    requests: [{ method: "POST", setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] ?? "" }) }],
+    requests: [
+      { method: "POST", setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] ?? "" }) },
+    ],
   });
   const elapsed = (performance.now() - startedAt) / 1000;
   const cpu = cpuMs(target.pid) - before;
@@ -119,11 +153,18 @@ async function main(): Promise<void> {
   const a = await startKeyscope("this", REPO_ROOT, nodeArgs);
   const b = values.other === undefined ? undefined : await startKeyscope("other", resolve(values.other), nodeArgs);
   const bodiesOf = (secrets: string[]) => secrets.map((key) => JSON.stringify({ key, tags: ["path=/api/users"] }));
-  const sample = await fetch(a.url, { method: "POST", headers: { authorization: `Bearer ${a.rootKey}` }, body: bodiesOf(a.secrets)[0] ?? "" });
+  const sample = await fetch(a.url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${a.rootKey}` },
+    body: bodiesOf(a.secrets)[0] ?? "",
+  });
   const floorBody = await sample.text();
   const bare = await startBareServer({ "/verify": { status: 200, body: floorBody } });
 
-  const rows: Record<string, { rps: number[]; cpu: number[] }> = { this: { rps: [], cpu: [] }, other: { rps: [], cpu: [] } };
+  const rows: Record<string, { rps: number[]; cpu: number[] }> = {
+    this: { rps: [], cpu: [] },
+    other: { rps: [], cpu: [] },
+  };
   const floorRps: number[] = [];
   const floorCpu: number[] = [];
   try {
@@ -135,14 +176,24 @@ async function main(): Promise<void> {
         const result = await load(target, target.rootKey, bodiesOf(target.secrets), seconds);
         rows[target.label]?.rps.push(result.rps);
         rows[target.label]?.cpu.push(result.cpuUsPerRequest);
-        console.log(`round ${round} ${target.label.padEnd(6)} ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest.toFixed(1)} µs CPU/request, non-200 ${result.non200}, load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+        console.log(
+          `round ${round} ${target.label.padEnd(6)} ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest.toFixed(1)} µs CPU/request, non-200 ${result.non200}, load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+        );
       }
       const floorCpuBefore = cpuMs(bare.pid);
       const floorStartedAt = performance.now();
-      const floor = await autocannon({ url: `${bare.url}/verify`, method: "POST", connections: 10, duration: seconds, body: "{}" });
+      const floor = await autocannon({
+        url: `${bare.url}/verify`,
+        method: "POST",
+        connections: 10,
+        duration: seconds,
+        body: "{}",
+      });
       floorRps.push(floor.requests.total / ((performance.now() - floorStartedAt) / 1000));
       floorCpu.push(((cpuMs(bare.pid) - floorCpuBefore) * 1000) / floor.requests.total);
-      console.log(`round ${round} floor  ${Math.round(floorRps.at(-1) ?? 0)} req/s, ${(floorCpu.at(-1) ?? 0).toFixed(1)} µs CPU/request`);
+      console.log(
+        `round ${round} floor  ${Math.round(floorRps.at(-1) ?? 0)} req/s, ${(floorCpu.at(-1) ?? 0).toFixed(1)} µs CPU/request`,
+      );
     }
   } finally {
     await bare.stop();
@@ -156,7 +207,8 @@ async function main(): Promise<void> {
     floorRps: median(floorRps),
     floorCpuUs: median(floorCpu),
     thisOverFloor: median((rows.this?.rps ?? []).map((rps, index) => rps / (floorRps[index] ?? 1))),
-    otherOverFloor: b === undefined ? undefined : median((rows.other?.rps ?? []).map((rps, index) => rps / (floorRps[index] ?? 1))),
+    otherOverFloor:
+      b === undefined ? undefined : median((rows.other?.rps ?? []).map((rps, index) => rps / (floorRps[index] ?? 1))),
   };
   console.log(JSON.stringify(summary, null, 2));
   writeFileSync(workFile("verify-ab.json"), `${JSON.stringify(summary, null, 2)}\n`);

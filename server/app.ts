@@ -46,7 +46,12 @@ import { keyPermissionsHandler, keyRolesHandler } from "./routes/key-permissions
 import { livenessHandler } from "./routes/liveness";
 import { updateKeyHandler } from "./routes/update-key";
 import { verifyKeyHandler } from "./routes/verify-key";
-import { getIdentityHandler, listIdentitiesHandler, listPermissionsHandler, listRolesHandler } from "./routes/workspace-lists";
+import {
+  getIdentityHandler,
+  listIdentitiesHandler,
+  listPermissionsHandler,
+  listRolesHandler,
+} from "./routes/workspace-lists";
 import { dashboardHandler } from "./static-dashboard";
 
 export type AppMode =

@@ -24,7 +24,8 @@ export interface ServerConfig {
   clientTimeoutMs: number;
 }
 
-export type ParsedServerArgs = { kind: "config"; config: ServerConfig } | { kind: "help" } | { kind: "error"; message: string };
+export type ParsedServerArgs =
+  { kind: "config"; config: ServerConfig } | { kind: "help" } | { kind: "error"; message: string };
 
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -88,7 +89,8 @@ function httpUrl(flag: string, value: string): URL {
 function port(value: string | undefined): number {
   if (value === undefined) return DEFAULT_PORT;
   const number = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= 0 && number <= 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535, got "${value}"`);
+  if (!(number >= 0 && number <= 65535))
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got "${value}"`);
   return number;
 }
 
@@ -113,7 +115,9 @@ function upstream(value: string | undefined): URL | undefined {
 function corsOrigin(value: string): string {
   const url = httpUrl("--cors-origin", value);
   if (url.origin !== value) {
-    throw new UsageError(`--cors-origin must be an origin like http://localhost:5173 (no path or trailing slash), got "${value}"`);
+    throw new UsageError(
+      `--cors-origin must be an origin like http://localhost:5173 (no path or trailing slash), got "${value}"`,
+    );
   }
   return value;
 }
@@ -158,9 +162,11 @@ export function parseServerArgs(argv: readonly string[]): ParsedServerArgs {
       distDir: resolve(nonEmpty("--dist-dir", values["dist-dir"]) ?? DEFAULT_DIST_DIR),
       region: region(values.region),
       analyticsTimeoutMs:
-        positiveNumber("--analytics-timeout", values["analytics-timeout"], DEFAULT_ANALYTICS_TIMEOUT_SECONDS, false) * 1000,
+        positiveNumber("--analytics-timeout", values["analytics-timeout"], DEFAULT_ANALYTICS_TIMEOUT_SECONDS, false) *
+        1000,
       analyticsQuota: positiveNumber("--analytics-quota", values["analytics-quota"], DEFAULT_ANALYTICS_QUOTA, true),
-      clientTimeoutMs: positiveNumber("--client-timeout", values["client-timeout"], DEFAULT_CLIENT_TIMEOUT_SECONDS, false) * 1000,
+      clientTimeoutMs:
+        positiveNumber("--client-timeout", values["client-timeout"], DEFAULT_CLIENT_TIMEOUT_SECONDS, false) * 1000,
     };
     return { kind: "config", config };
   } catch (error) {

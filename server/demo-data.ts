@@ -1,6 +1,15 @@
 import type { Database } from "better-sqlite3";
 import { createKeyStore } from "./db/key-store";
-import { createApi, createIdentity, createRole, createRootKey, createWorkspace, keyInserter, type NewIdentity, type NewKey } from "./db/management";
+import {
+  createApi,
+  createIdentity,
+  createRole,
+  createRootKey,
+  createWorkspace,
+  keyInserter,
+  type NewIdentity,
+  type NewKey,
+} from "./db/management";
 import { recordTraffic, trafficReplayer, TRAFFIC_TAGS } from "./keys/traffic";
 import { READ_ANALYTICS_PERMISSION, READ_APIS_PERMISSION, READ_KEYS_PERMISSION } from "../src/lib/contract";
 import { VERIFY_ANY_API_KEYS } from "./permissions";
@@ -35,7 +44,10 @@ export const DEMO_ROOT_KEY_RATELIMIT = { limit: 300, windowMs: 60_000 } as const
 export const DEMO_VERIFICATIONS = 8_000;
 export const DEMO_TRAFFIC_DAYS = 30;
 
-type DemoKey = Pick<NewKey, "name" | "meta" | "externalId" | "credits" | "refill" | "permissions" | "roles" | "ratelimits"> & {
+type DemoKey = Pick<
+  NewKey,
+  "name" | "meta" | "externalId" | "credits" | "refill" | "permissions" | "roles" | "ratelimits"
+> & {
   environment: "live" | "test";
   /** How long ago the key was created. */
   ageDays: number;
@@ -55,7 +67,11 @@ const DEMO_ROLES: readonly { name: string; permissions: readonly string[] }[] = 
 
 /** An identity's rate limit is shared by all its keys (Acme has two). */
 const DEMO_IDENTITIES: readonly Omit<NewIdentity, "workspaceId">[] = [
-  { externalId: "org_acme", meta: { plan: "enterprise", seats: 40 }, ratelimits: [{ name: "requests", limit: 100, durationMs: 60_000, autoApply: true }] },
+  {
+    externalId: "org_acme",
+    meta: { plan: "enterprise", seats: 40 },
+    ratelimits: [{ name: "requests", limit: 100, durationMs: 60_000, autoApply: true }],
+  },
 ];
 
 /**
@@ -63,19 +79,60 @@ const DEMO_IDENTITIES: readonly Omit<NewIdentity, "workspaceId">[] = [
  * credits (one runs out, one refills daily), rate limits, permissions and roles, identities (one with a rate limit).
  */
 const DEMO_KEYS: readonly DemoKey[] = [
-  { name: "Production backend", environment: "live", ageDays: 180, meta: { team: "platform", tier: "pro" }, ratelimits: PER_SECOND(10), permissions: ["documents.read", "documents.write", "users.view"], roles: ["editor"] },
-  { name: "Checkout service", environment: "live", ageDays: 150, meta: { team: "payments" }, credits: 20, refill: { interval: "daily", amount: 20 } },
+  {
+    name: "Production backend",
+    environment: "live",
+    ageDays: 180,
+    meta: { team: "platform", tier: "pro" },
+    ratelimits: PER_SECOND(10),
+    permissions: ["documents.read", "documents.write", "users.view"],
+    roles: ["editor"],
+  },
+  {
+    name: "Checkout service",
+    environment: "live",
+    ageDays: 150,
+    meta: { team: "payments" },
+    credits: 20,
+    refill: { interval: "daily", amount: 20 },
+  },
   { name: "Mobile app (iOS)", environment: "live", ageDays: 120, externalId: "app_ios", ratelimits: PER_SECOND(5) },
-  { name: "Mobile app (Android)", environment: "live", ageDays: 118, externalId: "app_android", ratelimits: PER_SECOND(5) },
+  {
+    name: "Mobile app (Android)",
+    environment: "live",
+    ageDays: 118,
+    externalId: "app_android",
+    ratelimits: PER_SECOND(5),
+  },
   { name: "Staging backend", environment: "test", ageDays: 110 },
-  { name: "Billing webhook worker", environment: "live", ageDays: 96, meta: { team: "billing", rotatedBy: "alice" }, credits: 5000, refill: { interval: "monthly", amount: 5000, refillDay: 1 } },
+  {
+    name: "Billing webhook worker",
+    environment: "live",
+    ageDays: 96,
+    meta: { team: "billing", rotatedBy: "alice" },
+    credits: 5000,
+    refill: { interval: "monthly", amount: 5000, refillDay: 1 },
+  },
   { name: "Nightly data export", environment: "live", ageDays: 90, expiresInDays: -3 },
-  { name: "Acme Corp integration", environment: "live", ageDays: 88, externalId: "org_acme", meta: { plan: "enterprise" }, credits: 120 },
+  {
+    name: "Acme Corp integration",
+    environment: "live",
+    ageDays: 88,
+    externalId: "org_acme",
+    meta: { plan: "enterprise" },
+    credits: 120,
+  },
   { name: "Globex partner sync", environment: "live", ageDays: 75, externalId: "org_globex", enabled: false },
   { name: "Legacy v1 client", environment: "live", ageDays: 70, enabled: false, meta: { deprecated: true } },
   { name: "CI pipeline", environment: "test", ageDays: 64, meta: { repo: "keyscope/api" }, roles: ["reader"] },
   { name: "Load test runner", environment: "test", ageDays: 60, expiresInDays: 2 },
-  { name: "Support console", environment: "live", ageDays: 55, permissions: ["users.view", "admin.write"], roles: ["support"] },
+  {
+    name: "Support console",
+    environment: "live",
+    ageDays: 55,
+    permissions: ["users.view", "admin.write"],
+    roles: ["support"],
+  },
   { name: "Analytics ingest", environment: "live", ageDays: 48, meta: { region: "eu-west-1" } },
   { name: "Search indexer", environment: "live", ageDays: 41, expiresInDays: 5 },
   { name: "Marketing site forms", environment: "live", ageDays: 35, credits: 60 },
@@ -128,7 +185,12 @@ function recordDemoTraffic(db: Database, workspaceId: string, burstKeyHash: stri
   const outsider = trafficReplayer(store, workspaceId, { callerPermissions: ["api.api_elsewhere.verify_key"] });
   outsider.batch(() => {
     for (let index = 0; index < 12; index += 1) {
-      outsider.verify({ keyHash: burstKeyHash, time: now - (index + 1) * 2 * DAY_MS, region: "eu-west-1", tags: TRAFFIC_TAGS[2] });
+      outsider.verify({
+        keyHash: burstKeyHash,
+        time: now - (index + 1) * 2 * DAY_MS,
+        region: "eu-west-1",
+        tags: TRAFFIC_TAGS[2],
+      });
     }
   });
 }
@@ -146,7 +208,8 @@ export function ensureDemoData(db: Database, now = Date.now()): DemoData | undef
       const workspaceId = createWorkspace(db, "Demo workspace", now - 200 * DAY_MS);
       const apiId = createApi(db, workspaceId, "Demo API", now - 200 * DAY_MS);
       for (const role of DEMO_ROLES) createRole(db, workspaceId, role.name, role.permissions, now - 200 * DAY_MS);
-      for (const identity of DEMO_IDENTITIES) createIdentity(db, { ...identity, workspaceId, createdAt: now - 200 * DAY_MS });
+      for (const identity of DEMO_IDENTITIES)
+        createIdentity(db, { ...identity, workspaceId, createdAt: now - 200 * DAY_MS });
       const insertKey = keyInserter(db);
       let burstKeyHash = "";
       for (const demo of DEMO_KEYS) {

@@ -83,7 +83,12 @@ export function errorType(docsUrl: string, code: ServerErrorCode): string {
 }
 
 /** The error envelope, fields in the seed's order. */
-export function errorEnvelopeJson(requestId: string, docsUrl: string, code: ServerErrorCode, extras: ErrorExtras = {}): string {
+export function errorEnvelopeJson(
+  requestId: string,
+  docsUrl: string,
+  code: ServerErrorCode,
+  extras: ErrorExtras = {},
+): string {
   const kind = SERVER_ERROR_KINDS[code];
   const error: ErrorBody = {
     detail: extras.detail ?? kind.detail,

@@ -1,12 +1,38 @@
 /** Plausible names for generated keys, e.g. "Billing webhook worker (staging)". */
 
 const TEAMS = [
-  "Billing", "Checkout", "Search", "Analytics", "Notifications", "Onboarding", "Inventory", "Payments",
-  "Support", "Reporting", "Identity", "Shipping", "Pricing", "Marketing", "Fraud", "Catalog",
+  "Billing",
+  "Checkout",
+  "Search",
+  "Analytics",
+  "Notifications",
+  "Onboarding",
+  "Inventory",
+  "Payments",
+  "Support",
+  "Reporting",
+  "Identity",
+  "Shipping",
+  "Pricing",
+  "Marketing",
+  "Fraud",
+  "Catalog",
 ] as const;
 const PURPOSES = [
-  "backend", "webhook worker", "cron job", "mobile app", "web app", "CLI", "data export", "integration tests",
-  "load tests", "partner sync", "edge function", "batch importer", "admin console", "metrics collector",
+  "backend",
+  "webhook worker",
+  "cron job",
+  "mobile app",
+  "web app",
+  "CLI",
+  "data export",
+  "integration tests",
+  "load tests",
+  "partner sync",
+  "edge function",
+  "batch importer",
+  "admin console",
+  "metrics collector",
 ] as const;
 const ENVIRONMENTS = ["production", "staging", "development", "preview", "sandbox"] as const;
 

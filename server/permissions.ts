@@ -68,7 +68,8 @@ function covers(granted: ResourcePermission, required: ResourcePermission): bool
   if (granted.workspaceId !== required.workspaceId) return false;
   if (granted.action !== "*" && granted.action !== required.action) return false;
   const target = required.segments;
-  if (granted.descendants ? target.length < granted.segments.length : target.length !== granted.segments.length) return false;
+  if (granted.descendants ? target.length < granted.segments.length : target.length !== granted.segments.length)
+    return false;
   return granted.segments.every((segment, index) => segment === "*" || segment === target[index]);
 }
 
@@ -84,15 +85,20 @@ export function resourcePermissionText(permission: ResourcePermission): string {
 /** The resources the real service's handlers check URN permissions on (`keyspaces/<apiId>` is an API's key space here). */
 export const resources = {
   /** One key of an API: read_key, verify_key, update_key, delete_key, decrypt_key. */
-  key: (workspaceId: string, apiId: string, keyId: string, action: string) => resourcePermission(workspaceId, ["keyspaces", apiId, "keys", keyId], action),
+  key: (workspaceId: string, apiId: string, keyId: string, action: string) =>
+    resourcePermission(workspaceId, ["keyspaces", apiId, "keys", keyId], action),
   /** Every key of an API (`*` for every API): listing them, encrypt_key and decrypt_key for the API. */
-  anyKeyOf: (workspaceId: string, apiId: string, action: string) => resourcePermission(workspaceId, ["keyspaces", apiId, "keys", "*"], action),
+  anyKeyOf: (workspaceId: string, apiId: string, action: string) =>
+    resourcePermission(workspaceId, ["keyspaces", apiId, "keys", "*"], action),
   /** An API's key space: create_key, read_keyspace. */
-  keySpace: (workspaceId: string, apiId: string, action: string) => resourcePermission(workspaceId, ["keyspaces", apiId], action),
+  keySpace: (workspaceId: string, apiId: string, action: string) =>
+    resourcePermission(workspaceId, ["keyspaces", apiId], action),
   /** Creating permissions: `rbac/permissions/*#create_permission`. */
-  anyPermission: (workspaceId: string, action: string) => resourcePermission(workspaceId, ["rbac", "permissions", "*"], action),
+  anyPermission: (workspaceId: string, action: string) =>
+    resourcePermission(workspaceId, ["rbac", "permissions", "*"], action),
   /** Any identity of any project: `projects/*\/identities/*#read_identity`. */
-  anyIdentity: (workspaceId: string, action: string) => resourcePermission(workspaceId, ["projects", "*", "identities", "*"], action),
+  anyIdentity: (workspaceId: string, action: string) =>
+    resourcePermission(workspaceId, ["projects", "*", "identities", "*"], action),
 };
 
 /**
@@ -132,7 +138,11 @@ function holdsLegacy(held: Granted, rule: PermissionRule): boolean {
 }
 
 function holdsResources(held: Granted, rule: PermissionRule): boolean {
-  return rule.resource !== undefined && held.resources.length > 0 && rule.resource.every((required) => held.resources.some((grant) => covers(grant, required)));
+  return (
+    rule.resource !== undefined &&
+    held.resources.length > 0 &&
+    rule.resource.every((required) => held.resources.some((grant) => covers(grant, required)))
+  );
 }
 
 export function isAllowed(storedPermissions: string, rule: PermissionRule): boolean {
@@ -148,7 +158,10 @@ export function isAllowed(storedPermissions: string, rule: PermissionRule): bool
 export function missingFor(storedPermissions: string, rule: PermissionRule): string[] {
   const held = granted(storedPermissions).exact;
   const lacking = rule.oneOfEach.filter((group) => !group.some((permission) => held.has(permission)));
-  const legacy = lacking[0] === rule.oneOfEach[0] ? [...(lacking[0] ?? [])] : [lacking.map((group) => group.join(" or ")).join(" and ")];
+  const legacy =
+    lacking[0] === rule.oneOfEach[0]
+      ? [...(lacking[0] ?? [])]
+      : [lacking.map((group) => group.join(" or ")).join(" and ")];
   return rule.resource === undefined ? legacy : [...legacy, rule.resource.map(resourcePermissionText).join(" and ")];
 }
 
@@ -174,7 +187,10 @@ export function analyticsApis(storedPermissions: string): "all" | string[] | und
 
 /** `action` on one key: `api.*.<action>`, `api.<apiId>.<action>`, or the key's URN (`keyspaces/<apiId>/keys/<keyId>#<action>`). */
 export function keyRule(action: ApiAction, key: { workspaceId: string; apiId: string; keyId: string }): PermissionRule {
-  return { oneOfEach: [permissionsFor(action, key.apiId)], resource: [resources.key(key.workspaceId, key.apiId, key.keyId, action)] };
+  return {
+    oneOfEach: [permissionsFor(action, key.apiId)],
+    resource: [resources.key(key.workspaceId, key.apiId, key.keyId, action)],
+  };
 }
 
 /** `action` on an API's key space (create_key): the legacy tuples, or `keyspaces/<apiId>#<action>`. */

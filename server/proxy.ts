@@ -52,8 +52,7 @@ function relayedHeaders(upstreamHeaders: IncomingHttpHeaders): Headers {
 }
 
 type UpstreamResult =
-  | { kind: "response"; status: number; headers: IncomingHttpHeaders; body: Buffer }
-  | { kind: "failed"; reason: string };
+  { kind: "response"; status: number; headers: IncomingHttpHeaders; body: Buffer } | { kind: "failed"; reason: string };
 
 /**
  * `/v2/*` relayed to `<upstream>/v2/*`: method, path, query and body bytes unchanged, the response's status,
@@ -118,7 +117,10 @@ export function proxyHandler(upstream: URL, timeoutMs = UPSTREAM_TIMEOUT_MS) {
         },
       );
       // One deadline for the whole exchange: a socket idle timeout would never fire on an upstream that trickles.
-      const deadline = setTimeout(() => upstreamRequest.destroy(new Error(`no complete answer within ${timeoutMs / 1000} s`)), timeoutMs);
+      const deadline = setTimeout(
+        () => upstreamRequest.destroy(new Error(`no complete answer within ${timeoutMs / 1000} s`)),
+        timeoutMs,
+      );
       upstreamRequest.on("error", (error) => resolve({ kind: "failed", reason: error.message }));
       upstreamRequest.end(body);
     });
@@ -133,7 +135,9 @@ export function proxyHandler(upstream: URL, timeoutMs = UPSTREAM_TIMEOUT_MS) {
     }
     if (body === BODY_CUT_OFF) {
       c.set("requestId", newId("req"));
-      return errorResponse(c, "err:svc:application:invalid_input", { errors: [{ location: "body", message: BODY_CUT_OFF }] });
+      return errorResponse(c, "err:svc:application:invalid_input", {
+        errors: [{ location: "body", message: BODY_CUT_OFF }],
+      });
     }
 
     const result = await forward(c, body);
@@ -157,7 +161,10 @@ export function proxyHandler(upstream: URL, timeoutMs = UPSTREAM_TIMEOUT_MS) {
       });
     }
     const nullBody = c.req.method === "HEAD" || NULL_BODY_STATUSES.has(result.status);
-    return new Response(nullBody ? null : new Uint8Array(result.body), { status: result.status, headers: relayedHeaders(result.headers) });
+    return new Response(nullBody ? null : new Uint8Array(result.body), {
+      status: result.status,
+      headers: relayedHeaders(result.headers),
+    });
   };
 }
 

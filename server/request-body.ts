@@ -1,7 +1,5 @@
 export type JsonBody =
-  | { kind: "json"; value: unknown }
-  | { kind: "too_large" }
-  | { kind: "invalid_json"; message: string };
+  { kind: "json"; value: unknown } | { kind: "too_large" } | { kind: "invalid_json"; message: string };
 
 /** The client closed its connection before its whole body arrived (Node's "aborted", ECONNRESET). */
 export const BODY_CUT_OFF = "the connection closed before the whole body arrived";
@@ -44,7 +42,10 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
  * The body's bytes, undefined when there are more than `limitBytes` (declared or sent), or {@link BODY_CUT_OFF}:
  * the client's failure, not the server's, so not an error that would end in a 500.
  */
-export async function readBodyBytes(request: Request, limitBytes: number): Promise<Uint8Array | undefined | typeof BODY_CUT_OFF> {
+export async function readBodyBytes(
+  request: Request,
+  limitBytes: number,
+): Promise<Uint8Array | undefined | typeof BODY_CUT_OFF> {
   try {
     return await readBoundedBytes(request, limitBytes);
   } catch (error) {

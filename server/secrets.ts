@@ -50,7 +50,10 @@ export interface KeySpaceDefaults {
 
 /** keys.createKey's secret: the request's prefix and byte length, else the API's defaults, else no prefix and 16 bytes. */
 export function createdSecret(request: { prefix?: string; byteLength?: number }, keySpace: KeySpaceDefaults): string {
-  return newKeySecret(request.prefix ?? keySpace.defaultPrefix ?? undefined, request.byteLength ?? keySpace.defaultBytes ?? DEFAULT_KEY_BYTE_LENGTH);
+  return newKeySecret(
+    request.prefix ?? keySpace.defaultPrefix ?? undefined,
+    request.byteLength ?? keySpace.defaultBytes ?? DEFAULT_KEY_BYTE_LENGTH,
+  );
 }
 
 /**

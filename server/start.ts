@@ -64,7 +64,11 @@ function urlHost(host: string): string {
 }
 
 /** What direct mode reads through the server's connection to `<dataDir>/keyscope.sqlite`. */
-export function directMode(db: Database, dataDir: string, extras: Pick<AuthDependencies, "region" | "clock"> = {}): AppMode {
+export function directMode(
+  db: Database,
+  dataDir: string,
+  extras: Pick<AuthDependencies, "region" | "clock"> = {},
+): AppMode {
   // Attached before the store prepares its statements.
   const rateLimiter = createRateLimiter(db, dataDir);
   return { kind: "direct", store: createKeyStore(db), rateLimiter, ...extras };
@@ -81,7 +85,10 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
     demo = ensureDemoData(db);
     mode = directMode(db, config.dataDir, config.region === undefined ? {} : { region: config.region });
     try {
-      analytics = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, timeoutMs: config.analyticsTimeoutMs });
+      analytics = await createAnalyticsEngine(db, {
+        ...DEFAULT_ANALYTICS_LIMITS,
+        timeoutMs: config.analyticsTimeoutMs,
+      });
     } catch (error) {
       db.close();
       throw error;

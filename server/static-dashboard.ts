@@ -4,14 +4,20 @@ import { readFile } from "node:fs/promises";
 import { join, normalize } from "node:path";
 import type { Context, Env, MiddlewareHandler } from "hono";
 import { getMimeType } from "hono/utils/mime";
-import { PRECOMPRESSED_CODINGS, preferredCodings, type ContentCoding, type PrecompressedCoding } from "./content-coding";
+import {
+  PRECOMPRESSED_CODINGS,
+  preferredCodings,
+  type ContentCoding,
+  type PrecompressedCoding,
+} from "./content-coding";
 import { COMMON_SECURITY_HEADERS, DASHBOARD_CSP, staticPageCsp, styleHash } from "./security-headers";
 
 // Vite puts a content hash in every name under assets/: such a file never changes, so it can be cached for good.
 const HASHED_ASSET_CACHE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
 
-const NOT_BUILT_STYLE = ":root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}";
+const NOT_BUILT_STYLE =
+  ":root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}";
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Keyscope: dashboard not built</title>
@@ -122,7 +128,8 @@ export function dashboardHandler(distDir: string) {
       const found = await asset;
       if (found === undefined) hashedAssets.delete(path);
       else {
-        const coding = codings.find((candidate) => candidate === "identity" || found.encoded.has(candidate)) ?? "identity";
+        const coding =
+          codings.find((candidate) => candidate === "identity" || found.encoded.has(candidate)) ?? "identity";
         const body = (coding === "identity" ? undefined : found.encoded.get(coding)) ?? found.identity;
         return c.body(body, 200, {
           ...headers,
@@ -138,7 +145,9 @@ export function dashboardHandler(distDir: string) {
     // A missing hashed asset is a stale page asking for an old build: answering with HTML would only break its script.
     if (isHashedAsset) return c.text("Not Found", 404, COMMON_SECURITY_HEADERS);
 
-    const page = existsSync(join(root, "index.html")) ? await serveInCoding(c, index, codings, "index.html") : undefined;
+    const page = existsSync(join(root, "index.html"))
+      ? await serveInCoding(c, index, codings, "index.html")
+      : undefined;
     if (page === undefined) return c.body(NOT_BUILT_PAGE, 503, NOT_BUILT_HEADERS);
     return withHeaders(page, { "cache-control": REVALIDATE, ...DASHBOARD_HEADERS });
   };
@@ -150,7 +159,14 @@ type CodingServers = Map<ContentCoding, MiddlewareHandler>;
 function codingServers(root: string, path: string | undefined): CodingServers {
   const servers: CodingServers = new Map([["identity", serveStatic({ root, path })]]);
   for (const { coding, suffix } of PRECOMPRESSED_CODINGS) {
-    servers.set(coding, serveStatic({ root, path: path === undefined ? undefined : path + suffix, rewriteRequestPath: (file) => file + suffix }));
+    servers.set(
+      coding,
+      serveStatic({
+        root,
+        path: path === undefined ? undefined : path + suffix,
+        rewriteRequestPath: (file) => file + suffix,
+      }),
+    );
   }
   return servers;
 }
@@ -159,13 +175,21 @@ function codingServers(root: string, path: string | undefined): CodingServers {
  * The file at `path` in the first of `codings` it was written in (HEAD and ranges by serveStatic, a range counting
  * the bytes sent); undefined when there is no such file.
  */
-async function serveInCoding(c: Context<Env, string>, servers: CodingServers, codings: readonly ContentCoding[], path: string): Promise<Response | undefined> {
+async function serveInCoding(
+  c: Context<Env, string>,
+  servers: CodingServers,
+  codings: readonly ContentCoding[],
+  path: string,
+): Promise<Response | undefined> {
   for (const coding of codings) {
     const served = await servers.get(coding)?.(c, NOTHING_NEXT);
     if (served instanceof Response) {
       // serveStatic typed the file it read: a copy's type is the original's, which a folder's index.html names itself.
       if (coding === "identity") return withHeaders(served, codingHeaders(coding));
-      return withHeaders(served, { ...codingHeaders(coding), "content-type": getMimeType(path) ?? "application/octet-stream" });
+      return withHeaders(served, {
+        ...codingHeaders(coding),
+        "content-type": getMimeType(path) ?? "application/octet-stream",
+      });
     }
   }
   return undefined;

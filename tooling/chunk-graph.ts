@@ -13,7 +13,11 @@ export interface ChunkLinks {
  * The chunks `roots` are with all they import statically (what a browser fetches before any of them runs), except
  * those in `known` and what only they import: they are accounted for already.
  */
-export function staticClosure(chunks: readonly ChunkLinks[], roots: Iterable<string>, known: ReadonlySet<string> = new Set()): Set<string> {
+export function staticClosure(
+  chunks: readonly ChunkLinks[],
+  roots: Iterable<string>,
+  known: ReadonlySet<string> = new Set(),
+): Set<string> {
   const chunkOf = (fileName: string) => chunks.find((chunk) => chunk.fileName === fileName);
   return reachable(roots, (fileName) => chunkOf(fileName)?.imports ?? [], known);
 }

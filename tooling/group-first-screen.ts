@@ -68,7 +68,8 @@ export function firstScreenGroups(anyModule: string, infoOf: ModuleInfoOf): Map<
   const entries = entriesAbove(anyModule, infoOf);
   const entryModules = staticClosure(entries, infoOf);
   const started = [...new Set([...entryModules].flatMap((id) => infoOf(id)?.dynamicallyImportedIds ?? []))];
-  const startedOnlyByEntry = (id: string) => (infoOf(id)?.dynamicImporters ?? []).every((importer) => entryModules.has(importer));
+  const startedOnlyByEntry = (id: string) =>
+    (infoOf(id)?.dynamicImporters ?? []).every((importer) => entryModules.has(importer));
   const appRoots = started.filter(startedOnlyByEntry);
   const pageRoots = started.filter((id) => !startedOnlyByEntry(id));
   const appName = appRoots[0] === undefined ? undefined : basename(appRoots[0], extname(appRoots[0]));
@@ -110,7 +111,13 @@ export function groupFirstScreen(): Plugin {
                 // Each group holds exactly the modules named for it: the entry's own stay in the entry's chunk
                 // (pulled into a group, they would make the entry wait for it), the app's in the app's.
                 includeDependenciesRecursively: false,
-                groups: [{ debugName: "first screen", name: (id: string, ctx: Rolldown.ChunkingContext) => groupOf(id, (moduleId) => ctx.getModuleInfo(moduleId)) }],
+                groups: [
+                  {
+                    debugName: "first screen",
+                    name: (id: string, ctx: Rolldown.ChunkingContext) =>
+                      groupOf(id, (moduleId) => ctx.getModuleInfo(moduleId)),
+                  },
+                ],
               },
             },
           },

@@ -35,7 +35,9 @@ export async function precompressFile(file: string): Promise<void> {
 /** Every compressible file under `dir`, compressed beside itself (what a static host serves by `Accept-Encoding`). */
 export async function precompressDir(dir: string): Promise<void> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  await Promise.all(entries.filter((entry) => entry.isFile()).map((entry) => precompressFile(join(entry.parentPath, entry.name))));
+  await Promise.all(
+    entries.filter((entry) => entry.isFile()).map((entry) => precompressFile(join(entry.parentPath, entry.name))),
+  );
 }
 
 /**

@@ -43,8 +43,16 @@ export function preloadApp(): Plugin {
         if (bundle === undefined || chunk === undefined) return [];
         const { scripts, styles } = appFiles(bundle, chunk);
         return [
-          ...scripts.map((file) => ({ tag: "link", attrs: { rel: "modulepreload", crossorigin: true, href: base + file }, injectTo: "head" as const })),
-          ...styles.map((file) => ({ tag: "link", attrs: { rel: "preload", as: "style", crossorigin: true, href: base + file }, injectTo: "head" as const })),
+          ...scripts.map((file) => ({
+            tag: "link",
+            attrs: { rel: "modulepreload", crossorigin: true, href: base + file },
+            injectTo: "head" as const,
+          })),
+          ...styles.map((file) => ({
+            tag: "link",
+            attrs: { rel: "preload", as: "style", crossorigin: true, href: base + file },
+            injectTo: "head" as const,
+          })),
         ];
       },
     },

@@ -10,7 +10,10 @@ export interface RawAnswer {
 export async function postListKeys(baseUrl: string, rootKey: string | undefined, body: unknown): Promise<RawAnswer> {
   const response = await fetch(`${baseUrl}${LIST_KEYS}`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(rootKey !== undefined && { authorization: `Bearer ${rootKey}` }) },
+    headers: {
+      "content-type": "application/json",
+      ...(rootKey !== undefined && { authorization: `Bearer ${rootKey}` }),
+    },
     body: JSON.stringify(body),
   });
   return { status: response.status, body: await response.text() };

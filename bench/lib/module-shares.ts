@@ -63,5 +63,7 @@ export function beyondFloor(ours: ModuleShares, floor: ModuleShares): [string, n
 export function describeShares(shares: readonly [string, number][], limit = 40): string {
   const shown = shares.slice(0, limit).map(([group, bytes]) => `${group} ${(bytes / 1024).toFixed(1)} KiB`);
   const rest = shares.slice(limit).reduce((sum, [, bytes]) => sum + bytes, 0);
-  return rest > 0 ? [...shown, `${shares.length - limit} more ${(rest / 1024).toFixed(1)} KiB`].join(", ") : shown.join(", ");
+  return rest > 0
+    ? [...shown, `${shares.length - limit} more ${(rest / 1024).toFixed(1)} KiB`].join(", ")
+    : shown.join(", ");
 }

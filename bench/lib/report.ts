@@ -40,7 +40,12 @@ export function markdownTable(results: BenchResults): string {
     ),
     ...results.rows.flatMap((row) => {
       const beyond = row.details?.beyondFloor;
-      return typeof beyond === "string" ? ["", `${row.label}, what it holds beyond the floor app's (each module's share of the gzip bytes, from the source maps): ${beyond}.`] : [];
+      return typeof beyond === "string"
+        ? [
+            "",
+            `${row.label}, what it holds beyond the floor app's (each module's share of the gzip bytes, from the source maps): ${beyond}.`,
+          ]
+        : [];
     }),
     "",
     "Figures are medians of interleaved runs; where Keyscope and its floor ran in pairs, the ratio is the median of the pairs' ratios. How each figure was taken, and the raw samples: `bench/results.json`.",

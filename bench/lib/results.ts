@@ -116,7 +116,11 @@ export function makeRow(input: {
     goal: input.goal,
     goalText: goalText(input.goal),
     met: goalMet(input.goal, ours, ratio),
-    samples: { ours: [...input.ours], floor: [...floorSamples], ...(pairedRatios !== undefined && { ratios: pairedRatios }) },
+    samples: {
+      ours: [...input.ours],
+      floor: [...floorSamples],
+      ...(pairedRatios !== undefined && { ratios: pairedRatios }),
+    },
     ...(input.details !== undefined && { details: input.details }),
     method: input.method,
   };

@@ -44,7 +44,15 @@ import {
   type RootKeyChange,
   type WorkspaceRow,
 } from "../db/management";
-import { ChangeRefused, deleteKey, findLiveKey, rerollKey, updateKey, type ChangedKey, type KeyUpdate } from "../db/key-changes";
+import {
+  ChangeRefused,
+  deleteKey,
+  findLiveKey,
+  rerollKey,
+  updateKey,
+  type ChangedKey,
+  type KeyUpdate,
+} from "../db/key-changes";
 import { createKeyStore } from "../db/key-store";
 import { openDatabase } from "../db/open";
 import { recordTraffic } from "../keys/traffic";
@@ -176,7 +184,14 @@ interface Command {
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
-  return [header, ...rows].map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd()).join("\n");
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 function rootKeyChange(change: RootKeyChange, pastTense: string): Command {
@@ -207,7 +222,11 @@ function requireRoleName(value: string | undefined): string {
 function apiOf(db: Database, workspace: WorkspaceRow, apiId: string | undefined): string {
   const api = findApi(db, workspace.id, apiId);
   if (api === undefined) {
-    throw new CommandError(apiId === undefined ? `workspace ${workspace.id} has no API yet; create one with "apis create --name N"` : `no API ${apiId} in workspace ${workspace.id}`);
+    throw new CommandError(
+      apiId === undefined
+        ? `workspace ${workspace.id} has no API yet; create one with "apis create --name N"`
+        : `no API ${apiId} in workspace ${workspace.id}`,
+    );
   }
   return api.id;
 }
@@ -215,11 +234,14 @@ function apiOf(db: Database, workspace: WorkspaceRow, apiId: string | undefined)
 /** Runs `change` on a live key of the workspace in one transaction; a refusal (an unknown role) is the command's error. */
 function changeKey<T>(db: Database, workspace: WorkspaceRow, keyId: string, change: (key: ChangedKey) => T): T {
   try {
-    return db.transaction(() => {
-      const key = findLiveKey(db, workspace.id, keyId);
-      if (key === undefined) throw new CommandError(`no key ${keyId} in workspace ${workspace.id} (or it is deleted)`);
-      return change(key);
-    }).immediate();
+    return db
+      .transaction(() => {
+        const key = findLiveKey(db, workspace.id, keyId);
+        if (key === undefined)
+          throw new CommandError(`no key ${keyId} in workspace ${workspace.id} (or it is deleted)`);
+        return change(key);
+      })
+      .immediate();
   } catch (error) {
     if (error instanceof ChangeRefused) throw new CommandError(error.detail);
     throw error;
@@ -234,23 +256,36 @@ function apiSettingsOf(values: Values, clearable: boolean): ApiSettings {
   const prefix = values["default-prefix"];
   const bytes = values["default-bytes"];
   if (prefix !== undefined) settings.defaultPrefix = clearable && prefix === CLEAR ? null : parseDefaultPrefix(prefix);
-  if (bytes !== undefined) settings.defaultBytes = clearable && bytes === CLEAR ? null : parseWholeIn("--default-bytes", bytes, 16, 255);
-  if (values["delete-protection"] !== undefined) settings.deleteProtection = parseSwitch("--delete-protection", values["delete-protection"]);
+  if (bytes !== undefined)
+    settings.defaultBytes = clearable && bytes === CLEAR ? null : parseWholeIn("--default-bytes", bytes, 16, 255);
+  if (values["delete-protection"] !== undefined)
+    settings.deleteProtection = parseSwitch("--delete-protection", values["delete-protection"]);
   const whitelist = values["ip-whitelist"];
-  if (whitelist !== undefined) settings.ipWhitelist = clearable && whitelist === CLEAR ? null : parseIpWhitelist(whitelist);
+  if (whitelist !== undefined)
+    settings.ipWhitelist = clearable && whitelist === CLEAR ? null : parseIpWhitelist(whitelist);
   return settings;
 }
 
 /** `workspaces create`'s and `workspaces update`'s analytics options; `none` gives the quota back to the server's flag. */
-function analyticsOptionsOf(values: Values, clearable: boolean): { retentionDays?: number; queriesPerHour?: number | null } {
+function analyticsOptionsOf(
+  values: Values,
+  clearable: boolean,
+): { retentionDays?: number; queriesPerHour?: number | null } {
   const options: { retentionDays?: number; queriesPerHour?: number | null } = {};
-  if (values["retention-days"] !== undefined) options.retentionDays = parseWholeIn("--retention-days", values["retention-days"], 1, MAX_RETENTION_DAYS);
+  if (values["retention-days"] !== undefined)
+    options.retentionDays = parseWholeIn("--retention-days", values["retention-days"], 1, MAX_RETENTION_DAYS);
   const quota = values["analytics-quota"];
-  if (quota !== undefined) options.queriesPerHour = clearable && quota === CLEAR ? null : parseWholeIn("--analytics-quota", quota, 1, MAX_ANALYTICS_QUOTA);
+  if (quota !== undefined)
+    options.queriesPerHour =
+      clearable && quota === CLEAR ? null : parseWholeIn("--analytics-quota", quota, 1, MAX_ANALYTICS_QUOTA);
   return options;
 }
 
-function setAnalyticsOptions(db: Database, workspaceId: string, options: { retentionDays?: number; queriesPerHour?: number | null }): void {
+function setAnalyticsOptions(
+  db: Database,
+  workspaceId: string,
+  options: { retentionDays?: number; queriesPerHour?: number | null },
+): void {
   if (options.retentionDays !== undefined) setAnalyticsRetentionDays(db, workspaceId, options.retentionDays);
   if (options.queriesPerHour !== undefined) setAnalyticsQueriesPerHour(db, workspaceId, options.queriesPerHour);
 }
@@ -258,18 +293,22 @@ function setAnalyticsOptions(db: Database, workspaceId: string, options: { reten
 /** `keys update`'s options as the change keys.updateKey makes: `none` clears a value, as `null` does there. */
 function keyUpdateOf(values: Values, now: number): KeyUpdate {
   const update: KeyUpdate = {};
-  if (values.enabled === true && values.disabled === true) throw new UsageError("--enabled and --disabled contradict each other");
+  if (values.enabled === true && values.disabled === true)
+    throw new UsageError("--enabled and --disabled contradict each other");
   if (values.name !== undefined) update.name = requireText("--name", values.name);
   if (values.enabled === true) update.enabled = true;
   if (values.disabled === true) update.enabled = false;
   if (values.expires !== undefined) update.expires = values.expires === CLEAR ? null : parseExpiry(values.expires, now);
   if (values.credits !== undefined || values.refill !== undefined) {
     update.credits = {};
-    if (values.credits !== undefined) update.credits.remaining = values.credits === "unlimited" ? null : parseWhole("--credits", values.credits);
-    if (values.refill !== undefined) update.credits.refill = values.refill === CLEAR ? null : parseRefill(values.refill);
+    if (values.credits !== undefined)
+      update.credits.remaining = values.credits === "unlimited" ? null : parseWhole("--credits", values.credits);
+    if (values.refill !== undefined)
+      update.credits.refill = values.refill === CLEAR ? null : parseRefill(values.refill);
   }
   if (values.ratelimit !== undefined) {
-    update.ratelimits = values.ratelimit.length === 1 && values.ratelimit[0] === CLEAR ? [] : parseRateLimits(values.ratelimit);
+    update.ratelimits =
+      values.ratelimit.length === 1 && values.ratelimit[0] === CLEAR ? [] : parseRateLimits(values.ratelimit);
   }
   if (values.permissions !== undefined) update.permissions = parseNameList("--permissions", values.permissions);
   if (values.roles !== undefined) update.roles = parseNameList("--roles", values.roles);
@@ -285,11 +324,15 @@ const COMMANDS: Record<string, Command> = {
     options: ["name", "permissions", "ratelimit"],
     argumentCount: 0,
     run(db, workspace, values) {
-      const ratelimit = values.ratelimit === undefined ? undefined : parseRateLimit(single("--ratelimit", values.ratelimit));
+      const ratelimit =
+        values.ratelimit === undefined ? undefined : parseRateLimit(single("--ratelimit", values.ratelimit));
       const { secret } = createRootKey(db, {
         workspaceId: workspace.id,
         name: values.name === undefined ? "Root key (admin CLI)" : requireText("--name", values.name),
-        permissions: values.permissions === undefined ? DEFAULT_ROOT_KEY_PERMISSIONS : parsePermissions(values.permissions, workspace.id),
+        permissions:
+          values.permissions === undefined
+            ? DEFAULT_ROOT_KEY_PERMISSIONS
+            : parsePermissions(values.permissions, workspace.id),
         ...(ratelimit !== undefined && { ratelimit }),
       });
       return secret;
@@ -315,7 +358,19 @@ const COMMANDS: Record<string, Command> = {
   "root-key disable": rootKeyChange("disable", "disabled"),
   "root-key enable": rootKeyChange("enable", "enabled"),
   "keys create": {
-    options: ["name", "api", "expires", "disabled", "credits", "refill", "ratelimit", "permissions", "roles", "external-id", "meta"],
+    options: [
+      "name",
+      "api",
+      "expires",
+      "disabled",
+      "credits",
+      "refill",
+      "ratelimit",
+      "permissions",
+      "roles",
+      "external-id",
+      "meta",
+    ],
     argumentCount: 0,
     run(db, workspace, values) {
       const now = Date.now();
@@ -325,41 +380,62 @@ const COMMANDS: Record<string, Command> = {
       // A refill without a starting balance starts full.
       const credits = values.credits === undefined ? refill?.amount : parseWhole("--credits", values.credits);
       const ratelimits = values.ratelimit === undefined ? undefined : parseRateLimits(values.ratelimit);
-      const externalId = values["external-id"] === undefined ? undefined : requireText("--external-id", values["external-id"]);
+      const externalId =
+        values["external-id"] === undefined ? undefined : requireText("--external-id", values["external-id"]);
       let secret = "";
       // IMMEDIATE: the write lock first, waited for up to the busy timeout. A deferred transaction that reads and then
       // writes fails at once (SQLITE_BUSY_SNAPSHOT) when another process committed in between.
-      const keyId = db.transaction(() => {
-        const apiId = apiOf(db, workspace, values.api);
-        // An API with a default prefix or byte length gets keys of its own form, as from keys.createKey; `sk_live_…` otherwise.
-        const keySpace = keySpaceDefaults(db, apiId);
-        secret = keySpace.defaultPrefix === null && keySpace.defaultBytes === null ? newApiKeySecret("live") : createdSecret({}, keySpace);
-        return keyInserter(db)({
-          workspaceId: workspace.id,
-          apiId,
-          name,
-          secret,
-          enabled: values.disabled !== true,
-          createdAt: now,
-          ...(expires !== undefined && { expires }),
-          ...(credits !== undefined && { credits }),
-          ...(refill !== undefined && { refill }),
-          ...(ratelimits !== undefined && { ratelimits }),
-          ...(values.permissions !== undefined && { permissions: parseNameList("--permissions", values.permissions) }),
-          ...(values.roles !== undefined && { roles: parseNameList("--roles", values.roles) }),
-          ...(externalId !== undefined && { externalId }),
-          ...(values.meta !== undefined && { meta: parseMeta(values.meta) }),
-        });
-      }).immediate();
+      const keyId = db
+        .transaction(() => {
+          const apiId = apiOf(db, workspace, values.api);
+          // An API with a default prefix or byte length gets keys of its own form, as from keys.createKey; `sk_live_…` otherwise.
+          const keySpace = keySpaceDefaults(db, apiId);
+          secret =
+            keySpace.defaultPrefix === null && keySpace.defaultBytes === null
+              ? newApiKeySecret("live")
+              : createdSecret({}, keySpace);
+          return keyInserter(db)({
+            workspaceId: workspace.id,
+            apiId,
+            name,
+            secret,
+            enabled: values.disabled !== true,
+            createdAt: now,
+            ...(expires !== undefined && { expires }),
+            ...(credits !== undefined && { credits }),
+            ...(refill !== undefined && { refill }),
+            ...(ratelimits !== undefined && { ratelimits }),
+            ...(values.permissions !== undefined && {
+              permissions: parseNameList("--permissions", values.permissions),
+            }),
+            ...(values.roles !== undefined && { roles: parseNameList("--roles", values.roles) }),
+            ...(externalId !== undefined && { externalId }),
+            ...(values.meta !== undefined && { meta: parseMeta(values.meta) }),
+          });
+        })
+        .immediate();
       return `${keyId} ${secret}`;
     },
   },
   "keys update": {
-    options: ["name", "enabled", "disabled", "expires", "credits", "refill", "ratelimit", "permissions", "roles", "external-id", "meta"],
+    options: [
+      "name",
+      "enabled",
+      "disabled",
+      "expires",
+      "credits",
+      "refill",
+      "ratelimit",
+      "permissions",
+      "roles",
+      "external-id",
+      "meta",
+    ],
     argumentCount: 1,
     run(db, workspace, values, [keyId = ""]) {
       const update = keyUpdateOf(values, Date.now());
-      if (Object.keys(update).length === 0) throw new UsageError(`"keys update" needs at least one thing to change, like --name or --credits`);
+      if (Object.keys(update).length === 0)
+        throw new UsageError(`"keys update" needs at least one thing to change, like --name or --credits`);
       changeKey(db, workspace, keyId, (key) => updateKey(db, key, update, Date.now()));
       return keyId;
     },
@@ -406,7 +482,8 @@ const COMMANDS: Record<string, Command> = {
     argumentCount: 0,
     run(db, workspace, values) {
       const permissions = values.permissions === undefined ? [] : parseNameList("--permissions", values.permissions);
-      const description = values.description === undefined ? undefined : requireText("--description", values.description);
+      const description =
+        values.description === undefined ? undefined : requireText("--description", values.description);
       return createRole(db, workspace.id, requireRoleName(values.name), permissions, Date.now(), description);
     },
   },
@@ -416,9 +493,13 @@ const COMMANDS: Record<string, Command> = {
     run(db, workspace, values) {
       const name = requireRoleName(values.name);
       const permissions = parseNameList("--permissions", requireText("--permissions", values.permissions));
-      if (permissions.length === 0) throw new UsageError("--permissions must name at least one permission, like documents.read");
+      if (permissions.length === 0)
+        throw new UsageError("--permissions must name at least one permission, like documents.read");
       const all = grantRole(db, workspace.id, name, permissions);
-      if (all === undefined) throw new CommandError(`no role "${name}" in workspace ${workspace.id}; create it with "roles create --name ${name}"`);
+      if (all === undefined)
+        throw new CommandError(
+          `no role "${name}" in workspace ${workspace.id}; create it with "roles create --name ${name}"`,
+        );
       return all.join(",");
     },
   },
@@ -427,7 +508,12 @@ const COMMANDS: Record<string, Command> = {
     argumentCount: 0,
     reads: true,
     run(db, workspace) {
-      const rows = listRoles(db, workspace.id).map((role) => [role.name, role.id, role.permissions.join(",") || "-", String(role.keyCount)]);
+      const rows = listRoles(db, workspace.id).map((role) => [
+        role.name,
+        role.id,
+        role.permissions.join(",") || "-",
+        String(role.keyCount),
+      ]);
       return table(["NAME", "ID", "PERMISSIONS", "KEYS"], rows);
     },
   },
@@ -454,9 +540,7 @@ const COMMANDS: Record<string, Command> = {
         identity.externalId,
         identity.id,
         String(identity.keyCount),
-        identity.ratelimits
-          .map(formatNamedRateLimit)
-          .join(",") || "-",
+        identity.ratelimits.map(formatNamedRateLimit).join(",") || "-",
       ]);
       return table(["EXTERNAL ID", "ID", "KEYS", "RATELIMITS"], rows);
     },
@@ -465,7 +549,8 @@ const COMMANDS: Record<string, Command> = {
     options: [],
     argumentCount: 1,
     run(db, workspace, _values, [identity = ""]) {
-      if (!deleteIdentity(db, workspace.id, identity)) throw new CommandError(`no identity ${identity} in workspace ${workspace.id} (or it is deleted)`);
+      if (!deleteIdentity(db, workspace.id, identity))
+        throw new CommandError(`no identity ${identity} in workspace ${workspace.id} (or it is deleted)`);
       return identity;
     },
   },
@@ -483,7 +568,10 @@ const COMMANDS: Record<string, Command> = {
         api.deleteProtection ? "on" : "off",
         api.ipWhitelist ?? "-",
       ]);
-      return table(["ID", "NAME", "KEYS", "DEFAULT PREFIX", "DEFAULT BYTES", "DELETE PROTECTION", "IP WHITELIST"], rows);
+      return table(
+        ["ID", "NAME", "KEYS", "DEFAULT PREFIX", "DEFAULT BYTES", "DELETE PROTECTION", "IP WHITELIST"],
+        rows,
+      );
     },
   },
   "apis create": {
@@ -501,7 +589,9 @@ const COMMANDS: Record<string, Command> = {
     run(db, workspace, values, [apiId = ""]) {
       const settings = apiSettingsOf(values, true);
       if (Object.keys(settings).length === 0) {
-        throw new UsageError(`"apis update" needs at least one thing to change: --default-prefix, --default-bytes, --delete-protection or --ip-whitelist`);
+        throw new UsageError(
+          `"apis update" needs at least one thing to change: --default-prefix, --default-bytes, --delete-protection or --ip-whitelist`,
+        );
       }
       db.transaction(() => updateApi(db, apiOf(db, workspace, apiId), settings)).immediate();
       return apiId;
@@ -513,11 +603,13 @@ const COMMANDS: Record<string, Command> = {
     run(db, _workspace, values) {
       const name = requireText("--name", values.name);
       const options = analyticsOptionsOf(values, false);
-      return db.transaction(() => {
-        const id = createWorkspace(db, name);
-        setAnalyticsOptions(db, id, options);
-        return id;
-      }).immediate();
+      return db
+        .transaction(() => {
+          const id = createWorkspace(db, name);
+          setAnalyticsOptions(db, id, options);
+          return id;
+        })
+        .immediate();
     },
   },
   "workspaces update": {
@@ -525,7 +617,8 @@ const COMMANDS: Record<string, Command> = {
     argumentCount: 0,
     run(db, workspace, values) {
       const options = analyticsOptionsOf(values, true);
-      if (Object.keys(options).length === 0) throw new UsageError(`"workspaces update" needs --retention-days or --analytics-quota`);
+      if (Object.keys(options).length === 0)
+        throw new UsageError(`"workspaces update" needs --retention-days or --analytics-quota`);
       db.transaction(() => setAnalyticsOptions(db, workspace.id, options)).immediate();
       return workspace.id;
     },
@@ -561,7 +654,9 @@ function progressBar(io: AdminIo): (done: number, total: number) => void {
     const width = 30;
     const filled = Math.round((done / total) * width);
     const percent = String(Math.floor((done / total) * 100)).padStart(3);
-    io.stderr(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${percent}% ${done.toLocaleString("en")}/${total.toLocaleString("en")}`);
+    io.stderr(
+      `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${percent}% ${done.toLocaleString("en")}/${total.toLocaleString("en")}`,
+    );
   };
 }
 
@@ -592,7 +687,9 @@ function run(argv: readonly string[], io: AdminIo): string | undefined {
   const command = COMMANDS[name];
   if (command === undefined) throw new UsageError(`unknown command "${positionals.slice(0, 2).join(" ")}"`);
   if (args.length !== command.argumentCount) {
-    throw new UsageError(`"${name}" takes ${command.argumentCount === 0 ? "no arguments" : `${command.argumentCount} argument`}, got ${args.length}`);
+    throw new UsageError(
+      `"${name}" takes ${command.argumentCount === 0 ? "no arguments" : `${command.argumentCount} argument`}, got ${args.length}`,
+    );
   }
   const allowed: ReadonlySet<string> = new Set([...COMMON, ...command.options]);
   const stray = Object.keys(values).find((option) => !allowed.has(option));

@@ -27,7 +27,11 @@ export function parseRateLimit(value: string): RateLimit {
 }
 
 export function formatRateLimit({ limit, windowMs }: RateLimit): string {
-  for (const [unit, size] of [["h", 3_600_000], ["m", 60_000], ["s", 1000]] as const) {
+  for (const [unit, size] of [
+    ["h", 3_600_000],
+    ["m", 60_000],
+    ["s", 1000],
+  ] as const) {
     if (windowMs % size === 0) return `${limit}/${windowMs / size}${unit}`;
   }
   return `${limit}/${windowMs}ms`;
@@ -58,7 +62,9 @@ export function parsePermissions(value: string, workspaceId: string): string[] {
     return resource !== undefined && resource.workspaceId !== workspaceId;
   });
   if (foreign !== undefined) {
-    throw new UsageError(`--permissions: "${foreign}" names another workspace than this root key's ${workspaceId}, so it would allow nothing`);
+    throw new UsageError(
+      `--permissions: "${foreign}" names another workspace than this root key's ${workspaceId}, so it would allow nothing`,
+    );
   }
   return permissions;
 }
@@ -66,13 +72,15 @@ export function parsePermissions(value: string, workspaceId: string): string[] {
 /** An ISO 8601 date or date-time, as Unix milliseconds. */
 export function parseIsoDate(flag: string, value: string): number {
   const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) throw new UsageError(`${flag} must be an ISO date like 2030-01-31 or 2030-01-31T12:00:00Z, got "${value}"`);
+  if (Number.isNaN(ms))
+    throw new UsageError(`${flag} must be an ISO date like 2030-01-31 or 2030-01-31T12:00:00Z, got "${value}"`);
   return ms;
 }
 
 export function parseCount(value: string, max: number): number {
   const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(count >= 1 && count <= max)) throw new UsageError(`--count must be a whole number from 1 to ${max}, got "${value}"`);
+  if (!(count >= 1 && count <= max))
+    throw new UsageError(`--count must be a whole number from 1 to ${max}, got "${value}"`);
   return count;
 }
 
@@ -164,7 +172,9 @@ export function parseRateLimits(values: readonly string[]): NamedRateLimit[] {
     const equals = value.indexOf("=");
     const name = equals === -1 ? DEFAULT_RATE_LIMIT_NAME : value.slice(0, equals);
     if (!RATE_LIMIT_NAME.test(name)) {
-      throw new UsageError(`--ratelimit NAME=N/WINDOW takes a name of 1 to 128 letters, digits and _ . : -, got "${name}"`);
+      throw new UsageError(
+        `--ratelimit NAME=N/WINDOW takes a name of 1 to 128 letters, digits and _ . : -, got "${name}"`,
+      );
     }
     const rest = value.slice(equals + 1);
     const auto = equals !== -1 && rest.endsWith(AUTO_APPLY_SUFFIX);
@@ -173,7 +183,8 @@ export function parseRateLimits(values: readonly string[]): NamedRateLimit[] {
   });
   const names = limits.map((limit) => limit.name);
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
-  if (repeated !== undefined) throw new UsageError(`--ratelimit names "${repeated}" twice: give each limit its own name`);
+  if (repeated !== undefined)
+    throw new UsageError(`--ratelimit names "${repeated}" twice: give each limit its own name`);
   return limits;
 }
 
@@ -187,13 +198,15 @@ export function formatNamedRateLimit(limit: NamedRateLimit): string {
 /** A whole number from `min` to `max`, e.g. `--default-bytes 32` or `--retention-days 365`. */
 export function parseWholeIn(flag: string, value: string, min: number, max: number): number {
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= min && number <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
+  if (!(number >= min && number <= max))
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
   return number;
 }
 
 /** `--default-prefix`: what keys.createKey puts before `_` when a request gives no prefix (the real service keeps 8 characters). */
 export function parseDefaultPrefix(value: string): string {
-  if (!/^[A-Za-z0-9_]{1,8}$/.test(value)) throw new UsageError(`--default-prefix must be 1 to 8 letters, digits or _, got "${value}"`);
+  if (!/^[A-Za-z0-9_]{1,8}$/.test(value))
+    throw new UsageError(`--default-prefix must be 1 to 8 letters, digits or _, got "${value}"`);
   return value;
 }
 
@@ -207,7 +220,8 @@ export function parseSwitch(flag: string, value: string): boolean {
 export function parseIpWhitelist(value: string): string[] {
   const addresses = value.split(",").map((item) => item.trim());
   const wrong = addresses.find((address) => isIP(address) === 0);
-  if (wrong !== undefined) throw new UsageError(`--ip-whitelist takes addresses like 203.0.113.7,2001:db8::1; "${wrong}" is not one`);
+  if (wrong !== undefined)
+    throw new UsageError(`--ip-whitelist takes addresses like 203.0.113.7,2001:db8::1; "${wrong}" is not one`);
   if (addresses.join(",").length > 512) throw new UsageError("--ip-whitelist must be at most 512 characters");
   return addresses;
 }

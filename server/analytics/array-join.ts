@@ -15,26 +15,62 @@ function isArrayJoin(node: unknown): node is JsonObject {
 }
 
 const STAR = {
-  class: "STAR", type: "STAR", alias: "", relation_name: "", exclude_list: [], replace_list: [], columns: false, expr: null,
-  qualified_exclude_list: [], rename_list: [],
+  class: "STAR",
+  type: "STAR",
+  alias: "",
+  relation_name: "",
+  exclude_list: [],
+  replace_list: [],
+  columns: false,
+  expr: null,
+  qualified_exclude_list: [],
+  rename_list: [],
 };
 
 function rewriteSelect(node: JsonObject): void {
   const selectList = node.select_list;
   const from = node.from_table;
-  if (!Array.isArray(selectList) || !isObject(from) || !Array.isArray(node.group_expressions) || node.group_expressions.length === 0) return;
+  if (
+    !Array.isArray(selectList) ||
+    !isObject(from) ||
+    !Array.isArray(node.group_expressions) ||
+    node.group_expressions.length === 0
+  )
+    return;
   const joins = selectList.filter(isArrayJoin).filter((item) => typeof item.alias === "string" && item.alias !== "");
   if (joins.length === 0) return;
-  const alias = typeof from.alias === "string" && from.alias !== "" ? from.alias : typeof from.table_name === "string" ? from.table_name : "";
+  const alias =
+    typeof from.alias === "string" && from.alias !== ""
+      ? from.alias
+      : typeof from.table_name === "string"
+        ? from.table_name
+        : "";
   const inner: JsonObject = {
-    type: "SELECT_NODE", modifiers: [], cte_map: { map: [] }, select_list: [STAR, ...joins], from_table: from,
-    where_clause: node.where_clause ?? null, group_expressions: [], group_sets: [], aggregate_handling: "STANDARD_HANDLING",
-    having: null, sample: null, qualify: null,
+    type: "SELECT_NODE",
+    modifiers: [],
+    cte_map: { map: [] },
+    select_list: [STAR, ...joins],
+    from_table: from,
+    where_clause: node.where_clause ?? null,
+    group_expressions: [],
+    group_sets: [],
+    aggregate_handling: "STANDARD_HANDLING",
+    having: null,
+    sample: null,
+    qualify: null,
   };
-  node.from_table = { type: "SUBQUERY", alias, sample: null, subquery: { node: inner, named_param_map: [] }, column_name_alias: [] };
+  node.from_table = {
+    type: "SUBQUERY",
+    alias,
+    sample: null,
+    subquery: { node: inner, named_param_map: [] },
+    column_name_alias: [],
+  };
   node.where_clause = null;
   node.select_list = selectList.map((item: unknown) =>
-    isArrayJoin(item) && joins.includes(item) ? { class: "COLUMN_REF", type: "COLUMN_REF", alias: item.alias, column_names: [item.alias] } : item,
+    isArrayJoin(item) && joins.includes(item)
+      ? { class: "COLUMN_REF", type: "COLUMN_REF", alias: item.alias, column_names: [item.alias] }
+      : item,
   );
 }
 

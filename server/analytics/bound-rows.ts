@@ -9,7 +9,12 @@ import { isObject, type JsonObject } from "./json-object";
 function limitModifier(rows: number): JsonObject {
   return {
     type: "LIMIT_MODIFIER",
-    limit: { class: "CONSTANT", type: "VALUE_CONSTANT", alias: "", value: { type: { id: "BIGINT", type_info: null }, is_null: false, value: rows } },
+    limit: {
+      class: "CONSTANT",
+      type: "VALUE_CONSTANT",
+      alias: "",
+      value: { type: { id: "BIGINT", type_info: null }, is_null: false, value: rows },
+    },
     offset: null,
   };
 }
@@ -28,7 +33,10 @@ function constantInteger(expression: unknown): number | undefined {
 export function boundRows(statement: unknown, rows: number): boolean {
   if (!isObject(statement) || !isObject(statement.node) || !Array.isArray(statement.node.modifiers)) return false;
   const modifiers: unknown[] = statement.node.modifiers;
-  const limits = modifiers.filter((modifier) => isObject(modifier) && (modifier.type === "LIMIT_MODIFIER" || modifier.type === "LIMIT_PERCENT_MODIFIER"));
+  const limits = modifiers.filter(
+    (modifier) =>
+      isObject(modifier) && (modifier.type === "LIMIT_MODIFIER" || modifier.type === "LIMIT_PERCENT_MODIFIER"),
+  );
   const [existing] = limits;
   if (existing === undefined) {
     modifiers.push(limitModifier(rows));

@@ -51,10 +51,16 @@ function checkTable(node: JsonObject, ctes: ReadonlySet<string>): void {
   // The real service's words: "Access to table '…' is not allowed".
   if (text(node.schema_name) !== "" || text(node.catalog_name) !== "") {
     const qualified = [node.catalog_name, node.schema_name, node.table_name].filter((part) => part !== "").join(".");
-    throw new Refused("table", `Access to table '${qualified}' is not allowed: only the public tables may be queried, by their bare names`);
+    throw new Refused(
+      "table",
+      `Access to table '${qualified}' is not allowed: only the public tables may be queried, by their bare names`,
+    );
   }
   if (!PUBLIC_TABLE_NAMES.has(name) && !ctes.has(name)) {
-    throw new Refused("table", `Access to table '${text(node.table_name)}' is not allowed: only ${PUBLIC_TABLES.join(", ")} (and your own CTEs) may be queried`);
+    throw new Refused(
+      "table",
+      `Access to table '${text(node.table_name)}' is not allowed: only ${PUBLIC_TABLES.join(", ")} (and your own CTEs) may be queried`,
+    );
   }
 }
 
@@ -88,9 +94,20 @@ function checkObject(node: JsonObject): void {
   if (type === "TABLE_FUNCTION") {
     throw new Refused("table", "Table functions are not supported: query the public tables by name");
   }
-  if (type === "RECURSIVE_CTE_NODE") throw new Refused("query", "Recursive CTEs are not supported in analytics queries");
-  if (QUERY_NODES.has(type) || TABLE_REFS.has(type) || MODIFIERS.has(type) || ORDER_TYPES.has(type) || type.endsWith("_TYPE_INFO")) return;
-  throw new Refused(type.endsWith("_NODE") ? "query_type" : "table", `This SQL construct is not supported in analytics queries (${type})`);
+  if (type === "RECURSIVE_CTE_NODE")
+    throw new Refused("query", "Recursive CTEs are not supported in analytics queries");
+  if (
+    QUERY_NODES.has(type) ||
+    TABLE_REFS.has(type) ||
+    MODIFIERS.has(type) ||
+    ORDER_TYPES.has(type) ||
+    type.endsWith("_TYPE_INFO")
+  )
+    return;
+  throw new Refused(
+    type.endsWith("_NODE") ? "query_type" : "table",
+    `This SQL construct is not supported in analytics queries (${type})`,
+  );
 }
 
 /** The names a node's WITH clause defines, in order, each with its query. */
@@ -137,14 +154,16 @@ export function checkQuery(tree: unknown, retentionDays = DEFAULT_RETENTION_DAYS
   if (tree.error === true) {
     const message = text(tree.error_message);
     // json_serialize_sql parses first: a parse error is unparsable SQL, anything after it a statement that is not a SELECT.
-    if (tree.error_type === "parser") return { ok: false, refusal: "query", message: `The query could not be parsed: ${message}` };
+    if (tree.error_type === "parser")
+      return { ok: false, refusal: "query", message: `The query could not be parsed: ${message}` };
     return { ok: false, refusal: "query_type", message: "Only SELECT queries are allowed" };
   }
   const statements: unknown = tree.statements;
   if (!Array.isArray(statements) || statements.length === 0) {
     return { ok: false, refusal: "query", message: "The query is empty" };
   }
-  if (statements.length > 1) return { ok: false, refusal: "query_type", message: "Send one SELECT statement, not several" };
+  if (statements.length > 1)
+    return { ok: false, refusal: "query_type", message: "Send one SELECT statement, not several" };
   const statement: unknown = statements[0];
   if (!isObject(statement) || !isObject(statement.node) || !QUERY_NODES.has(text(statement.node.type))) {
     return { ok: false, refusal: "query_type", message: "Only SELECT queries are allowed" };

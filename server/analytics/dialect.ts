@@ -74,7 +74,8 @@ function words(list: string): readonly string[] {
  * The functions the contract lists (docs/api.md#analytics), as it spells them. `case` is there because the real
  * service lists it; DuckDB parses `CASE WHEN …` as an expression of its own, never a call, so it is always allowed.
  */
-export const DOCUMENTED_FUNCTIONS = words(`count sum avg min max any groupArray groupUniqArray uniq uniqExact quantile countIf sumIf
+export const DOCUMENTED_FUNCTIONS =
+  words(`count sum avg min max any groupArray groupUniqArray uniq uniqExact quantile countIf sumIf
   now now64 today toDate toDateTime toDateTime64 toStartOfDay toStartOfWeek toStartOfMonth toStartOfYear toStartOfHour
   toStartOfMinute date_trunc formatDateTime fromUnixTimestamp64Milli toUnixTimestamp64Milli toIntervalDay toIntervalWeek
   toIntervalMonth toIntervalYear toIntervalHour toIntervalMinute toIntervalSecond toIntervalMillisecond
@@ -99,5 +100,11 @@ function names(list: readonly string[]): Set<string> {
   return new Set(list.map((name) => name.toLowerCase()));
 }
 
-export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([...names(DOCUMENTED_FUNCTIONS), ...names(words(SYNTAX_FUNCTIONS))]);
-export const ALLOWED_WINDOW_FUNCTIONS: ReadonlySet<string> = new Set([...ALLOWED_FUNCTIONS, ...names(WINDOW_FUNCTIONS)]);
+export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
+  ...names(DOCUMENTED_FUNCTIONS),
+  ...names(words(SYNTAX_FUNCTIONS)),
+]);
+export const ALLOWED_WINDOW_FUNCTIONS: ReadonlySet<string> = new Set([
+  ...ALLOWED_FUNCTIONS,
+  ...names(WINDOW_FUNCTIONS),
+]);

@@ -1,4 +1,10 @@
-import { DuckDBInstance, DuckDBMaterializedResult, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from "@duckdb/node-api";
+import {
+  DuckDBInstance,
+  DuckDBMaterializedResult,
+  type DuckDBConnection,
+  type DuckDBDataChunk,
+  type DuckDBResult,
+} from "@duckdb/node-api";
 import type { Database } from "better-sqlite3";
 import { boundRows } from "./bound-rows";
 import { checkQuery } from "./check-query";
@@ -42,7 +48,12 @@ export interface AnalyticsEngine {
    * when given (none when empty), refusing a lower time bound more than `retentionDays` back (the workspace's
    * retention; 30 days unless given); never rejects for anything the query does.
    */
-  query(workspaceId: string, sql: string, retentionDays?: number, keySpaceIds?: readonly string[]): Promise<QueryOutcome>;
+  query(
+    workspaceId: string,
+    sql: string,
+    retentionDays?: number,
+    keySpaceIds?: readonly string[],
+  ): Promise<QueryOutcome>;
   /**
    * Copies the verifications SQLite holds now beyond the engine's copy (as every query does first, up to the newest
    * one committed when it arrived).
@@ -79,13 +90,16 @@ function scopeFilter({ workspaceId, keySpaceIds }: Scope): string {
   const workspace = `workspace_id = '${workspaceId}'`;
   if (keySpaceIds === undefined) return workspace;
   if (!keySpaceIds.every((id) => KEY_SPACE_ID.test(id))) throw new Error("not an API id");
-  return keySpaceIds.length === 0 ? `${workspace} AND false` : `${workspace} AND key_space_id IN (${keySpaceIds.map((id) => `'${id}'`).join(", ")})`;
+  return keySpaceIds.length === 0
+    ? `${workspace} AND false`
+    : `${workspace} AND key_space_id IN (${keySpaceIds.map((id) => `'${id}'`).join(", ")})`;
 }
 
 function publicViewsSql(scope: Scope, hourLayout: HourLayout): string {
   const workspace = scopeFilter(scope);
   // Every verification here comes from the API: source 'api', no gateway app (as key_verifications_v1 says too).
-  const dimensions = "time, workspace_id, key_space_id, external_id, key_id, outcome, 'api' AS source, '' AS app_id, tags, count, spent_credits";
+  const dimensions =
+    "time, workspace_id, key_space_id, external_id, key_id, outcome, 'api' AS source, '' AS app_id, tags, count, spent_credits";
   return `
     CREATE TEMP VIEW key_verifications_v1 AS
       SELECT request_id, time, workspace_id, key_space_id, external_id, key_id, outcome, region,
@@ -160,9 +174,13 @@ const QUERY_LOCATION = /"query_location":\s*\d+/g;
  * the tree is read into JavaScript to be checked and printed back, which would change such a number silently.
  */
 function inexactInteger(json: string): string | undefined {
-  const tree = json.replace(QUERY_LOCATION, "").replace(HUGE_VALUE, (pair, upper: string, lower: string) =>
-    Number.isSafeInteger(Number(upper)) && Number.isSafeInteger(Number(lower)) ? pair : String(BigInt(upper) * 2n ** 64n + BigInt(lower)),
-  );
+  const tree = json
+    .replace(QUERY_LOCATION, "")
+    .replace(HUGE_VALUE, (pair, upper: string, lower: string) =>
+      Number.isSafeInteger(Number(upper)) && Number.isSafeInteger(Number(lower))
+        ? pair
+        : String(BigInt(upper) * 2n ** 64n + BigInt(lower)),
+    );
   for (const [token] of tree.matchAll(JSON_STRING_OR_NUMBER)) {
     if (!token.startsWith('"') && !/[.eE]/.test(token) && !Number.isSafeInteger(Number(token))) return token;
   }
@@ -176,7 +194,9 @@ async function parseTree(connection: DuckDBConnection, sql: string): Promise<unk
   if (typeof text !== "string") return undefined;
   const inexact = inexactInteger(text);
   if (inexact !== undefined) {
-    throw new Error(`The number ${inexact} is larger than this server can check exactly (2^53 - 1): write it as text and cast it, as in '${inexact}'::HUGEINT`);
+    throw new Error(
+      `The number ${inexact} is larger than this server can check exactly (2^53 - 1): write it as text and cast it, as in '${inexact}'::HUGEINT`,
+    );
   }
   return JSON.parse(text);
 }
@@ -224,7 +244,8 @@ export async function createAnalyticsEngine(
   const inFlight = new Set<Promise<QueryOutcome>>();
 
   // Idle connections by scope and per-hour layout: each has its views over that scope's rows only.
-  const poolOf = (scope: Scope, hourLayout: HourLayout) => `${scope.workspaceId}/${scope.keySpaceIds?.join(",") ?? "*"}/${hourLayout}`;
+  const poolOf = (scope: Scope, hourLayout: HourLayout) =>
+    `${scope.workspaceId}/${scope.keySpaceIds?.join(",") ?? "*"}/${hourLayout}`;
 
   async function takeConnection(scope: Scope, hourLayout: HourLayout): Promise<DuckDBConnection> {
     const pooled = idle.get(poolOf(scope, hourLayout))?.pop();
@@ -290,14 +311,20 @@ export async function createAnalyticsEngine(
    * The checked query as SQL printed from its checked tree, so what runs is exactly what was checked; a WITH FILL
    * query is checked without its clause, then wrapped to fill (with-fill.ts).
    */
-  async function checkedSql(connection: DuckDBConnection, sql: string, retentionDays: number): Promise<QueryOutcome | CheckedQuery> {
+  async function checkedSql(
+    connection: DuckDBConnection,
+    sql: string,
+    retentionDays: number,
+  ): Promise<QueryOutcome | CheckedQuery> {
     const fill = splitWithFill(sql);
     if (fill.kind === "refused") return { kind: "refused", refusal: "query", message: fill.message };
     const checked = await checkedPlainSql(connection, fill.kind === "fill" ? fill.query : sql, retentionDays);
     if (fill.kind === "none" || "kind" in checked) return checked;
-    return filledQuery(connection, checked, fill.clause).catch(
-      (error: unknown): QueryOutcome => ({ kind: "refused", refusal: "query", message: errorMessage(error) }),
-    );
+    return filledQuery(connection, checked, fill.clause).catch((error: unknown): QueryOutcome => ({
+      kind: "refused",
+      refusal: "query",
+      message: errorMessage(error),
+    }));
   }
 
   async function printTree(connection: DuckDBConnection, statement: unknown): Promise<string> {
@@ -311,32 +338,52 @@ export async function createAnalyticsEngine(
 
   async function columnsOf(connection: DuckDBConnection, sql: string): Promise<Column[]> {
     const rows = (await connection.runAndReadAll(`DESCRIBE ${sql}`)).getRowsJS();
-    return rows.map(([name, type]) => ({ name: typeof name === "string" ? name : "", type: typeof type === "string" ? type : "" }));
+    return rows.map(([name, type]) => ({
+      name: typeof name === "string" ? name : "",
+      type: typeof type === "string" ? type : "",
+    }));
   }
 
   /** A checked query (printed) run with a WITH FILL clause: its ORDER BY and LIMIT go around the filled rows. */
-  async function filledQuery(connection: DuckDBConnection, checked: CheckedQuery, clause: FillClause): Promise<QueryOutcome | CheckedQuery> {
+  async function filledQuery(
+    connection: DuckDBConnection,
+    checked: CheckedQuery,
+    clause: FillClause,
+  ): Promise<QueryOutcome | CheckedQuery> {
     const statement = await parseTree(connection, checked.sql);
-    const node = isObject(statement) && Array.isArray(statement.statements) && isObject(statement.statements[0]) ? statement.statements[0].node : undefined;
+    const node =
+      isObject(statement) && Array.isArray(statement.statements) && isObject(statement.statements[0])
+        ? statement.statements[0].node
+        : undefined;
     if (!isObject(node) || !Array.isArray(node.modifiers)) throw new Error("The query could not be parsed");
     const modifiers: unknown[] = node.modifiers;
     const order = modifiers.find((modifier) => isObject(modifier) && modifier.type === "ORDER_MODIFIER");
     const orders: unknown = isObject(order) ? order.orders : undefined;
     const first: unknown = Array.isArray(orders) ? orders[0] : undefined;
     const expression = isObject(first) ? first.expression : undefined;
-    const names: unknown = isObject(expression) && expression.class === "COLUMN_REF" ? expression.column_names : undefined;
+    const names: unknown =
+      isObject(expression) && expression.class === "COLUMN_REF" ? expression.column_names : undefined;
     const column: unknown = Array.isArray(names) ? names[0] : undefined;
-    if (!Array.isArray(names) || names.length !== 1 || typeof column !== "string") throw new Error("WITH FILL fills a column of the result named in ORDER BY (e.g. ORDER BY time WITH FILL)");
+    if (!Array.isArray(names) || names.length !== 1 || typeof column !== "string")
+      throw new Error("WITH FILL fills a column of the result named in ORDER BY (e.g. ORDER BY time WITH FILL)");
     const descending = isObject(first) && first.type === "DESCENDING";
 
     // The query without its ORDER BY and LIMIT gives the rows (DISTINCT stays with them); the outer SELECT orders
     // and limits them with the fill.
-    const isOuter = (modifier: unknown) => isObject(modifier) && (modifier.type === "ORDER_MODIFIER" || modifier.type === "LIMIT_MODIFIER" || modifier.type === "LIMIT_PERCENT_MODIFIER");
+    const isOuter = (modifier: unknown) =>
+      isObject(modifier) &&
+      (modifier.type === "ORDER_MODIFIER" ||
+        modifier.type === "LIMIT_MODIFIER" ||
+        modifier.type === "LIMIT_PERCENT_MODIFIER");
     node.modifiers = modifiers.filter((modifier) => !isOuter(modifier));
     const dataSql = await printTree(connection, { node, named_param_map: [] });
     const outer = await parseTree(connection, "SELECT * FROM __fill_rows");
-    const outerStatement = isObject(outer) && Array.isArray(outer.statements) && isObject(outer.statements[0]) ? outer.statements[0] : undefined;
-    if (outerStatement === undefined || !isObject(outerStatement.node)) throw new Error("The query could not be parsed");
+    const outerStatement =
+      isObject(outer) && Array.isArray(outer.statements) && isObject(outer.statements[0])
+        ? outer.statements[0]
+        : undefined;
+    if (outerStatement === undefined || !isObject(outerStatement.node))
+      throw new Error("The query could not be parsed");
     outerStatement.node.modifiers = modifiers.filter(isOuter);
     const outerSql = await printTree(connection, outerStatement);
 
@@ -344,18 +391,37 @@ export async function createAnalyticsEngine(
     const bounds = checkQuery(await parseTree(connection, boundsQuery(clause)), undefined, options.now?.());
     if (!bounds.ok) return { kind: "refused", refusal: bounds.refusal, message: `WITH FILL: ${bounds.message}` };
     const boundsNode = isObject(bounds.statement) ? bounds.statement.node : undefined;
-    if (!isObject(boundsNode) || !isObject(boundsNode.from_table) || boundsNode.from_table.type !== "EMPTY" || !Array.isArray(boundsNode.select_list) || boundsNode.select_list.length !== 3) {
+    if (
+      !isObject(boundsNode) ||
+      !isObject(boundsNode.from_table) ||
+      boundsNode.from_table.type !== "EMPTY" ||
+      !Array.isArray(boundsNode.select_list) ||
+      boundsNode.select_list.length !== 3
+    ) {
       throw new Error("WITH FILL's FROM, TO and STEP are each one expression");
     }
     const boundsSql = await printTree(connection, bounds.statement);
     const stepType = (await columnsOf(connection, boundsSql))[2]?.type ?? "NULL";
     const columns = await columnsOf(connection, dataSql);
-    const sql = filledSql({ dataSql, columns, boundsSql, stepType, column, descending, outerSql, maxFilledRows: limits.maxRows + 1 });
+    const sql = filledSql({
+      dataSql,
+      columns,
+      boundsSql,
+      stepType,
+      column,
+      descending,
+      outerSql,
+      maxFilledRows: limits.maxRows + 1,
+    });
     // Never answered from SQLite's sums, which hold no filled rows; not bounded: streamed and stopped past the limit.
     return { sql, bounded: false, hourLayout: checked.hourLayout, rollup: undefined };
   }
 
-  async function checkedPlainSql(connection: DuckDBConnection, sql: string, retentionDays: number): Promise<QueryOutcome | CheckedQuery> {
+  async function checkedPlainSql(
+    connection: DuckDBConnection,
+    sql: string,
+    retentionDays: number,
+  ): Promise<QueryOutcome | CheckedQuery> {
     const checked = checkQuery(await parseTree(connection, sql), retentionDays, options.now?.());
     if (!checked.ok) return { kind: "refused", refusal: checked.refusal, message: checked.message };
     // Planned on the tree as checked, before the rewrites below.
@@ -372,14 +438,18 @@ export async function createAnalyticsEngine(
       key === "query_location" ? undefined : value,
     );
     const printed = (await connection.runAndReadAll("SELECT json_deserialize_sql($tree::JSON)", { tree })).value(0, 0);
-    if (typeof printed !== "string") return { kind: "refused", refusal: "query", message: "The query could not be parsed" };
+    if (typeof printed !== "string")
+      return { kind: "refused", refusal: "query", message: "The query could not be parsed" };
     // Printing must not change the query: the printed text passes the same check.
     const recheck = checkQuery(await parseTree(connection, printed), retentionDays, options.now?.());
     if (!recheck.ok) return { kind: "refused", refusal: recheck.refusal, message: recheck.message };
     return { sql: printed, bounded, hourLayout, rollup };
   }
 
-  async function run(connection: DuckDBConnection, query: CheckedQuery): Promise<{ value: QueryOutcome; reusable: boolean }> {
+  async function run(
+    connection: DuckDBConnection,
+    query: CheckedQuery,
+  ): Promise<{ value: QueryOutcome; reusable: boolean }> {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -388,7 +458,10 @@ export async function createAnalyticsEngine(
     runningQueries += 1;
     try {
       if (options.now !== undefined) await connection.run(pinnedClockSql(options.now()));
-      const tooManyRows = { value: { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` } as const, reusable: false };
+      const tooManyRows = {
+        value: { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` } as const,
+        reusable: false,
+      };
       // Not a kept prepared statement: it went on reading the rows of the store as they were when it was planned.
       // A bounded query runs to completion (its whole result at most one row over the limit); any other is streamed
       // and stopped past the limit.
@@ -404,18 +477,27 @@ export async function createAnalyticsEngine(
         }
         if (rows.length > limits.maxRows) return tooManyRows;
         if (bytes > limits.maxResultBytes) {
-          return { value: { kind: "limit", limit: "memory", message: "The query's result is too large to return" }, reusable: false };
+          return {
+            value: { kind: "limit", limit: "memory", message: "The query's result is too large to return" },
+            reusable: false,
+          };
         }
       }
       return { value: { kind: "rows", json: `[${rows.join(",")}]`, rowCount: rows.length }, reusable: true };
     } catch (error) {
       const message = errorMessage(error);
       if (timedOut) {
-        return { value: { kind: "limit", limit: "timeout", message: `The query ran longer than ${limits.timeoutMs / 1000} s` }, reusable: false };
+        return {
+          value: { kind: "limit", limit: "timeout", message: `The query ran longer than ${limits.timeoutMs / 1000} s` },
+          reusable: false,
+        };
       }
       // DuckDB names the kind of error first ("Out of Memory Error: …").
       if (message.startsWith("Out of Memory Error")) {
-        return { value: { kind: "limit", limit: "memory", message: "The query needs more memory than its limit" }, reusable: false };
+        return {
+          value: { kind: "limit", limit: "memory", message: "The query needs more memory than its limit" },
+          reusable: false,
+        };
       }
       return { value: { kind: "refused", refusal: "query", message }, reusable: true };
     } finally {
@@ -444,7 +526,9 @@ export async function createAnalyticsEngine(
           if (answer !== undefined) return answer;
         }
         await sync.catchUp(upTo);
-        return withConnection({ workspaceId, keySpaceIds }, checked.hourLayout, (connection) => run(connection, checked));
+        return withConnection({ workspaceId, keySpaceIds }, checked.hourLayout, (connection) =>
+          run(connection, checked),
+        );
       })();
       inFlight.add(answer);
       const forget = () => inFlight.delete(answer);

@@ -28,13 +28,19 @@ export const HOURLY_ANALYTICS_QUOTA: RateLimit = { limit: 1000, windowMs: 60 * 6
 
 const Body = v.strictObject({ query: v.string("query must be a string") });
 
-const QUERY_FIX = 'Send {"query": "SELECT …"} over the public tables, e.g. SELECT count(*) AS n FROM key_verifications_v1.';
+const QUERY_FIX =
+  'Send {"query": "SELECT …"} over the public tables, e.g. SELECT count(*) AS n FROM key_verifications_v1.';
 
 function bodyErrors(issues: readonly v.BaseIssue<unknown>[]): ErrorDetailEntry[] {
   return issues.map((issue) => {
     const field = issue.path?.map((item) => String(item.key)).join(".");
     if (field === undefined) return { location: "body", message: "The body must be a JSON object", fix: QUERY_FIX };
-    if (field !== "query") return { location: `body.${field}`, message: `Unknown field "${field}"`, fix: "Remove it: the body accepts only query." };
+    if (field !== "query")
+      return {
+        location: `body.${field}`,
+        message: `Unknown field "${field}"`,
+        fix: "Remove it: the body accepts only query.",
+      };
     return { location: "body.query", message: issue.message, fix: QUERY_FIX };
   });
 }
@@ -68,14 +74,20 @@ function refusalMessage(message: string): string {
 }
 
 function queryRefused(c: Context<ApiEnv>, message: string): Response {
-  return errorResponse(c, "err:user:bad_request:invalid_analytics_query", { detail: message, errors: [{ location: "body.query", message }] });
+  return errorResponse(c, "err:user:bad_request:invalid_analytics_query", {
+    detail: message,
+    errors: [{ location: "body.query", message }],
+  });
 }
 
 function outcomeResponse(c: Context<ApiEnv>, outcome: QueryOutcome): Response {
   if (outcome.kind === "rows") return okJson(`{"meta":{"requestId":"${c.get("requestId")}"},"data":${outcome.json}}`);
   if (outcome.kind === "refused") {
     const message = refusalMessage(outcome.message);
-    return errorResponse(c, REFUSALS[outcome.refusal], { detail: message, errors: [{ location: "body.query", message }] });
+    return errorResponse(c, REFUSALS[outcome.refusal], {
+      detail: message,
+      errors: [{ location: "body.query", message }],
+    });
   }
   return errorResponse(c, LIMITS[outcome.limit], { detail: outcome.message });
 }
@@ -97,7 +109,8 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
       });
     }
     const parsed = v.safeParse(Body, Array.isArray(body.value) ? null : body.value, { abortPipeEarly: true });
-    if (!parsed.success) return errorResponse(c, "err:svc:application:invalid_input", { errors: bodyErrors(parsed.issues) });
+    if (!parsed.success)
+      return errorResponse(c, "err:svc:application:invalid_input", { errors: bodyErrors(parsed.issues) });
     const readable = analyticsApis(rootKey.permissions);
     if (readable === undefined) {
       return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
@@ -106,7 +119,8 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
     }
     // As the real service: a root key that may read some APIs' analytics sees only their key spaces' rows (an API
     // here is its own key space); one naming no API of the workspace sees none.
-    const keySpaceIds = readable === "all" ? undefined : readable.filter((apiId) => deps.store.apiBelongsTo(apiId, rootKey.workspaceId));
+    const keySpaceIds =
+      readable === "all" ? undefined : readable.filter((apiId) => deps.store.apiBelongsTo(apiId, rootKey.workspaceId));
     // As the real service: an empty or over-long query is an invalid analytics query, told before any parsing.
     const { query } = parsed.output;
     if (query.trim() === "") return queryRefused(c, "No SQL statements found");
@@ -116,12 +130,18 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
     const physical = DEFAULT_DATABASE_TABLE.exec(query)?.[1];
     if (physical !== undefined) {
       const message = `Access to table 'default.${physical}' is not allowed: only the public tables may be queried, by their bare names`;
-      return errorResponse(c, "err:user:bad_request:invalid_analytics_table", { detail: message, errors: [{ location: "body.query", message }] });
+      return errorResponse(c, "err:user:bad_request:invalid_analytics_table", {
+        detail: message,
+        errors: [{ location: "body.query", message }],
+      });
     }
 
     // As the real service: the workspace's own quota (the server's unless set) and retention (30 days unless set).
     const settings = deps.store.read((db) => analyticsSettings(db, rootKey.workspaceId));
-    const quota = settings.queriesPerHour === null ? deps.quota : { limit: settings.queriesPerHour, windowMs: HOURLY_ANALYTICS_QUOTA.windowMs };
+    const quota =
+      settings.queriesPerHour === null
+        ? deps.quota
+        : { limit: settings.queriesPerHour, windowMs: HOURLY_ANALYTICS_QUOTA.windowMs };
     const retryAfterSeconds = deps.rateLimiter.take(`analytics-quota:${rootKey.workspaceId}`, quota);
     if (retryAfterSeconds !== undefined) {
       return errorResponse(c, "err:user:too_many_requests:query_quota_exceeded", {

@@ -10,7 +10,17 @@ import { isObject, type JsonObject } from "./json-object";
 
 /** Below this many strings, the IN list binds fast enough. */
 const MIN_LIST = 16;
-const TEXT_COLUMNS = new Set(["key_id", "key_space_id", "workspace_id", "external_id", "outcome", "region", "request_id", "source", "app_id"]);
+const TEXT_COLUMNS = new Set([
+  "key_id",
+  "key_space_id",
+  "workspace_id",
+  "external_id",
+  "outcome",
+  "region",
+  "request_id",
+  "source",
+  "app_id",
+]);
 
 function isTextColumn(node: unknown): boolean {
   if (!isObject(node) || node.class !== "COLUMN_REF" || !Array.isArray(node.column_names)) return false;

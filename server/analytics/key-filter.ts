@@ -13,8 +13,10 @@ function isKeyColumn(node: unknown): boolean {
 }
 
 function comparesKey(node: JsonObject): boolean {
-  if (node.class === "COMPARISON" && node.type === "COMPARE_EQUAL") return isKeyColumn(node.left) || isKeyColumn(node.right);
-  if (node.class === "OPERATOR" && node.type === "COMPARE_IN" && Array.isArray(node.children)) return isKeyColumn(node.children[0]);
+  if (node.class === "COMPARISON" && node.type === "COMPARE_EQUAL")
+    return isKeyColumn(node.left) || isKeyColumn(node.right);
+  if (node.class === "OPERATOR" && node.type === "COMPARE_IN" && Array.isArray(node.children))
+    return isKeyColumn(node.children[0]);
   return false;
 }
 

@@ -61,7 +61,13 @@ function fail(): never {
 }
 
 function columnName(node: unknown): string | undefined {
-  if (!isObject(node) || node.class !== "COLUMN_REF" || !Array.isArray(node.column_names) || node.column_names.length !== 1) return undefined;
+  if (
+    !isObject(node) ||
+    node.class !== "COLUMN_REF" ||
+    !Array.isArray(node.column_names) ||
+    node.column_names.length !== 1
+  )
+    return undefined;
   const [name] = node.column_names as unknown[];
   return typeof name === "string" ? name : undefined;
 }
@@ -80,7 +86,16 @@ function textConstant(node: unknown): string {
 }
 
 // A DECIMAL constant is written as its digits (1.5 is 15), so only integer types are read as numbers.
-const INTEGER_TYPES = new Set(["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT"]);
+const INTEGER_TYPES = new Set([
+  "TINYINT",
+  "SMALLINT",
+  "INTEGER",
+  "BIGINT",
+  "UTINYINT",
+  "USMALLINT",
+  "UINTEGER",
+  "UBIGINT",
+]);
 
 function integerConstant(node: unknown): number {
   if (!isObject(node) || node.class !== "CONSTANT" || !isObject(node.value)) return fail();
@@ -92,16 +107,31 @@ function integerConstant(node: unknown): number {
 
 /** A plain call: no FILTER, ORDER BY, DISTINCT, EXPORT_STATE, schema or catalog. */
 function plainCall(node: unknown, name: string): unknown[] {
-  if (!isObject(node) || node.class !== "FUNCTION" || node.function_name !== name || !Array.isArray(node.children)) return fail();
+  if (!isObject(node) || node.class !== "FUNCTION" || node.function_name !== name || !Array.isArray(node.children))
+    return fail();
   const orders = isObject(node.order_bys) && Array.isArray(node.order_bys.orders) ? node.order_bys.orders : undefined;
-  if (node.filter !== null || node.distinct !== false || node.export_state !== false || orders?.length !== 0 || (node.schema !== "" && node.schema !== "main") || node.catalog !== "") {
+  if (
+    node.filter !== null ||
+    node.distinct !== false ||
+    node.export_state !== false ||
+    orders?.length !== 0 ||
+    (node.schema !== "" && node.schema !== "main") ||
+    node.catalog !== ""
+  ) {
     return fail();
   }
   return node.children;
 }
 
 function cast(node: unknown, to: readonly string[]): unknown {
-  if (!isObject(node) || node.class !== "CAST" || node.try_cast !== false || !isObject(node.cast_type) || !to.includes(String(node.cast_type.id))) return fail();
+  if (
+    !isObject(node) ||
+    node.class !== "CAST" ||
+    node.try_cast !== false ||
+    !isObject(node.cast_type) ||
+    !to.includes(String(node.cast_type.id))
+  )
+    return fail();
   return node.child;
 }
 
@@ -138,7 +168,12 @@ interface Filter {
 }
 
 function conjuncts(node: unknown): unknown[] {
-  if (isObject(node) && node.class === "CONJUNCTION" && node.type === "CONJUNCTION_AND" && Array.isArray(node.children)) {
+  if (
+    isObject(node) &&
+    node.class === "CONJUNCTION" &&
+    node.type === "CONJUNCTION_AND" &&
+    Array.isArray(node.children)
+  ) {
     return node.children.flatMap(conjuncts);
   }
   return [node];
@@ -157,7 +192,8 @@ function addPredicate(filter: Filter, node: unknown): void {
   }
   if (node.class !== "COMPARISON") return fail();
   const leftName = columnName(node.left);
-  const [columnNode, other, flipped] = leftName !== undefined ? [node.left, node.right, false] : [node.right, node.left, true];
+  const [columnNode, other, flipped] =
+    leftName !== undefined ? [node.left, node.right, false] : [node.right, node.left, true];
   const name = dimension(columnNode);
   if (name === "time") {
     const operator = TIME_OPERATORS.get(String(node.type)) ?? fail();
@@ -181,11 +217,14 @@ function output(node: unknown): { output: Output; name: string } {
     const column = dimension(node);
     // DuckDB names an unaliased column as written; only the plain lower-case name is taken.
     const name = alias === "" ? column : alias;
-    return name === column || !TABLE_COLUMNS.has(name.toLowerCase()) ? { output: { kind: "dimension", column }, name } : fail();
+    return name === column || !TABLE_COLUMNS.has(name.toLowerCase())
+      ? { output: { kind: "dimension", column }, name }
+      : fail();
   }
   const [argument, ...rest] = plainCall(node, "sum");
   const measure = columnName(argument);
-  if (rest.length > 0 || measure === undefined || !MEASURES.has(measure) || node.is_operator !== false || alias === "") return fail();
+  if (rest.length > 0 || measure === undefined || !MEASURES.has(measure) || node.is_operator !== false || alias === "")
+    return fail();
   // No alias that GROUP BY or WHERE could read as a column of theirs (they read no measure).
   if (TABLE_COLUMNS.has(alias.toLowerCase()) && !MEASURES.has(alias.toLowerCase())) return fail();
   return { output: { kind: "sum", column: measure as "count" | "spent_credits" }, name: alias };
@@ -195,7 +234,11 @@ function outputSql(item: Output): string {
   return item.kind === "sum" ? `sum(${item.column})` : item.column;
 }
 
-function modifiers(node: JsonObject, names: string[], groups: ReadonlySet<Column>): { order: string[]; limit: number | undefined; offset: number } {
+function modifiers(
+  node: JsonObject,
+  names: string[],
+  groups: ReadonlySet<Column>,
+): { order: string[]; limit: number | undefined; offset: number } {
   const list = Array.isArray(node.modifiers) ? node.modifiers : fail();
   const order: string[] = [];
   let limit: number | undefined;
@@ -205,7 +248,12 @@ function modifiers(node: JsonObject, names: string[], groups: ReadonlySet<Column
     if (modifier.type === "ORDER_MODIFIER" && Array.isArray(modifier.orders) && order.length === 0) {
       for (const item of modifier.orders) {
         if (!isObject(item) || item.null_order !== "ORDER_DEFAULT") return fail();
-        const direction = item.type === "DESCENDING" ? "DESC" : item.type === "ASCENDING" || item.type === "ORDER_DEFAULT" ? "ASC" : fail();
+        const direction =
+          item.type === "DESCENDING"
+            ? "DESC"
+            : item.type === "ASCENDING" || item.type === "ORDER_DEFAULT"
+              ? "ASC"
+              : fail();
         const name = columnName(item.expression) ?? fail();
         // DuckDB binds an ORDER BY name to the select list first, then to the table's columns.
         const position = names.indexOf(name);
@@ -226,20 +274,41 @@ function modifiers(node: JsonObject, names: string[], groups: ReadonlySet<Column
 function plan(statement: unknown): RollupPlan {
   if (!isObject(statement) || !isObject(statement.node)) return fail();
   const node = statement.node;
-  if (node.type !== "SELECT_NODE" || node.having !== null || node.qualify !== null || node.sample !== null || node.aggregate_handling !== "STANDARD_HANDLING") {
+  if (
+    node.type !== "SELECT_NODE" ||
+    node.having !== null ||
+    node.qualify !== null ||
+    node.sample !== null ||
+    node.aggregate_handling !== "STANDARD_HANDLING"
+  ) {
     return fail();
   }
   if (!isObject(node.cte_map) || !Array.isArray(node.cte_map.map) || node.cte_map.map.length > 0) return fail();
   const from = node.from_table;
-  if (!isObject(from) || from.type !== "BASE_TABLE" || String(from.table_name).toLowerCase() !== TABLE || from.alias !== "" || from.sample !== null) return fail();
-  if (!Array.isArray(from.column_name_alias) || from.column_name_alias.length > 0 || from.at_clause !== null) return fail();
+  if (
+    !isObject(from) ||
+    from.type !== "BASE_TABLE" ||
+    String(from.table_name).toLowerCase() !== TABLE ||
+    from.alias !== "" ||
+    from.sample !== null
+  )
+    return fail();
+  if (!Array.isArray(from.column_name_alias) || from.column_name_alias.length > 0 || from.at_clause !== null)
+    return fail();
 
   const groupList = Array.isArray(node.group_expressions) ? node.group_expressions.map(dimension) : fail();
   const groups = new Set(groupList);
   const sets = Array.isArray(node.group_sets) ? node.group_sets : fail();
   const [set, ...moreSets] = sets as unknown[];
   // One plain GROUP BY of distinct columns (no GROUPING SETS, ROLLUP or CUBE), and at least one column.
-  if (groups.size === 0 || groups.size !== groupList.length || moreSets.length > 0 || !Array.isArray(set) || set.length !== groupList.length) return fail();
+  if (
+    groups.size === 0 ||
+    groups.size !== groupList.length ||
+    moreSets.length > 0 ||
+    !Array.isArray(set) ||
+    set.length !== groupList.length
+  )
+    return fail();
 
   const selected = Array.isArray(node.select_list) ? node.select_list.map(output) : fail();
   const names = selected.map((item) => item.name);
@@ -249,7 +318,8 @@ function plan(statement: unknown): RollupPlan {
   const filter: Filter = { sql: [], params: [], keys: undefined, windowMs: undefined };
   if (node.where_clause !== null) for (const predicate of conjuncts(node.where_clause)) addPredicate(filter, predicate);
   const hours = filter.windowMs === undefined ? Infinity : Math.ceil(filter.windowMs / HOUR_MS) + 1;
-  if (filter.keys === undefined || filter.keys * hours > ROLLUP_BUDGET || filter.params.length > MAX_PARAMS) return fail();
+  if (filter.keys === undefined || filter.keys * hours > ROLLUP_BUDGET || filter.params.length > MAX_PARAMS)
+    return fail();
 
   const { order, limit, offset } = modifiers(node, names, groups);
   const where = `WHERE ${["workspace_id = ?", ...filter.sql].join(" AND ")}`;
@@ -265,7 +335,10 @@ function plan(statement: unknown): RollupPlan {
     sql,
     countSql: `SELECT count(*) FROM (SELECT 1 FROM key_verifications_per_hour ${where} LIMIT ?)`,
     params: filter.params,
-    outputs: selected.map((item) => ({ key: JSON.stringify(item.name), time: item.output.kind === "dimension" && item.output.column === "time" })),
+    outputs: selected.map((item) => ({
+      key: JSON.stringify(item.name),
+      time: item.output.kind === "dimension" && item.output.column === "time",
+    })),
     limit,
     offset,
   };
@@ -280,4 +353,3 @@ export function planRollupQuery(statement: unknown): RollupPlan | undefined {
     throw error;
   }
 }
-

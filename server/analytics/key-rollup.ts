@@ -29,7 +29,12 @@ export interface KeyRollup {
    * too large to fold before answering (it is folded in the background), another process holding SQLite's write
    * lock, a fold that failed, a shutdown. Never rejects.
    */
-  answer(workspaceId: string, plan: RollupPlan, limits: { maxRows: number; maxResultBytes: number }, upTo: number): Promise<QueryOutcome | undefined>;
+  answer(
+    workspaceId: string,
+    plan: RollupPlan,
+    limits: { maxRows: number; maxResultBytes: number },
+    upTo: number,
+  ): Promise<QueryOutcome | undefined>;
   /**
    * Folds the verifications newer than the sums into them up to seq `upTo` (all there are now by default), a batch at
    * a time, yielding between batches.
@@ -100,7 +105,11 @@ export function createKeyRollup(sqlite: Database, now: () => number = Date.now):
   // Prepared once per SQL text (a dashboard sends the same few shapes); the count's and the rows' apart.
   const counts = new Map<string, Statement<unknown[], number>>();
   const reads = new Map<string, Statement<unknown[], unknown[]>>();
-  function prepared<Row>(cache: Map<string, Statement<unknown[], Row>>, sql: string, make: (sql: string) => Statement<unknown[], Row>) {
+  function prepared<Row>(
+    cache: Map<string, Statement<unknown[], Row>>,
+    sql: string,
+    make: (sql: string) => Statement<unknown[], Row>,
+  ) {
     let statement = cache.get(sql);
     if (statement === undefined) {
       if (cache.size >= 100) cache.clear();
@@ -111,7 +120,8 @@ export function createKeyRollup(sqlite: Database, now: () => number = Date.now):
   }
   const countOf = (sql: string) => prepared(counts, sql, (text) => sqlite.prepare<unknown[], number>(text).pluck());
   // Integers as bigints: a sum past 2^53 keeps its digits.
-  const rowsOf = (sql: string) => prepared(reads, sql, (text) => sqlite.prepare<unknown[], unknown[]>(text).raw().safeIntegers(true));
+  const rowsOf = (sql: string) =>
+    prepared(reads, sql, (text) => sqlite.prepare<unknown[], unknown[]>(text).raw().safeIntegers(true));
 
   let stopped = false;
   // A fold that failed for another reason than a lock (it would fail again): SQLite answers nothing more.
@@ -147,14 +157,19 @@ export function createKeyRollup(sqlite: Database, now: () => number = Date.now):
     return running;
   }
 
-  function run(workspaceId: string, plan: RollupPlan, limits: { maxRows: number; maxResultBytes: number }): QueryOutcome | undefined {
+  function run(
+    workspaceId: string,
+    plan: RollupPlan,
+    limits: { maxRows: number; maxResultBytes: number },
+  ): QueryOutcome | undefined {
     const at = now();
     const values = plan.params.map((param) => (param.kind === "text" ? param.value : at - param.offsetMs));
     if ((countOf(plan.countSql).get(workspaceId, ...values, ROLLUP_ROWS + 1) ?? 0) > ROLLUP_ROWS) return undefined;
     // One row over the limit tells a result over it from one at it.
     const limit = Math.min(plan.limit ?? Infinity, limits.maxRows + 1);
     const rows = rowsOf(plan.sql).all(workspaceId, ...values, limit, plan.offset);
-    if (rows.length > limits.maxRows) return { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` };
+    if (rows.length > limits.maxRows)
+      return { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` };
     // A result repeats a few hours over and over: each one's text is made once.
     const hours = new Map<bigint, string>();
     const hourJson = (ms: bigint) => {
@@ -171,12 +186,18 @@ export function createKeyRollup(sqlite: Database, now: () => number = Date.now):
       let object = "{";
       plan.outputs.forEach((out, index) => {
         const value = row[index];
-        const text = typeof value === "bigint" ? (out.time ? hourJson(value) : JSON.stringify(exactInteger(value))) : JSON.stringify(value);
+        const text =
+          typeof value === "bigint"
+            ? out.time
+              ? hourJson(value)
+              : JSON.stringify(exactInteger(value))
+            : JSON.stringify(value);
         object += `${index === 0 ? "" : ","}${out.key}:${text}`;
       });
       json.push(`${object}}`);
       bytes += object.length + 2;
-      if (bytes > limits.maxResultBytes) return { kind: "limit", limit: "memory", message: "The query's result is too large to return" };
+      if (bytes > limits.maxResultBytes)
+        return { kind: "limit", limit: "memory", message: "The query's result is too large to return" };
     }
     return { kind: "rows", json: `[${json.join(",")}]`, rowCount: rows.length };
   }

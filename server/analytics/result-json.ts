@@ -49,8 +49,10 @@ export function exactInteger(value: bigint): number | string {
 export const toJson: DuckDBValueConverter<Json> = (value, type, converter) => {
   if (typeof value === "bigint" && WIDE_INTEGERS.has(type.typeId)) return exactInteger(value);
   // Timestamps (microseconds, a bigint) and dates (days, a number) never share a key.
-  if (value instanceof DuckDBTimestampValue && type.typeId === DuckDBTypeId.TIMESTAMP) return remembered(value.micros, () => value.toString());
-  if (value instanceof DuckDBDateValue && type.typeId === DuckDBTypeId.DATE) return remembered(value.days, () => value.toString());
+  if (value instanceof DuckDBTimestampValue && type.typeId === DuckDBTypeId.TIMESTAMP)
+    return remembered(value.micros, () => value.toString());
+  if (value instanceof DuckDBDateValue && type.typeId === DuckDBTypeId.DATE)
+    return remembered(value.days, () => value.toString());
   if (value instanceof DuckDBDecimalValue) return value.toDouble();
   return JsonDuckDBValueConverter(value, type, converter);
 };

@@ -20,14 +20,24 @@ interface Rollup {
 const hour = (ms: string) => `date_trunc('hour', epoch_ms(${ms}))`;
 
 export const ROLLUPS: readonly Rollup[] = [
-  { table: "store.per_minute", bucket: (ms) => `date_trunc('minute', epoch_ms(${ms}))`, timeType: "TIMESTAMP", order: "time" },
+  {
+    table: "store.per_minute",
+    bucket: (ms) => `date_trunc('minute', epoch_ms(${ms}))`,
+    timeType: "TIMESTAMP",
+    order: "time",
+  },
   { table: "store.per_hour", bucket: hour, timeType: "TIMESTAMP", order: "time" },
   // The same rows as per_hour, sorted by key: a page of keys' usage reads only their row groups, where the copy
   // sorted by time holds every key's rows of an hour together. Which copy a query reads is decided by
   // `filtersByKey`; both give every query the same answer.
   { table: "store.per_hour_by_key", bucket: hour, timeType: "TIMESTAMP", order: "workspace_id, key_id, time" },
   { table: "store.per_day", bucket: (ms) => `CAST(epoch_ms(${ms}) AS DATE)`, timeType: "DATE", order: "time" },
-  { table: "store.per_month", bucket: (ms) => `CAST(date_trunc('month', epoch_ms(${ms})) AS DATE)`, timeType: "DATE", order: "time" },
+  {
+    table: "store.per_month",
+    bucket: (ms) => `CAST(date_trunc('month', epoch_ms(${ms})) AS DATE)`,
+    timeType: "DATE",
+    order: "time",
+  },
 ];
 
 export function storeSchemaSql(): string {
@@ -56,21 +66,19 @@ const ROWS_PER_COMMIT = 200_000;
 const CHECKPOINT_AFTER_ROWS = 100_000;
 /** More new rows than this are a bulk (the first start's copy): their buckets are recomputed, not added to. */
 const ADD_TO_ROLLUPS_AT_MOST = 50_000;
-const ROW_SHAPE = JSON.stringify(
-  {
-    seq: "BIGINT",
-    request_id: "VARCHAR",
-    time: "BIGINT",
-    workspace_id: "VARCHAR",
-    key_space_id: "VARCHAR",
-    external_id: "VARCHAR",
-    key_id: "VARCHAR",
-    outcome: "VARCHAR",
-    region: "VARCHAR",
-    tags: ["VARCHAR"],
-    spent_credits: "BIGINT",
-  },
-);
+const ROW_SHAPE = JSON.stringify({
+  seq: "BIGINT",
+  request_id: "VARCHAR",
+  time: "BIGINT",
+  workspace_id: "VARCHAR",
+  key_space_id: "VARCHAR",
+  external_id: "VARCHAR",
+  key_id: "VARCHAR",
+  outcome: "VARCHAR",
+  region: "VARCHAR",
+  tags: ["VARCHAR"],
+  spent_credits: "BIGINT",
+});
 
 interface Batch {
   rows: string;
@@ -191,7 +199,10 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
       for (const rollup of ROLLUPS) {
         const firstBucket = rollup.bucket("$earliest::BIGINT");
         const parameters = { workspace: workspaceId, earliest: Number(time) };
-        await connection.run(`DELETE FROM ${rollup.table} WHERE workspace_id = $workspace AND time >= ${firstBucket}`, parameters);
+        await connection.run(
+          `DELETE FROM ${rollup.table} WHERE workspace_id = $workspace AND time >= ${firstBucket}`,
+          parameters,
+        );
         await connection.run(
           `INSERT INTO ${rollup.table}
            SELECT ${rollup.bucket("time")} AS time, workspace_id, key_space_id, external_id, key_id, outcome, tags,
@@ -220,7 +231,9 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection):
     if (rolledUpSeq < lastSeq && !stopped) {
       const to = lastSeq;
       const from = rolledUpSeq;
-      await inTransaction(() => (to - from > ADD_TO_ROLLUPS_AT_MOST ? rebuildRollups(from, to) : addToRollups(from, to)));
+      await inTransaction(() =>
+        to - from > ADD_TO_ROLLUPS_AT_MOST ? rebuildRollups(from, to) : addToRollups(from, to),
+      );
       rolledUpSeq = to;
       // The rollups took about as many rows as were copied (fewer, being sums).
       uncompressedRows += copiedNow;

@@ -26,11 +26,28 @@ const TIME_KINDS = new Map<string, TimeKind>([
 ]);
 
 const TIMESTAMP_FUNCTIONS = new Set([
-  "now", "now64", "today", "todate", "todatetime", "todatetime64", "tostartofminute", "tostartofhour", "tostartofday",
-  "tostartofweek", "tostartofmonth", "tostartofyear", "date_trunc", "fromunixtimestamp64milli",
+  "now",
+  "now64",
+  "today",
+  "todate",
+  "todatetime",
+  "todatetime64",
+  "tostartofminute",
+  "tostartofhour",
+  "tostartofday",
+  "tostartofweek",
+  "tostartofmonth",
+  "tostartofyear",
+  "date_trunc",
+  "fromunixtimestamp64milli",
 ]);
 const INTERVALS: Record<string, number> = {
-  to_seconds: 1000, to_minutes: 60_000, to_hours: 3_600_000, to_days: DAY_MS, to_weeks: 7 * DAY_MS, to_months: 30 * DAY_MS,
+  to_seconds: 1000,
+  to_minutes: 60_000,
+  to_hours: 3_600_000,
+  to_days: DAY_MS,
+  to_weeks: 7 * DAY_MS,
+  to_months: 30 * DAY_MS,
   to_years: 365 * DAY_MS,
 };
 
@@ -62,8 +79,20 @@ function isNumber(node: unknown): boolean {
 }
 
 function call(name: string, argument: unknown): JsonObject {
-  return { class: "FUNCTION", type: "FUNCTION", alias: "", function_name: name, schema: "", children: [argument], filter: null,
-    order_bys: { type: "ORDER_MODIFIER", orders: [] }, distinct: false, is_operator: false, export_state: false, catalog: "" };
+  return {
+    class: "FUNCTION",
+    type: "FUNCTION",
+    alias: "",
+    function_name: name,
+    schema: "",
+    children: [argument],
+    filter: null,
+    order_bys: { type: "ORDER_MODIFIER", orders: [] },
+    distinct: false,
+    is_operator: false,
+    export_state: false,
+    catalog: "",
+  };
 }
 
 /** The first number inside an expression (an interval's count, under DuckDB's casts), if any. */
@@ -140,7 +169,13 @@ function checkRetention(bound: unknown, now: number, retentionDays: number): voi
 }
 
 /** Rewrites one comparison with `time` on the side given, and checks its lower bound. */
-function rewriteComparison(node: JsonObject, timeSide: "left" | "right", kind: TimeKind | undefined, now: number, retentionDays: number): void {
+function rewriteComparison(
+  node: JsonObject,
+  timeSide: "left" | "right",
+  kind: TimeKind | undefined,
+  now: number,
+  retentionDays: number,
+): void {
   const otherSide = timeSide === "left" ? "right" : "left";
   const other = node[otherSide];
   if (LOWER_BOUNDS[String(node.type)] === timeSide) checkRetention(other, now, retentionDays);
@@ -168,7 +203,8 @@ function rewriteSelect(node: JsonObject, now: number, retentionDays: number, cte
   const visit = (expression: JsonObject): void => {
     if (expression.class === "COMPARISON") {
       if (isTimeColumn(expression.left, qualifiers)) rewriteComparison(expression, "left", kind, now, retentionDays);
-      else if (isTimeColumn(expression.right, qualifiers)) rewriteComparison(expression, "right", kind, now, retentionDays);
+      else if (isTimeColumn(expression.right, qualifiers))
+        rewriteComparison(expression, "right", kind, now, retentionDays);
     } else if (expression.class === "BETWEEN" && isTimeColumn(expression.input, qualifiers)) {
       checkRetention(expression.lower, now, retentionDays);
     }

@@ -24,7 +24,8 @@ export interface FillClause {
   step: string | undefined;
 }
 
-export type SplitFill = { kind: "none" } | { kind: "refused"; message: string } | { kind: "fill"; query: string; clause: FillClause };
+export type SplitFill =
+  { kind: "none" } | { kind: "refused"; message: string } | { kind: "fill"; query: string; clause: FillClause };
 
 interface Word {
   text: string;
@@ -81,14 +82,18 @@ const UNSUPPORTED = new Set(["INTERPOLATE", "STALENESS"]);
  */
 export function splitWithFill(sql: string): SplitFill {
   const words = wordsOf(sql);
-  const fills = words.flatMap((word, index) => (word.text === "WITH" && words[index + 1]?.text === "FILL" ? [index] : []));
+  const fills = words.flatMap((word, index) =>
+    word.text === "WITH" && words[index + 1]?.text === "FILL" ? [index] : [],
+  );
   const first = fills[0];
   if (first === undefined) return { kind: "none" };
   const refused = (message: string): SplitFill => ({ kind: "refused", message });
   const fill = words[first];
   if (fill === undefined) return { kind: "none" };
-  if (fills.length > 1) return refused("WITH FILL is supported once per query, on the first ORDER BY column of the outer query");
-  if (fill.depth !== 0) return refused("WITH FILL is supported on the first ORDER BY column of the outer query only, not in a subquery");
+  if (fills.length > 1)
+    return refused("WITH FILL is supported once per query, on the first ORDER BY column of the outer query");
+  if (fill.depth !== 0)
+    return refused("WITH FILL is supported on the first ORDER BY column of the outer query only, not in a subquery");
   const before = words.slice(0, first).filter((word) => word.depth === 0);
   const orderAt = before.findLastIndex((word, index) => word.text === "ORDER" && before[index + 1]?.text === "BY");
   if (orderAt === -1) return refused("WITH FILL belongs to an ORDER BY column");
@@ -102,7 +107,8 @@ export function splitWithFill(sql: string): SplitFill {
   for (const word of words.slice(first + 2)) {
     if (word.depth < 0) return refused("The query could not be parsed: unbalanced parentheses");
     if (word.depth > 0) continue;
-    if (UNSUPPORTED.has(word.text)) return refused(`WITH FILL … ${word.text} is not supported in analytics queries here`);
+    if (UNSUPPORTED.has(word.text))
+      return refused(`WITH FILL … ${word.text} is not supported in analytics queries here`);
     if (CLAUSE_ENDS.has(word.text)) {
       clauseEnd = word.start;
       break;
@@ -144,7 +150,8 @@ export interface Column {
   type: string;
 }
 
-const NUMBER_TYPES = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL(\(\d+,\s*\d+\))?)$/;
+const NUMBER_TYPES =
+  /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL(\(\d+,\s*\d+\))?)$/;
 const TIMESTAMP_TYPES = /^TIMESTAMP(_S|_MS|_NS| WITH TIME ZONE)?$/;
 
 function quoted(name: string): string {
@@ -187,15 +194,23 @@ export function filledSql(plan: FillPlan): string {
   const isDate = type === "DATE";
   const isTimestamp = TIMESTAMP_TYPES.test(type);
   const isNumber = NUMBER_TYPES.test(type);
-  if (!isDate && !isTimestamp && !isNumber) throw new Error(`WITH FILL fills a number, a Date or a DateTime column, not ${type}`);
+  if (!isDate && !isTimestamp && !isNumber)
+    throw new Error(`WITH FILL fills a number, a Date or a DateTime column, not ${type}`);
   const stepIsNumber = NUMBER_TYPES.test(plan.stepType) || plan.stepType === '"NULL"' || plan.stepType === "NULL";
   if (isNumber && !stepIsNumber) throw new Error("WITH FILL's STEP for a number column is a number");
-  if (!stepIsNumber && plan.stepType !== "INTERVAL") throw new Error(`WITH FILL's STEP is a number or an INTERVAL, not ${plan.stepType}`);
+  if (!stepIsNumber && plan.stepType !== "INTERVAL")
+    throw new Error(`WITH FILL's STEP is a number or an INTERVAL, not ${plan.stepType}`);
 
   const key = quoted(filled.name);
   const sign = plan.descending ? -1 : 1;
   // A number as a step: days for a Date, seconds for a DateTime (as ClickHouse adds it to one).
-  const givenStep = stepIsNumber ? (isDate ? "to_days(CAST(b.step AS INTEGER))" : isTimestamp ? "to_seconds(b.step)" : "b.step") : "b.step";
+  const givenStep = stepIsNumber
+    ? isDate
+      ? "to_days(CAST(b.step AS INTEGER))"
+      : isTimestamp
+        ? "to_seconds(b.step)"
+        : "b.step"
+    : "b.step";
   const oneStep = isDate ? `to_days(${sign})` : isTimestamp ? `to_seconds(${sign})` : `${sign}`;
   const zero = isNumber ? "0" : "to_seconds(0)";
   const direction = plan.descending ? "descending" : "ascending";
@@ -217,8 +232,12 @@ export function filledSql(plan: FillPlan): string {
   const steps = isNumber
     ? `range(0, (SELECT CAST(least(ceil((hi - lo) / step), ${limit}) AS BIGINT) FROM __fill_bounds)) AS __fill_steps(number)`
     : "range((SELECT lo FROM __fill_bounds), (SELECT hi FROM __fill_bounds), (SELECT step FROM __fill_bounds)) AS __fill_steps(value)";
-  const value = isNumber ? `CAST(f.lo + __fill_steps.number * f.step AS ${type})` : `CAST(__fill_steps.value AS ${type})`;
-  const fillColumns = plan.columns.map((column) => `${column === filled ? value : defaultValue(column.type)} AS ${quoted(column.name)}`);
+  const value = isNumber
+    ? `CAST(f.lo + __fill_steps.number * f.step AS ${type})`
+    : `CAST(__fill_steps.value AS ${type})`;
+  const fillColumns = plan.columns.map(
+    (column) => `${column === filled ? value : defaultValue(column.type)} AS ${quoted(column.name)}`,
+  );
   return `WITH __fill_data AS MATERIALIZED (${plan.dataSql}),
   __fill_bounds AS (SELECT ${from} AS lo, ${to} AS hi, ${step} AS step FROM (${plan.boundsSql}) AS b),
   __fill_steps AS (SELECT * FROM ${steps} LIMIT ${limit}),

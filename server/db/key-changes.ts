@@ -1,7 +1,14 @@
 import type { Database } from "better-sqlite3";
 import type { ServerErrorCode } from "../errors";
 import { newId } from "../ids";
-import { addPermissions, ensureIdentity, keyInserter, parsePermissionList, type NewKey, type NewKeyRateLimit } from "./management";
+import {
+  addPermissions,
+  ensureIdentity,
+  keyInserter,
+  parsePermissionList,
+  type NewKey,
+  type NewKeyRateLimit,
+} from "./management";
 
 /**
  * The writes of the key-changing operations (keys.createKey, updateKey, updateCredits, rerollKey, deleteKey, the
@@ -111,7 +118,12 @@ export function findPermissions(db: Database, workspaceId: string, slugsOrIds: r
 }
 
 /** Creates the permissions the workspace lacks among `slugs` (a permission's name is its slug) and returns them all. */
-export function ensurePermissions(db: Database, workspaceId: string, slugs: readonly string[], createdAt: number): PermissionRow[] {
+export function ensurePermissions(
+  db: Database,
+  workspaceId: string,
+  slugs: readonly string[],
+  createdAt: number,
+): PermissionRow[] {
   addPermissions(db, workspaceId, slugs, createdAt);
   return findPermissions(db, workspaceId, slugs);
 }
@@ -131,7 +143,11 @@ export function requireRoles(db: Database, workspaceId: string, names: readonly 
     const row = find.get(workspaceId, name, name);
     if (row === undefined) throw new ChangeRefused("err:svc:data:role_not_found", `Role '${name}' was not found.`);
     if (roles.some((role) => role.id === row.id)) continue;
-    roles.push({ id: row.id, name: row.name, permissions: permissionRows(db, workspaceId, parsePermissionList(row.permissions)) });
+    roles.push({
+      id: row.id,
+      name: row.name,
+      permissions: permissionRows(db, workspaceId, parsePermissionList(row.permissions)),
+    });
   }
   return roles;
 }
@@ -148,7 +164,10 @@ export interface KeyUpdate {
   expires?: number | null;
   enabled?: boolean;
   /** What is given of the credits replaces the key's: remaining null = unlimited (and no refill), refill null = none. */
-  credits?: { remaining?: number | null; refill?: { interval: "daily" | "monthly"; amount: number; refillDay?: number } | null } | null;
+  credits?: {
+    remaining?: number | null;
+    refill?: { interval: "daily" | "monthly"; amount: number; refillDay?: number } | null;
+  } | null;
   ratelimits?: readonly NewKeyRateLimit[];
   roles?: readonly string[];
   permissions?: readonly string[];
@@ -185,17 +204,24 @@ export function updateKey(db: Database, key: ChangedKey, update: KeyUpdate, now:
     columns.roles = JSON.stringify(requireRoles(db, key.workspaceId, update.roles).map((role) => role.name));
   }
   if (update.permissions !== undefined) {
-    columns.permissions = JSON.stringify(ensurePermissions(db, key.workspaceId, update.permissions, now).map((row) => row.slug));
+    columns.permissions = JSON.stringify(
+      ensurePermissions(db, key.workspaceId, update.permissions, now).map((row) => row.slug),
+    );
   }
   const names = Object.keys(columns);
-  db.prepare(`UPDATE keys SET ${names.map((name) => `${name} = @${name}`).join(", ")} WHERE id = @id`).run({ ...columns, id: key.id });
+  db.prepare(`UPDATE keys SET ${names.map((name) => `${name} = @${name}`).join(", ")} WHERE id = @id`).run({
+    ...columns,
+    id: key.id,
+  });
   if (update.ratelimits !== undefined) setRateLimits(db, key.id, update.ratelimits);
 }
 
 /** Replaces the key's rate limits by name: one kept keeps its id (and so its counter), one left out is deleted. */
 function setRateLimits(db: Database, keyId: string, limits: readonly NewKeyRateLimit[]): void {
   const wanted = new Map(limits.map((limit) => [limit.name, limit]));
-  const existing = db.prepare<[string], { id: string; name: string }>("SELECT id, name FROM key_ratelimits WHERE key_id = ?").all(keyId);
+  const existing = db
+    .prepare<[string], { id: string; name: string }>("SELECT id, name FROM key_ratelimits WHERE key_id = ?")
+    .all(keyId);
   const remove = db.prepare<[string]>("DELETE FROM key_ratelimits WHERE id = ?");
   for (const row of existing) if (!wanted.has(row.name)) remove.run(row.id);
   const upsert = db.prepare(
@@ -210,7 +236,13 @@ function setRateLimits(db: Database, keyId: string, limits: readonly NewKeyRateL
 export type CreditsOperation = "set" | "increment" | "decrement";
 
 /** keys.updateCredits: `set` null makes the key unlimited (and drops its refill); a decrement stops at 0. */
-export function updateCredits(db: Database, key: ChangedKey, operation: CreditsOperation, value: number | null, now: number): void {
+export function updateCredits(
+  db: Database,
+  key: ChangedKey,
+  operation: CreditsOperation,
+  value: number | null,
+  now: number,
+): void {
   if (operation === "set") {
     if (value === null) {
       db.prepare(
@@ -222,18 +254,30 @@ export function updateCredits(db: Database, key: ChangedKey, operation: CreditsO
     return;
   }
   const delta = operation === "increment" ? value : -(value ?? 0);
-  db.prepare("UPDATE keys SET credits_remaining = max(0, credits_remaining + ?), updated_at = ? WHERE id = ?").run(delta, now, key.id);
+  db.prepare("UPDATE keys SET credits_remaining = max(0, credits_remaining + ?), updated_at = ? WHERE id = ?").run(
+    delta,
+    now,
+    key.id,
+  );
 }
 
 /** The credits a key has now, as keys.updateCredits answers them. */
-export function creditsOf(db: Database, keyId: string): Pick<ChangedKey, "creditsRemaining" | "refillInterval" | "refillAmount" | "refillDay"> {
+export function creditsOf(
+  db: Database,
+  keyId: string,
+): Pick<ChangedKey, "creditsRemaining" | "refillInterval" | "refillAmount" | "refillDay"> {
   const row = db
     .prepare<[string], Pick<KeyRow, "credits_remaining" | "refill_interval" | "refill_amount" | "refill_day">>(
       "SELECT credits_remaining, refill_interval, refill_amount, refill_day FROM keys WHERE id = ?",
     )
     .get(keyId);
   if (row === undefined) throw new ChangeRefused("err:svc:data:key_not_found", "We could not find the requested key.");
-  return { creditsRemaining: row.credits_remaining, refillInterval: row.refill_interval, refillAmount: row.refill_amount, refillDay: row.refill_day };
+  return {
+    creditsRemaining: row.credits_remaining,
+    refillInterval: row.refill_interval,
+    refillAmount: row.refill_amount,
+    refillDay: row.refill_day,
+  };
 }
 
 const MINUTE_MS = 60_000;
@@ -265,7 +309,11 @@ export function rerollKey(db: Database, key: ChangedKey, secret: string, expirat
   if (key.externalId !== null) newKey.externalId = key.externalId;
   if (key.creditsRemaining !== null) newKey.credits = key.creditsRemaining;
   if (key.refillInterval !== null && key.refillAmount !== null) {
-    newKey.refill = { interval: key.refillInterval, amount: key.refillAmount, ...(key.refillDay !== null && { refillDay: key.refillDay }) };
+    newKey.refill = {
+      interval: key.refillInterval,
+      amount: key.refillAmount,
+      ...(key.refillDay !== null && { refillDay: key.refillDay }),
+    };
   }
   const newKeyId = insertKey(db, newKey);
   const expires = expirationMs === 0 ? now : Math.ceil((now + expirationMs) / MINUTE_MS) * MINUTE_MS;
@@ -285,11 +333,19 @@ export function deleteKey(db: Database, keyId: string, permanent: boolean, now: 
 
 /** Sets the key's own permissions (slugs of the workspace's permissions) and roles, as the add/remove/set operations decide them. */
 export function setKeyPermissions(db: Database, keyId: string, slugs: readonly string[], now: number): void {
-  db.prepare("UPDATE keys SET permissions = ?, updated_at = ? WHERE id = ?").run(JSON.stringify([...new Set(slugs)]), now, keyId);
+  db.prepare("UPDATE keys SET permissions = ?, updated_at = ? WHERE id = ?").run(
+    JSON.stringify([...new Set(slugs)]),
+    now,
+    keyId,
+  );
 }
 
 export function setKeyRoles(db: Database, keyId: string, names: readonly string[], now: number): void {
-  db.prepare("UPDATE keys SET roles = ?, updated_at = ? WHERE id = ?").run(JSON.stringify([...new Set(names)]), now, keyId);
+  db.prepare("UPDATE keys SET roles = ?, updated_at = ? WHERE id = ?").run(
+    JSON.stringify([...new Set(names)]),
+    now,
+    keyId,
+  );
 }
 
 /** apis.deleteApi: the API and its keys are deleted (soft: kept, found by nothing). */

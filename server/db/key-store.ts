@@ -87,14 +87,54 @@ type KeyToVerifyRow = [...KeyRow, ipWhitelist: string | null];
 
 function toRecord(row: KeyRow | KeyToVerifyRow): KeyRecord {
   const [
-    id, workspace_id, api_id, name, start, enabled, created_at, updated_at, last_used_at, expires, meta,
-    credits_remaining, refill_interval, refill_amount, refill_day, last_refill_at,
-    permissions, roles, external_id, identity_id, identity_meta, ratelimits, identity_ratelimits,
+    id,
+    workspace_id,
+    api_id,
+    name,
+    start,
+    enabled,
+    created_at,
+    updated_at,
+    last_used_at,
+    expires,
+    meta,
+    credits_remaining,
+    refill_interval,
+    refill_amount,
+    refill_day,
+    last_refill_at,
+    permissions,
+    roles,
+    external_id,
+    identity_id,
+    identity_meta,
+    ratelimits,
+    identity_ratelimits,
   ] = row;
   return {
-    id, workspace_id, api_id, name, start, enabled, created_at, updated_at, last_used_at, expires, meta,
-    credits_remaining, refill_interval, refill_amount, refill_day, last_refill_at,
-    permissions, roles, external_id, identity_id, identity_meta, ratelimits, identity_ratelimits,
+    id,
+    workspace_id,
+    api_id,
+    name,
+    start,
+    enabled,
+    created_at,
+    updated_at,
+    last_used_at,
+    expires,
+    meta,
+    credits_remaining,
+    refill_interval,
+    refill_amount,
+    refill_day,
+    last_refill_at,
+    permissions,
+    roles,
+    external_id,
+    identity_id,
+    identity_meta,
+    ratelimits,
+    identity_ratelimits,
   };
 }
 
@@ -222,15 +262,21 @@ export function createKeyStore(db: Database): KeyStore {
   type PageArgs = [scope: string, after: string, limit: number];
   type FilteredPageArgs = [scope: string, externalId: string, after: string, limit: number];
   function page<Args extends unknown[]>(where: string): Statement<Args, KeyRow> {
-    return db.prepare<Args, KeyRow>(`${KEY_SELECT} WHERE ${where} AND k.id > ? AND k.deleted_at IS NULL ORDER BY k.id LIMIT ?`).raw();
+    return db
+      .prepare<Args, KeyRow>(`${KEY_SELECT} WHERE ${where} AND k.id > ? AND k.deleted_at IS NULL ORDER BY k.id LIMIT ?`)
+      .raw();
   }
   const byWorkspace = page<PageArgs>("k.workspace_id = ?");
   const byApi = page<PageArgs>("k.api_id = ?");
   const byWorkspaceAndExternalId = page<FilteredPageArgs>("k.workspace_id = ? AND k.external_id = ?");
   const byApiAndExternalId = page<FilteredPageArgs>("k.api_id = ? AND k.external_id = ?");
-  const keyById = db.prepare<[string, string], KeyRow>(`${KEY_SELECT} WHERE k.id = ? AND k.workspace_id = ? AND k.deleted_at IS NULL`).raw();
+  const keyById = db
+    .prepare<[string, string], KeyRow>(`${KEY_SELECT} WHERE k.id = ? AND k.workspace_id = ? AND k.deleted_at IS NULL`)
+    .raw();
   const keyByHash = db.prepare<[string], KeyRow>(`${KEY_SELECT} WHERE k.hash = ? AND k.deleted_at IS NULL`).raw();
-  const keyToVerify = db.prepare<[string], KeyToVerifyRow>(`${KEY_TO_VERIFY} WHERE k.hash = ? AND k.deleted_at IS NULL`).raw();
+  const keyToVerify = db
+    .prepare<[string], KeyToVerifyRow>(`${KEY_TO_VERIFY} WHERE k.hash = ? AND k.deleted_at IS NULL`)
+    .raw();
 
   const updateUsage = db.prepare<[number, number | null, number | null, string]>(
     // max(): a replayed past verification (admin traffic) never moves lastUsedAt back.

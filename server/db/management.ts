@@ -71,9 +71,7 @@ export function findWorkspace(db: Database, workspaceId?: string): WorkspaceRow 
   if (workspaceId !== undefined) {
     return db.prepare<[string], WorkspaceRow>("SELECT id, name FROM workspaces WHERE id = ?").get(workspaceId);
   }
-  return db
-    .prepare<[], WorkspaceRow>("SELECT id, name FROM workspaces ORDER BY created_at, rowid LIMIT 1")
-    .get();
+  return db.prepare<[], WorkspaceRow>("SELECT id, name FROM workspaces ORDER BY created_at, rowid LIMIT 1").get();
 }
 
 export function createWorkspace(db: Database, name: string, createdAt = Date.now()): string {
@@ -122,7 +120,13 @@ export interface ApiSettings {
   ipWhitelist?: readonly string[] | null;
 }
 
-export function createApi(db: Database, workspaceId: string, name: string, createdAt = Date.now(), settings: ApiSettings = {}): string {
+export function createApi(
+  db: Database,
+  workspaceId: string,
+  name: string,
+  createdAt = Date.now(),
+  settings: ApiSettings = {},
+): string {
   const id = newId("api");
   db.prepare("INSERT INTO apis (id, workspace_id, name, created_at) VALUES (?, ?, ?, ?)").run(
     id,
@@ -140,17 +144,23 @@ export function updateApi(db: Database, apiId: string, settings: ApiSettings): v
   if (settings.defaultPrefix !== undefined) columns.default_prefix = settings.defaultPrefix;
   if (settings.defaultBytes !== undefined) columns.default_bytes = settings.defaultBytes;
   if (settings.deleteProtection !== undefined) columns.delete_protection = settings.deleteProtection ? 1 : 0;
-  if (settings.ipWhitelist !== undefined) columns.ip_whitelist = settings.ipWhitelist === null ? null : settings.ipWhitelist.join(",");
+  if (settings.ipWhitelist !== undefined)
+    columns.ip_whitelist = settings.ipWhitelist === null ? null : settings.ipWhitelist.join(",");
   const names = Object.keys(columns);
   if (names.length === 0) return;
-  db.prepare(`UPDATE apis SET ${names.map((name) => `${name} = @${name}`).join(", ")} WHERE id = @id`).run({ ...columns, id: apiId });
+  db.prepare(`UPDATE apis SET ${names.map((name) => `${name} = @${name}`).join(", ")} WHERE id = @id`).run({
+    ...columns,
+    id: apiId,
+  });
 }
 
 /** The API's key-space defaults (none for an API this workspace does not have). */
 export function keySpaceDefaults(db: Database, apiId: string): KeySpaceDefaults {
   return (
     db
-      .prepare<[string], KeySpaceDefaults>("SELECT default_prefix AS defaultPrefix, default_bytes AS defaultBytes FROM apis WHERE id = ?")
+      .prepare<[string], KeySpaceDefaults>(
+        "SELECT default_prefix AS defaultPrefix, default_bytes AS defaultBytes FROM apis WHERE id = ?",
+      )
       .get(apiId) ?? { defaultPrefix: null, defaultBytes: null }
   );
 }
@@ -171,11 +181,15 @@ export function listApis(db: Database, workspaceId: string): ApiSummary[] {
 export function findApi(db: Database, workspaceId: string, apiId?: string): { id: string } | undefined {
   if (apiId !== undefined) {
     return db
-      .prepare<[string, string], { id: string }>("SELECT id FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL")
+      .prepare<[string, string], { id: string }>(
+        "SELECT id FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL",
+      )
       .get(apiId, workspaceId);
   }
   return db
-    .prepare<[string], { id: string }>("SELECT id FROM apis WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, id LIMIT 1")
+    .prepare<[string], { id: string }>(
+      "SELECT id FROM apis WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, id LIMIT 1",
+    )
     .get(workspaceId);
 }
 
@@ -331,7 +345,9 @@ export function createRole(
 ): string {
   const id = newId("role");
   const inserted = db
-    .prepare("INSERT INTO roles (id, workspace_id, name, permissions, created_at, description) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+    .prepare(
+      "INSERT INTO roles (id, workspace_id, name, permissions, created_at, description) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    )
     .run(id, workspaceId, name, JSON.stringify([...new Set(permissions)]), createdAt, description ?? null);
   if (inserted.changes === 0) throw new ConflictError(`the workspace already has a role "${name}"`);
   addPermissions(db, workspaceId, permissions, createdAt);
@@ -339,17 +355,30 @@ export function createRole(
 }
 
 /** Adds permissions to a role of the workspace; returns all its permissions, or undefined when there is no such role. */
-export function grantRole(db: Database, workspaceId: string, name: string, permissions: readonly string[]): string[] | undefined {
-  return db.transaction(() => {
-    const row = db
-      .prepare<[string, string], { permissions: string }>("SELECT permissions FROM roles WHERE workspace_id = ? AND name = ?")
-      .get(workspaceId, name);
-    if (row === undefined) return undefined;
-    const all = [...new Set([...parsePermissionList(row.permissions), ...permissions])];
-    addPermissions(db, workspaceId, permissions, Date.now());
-    db.prepare("UPDATE roles SET permissions = ? WHERE workspace_id = ? AND name = ?").run(JSON.stringify(all), workspaceId, name);
-    return all;
-  }).immediate();
+export function grantRole(
+  db: Database,
+  workspaceId: string,
+  name: string,
+  permissions: readonly string[],
+): string[] | undefined {
+  return db
+    .transaction(() => {
+      const row = db
+        .prepare<[string, string], { permissions: string }>(
+          "SELECT permissions FROM roles WHERE workspace_id = ? AND name = ?",
+        )
+        .get(workspaceId, name);
+      if (row === undefined) return undefined;
+      const all = [...new Set([...parsePermissionList(row.permissions), ...permissions])];
+      addPermissions(db, workspaceId, permissions, Date.now());
+      db.prepare("UPDATE roles SET permissions = ? WHERE workspace_id = ? AND name = ?").run(
+        JSON.stringify(all),
+        workspaceId,
+        name,
+      );
+      return all;
+    })
+    .immediate();
 }
 
 export function listRoles(db: Database, workspaceId: string): RoleSummary[] {
@@ -374,22 +403,33 @@ export interface NewIdentity {
 
 /** Creates an identity with its rate limits (shared by all its keys); a ConflictError when the external id is taken. */
 export function createIdentity(db: Database, identity: NewIdentity): string {
-  return db.transaction(() => {
-    const id = newId("id");
-    const createdAt = identity.createdAt ?? Date.now();
-    forgetDeletedIdentity(db, identity.workspaceId, identity.externalId);
-    const inserted = db
-      .prepare("INSERT INTO identities (id, workspace_id, external_id, meta, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
-      .run(id, identity.workspaceId, identity.externalId, identity.meta === undefined ? null : JSON.stringify(identity.meta), createdAt);
-    if (inserted.changes === 0) throw new ConflictError(`the workspace already has an identity "${identity.externalId}"`);
-    const insertRateLimit = db.prepare(
-      `INSERT INTO identity_ratelimits (id, identity_id, name, "limit", duration_ms, auto_apply) VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    for (const limit of identity.ratelimits ?? []) {
-      insertRateLimit.run(newId("rl"), id, limit.name, limit.limit, limit.durationMs, limit.autoApply ? 1 : 0);
-    }
-    return id;
-  }).immediate();
+  return db
+    .transaction(() => {
+      const id = newId("id");
+      const createdAt = identity.createdAt ?? Date.now();
+      forgetDeletedIdentity(db, identity.workspaceId, identity.externalId);
+      const inserted = db
+        .prepare(
+          "INSERT INTO identities (id, workspace_id, external_id, meta, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        )
+        .run(
+          id,
+          identity.workspaceId,
+          identity.externalId,
+          identity.meta === undefined ? null : JSON.stringify(identity.meta),
+          createdAt,
+        );
+      if (inserted.changes === 0)
+        throw new ConflictError(`the workspace already has an identity "${identity.externalId}"`);
+      const insertRateLimit = db.prepare(
+        `INSERT INTO identity_ratelimits (id, identity_id, name, "limit", duration_ms, auto_apply) VALUES (?, ?, ?, ?, ?, ?)`,
+      );
+      for (const limit of identity.ratelimits ?? []) {
+        insertRateLimit.run(newId("rl"), id, limit.name, limit.limit, limit.durationMs, limit.autoApply ? 1 : 0);
+      }
+      return id;
+    })
+    .immediate();
 }
 
 /**
@@ -399,7 +439,9 @@ export function createIdentity(db: Database, identity: NewIdentity): string {
  */
 function forgetDeletedIdentity(db: Database, workspaceId: string, externalId: string): void {
   const deleted = db
-    .prepare<[string, string], string>("SELECT id FROM identities WHERE workspace_id = ? AND external_id = ? AND deleted_at IS NOT NULL")
+    .prepare<[string, string], string>(
+      "SELECT id FROM identities WHERE workspace_id = ? AND external_id = ? AND deleted_at IS NOT NULL",
+    )
     .pluck()
     .get(workspaceId, externalId);
   if (deleted === undefined) return;
@@ -410,18 +452,17 @@ function forgetDeletedIdentity(db: Database, workspaceId: string, externalId: st
 /** The live identity of this external id, created (without meta or rate limits) when the workspace has none. */
 export function ensureIdentity(db: Database, workspaceId: string, externalId: string, createdAt: number): void {
   forgetDeletedIdentity(db, workspaceId, externalId);
-  db.prepare("INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING").run(
-    newId("id"),
-    workspaceId,
-    externalId,
-    createdAt,
-  );
+  db.prepare(
+    "INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+  ).run(newId("id"), workspaceId, externalId, createdAt);
 }
 
 /** Deletes a live identity of the workspace (by id or external id), as the real service does: the row stays, found by nothing. */
 export function deleteIdentity(db: Database, workspaceId: string, identity: string, now = Date.now()): boolean {
   const result = db
-    .prepare("UPDATE identities SET deleted_at = ? WHERE workspace_id = ? AND (id = ? OR external_id = ?) AND deleted_at IS NULL")
+    .prepare(
+      "UPDATE identities SET deleted_at = ? WHERE workspace_id = ? AND (id = ? OR external_id = ?) AND deleted_at IS NULL",
+    )
     .run(now, workspaceId, identity, identity);
   return result.changes > 0;
 }

@@ -196,7 +196,9 @@ export const MIGRATIONS: readonly Migration[] = [
             GROUP BY k.workspace_id, r.value`,
         )
         .all();
-      const insert = db.prepare<[string, string, string, number]>("INSERT INTO roles (id, workspace_id, name, created_at) VALUES (?, ?, ?, ?)");
+      const insert = db.prepare<[string, string, string, number]>(
+        "INSERT INTO roles (id, workspace_id, name, created_at) VALUES (?, ?, ?, ?)",
+      );
       for (const role of missing) insert.run(newId("role"), role.workspace_id, role.name, role.created_at);
     },
   },

@@ -16,7 +16,14 @@ export interface OpenOptions {
 }
 
 const NOT_A_DIRECTORY = new Set(["EEXIST", "ENOTDIR"]);
-const NOT_WRITABLE = new Set(["EACCES", "EPERM", "EROFS", "SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_READONLY_DIRECTORY"]);
+const NOT_WRITABLE = new Set([
+  "EACCES",
+  "EPERM",
+  "EROFS",
+  "SQLITE_CANTOPEN",
+  "SQLITE_READONLY",
+  "SQLITE_READONLY_DIRECTORY",
+]);
 
 function codeOf(error: unknown): string | undefined {
   return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
@@ -27,7 +34,9 @@ function explain(error: unknown, dataDir: string): unknown {
   const code = codeOf(error) ?? "";
   const path = resolve(dataDir);
   if (NOT_A_DIRECTORY.has(code)) {
-    return new DataDirError(`the data directory ${path} is a file (or lies under one): pass a directory with --data-dir`);
+    return new DataDirError(
+      `the data directory ${path} is a file (or lies under one): pass a directory with --data-dir`,
+    );
   }
   if (NOT_WRITABLE.has(code) || code.startsWith("SQLITE_READONLY")) {
     return new DataDirError(

@@ -1,4 +1,11 @@
-import { AUTHORIZATION_HEADER_EXAMPLE, bearer, createRootKeyCommand, GET_VERIFICATIONS_PATH, LIST_KEYS_PATH, READ_KEYS_PERMISSION } from "../../src/lib/contract";
+import {
+  AUTHORIZATION_HEADER_EXAMPLE,
+  bearer,
+  createRootKeyCommand,
+  GET_VERIFICATIONS_PATH,
+  LIST_KEYS_PATH,
+  READ_KEYS_PERMISSION,
+} from "../../src/lib/contract";
 import type { ServerErrorCode } from "../errors";
 
 /** What a docs page says about one error kind. Text may hold `code spans` in backticks. */
@@ -175,7 +182,7 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     howToFix: [
       "Read `error.detail`: it names the token or column at fault.",
       "Check the column names of the public tables: `time`, `key_id`, `key_space_id`, `external_id`, `outcome`, `region`, `tags`, `spent_credits`, and `count` in the aggregated tables.",
-      "Write `quantile(x, 0.9)` instead of ClickHouse's `quantile(0.9)(x)`, and `\"any\"(x)` for `any(x)`.",
+      'Write `quantile(x, 0.9)` instead of ClickHouse\'s `quantile(0.9)(x)`, and `"any"(x)` for `any(x)`.',
     ],
     example: ANALYTICS_EXAMPLE,
     commonMistakes: [
@@ -184,10 +191,14 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     ],
   },
   "err:user:bad_request:invalid_analytics_query_type": {
-    whatHappened: "Analytics queries may only read: one `SELECT` (with `WITH`, `UNION`, `EXCEPT`, subqueries and window functions).",
+    whatHappened:
+      "Analytics queries may only read: one `SELECT` (with `WITH`, `UNION`, `EXCEPT`, subqueries and window functions).",
     howToFix: ["Send a single `SELECT` statement, without a trailing second statement."],
     example: ANALYTICS_EXAMPLE,
-    commonMistakes: ["Two statements separated by `;`.", "`INSERT`, `CREATE`, `SET`, `PRAGMA`, `ATTACH`, `COPY` or `INSTALL` sent as a query."],
+    commonMistakes: [
+      "Two statements separated by `;`.",
+      "`INSERT`, `CREATE`, `SET`, `PRAGMA`, `ATTACH`, `COPY` or `INSTALL` sent as a query.",
+    ],
   },
   "err:user:bad_request:invalid_analytics_table": {
     whatHappened:
@@ -211,7 +222,8 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     commonMistakes: ["A function of another SQL dialect, such as `strftime` or `getenv`."],
   },
   "err:user:unprocessable_entity:query_execution_timeout": {
-    whatHappened: "The analytics query ran longer than the time limit (30 s unless the server was started with `--analytics-timeout`) and was stopped.",
+    whatHappened:
+      "The analytics query ran longer than the time limit (30 s unless the server was started with `--analytics-timeout`) and was stopped.",
     howToFix: [
       "Narrow the time range with a `WHERE time >= …` condition.",
       "Read an aggregated table (`key_verifications_per_hour_v1`, `…_per_day_v1`) instead of the raw one.",
@@ -230,7 +242,10 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
   },
   "err:user:too_many_requests:query_quota_exceeded": {
     whatHappened: "The workspace has sent 1000 analytics queries in the last hour, its quota.",
-    howToFix: ["Wait the number of seconds in `Retry-After`, then retry.", "Cache answers instead of asking again for the same range."],
+    howToFix: [
+      "Wait the number of seconds in `Retry-After`, then retry.",
+      "Cache answers instead of asking again for the same range.",
+    ],
     commonMistakes: ["A dashboard refreshing every chart every second."],
   },
   "err:svc:application:precondition_failed": {
@@ -252,7 +267,9 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
       "Turn the protection off first, if the API really is to go: `npm run admin -- apis update api_… --delete-protection off`.",
       "Check the `apiId`: protection is usually on for the API that serves production keys.",
     ],
-    commonMistakes: ["A cleanup script deleting every API of a workspace, the protected production one with the test ones."],
+    commonMistakes: [
+      "A cleanup script deleting every API of a workspace, the protected production one with the test ones.",
+    ],
   },
   "err:user:bad_request:permissions_query_syntax_error": {
     whatHappened:
@@ -262,7 +279,11 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
       "Close every parenthesis, and put a permission on both sides of each operator.",
     ],
     example: '{"key": "sk_live_…", "permissions": "documents.read AND (users.view OR users.admin)"}',
-    commonMistakes: ["An operator at the start or end of the query.", "Empty parentheses `()`.", "A character outside letters, digits and `_ . : * - /`."],
+    commonMistakes: [
+      "An operator at the start or end of the query.",
+      "Empty parentheses `()`.",
+      "A character outside letters, digits and `_ . : * - /`.",
+    ],
   },
   "err:user:bad_request:query_range_exceeds_retention": {
     whatHappened:
@@ -286,10 +307,13 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
   "err:keyscope:routing:not_found": {
     whatHappened: "No operation of the API lives at the requested path.",
     howToFix: ["Check the path: the key list is `POST /v2/keys.listKeys`, the health check `GET /v2/liveness`."],
-    commonMistakes: ["The real service's path `/v2/apis.listKeys` is sent to the reference server, or the other way round."],
+    commonMistakes: [
+      "The real service's path `/v2/apis.listKeys` is sent to the reference server, or the other way round.",
+    ],
   },
   "err:keyscope:routing:method_not_allowed": {
-    whatHappened: "The path names an operation, but not with this HTTP method. The `Allow` header lists the method it takes.",
+    whatHappened:
+      "The path names an operation, but not with this HTTP method. The `Allow` header lists the method it takes.",
     howToFix: ["Use the method in the `Allow` header: `POST` for `/v2/keys.listKeys`, `GET` for `/v2/liveness`."],
     commonMistakes: ["Opening an operation's address in a browser, which sends `GET`."],
   },
@@ -310,6 +334,9 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
       "If the redirect leads to the API's real address, start the proxy with that address as `--upstream`.",
       "If it leads to a sign-in page, the upstream sits behind single sign-on: point `--upstream` at an address that reaches the API directly.",
     ],
-    commonMistakes: ["`--upstream` with `http://` where the API redirects to `https://`.", "A gateway that requires a browser sign-in in front of the API."],
+    commonMistakes: [
+      "`--upstream` with `http://` where the API redirects to `https://`.",
+      "A gateway that requires a browser sign-in in front of the API.",
+    ],
   },
 };

@@ -10,8 +10,7 @@
  */
 
 export type PermissionQuery =
-  | { kind: "permission"; name: string }
-  | { kind: "and" | "or"; operands: PermissionQuery[] };
+  { kind: "permission"; name: string } | { kind: "and" | "or"; operands: PermissionQuery[] };
 
 export type ParsedPermissionQuery = { ok: true; query: PermissionQuery } | { ok: false; message: string };
 
@@ -46,7 +45,8 @@ function tokenize(text: string): Token[] | string {
       return `Invalid character '${invalid[0]}' found in query at position ${at + invalid.index}. Only letters, numbers, dots, underscores, hyphens, slashes, colons, asterisks, and parentheses are allowed.`;
     }
     const upper = word.toUpperCase();
-    const kind = word === "(" ? "open" : word === ")" ? "close" : upper === "AND" ? "and" : upper === "OR" ? "or" : "name";
+    const kind =
+      word === "(" ? "open" : word === ")" ? "close" : upper === "AND" ? "and" : upper === "OR" ? "or" : "name";
     tokens.push({ kind, text: word, at });
   }
 }
@@ -64,7 +64,8 @@ export function parsePermissionQuery(text: string): ParsedPermissionQuery {
   let position = 0;
   // The tokens always end with an "end" token, which nothing consumes.
   const current = (): Token => tokens[position] ?? { kind: "end", text: "", at: text.length };
-  if (current().kind === "end") return { ok: false, message: "Unexpected end of input. Please provide a valid permission query." };
+  if (current().kind === "end")
+    return { ok: false, message: "Unexpected end of input. Please provide a valid permission query." };
 
   function parseOr(depth: number): PermissionQuery {
     const operands = [parseAnd(depth)];
@@ -91,29 +92,40 @@ export function parsePermissionQuery(text: string): ParsedPermissionQuery {
       return { kind: "permission", name: token.text };
     }
     if (token.kind === "open") {
-      if (depth >= MAX_DEPTH) throw new QueryError(`Parentheses nest deeper than ${MAX_DEPTH} at position ${token.at}.`);
+      if (depth >= MAX_DEPTH)
+        throw new QueryError(`Parentheses nest deeper than ${MAX_DEPTH} at position ${token.at}.`);
       position += 1;
       const first = current();
       if (first.kind === "close") {
-        throw new QueryError(`Empty parentheses found at position ${first.at}. Parentheses must contain at least one permission or expression.`);
+        throw new QueryError(
+          `Empty parentheses found at position ${first.at}. Parentheses must contain at least one permission or expression.`,
+        );
       }
       const inner = parseOr(depth + 1);
       const closing = current();
       if (closing.kind !== "close") {
-        throw new QueryError(`Missing closing parenthesis ')' at position ${closing.at}. Every opening parenthesis must have a matching closing parenthesis.`);
+        throw new QueryError(
+          `Missing closing parenthesis ')' at position ${closing.at}. Every opening parenthesis must have a matching closing parenthesis.`,
+        );
       }
       position += 1;
       return inner;
     }
-    if (token.kind === "end") throw new QueryError("Unexpected end of query. Expected a permission identifier or opening parenthesis.");
-    throw new QueryError(`Unexpected token '${token.text}' at position ${token.at}. Expected a permission identifier or opening parenthesis.`);
+    if (token.kind === "end")
+      throw new QueryError("Unexpected end of query. Expected a permission identifier or opening parenthesis.");
+    throw new QueryError(
+      `Unexpected token '${token.text}' at position ${token.at}. Expected a permission identifier or opening parenthesis.`,
+    );
   }
 
   try {
     const query = parseOr(0);
     const rest = current();
     if (rest.kind !== "end") {
-      return { ok: false, message: `Unexpected token '${rest.text}' at position ${rest.at}. The query appears to have extra content after a valid expression.` };
+      return {
+        ok: false,
+        message: `Unexpected token '${rest.text}' at position ${rest.at}. The query appears to have extra content after a valid expression.`,
+      };
     }
     return { ok: true, query };
   } catch (error) {

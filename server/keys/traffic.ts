@@ -41,12 +41,22 @@ export interface TrafficReplayer {
 export function trafficReplayer(
   store: KeyStore,
   workspaceId: string,
-  { limiter = createKeyRateLimiter(), callerPermissions = [VERIFY_ANY_API_KEYS] }: { limiter?: KeyRateLimiter; callerPermissions?: readonly string[] } = {},
+  {
+    limiter = createKeyRateLimiter(),
+    callerPermissions = [VERIFY_ANY_API_KEYS],
+  }: { limiter?: KeyRateLimiter; callerPermissions?: readonly string[] } = {},
 ): TrafficReplayer {
   const caller = { workspaceId, permissions: JSON.stringify(callerPermissions) };
   return {
     verify(call) {
-      const result = verifyKey(call, { store, limiter, caller, requestId: newId("req"), now: call.time, region: call.region });
+      const result = verifyKey(call, {
+        store,
+        limiter,
+        caller,
+        requestId: newId("req"),
+        now: call.time,
+        region: call.region,
+      });
       return result.kind === "verified" ? result.data.code : undefined;
     },
     batch(work) {
@@ -83,7 +93,8 @@ export function recordTraffic(db: Database, store: KeyStore, options: TrafficOpt
       "SELECT hash, created_at FROM keys WHERE workspace_id = ? AND deleted_at IS NULL AND (? IS NULL OR api_id = ?) ORDER BY created_at, id",
     )
     .all(workspaceId, apiId ?? null, apiId ?? null);
-  if (keys.length === 0) throw new Error(`no keys to verify in workspace ${workspaceId}${apiId === undefined ? "" : ` (API ${apiId})`}`);
+  if (keys.length === 0)
+    throw new Error(`no keys to verify in workspace ${workspaceId}${apiId === undefined ? "" : ` (API ${apiId})`}`);
 
   // Key i is drawn with weight 1/(i+1): cumulative weights, then a binary search per call.
   const cumulative: number[] = [];
@@ -113,7 +124,9 @@ export function recordTraffic(db: Database, store: KeyStore, options: TrafficOpt
   const times = Float64Array.from({ length: count }, () => now - Math.floor(random() * span)).sort();
   const replayer = trafficReplayer(store, workspaceId);
   const outcomes: Record<string, number> = {};
-  const missingPermission: PermissionQuery | undefined = MISSING_PERMISSION_QUERY.ok ? MISSING_PERMISSION_QUERY.query : undefined;
+  const missingPermission: PermissionQuery | undefined = MISSING_PERMISSION_QUERY.ok
+    ? MISSING_PERMISSION_QUERY.query
+    : undefined;
 
   for (let start = 0; start < count; start += BATCH) {
     replayer.batch(() => {

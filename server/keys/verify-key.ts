@@ -35,7 +35,10 @@ export interface VerifyRequest {
 /** Whether a call from `address` may verify keys of an API with this stored whitelist (none: every address may). */
 function addressAllowed(whitelist: string | null, address: string | undefined): boolean {
   if (whitelist === null) return true;
-  const allowed = whitelist.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  const allowed = whitelist
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
   return allowed.length === 0 || (address !== undefined && allowed.includes(address));
 }
 
@@ -86,7 +89,13 @@ export type VerifyResult =
    * `ratelimits[index]` names no rate limit of the key nor of its identity and gives no limit and duration of its
    * own: a 412 naming the key, and its identity when it has one.
    */
-  | { kind: "unknown_ratelimit"; index: number; name: string; keyId: string; identity?: { id: string; externalId: string } };
+  | {
+      kind: "unknown_ratelimit";
+      index: number;
+      name: string;
+      keyId: string;
+      identity?: { id: string; externalId: string };
+    };
 
 const DEFAULT_COST = 1;
 
@@ -118,7 +127,8 @@ function rateLimitsToCheck(
 
   const overrides = new Map<string, RequestedRateLimit>();
   for (const [index, ask] of requested.entries()) {
-    if (!known.has(ask.name) && (ask.limit === undefined || ask.duration === undefined)) return { unknown: index, name: ask.name };
+    if (!known.has(ask.name) && (ask.limit === undefined || ask.duration === undefined))
+      return { unknown: index, name: ask.name };
     overrides.set(ask.name, ask);
     costs.set(ask.name, ask.cost ?? DEFAULT_COST);
   }
@@ -166,7 +176,13 @@ export function verifyKey(request: VerifyRequest, context: VerifyContext): Verif
 
     // Another workspace's key, or one of an API the root key may not verify, is not found (and not recorded), as on
     // the real service: nothing tells the caller it exists.
-    if (key === undefined || !isAllowed(caller.permissions, keyRule("verify_key", { workspaceId: caller.workspaceId, apiId: key.api_id, keyId: key.id }))) {
+    if (
+      key === undefined ||
+      !isAllowed(
+        caller.permissions,
+        keyRule("verify_key", { workspaceId: caller.workspaceId, apiId: key.api_id, keyId: key.id }),
+      )
+    ) {
       return { kind: "verified", data: { valid: false, code: "NOT_FOUND" } };
     }
 
@@ -190,8 +206,15 @@ export function verifyKey(request: VerifyRequest, context: VerifyContext): Verif
     } else {
       const planned = rateLimitsToCheck(key, request.ratelimits ?? []);
       if ("unknown" in planned) {
-        const identity = key.identity_id !== null ? { id: key.identity_id, externalId: key.external_id ?? "" } : undefined;
-        return { kind: "unknown_ratelimit", index: planned.unknown, name: planned.name, keyId: key.id, ...(identity !== undefined && { identity }) };
+        const identity =
+          key.identity_id !== null ? { id: key.identity_id, externalId: key.external_id ?? "" } : undefined;
+        return {
+          kind: "unknown_ratelimit",
+          index: planned.unknown,
+          name: planned.name,
+          keyId: key.id,
+          ...(identity !== undefined && { identity }),
+        };
       }
       const outcomes = context.limiter.take(planned.checks, now);
       if (planned.limits.length > 0) {

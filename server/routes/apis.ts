@@ -69,7 +69,9 @@ export function getApiHandler(deps: AuthDependencies) {
     const result = applyRead(c, deps.store, (db) => {
       requirePermissions(rootKey.permissions, { oneOfEach: [permissionsFor("read_api", apiId)] });
       const api = db
-        .prepare<[string, string], ApiRow>("SELECT id, name FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL")
+        .prepare<[string, string], ApiRow>(
+          "SELECT id, name FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL",
+        )
         .get(apiId, rootKey.workspaceId);
       if (api === undefined) throw new ChangeRefused("err:svc:data:api_not_found", API_NOT_FOUND);
       return api;
@@ -100,7 +102,10 @@ export function deleteApiHandler(deps: AuthDependencies) {
         .get(apiId, rootKey.workspaceId);
       if (api === undefined) throw new ChangeRefused("err:svc:data:api_not_found", API_NOT_FOUND);
       if (api.delete_protection === 1) {
-        throw new ChangeRefused("err:svc:application:protected_resource", "This API has delete protection enabled. Disable it before attempting to delete.");
+        throw new ChangeRefused(
+          "err:svc:application:protected_resource",
+          "This API has delete protection enabled. Disable it before attempting to delete.",
+        );
       }
       deleteApi(db, apiId, Date.now());
     });

@@ -25,7 +25,11 @@ export class InvalidInputRefused extends ChangeRefused {
  * Runs `work` as one change (KeyStore.change): everything or nothing is kept. A ChangeRefused thrown by it is
  * answered as its envelope; any other error is unexpected and goes on to the app's 500.
  */
-export async function applyChange<T>(c: Context<ApiEnv>, store: KeyStore, work: (db: Database) => T): Promise<ChangeResult<T>> {
+export async function applyChange<T>(
+  c: Context<ApiEnv>,
+  store: KeyStore,
+  work: (db: Database) => T,
+): Promise<ChangeResult<T>> {
   try {
     return { ok: true, value: await store.change(work) };
   } catch (error) {
@@ -36,7 +40,10 @@ export async function applyChange<T>(c: Context<ApiEnv>, store: KeyStore, work: 
 /** The envelope of a refusal; anything else is rethrown, to become the app's 500. */
 function refusalResponse(c: Context<ApiEnv>, error: unknown): Response {
   if (error instanceof InvalidInputRefused) {
-    return errorResponse(c, error.code, { detail: error.detail, errors: [{ location: error.location, message: error.detail }] });
+    return errorResponse(c, error.code, {
+      detail: error.detail,
+      errors: [{ location: error.location, message: error.detail }],
+    });
   }
   if (error instanceof ChangeRefused) return errorResponse(c, error.code, { detail: error.detail });
   throw error;
@@ -61,7 +68,10 @@ export function requireLiveKey(db: Database, workspaceId: string, keyId: string,
 /** A 403 unless the root key's permissions allow `rule`; the detail names what would. */
 export function requirePermissions(storedPermissions: string, rule: PermissionRule): void {
   if (!isAllowed(storedPermissions, rule)) {
-    throw new ChangeRefused("err:svc:authorization:insufficient_permissions", missingPermissionsDetail(missingFor(storedPermissions, rule)));
+    throw new ChangeRefused(
+      "err:svc:authorization:insufficient_permissions",
+      missingPermissionsDetail(missingFor(storedPermissions, rule)),
+    );
   }
 }
 

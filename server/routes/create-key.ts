@@ -84,7 +84,10 @@ export function createKeyHandler(deps: AuthDependencies) {
     const result = await applyChange(c, deps.store, (db) => {
       // As the real service: a root key that may not create keys in this API is told the API does not exist.
       // create_key is all it asks, also of roles and permissions given here (no rbac.* check, see #29).
-      if (!deps.store.apiBelongsTo(request.apiId, rootKey.workspaceId) || !isAllowed(rootKey.permissions, keySpaceRule("create_key", rootKey.workspaceId, request.apiId))) {
+      if (
+        !deps.store.apiBelongsTo(request.apiId, rootKey.workspaceId) ||
+        !isAllowed(rootKey.permissions, keySpaceRule("create_key", rootKey.workspaceId, request.apiId))
+      ) {
         throw new ChangeRefused("err:svc:data:api_not_found", API_NOT_FOUND);
       }
       // This server keeps no key recoverable. As the real service: without `encrypt_key` the API is not found; with
@@ -97,10 +100,16 @@ export function createKeyHandler(deps: AuthDependencies) {
       }
       const { credits } = request;
       if (credits?.refill !== undefined && credits.remaining === null) {
-        throw new InvalidInputRefused("body.credits.remaining", "`credits.remaining` must be provided when `credits.refill` is set.");
+        throw new InvalidInputRefused(
+          "body.credits.remaining",
+          "`credits.remaining` must be provided when `credits.refill` is set.",
+        );
       }
       if (credits?.refill?.interval === "monthly" && credits.refill.refillDay === undefined) {
-        throw new InvalidInputRefused("body.credits.refill.refillDay", "`refillDay` must be provided when the refill interval is `monthly`.");
+        throw new InvalidInputRefused(
+          "body.credits.refill.refillDay",
+          "`refillDay` must be provided when the refill interval is `monthly`.",
+        );
       }
       // As the real service: what the request leaves out of prefix and byteLength comes from the API's key space.
       secret = createdSecret(request, keySpaceDefaults(db, request.apiId));
@@ -119,9 +128,15 @@ export function createKeyHandler(deps: AuthDependencies) {
       if (credits !== undefined && credits.remaining !== null) key.credits = credits.remaining;
       if (credits?.refill !== undefined) key.refill = credits.refill;
       if (request.permissions !== undefined) key.permissions = request.permissions;
-      if (request.roles !== undefined) key.roles = requireRoles(db, rootKey.workspaceId, request.roles).map((role) => role.name);
+      if (request.roles !== undefined)
+        key.roles = requireRoles(db, rootKey.workspaceId, request.roles).map((role) => role.name);
       if (request.ratelimits !== undefined) {
-        key.ratelimits = request.ratelimits.map((limit) => ({ name: limit.name, limit: limit.limit, durationMs: limit.duration, autoApply: limit.autoApply }));
+        key.ratelimits = request.ratelimits.map((limit) => ({
+          name: limit.name,
+          limit: limit.limit,
+          durationMs: limit.duration,
+          autoApply: limit.autoApply,
+        }));
       }
       return insertKey(db, key);
     });

@@ -41,16 +41,33 @@ export function updateCreditsHandler(deps: AuthDependencies) {
 
     const result = await applyChange(c, deps.store, (db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, KEY_NOT_FOUND);
-      requirePermissions(rootKey.permissions, keyRule("update_key", { workspaceId: rootKey.workspaceId, apiId: key.apiId, keyId: key.id }));
+      requirePermissions(
+        rootKey.permissions,
+        keyRule("update_key", { workspaceId: rootKey.workspaceId, apiId: key.apiId, keyId: key.id }),
+      );
       if (operation !== "set" && value === null) {
-        throw new InvalidInputRefused("body.value", "When specifying an increment or decrement operation, a value must be provided.");
+        throw new InvalidInputRefused(
+          "body.value",
+          "When specifying an increment or decrement operation, a value must be provided.",
+        );
       }
       if (operation !== "set" && key.creditsRemaining === null) {
-        throw new InvalidInputRefused("body.operation", "You cannot increment or decrement a key with unlimited credits.");
+        throw new InvalidInputRefused(
+          "body.operation",
+          "You cannot increment or decrement a key with unlimited credits.",
+        );
       }
       // Past 2^53 JSON readers round the credits, and past 2^63 SQLite cannot store them at all.
-      if (operation === "increment" && value !== null && key.creditsRemaining !== null && key.creditsRemaining + value > Number.MAX_SAFE_INTEGER) {
-        throw new InvalidInputRefused("body.value", `The key's credits (${key.creditsRemaining}) plus value must be at most ${Number.MAX_SAFE_INTEGER}.`);
+      if (
+        operation === "increment" &&
+        value !== null &&
+        key.creditsRemaining !== null &&
+        key.creditsRemaining + value > Number.MAX_SAFE_INTEGER
+      ) {
+        throw new InvalidInputRefused(
+          "body.value",
+          `The key's credits (${key.creditsRemaining}) plus value must be at most ${Number.MAX_SAFE_INTEGER}.`,
+        );
       }
       updateCredits(db, key, operation, value, Date.now());
       return creditsOf(db, key.id);
@@ -59,7 +76,11 @@ export function updateCreditsHandler(deps: AuthDependencies) {
     const credits = result.value;
     const refill =
       credits.refillInterval !== null && credits.refillAmount !== null
-        ? { interval: credits.refillInterval, amount: credits.refillAmount, ...(credits.refillInterval === "monthly" && { refillDay: credits.refillDay ?? 1 }) }
+        ? {
+            interval: credits.refillInterval,
+            amount: credits.refillAmount,
+            ...(credits.refillInterval === "monthly" && { refillDay: credits.refillDay ?? 1 }),
+          }
         : undefined;
     return dataAnswer(c, { remaining: credits.creditsRemaining, ...(refill !== undefined && { refill }) });
   };
@@ -131,7 +152,10 @@ export function deleteKeyHandler(deps: AuthDependencies) {
 
     const result = await applyChange(c, deps.store, (db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, KEY_NOT_FOUND);
-      requirePermissions(rootKey.permissions, keyRule("delete_key", { workspaceId: rootKey.workspaceId, apiId: key.apiId, keyId: key.id }));
+      requirePermissions(
+        rootKey.permissions,
+        keyRule("delete_key", { workspaceId: rootKey.workspaceId, apiId: key.apiId, keyId: key.id }),
+      );
       deleteKey(db, key.id, permanent, Date.now());
     });
     if (!result.ok) return result.response;

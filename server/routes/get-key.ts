@@ -22,7 +22,10 @@ interface GetKeyBody {
 
 const GET_KEY: BodySpec<v.GenericSchema<unknown, GetKeyBody>> = {
   schema: v.strictObject({
-    keyId: v.pipe(v.string("keyId is required and must be a string"), v.regex(KEY_ID, "keyId must be a key id like key_…")),
+    keyId: v.pipe(
+      v.string("keyId is required and must be a string"),
+      v.regex(KEY_ID, "keyId must be a key id like key_…"),
+    ),
     decrypt: v.optional(v.boolean("decrypt must be true or false")),
   }),
   fixes: {
@@ -48,18 +51,29 @@ const WHOAMI: BodySpec<v.GenericSchema<unknown, { key: string }>> = {
  * The read permission on the key's API, then the decrypt one when asked, or the 403 that names what is missing;
  * a permitted decrypt is 412: keys here are never stored recoverable (the real service's words).
  */
-function refuseUnlessPermitted(c: Context<ApiEnv>, permissions: string, key: KeyRecord, decrypt: boolean): Response | undefined {
+function refuseUnlessPermitted(
+  c: Context<ApiEnv>,
+  permissions: string,
+  key: KeyRecord,
+  decrypt: boolean,
+): Response | undefined {
   const theKey = { workspaceId: key.workspace_id, apiId: key.api_id, keyId: key.id };
   const read = keyRule("read_key", theKey);
   if (!isAllowed(permissions, read)) {
-    return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(missingFor(permissions, read)) });
+    return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
+      detail: missingPermissionsDetail(missingFor(permissions, read)),
+    });
   }
   if (!decrypt) return undefined;
   const decryptKey = keyRule("decrypt_key", theKey);
   if (!isAllowed(permissions, decryptKey)) {
-    return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(missingFor(permissions, decryptKey)) });
+    return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
+      detail: missingPermissionsDetail(missingFor(permissions, decryptKey)),
+    });
   }
-  return errorResponse(c, "err:svc:application:precondition_failed", { detail: "The API for this key does not support key encryption." });
+  return errorResponse(c, "err:svc:application:precondition_failed", {
+    detail: "The API for this key does not support key encryption.",
+  });
 }
 
 /** A key read from the store; a failing database is a 500 in the real service's words. */
@@ -100,7 +114,13 @@ export function whoamiHandler(deps: AuthDependencies) {
     const found = loadKey(() => deps.store.findKeyByHash(hashSecret(body.value.key)));
     // Another workspace's key, or one the root key may not read, is not found (as on the real service), so nothing
     // tells the caller it exists.
-    if (found?.workspace_id !== rootKey.workspaceId || !isAllowed(rootKey.permissions, keyRule("read_key", { workspaceId: found.workspace_id, apiId: found.api_id, keyId: found.id }))) {
+    if (
+      found?.workspace_id !== rootKey.workspaceId ||
+      !isAllowed(
+        rootKey.permissions,
+        keyRule("read_key", { workspaceId: found.workspace_id, apiId: found.api_id, keyId: found.id }),
+      )
+    ) {
       return errorResponse(c, "err:svc:data:key_not_found");
     }
     return keyAnswer(c, found);

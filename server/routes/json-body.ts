@@ -69,7 +69,13 @@ export async function readValidBody<TSchema extends v.GenericSchema>(
       ok: false,
       response: errorResponse(c, "err:svc:application:invalid_input", {
         detail: "The request body is not valid JSON",
-        errors: [{ location: "body", message: withoutQuotedInput(body.message), fix: `Send a JSON object such as ${spec.example}.` }],
+        errors: [
+          {
+            location: "body",
+            message: withoutQuotedInput(body.message),
+            fix: `Send a JSON object such as ${spec.example}.`,
+          },
+        ],
       }),
     };
   }

@@ -69,7 +69,10 @@ export const metaField = v.pipe(
     "meta must be a JSON object",
   ),
   v.check((meta) => Object.keys(meta).length <= 100, "meta may have at most 100 fields"),
-  v.check((meta) => nestsAtMost(meta, META_MAX_DEPTH), `meta may nest objects and arrays at most ${META_MAX_DEPTH} levels deep`),
+  v.check(
+    (meta) => nestsAtMost(meta, META_MAX_DEPTH),
+    `meta may nest objects and arrays at most ${META_MAX_DEPTH} levels deep`,
+  ),
 );
 
 export const expiresField = wholeNumber("expires", 0, EXPIRES_MAX);
@@ -105,7 +108,10 @@ export const ratelimitsField = v.pipe(
     "ratelimits must be an array",
   ),
   v.maxLength(50, "at most 50 rate limits"),
-  v.check((limits) => new Set(limits.map((limit) => limit.name)).size === limits.length, "each rate limit needs its own name"),
+  v.check(
+    (limits) => new Set(limits.map((limit) => limit.name)).size === limits.length,
+    "each rate limit needs its own name",
+  ),
 );
 
 export function permissionsField(minItems: number, maxItems: number) {
@@ -127,7 +133,11 @@ export function permissionsField(minItems: number, maxItems: number) {
 export function rolesField(minItems: number) {
   return v.pipe(
     v.array(
-      v.pipe(v.string("each role must be a string"), v.minLength(1, "a role must not be empty"), v.maxLength(128, "a role must be at most 128 characters")),
+      v.pipe(
+        v.string("each role must be a string"),
+        v.minLength(1, "a role must not be empty"),
+        v.maxLength(128, "a role must be at most 128 characters"),
+      ),
       "roles must be an array of strings",
     ),
     v.minLength(minItems, `roles must name at least ${minItems}`),
@@ -144,7 +154,8 @@ export const FIELD_FIXES = {
   expires: "Pass a Unix time in milliseconds (before 2100).",
   enabled: "Pass true or false.",
   credits: 'Pass {"remaining": 100} and optionally "refill": {"interval": "daily", "amount": 100}.',
-  ratelimits: 'Pass [{"name": "requests", "limit": 10, "duration": 60000, "autoApply": true}]: duration in ms, at least 1000.',
+  ratelimits:
+    'Pass [{"name": "requests", "limit": 10, "duration": 60000, "autoApply": true}]: duration in ms, at least 1000.',
   roles: "Pass names of roles of your workspace (permissions.listRoles).",
   permissions: 'Pass permission slugs like "documents.read".',
 } as const;

@@ -64,11 +64,19 @@ const PERMISSION_CHANGE_NEEDS: Record<Change, string[]> = {
 const ROLE_CHANGE_NEEDS: Record<Change, string[]> = { add: [ADD_ROLE_TO_KEY], remove: [], set: [] };
 
 /** Finds the named permissions, creating the missing ones when the root key may create permissions (else a 403). */
-function permissionsToGrant(db: Database, workspaceId: string, rootKeyPermissions: string, wanted: readonly string[]): PermissionRow[] {
+function permissionsToGrant(
+  db: Database,
+  workspaceId: string,
+  rootKeyPermissions: string,
+  wanted: readonly string[],
+): PermissionRow[] {
   const found = findPermissions(db, workspaceId, wanted);
   const missing = wanted.filter((name) => !found.some((row) => row.slug === name || row.id === name));
   if (missing.length === 0) return found;
-  requirePermissions(rootKeyPermissions, { oneOfEach: [[CREATE_PERMISSION]], resource: [resources.anyPermission(workspaceId, "create_permission")] });
+  requirePermissions(rootKeyPermissions, {
+    oneOfEach: [[CREATE_PERMISSION]],
+    resource: [resources.anyPermission(workspaceId, "create_permission")],
+  });
   return [...found, ...ensurePermissions(db, workspaceId, missing, Date.now())];
 }
 
@@ -77,7 +85,10 @@ function permissionsToGrant(db: Database, workspaceId: string, rootKeyPermission
  * service's rule: the URN form needs nothing else).
  */
 function changeRule(key: ChangedKey, needs: readonly string[]): PermissionRule {
-  return { oneOfEach: [permissionsFor("update_key", key.apiId), ...needs.map((permission) => [permission])], resource: [resources.key(key.workspaceId, key.apiId, key.id, "update_key")] };
+  return {
+    oneOfEach: [permissionsFor("update_key", key.apiId), ...needs.map((permission) => [permission])],
+    resource: [resources.key(key.workspaceId, key.apiId, key.id, "update_key")],
+  };
 }
 
 function sameNames(next: readonly string[], current: readonly string[]): boolean {
@@ -85,12 +96,19 @@ function sameNames(next: readonly string[], current: readonly string[]): boolean
   return wanted.size === new Set(current).size && current.every((name) => wanted.has(name));
 }
 
-function changePermissions(db: Database, key: ChangedKey, change: Change, wanted: readonly string[], rootKeyPermissions: string): PermissionRow[] {
+function changePermissions(
+  db: Database,
+  key: ChangedKey,
+  change: Change,
+  wanted: readonly string[],
+  rootKeyPermissions: string,
+): PermissionRow[] {
   let slugs: string[];
   if (change === "remove") {
     const found = findPermissions(db, key.workspaceId, wanted);
     const unknown = wanted.find((name) => !found.some((row) => row.slug === name || row.id === name));
-    if (unknown !== undefined) throw new ChangeRefused("err:svc:data:permission_not_found", `Permission '${unknown}' was not found.`);
+    if (unknown !== undefined)
+      throw new ChangeRefused("err:svc:data:permission_not_found", `Permission '${unknown}' was not found.`);
     const removed = new Set(found.map((row) => row.slug));
     slugs = key.permissions.filter((slug) => !removed.has(slug));
   } else {
@@ -105,7 +123,11 @@ function changePermissions(db: Database, key: ChangedKey, change: Change, wanted
 function changeRoles(db: Database, key: ChangedKey, change: Change, wanted: readonly string[]): RoleRow[] {
   const named = requireRoles(db, key.workspaceId, wanted).map((role) => role.name);
   const names =
-    change === "add" ? [...key.roles, ...named] : change === "remove" ? key.roles.filter((name) => !named.includes(name)) : named;
+    change === "add"
+      ? [...key.roles, ...named]
+      : change === "remove"
+        ? key.roles.filter((name) => !named.includes(name))
+        : named;
   if (!sameNames(names, key.roles)) setKeyRoles(db, key.id, names, Date.now());
   return requireRoles(db, key.workspaceId, [...new Set(names)]);
 }

@@ -1,6 +1,11 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { LIST_KEYS_LIMIT_DEFAULT, LIST_KEYS_LIMIT_MAX, missingPermissionsDetail, type Pagination } from "../../src/lib/contract";
+import {
+  LIST_KEYS_LIMIT_DEFAULT,
+  LIST_KEYS_LIMIT_MAX,
+  missingPermissionsDetail,
+  type Pagination,
+} from "../../src/lib/contract";
 import type { ApiEnv } from "../api-env";
 import { authenticateRootKey, type AuthDependencies } from "../auth";
 import type { ListKeysQuery } from "../db/key-store";
@@ -35,7 +40,8 @@ const BODY_FIELDS = {
 };
 
 const FIXES = {
-  apiId: "Pass the id of an API of your workspace, like api_… (keys.listKeys also takes no apiId: then it lists every API's keys).",
+  apiId:
+    "Pass the id of an API of your workspace, like api_… (keys.listKeys also takes no apiId: then it lists every API's keys).",
   limit: `Pass a whole number from 1 to ${LIST_KEYS_LIMIT_MAX}, or leave limit out for ${LIST_KEYS_LIMIT_DEFAULT}.`,
   cursor: "Pass pagination.cursor from the previous page unchanged, or leave cursor out to start at the first page.",
   externalId: "Pass the external id as a non-empty string, or leave externalId out.",
@@ -116,7 +122,14 @@ export function listKeysHandler(deps: AuthDependencies, operation: ListOperation
 
     const body = await readValidBody(c, spec);
     if (!body.ok) return body.response;
-    const { apiId, externalId, cursor, limit = LIST_KEYS_LIMIT_DEFAULT, decrypt = false, revalidateKeysCache = false } = body.value;
+    const {
+      apiId,
+      externalId,
+      cursor,
+      limit = LIST_KEYS_LIMIT_DEFAULT,
+      decrypt = false,
+      revalidateKeysCache = false,
+    } = body.value;
 
     const needed = listRule(operation, rootKey.workspaceId, apiId);
     const mayRead = isAllowed(rootKey.permissions, needed);
@@ -126,7 +139,9 @@ export function listKeysHandler(deps: AuthDependencies, operation: ListOperation
         return errorResponse(c, "err:svc:data:api_not_found");
       }
     } else if (!mayRead) {
-      return errorResponse(c, "err:svc:authorization:insufficient_permissions", { detail: missingPermissionsDetail(missingFor(rootKey.permissions, needed)) });
+      return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
+        detail: missingPermissionsDetail(missingFor(rootKey.permissions, needed)),
+      });
     }
     // As the real service: decrypting needs its own permission, and keys here are never stored recoverable.
     if (decrypt) {
@@ -136,7 +151,9 @@ export function listKeysHandler(deps: AuthDependencies, operation: ListOperation
           detail: missingPermissionsDetail(missingFor(rootKey.permissions, decryptKeys)),
         });
       }
-      return errorResponse(c, "err:svc:application:precondition_failed", { detail: "The requested API does not support key encryption." });
+      return errorResponse(c, "err:svc:application:precondition_failed", {
+        detail: "The requested API does not support key encryption.",
+      });
     }
     if (apiId !== undefined && !deps.store.apiBelongsTo(apiId, rootKey.workspaceId)) {
       return errorResponse(c, "err:svc:data:api_not_found");

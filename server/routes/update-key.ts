@@ -65,18 +65,32 @@ export function updateKeyHandler(deps: AuthDependencies) {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, KEY_NOT_FOUND);
       // Unlike reading a key, the real service answers a root key that may not update it with a 403.
       // update_key is all it asks, also of roles and permissions set here (no rbac.* check, see #29).
-      requirePermissions(rootKey.permissions, keyRule("update_key", { workspaceId: rootKey.workspaceId, apiId: key.apiId, keyId: key.id }));
+      requirePermissions(
+        rootKey.permissions,
+        keyRule("update_key", { workspaceId: rootKey.workspaceId, apiId: key.apiId, keyId: key.id }),
+      );
       const refill = credits?.refill;
       if (refill?.interval === "monthly" && refill.refillDay === undefined) {
-        throw new InvalidInputRefused("body.credits.refill.refillDay", "`refillDay` must be provided when the refill interval is `monthly`.");
+        throw new InvalidInputRefused(
+          "body.credits.refill.refillDay",
+          "`refillDay` must be provided when the refill interval is `monthly`.",
+        );
       }
       if (refill?.interval === "daily" && refill.refillDay !== undefined) {
-        throw new InvalidInputRefused("body.credits.refill.refillDay", "`refillDay` must not be provided when the refill interval is `daily`.");
+        throw new InvalidInputRefused(
+          "body.credits.refill.refillDay",
+          "`refillDay` must not be provided when the refill interval is `daily`.",
+        );
       }
       const update: KeyUpdate = { ...fields };
       if (credits !== undefined) update.credits = credits;
       if (ratelimits !== undefined) {
-        update.ratelimits = ratelimits.map((limit) => ({ name: limit.name, limit: limit.limit, durationMs: limit.duration, autoApply: limit.autoApply }));
+        update.ratelimits = ratelimits.map((limit) => ({
+          name: limit.name,
+          limit: limit.limit,
+          durationMs: limit.duration,
+          autoApply: limit.autoApply,
+        }));
       }
       updateKey(db, key, update, Date.now());
     });

@@ -55,21 +55,30 @@ const VERIFY_KEY: BodySpec<v.GenericSchema<unknown, VerifyKeyBody>> = {
       v.pipe(
         v.string("permissions must be a query string"),
         v.nonEmpty("permissions must not be empty"),
-        v.maxLength(PERMISSION_QUERY_MAX_LENGTH, `permissions must be at most ${PERMISSION_QUERY_MAX_LENGTH} characters`),
+        v.maxLength(
+          PERMISSION_QUERY_MAX_LENGTH,
+          `permissions must be at most ${PERMISSION_QUERY_MAX_LENGTH} characters`,
+        ),
       ),
     ),
-    credits: v.optional(v.strictObject({ cost: whole("credits.cost", 0) }, "credits must be an object like {\"cost\": 1}")),
+    credits: v.optional(
+      v.strictObject({ cost: whole("credits.cost", 0) }, 'credits must be an object like {"cost": 1}'),
+    ),
     ratelimits: v.optional(
       v.pipe(
         v.array(
           v.strictObject(
             {
-              name: v.pipe(v.string("a rate limit's name must be a string"), v.nonEmpty("a rate limit's name must not be empty"), v.maxLength(128)),
+              name: v.pipe(
+                v.string("a rate limit's name must be a string"),
+                v.nonEmpty("a rate limit's name must not be empty"),
+                v.maxLength(128),
+              ),
               cost: v.optional(whole("cost", 0)),
               limit: v.optional(whole("limit", 1)),
               duration: v.optional(whole("duration", 1)),
             },
-            "each rate limit must be an object like {\"name\": \"requests\"}",
+            'each rate limit must be an object like {"name": "requests"}',
           ),
           "ratelimits must be an array",
         ),
@@ -82,13 +91,22 @@ const VERIFY_KEY: BodySpec<v.GenericSchema<unknown, VerifyKeyBody>> = {
     tags: `Pass up to ${MAX_TAGS} strings like "path=/api/users", or leave tags out.`,
     permissions: 'Pass a query like "documents.read AND (users.view OR users.admin)", or leave permissions out.',
     credits: 'Pass {"cost": N} with a whole number N ≥ 0, or leave credits out to spend 1.',
-    ratelimits: 'Pass [{"name": "requests"}] naming the key\'s rate limits, with cost, limit and duration (ms) as whole numbers; a name the key lacks needs limit and duration.',
+    ratelimits:
+      'Pass [{"name": "requests"}] naming the key\'s rate limits, with cost, limit and duration (ms) as whole numbers; a name the key lacks needs limit and duration.',
   },
   example: '{"key": "sk_live_…"}',
 };
 
 /** The real service's words, which name the key and, when it has one, its identity and external id. */
-function unknownRateLimitDetail({ name, keyId, identity }: { name: string; keyId: string; identity?: { id: string; externalId: string } }): string {
+function unknownRateLimitDetail({
+  name,
+  keyId,
+  identity,
+}: {
+  name: string;
+  keyId: string;
+  identity?: { id: string; externalId: string };
+}): string {
   const start = `ratelimit '${name}' was requested but does not exist for key '${keyId}'`;
   return identity === undefined
     ? `${start} and there is no identity connected.`
@@ -151,7 +169,14 @@ export function verifyKeyHandler(deps: AuthDependencies) {
       request.permissions = parsed.query;
     }
 
-    const context = { store: deps.store, limiter, caller: rootKey, requestId: c.get("requestId"), now: clock(), region };
+    const context = {
+      store: deps.store,
+      limiter,
+      caller: rootKey,
+      requestId: c.get("requestId"),
+      now: clock(),
+      region,
+    };
     // Answered once the verification is committed, together with the others of this turn of the event loop.
     const result = await deps.store.inGroupCommit(() => verifyKey(request, context));
     if (result.kind === "unknown_ratelimit") {

@@ -29,8 +29,16 @@ const LIST_SCHEMA = v.strictObject({
       v.maxValue(LIMIT_MAX, `limit must be at most ${LIMIT_MAX}`),
     ),
   ),
-  cursor: v.optional(v.pipe(v.string("cursor must be a string"), v.minLength(1, "cursor must not be empty"), v.maxLength(1024, "cursor must be at most 1024 characters"))),
-  search: v.optional(v.pipe(v.string("search must be a string"), v.maxLength(256, "search must be at most 256 characters"))),
+  cursor: v.optional(
+    v.pipe(
+      v.string("cursor must be a string"),
+      v.minLength(1, "cursor must not be empty"),
+      v.maxLength(1024, "cursor must be at most 1024 characters"),
+    ),
+  ),
+  search: v.optional(
+    v.pipe(v.string("search must be a string"), v.maxLength(256, "search must be at most 256 characters")),
+  ),
 });
 
 const LIST: BodySpec<typeof LIST_SCHEMA> = {
@@ -52,11 +60,17 @@ function containsPattern(search: string | undefined): string {
 }
 
 /** One page of rows with an `id`, ordered by it: one row more than asked tells whether another page exists. */
-function page<T extends { id: string }>(rows: T[], limit: number): { rows: T[]; pagination: { cursor?: string; hasMore: boolean } } {
+function page<T extends { id: string }>(
+  rows: T[],
+  limit: number,
+): { rows: T[]; pagination: { cursor?: string; hasMore: boolean } } {
   const hasMore = rows.length > limit;
   const kept = hasMore ? rows.slice(0, limit) : rows;
   const last = kept.at(-1)?.id;
-  return { rows: kept, pagination: hasMore && last !== undefined ? { cursor: last, hasMore: true } : { hasMore: false } };
+  return {
+    rows: kept,
+    pagination: hasMore && last !== undefined ? { cursor: last, hasMore: true } : { hasMore: false },
+  };
 }
 
 function pageAnswer(c: Context<ApiEnv>, data: unknown, pagination: { cursor?: string; hasMore: boolean }): Response {
@@ -164,12 +178,20 @@ function identityJson(db: Database, row: IdentityRow): object {
     .map((limit) => ({ ...limit, autoApply: limit.autoApply === 1 }));
   // meta is stored as JSON text of an object only (the table checks it).
   const meta: unknown = row.meta === null ? undefined : JSON.parse(row.meta);
-  return { id: row.id, externalId: row.externalId, ...(meta !== undefined && { meta }), ...(limits.length > 0 && { ratelimits: limits }) };
+  return {
+    id: row.id,
+    externalId: row.externalId,
+    ...(meta !== undefined && { meta }),
+    ...(limits.length > 0 && { ratelimits: limits }),
+  };
 }
 
 /** `identity.*.read_identity`, the identity's own, or the URN of any identity of any project (as the real service). */
 function readIdentityRule(workspaceId: string, identityId: string): PermissionRule {
-  return { oneOfEach: [[READ_ANY_IDENTITY, `identity.${identityId}.read_identity`]], resource: [resources.anyIdentity(workspaceId, "read_identity")] };
+  return {
+    oneOfEach: [[READ_ANY_IDENTITY, `identity.${identityId}.read_identity`]],
+    resource: [resources.anyIdentity(workspaceId, "read_identity")],
+  };
 }
 
 /** `POST /v2/identities.listIdentities`: every identity listed needs `identity.*.read_identity` or its own; `search` finds part of an id or external id. */
@@ -217,7 +239,8 @@ export function getIdentityHandler(deps: AuthDependencies) {
           "SELECT id, external_id AS externalId, meta FROM identities WHERE workspace_id = ? AND (id = ? OR external_id = ?) AND deleted_at IS NULL",
         )
         .get(rootKey.workspaceId, identity, identity);
-      if (row === undefined) throw new ChangeRefused("err:svc:data:identity_not_found", "This identity does not exist.");
+      if (row === undefined)
+        throw new ChangeRefused("err:svc:data:identity_not_found", "This identity does not exist.");
       requirePermissions(rootKey.permissions, readIdentityRule(rootKey.workspaceId, row.id));
       return identityJson(db, row);
     });

@@ -5,7 +5,10 @@ import { retryableLazy } from "../lib/retryable-lazy";
 import { useActiveEnvironment } from "./use-active-environment";
 
 // The dialog's code loads when it is first opened: never on the way to the keys page's first row.
-const CreateKeyDialogSlot = retryableLazy(() => import("./create-key-dialog-slot"), (module) => module.CreateKeyDialogSlot);
+const CreateKeyDialogSlot = retryableLazy(
+  () => import("./create-key-dialog-slot"),
+  (module) => module.CreateKeyDialogSlot,
+);
 
 /** The Keys page's "Create key": the key-actions dialog, its failures in the troubleshoot panel. */
 export function CreateKeyButton({ connection }: { connection: Connection }) {
@@ -13,7 +16,9 @@ export function CreateKeyButton({ connection }: { connection: Connection }) {
   // The saved environments of this base URL name APIs too: offered beside the connection's.
   const { environments } = useActiveEnvironment();
   const suggestedApis = environments.flatMap((environment) =>
-    environment.baseUrl === connection.baseUrl && environment.apiId !== undefined ? [{ apiId: environment.apiId, from: `environment “${environment.name}”` }] : [],
+    environment.baseUrl === connection.baseUrl && environment.apiId !== undefined
+      ? [{ apiId: environment.apiId, from: `environment “${environment.name}”` }]
+      : [],
   );
   return (
     <>

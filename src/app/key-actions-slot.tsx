@@ -10,10 +10,23 @@ import { apiOfListedKey, useKeyCache } from "./use-key-cache";
 import { useRenderChangeError } from "./use-render-change-error";
 
 // Loaded after the key's page has its key: the actions never hold up its first screen.
-const KeyActions = retryableLazy(() => import("../features/key-actions/components/key-actions"), (module) => module.KeyActions);
+const KeyActions = retryableLazy(
+  () => import("../features/key-actions/components/key-actions"),
+  (module) => module.KeyActions,
+);
 
 /** A key's actions on its page: the key-actions feature, its failures in the troubleshoot panel, the caches composed here. */
-export function KeyActionsSlot({ connection, apiKey, refusedAs, now }: { connection: Connection; apiKey: Key; refusedAs: string | null; now: number }) {
+export function KeyActionsSlot({
+  connection,
+  apiKey,
+  refusedAs,
+  now,
+}: {
+  connection: Connection;
+  apiKey: Key;
+  refusedAs: string | null;
+  now: number;
+}) {
   const cache = useKeyCache(connection);
   const renderError = useRenderChangeError(connection);
   const navigate = useNavigate();

@@ -8,12 +8,27 @@ import { PageLoading } from "./page-loading";
  * Each page's own code (key entry, the keys page with its virtualizer, troubleshooting, not found) loads when
  * it is first visited, and a load that failed is tried again on the next visit or Retry.
  */
-export const ConnectPage = retryableLazy(() => import("./routes/connect-route"), (module) => module.ConnectRoute);
-export const KeysPage = retryableLazy(() => import("./routes/keys-route"), (module) => module.KeysRoute);
+export const ConnectPage = retryableLazy(
+  () => import("./routes/connect-route"),
+  (module) => module.ConnectRoute,
+);
+export const KeysPage = retryableLazy(
+  () => import("./routes/keys-route"),
+  (module) => module.KeysRoute,
+);
 /** Not preloaded when idle: its chart library is paid for only by those who open a key. */
-export const KeyPage = retryableLazy(() => import("./routes/key-route"), (module) => module.KeyRoute);
-export const TroubleshootPage = retryableLazy(() => import("./routes/troubleshoot-route"), (module) => module.TroubleshootRoute);
-export const NotFoundPage = retryableLazy(() => import("./routes/not-found-route"), (module) => module.NotFoundRoute);
+export const KeyPage = retryableLazy(
+  () => import("./routes/key-route"),
+  (module) => module.KeyRoute,
+);
+export const TroubleshootPage = retryableLazy(
+  () => import("./routes/troubleshoot-route"),
+  (module) => module.TroubleshootRoute,
+);
+export const NotFoundPage = retryableLazy(
+  () => import("./routes/not-found-route"),
+  (module) => module.NotFoundRoute,
+);
 
 /**
  * How long the router waits for a page's code before it shows the page's loading line: past this (a slow network,
@@ -49,9 +64,14 @@ export function preloadWhenIdle(): () => void {
   // Browsers without requestIdleCallback (and jsdom) load each page on first use.
   if (typeof requestIdleCallback !== "function") return () => undefined;
   const handle = requestIdleCallback(() => {
-    void Promise.all([TroubleshootPage.preload(), preloadErrorPanel(), preloadRefreshErrorNotice(), ConnectPage.preload(), KeysPage.preload(), NotFoundPage.preload()]).then(
-      () => performance.mark(CODE_READY_MARK),
-    );
+    void Promise.all([
+      TroubleshootPage.preload(),
+      preloadErrorPanel(),
+      preloadRefreshErrorNotice(),
+      ConnectPage.preload(),
+      KeysPage.preload(),
+      NotFoundPage.preload(),
+    ]).then(() => performance.mark(CODE_READY_MARK));
   });
   return () => cancelIdleCallback(handle);
 }

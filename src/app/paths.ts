@@ -19,7 +19,13 @@ export interface ReturnState {
  */
 export function returnPathOf(state: unknown): string {
   const returnTo = typeof state === "object" && state !== null && "returnTo" in state ? state.returnTo : undefined;
-  if (typeof returnTo !== "string" || !returnTo.startsWith("/") || returnTo.startsWith("//") || returnTo.startsWith("/\\")) return paths.keys;
+  if (
+    typeof returnTo !== "string" ||
+    !returnTo.startsWith("/") ||
+    returnTo.startsWith("//") ||
+    returnTo.startsWith("/\\")
+  )
+    return paths.keys;
   const pathname = returnTo.split(/[?#]/, 1)[0];
   return pathname === paths.connect || pathname === paths.home ? paths.keys : returnTo;
 }

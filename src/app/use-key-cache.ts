@@ -61,7 +61,12 @@ function listHoldsNewKey(queryKey: readonly unknown[], connection: Connection, a
 export function apiOfListedKey(queryClient: QueryClient, connection: Connection, keyId: string): string | undefined {
   for (const [queryKey, data] of queryClient.getQueriesData<Pages>({ queryKey: LIST_PREFIX })) {
     const scope = v.safeParse(ListScopeSchema, queryKey[2]);
-    if (!scope.success || scope.output.baseUrl !== connection.baseUrl || scope.output.keyFingerprint !== fingerprint(connection.apiKey)) continue;
+    if (
+      !scope.success ||
+      scope.output.baseUrl !== connection.baseUrl ||
+      scope.output.keyFingerprint !== fingerprint(connection.apiKey)
+    )
+      continue;
     const apiId = scope.output.apiId?.trim();
     if (apiId && data?.pages.some((page) => page.keys.some((key) => key.keyId === keyId))) return apiId;
   }
@@ -70,7 +75,9 @@ export function apiOfListedKey(queryClient: QueryClient, connection: Connection,
 
 function mapListKeys(queryClient: QueryClient, change: (keys: Key[], pageIndex: number) => Key[]): void {
   queryClient.setQueriesData<Pages>({ queryKey: LIST_PREFIX }, (data) =>
-    data === undefined ? data : { ...data, pages: data.pages.map((page, index) => ({ ...page, keys: change(page.keys, index) })) },
+    data === undefined
+      ? data
+      : { ...data, pages: data.pages.map((page, index) => ({ ...page, keys: change(page.keys, index) })) },
   );
 }
 
@@ -83,7 +90,10 @@ function findListedKey(queryClient: QueryClient, keyId: string): Key | undefined
 }
 
 /** The caches of this tab, without telling the others. */
-function localCache(queryClient: QueryClient, connection: Connection): KeyCache & { keyDeletedElsewhere: (keyId: string) => void } {
+function localCache(
+  queryClient: QueryClient,
+  connection: Connection,
+): KeyCache & { keyDeletedElsewhere: (keyId: string) => void } {
   const keyQuery = (keyId: string) => keyQueryOptions(connection, keyId);
   const patchEverywhere = (keyId: string, patch: (key: Key) => Key) => {
     queryClient.setQueryData(keyQuery(keyId).queryKey, (key) => (key === undefined ? key : patch(key)));
@@ -124,7 +134,9 @@ function localCache(queryClient: QueryClient, connection: Connection): KeyCache 
       }
     },
     keyCreated: async (keyId, apiId) => {
-      const created = await queryClient.fetchQuery({ ...keyQuery(keyId), staleTime: 0 }).catch(() => ({ keyId }) satisfies Key);
+      const created = await queryClient
+        .fetchQuery({ ...keyQuery(keyId), staleTime: 0 })
+        .catch(() => ({ keyId }) satisfies Key);
       for (const [queryKey, data] of queryClient.getQueriesData<Pages>({ queryKey: LIST_PREFIX })) {
         if (data === undefined) continue;
         if (!listHoldsNewKey(queryKey, connection, apiId)) {
@@ -133,7 +145,9 @@ function localCache(queryClient: QueryClient, connection: Connection): KeyCache 
           continue;
         }
         const pages = data.pages.map((page, index) =>
-          index === 0 && !page.keys.some((key) => key.keyId === keyId) ? { ...page, keys: [created, ...page.keys] } : page,
+          index === 0 && !page.keys.some((key) => key.keyId === keyId)
+            ? { ...page, keys: [created, ...page.keys] }
+            : page,
         );
         queryClient.setQueryData<Pages>(queryKey, { ...data, pages });
       }

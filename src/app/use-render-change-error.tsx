@@ -8,6 +8,12 @@ import { useForgetKey } from "./use-forget-key";
 export function useRenderChangeError(connection: Connection): RenderError {
   const reenterKey = useForgetKey();
   return (error, onRetry) => (
-    <ErrorPanel error={error} baseUrl={connection.baseUrl} onRetry={onRetry} onReenterKey={reenterKey} troubleshootHref={TROUBLESHOOT_PATH} />
+    <ErrorPanel
+      error={error}
+      baseUrl={connection.baseUrl}
+      onRetry={onRetry}
+      onReenterKey={reenterKey}
+      troubleshootHref={TROUBLESHOOT_PATH}
+    />
   );
 }

@@ -61,7 +61,12 @@ export function CopyFeedbackGroup({ children }: { children: ReactNode }) {
 
   const copy = useCallback(async (value: string, subject: string | undefined) => {
     const outcome = await writeToClipboard(value);
-    const named = subject === undefined ? FEEDBACK_TEXT[outcome] : outcome === "copied" ? `Copied ${subject}` : `Could not copy ${subject} — select and copy by hand`;
+    const named =
+      subject === undefined
+        ? FEEDBACK_TEXT[outcome]
+        : outcome === "copied"
+          ? `Copied ${subject}`
+          : `Could not copy ${subject} — select and copy by hand`;
     setLast((previous) => ({ value, outcome, announcement: named, count: (previous?.count ?? 0) + 1 }));
   }, []);
   const group = useMemo(() => ({ last, copy }), [last, copy]);
@@ -100,22 +105,39 @@ function OwnCopyButton(props: CopyButtonProps) {
     return () => clearTimeout(timer);
   }, [feedback]);
 
-  return copyButtonMarkup(props, feedback?.outcome, true, () => void writeToClipboard(props.value).then((outcome) => setFeedback({ outcome })));
+  return copyButtonMarkup(
+    props,
+    feedback?.outcome,
+    true,
+    () => void writeToClipboard(props.value).then((outcome) => setFeedback({ outcome })),
+  );
 }
 
 /** The button, its icon (drawn by its stylesheet) and the feedback beside it. */
-function copyButtonMarkup({ label, text = "Copy", className }: CopyButtonProps, outcome: Outcome | undefined, announces: boolean, onClick: () => void) {
+function copyButtonMarkup(
+  { label, text = "Copy", className }: CopyButtonProps,
+  outcome: Outcome | undefined,
+  announces: boolean,
+  onClick: () => void,
+) {
   return (
     <span className={className ? `copy-button ${className}` : "copy-button"}>
       <button
         type="button"
-        className={outcome === "copied" ? "button button--small copy-button__button copy-button__button--copied" : "button button--small copy-button__button"}
+        className={
+          outcome === "copied"
+            ? "button button--small copy-button__button copy-button__button--copied"
+            : "button button--small copy-button__button"
+        }
         aria-label={label}
         onClick={onClick}
       >
         {text !== "" && <span>{text}</span>}
       </button>
-      <span className={`copy-button__feedback copy-button__feedback--${outcome ?? "idle"}`} role={announces ? "status" : undefined}>
+      <span
+        className={`copy-button__feedback copy-button__feedback--${outcome ?? "idle"}`}
+        role={announces ? "status" : undefined}
+      >
         {outcome === undefined ? "" : FEEDBACK_TEXT[outcome]}
       </span>
     </span>

@@ -11,7 +11,8 @@ export function OfflineNotice() {
   if (online) return null;
   return (
     <p className="offline-notice" role="status">
-      <strong>You are offline.</strong> What this page asks the API waits for the connection, and loads by itself once it is back.
+      <strong>You are offline.</strong> What this page asks the API waits for the connection, and loads by itself once
+      it is back.
     </p>
   );
 }

@@ -35,11 +35,13 @@ function showAppCodeFailed(): void {
   if (root === null || root.childElementCount > 0) return;
   const panel = document.createElement("div");
   panel.setAttribute("role", "alert");
-  panel.style.cssText = "max-width: 40rem; margin: 3rem auto; padding: 0 1rem; font-family: system-ui, sans-serif; line-height: 1.5";
+  panel.style.cssText =
+    "max-width: 40rem; margin: 3rem auto; padding: 0 1rem; font-family: system-ui, sans-serif; line-height: 1.5";
   const heading = document.createElement("h1");
   heading.textContent = "Keyscope could not be loaded";
   const text = document.createElement("p");
-  text.textContent = "Its code did not arrive from the server: it is down or unreachable, or Keyscope was updated since this page loaded. Reload once it answers.";
+  text.textContent =
+    "Its code did not arrive from the server: it is down or unreachable, or Keyscope was updated since this page loaded. Reload once it answers.";
   const reload = document.createElement("button");
   reload.type = "button";
   reload.textContent = "Reload";

@@ -59,7 +59,11 @@ export function firstRequestOf(
   if (!KEYS_PAGE_PATHS.has(environment.pathname)) return null;
   // A key copied from the tab that opened this one, forgotten there since: the app will drop it, and it is not sent.
   const { sharedStorage } = environment;
-  if (sharedStorage && forgottenSince(readItem(environment.storage, KEY_MARK_ITEM), readItem(sharedStorage, FORGET_MARK_ITEM))) return null;
+  if (
+    sharedStorage &&
+    forgottenSince(readItem(environment.storage, KEY_MARK_ITEM), readItem(sharedStorage, FORGET_MARK_ITEM))
+  )
+    return null;
   const apiKey = readItem(environment.storage, API_KEY_ITEM)?.trim() ?? "";
   const storedBaseUrl = readItem(environment.storage, BASE_URL_ITEM);
   // The key-store has no connection without a base URL ("" included): key entry shows, nothing is listed.

@@ -21,12 +21,7 @@ const Count = v.pipe(
 );
 
 /** An instant as ms since the epoch: Int64 ms (number or text), DateTime text, Date text, or ISO text. */
-const Instant = v.pipe(
-  v.union([v.number(), v.string()]),
-  v.transform(toEpochMs),
-  v.number(),
-  v.finite(),
-);
+const Instant = v.pipe(v.union([v.number(), v.string()]), v.transform(toEpochMs), v.number(), v.finite());
 
 const Outcome = v.picklist(ANALYTICS_OUTCOMES, "not an outcome");
 
@@ -37,7 +32,9 @@ export function toEpochMs(value: number | string): number {
   if (typeof value === "number") return value;
   const text = value.trim();
   if (/^-?\d{1,16}$/.test(text)) return Number(text);
-  const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(text);
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(
+    text,
+  );
   if (!match) return Number.NaN;
   const [, date, time = "00:00:00", zone = "Z"] = match;
   // `+00` and `+0000` (as DuckDB and others write zones) become the `+00:00` that Date.parse reads.

@@ -28,17 +28,39 @@ export type SqlStringCheck = { ok: true; literal: string } | { ok: false; reason
 export function sqlString(value: string): SqlStringCheck {
   if (value.includes("\\")) return { ok: false, reason: "A tag with a backslash cannot be searched for." };
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  if (/[\u0000-\u001f\u007f]/.test(value)) return { ok: false, reason: "A tag with a line break or control character cannot be searched for." };
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    return { ok: false, reason: "A tag with a line break or control character cannot be searched for." };
   if (value.length > 500) return { ok: false, reason: "A tag is at most 500 characters long." };
   return { ok: true, literal: `'${value.replaceAll("'", "''")}'` };
 }
 
 export type UsageWindow = "24h" | "7d" | "30d";
 
-export const USAGE_WINDOWS: Record<UsageWindow, { label: string; table: string; interval: string; bucketMs: number; buckets: number }> = {
-  "24h": { label: "24 hours", table: "key_verifications_per_hour_v1", interval: "INTERVAL 24 HOUR", bucketMs: 3_600_000, buckets: 24 },
-  "7d": { label: "7 days", table: "key_verifications_per_hour_v1", interval: "INTERVAL 7 DAY", bucketMs: 3_600_000, buckets: 168 },
-  "30d": { label: "30 days", table: "key_verifications_per_day_v1", interval: "INTERVAL 30 DAY", bucketMs: 86_400_000, buckets: 30 },
+export const USAGE_WINDOWS: Record<
+  UsageWindow,
+  { label: string; table: string; interval: string; bucketMs: number; buckets: number }
+> = {
+  "24h": {
+    label: "24 hours",
+    table: "key_verifications_per_hour_v1",
+    interval: "INTERVAL 24 HOUR",
+    bucketMs: 3_600_000,
+    buckets: 24,
+  },
+  "7d": {
+    label: "7 days",
+    table: "key_verifications_per_hour_v1",
+    interval: "INTERVAL 7 DAY",
+    bucketMs: 3_600_000,
+    buckets: 168,
+  },
+  "30d": {
+    label: "30 days",
+    table: "key_verifications_per_day_v1",
+    interval: "INTERVAL 30 DAY",
+    bucketMs: 86_400_000,
+    buckets: 30,
+  },
 };
 
 function assertKeyId(keyId: string): void {
@@ -71,7 +93,10 @@ export interface RefusalsCursor {
  * refusals shares one millisecond, and an order with ties (or refusals recorded since) would move rows across a page's
  * edge, shown twice or skipped.
  */
-export function refusalsQuery(keyId: string, page: { after?: RefusalsCursor | undefined; tagLiteral?: string | undefined }): string {
+export function refusalsQuery(
+  keyId: string,
+  page: { after?: RefusalsCursor | undefined; tagLiteral?: string | undefined },
+): string {
   assertKeyId(keyId);
   const tag = page.tagLiteral === undefined ? "" : ` AND has(tags, ${page.tagLiteral})`;
   const after = page.after === undefined ? "" : ` AND ${olderThan(page.after)}`;

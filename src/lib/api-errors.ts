@@ -171,7 +171,8 @@ const INVALID_CONNECTION_MESSAGES: Record<InvalidConnectionProblem, string> = {
   "base-url-unparsable": "The base URL is not a web address.",
   "base-url-has-credentials": "The base URL must not contain a user name or password.",
   "base-url-has-query": "The base URL must not contain ? or #.",
-  "key-has-invalid-characters": "The API key contains spaces, line breaks or characters that cannot be sent in a header.",
+  "key-has-invalid-characters":
+    "The API key contains spaces, line breaks or characters that cannot be sent in a header.",
   "api-id-required": "This server has no keys.listKeys operation: it lists keys per API, so it needs an API ID.",
 };
 

@@ -8,11 +8,7 @@ import { InvalidConnectionError } from "./api-errors";
 export type BaseUrlFix = "removed-operation-path";
 
 export type BaseUrlProblem =
-  | "base-url-empty"
-  | "base-url-not-http"
-  | "base-url-unparsable"
-  | "base-url-has-credentials"
-  | "base-url-has-query";
+  "base-url-empty" | "base-url-not-http" | "base-url-unparsable" | "base-url-has-credentials" | "base-url-has-query";
 
 export type BaseUrlCheck =
   | { ok: true; baseUrl: string; fixes: BaseUrlFix[]; removedPath?: string }
@@ -40,33 +36,55 @@ function refuse(problem: BaseUrlProblem, reason: string): BaseUrlCheck {
 export function checkBaseUrl(input: string, { stored = false }: BaseUrlCheckOptions = {}): BaseUrlCheck {
   const value = input.trim();
   if (stored && (value === "" || (value.startsWith("/") && !value.startsWith("//")))) {
-    if (/[?#]/.test(value)) return refuse("base-url-has-query", "Remove the query string or fragment (from “?” or “#” on): the base URL is only the address of the API.");
+    if (/[?#]/.test(value))
+      return refuse(
+        "base-url-has-query",
+        "Remove the query string or fragment (from “?” or “#” on): the base URL is only the address of the API.",
+      );
     return { ok: true, baseUrl: value.replace(/\/+$/, ""), fixes: [] };
   }
-  if (value === "") return refuse("base-url-empty", "Enter the address of the API, for example https://api.example.com.");
+  if (value === "")
+    return refuse("base-url-empty", "Enter the address of the API, for example https://api.example.com.");
   if (!HAS_SCHEME.test(value)) {
     const scheme = OTHER_SCHEME.exec(value)?.[1];
     if (scheme !== undefined && !/^https?$/i.test(scheme)) {
       return refuse("base-url-not-http", `Only http:// and https:// addresses work here, not ${scheme}:.`);
     }
     const address = value.replace(BROKEN_HTTP_SCHEME, "");
-    return refuse("base-url-not-http", `Start the address with http:// or https://, for example https://${address || "api.example.com"}.`);
+    return refuse(
+      "base-url-not-http",
+      `Start the address with http:// or https://, for example https://${address || "api.example.com"}.`,
+    );
   }
 
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return refuse("base-url-unparsable", "This is not a valid address. Check it for typos, for example https://api.example.com.");
+    return refuse(
+      "base-url-unparsable",
+      "This is not a valid address. Check it for typos, for example https://api.example.com.",
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return refuse("base-url-not-http", `Only http:// and https:// addresses work here, not ${url.protocol}//.`);
   }
   if (url.username !== "" || url.password !== "") {
-    return refuse("base-url-has-credentials", "Remove the user name and password from the address: the API key goes in its own field.");
+    return refuse(
+      "base-url-has-credentials",
+      "Remove the user name and password from the address: the API key goes in its own field.",
+    );
   }
-  if (value.includes("?")) return refuse("base-url-has-query", "Remove the query string (from “?” on): the base URL is only the address of the API.");
-  if (value.includes("#")) return refuse("base-url-has-query", "Remove the fragment (from “#” on): the base URL is only the address of the API.");
+  if (value.includes("?"))
+    return refuse(
+      "base-url-has-query",
+      "Remove the query string (from “?” on): the base URL is only the address of the API.",
+    );
+  if (value.includes("#"))
+    return refuse(
+      "base-url-has-query",
+      "Remove the fragment (from “#” on): the base URL is only the address of the API.",
+    );
 
   let path = url.pathname.replace(/\/+$/, "");
   const operation = stored ? null : OPERATION_PATH.exec(path);
@@ -82,7 +100,9 @@ export type BaseUrlValidation = { ok: true; baseUrl: string } | { ok: false; err
 /** A stored connection's base URL as requests use it, or the InvalidConnectionError it is. */
 export function validateBaseUrl(input: string): BaseUrlValidation {
   const check = checkBaseUrl(input, { stored: true });
-  return check.ok ? { ok: true, baseUrl: check.baseUrl } : { ok: false, error: new InvalidConnectionError(check.problem, check.reason) };
+  return check.ok
+    ? { ok: true, baseUrl: check.baseUrl }
+    : { ok: false, error: new InvalidConnectionError(check.problem, check.reason) };
 }
 
 /** Trims and drops trailing slashes; throws an InvalidConnectionError for anything but http(s) (or "" / "/path"). */

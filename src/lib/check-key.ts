@@ -17,12 +17,12 @@ export type KeyProblem =
   | "masked";
 
 export type KeyCheck =
-  | { ok: true; key: string; fixes: KeyFix[] }
-  | { ok: false; problem: KeyProblem; reason: string; fixes: KeyFix[] };
+  { ok: true; key: string; fixes: KeyFix[] } | { ok: false; problem: KeyProblem; reason: string; fixes: KeyFix[] };
 
 export const KEY_FIX_MESSAGES: Record<KeyFix, string> = {
   "trimmed-whitespace": "Removed the spaces or line breaks around the key.",
-  "removed-authorization-header": "Removed the pasted “Authorization: Bearer” text: Keyscope sends that header for you.",
+  "removed-authorization-header":
+    "Removed the pasted “Authorization: Bearer” text: Keyscope sends that header for you.",
   "removed-bearer-prefix": "Removed the “Bearer ” prefix: Keyscope adds it to the header for you.",
 };
 

@@ -70,7 +70,9 @@ export function missingPermissionsDetail(wanted: readonly string[]): string {
  * The reference server's admin command that creates a root key and prints its secret. The permissions are
  * quoted: a shell would expand the `*` of `api.*.read_key` against the files of the current folder.
  */
-export function createRootKeyCommand(options: { name?: string; permissions?: readonly string[]; ratelimit?: string } = {}): string {
+export function createRootKeyCommand(
+  options: { name?: string; permissions?: readonly string[]; ratelimit?: string } = {},
+): string {
   const { name, permissions = [], ratelimit } = options;
   return [
     "npm run admin -- root-key create",

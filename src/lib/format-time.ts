@@ -72,5 +72,9 @@ export function formatIsoTime(time: number): string | null {
 
 /** "2026-11-20 10:00:00 UTC": the exact instant for reading, to the second; null when the number is not a date. */
 export function formatUtcTime(time: number): string | null {
-  return formatIsoTime(time)?.replace("T", " ").replace(/\.\d+Z$/, " UTC") ?? null;
+  return (
+    formatIsoTime(time)
+      ?.replace("T", " ")
+      .replace(/\.\d+Z$/, " UTC") ?? null
+  );
 }

@@ -38,7 +38,8 @@ export function nextRefill(credits: Credits | undefined, now: number): number | 
 export function appliedRateLimits(key: KeyFacts): { limit: RateLimit; sharedBy?: string }[] {
   const byName = new Map<string, { limit: RateLimit; sharedBy?: string }>();
   const identity = key.identity;
-  for (const limit of identity?.ratelimits ?? []) byName.set(limit.name, { limit, ...(identity && { sharedBy: identity.externalId }) });
+  for (const limit of identity?.ratelimits ?? [])
+    byName.set(limit.name, { limit, ...(identity && { sharedBy: identity.externalId }) });
   for (const limit of key.ratelimits ?? []) byName.set(limit.name, { limit });
   return [...byName.values()].filter(({ limit }) => limit.autoApply !== false);
 }

@@ -10,7 +10,11 @@ import { fingerprint } from "./fingerprint";
  */
 export function keyQueryOptions(connection: Connection, keyId: string) {
   return queryOptions({
-    queryKey: ["keys", "get", { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey), keyId }] as const,
+    queryKey: [
+      "keys",
+      "get",
+      { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey), keyId },
+    ] as const,
     queryFn: async ({ signal }) => (await getKey(connection, keyId, { signal })).key,
   });
 }

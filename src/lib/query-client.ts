@@ -1,11 +1,6 @@
 /** The one QueryClient setup: which failures are worth retrying, and the error type every query reports. */
 import { QueryClient } from "@tanstack/react-query";
-import {
-  ApiError,
-  NetworkError,
-  UnexpectedResponseError,
-  type KeyscopeError,
-} from "./api-errors";
+import { ApiError, NetworkError, UnexpectedResponseError, type KeyscopeError } from "./api-errors";
 
 declare module "@tanstack/react-query" {
   interface Register {

@@ -66,12 +66,18 @@ export function redactResponseBody(body: string): string {
   const { data } = parsed;
   if (typeof data !== "object" || data === null || Array.isArray(data)) return body;
   if (!("key" in data) && !("plaintext" in data)) return body;
-  const redacted = { ...data, ...("key" in data && { key: REDACTED }), ...("plaintext" in data && { plaintext: REDACTED }) };
+  const redacted = {
+    ...data,
+    ...("key" in data && { key: REDACTED }),
+    ...("plaintext" in data && { plaintext: REDACTED }),
+  };
   return JSON.stringify({ ...parsed, data: redacted });
 }
 
 function cut(text: string): string {
-  return text.length > JOURNAL_BODY_MAX ? `${text.slice(0, JOURNAL_BODY_MAX)}… (${formatCount(text.length)} characters in all)` : text;
+  return text.length > JOURNAL_BODY_MAX
+    ? `${text.slice(0, JOURNAL_BODY_MAX)}… (${formatCount(text.length)} characters in all)`
+    : text;
 }
 
 export interface JournalStart {
@@ -82,7 +88,9 @@ export interface JournalStart {
 }
 
 /** Records a call as it starts; returns how to record its end. The caller passes texts already scrubbed. */
-export function recordRequest(start: JournalStart): (end: { status: number | null; requestId: string | null; responseBody: string }) => void {
+export function recordRequest(
+  start: JournalStart,
+): (end: { status: number | null; requestId: string | null; responseBody: string }) => void {
   const entry: JournalEntry = {
     ...start,
     requestBody: cut(start.requestBody),
@@ -96,7 +104,12 @@ export function recordRequest(start: JournalStart): (end: { status: number | nul
   entries = [...entries, entry].slice(-JOURNAL_SIZE);
   notify();
   return (end) => {
-    const finished: JournalEntry = { ...entry, ...end, responseBody: cut(end.responseBody), durationMs: Date.now() - entry.at };
+    const finished: JournalEntry = {
+      ...entry,
+      ...end,
+      responseBody: cut(end.responseBody),
+      durationMs: Date.now() - entry.at,
+    };
     // It may have left the ring already: then there is nothing to update.
     if (!entries.some((item) => item.seq === entry.seq)) return;
     entries = entries.map((item) => (item.seq === entry.seq ? finished : item));

@@ -39,7 +39,8 @@ export function watchFailedStylesheets(): void {
   document.addEventListener(
     "error",
     (event) => {
-      if (event.target instanceof HTMLLinkElement && event.target.rel === "stylesheet") failedStylesheets.add(event.target);
+      if (event.target instanceof HTMLLinkElement && event.target.rel === "stylesheet")
+        failedStylesheets.add(event.target);
     },
     // Capture: a <link>'s error event does not bubble.
     true,
@@ -123,7 +124,11 @@ function isNamespace(value: unknown): boolean {
  * (`?retry=N`) when the browser named it, and takes the module from it (moduleInChunk). `onRetry` runs when a
  * failed load is reset for the next try; `fits` tells whether what was imported is the module asked for.
  */
-export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void, fits: (candidate: M) => boolean = onlyModule): RetryableModule<M> {
+export function retryableModule<M>(
+  load: () => Promise<M>,
+  onRetry?: () => void,
+  fits: (candidate: M) => boolean = onlyModule,
+): RetryableModule<M> {
   let loaded: M | undefined;
   let attempt: Promise<M> | undefined;
   let failed = false;
@@ -185,8 +190,12 @@ export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void,
 }
 
 /** `load` imports the module, `pick` takes the component from it; a failed load is tried again on the next try. */
-export function retryableLazy<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): RetryableLazy<P> {
-  const makeLazy = (): LazyExoticComponent<ComponentType<P>> => lazy(async () => ({ default: pick(await code.load()) }));
+export function retryableLazy<M, P extends object>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType<P>,
+): RetryableLazy<P> {
+  const makeLazy = (): LazyExoticComponent<ComponentType<P>> =>
+    lazy(async () => ({ default: pick(await code.load()) }));
   const code = retryableModule(
     load,
     () => (Current = makeLazy()),

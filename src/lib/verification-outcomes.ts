@@ -80,7 +80,8 @@ const OUTCOME_ENTRIES: Record<VerificationOutcome, OutcomeEntry> = {
   VALID: {
     tone: "info",
     heading: "Verified",
-    whatHappened: "The key exists, is enabled and not expired, had the permissions and credits asked for, and was within its rate limits.",
+    whatHappened:
+      "The key exists, is enabled and not expired, had the permissions and credits asked for, and was within its rate limits.",
     fixSteps: [],
     likelyCauses: [],
   },
@@ -93,7 +94,11 @@ const OUTCOME_ENTRIES: Record<VerificationOutcome, OutcomeEntry> = {
       "Check that the caller sends the whole key, exactly as it was created.",
       "Check that the caller verifies against the API (and environment) the key was created in.",
     ],
-    likelyCauses: ["A deleted or never-created key.", "A key from another API or environment.", "A key truncated on the way."],
+    likelyCauses: [
+      "A deleted or never-created key.",
+      "A key from another API or environment.",
+      "A key truncated on the way.",
+    ],
   },
   // The real service's only FORBIDDEN, and the reference server's: the key's API has an IP whitelist.
   FORBIDDEN: {
@@ -115,12 +120,17 @@ const OUTCOME_ENTRIES: Record<VerificationOutcome, OutcomeEntry> = {
     heading: "Refused: the key lacks a permission",
     whatHappened: (facts) =>
       `The verification asked for ${facts.permissions ? `\`${facts.permissions}\`` : "permissions"} and the key does not have ${facts.permissions ? "them" : "all of them"}` +
-      (facts.key?.permissions ? ` (it has ${facts.key.permissions.length === 0 ? "none" : facts.key.permissions.map((name) => `\`${name}\``).join(", ")}).` : "."),
+      (facts.key?.permissions
+        ? ` (it has ${facts.key.permissions.length === 0 ? "none" : facts.key.permissions.map((name) => `\`${name}\``).join(", ")}).`
+        : "."),
     fixSteps: [
       "Give the key the permission (directly or through a role), if it should have it.",
       "Otherwise the refusal is right: the caller asked for something this key may not do.",
     ],
-    likelyCauses: ["The key was created before the permission was required.", "A role that does not include the permission."],
+    likelyCauses: [
+      "The key was created before the permission was required.",
+      "A role that does not include the permission.",
+    ],
   },
   USAGE_EXCEEDED: {
     tone: "warning",
@@ -134,13 +144,21 @@ const OUTCOME_ENTRIES: Record<VerificationOutcome, OutcomeEntry> = {
           : credits.remaining === 0
             ? " It has none left now."
             : ` It has ${formatCount(credits.remaining)} now (a refill or a change since).`;
-      const refill = credits?.refill === undefined ? (credits === undefined ? "" : " Its credits are never refilled.") : ` Its credits are ${describeRefill(credits.refill)}.`;
+      const refill =
+        credits?.refill === undefined
+          ? credits === undefined
+            ? ""
+            : " Its credits are never refilled."
+          : ` Its credits are ${describeRefill(credits.refill)}.`;
       return `The verification cost more credits than the key had left.${now}${refill}`;
     },
     fixSteps: (facts) =>
       facts.key?.credits?.refill === undefined
         ? ["Add credits to the key (or give it a refill), if it should go on being used."]
-        : ["Add credits to the key (or raise its refill), if it should go on being used.", "Otherwise wait for the next refill."],
+        : [
+            "Add credits to the key (or raise its refill), if it should go on being used.",
+            "Otherwise wait for the next refill.",
+          ],
     likelyCauses: ["The key's usage was capped on purpose.", "A client retrying in a loop spent the credits."],
   },
   RATE_LIMITED: {
@@ -157,14 +175,21 @@ const OUTCOME_ENTRIES: Record<VerificationOutcome, OutcomeEntry> = {
       "Slow the caller down, or spread its requests over time.",
       "Raise the limit on the key or its identity, if the traffic is expected.",
     ],
-    likelyCauses: ["A burst of traffic from one client.", "Several clients sharing one key.", "A limit set lower than the traffic."],
+    likelyCauses: [
+      "A burst of traffic from one client.",
+      "Several clients sharing one key.",
+      "A limit set lower than the traffic.",
+    ],
   },
   DISABLED: {
     tone: "danger",
     heading: "Refused: the key is disabled",
     whatHappened: "The key exists but is disabled, so every verification of it is refused until it is enabled again.",
     fixSteps: ["Enable the key again, if it was disabled by mistake.", "Otherwise give the caller another key."],
-    likelyCauses: ["Someone disabled the key on purpose, for example while rotating keys.", "An automated policy disabled it."],
+    likelyCauses: [
+      "Someone disabled the key on purpose, for example while rotating keys.",
+      "An automated policy disabled it.",
+    ],
   },
   EXPIRED: {
     tone: "danger",
@@ -179,7 +204,8 @@ const OUTCOME_ENTRIES: Record<VerificationOutcome, OutcomeEntry> = {
   INVALID: {
     tone: "danger",
     heading: "Refused: the key was invalid",
-    whatHappened: "Analytics recorded the verification as invalid: the key was malformed or failed a check that has no outcome of its own.",
+    whatHappened:
+      "Analytics recorded the verification as invalid: the key was malformed or failed a check that has no outcome of its own.",
     fixSteps: ["Check that the caller sends the whole key, without quotes, spaces or a `Bearer ` prefix."],
     likelyCauses: ["A malformed or truncated key.", "A key sent in the wrong form."],
   },

@@ -8,7 +8,9 @@ test.use({ bypassCSP: true });
 test("key entry has no serious accessibility violation, light or dark", async ({ page, server }) => {
   await page.goto(`${server.url}/connect`);
   await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
-  expect(await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `key-entry-${colorScheme}`))).toEqual({ light: [], dark: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `key-entry-${colorScheme}`)),
+  ).toEqual({ light: [], dark: [] });
 });
 
 test("the keys page has no serious accessibility violation, light or dark", async ({ page, server, rootKey }) => {
@@ -16,10 +18,15 @@ test("the keys page has no serious accessibility violation, light or dark", asyn
   await enterKey(page, rootKey);
   await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
   await expect(page.getByText(/\d+ keys?/).first()).toBeVisible();
-  expect(await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `keys-${colorScheme}`))).toEqual({ light: [], dark: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `keys-${colorScheme}`)),
+  ).toEqual({ light: [], dark: [] });
 });
 
-test("the keys table with usage bars, badges, the columns menu and the export panel has no serious violation, light or dark", async ({ page, server }) => {
+test("the keys table with usage bars, badges, the columns menu and the export panel has no serious violation, light or dark", async ({
+  page,
+  server,
+}) => {
   await page.goto(server.url);
   await enterKey(page, server.rootKey ?? "");
   const table = page.getByRole("table", { name: "API keys" });
@@ -27,26 +34,42 @@ test("the keys table with usage bars, badges, the columns menu and the export pa
   await page.getByText("Columns", { exact: true }).click();
   await page.getByRole("button", { name: "Export…" }).click();
   await expect(page.getByRole("region", { name: "Export" })).toBeVisible();
-  expect(await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `keys-usage-export-${colorScheme}`))).toEqual({ light: [], dark: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (colorScheme) =>
+      saveScreenshot(page, `keys-usage-export-${colorScheme}`),
+    ),
+  ).toEqual({ light: [], dark: [] });
 });
 
 test("an error panel has no serious accessibility violation, light or dark", async ({ page, server }) => {
   await page.goto(server.url);
   await enterKey(page, "ks_root_ThisKeyDoesNotExist1234567");
   await expect(page.getByRole("alert")).toBeVisible();
-  expect(await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `panel-key-not-found-${colorScheme}`))).toEqual({ light: [], dark: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (colorScheme) =>
+      saveScreenshot(page, `panel-key-not-found-${colorScheme}`),
+    ),
+  ).toEqual({ light: [], dark: [] });
 });
 
-test("the troubleshoot page with a diagnosis has no serious accessibility violation, light or dark", async ({ page, server }) => {
+test("the troubleshoot page with a diagnosis has no serious accessibility violation, light or dark", async ({
+  page,
+  server,
+}) => {
   await page.goto(server.url);
   await enterKey(page, "ks_root_ThisKeyDoesNotExist1234567");
   await page.getByRole("link", { name: "Troubleshoot", exact: true }).click();
   await page.getByRole("button", { name: "Run diagnostics" }).click();
   await expect(page.getByRole("heading", { name: "Diagnosis" })).toBeFocused();
-  expect(await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `troubleshoot-${colorScheme}`))).toEqual({ light: [], dark: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `troubleshoot-${colorScheme}`)),
+  ).toEqual({ light: [], dark: [] });
 });
 
-test("environments on key entry and in the header have no serious accessibility violation, light or dark", async ({ page, server }) => {
+test("environments on key entry and in the header have no serious accessibility violation, light or dark", async ({
+  page,
+  server,
+}) => {
   await page.goto(`${server.url}/connect`);
   const add = page.getByRole("form", { name: "Add an environment" });
   await add.getByLabel("Environment name").fill("Development");
@@ -55,13 +78,17 @@ test("environments on key entry and in the header have no serious accessibility 
   await add.getByLabel("Environment URL").fill("https://api.example.com");
   await add.getByRole("button", { name: "Add environment" }).click();
   await expect(page.getByTestId("environment-badge")).toHaveText(/Development$/);
-  expect(await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `environments-${colorScheme}`))).toEqual({ light: [], dark: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `environments-${colorScheme}`)),
+  ).toEqual({ light: [], dark: [] });
 });
 
 test("the not-found page has no serious accessibility violation, light or dark", async ({ page, server }) => {
   await page.goto(`${server.url}/no/such/page`);
   await expect(page.getByRole("link", { name: /home|keys|back/i }).first()).toBeVisible();
-  expect(await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `not-found-${colorScheme}`))).toEqual({ light: [], dark: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `not-found-${colorScheme}`)),
+  ).toEqual({ light: [], dark: [] });
 });
 
 test.describe("on a phone", () => {

@@ -19,7 +19,11 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   // Injected once per document (a navigation drops it); only violations are collected, which is all that is read.
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: axePath });
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: { resultTypes: string[] }) => Promise<AxeResultShape> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: { resultTypes: string[] }) => Promise<AxeResultShape> };
+      }
+    ).axe;
     return axe.run(document, { resultTypes: ["violations"] });
   });
   return result.violations
@@ -37,11 +41,16 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
  * the two: the same page, not a second visit). Each theme is checked once its colour transitions have ended;
  * `afterEach` runs in each theme after axe (a screenshot, say).
  */
-export async function seriousViolationsInBothThemes(page: Page, afterEach?: (colorScheme: "light" | "dark") => Promise<void>): Promise<Record<"light" | "dark", AxeViolation[]>> {
+export async function seriousViolationsInBothThemes(
+  page: Page,
+  afterEach?: (colorScheme: "light" | "dark") => Promise<void>,
+): Promise<Record<"light" | "dark", AxeViolation[]>> {
   const found = { light: [] as AxeViolation[], dark: [] as AxeViolation[] };
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
-    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
+    await page.evaluate(() =>
+      Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))),
+    );
     found[colorScheme] = await seriousViolations(page);
     await afterEach?.(colorScheme);
   }

@@ -11,7 +11,14 @@ const bothThemesClean = { light: [], dark: [] };
 
 /** May list, change, delete and verify every API's keys. */
 function actingRootKey(server: StartedServer, name: string): Promise<string> {
-  return server.admin(["root-key", "create", "--name", name, "--permissions", "api.*.read_key,api.*.update_key,api.*.delete_key,api.*.verify_key"]);
+  return server.admin([
+    "root-key",
+    "create",
+    "--name",
+    name,
+    "--permissions",
+    "api.*.read_key,api.*.update_key,api.*.delete_key,api.*.verify_key",
+  ]);
 }
 
 /**
@@ -25,10 +32,17 @@ function ownPrefix(word: string): string {
 /** The keys this file's current test made, deleted after it (below). */
 const made: string[] = [];
 
-async function createKeys(server: StartedServer, prefix: string, count: number, extra: string[] = []): Promise<{ keyId: string; secret: string }[]> {
+async function createKeys(
+  server: StartedServer,
+  prefix: string,
+  count: number,
+  extra: string[] = [],
+): Promise<{ keyId: string; secret: string }[]> {
   const keys: { keyId: string; secret: string }[] = [];
   for (let n = 0; n < count; n += 1) {
-    const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", `${prefix}${String(n).padStart(2, "0")}`, ...extra])).split(" ");
+    const [keyId = "", secret = ""] = (
+      await server.admin(["keys", "create", "--name", `${prefix}${String(n).padStart(2, "0")}`, ...extra])
+    ).split(" ");
     keys.push({ keyId, secret });
     made.push(keyId);
   }
@@ -41,7 +55,10 @@ test.afterEach(async ({ server, request }) => {
   if (made.length === 0) return;
   const rootKey = await actingRootKey(server, "e2e-bulk-cleanup");
   for (const keyId of made.splice(0)) {
-    const answer = await request.post(`${server.url}/v2/keys.deleteKey`, { headers: { Authorization: `Bearer ${rootKey}` }, data: { keyId } });
+    const answer = await request.post(`${server.url}/v2/keys.deleteKey`, {
+      headers: { Authorization: `Bearer ${rootKey}` },
+      data: { keyId },
+    });
     // 404: the test deleted it already.
     expect([200, 404], keyId).toContain(answer.status());
   }
@@ -58,14 +75,26 @@ async function openKeys(page: Page, server: StartedServer, rootKey: string, filt
 
 const selectionBar = (page: Page) => page.getByRole("group", { name: "Selected keys", exact: true });
 
-test("a bulk disable of 50 keys with one refused reports 49 and the one, with why; the 49 verify DISABLED", async ({ page, server }) => {
+test("a bulk disable of 50 keys with one refused reports 49 and the one, with why; the 49 verify DISABLED", async ({
+  page,
+  server,
+}) => {
   const allowedApi = await server.admin(["apis", "create", "--name", "e2e-bulk-allowed"]);
   const otherApi = await server.admin(["apis", "create", "--name", "e2e-bulk-other"]);
   // May list every key, but change only the keys of one API.
-  const rootKey = await server.admin(["root-key", "create", "--name", "e2e-bulk", "--permissions", `api.*.read_key,api.${allowedApi}.update_key`]);
+  const rootKey = await server.admin([
+    "root-key",
+    "create",
+    "--name",
+    "e2e-bulk",
+    "--permissions",
+    `api.*.read_key,api.${allowedApi}.update_key`,
+  ]);
   const prefix = ownPrefix("bulk");
   const allowed = await createKeys(server, prefix, 49, ["--api", allowedApi]);
-  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", `${prefix}49 elsewhere`, "--api", otherApi])).split(" ");
+  const [keyId = "", secret = ""] = (
+    await server.admin(["keys", "create", "--name", `${prefix}49 elsewhere`, "--api", otherApi])
+  ).split(" ");
   const refused = { keyId, secret };
   made.push(keyId);
   const verifier = await actingRootKey(server, "e2e-bulk-verifier");
@@ -84,19 +113,26 @@ test("a bulk disable of 50 keys with one refused reports 49 and the one, with wh
   // Shift-click selects a range.
   const rows = page.getByRole("table").getByRole("row");
   await rows.nth(1).getByRole("checkbox").click();
-  await rows.nth(5).getByRole("checkbox").click({ modifiers: ["Shift"] });
+  await rows
+    .nth(5)
+    .getByRole("checkbox")
+    .click({ modifiers: ["Shift"] });
   await expect(selectionBar(page).getByRole("status").first()).toHaveText("5 keys selected");
   await expect(selectionBar(page).getByRole("button", { name: "Disable" })).toBeVisible();
   expect(scripts.filter(bulkCode)).not.toEqual([]);
 
   await page.getByRole("checkbox", { name: "Select all 50 shown" }).check();
   await expect(selectionBar(page).getByRole("status").first()).toHaveText("50 keys selected");
-  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `bulk-selection-${scheme}`))).toEqual(bothThemesClean);
+  expect(
+    await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `bulk-selection-${scheme}`)),
+  ).toEqual(bothThemesClean);
 
   await selectionBar(page).getByRole("button", { name: "Disable" }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading")).toHaveText("Disable 50 keys?");
-  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `bulk-confirm-${scheme}`))).toEqual(bothThemesClean);
+  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `bulk-confirm-${scheme}`))).toEqual(
+    bothThemesClean,
+  );
   await dialog.getByRole("button", { name: "Disable 50 keys" }).click();
 
   await expect(dialog.getByRole("heading", { name: "Disabled 49 of 50 keys" })).toBeVisible();
@@ -107,7 +143,9 @@ test("a bulk disable of 50 keys with one refused reports 49 and the one, with wh
   await expect(failed).toContainText("This root key may not change keys");
   await expect(failed).toContainText("403");
   await expect(dialog.getByRole("button", { name: "Retry the 1 not changed" })).toBeVisible();
-  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `bulk-result-${scheme}`))).toEqual(bothThemesClean);
+  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `bulk-result-${scheme}`))).toEqual(
+    bothThemesClean,
+  );
 
   for (const key of allowed) expect(await verifyCode(server, verifier, key.secret), key.keyId).toBe("DISABLED");
   expect(await verifyCode(server, verifier, refused.secret)).toBe("VALID");
@@ -117,14 +155,24 @@ test("a bulk disable of 50 keys with one refused reports 49 and the one, with wh
   await expect(selectionBar(page).getByRole("button", { name: "Disable" })).toBeFocused();
   // (Only the rows in view are drawn: the filter brings one forward.)
   await page.getByRole("searchbox", { name: "Filter keys" }).fill(`${prefix}00`);
-  await expect(page.getByRole("table").getByRole("row").filter({ hasText: `${prefix}00` })).toContainText("Disabled");
-  await expect(selectionBar(page).getByRole("status").first()).toHaveText("50 keys selected · 49 of them hidden by the filters");
+  await expect(
+    page
+      .getByRole("table")
+      .getByRole("row")
+      .filter({ hasText: `${prefix}00` }),
+  ).toContainText("Disabled");
+  await expect(selectionBar(page).getByRole("status").first()).toHaveText(
+    "50 keys selected · 49 of them hidden by the filters",
+  );
 });
 
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
 
-  test("by touch and keyboard: Select all shown from the bar, unselect one, enable the rest", async ({ page, server }) => {
+  test("by touch and keyboard: Select all shown from the bar, unselect one, enable the rest", async ({
+    page,
+    server,
+  }) => {
     const rootKey = await actingRootKey(server, "e2e-bulk-phone");
     const prefix = ownPrefix("phone-bulk");
     const keys = await createKeys(server, prefix, 6);
@@ -144,7 +192,9 @@ test.describe("on a phone", () => {
     await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog");
     await expect(dialog.getByRole("heading")).toHaveText("Enable 5 keys?");
-    expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `bulk-phone-confirm-${scheme}`))).toEqual(bothThemesClean);
+    expect(
+      await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `bulk-phone-confirm-${scheme}`)),
+    ).toEqual(bothThemesClean);
     await dialog.getByRole("button", { name: "Enable 5 keys" }).focus();
     await page.keyboard.press("Enter");
     await expect(dialog.getByRole("heading", { name: "Enabled 5 keys" })).toBeVisible();
@@ -158,7 +208,10 @@ test.describe("on a phone", () => {
   });
 });
 
-test("deleting many: a typed confirmation; a key deleted elsewhere meanwhile is named; the result stays until closed, then the deleted leave the list", async ({ page, server }) => {
+test("deleting many: a typed confirmation; a key deleted elsewhere meanwhile is named; the result stays until closed, then the deleted leave the list", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-bulk-delete");
   const prefix = ownPrefix("delete-bulk");
   const keys = await createKeys(server, prefix, 5);
@@ -188,7 +241,10 @@ test("deleting many: a typed confirmation; a key deleted elsewhere meanwhile is 
   for (const key of keys) expect(await verifyCode(server, rootKey, key.secret), key.keyId).toBe("NOT_FOUND");
 });
 
-test("a run rate limited, then cut off from the API, says so in place; its retry repeats none of the keys that changed", async ({ page, server }) => {
+test("a run rate limited, then cut off from the API, says so in place; its retry repeats none of the keys that changed", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-bulk-offline");
   const prefix = ownPrefix("offline-bulk");
   const keys = await createKeys(server, prefix, 8);
@@ -209,7 +265,15 @@ test("a run rate limited, then cut off from the API, says so in place; its retry
       return route.fulfill({
         status: 429,
         headers: { "content-type": "application/json", "retry-after": "2" },
-        body: JSON.stringify({ meta: { requestId: "req_429" }, error: { status: 429, title: "Too Many Requests", detail: "Slow down", type: "https://unkey.com/docs/errors/unkey/application/too_many_requests" } }),
+        body: JSON.stringify({
+          meta: { requestId: "req_429" },
+          error: {
+            status: 429,
+            title: "Too Many Requests",
+            detail: "Slow down",
+            type: "https://unkey.com/docs/errors/unkey/application/too_many_requests",
+          },
+        }),
       });
     }
     if (!restored && sent.length >= 3) connected = false;
@@ -238,7 +302,11 @@ test("a run rate limited, then cut off from the API, says so in place; its retry
   for (const key of keys) expect(await verifyCode(server, rootKey, key.secret), key.keyId).toBe("DISABLED");
 });
 
-test("a bulk change made in one tab shows in the others, carried in the tabs' message: no tab reloads the keys one by one", async ({ page, server, context }) => {
+test("a bulk change made in one tab shows in the others, carried in the tabs' message: no tab reloads the keys one by one", async ({
+  page,
+  server,
+  context,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-bulk-tabs");
   const prefix = ownPrefix("tabs-bulk");
   await createKeys(server, prefix, 3);
@@ -246,10 +314,14 @@ test("a bulk change made in one tab shows in the others, carried in the tabs' me
   const firstTabRows = () => page.getByRole("table").getByRole("row").filter({ hasText: prefix });
   await expect(firstTabRows()).toHaveCount(3);
   // A second tab of the same session: the key travels in the tab's session, so it is opened from the first.
-  const [other] = await Promise.all([context.waitForEvent("page"), page.evaluate((href) => window.open(href), `${server.url}/keys`)]);
+  const [other] = await Promise.all([
+    context.waitForEvent("page"),
+    page.evaluate((href) => window.open(href), `${server.url}/keys`),
+  ]);
   if (other === undefined) throw new Error("no second tab");
   const keyReloads: string[] = [];
-  for (const tab of [page, other]) tab.on("request", (request) => void (request.url().endsWith("/v2/keys.getKey") && keyReloads.push(request.url())));
+  for (const tab of [page, other])
+    tab.on("request", (request) => void (request.url().endsWith("/v2/keys.getKey") && keyReloads.push(request.url())));
   await other.getByRole("searchbox", { name: "Filter keys" }).fill(prefix);
   await other.getByRole("button", { name: "Select", exact: true }).click();
   await other.getByRole("checkbox", { name: "Select all 3 shown" }).check();

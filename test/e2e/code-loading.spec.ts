@@ -69,7 +69,11 @@ test("a page whose code failed to load keeps the header, and Retry loads it", as
   await expect(page.getByRole("button", { name: "Run diagnostics" })).toBeVisible();
   // Styled too: the page's stylesheet that failed is loaded now.
   await expect
-    .poll(() => page.evaluate(() => [...document.styleSheets].some((sheet) => sheet.href?.includes("/assets/troubleshoot-route-") === true)))
+    .poll(() =>
+      page.evaluate(() =>
+        [...document.styleSheets].some((sheet) => sheet.href?.includes("/assets/troubleshoot-route-") === true),
+      ),
+    )
     .toBe(true);
   await saveScreenshot(page, "code-loading-retried");
 });
@@ -87,7 +91,10 @@ async function hangTroubleshootCode(page: Page): Promise<() => void> {
   return hanging.release;
 }
 
-test("a page opened directly whose code never arrives shows the header and a loading line, not the loading screen for ever, and the user can go elsewhere", async ({ page, server }) => {
+test("a page opened directly whose code never arrives shows the header and a loading line, not the loading screen for ever, and the user can go elsewhere", async ({
+  page,
+  server,
+}) => {
   const release = await hangTroubleshootCode(page);
   try {
     await page.goto(`${server.url}/troubleshoot`);
@@ -103,7 +110,11 @@ test("a page opened directly whose code never arrives shows the header and a loa
   }
 });
 
-test("a page reached from another whose code never arrives says it is loading, rather than leaving the previous page under its address", async ({ page, server, rootKey }) => {
+test("a page reached from another whose code never arrives says it is loading, rather than leaving the previous page under its address", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   const release = await hangTroubleshootCode(page);
   try {
     await page.goto(server.url);
@@ -118,7 +129,11 @@ test("a page reached from another whose code never arrives says it is loading, r
   }
 });
 
-test("Retry loads a page's code even in a browser that remembers a failed import of its address (as Chromium 150 does)", async ({ page, server, rootKey }) => {
+test("Retry loads a page's code even in a browser that remembers a failed import of its address (as Chromium 150 does)", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   // Simulated on a browser that does not remember: while the server is "down" every address of the page's code
   // fails; once it is back, the script's own address still fails, as every later import() of it does in a browser
   // that kept the failure. Only another address of the same file loads. (A stylesheet is fetched again by a
@@ -144,11 +159,21 @@ test("Retry loads a page's code even in a browser that remembers a failed import
   await panel.getByRole("button", { name: "Retry" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Troubleshoot" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Run diagnostics" })).toBeVisible();
-  expect(asked.filter((address) => /\.js$/.test(address)).length, "the first try asked the script's own address").toBeGreaterThan(0);
-  expect(asked.some((address) => /\.js\?retry=\d+$/.test(address)), "a later try asked another address").toBe(true);
+  expect(
+    asked.filter((address) => /\.js$/.test(address)).length,
+    "the first try asked the script's own address",
+  ).toBeGreaterThan(0);
+  expect(
+    asked.some((address) => /\.js\?retry=\d+$/.test(address)),
+    "a later try asked another address",
+  ).toBe(true);
 });
 
-test("Retry loads the keys page opened directly, whose code shares its file with the list's query", async ({ page, server, rootKey }) => {
+test("Retry loads the keys page opened directly, whose code shares its file with the list's query", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   // The bundler puts the keys page and the list's query in one file, which exports each under a short alias: a
   // try under a fresh address must take the page from it, not the file's own exports (no page: a bug report).
   await page.goto(server.url);
@@ -169,7 +194,11 @@ test("Retry loads the keys page opened directly, whose code shares its file with
 test.describe("the keys table's scrolling code", () => {
   test.use({ viewport: { width: 1280, height: 400 } });
 
-  test("when it does not arrive, the first rows stay usable with a line that says so, and Retry loads it", async ({ page, server, rootKey }) => {
+  test("when it does not arrive, the first rows stay usable with a line that says so, and Retry loads it", async ({
+    page,
+    server,
+    rootKey,
+  }) => {
     const chunk = /\/assets\/virtual-key-rows-[^/?]+\.js(\?.*)?$/;
     await page.route(chunk, (route) => route.abort("connectionrefused"));
     await page.goto(server.url);
@@ -194,7 +223,11 @@ test.describe("the keys table's scrolling code", () => {
   });
 });
 
-test("when the keys table's sorting code does not arrive, the rows stay in the loaded order with a line that says so, and Retry loads it", async ({ page, server, rootKey }) => {
+test("when the keys table's sorting code does not arrive, the rows stay in the loaded order with a line that says so, and Retry loads it", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   const chunk = /\/assets\/key-sorting-[^/?]+\.js(\?.*)?$/;
   await page.route(chunk, (route) => route.abort("connectionrefused"));
   await page.goto(server.url);
@@ -213,7 +246,11 @@ test("when the keys table's sorting code does not arrive, the rows stay in the l
   await expect(nameHeader).toHaveAttribute("aria-sort", "ascending");
 });
 
-test("header clicks while the sorting code is on its way say it is sorting, and the last one wins once it arrives", async ({ page, server, rootKey }) => {
+test("header clicks while the sorting code is on its way say it is sorting, and the last one wins once it arrives", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   const chunk = /\/assets\/key-sorting-[^/?]+\.js(\?.*)?$/;
   const { released, release } = held();
   await page.route(chunk, async (route) => {
@@ -234,7 +271,10 @@ test("header clicks while the sorting code is on its way say it is sorting, and 
   await expect(nameHeader).not.toHaveAttribute("aria-busy");
 });
 
-test("when the app's own code does not arrive on the first load, the page says so with Reload, never blank", async ({ page, server }) => {
+test("when the app's own code does not arrive on the first load, the page says so with Reload, never blank", async ({
+  page,
+  server,
+}) => {
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   // The app's chunk (and the runtime the first chunk's import of it needs) refused, as by a server going away.

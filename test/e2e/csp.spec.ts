@@ -21,7 +21,9 @@ async function recordViolations(page: Page): Promise<string[]> {
   await page.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener("securitypolicyviolation", (event) => {
-      window.__cspViolations?.push(`${event.violatedDirective} blocked ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`);
+      window.__cspViolations?.push(
+        `${event.violatedDirective} blocked ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`,
+      );
     });
   });
   return fromConsole;
@@ -81,6 +83,8 @@ test("an inline script injected into the dashboard is refused and reported", asy
   });
   await expect.poll(() => violationsIn(page)).toEqual([expect.stringMatching(/^script-src/)]);
   expect(await page.evaluate(() => (window as { __injected?: boolean }).__injected)).toBeUndefined();
-  expect(fromConsole).toEqual([expect.stringMatching(/violates the following Content Security Policy directive 'script-src 'self''/)]);
+  expect(fromConsole).toEqual([
+    expect.stringMatching(/violates the following Content Security Policy directive 'script-src 'self''/),
+  ]);
   await context.close();
 });

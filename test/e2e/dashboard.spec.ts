@@ -2,7 +2,8 @@ import { startGateway } from "../support/gateway";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
 test("a valid key lists the workspace's keys", async ({ page, server, rootKey }) => {
-  const demoKeyId = (await server.admin(["keys", "create", "--name", "Checkout service (production)"])).split(" ")[0] ?? "";
+  const demoKeyId =
+    (await server.admin(["keys", "create", "--name", "Checkout service (production)"])).split(" ")[0] ?? "";
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await expect(page).toHaveURL(/\/keys$/);
@@ -15,7 +16,12 @@ test("a valid key lists the workspace's keys", async ({ page, server, rootKey })
   await saveScreenshot(page, "keys");
 });
 
-test("a reload keeps the session and a new browser context asks for the key again", async ({ page, browser, server, rootKey }) => {
+test("a reload keeps the session and a new browser context asks for the key again", async ({
+  page,
+  browser,
+  server,
+  rootKey,
+}) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   // The header offers Forget key as soon as the key is stored, before the move: reload once on the keys page.
@@ -52,14 +58,21 @@ test("an unknown key gets the key-not-found panel with its docs link", async ({ 
   const panel = page.getByRole("alert");
   await expect(panel).toBeVisible();
   await expect(panel.getByRole("heading", { level: 2 })).toBeFocused();
-  await expect(panel.getByRole("link", { name: /docs/i })).toHaveAttribute("href", `${server.url}/docs/errors/svc/authentication/key_not_found`);
+  await expect(panel.getByRole("link", { name: /docs/i })).toHaveAttribute(
+    "href",
+    `${server.url}/docs/errors/svc/authentication/key_not_found`,
+  );
   await expect(panel.getByRole("button", { name: "Re-enter key" })).toBeVisible();
   await saveScreenshot(page, "panel-key-not-found");
   await panel.getByRole("button", { name: "Re-enter key" }).click();
   await expect(page).toHaveURL(/\/connect$/);
 });
 
-test("a gateway that strips Authorization gets the missing-credentials panel naming the stripping", async ({ page, server, rootKey }) => {
+test("a gateway that strips Authorization gets the missing-credentials panel naming the stripping", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   const gateway = await startGateway({ target: server.url, stripAuthorization: true });
   try {
     await page.goto(gateway.url);
@@ -71,7 +84,10 @@ test("a gateway that strips Authorization gets the missing-credentials panel nam
     const panel = page.getByRole("alert");
     await expect(panel).toContainText(/stripp/i);
     await expect(panel).toContainText("Authorization: Bearer <API_KEY>");
-    await expect(panel.getByRole("link", { name: /docs/i })).toHaveAttribute("href", `${gateway.url}/docs/errors/svc/authentication/missing`);
+    await expect(panel.getByRole("link", { name: /docs/i })).toHaveAttribute(
+      "href",
+      `${gateway.url}/docs/errors/svc/authentication/missing`,
+    );
     expect(gateway.seenAuthorization).toContain(`Bearer ${rootKey}`);
     await saveScreenshot(page, "panel-missing-stripped");
   } finally {

@@ -12,7 +12,9 @@ test.describe("on a 360 px screen", () => {
         scroll: document.documentElement.scrollWidth,
         client: document.documentElement.clientWidth,
       }));
-      expect(width.scroll, `${path} is ${width.scroll} px wide on a ${width.client} px screen`).toBeLessThanOrEqual(width.client);
+      expect(width.scroll, `${path} is ${width.scroll} px wide on a ${width.client} px screen`).toBeLessThanOrEqual(
+        width.client,
+      );
       if (path === "/docs") await saveScreenshot(page, "docs-index-360px");
     }
     // The longest code of all, in the page's heading.

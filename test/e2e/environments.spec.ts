@@ -52,7 +52,11 @@ test("in the header's environment menu, arrow keys only move; Enter switches, an
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test("two environments at the same address: the second is warned about, and each can be chosen", async ({ page, server, rootKey }) => {
+test("two environments at the same address: the second is warned about, and each can be chosen", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(`${server.url}/connect`);
   await addEnvironment(page, "Local", server.url);
   await addEnvironment(page, "Local (demo data)", server.url);
@@ -76,7 +80,10 @@ test("two environments at the same address: the second is warned about, and each
   await expect(page.getByTestId("environment-badge")).toHaveText(/Local$/);
 });
 
-test("an environment name with a right-to-left override shows the override, in the list and the header", async ({ page, server }) => {
+test("an environment name with a right-to-left override shows the override, in the list and the header", async ({
+  page,
+  server,
+}) => {
   await page.goto(`${server.url}/connect`);
   await addEnvironment(page, "Prod \u202Eevil", server.url);
   await expect(page.getByTestId("environment-badge")).toHaveText("Environment: Prod ⟨U+202E⟩evil");

@@ -1,9 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { createAnalyticsRootKey, DAY_MS, enterKey, expect, test, withinOnePeriod } from "./fixtures";
 
-test("the Keys toolbar exports the loaded keys as CSV and JSON files named with the date", async ({ page, server, rootKey }, testInfo) => {
+test("the Keys toolbar exports the loaded keys as CSV and JSON files named with the date", async ({
+  page,
+  server,
+  rootKey,
+}, testInfo) => {
   const today = new Date(await withinOnePeriod(testInfo, DAY_MS)).toISOString().slice(0, 10);
-  await server.admin(["keys", "create", "--name", "=HYPERLINK(\"http://evil.example\")"]);
+  await server.admin(["keys", "create", "--name", '=HYPERLINK("http://evil.example")']);
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
@@ -31,7 +35,10 @@ test("the Keys toolbar exports the loaded keys as CSV and JSON files named with 
   expect(parsed.keys.map((key) => key.name)).toContain('=HYPERLINK("http://evil.example")');
 });
 
-test("the CSV status column holds the statuses the table shows, usage's included (#28.13)", async ({ page, server }) => {
+test("the CSV status column holds the statuses the table shows, usage's included (#28.13)", async ({
+  page,
+  server,
+}) => {
   const rootKey = await createAnalyticsRootKey(server, "e2e-export");
   await page.goto(server.url);
   await enterKey(page, rootKey);

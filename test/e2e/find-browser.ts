@@ -14,7 +14,10 @@ const SYSTEM_BROWSERS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr
 /** The binary itself, not /usr/bin's shell wrapper, so that Playwright's signals reach it. */
 const SYSTEM_HEADLESS_SHELLS = ["/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell"];
 /** Debian's package of each kind. */
-const DEBIAN_PACKAGES: Record<BrowserKind, string> = { "headless-shell": "chromium-headless-shell", browser: "chromium" };
+const DEBIAN_PACKAGES: Record<BrowserKind, string> = {
+  "headless-shell": "chromium-headless-shell",
+  browser: "chromium",
+};
 
 function isExecutable(path: string): boolean {
   try {
@@ -53,7 +56,10 @@ export function findBrowser(kind: BrowserKind = "browser"): string {
   if (canInstallWithApt()) {
     console.log(`No Chromium found: installing Debian's ${name} package (about a minute)…`);
     execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
-    execFileSync("apt-get", ["install", "-y", "-qq", name], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    execFileSync("apt-get", ["install", "-y", "-qq", name], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
     const installed = preferred.find(isExecutable);
     if (installed) return installed;
   }

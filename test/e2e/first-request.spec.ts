@@ -17,7 +17,11 @@ function startedEarly(page: Page): Promise<boolean> {
 
 const firstRow = (page: Page) => page.getByRole("table", { name: "API keys" }).getByRole("row").nth(1);
 
-test("a tab holding a key lists its keys with one request, started before the app and adopted by it", async ({ page, server, rootKey }) => {
+test("a tab holding a key lists its keys with one request, started before the app and adopted by it", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await expect(firstRow(page)).toBeVisible();
@@ -39,7 +43,11 @@ test("a tab holding a key lists its keys with one request, started before the ap
   await saveScreenshot(page, "keys-first-request-phone");
 });
 
-test("the list's request leaves while the app's code is still on its way: index.html runs only the small early module", async ({ page, server, rootKey }) => {
+test("the list's request leaves while the app's code is still on its way: index.html runs only the small early module", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await expect(firstRow(page)).toBeVisible();
@@ -59,9 +67,13 @@ test("the list's request leaves while the app's code is still on its way: index.
   await page.unroute(appCode);
 });
 
-test("index.html starts the app's code and styles as it is parsed, from the build's chunk graph, and no page's", async ({ page, server }) => {
+test("index.html starts the app's code and styles as it is parsed, from the build's chunk graph, and no page's", async ({
+  page,
+  server,
+}) => {
   const html = await (await page.request.get(server.url)).text();
-  const preloaded = (rel: string) => [...html.matchAll(new RegExp(`<link rel="${rel}"[^>]*href="/assets/([^"]+)"`, "g"))].map((match) => match[1]);
+  const preloaded = (rel: string) =>
+    [...html.matchAll(new RegExp(`<link rel="${rel}"[^>]*href="/assets/([^"]+)"`, "g"))].map((match) => match[1]);
   expect(preloaded("modulepreload")).toEqual(expect.arrayContaining([expect.stringMatching(/^main-.+\.js$/)]));
   expect(preloaded("preload")).toEqual(expect.arrayContaining([expect.stringMatching(/^main-.+\.css$/)]));
   // A page's code is started by index.html's module (the keys page, in a tab holding a key) or by the router.
@@ -75,7 +87,11 @@ test("index.html starts the app's code and styles as it is parsed, from the buil
   }
 });
 
-test("a tab holding a key draws the keys page's first rows from four scripts: the entry, the app, the keys page and the bundler's helpers", async ({ page, server, rootKey }) => {
+test("a tab holding a key draws the keys page's first rows from four scripts: the entry, the app, the keys page and the bundler's helpers", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await expect(firstRow(page)).toBeVisible();
@@ -84,7 +100,11 @@ test("a tab holding a key draws the keys page's first rows from four scripts: th
   // not needed for the first rows, and rolldown's own splitting (twenty files) would leave the page without them.
   const firstScreen = new Set(["index", "main", "keys-route", "rolldown-runtime"]);
   await page.route(/\/assets\/[\w-]+\.js$/, (route) => {
-    const chunk = route.request().url().match(/\/assets\/([a-z-]+)-[\w-]+\.js$/)?.[1] ?? "";
+    const chunk =
+      route
+        .request()
+        .url()
+        .match(/\/assets\/([a-z-]+)-[\w-]+\.js$/)?.[1] ?? "";
     return firstScreen.has(chunk) ? route.continue() : route.abort();
   });
   await page.reload();
@@ -92,12 +112,20 @@ test("a tab holding a key draws the keys page's first rows from four scripts: th
   await expect(firstRow(page)).toContainText("key_");
 });
 
-test("the first screen's scripts begin with V8's compile hint; the code that loads after the first rows does not", async ({ page, server, rootKey }) => {
+test("the first screen's scripts begin with V8's compile hint; the code that loads after the first rows does not", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await expect(firstRow(page)).toBeVisible();
   const scripts = () =>
-    page.evaluate(() => performance.getEntriesByType("resource").flatMap((entry) => (/\/assets\/[\w-]+\.js$/.test(entry.name) ? [entry.name] : [])));
+    page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .flatMap((entry) => (/\/assets\/[\w-]+\.js$/.test(entry.name) ? [entry.name] : [])),
+    );
   // The scrolling code comes after the first rows.
   await expect.poll(async () => (await scripts()).some((url) => url.includes("/virtual-key-rows-"))).toBe(true);
 
@@ -108,18 +136,30 @@ test("the first screen's scripts begin with V8's compile hint; the code that loa
     const text = await (await page.request.get(url)).text();
     hinted.set(chunk, text.startsWith(`${COMPILE_HINT}\n`));
   }
-  expect([...hinted].filter(([, hint]) => hint).map(([chunk]) => chunk).sort()).toEqual([...firstScreen].sort());
+  expect(
+    [...hinted]
+      .filter(([, hint]) => hint)
+      .map(([chunk]) => chunk)
+      .sort(),
+  ).toEqual([...firstScreen].sort());
   expect(hinted.get("virtual-key-rows")).toBe(false);
 });
 
-test("key entry needs none of the keys page's code: what the keys page shares with other pages is in the app's chunk", async ({ page, server }) => {
+test("key entry needs none of the keys page's code: what the keys page shares with other pages is in the app's chunk", async ({
+  page,
+  server,
+}) => {
   // Were a module of key entry's in the keys page's chunk, key entry could not load without it.
   await page.route(/\/assets\/keys-route-[\w-]+\.js$/, (route) => route.abort());
   await page.goto(server.url);
   await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
 });
 
-test("a tab holding a key draws the keys page with its rows in its first render: no loading shell before them", async ({ page, server, rootKey }) => {
+test("a tab holding a key draws the keys page with its rows in its first render: no loading shell before them", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await expect(firstRow(page)).toBeVisible();
@@ -147,10 +187,16 @@ test("a tab holding a key draws the keys page with its rows in its first render:
   });
   await page.reload();
   await expect(firstRow(page)).toBeVisible();
-  expect(await page.evaluate(() => (globalThis as unknown as { firstRootContent: string[] }).firstRootContent)).toEqual(["rows"]);
+  expect(await page.evaluate(() => (globalThis as unknown as { firstRootContent: string[] }).firstRootContent)).toEqual(
+    ["rows"],
+  );
 });
 
-test("home leads to the keys with the request started early, and nothing is asked twice", async ({ page, server, rootKey }) => {
+test("home leads to the keys with the request started early, and nothing is asked twice", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await expect(firstRow(page)).toBeVisible();
@@ -163,7 +209,10 @@ test("home leads to the keys with the request started early, and nothing is aske
   expect(sent.count("keys.listKeys")).toBe(1);
 });
 
-test("a key refused when the page opens: the early request's answer gets the guided panel, asked once", async ({ page, server }) => {
+test("a key refused when the page opens: the early request's answer gets the guided panel, asked once", async ({
+  page,
+  server,
+}) => {
   // A name of its own: the server is shared by the worker's tests (and by repeats of this one).
   const name = `doomed early ${randomUUID()}`;
   const doomed = await server.admin(["root-key", "create", "--name", name]);
@@ -171,7 +220,10 @@ test("a key refused when the page opens: the early request's answer gets the gui
   await enterKey(page, doomed);
   await expect(firstRow(page)).toBeVisible();
   const listed = await server.admin(["root-key", "list"]);
-  const id = listed.split("\n").find((line) => line.includes(name))?.match(/\bkey_[A-Za-z0-9]+/)?.[0];
+  const id = listed
+    .split("\n")
+    .find((line) => line.includes(name))
+    ?.match(/\bkey_[A-Za-z0-9]+/)?.[0];
   if (id === undefined) throw new Error(`no key named ${name} in ${listed}`);
   await server.admin(["root-key", "revoke", id]);
 

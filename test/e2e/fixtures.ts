@@ -45,7 +45,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
     page.on("console", (message) => {
-      if (message.type() === "error" && !EXPECTED_CONSOLE_ERROR.test(message.text())) problems.push(`console.error: ${message.text()}`);
+      if (message.type() === "error" && !EXPECTED_CONSOLE_ERROR.test(message.text()))
+        problems.push(`console.error: ${message.text()}`);
     });
     await use(page);
     expect(problems, "errors in the page").toEqual([]);
@@ -99,11 +100,23 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 
 /** A root key, made with the admin CLI, that may list keys and read analytics (the usage bars, a key's page). */
 export function createAnalyticsRootKey(server: StartedServer, name: string): Promise<string> {
-  return server.admin(["root-key", "create", "--name", name, "--permissions", `${READ_KEYS_PERMISSION},${READ_ANALYTICS_PERMISSION}`]);
+  return server.admin([
+    "root-key",
+    "create",
+    "--name",
+    name,
+    "--permissions",
+    `${READ_KEYS_PERMISSION},${READ_ANALYTICS_PERMISSION}`,
+  ]);
 }
 
 /** Verifies a key as a caller would (asking for `permissions`, a permission query, if given); resolves the answer's code. */
-export async function verifyCode(server: StartedServer, rootKey: string, secret: string, permissions?: string): Promise<string> {
+export async function verifyCode(
+  server: StartedServer,
+  rootKey: string,
+  secret: string,
+  permissions?: string,
+): Promise<string> {
   const response = await fetch(`${server.url}/v2/keys.verifyKey`, {
     method: "POST",
     headers: { Authorization: `Bearer ${rootKey}`, "Content-Type": "application/json" },

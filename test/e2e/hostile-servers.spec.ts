@@ -1,5 +1,11 @@
 import type { Page } from "@playwright/test";
-import { answer, startHostileServer, type HostileAnswer, type HostileServer, type SeenRequest } from "../support/hostile-server";
+import {
+  answer,
+  startHostileServer,
+  type HostileAnswer,
+  type HostileServer,
+  type SeenRequest,
+} from "../support/hostile-server";
 import { startServer } from "../support/server-process";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
@@ -12,7 +18,11 @@ import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 const KEY = "ks_root_HostileServerTestKey123456";
 
 /** Serve the dashboard from the reference server, point it at a hostile one, enter the key. */
-async function connectTo(page: Page, dashboardUrl: string, respond: (request: SeenRequest) => HostileAnswer): Promise<HostileServer> {
+async function connectTo(
+  page: Page,
+  dashboardUrl: string,
+  respond: (request: SeenRequest) => HostileAnswer,
+): Promise<HostileServer> {
   const hostile = await startHostileServer({ allowOrigin: dashboardUrl, respond });
   await page.goto(`${dashboardUrl}/connect`);
   await enterKey(page, KEY, hostile.url);
@@ -39,7 +49,9 @@ for (const [scheme, type] of HOSTILE_TYPES) {
       await expect(panel.getByRole("heading", { level: 2 })).toBeVisible();
       await expect(panel).toContainText("HTTP 401");
       await expect(panel.locator(".error-panel__docs-text")).toHaveText(type);
-      const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+      const hrefs = await page
+        .locator("a[href]")
+        .evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
       for (const href of hrefs) expect(href, "every link on the page").toMatch(/^(https?:\/\/|\/|#)/);
       expect(await page.evaluate(() => (window as { __hostile?: unknown }).__hostile)).toBeUndefined();
       await saveScreenshot(page, `hostile-type-${scheme.replace(":", "")}`);
@@ -49,15 +61,20 @@ for (const [scheme, type] of HOSTILE_TYPES) {
   });
 }
 
-test("a proxy's HTML 502 page with a script is shown as text with its status, and its script never runs", async ({ page, server }) => {
+test("a proxy's HTML 502 page with a script is shown as text with its status, and its script never runs", async ({
+  page,
+  server,
+}) => {
   const html =
     "<!doctype html><html><head><title>502 Bad Gateway</title><script>window.__hostile = 'ran'</script></head>" +
-    '<body><h1>502 Bad Gateway</h1><img src=x onerror="window.__hostile=\'img\'"><p>nginx</p></body></html>';
+    "<body><h1>502 Bad Gateway</h1><img src=x onerror=\"window.__hostile='img'\"><p>nginx</p></body></html>";
   const hostile = await connectTo(page, server.url, () => answer(502, html, { "content-type": "text/html" }));
   try {
     const panel = page.getByRole("alert");
     // 5xx answers are retried twice before the panel shows.
-    await expect(panel.getByRole("heading", { name: "A web page answered instead of the API" })).toBeVisible({ timeout: 15_000 });
+    await expect(panel.getByRole("heading", { name: "A web page answered instead of the API" })).toBeVisible({
+      timeout: 15_000,
+    });
     await expect(panel).toContainText("HTTP 502");
     await expect(panel).toContainText("502 Bad Gateway");
     await expect(panel).toContainText("nginx");
@@ -113,7 +130,9 @@ test("a 10 MB answer without a declared length is cut off at the client's limit 
     chunked: true,
   }));
   try {
-    await expect(page.getByRole("alert").getByRole("heading", { name: "The answer was too large to be a list of keys" })).toBeVisible();
+    await expect(
+      page.getByRole("alert").getByRole("heading", { name: "The answer was too large to be a list of keys" }),
+    ).toBeVisible();
   } finally {
     await hostile.stop();
   }
@@ -185,7 +204,12 @@ test("thousands of keys with hostile names are listed as plain text", async ({ p
   const MARKUP = `<img src=x onerror="window.__hostile='img'">`;
   const RTL = "\u202Egnp.exe";
   const LONG = "L".repeat(10 * 1024);
-  const names = [MARKUP, RTL, "<script>window.__hostile='script'</script>", "{{constructor.constructor('window.__hostile=1')()}}"];
+  const names = [
+    MARKUP,
+    RTL,
+    "<script>window.__hostile='script'</script>",
+    "{{constructor.constructor('window.__hostile=1')()}}",
+  ];
   const PAGE_SIZE = 1000;
   const TOTAL = 3000;
   const keyAt = (index: number) => ({
@@ -203,11 +227,14 @@ test("thousands of keys with hostile names are listed as plain text", async ({ p
     const keys = Array.from({ length: Math.min(PAGE_SIZE, TOTAL - from) }, (_, offset) => keyAt(from + offset));
     const last = keys.at(-1);
     const hasMore = from + keys.length < TOTAL;
-    return answer(200, JSON.stringify({
-      meta: { requestId: "req_many" },
-      data: { keys },
-      pagination: hasMore && last ? { cursor: last.keyId, hasMore } : { hasMore: false },
-    }));
+    return answer(
+      200,
+      JSON.stringify({
+        meta: { requestId: "req_many" },
+        data: { keys },
+        pagination: hasMore && last ? { cursor: last.keyId, hasMore } : { hasMore: false },
+      }),
+    );
   });
   try {
     await expect(page.getByText(/^1,000 keys loaded, more available$/)).toBeVisible();
@@ -238,13 +265,19 @@ test("thousands of keys with hostile names are listed as plain text", async ({ p
 });
 
 // In proxy mode the upstream's answers come from the dashboard's own origin, where the key is kept.
-test("a hostile upstream's HTML opened through the proxy runs nothing on the dashboard's origin", async ({ browser }) => {
+test("a hostile upstream's HTML opened through the proxy runs nothing on the dashboard's origin", async ({
+  browser,
+}) => {
   const upstream = await startHostileServer({
     allowOrigin: "http://127.0.0.1",
     respond: () =>
-      answer(200, "<!doctype html><title>evil</title><script>window.__hostile = sessionStorage.length</script><p>owned</p>", {
-        "content-type": "text/html",
-      }),
+      answer(
+        200,
+        "<!doctype html><title>evil</title><script>window.__hostile = sessionStorage.length</script><p>owned</p>",
+        {
+          "content-type": "text/html",
+        },
+      ),
   });
   const proxy = await startServer({ args: ["--upstream", upstream.url] });
   // Its own context: the sandbox's refusal to run the script is (rightly) a console error.

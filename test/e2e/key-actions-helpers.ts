@@ -37,7 +37,6 @@ export async function openKey(page: Page, server: StartedServer, keyId: string, 
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 }
 
-
 /** What the key's page says in its Fields for `term` ("Expires", "Enabled"). */
 export function fieldValue(page: Page, term: string): Locator {
   return page

@@ -7,7 +7,10 @@ import { actingRootKey, adminKey, connect, fieldValue, openKey } from "./key-act
 // axe is injected as an inline script, which the dashboard's CSP rightly refuses: only these tests bypass it.
 test.use({ bypassCSP: true });
 
-test("a key created from the dashboard shows its secret once, verifies with it, and is in the list at once", async ({ page, server }) => {
+test("a key created from the dashboard shows its secret once, verifies with it, and is in the list at once", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-create");
   const apiId = await server.admin(["apis", "create", "--name", "e2e-create"]);
   await connect(page, server, rootKey);
@@ -99,7 +102,10 @@ test("a key out of credits given credits from its page verifies", async ({ page,
   expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
 });
 
-test("a rerolled key's old secret works for the grace period and not after; the new secret is shown once", async ({ page, server }) => {
+test("a rerolled key's old secret works for the grace period and not after; the new secret is shown once", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-reroll");
   const key = await adminKey(server, ["--name", "Leaked"]);
   await connect(page, server, rootKey);
@@ -116,7 +122,9 @@ test("a rerolled key's old secret works for the grace period and not after; the 
   expect(await verifyCode(server, rootKey, secret)).toBe("VALID");
   // Within the hour of grace, the old secret still works.
   expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
-  const journal = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, location.href]));
+  const journal = await page.evaluate(() =>
+    JSON.stringify([{ ...localStorage }, { ...sessionStorage }, location.href]),
+  );
   expect(journal).not.toContain(secret);
   await done.getByRole("button", { name: "Done" }).click();
   await expect(done).toHaveCount(0);
@@ -126,7 +134,9 @@ test("a rerolled key's old secret works for the grace period and not after; the 
   await page.getByRole("button", { name: "Reroll" }).click();
   const again = page.getByRole("dialog", { name: "Reroll key" });
   // The old key now expires with the first reroll's grace, and a new key made from it keeps that expiry.
-  await expect(again.getByText(/^The new key keeps this key.s expiry: it stops working in (59 minutes|1 hour) \(/)).toBeVisible();
+  await expect(
+    again.getByText(/^The new key keeps this key.s expiry: it stops working in (59 minutes|1 hour) \(/),
+  ).toBeVisible();
   await again.getByLabel("Old key keeps working for").selectOption({ label: "Stop the old key now" });
   await again.getByRole("button", { name: "Reroll key" }).click();
   const rerolledAgain = page.getByRole("dialog", { name: "Key rerolled" });
@@ -138,12 +148,18 @@ test("a rerolled key's old secret works for the grace period and not after; the 
   // Expired by the server a moment ago, ahead of the page's once-a-minute clock: said at once.
   await expect(page.getByTestId("key-verdict")).toHaveText(/^Refused because it expired just now/);
   await page.getByRole("button", { name: "Reroll" }).click();
-  await expect(page.getByRole("dialog", { name: "Reroll key" }).getByRole("note").filter({ hasText: /^This key expired just now/ })).toContainText(
-    "The new key keeps that expiry, so the service would refuse it at once as EXPIRED",
-  );
+  await expect(
+    page
+      .getByRole("dialog", { name: "Reroll key" })
+      .getByRole("note")
+      .filter({ hasText: /^This key expired just now/ }),
+  ).toContainText("The new key keeps that expiry, so the service would refuse it at once as EXPIRED");
 });
 
-test("Back while a rerolled key's secret is on its way or shown asks first: kept, the page and its dialog stay; confirmed, the page is left", async ({ page, server }) => {
+test("Back while a rerolled key's secret is on its way or shown asks first: kept, the page and its dialog stay; confirmed, the page is left", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-reroll-back");
   await adminKey(server, ["--name", "Rerolled then Back"]);
   await connect(page, server, rootKey);
@@ -171,7 +187,9 @@ test("Back while a rerolled key's secret is on its way or shown asks first: kept
   });
   await page.goBack();
   await expect.poll(() => asked.length).toBe(1);
-  expect(asked[0]).toBe("Leave this page? The new key’s secret is shown only once, in this page’s dialog: leaving the page loses it.");
+  expect(asked[0]).toBe(
+    "Leave this page? The new key’s secret is shown only once, in this page’s dialog: leaving the page loses it.",
+  );
   answer();
   const rerolled = page.getByRole("dialog", { name: "Key rerolled" });
   const secret = await rerolled.getByLabel("Secret", { exact: true }).inputValue();
@@ -192,7 +210,11 @@ test("Back while a rerolled key's secret is on its way or shown asks first: kept
   await expect(rerolled).toHaveCount(0);
 });
 
-test("a created and a rerolled secret go nowhere but their dialog: not the console, the tabs' messages, the diagnostics report, storage or the URL; closed, it is gone from the page", async ({ page, server, context }) => {
+test("a created and a rerolled secret go nowhere but their dialog: not the console, the tabs' messages, the diagnostics report, storage or the URL; closed, it is gone from the page", async ({
+  page,
+  server,
+  context,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-secret-paths");
   const apiId = await server.admin(["apis", "create", "--name", "e2e-secret-paths"]);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -205,11 +227,17 @@ test("a created and a rerolled secret go nowhere but their dialog: not the conso
   await listener.evaluate(() => {
     const heard: string[] = [];
     Object.assign(window, { heard });
-    new BroadcastChannel("keyscope-key-changes").onmessage = (event: MessageEvent) => heard.push(JSON.stringify(event.data));
+    new BroadcastChannel("keyscope-key-changes").onmessage = (event: MessageEvent) =>
+      heard.push(JSON.stringify(event.data));
   });
   const heard = () => listener.evaluate(() => (window as unknown as { heard: string[] }).heard.join("\n"));
   const secrets: string[] = [];
-  const kept = async () => [await page.content(), page.url(), await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }]))].join("\n");
+  const kept = async () =>
+    [
+      await page.content(),
+      page.url(),
+      await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }])),
+    ].join("\n");
 
   await page.goto(`${server.url}/keys`);
   await page.getByRole("button", { name: "Create key" }).click();
@@ -275,7 +303,10 @@ test("a deleted key verifies NOT_FOUND and is gone from the list", async ({ page
   expect(await verifyCode(server, rootKey, key.secret)).toBe("NOT_FOUND");
 });
 
-test("a key whose name is cleared (the API then answers it without a name) is called by its id: page, delete confirmation, list", async ({ page, server }) => {
+test("a key whose name is cleared (the API then answers it without a name) is called by its id: page, delete confirmation, list", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-nameless");
   const key = await adminKey(server, ["--name", "Soon nameless"]);
   await connect(page, server, rootKey);
@@ -303,7 +334,14 @@ test("a key whose name is cleared (the API then answers it without a name) is ca
 
 test("a read-only root key is told it needs api.*.update_key before any form opens", async ({ page, server }) => {
   const verifier = await actingRootKey(server, "e2e-verifier");
-  const readOnly = await server.admin(["root-key", "create", "--name", "e2e-read-only", "--permissions", "api.*.read_key,api.*.read_analytics"]);
+  const readOnly = await server.admin([
+    "root-key",
+    "create",
+    "--name",
+    "e2e-read-only",
+    "--permissions",
+    "api.*.read_key,api.*.read_analytics",
+  ]);
   const key = await adminKey(server, ["--name", "Look only"]);
   await connect(page, server, readOnly);
   await openKey(page, server, key.keyId, "Look only");
@@ -312,12 +350,18 @@ test("a read-only root key is told it needs api.*.update_key before any form ope
   const note = page.getByRole("note");
   await expect(note).toContainText("Changing this key needs api.*.update_key");
   await expect(page.getByRole("dialog")).toHaveCount(0);
-  await expect(page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Credits" })).toBeDisabled();
+  await expect(
+    page.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Credits" }),
+  ).toBeDisabled();
   await saveScreenshot(page, "key-actions-read-only");
   expect(await verifyCode(server, verifier, key.secret)).toBe("VALID");
 });
 
-test("the keys page loads no key-action code on its way to the rows: the Create key dialog's code comes on first open", async ({ page, server, rootKey }) => {
+test("the keys page loads no key-action code on its way to the rows: the Create key dialog's code comes on first open", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
@@ -345,23 +389,31 @@ test("a change made in one tab shows in the others, told by id only", async ({ p
   await expect(list).toContainText("Active");
 
   // A second tab of the same session: the key travels in the tab's session, so it is opened from the first.
-  const [other] = await Promise.all([context.waitForEvent("page"), page.evaluate((href) => window.open(href), `${server.url}/keys/${key.keyId}`)]);
+  const [other] = await Promise.all([
+    context.waitForEvent("page"),
+    page.evaluate((href) => window.open(href), `${server.url}/keys/${key.keyId}`),
+  ]);
   if (other === undefined) throw new Error("no second tab");
   const messages: string[] = [];
   await page.exposeFunction("recordMessage", (text: string) => messages.push(text));
   await page.evaluate(() => {
     const channel = new BroadcastChannel("keyscope-key-changes");
-    channel.onmessage = (event: MessageEvent<unknown>) => void (window as unknown as { recordMessage: (text: string) => void }).recordMessage(JSON.stringify(event.data));
+    channel.onmessage = (event: MessageEvent<unknown>) =>
+      void (window as unknown as { recordMessage: (text: string) => void }).recordMessage(JSON.stringify(event.data));
   });
   await expect(other.getByRole("heading", { level: 1, name })).toBeVisible();
   await other.getByRole("group", { name: "Key actions" }).getByRole("button", { name: "Disable" }).click();
   await expect(list).toContainText("Disabled");
   expect(messages.length).toBeGreaterThan(0);
-  for (const message of messages) expect(Object.keys(JSON.parse(message) as object).sort()).toEqual(["change", "keyId", "scope"]);
+  for (const message of messages)
+    expect(Object.keys(JSON.parse(message) as object).sort()).toEqual(["change", "keyId", "scope"]);
   await other.close();
 });
 
-test("a Disable cut off by the network is said in place and rolled back; Retry with the network back disables the key", async ({ page, server }) => {
+test("a Disable cut off by the network is said in place and rolled back; Retry with the network back disables the key", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-disable-offline");
   const key = await adminKey(server, ["--name", "Cut off", "--credits", "7"]);
   await connect(page, server, rootKey);
@@ -370,13 +422,16 @@ test("a Disable cut off by the network is said in place and rolled back; Retry w
   // without it, an empty no-cors body, to tell an offline browser from a server CORS hides; that one changes nothing).
   const sent: unknown[] = [];
   page.on("request", (request) => {
-    if (request.url().endsWith("/v2/keys.updateKey") && request.headers()["authorization"] !== undefined) sent.push(request.postDataJSON());
+    if (request.url().endsWith("/v2/keys.updateKey") && request.headers()["authorization"] !== undefined)
+      sent.push(request.postDataJSON());
   });
 
   // The connection to the API drops (the browser still thinks it is online): the key cannot be read again
   // either, so what the page shows after the failure is its own rollback, not a fresh copy of the key.
   let connected = false;
-  await page.route(/\/v2\/keys\.(updateKey|getKey)$/, (route) => (connected ? route.continue() : route.abort("connectionreset")));
+  await page.route(/\/v2\/keys\.(updateKey|getKey)$/, (route) =>
+    connected ? route.continue() : route.abort("connectionreset"),
+  );
   const actions = page.getByRole("group", { name: "Key actions" });
   await actions.getByRole("button", { name: "Disable" }).click();
   const failure = page.locator(".key-actions__result").getByRole("alert");
@@ -403,7 +458,10 @@ test("a Disable cut off by the network is said in place and rolled back; Retry w
 });
 
 /** The next keys.updateKey answered with the service's error envelope (`type`: the unkey application error's name). */
-function answerUpdateKeyOnce(page: Page, error: { status: number; title: string; detail: string; requestId: string; type: string; retryAfter?: string }) {
+function answerUpdateKeyOnce(
+  page: Page,
+  error: { status: number; title: string; detail: string; requestId: string; type: string; retryAfter?: string },
+) {
   const { requestId, retryAfter, type, ...rest } = error;
   return page.route(
     "**/v2/keys.updateKey",
@@ -411,13 +469,19 @@ function answerUpdateKeyOnce(page: Page, error: { status: number; title: string;
       route.fulfill({
         status: error.status,
         headers: { "content-type": "application/json", ...(retryAfter !== undefined && { "retry-after": retryAfter }) },
-        body: JSON.stringify({ meta: { requestId }, error: { ...rest, type: `https://unkey.com/docs/errors/unkey/application/${type}` } }),
+        body: JSON.stringify({
+          meta: { requestId },
+          error: { ...rest, type: `https://unkey.com/docs/errors/unkey/application/${type}` },
+        }),
       }),
     { times: 1 },
   );
 }
 
-test("a Disable answered 500, then 429 with Retry-After, ends each time in a panel naming it, the key still enabled", async ({ page, server }) => {
+test("a Disable answered 500, then 429 with Retry-After, ends each time in a panel naming it, the key still enabled", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-disable-refused");
   const key = await adminKey(server, ["--name", "Refused twice"]);
   await connect(page, server, rootKey);
@@ -429,7 +493,13 @@ test("a Disable answered 500, then 429 with Retry-After, ends each time in a pan
     if (request.url().endsWith("/v2/keys.updateKey")) sent += 1;
   });
 
-  await answerUpdateKeyOnce(page, { status: 500, title: "Internal Server Error", detail: "The database went away", requestId: "req_e2e500", type: "unexpected_error" });
+  await answerUpdateKeyOnce(page, {
+    status: 500,
+    title: "Internal Server Error",
+    detail: "The database went away",
+    requestId: "req_e2e500",
+    type: "unexpected_error",
+  });
   await actions.getByRole("button", { name: "Disable" }).click();
   await expect(failure.getByRole("heading", { level: 2 })).toHaveText("The API ran into an error of its own");
   await expect(failure).toContainText("HTTP 500");
@@ -439,7 +509,14 @@ test("a Disable answered 500, then 429 with Retry-After, ends each time in a pan
   await saveScreenshot(page, "key-actions-disable-500");
   expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
 
-  await answerUpdateKeyOnce(page, { status: 429, title: "Too Many Requests", detail: "Slow down", requestId: "req_e2e429", type: "too_many_requests", retryAfter: "30" });
+  await answerUpdateKeyOnce(page, {
+    status: 429,
+    title: "Too Many Requests",
+    detail: "Slow down",
+    requestId: "req_e2e429",
+    type: "too_many_requests",
+    retryAfter: "30",
+  });
   await actions.getByRole("button", { name: "Disable" }).click();
   await expect(failure.getByRole("heading", { level: 2 })).toHaveText("Too many requests: wait a moment");
   await expect(failure).toContainText("HTTP 429");
@@ -451,7 +528,10 @@ test("a Disable answered 500, then 429 with Retry-After, ends each time in a pan
   expect(sent).toBe(2);
 });
 
-test("when the key actions' code does not arrive, the key's page stays with a line that says so, and Retry loads them", async ({ page, server }) => {
+test("when the key actions' code does not arrive, the key's page stays with a line that says so, and Retry loads them", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-actions-code");
   const key = await adminKey(server, ["--name", "Actions late"]);
   // Any address of it: a try after a failure asks for the script under a fresh one.

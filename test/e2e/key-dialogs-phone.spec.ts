@@ -11,7 +11,9 @@ test.use({ bypassCSP: true, viewport: { width: 375, height: 812 }, hasTouch: tru
 async function checkDialog(page: Page, name: string, shot: string, opener: Locator): Promise<void> {
   const dialog = page.getByRole("dialog", { name });
   await expect(dialog).toBeVisible();
-  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `phone-${shot}-${scheme}`))).toEqual({ light: [], dark: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `phone-${shot}-${scheme}`)),
+  ).toEqual({ light: [], dark: [] });
   const box = await dialog.boundingBox();
   expect(box?.x).toBeGreaterThanOrEqual(0);
   expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(375);
@@ -22,8 +24,16 @@ async function checkDialog(page: Page, name: string, shot: string, opener: Locat
   await expect(opener).toBeFocused();
 }
 
-test("every key dialog at 375 px, light and dark: axe clean, inside the screen, closed by Escape with the focus back on its button", async ({ page, server }) => {
-  const rootKey = await actingRootKey(server, "e2e-phone-dialogs", ["rbac.*.add_permission_to_key", "rbac.*.remove_permission_from_key", "rbac.*.add_role_to_key", "rbac.*.remove_role_from_key"]);
+test("every key dialog at 375 px, light and dark: axe clean, inside the screen, closed by Escape with the focus back on its button", async ({
+  page,
+  server,
+}) => {
+  const rootKey = await actingRootKey(server, "e2e-phone-dialogs", [
+    "rbac.*.add_permission_to_key",
+    "rbac.*.remove_permission_from_key",
+    "rbac.*.add_role_to_key",
+    "rbac.*.remove_role_from_key",
+  ]);
   const key = await adminKey(server, ["--name", "On a phone", "--permissions", "documents.read"]);
   await connect(page, server, rootKey);
   await page.goto(`${server.url}/keys`);
@@ -45,8 +55,18 @@ test("every key dialog at 375 px, light and dark: axe clean, inside the screen, 
   }
 });
 
-test("a refusal's note at 375 px wraps the service's words inside itself, where they can be read", async ({ page, server }) => {
-  const readOnly = await server.admin(["root-key", "create", "--name", "e2e-phone-refusal", "--permissions", "api.*.read_key,api.*.read_analytics"]);
+test("a refusal's note at 375 px wraps the service's words inside itself, where they can be read", async ({
+  page,
+  server,
+}) => {
+  const readOnly = await server.admin([
+    "root-key",
+    "create",
+    "--name",
+    "e2e-phone-refusal",
+    "--permissions",
+    "api.*.read_key,api.*.read_analytics",
+  ]);
   const key = await adminKey(server, ["--name", "Refused on a phone"]);
   await connect(page, server, readOnly);
   await openKey(page, server, key.keyId, "Refused on a phone");
@@ -58,7 +78,10 @@ test("a refusal's note at 375 px wraps the service's words inside itself, where 
   await saveScreenshot(page, "phone-refusal-note");
 });
 
-test("the bulk progress at 375 px, light and dark: axe clean, inside the screen, its Cancel reachable by keyboard", async ({ page, server }) => {
+test("the bulk progress at 375 px, light and dark: axe clean, inside the screen, its Cancel reachable by keyboard", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-phone-progress");
   // A prefix of its own: --repeat-each runs this again on the same server, beside the first run's keys.
   const prefix = `phone-progress-${randomUUID().slice(0, 6)}-`;
@@ -83,7 +106,9 @@ test("the bulk progress at 375 px, light and dark: axe clean, inside the screen,
   const progress = page.getByRole("dialog", { name: "Disabling 2 keys" });
   const done = progress.getByRole("status").filter({ hasText: "done" });
   await expect(done).toHaveText("0 of 2 done");
-  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `phone-bulk-progress-${scheme}`))).toEqual({ light: [], dark: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `phone-bulk-progress-${scheme}`)),
+  ).toEqual({ light: [], dark: [] });
   const box = await progress.boundingBox();
   expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? Infinity) <= 375).toBe(true);
   await progress.getByRole("button", { name: "Cancel" }).focus();

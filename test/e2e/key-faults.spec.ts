@@ -4,7 +4,14 @@ import { DAY_MS, enterKey, expect, saveScreenshot, test, withinOnePeriod } from 
 
 /** Faults found off the tested path (issue 28), each on keys made for the test and verified as a caller would. */
 
-const ROOT_KEY = ["root-key", "create", "--name", "e2e-faults", "--permissions", "api.*.read_key,api.*.read_analytics,api.*.verify_key"];
+const ROOT_KEY = [
+  "root-key",
+  "create",
+  "--name",
+  "e2e-faults",
+  "--permissions",
+  "api.*.read_key,api.*.read_analytics,api.*.verify_key",
+];
 
 /** A key made with the admin CLI: its id and its secret. */
 async function createKey(server: StartedServer, options: string[]): Promise<{ keyId: string; secret: string }> {
@@ -30,10 +37,20 @@ async function verify(server: StartedServer, rootKey: string, secret: string): P
 }
 
 /** "2026-11-20 10:00:00 UTC", as the dashboard writes an instant. */
-const utc = (time: number) => new Date(time).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+const utc = (time: number) =>
+  new Date(time)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC");
 
 /** Key entry, then the key's page in the same tab. */
-async function openKeyPage(page: Page, server: StartedServer, rootKey: string, keyId: string, name: string): Promise<void> {
+async function openKeyPage(
+  page: Page,
+  server: StartedServer,
+  rootKey: string,
+  keyId: string,
+  name: string,
+): Promise<void> {
   await page.goto(`${server.url}/connect`);
   await enterKey(page, rootKey);
   await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
@@ -41,9 +58,17 @@ async function openKeyPage(page: Page, server: StartedServer, rootKey: string, k
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 }
 
-test("a key both disabled and expired is said to be refused as disabled, which is what the server recorded", async ({ page, server }) => {
+test("a key both disabled and expired is said to be refused as disabled, which is what the server recorded", async ({
+  page,
+  server,
+}) => {
   const rootKey = await server.admin(ROOT_KEY);
-  const { keyId, secret } = await createKey(server, ["--name", "Both disabled and expired", "--disabled", "--expires=-1d"]);
+  const { keyId, secret } = await createKey(server, [
+    "--name",
+    "Both disabled and expired",
+    "--disabled",
+    "--expires=-1d",
+  ]);
   for (const _ of [1, 2]) expect(await verify(server, rootKey, secret)).toMatchObject({ code: "DISABLED" });
   await openKeyPage(page, server, rootKey, keyId, "Both disabled and expired");
   await expect(page.getByTestId("key-verdict")).toHaveText(
@@ -53,7 +78,14 @@ test("a key both disabled and expired is said to be refused as disabled, which i
 
 test("a key out of credits whose verifications were rate limited is told both", async ({ page, server }) => {
   const rootKey = await server.admin(ROOT_KEY);
-  const { keyId, secret } = await createKey(server, ["--name", "One credit an hour", "--credits", "1", "--ratelimit", "1/1h"]);
+  const { keyId, secret } = await createKey(server, [
+    "--name",
+    "One credit an hour",
+    "--credits",
+    "1",
+    "--ratelimit",
+    "1/1h",
+  ]);
   const codes = [];
   for (const _ of [1, 2, 3]) codes.push((await verify(server, rootKey, secret)).code);
   expect(codes).toEqual(["VALID", "RATE_LIMITED", "RATE_LIMITED"]);
@@ -75,11 +107,15 @@ test("a rate-limit refusal shows the reset the server returned, then says it pas
 
   await openKeyPage(page, server, rootKey, keyId, "Once an hour");
   const refusals = page.getByRole("region", { name: "Refused verifications" });
-  await expect(refusals.getByText(/^The limit resets at/)).toHaveText(new RegExp(`^The limit resets at ${utc(reset)} \\(in `));
+  await expect(refusals.getByText(/^The limit resets at/)).toHaveText(
+    new RegExp(`^The limit resets at ${utc(reset)} \\(in `),
+  );
 
   await page.goto(`${server.url}/troubleshoot?request=${refused.requestId}`);
   const found = page.getByRole("article", { name: "The verification" });
-  await expect(found.getByText(/^The limit resets at/)).toHaveText(new RegExp(`^The limit resets at ${utc(reset)} \\(in `));
+  await expect(found.getByText(/^The limit resets at/)).toHaveText(
+    new RegExp(`^The limit resets at ${utc(reset)} \\(in `),
+  );
 
   // An hour on, the same refusal: its reset is past, and said to be.
   await page.clock.setFixedTime(reset + 60_000);
@@ -88,11 +124,21 @@ test("a rate-limit refusal shows the reset the server returned, then says it pas
   await saveScreenshot(page, "request-lookup-reset-passed");
 });
 
-test("every time reads one way, in UTC, and says so: the list, the key page, its chart, the lookup and the next refill", async ({ page, server }, testInfo) => {
+test("every time reads one way, in UTC, and says so: the list, the key page, its chart, the lookup and the next refill", async ({
+  page,
+  server,
+}, testInfo) => {
   // The key is refused for credits only until the day's refill, and the page says when that is: all on one day.
   const today = await withinOnePeriod(testInfo, DAY_MS);
   const rootKey = await server.admin(ROOT_KEY);
-  const { keyId, secret } = await createKey(server, ["--name", "Clock reader", "--credits", "0", "--refill", "daily:5"]);
+  const { keyId, secret } = await createKey(server, [
+    "--name",
+    "Clock reader",
+    "--credits",
+    "0",
+    "--refill",
+    "daily:5",
+  ]);
   const refused = await verify(server, rootKey, secret);
   expect(refused.code).toBe("USAGE_EXCEEDED");
   const exact = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/;
@@ -110,7 +156,9 @@ test("every time reads one way, in UTC, and says so: the list, the key page, its
   await expect(page.getByRole("region", { name: "Fields" })).toContainText(exact);
   await expect(page.getByRole("region", { name: "Usage by outcome" }).getByText("Hours and days in UTC")).toBeVisible();
   const midnight = new Date(today + DAY_MS).toISOString().slice(0, 10);
-  await expect(page.getByText(/^Next refill/)).toHaveText(new RegExp(`^Next refill [\\w ]+ \\(${midnight} 00:00:00 UTC\\)\\.$`));
+  await expect(page.getByText(/^Next refill/)).toHaveText(
+    new RegExp(`^Next refill [\\w ]+ \\(${midnight} 00:00:00 UTC\\)\\.$`),
+  );
   expect(await page.locator("main").innerText()).not.toMatch(iso);
 
   await page.goto(`${server.url}/troubleshoot?request=${refused.requestId}`);
@@ -119,7 +167,10 @@ test("every time reads one way, in UTC, and says so: the list, the key page, its
   expect(await found.innerText()).not.toMatch(iso);
 });
 
-test("a malformed key id in the address is said not to be one, shown safely in the key page's frame", async ({ page, server }) => {
+test("a malformed key id in the address is said not to be one, shown safely in the key page's frame", async ({
+  page,
+  server,
+}) => {
   const rootKey = await server.admin(ROOT_KEY);
   await page.goto(`${server.url}/connect`);
   await enterKey(page, rootKey);

@@ -7,7 +7,12 @@ import { actingRootKey, adminKey, connect, fieldValue, openKey } from "./key-act
 test.use({ bypassCSP: true });
 
 /** Besides the key actions': change a key's own permissions (creating a new one) and add roles to it. */
-const RBAC = ["rbac.*.add_permission_to_key", "rbac.*.remove_permission_from_key", "rbac.*.create_permission", "rbac.*.add_role_to_key"];
+const RBAC = [
+  "rbac.*.add_permission_to_key",
+  "rbac.*.remove_permission_from_key",
+  "rbac.*.create_permission",
+  "rbac.*.add_role_to_key",
+];
 
 /** Presses Tab until `target` has the focus, as a keyboard user moves through the page. */
 async function tabTo(page: Page, target: Locator): Promise<void> {
@@ -18,7 +23,10 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
   throw new Error("Tab never reached the control");
 }
 
-test("a rate-limited key's verdict names the limit and its reset; Raise limit opens Edit there, and the key then verifies VALID", async ({ page, server }, testInfo) => {
+test("a rate-limited key's verdict names the limit and its reset; Raise limit opens Edit there, and the key then verifies VALID", async ({
+  page,
+  server,
+}, testInfo) => {
   // The limit's window is the UTC hour: the refusals and the raise must happen in one.
   await withinOnePeriod(testInfo, HOUR_MS);
   const rootKey = await actingRootKey(server, "e2e-raise");
@@ -54,7 +62,10 @@ test("a rate-limited key's verdict names the limit and its reset; Raise limit op
   expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
 });
 
-test("Add permission from a refused key's verdict grants the one picked, and it verifies VALID; removed, it is refused again", async ({ page, server }) => {
+test("Add permission from a refused key's verdict grants the one picked, and it verifies VALID; removed, it is refused again", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-permission", RBAC);
   const key = await adminKey(server, ["--name", "Lacks a permission", "--permissions", "e2e.documents.read"]);
   const query = "e2e.documents.write";
@@ -70,7 +81,9 @@ test("Add permission from a refused key's verdict grants the one picked, and it 
   await expect(dialog.getByRole("checkbox", { name: "e2e.documents.read" })).toBeChecked();
   await dialog.getByLabel(/permissions \(comma separated\)/i).fill(query);
   await expect(dialog).toContainText(`Adds ${query} (permissions).`);
-  expect(await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `key-fixes-add-permission-${scheme}`))).toEqual({ dark: [], light: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `key-fixes-add-permission-${scheme}`)),
+  ).toEqual({ dark: [], light: [] });
   await dialog.getByRole("button", { name: "Save permissions and roles" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByText(query).first()).toBeVisible();
@@ -111,9 +124,23 @@ test("what a key's role gives is shown as the role's and is not offered for remo
   await saveScreenshot(page, "key-fixes-roles");
 });
 
-test("Edit shows every field updateKey takes, usable at phone width, axe clean in both themes", async ({ page, server }) => {
+test("Edit shows every field updateKey takes, usable at phone width, axe clean in both themes", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-edit-all");
-  const key = await adminKey(server, ["--name", "Everything", "--credits", "10", "--refill", "monthly:50", "--ratelimit", "10/1m", "--permissions", "e2e.x"]);
+  const key = await adminKey(server, [
+    "--name",
+    "Everything",
+    "--credits",
+    "10",
+    "--refill",
+    "monthly:50",
+    "--ratelimit",
+    "10/1m",
+    "--permissions",
+    "e2e.x",
+  ]);
   await connect(page, server, rootKey);
   await page.setViewportSize({ width: 375, height: 812 });
   await openKey(page, server, key.keyId, "Everything");
@@ -140,7 +167,10 @@ test("Edit shows every field updateKey takes, usable at phone width, axe clean i
   expect(data.ratelimits).toHaveLength(1);
 });
 
-test("an expired key's verdict offers Extend expiry: Edit opens 30 days ahead, only expires is sent, and the key verifies VALID", async ({ page, server }) => {
+test("an expired key's verdict offers Extend expiry: Edit opens 30 days ahead, only expires is sent, and the key verifies VALID", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-extend");
   const key = await adminKey(server, ["--name", "Expired yesterday", "--expires=-1d"]);
   expect(await verifyCode(server, rootKey, key.secret)).toBe("EXPIRED");
@@ -170,12 +200,18 @@ test("an expired key's verdict offers Extend expiry: Edit opens 30 days ahead, o
   expect(sent).toEqual([{ keyId: key.keyId, expires: prefilled }]);
   await expect(fix.getByRole("button", { name: "Extend expiry" })).toHaveCount(0);
   await expect(verdict).not.toContainText("it expired");
-  const shown = new Date(prefilled).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+  const shown = new Date(prefilled)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC");
   await expect(fieldValue(page, "Expires")).toContainText(shown);
   expect(await verifyCode(server, rootKey, key.secret)).toBe("VALID");
 });
 
-test("Remove expiry on an expired key's verdict: the page says it never expires, and the key verifies VALID", async ({ page, server }) => {
+test("Remove expiry on an expired key's verdict: the page says it never expires, and the key verifies VALID", async ({
+  page,
+  server,
+}) => {
   const rootKey = await actingRootKey(server, "e2e-remove-expiry");
   const key = await adminKey(server, ["--name", "Expired an hour ago", "--expires=-1h"]);
   expect(await verifyCode(server, rootKey, key.secret)).toBe("EXPIRED");

@@ -12,7 +12,6 @@ async function saveWholePage(page: Page, name: string): Promise<void> {
   await saveScreenshot(page, name);
 }
 
-
 /** The id of a demo key, asked of the API as the dashboard would. */
 async function demoKeyId(server: StartedServer, rootKey: string, name: string): Promise<string> {
   const response = await fetch(`${server.url}/v2/keys.listKeys`, {
@@ -54,8 +53,17 @@ test("the key page explains its refusals from the demo data", async ({ page, ser
 
 test("a key refused by its API's IP whitelist says so on its page", async ({ page, server }) => {
   const apiId = await server.admin(["apis", "create", "--name", "Walled API", "--ip-whitelist", "203.0.113.7"]);
-  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", "Walled key", "--api", apiId])).split(" ");
-  const verifier = await server.admin(["root-key", "create", "--name", "e2e-verify", "--permissions", "api.*.verify_key"]);
+  const [keyId = "", secret = ""] = (
+    await server.admin(["keys", "create", "--name", "Walled key", "--api", apiId])
+  ).split(" ");
+  const verifier = await server.admin([
+    "root-key",
+    "create",
+    "--name",
+    "e2e-verify",
+    "--permissions",
+    "api.*.verify_key",
+  ]);
   // From this machine's loopback address, which the whitelist does not list.
   for (const _ of [1, 2, 3]) expect(await verifyCode(server, verifier, secret)).toBe("FORBIDDEN");
   const rootKey = await createAnalyticsRootKey(server, "e2e-walled");
@@ -64,13 +72,20 @@ test("a key refused by its API's IP whitelist says so on its page", async ({ pag
   await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
   await page.goto(`${server.url}/keys/${keyId}`);
   await expect(page.getByRole("heading", { level: 1, name: "Walled key" })).toBeVisible();
-  await expect(page.getByTestId("key-verdict")).toHaveText(/callers came from an address its API's IP whitelist does not list: 3 of 3 verifications/);
+  await expect(page.getByTestId("key-verdict")).toHaveText(
+    /callers came from an address its API's IP whitelist does not list: 3 of 3 verifications/,
+  );
   const refusals = page.getByRole("region", { name: "Refused verifications" });
-  await expect(refusals.getByRole("heading", { name: /FORBIDDEN Refused: called from an address the API does not allow/ })).toBeVisible();
+  await expect(
+    refusals.getByRole("heading", { name: /FORBIDDEN Refused: called from an address the API does not allow/ }),
+  ).toBeVisible();
   await saveWholePage(page, "key-page-ip-whitelist");
 });
 
-test("a key's page shows the permissions its role grants and its identity's shared rate limit", async ({ page, server }) => {
+test("a key's page shows the permissions its role grants and its identity's shared rate limit", async ({
+  page,
+  server,
+}) => {
   const rootKey = await createAnalyticsRootKey(server, "e2e-analytics");
   await openKeyPage(page, server, rootKey, "CI pipeline");
   const fields = page.getByRole("region", { name: "Fields" });
@@ -84,7 +99,10 @@ test("a key's page shows the permissions its role grants and its identity's shar
   await saveWholePage(page, "key-page-identity-ratelimit");
 });
 
-test("a refused verification's request id is found, and so is one of the dashboard's own requests", async ({ page, server }) => {
+test("a refused verification's request id is found, and so is one of the dashboard's own requests", async ({
+  page,
+  server,
+}) => {
   const rootKey = await createAnalyticsRootKey(server, "e2e-analytics");
   // The answer's body is read in the test, as it passes to the page: Chromium drops a body once its page moves on,
   // and reading it from the browser failed that way under load. The last getKey is the shown page's.
@@ -98,7 +116,10 @@ test("a refused verification's request id is found, and so is one of the dashboa
   await page.unroute("**/v2/keys.getKey");
   expect(ownRequestId).toMatch(/^req_/);
 
-  const link = page.getByRole("region", { name: "Refused verifications" }).getByRole("link", { name: /^Look up request req_/ }).first();
+  const link = page
+    .getByRole("region", { name: "Refused verifications" })
+    .getByRole("link", { name: /^Look up request req_/ })
+    .first();
   const requestId = (await link.textContent())?.trim() ?? "";
   await link.click();
   await expect(page).toHaveURL(/\/troubleshoot\?request=req_/);
@@ -119,7 +140,11 @@ test("a refused verification's request id is found, and so is one of the dashboa
   await saveWholePage(page, "request-id-own");
 });
 
-test("a root key without read_analytics gets the key's fields and the missing permission named", async ({ page, server, rootKey }) => {
+test("a root key without read_analytics gets the key's fields and the missing permission named", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await openKeyPage(page, server, rootKey, "Checkout service");
   await expect(page.getByRole("region", { name: "Fields" })).toContainText("Created");
   const notices = page.getByTestId("analytics-notice");
@@ -129,18 +154,25 @@ test("a root key without read_analytics gets the key's fields and the missing pe
   await saveWholePage(page, "key-page-no-analytics");
 });
 
-test("the key page and the request lookup have no serious accessibility violation, light or dark", async ({ page, server }) => {
+test("the key page and the request lookup have no serious accessibility violation, light or dark", async ({
+  page,
+  server,
+}) => {
   const rootKey = await createAnalyticsRootKey(server, "e2e-analytics");
   await openKeyPage(page, server, rootKey, "Production backend");
   await expect(page.getByRole("region", { name: "Usage by outcome" }).getByRole("img")).toBeVisible();
   await page.getByText("The numbers as a table").click();
-  expect(await seriousViolationsInBothThemes(page, (colorScheme) => saveWholePage(page, `key-page-${colorScheme}`))).toEqual({ light: [], dark: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (colorScheme) => saveWholePage(page, `key-page-${colorScheme}`)),
+  ).toEqual({ light: [], dark: [] });
 
   await page.getByRole("link", { name: "Look up a request id" }).click();
   await page.getByLabel("Request id").fill("req_NotThere1");
   await page.getByRole("button", { name: "Look up" }).click();
   await expect(page.getByText(/No verification has the request id/)).toBeVisible();
-  expect(await seriousViolationsInBothThemes(page, (colorScheme) => saveWholePage(page, `request-lookup-${colorScheme}`))).toEqual({ light: [], dark: [] });
+  expect(
+    await seriousViolationsInBothThemes(page, (colorScheme) => saveWholePage(page, `request-lookup-${colorScheme}`)),
+  ).toEqual({ light: [], dark: [] });
 });
 
 test.describe("on a phone", () => {
@@ -158,13 +190,19 @@ test.describe("on a phone", () => {
   });
 });
 
-test("a key's page for an id the API answers 404 says both readings and the permission to check", async ({ page, server, rootKey }) => {
+test("a key's page for an id the API answers 404 says both readings and the permission to check", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(`${server.url}/connect`);
   await enterKey(page, rootKey);
   await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
   await page.goto(`${server.url}/keys/key_2vVnWkL7gHUwbUkXUf8sBm`);
   const panel = page.getByRole("alert");
-  await expect(panel.getByRole("heading", { level: 2, name: "The key was not found, or this root key may not read it" })).toBeVisible();
+  await expect(
+    panel.getByRole("heading", { level: 2, name: "The key was not found, or this root key may not read it" }),
+  ).toBeVisible();
   await expect(panel).toContainText("this root key lacks api.*.read_key on the key's API");
   await saveWholePage(page, "key-page-not-found");
 });
@@ -186,10 +224,20 @@ test("a link to a key's page, opened in a tab without a key, leads there after k
   await expect(page).toHaveURL(/\/keys$/);
 });
 
-test("the usage chart is drawn again in the dark theme's colours when the system switches to dark", async ({ page, server }) => {
+test("the usage chart is drawn again in the dark theme's colours when the system switches to dark", async ({
+  page,
+  server,
+}) => {
   const rootKey = await createAnalyticsRootKey(server, "e2e-theme");
   const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", "Themed key"])).split(" ");
-  const verifier = await server.admin(["root-key", "create", "--name", "e2e-theme-verify", "--permissions", "api.*.verify_key"]);
+  const verifier = await server.admin([
+    "root-key",
+    "create",
+    "--name",
+    "e2e-theme-verify",
+    "--permissions",
+    "api.*.verify_key",
+  ]);
   expect(await verifyCode(server, verifier, secret)).toBe("VALID");
   await page.emulateMedia({ colorScheme: "light" });
   await page.goto(`${server.url}/connect`);
@@ -198,7 +246,8 @@ test("the usage chart is drawn again in the dark theme's colours when the system
   await page.goto(`${server.url}/keys/${keyId}`);
   const canvas = page.getByRole("region", { name: "Usage by outcome" }).locator(".usage-chart canvas").first();
   // The VALID colour the theme gives now (key-page.css), and how many of the chart's pixels are exactly that colour.
-  const validColour = () => canvas.evaluate((element) => getComputedStyle(element).getPropertyValue("--outcome-valid").trim());
+  const validColour = () =>
+    canvas.evaluate((element) => getComputedStyle(element).getPropertyValue("--outcome-valid").trim());
   const pixelsOf = (hex: string) =>
     canvas.evaluate((element, colour) => {
       if (!(element instanceof HTMLCanvasElement)) throw new Error("the chart is not a canvas");
@@ -207,7 +256,8 @@ test("the usage chart is drawn again in the dark theme's colours when the system
       const [r, g, b] = [1, 3, 5].map((start) => Number.parseInt(colour.slice(start, start + 2), 16));
       const { data } = context.getImageData(0, 0, element.width, element.height);
       let count = 0;
-      for (let index = 0; index < data.length; index += 4) if (data[index] === r && data[index + 1] === g && data[index + 2] === b) count++;
+      for (let index = 0; index < data.length; index += 4)
+        if (data[index] === r && data[index + 1] === g && data[index + 2] === b) count++;
       return count;
     }, hex);
 
@@ -220,9 +270,21 @@ test("the usage chart is drawn again in the dark theme's colours when the system
   expect(await pixelsOf(light)).toBe(0);
 });
 
-test("a burst of refusals is paged with Show older, each shown once, and the focus goes on to the first older row", async ({ page, server }) => {
-  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", "Burst key", "--disabled"])).split(" ");
-  const verifier = await server.admin(["root-key", "create", "--name", "e2e-burst", "--permissions", "api.*.verify_key"]);
+test("a burst of refusals is paged with Show older, each shown once, and the focus goes on to the first older row", async ({
+  page,
+  server,
+}) => {
+  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", "Burst key", "--disabled"])).split(
+    " ",
+  );
+  const verifier = await server.admin([
+    "root-key",
+    "create",
+    "--name",
+    "e2e-burst",
+    "--permissions",
+    "api.*.verify_key",
+  ]);
   // At once: many of them share a millisecond, where a page's edge used to show some twice and skip others.
   const codes = await Promise.all(Array.from({ length: 120 }, () => verifyCode(server, verifier, secret)));
   expect(new Set(codes)).toEqual(new Set(["DISABLED"]));
@@ -243,6 +305,8 @@ test("a burst of refusals is paged with Show older, each shown once, and the foc
   await expect(refusals.getByRole("button", { name: "Show older" })).toHaveCount(0);
   // The last page took its button away: the keyboard goes on from the first row it brought.
   await expect(lookups.nth(100)).toBeFocused();
-  const names = await lookups.evaluateAll((links) => links.map((link) => link.getAttribute("aria-label") ?? link.textContent ?? ""));
+  const names = await lookups.evaluateAll((links) =>
+    links.map((link) => link.getAttribute("aria-label") ?? link.textContent ?? ""),
+  );
   expect(new Set(names).size).toBe(120);
 });

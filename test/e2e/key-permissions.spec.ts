@@ -41,7 +41,10 @@ async function openFromList(page: Page, name: string): Promise<void> {
 
 const keyActions = (page: Page) => page.getByRole("group", { name: "Key actions" });
 
-test("a root key that may only read keys is told api.*.create_key and api.*.delete_key before the forms", async ({ page, server }) => {
+test("a root key that may only read keys is told api.*.create_key and api.*.delete_key before the forms", async ({
+  page,
+  server,
+}) => {
   const apiId = await server.admin(["apis", "create", "--name", "e2e-read-only"]);
   const readOnly = await rootKeyWith(server, "e2e-read-only", ["api.*.read_key", "api.*.read_analytics"]);
   const key = await adminKey(server, ["--name", "Guarded", "--api", apiId]);
@@ -65,7 +68,9 @@ test("a root key that may only read keys is told api.*.create_key and api.*.dele
   await dialog.getByRole("button", { name: "Close" }).click();
   // Edit is probed: the refusal names the key's API, which the dashboard now knows exists.
   await keyActions(page).getByRole("button", { name: "Edit", exact: true }).click();
-  await expect(page.getByRole("note")).toContainText(`Changing this key needs api.*.update_key (every API) or api.${apiId}.update_key (this API only)`);
+  await expect(page.getByRole("note")).toContainText(
+    `Changing this key needs api.*.update_key (every API) or api.${apiId}.update_key (this API only)`,
+  );
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await saveScreenshot(page, "key-permissions-read-only-key");
 
@@ -74,7 +79,9 @@ test("a root key that may only read keys is told api.*.create_key and api.*.dele
   await page.getByRole("button", { name: "Create key" }).click();
   dialog = page.getByRole("dialog", { name: "Create key" });
   await dialog.getByRole("list", { name: "APIs this dashboard knows" }).getByRole("button", { name: apiId }).click();
-  await expect(dialog.getByRole("note")).toContainText(`Creating a key in this API needs api.*.create_key (every API) or api.${apiId}.create_key (this API only)`);
+  await expect(dialog.getByRole("note")).toContainText(
+    `Creating a key in this API needs api.*.create_key (every API) or api.${apiId}.create_key (this API only)`,
+  );
   await expect(dialog.getByLabel("Name", { exact: true })).toBeDisabled();
   await expect(dialog.getByRole("button", { name: "Create key" })).toBeDisabled();
   expect(await seriousViolationsInBothThemes(page)).toEqual({ dark: [], light: [] });
@@ -93,12 +100,22 @@ test("a root key that may only read keys is told api.*.create_key and api.*.dele
     headers: { Authorization: `Bearer ${readOnly}`, "Content-Type": "application/json" },
     body: JSON.stringify({ apiId }),
   });
-  expect(((await listed.json()) as { data: { keys: { keyId: string }[] } }).data.keys.map((listedKey) => listedKey.keyId)).toEqual([key.keyId]);
+  expect(
+    ((await listed.json()) as { data: { keys: { keyId: string }[] } }).data.keys.map((listedKey) => listedKey.keyId),
+  ).toEqual([key.keyId]);
 });
 
-test("a root key that may change keys but not their permissions is told rbac.*.add_permission_to_key before the permission dialog", async ({ page, server }) => {
+test("a root key that may change keys but not their permissions is told rbac.*.add_permission_to_key before the permission dialog", async ({
+  page,
+  server,
+}) => {
   const apiId = await server.admin(["apis", "create", "--name", "e2e-rbac"]);
-  const changer = await rootKeyWith(server, "e2e-changer", ["api.*.read_key", "api.*.read_analytics", "api.*.update_key", "api.*.verify_key"]);
+  const changer = await rootKeyWith(server, "e2e-changer", [
+    "api.*.read_key",
+    "api.*.read_analytics",
+    "api.*.update_key",
+    "api.*.verify_key",
+  ]);
   const key = await adminKey(server, ["--name", "Reader", "--api", apiId, "--permissions", "documents.read"]);
   // Refused for a permission it lacks, so that its page offers Add permission.
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -112,16 +129,26 @@ test("a root key that may change keys but not their permissions is told rbac.*.a
   await openFromList(page, "Reader");
 
   await page.getByRole("group", { name: "Fix" }).getByRole("button", { name: "Add permission" }).click();
-  await expect(page.getByRole("note")).toContainText("Adding a permission needs rbac.*.add_permission_to_key together with api.*.update_key");
+  await expect(page.getByRole("note")).toContainText(
+    "Adding a permission needs rbac.*.add_permission_to_key together with api.*.update_key",
+  );
   await expect(page.getByRole("dialog")).toHaveCount(0);
   // Its permission is unchanged by the probe, which re-added the one it holds.
   await expect(page.getByRole("main")).toContainText("documents.read");
 });
 
-test("a root key limited to one API may change and create keys there only, and is told so for the other API", async ({ page, server }) => {
+test("a root key limited to one API may change and create keys there only, and is told so for the other API", async ({
+  page,
+  server,
+}) => {
   const allowedApi = await server.admin(["apis", "create", "--name", "e2e-one-api"]);
   const otherApi = await server.admin(["apis", "create", "--name", "e2e-other-api"]);
-  const limited = await rootKeyWith(server, "e2e-limited", ["api.*.read_key", "api.*.read_analytics", `api.${allowedApi}.update_key`, `api.${allowedApi}.create_key`]);
+  const limited = await rootKeyWith(server, "e2e-limited", [
+    "api.*.read_key",
+    "api.*.read_analytics",
+    `api.${allowedApi}.update_key`,
+    `api.${allowedApi}.create_key`,
+  ]);
   await adminKey(server, ["--name", "Mine", "--api", allowedApi]);
   await adminKey(server, ["--name", "Theirs", "--api", otherApi]);
   await connect(page, server, limited);
@@ -129,7 +156,9 @@ test("a root key limited to one API may change and create keys there only, and i
   await openFromList(page, "Theirs");
   await keyActions(page).getByRole("button", { name: "Edit", exact: true }).click();
   const note = page.getByRole("note");
-  await expect(note).toContainText(`Changing this key needs api.*.update_key (every API) or api.${otherApi}.update_key (this API only)`);
+  await expect(note).toContainText(
+    `Changing this key needs api.*.update_key (every API) or api.${otherApi}.update_key (this API only)`,
+  );
   await expect(note).toContainText(`for ${otherApi}`);
 
   // The other API's refusal does not hold back a key of the allowed one.
@@ -147,7 +176,9 @@ test("a root key limited to one API may change and create keys there only, and i
   await expect(dialog.getByText("This root key may create keys in it.")).toBeVisible();
   await expect(dialog.getByLabel("Name", { exact: true })).toBeEnabled();
   await dialog.getByRole("list", { name: "APIs this dashboard knows" }).getByRole("button", { name: otherApi }).click();
-  await expect(dialog.getByRole("note")).toContainText(`Creating a key in this API needs api.*.create_key (every API) or api.${otherApi}.create_key (this API only)`);
+  await expect(dialog.getByRole("note")).toContainText(
+    `Creating a key in this API needs api.*.create_key (every API) or api.${otherApi}.create_key (this API only)`,
+  );
   await expect(dialog.getByLabel("Name", { exact: true })).toBeDisabled();
   await saveScreenshot(page, "key-permissions-one-api");
   await page.setViewportSize({ width: 390, height: 844 });

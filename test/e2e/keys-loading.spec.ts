@@ -27,7 +27,10 @@ async function allKeys(page: Page, baseUrl: string, rootKey: string): Promise<Li
       headers: { Authorization: `Bearer ${rootKey}` },
       data: cursor === undefined ? {} : { cursor },
     });
-    const body = (await response.json()) as { data: { keys: ListedKey[] }; pagination?: { cursor?: string; hasMore: boolean } };
+    const body = (await response.json()) as {
+      data: { keys: ListedKey[] };
+      pagination?: { cursor?: string; hasMore: boolean };
+    };
     keys.push(...body.data.keys);
     if (!body.pagination?.hasMore) return keys;
     cursor = body.pagination.cursor;
@@ -49,11 +52,16 @@ test.describe("with a few hundred keys", () => {
     await seeded.stop();
   });
 
-  test("export holds what the table shows, says how many of how many, and can load the rest first (14.5, 14.16)", async ({ page }) => {
+  test("export holds what the table shows, says how many of how many, and can load the rest first (14.5, 14.16)", async ({
+    page,
+  }) => {
     await page.goto(seeded.url);
     await enterKey(page, seededKey);
     await expect(count(page)).toHaveText("100 keys loaded, more available");
-    await page.getByRole("group", { name: "Filter by status" }).getByRole("button", { name: /^Disabled/ }).click();
+    await page
+      .getByRole("group", { name: "Filter by status" })
+      .getByRole("button", { name: /^Disabled/ })
+      .click();
     await page.getByRole("button", { name: "Export…" }).click();
     const panel = page.getByRole("region", { name: "Export" });
     // Not always 100: a filter that leaves the view short loads the next page, as scrolling to its end would.
@@ -84,7 +92,9 @@ test.describe("with a few hundred keys", () => {
     expect(csv).not.toContain(seededKey);
   });
 
-  test("Refresh reloads as many pages as were loaded, one after another with its progress (14.6, #28.6)", async ({ page }) => {
+  test("Refresh reloads as many pages as were loaded, one after another with its progress (14.6, #28.6)", async ({
+    page,
+  }) => {
     await page.goto(seeded.url);
     await enterKey(page, seededKey);
     await expect(count(page)).toHaveText("100 keys loaded, more available");
@@ -115,7 +125,9 @@ test.describe("with a few hundred keys", () => {
     const loadedWith = pages.count();
 
     await page.getByRole("button", { name: "Usage, 36 h" }).click();
-    await expect(page.getByText(`Sorted by the 36-hour usage of the ${total.replace("keys", "loaded keys")}.`)).toBeVisible();
+    await expect(
+      page.getByText(`Sorted by the 36-hour usage of the ${total.replace("keys", "loaded keys")}.`),
+    ).toBeVisible();
     const table = page.getByRole("table", { name: "API keys" });
     const topKey = table.getByRole("row").nth(1).getByRole("link").first();
     const top = (await topKey.textContent()) ?? "";
@@ -130,7 +142,10 @@ test.describe("with a few hundred keys", () => {
     await saveScreenshot(page, "keys-refreshed-all-sorted-by-usage");
   });
 
-  test("offline is said at once, the list is marked not current, and it refreshes when the connection is back (14.7)", async ({ page, context }) => {
+  test("offline is said at once, the list is marked not current, and it refreshes when the connection is back (14.7)", async ({
+    page,
+    context,
+  }) => {
     await page.goto(seeded.url);
     await enterKey(page, seededKey);
     await expect(count(page)).toHaveText("100 keys loaded, more available");
@@ -149,7 +164,9 @@ test.describe("with a few hundred keys", () => {
     await expect(count(page)).toHaveText("100 keys loaded, more available");
   });
 
-  test("a filter that finds nothing keeps loading until it does; an exact key id is asked for directly (14.8)", async ({ page }) => {
+  test("a filter that finds nothing keeps loading until it does; an exact key id is asked for directly (14.8)", async ({
+    page,
+  }) => {
     const last = (await allKeys(page, seeded.url, seededKey)).at(-1);
     if (last === undefined) throw new Error("no keys");
     await page.goto(seeded.url);
@@ -176,7 +193,9 @@ test.describe("with a few hundred keys", () => {
     await expect.poll(() => pages.count()).toBeGreaterThanOrEqual(2);
   });
 
-  test("a rate limit paces loading with a countdown, Refresh waits for it, and it is not called a failed refresh (14.6, 14.11)", async ({ page }) => {
+  test("a rate limit paces loading with a countdown, Refresh waits for it, and it is not called a failed refresh (14.6, 14.11)", async ({
+    page,
+  }) => {
     const limited = await seeded.admin(["root-key", "create", "--name", "paced", "--ratelimit", "3/60s"]);
     await page.goto(seeded.url);
     await enterKey(page, limited);
@@ -198,7 +217,11 @@ test.describe("with a few hundred keys", () => {
   });
 });
 
-test("a root key without read_analytics lists its keys, with one notice naming the permission instead of usage (12.5)", async ({ page, server, rootKey }) => {
+test("a root key without read_analytics lists its keys, with one notice naming the permission instead of usage (12.5)", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   const analytics = countRequests(page, "analytics.getVerifications");
   await page.goto(server.url);
   await enterKey(page, rootKey);
@@ -211,7 +234,10 @@ test("a root key without read_analytics lists its keys, with one notice naming t
   await saveScreenshot(page, "keys-no-analytics");
 });
 
-test("a key revoked while its list is on screen: the list goes, Re-enter key comes first, no Retry (14.13)", async ({ page, server }) => {
+test("a key revoked while its list is on screen: the list goes, Re-enter key comes first, no Retry (14.13)", async ({
+  page,
+  server,
+}) => {
   // A name of its own: the server is shared by the worker's tests (and by repeats of this one), and the list holds them all.
   const name = `doomed ${randomUUID()}`;
   const doomed = await server.admin(["root-key", "create", "--name", name]);
@@ -219,7 +245,10 @@ test("a key revoked while its list is on screen: the list goes, Re-enter key com
   await enterKey(page, doomed);
   await expect(page.getByRole("table", { name: "API keys" })).toBeVisible();
   const listed = await server.admin(["root-key", "list"]);
-  const id = listed.split("\n").find((line) => line.includes(name))?.match(/\bkey_[A-Za-z0-9]+/)?.[0];
+  const id = listed
+    .split("\n")
+    .find((line) => line.includes(name))
+    ?.match(/\bkey_[A-Za-z0-9]+/)?.[0];
   if (id === undefined) throw new Error(`no key named ${name} in ${listed}`);
   await server.admin(["root-key", "revoke", id]);
 

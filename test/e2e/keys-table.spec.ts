@@ -1,7 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { enterKey, expect, HOUR_MS, loadAllKeys, saveScreenshot, test, withinOnePeriod } from "./fixtures";
 
-test("the keys table sorts by a column, remembers the chosen columns, and links each name to its page", async ({ page, server, rootKey }) => {
+test("the keys table sorts by a column, remembers the chosen columns, and links each name to its page", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await server.admin(["keys", "create", "--name", "aaa first by name"]);
   await server.admin(["keys", "create", "--name", "zzz last by name"]);
   await page.goto(server.url);
@@ -34,7 +38,11 @@ test("the keys table sorts by a column, remembers the chosen columns, and links 
   expect(await page.evaluate(() => localStorage.getItem("keyscope.keys.columns"))).toContain('"keyId":false');
 });
 
-test("a key's name opens its page inside the app, without loading the document again", async ({ page, server, rootKey }) => {
+test("a key's name opens its page inside the app, without loading the document again", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await server.admin(["keys", "create", "--name", "opened by its name"]);
   await page.goto(server.url);
   await enterKey(page, rootKey);
@@ -48,7 +56,10 @@ test("a key's name opens its page inside the app, without loading the document a
   expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
 });
 
-test("the demo root key sees last use, credits, identities, badges and a 36-hour usage bar per row", async ({ page, server }) => {
+test("the demo root key sees last use, credits, identities, badges and a 36-hour usage bar per row", async ({
+  page,
+  server,
+}) => {
   const demoKey = server.rootKey;
   if (demoKey === undefined) throw new Error("the server printed no demo root key");
   await page.goto(server.url);
@@ -61,7 +72,12 @@ test("the demo root key sees last use, credits, identities, badges and a 36-hour
   }
   await expect(table.getByText(/^36 h: [\d,]+ valid, [\d,]+ refused$/).first()).toBeAttached();
   // Last use in words, the exact time beside it for screen readers.
-  await expect(table.getByRole("cell").filter({ hasText: / ago \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$/ }).first()).toBeAttached();
+  await expect(
+    table
+      .getByRole("cell")
+      .filter({ hasText: / ago \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$/ })
+      .first(),
+  ).toBeAttached();
   // A key refused often enough to say so: the demo's disabled "Legacy v1 client" is refused at every verification.
   // Found by name: other tests add keys to this worker's server, so a given key need not be among the rows in view.
   const filter = page.getByLabel("Filter keys");
@@ -89,7 +105,10 @@ function usageTotal(text: string): number {
   return Number(match[1]?.replaceAll(",", "")) + Number(match[2]?.replaceAll(",", ""));
 }
 
-test("sorting by usage puts the busiest of all the loaded keys first and says what the order is based on", async ({ page, server }, testInfo) => {
+test("sorting by usage puts the busiest of all the loaded keys first and says what the order is based on", async ({
+  page,
+  server,
+}, testInfo) => {
   // The page's sums and the ones asked below are over `now() - INTERVAL 36 HOUR`, whose oldest hour drops out on the hour.
   await withinOnePeriod(testInfo, HOUR_MS);
   const demoKey = server.rootKey ?? "";
@@ -119,7 +138,7 @@ test("sorting by usage puts the busiest of all the loaded keys first and says wh
   await expect(page.getByText(/^Sorted by the 36-hour usage of the [\d,]+ loaded keys\./)).toBeVisible();
   const first = table.getByRole("row").nth(1);
   await expect(first).toContainText(busiest.key_id.slice(0, 8));
-  expect(usageTotal(await first.getByText(/^36 h: /).textContent() ?? "")).toBe(Number(busiest.total));
+  expect(usageTotal((await first.getByText(/^36 h: /).textContent()) ?? "")).toBe(Number(busiest.total));
 
   // Every row in view, top to bottom, is used no more than the one above it.
   // The rows' usage bars come a moment after the sort: wait until more than three are drawn.
@@ -133,7 +152,11 @@ test("sorting by usage puts the busiest of all the loaded keys first and says wh
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
 
-  test("a Sort by control and its direction sort the cards, with no sideways scroll", async ({ page, server, rootKey }) => {
+  test("a Sort by control and its direction sort the cards, with no sideways scroll", async ({
+    page,
+    server,
+    rootKey,
+  }) => {
     // A word of this test's own: other files' keys share the worker's server ("On a phone" matched "phone").
     const tag = `sortcard${randomUUID().slice(0, 8)}`;
     await server.admin(["keys", "create", "--name", `aaa ${tag} first`]);

@@ -31,8 +31,12 @@ for (const colorScheme of ["light", "dark"] as const) {
           });
         // Polled: the rows of the width before may still be laid out for a moment after the resize (a fresh clone's
         // run read the wide table at 375 px, where the cards showed a frame later).
-        await expect.poll(async () => (await overflow()).page, { message: `at ${width} px the page does not scroll sideways` }).toBeLessThanOrEqual(0);
-        await expect.poll(async () => (await overflow()).table, { message: `at ${width} px the table does not scroll sideways` }).toBeLessThanOrEqual(0);
+        await expect
+          .poll(async () => (await overflow()).page, { message: `at ${width} px the page does not scroll sideways` })
+          .toBeLessThanOrEqual(0);
+        await expect
+          .poll(async () => (await overflow()).table, { message: `at ${width} px the table does not scroll sideways` })
+          .toBeLessThanOrEqual(0);
         expect(await seriousViolations(page), `axe at ${width} px`).toEqual([]);
         await saveScreenshot(page, `keys-width-${width}-${colorScheme}`);
       }

@@ -1,6 +1,10 @@
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
-test("a key name with a right-to-left override shows the override instead of reading as another name", async ({ page, server, rootKey }) => {
+test("a key name with a right-to-left override shows the override instead of reading as another name", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await server.admin(["keys", "create", "--name", "\u202Egnp.exe\u202C invoice"]);
   await page.goto(server.url);
   await enterKey(page, rootKey);
@@ -11,8 +15,19 @@ test("a key name with a right-to-left override shows the override instead of rea
   await saveScreenshot(page, "keys-bidi-name");
 });
 
-test("names that are also properties of every object (toString, __proto__, constructor) read as plain names", async ({ page, server, rootKey }) => {
-  const created = await server.admin(["keys", "create", "--name", "toString", "--meta", '{"__proto__":"a","constructor":"b"}']);
+test("names that are also properties of every object (toString, __proto__, constructor) read as plain names", async ({
+  page,
+  server,
+  rootKey,
+}) => {
+  const created = await server.admin([
+    "keys",
+    "create",
+    "--name",
+    "toString",
+    "--meta",
+    '{"__proto__":"a","constructor":"b"}',
+  ]);
   const keyId = /key_\w+/.exec(created)?.[0];
   await page.goto(server.url);
   await enterKey(page, rootKey);

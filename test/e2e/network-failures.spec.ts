@@ -12,12 +12,17 @@ async function diagnoseFromPanel(page: Page) {
   return diagnosis;
 }
 
-test("plain http to another computer is named as refused by the page, on the Keys page and Troubleshoot alike", async ({ page, server }) => {
+test("plain http to another computer is named as refused by the page, on the Keys page and Troubleshoot alike", async ({
+  page,
+  server,
+}) => {
   await page.goto(server.url);
   // TEST-NET-1: never routed; the page's own policy refuses it before anything is sent.
   await enterKey(page, "ks_root_NetworkFailure1234", "http://192.0.2.10:8787");
   const panel = page.getByRole("alert");
-  await expect(panel).toContainText("The browser sent nothing: this page may not call that address", { timeout: 20_000 });
+  await expect(panel).toContainText("The browser sent nothing: this page may not call that address", {
+    timeout: 20_000,
+  });
   await expect(panel).not.toContainText("CORS");
   await expect(panel).not.toContainText("--cors-origin");
   await saveScreenshot(page, "panel-blocked-by-page");
@@ -25,7 +30,10 @@ test("plain http to another computer is named as refused by the page, on the Key
   await expect(diagnosis).toContainText("The browser sent nothing to http://192.0.2.10:8787");
 });
 
-test("a host name that does not resolve is named as nothing answering, on the Keys page and Troubleshoot alike", async ({ page, server }) => {
+test("a host name that does not resolve is named as nothing answering, on the Keys page and Troubleshoot alike", async ({
+  page,
+  server,
+}) => {
   await page.goto(server.url);
   await enterKey(page, "ks_root_NetworkFailure1234", "https://keyscope-e2e.invalid");
   const panel = page.getByRole("alert");
@@ -37,9 +45,14 @@ test("a host name that does not resolve is named as nothing answering, on the Ke
   await expect(diagnosis).toContainText("Nothing answers at https://keyscope-e2e.invalid");
 });
 
-test("an upstream that redirects to a sign-in page is named as a redirect with where it goes, never CORS", async ({ page }) => {
+test("an upstream that redirects to a sign-in page is named as a redirect with where it goes, never CORS", async ({
+  page,
+}) => {
   const sso = "https://sso.example.net/login?next=%2Fv2";
-  const upstream = await startHostileServer({ allowOrigin: "http://127.0.0.1", respond: () => answer(302, "", { location: sso }) });
+  const upstream = await startHostileServer({
+    allowOrigin: "http://127.0.0.1",
+    respond: () => answer(302, "", { location: sso }),
+  });
   const proxy = await startServer({ args: ["--upstream", upstream.url] });
   try {
     await page.goto(proxy.url);

@@ -1,8 +1,19 @@
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
-const ROOT_KEY = ["root-key", "create", "--name", "e2e-offline", "--permissions", "api.*.read_key,api.*.read_analytics"];
+const ROOT_KEY = [
+  "root-key",
+  "create",
+  "--name",
+  "e2e-offline",
+  "--permissions",
+  "api.*.read_key,api.*.read_analytics",
+];
 
-test("offline, a key's page says so within two seconds instead of loading forever, and loads by itself once back", async ({ page, server, context }) => {
+test("offline, a key's page says so within two seconds instead of loading forever, and loads by itself once back", async ({
+  page,
+  server,
+  context,
+}) => {
   const rootKey = await server.admin(ROOT_KEY);
   const [keyId = ""] = (await server.admin(["keys", "create", "--name", "Offline reader"])).split(" ");
   await page.goto(`${server.url}/connect`);
@@ -16,7 +27,9 @@ test("offline, a key's page says so within two seconds instead of loading foreve
   await context.setOffline(true);
   await usage.getByRole("button", { name: "30 days" }).click();
   // Where the chart was to load, and at the top of the page.
-  await expect(usage.getByRole("status")).toHaveText("Offline: this loads once the connection is back.", { timeout: 2000 });
+  await expect(usage.getByRole("status")).toHaveText("Offline: this loads once the connection is back.", {
+    timeout: 2000,
+  });
   await expect(page.getByRole("status").filter({ hasText: "You are offline." })).toBeAttached({ timeout: 2000 });
   await saveScreenshot(page, "key-page-offline");
 
@@ -44,7 +57,11 @@ test("offline, the request-id lookup says so, and answers by itself once back", 
   await expect(page.getByText("You are offline.")).toHaveCount(0);
 });
 
-test("offline, the keys list opened from another page says so, and lists the keys by itself once back", async ({ page, server, context }) => {
+test("offline, the keys list opened from another page says so, and lists the keys by itself once back", async ({
+  page,
+  server,
+  context,
+}) => {
   const rootKey = await server.admin(ROOT_KEY);
   const [keyId = ""] = (await server.admin(["keys", "create", "--name", "Offline lister"])).split(" ");
   await page.goto(`${server.url}/connect`);

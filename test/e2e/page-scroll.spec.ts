@@ -27,7 +27,10 @@ async function expectNoDocumentScroll(page: Page): Promise<void> {
   expect(overflow.scrollHeight, "the document's scrollHeight").toBe(overflow.clientHeight);
 }
 
-test("on a long key page, the wheel over the header and past the end of main leaves the header in place", async ({ page, server }) => {
+test("on a long key page, the wheel over the header and past the end of main leaves the header in place", async ({
+  page,
+  server,
+}) => {
   const rootKey = await createAnalyticsRootKey(server, "e2e-scroll");
   await page.goto(`${server.url}/connect`);
   await enterKey(page, rootKey);
@@ -36,9 +39,17 @@ test("on a long key page, the wheel over the header and past the end of main lea
   await page.getByRole("link", { name: "Nightly data export" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Nightly data export" })).toBeVisible();
   // The page is complete and longer than its main area: the usage chart and the refusals are in.
-  await expect(page.getByRole("region", { name: "Refused verifications" }).getByRole("link", { name: /^Look up request req_/ }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("region", { name: "Refused verifications" })
+      .getByRole("link", { name: /^Look up request req_/ })
+      .first(),
+  ).toBeVisible();
   const main = page.getByRole("main");
-  const mainSize = await main.evaluate((element) => ({ scrollHeight: element.scrollHeight, clientHeight: element.clientHeight }));
+  const mainSize = await main.evaluate((element) => ({
+    scrollHeight: element.scrollHeight,
+    clientHeight: element.clientHeight,
+  }));
   expect(mainSize.scrollHeight, "the key page is longer than its main area").toBeGreaterThan(mainSize.clientHeight);
 
   await expectNoDocumentScroll(page);
@@ -75,7 +86,11 @@ test("on a long key page, the wheel over the header and past the end of main lea
   await saveScreenshot(page, "page-scroll-key-page-end");
 });
 
-test("the keys, troubleshoot and key-entry pages scroll in main only, never the document", async ({ page, server, rootKey }) => {
+test("the keys, troubleshoot and key-entry pages scroll in main only, never the document", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(`${server.url}/connect`);
   await expect(page.getByLabel("API key", { exact: true })).toBeVisible();
   await expectNoDocumentScroll(page);
@@ -101,7 +116,12 @@ test.describe("on a phone", () => {
     await expectNoDocumentScroll(page);
     await saveScreenshot(page, "page-scroll-keys-phone");
     await page.getByRole("link", { name: "Nightly data export" }).click();
-    await expect(page.getByRole("region", { name: "Refused verifications" }).getByRole("link", { name: /^Look up request req_/ }).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole("region", { name: "Refused verifications" })
+        .getByRole("link", { name: /^Look up request req_/ })
+        .first(),
+    ).toBeVisible();
     await expectNoDocumentScroll(page);
     await saveScreenshot(page, "page-scroll-key-page-phone");
   });

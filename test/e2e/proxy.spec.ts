@@ -19,7 +19,9 @@ test("a proxy whose upstream is down says so, naming its --upstream, instead of 
     await page.goto(proxy.url);
     await enterKey(page, "ks_root_ThisKeyDoesNotExist1234567");
     const panel = page.getByRole("alert");
-    await expect(panel.getByRole("heading", { level: 2 })).toHaveText("The proxy cannot reach the API behind it", { timeout: 20_000 });
+    await expect(panel.getByRole("heading", { level: 2 })).toHaveText("The proxy cannot reach the API behind it", {
+      timeout: 20_000,
+    });
     await expect(panel).toContainText(`its upstream API at ${upstream} (--upstream)`);
     await expect(panel).toContainText("npm start -- --upstream");
     await expect(panel).not.toContainText("failed on its side");

@@ -19,7 +19,10 @@ function secondsIn(text: string | null): number {
   return Number(match[1]);
 }
 
-test("a spent rate limit shows a countdown that ticks down, with Retry disabled until it ends", async ({ page, server }) => {
+test("a spent rate limit shows a countdown that ticks down, with Retry disabled until it ends", async ({
+  page,
+  server,
+}) => {
   const rootKey = await server.admin(["root-key", "create", "--name", "limited", "--ratelimit", "2/60s"]);
   await page.goto(server.url);
   await enterKey(page, rootKey);
@@ -32,7 +35,9 @@ test("a spent rate limit shows a countdown that ticks down, with Retry disabled 
   expect(first).toBeGreaterThan(0);
   expect(first).toBeLessThanOrEqual(60);
   await expect(panel.getByRole("button", { name: "Retry" })).toBeDisabled();
-  await expect.poll(async () => secondsIn(await timer.textContent()), { timeout: 5_000 }).toBeLessThanOrEqual(first - 2);
+  await expect
+    .poll(async () => secondsIn(await timer.textContent()), { timeout: 5_000 })
+    .toBeLessThanOrEqual(first - 2);
   await expect(panel.getByRole("button", { name: "Retry" })).toBeDisabled();
   // The keys loaded before stay on screen, marked as not current, and Refresh waits for the countdown too (14.11).
   await expect(page.getByText(/^[\d,]+ keys · not current$/)).toBeVisible();

@@ -11,7 +11,9 @@ test("a server that serves the dashboard but redirects every POST /v2/* to anoth
   const gateway = await startGateway({
     target: server.url,
     respond: (method, path) =>
-      method === "POST" && path.startsWith("/v2/") ? { status: 307, headers: { location: `${elsewhere}${path}` }, body: "" } : undefined,
+      method === "POST" && path.startsWith("/v2/")
+        ? { status: 307, headers: { location: `${elsewhere}${path}` }, body: "" }
+        : undefined,
   });
   try {
     await page.goto(gateway.url);
@@ -24,7 +26,9 @@ test("a server that serves the dashboard but redirects every POST /v2/* to anoth
 
     await page.goto(`${gateway.url}/troubleshoot`);
     await page.getByRole("button", { name: "Run diagnostics" }).click();
-    await expect(page.getByRole("listitem").first()).toContainText("Answered with a redirect this page may not follow or read");
+    await expect(page.getByRole("listitem").first()).toContainText(
+      "Answered with a redirect this page may not follow or read",
+    );
     const diagnosis = page.getByRole("region", { name: "Diagnosis" });
     await expect(diagnosis).toContainText(`The address ${gateway.url} answers, but with a redirect to another address`);
     await expect(diagnosis).not.toContainText("server is down");

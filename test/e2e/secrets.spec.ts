@@ -165,7 +165,9 @@ test("against an API on another origin, only that origin's API requests carry th
     await expect(panel.getByRole("heading", { level: 2 })).toBeVisible();
     expect(await page.locator("body").innerText()).not.toContain(secret);
     expect(await page.locator("body").innerHTML()).not.toContain(secret);
-    const docs = await page.locator("a[href]").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+    const docs = await page
+      .locator("a[href]")
+      .evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
     for (const href of docs) expect(href).not.toContain(secret);
 
     const copied = await copyEverything(page, panel);
@@ -221,7 +223,12 @@ test("an API that redirects to another origin never gets the key sent there", as
   });
   const redirecting = await startHostileServer({
     allowOrigin: server.url,
-    respond: (request) => ({ kind: "answer", status: 307, headers: { location: `${elsewhere.url}${request.path}` }, body: "" }),
+    respond: (request) => ({
+      kind: "answer",
+      status: 307,
+      headers: { location: `${elsewhere.url}${request.path}` },
+      body: "",
+    }),
   });
   try {
     const seen = record(page);
@@ -234,7 +241,8 @@ test("an API that redirects to another origin never gets the key sent there", as
       expect(JSON.stringify(request)).not.toContain(secret);
     }
     for (const request of await seen.requests()) {
-      if (!request.url.startsWith(`${redirecting.url}/`)) expect(request.headers.authorization, request.url).toBeUndefined();
+      if (!request.url.startsWith(`${redirecting.url}/`))
+        expect(request.headers.authorization, request.url).toBeUndefined();
     }
     await saveScreenshot(page, "secrets-cross-origin-redirect");
   } finally {

@@ -3,7 +3,12 @@ import { availableParallelism } from "node:os";
 import type { Page } from "@playwright/test";
 import { enterKey, expect, saveScreenshot, test } from "./fixtures";
 
-test("a new tab gets the key from an open tab, and Forget key in one tab forgets in both", async ({ page, context, server, rootKey }) => {
+test("a new tab gets the key from an open tab, and Forget key in one tab forgets in both", async ({
+  page,
+  context,
+  server,
+  rootKey,
+}) => {
   // Tab A: key entry, then the keys.
   await page.goto(server.url);
   await enterKey(page, rootKey);
@@ -16,7 +21,10 @@ test("a new tab gets the key from an open tab, and Forget key in one tab forgets
   await expect(tabB).toHaveURL(/\/keys$/);
   await expect(tabB.getByLabel("API key", { exact: true })).toHaveCount(0);
   // Handed over in memory: nothing persistent holds it, and the URL never did.
-  const stored = await tabB.evaluate(() => ({ local: JSON.stringify({ ...localStorage }), session: JSON.stringify({ ...sessionStorage }) }));
+  const stored = await tabB.evaluate(() => ({
+    local: JSON.stringify({ ...localStorage }),
+    session: JSON.stringify({ ...sessionStorage }),
+  }));
   expect(stored.local).not.toContain(rootKey);
   expect(stored.session).toContain(rootKey);
   await saveScreenshot(tabB, "tabs-handed-over");
@@ -51,7 +59,12 @@ test("a tab in another browser context (another profile) gets no key", async ({ 
   }
 });
 
-test("a key's name opened in a new tab shows that key's page there, with the key handed over", async ({ page, context, server, rootKey }) => {
+test("a key's name opened in a new tab shows that key's page there, with the key handed over", async ({
+  page,
+  context,
+  server,
+  rootKey,
+}) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   const table = page.getByRole("table", { name: "API keys" });
@@ -103,10 +116,21 @@ async function openAndForget(page: Page, when: "at once" | "once it lists keys")
   return tab;
 }
 
-test("Forget key reaches a tab opened from this one however soon after it opened, also with the CPU busy", async ({ page, server, rootKey }) => {
+test("Forget key reaches a tab opened from this one however soon after it opened, also with the CPU busy", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   test.setTimeout(120_000);
   using _busy = busyCpu();
-  for (const when of ["at once", "once it lists keys", "at once", "once it lists keys", "at once", "once it lists keys"] as const) {
+  for (const when of [
+    "at once",
+    "once it lists keys",
+    "at once",
+    "once it lists keys",
+    "at once",
+    "once it lists keys",
+  ] as const) {
     await page.goto(`${server.url}/connect`);
     await enterKey(page, rootKey);
     await expect(page.getByText(/^\d+ keys$/)).toBeVisible();

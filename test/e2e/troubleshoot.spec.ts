@@ -19,7 +19,11 @@ async function openTroubleshootFromPanel(page: Page) {
   await expect(page).toHaveTitle(/Troubleshoot/);
 }
 
-test("a working key: every step passes and the diagnosis says how many keys it lists", async ({ page, server, rootKey }) => {
+test("a working key: every step passes and the diagnosis says how many keys it lists", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await expect(page.getByText(/^\d+ keys$/)).toBeVisible();
@@ -34,15 +38,23 @@ test("a working key: every step passes and the diagnosis says how many keys it l
   await saveScreenshot(page, "troubleshoot-all-good");
 });
 
-test("through a gateway that strips Authorization, the diagnosis names the stripping", async ({ page, server, rootKey }) => {
+test("through a gateway that strips Authorization, the diagnosis names the stripping", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   const gateway = await startGateway({ target: server.url, stripAuthorization: true });
   try {
     await page.goto(gateway.url);
     await enterKey(page, rootKey);
     await openTroubleshootFromPanel(page);
     const diagnosis = await runDiagnostics(page);
-    await expect(diagnosis).toContainText("Something between your browser and the API stripped the Authorization header.");
-    await expect(diagnosis).toContainText("Keyscope sent your key in the Authorization header, but the API says no credentials arrived");
+    await expect(diagnosis).toContainText(
+      "Something between your browser and the API stripped the Authorization header.",
+    );
+    await expect(diagnosis).toContainText(
+      "Keyscope sent your key in the Authorization header, but the API says no credentials arrived",
+    );
     await saveScreenshot(page, "troubleshoot-stripped");
   } finally {
     await gateway.stop();
@@ -54,7 +66,8 @@ test("a base URL that redirects to another origin is named as the cause", async 
   // The page and the API are reached through the gateway; the API answers with a 307 to another origin.
   const gateway = await startGateway({
     target: server.url,
-    respond: (_method, path) => (path.startsWith("/v2/") ? { status: 307, headers: { location: `${target}${path}` }, body: "" } : undefined),
+    respond: (_method, path) =>
+      path.startsWith("/v2/") ? { status: 307, headers: { location: `${target}${path}` }, body: "" } : undefined,
   });
   const other = await startServer({ args: ["--cors-origin", gateway.url] });
   target = other.url;
@@ -72,18 +85,28 @@ test("a base URL that redirects to another origin is named as the cause", async 
   }
 });
 
-test("a pasted key with a space inside gets key entry's checks first and is not sent", async ({ page, server, rootKey }) => {
+test("a pasted key with a space inside gets key entry's checks first and is not sent", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await page.getByRole("link", { name: "Troubleshoot", exact: true }).click();
   await page.getByLabel("Key to test").fill(`${rootKey.slice(0, 12)} ${rootKey.slice(12)}`);
   const diagnosis = await runDiagnostics(page);
-  await expect(diagnosis).toContainText(`The key was not sent, because key entry's checks refuse it: The key contains a space after “${rootKey.slice(0, 8)}…”`);
+  await expect(diagnosis).toContainText(
+    `The key was not sent, because key entry's checks refuse it: The key contains a space after “${rootKey.slice(0, 8)}…”`,
+  );
   await expect(page.getByRole("listitem").nth(2)).toContainText("Skipped: key entry's checks refuse the key");
   await saveScreenshot(page, "troubleshoot-key-refused");
 });
 
-test("a pasted key with Bearer in front is sent as pasted and named malformed, with the reason", async ({ page, server, rootKey }) => {
+test("a pasted key with Bearer in front is sent as pasted and named malformed, with the reason", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   await page.goto(server.url);
   await enterKey(page, rootKey);
   await page.getByRole("link", { name: "Troubleshoot", exact: true }).click();
@@ -106,7 +129,10 @@ test("an unknown key is named, and so is a revoked one", async ({ page, server }
 
   const revoked = await server.admin(["root-key", "create", "--name", "to revoke"]);
   const list = await server.admin(["root-key", "list"]);
-  const id = list.split("\n").find((line) => line.includes("to revoke"))?.match(/key_\w+/)?.[0];
+  const id = list
+    .split("\n")
+    .find((line) => line.includes("to revoke"))
+    ?.match(/key_\w+/)?.[0];
   expect(id).toBeDefined();
   await server.admin(["root-key", "revoke", id ?? ""]);
   await page.getByLabel("Key to test").fill(revoked);
@@ -114,7 +140,10 @@ test("an unknown key is named, and so is a revoked one", async ({ page, server }
   await expect(diagnosis).toContainText(/does not know this root key\..*revoked/);
 });
 
-test("a key from another environment is found there after a click, and Keyscope switches to it", async ({ page, server }) => {
+test("a key from another environment is found there after a click, and Keyscope switches to it", async ({
+  page,
+  server,
+}) => {
   const production = await startServer({ args: ["--cors-origin", server.url] });
   try {
     const productionKey = await production.admin(["root-key", "create", "--name", "prod"]);
@@ -137,7 +166,9 @@ test("a key from another environment is found there after a click, and Keyscope 
     const diagnosis = await runDiagnostics(page);
     await expect(diagnosis).toContainText("does not know this root key");
     await diagnosis.getByRole("button", { name: "Try this key in Production" }).click();
-    await expect(diagnosis).toContainText(/This key belongs to Production: .* Production accepts it and lists \d+ keys/);
+    await expect(diagnosis).toContainText(
+      /This key belongs to Production: .* Production accepts it and lists \d+ keys/,
+    );
     await saveScreenshot(page, "troubleshoot-wrong-environment");
     await diagnosis.getByRole("button", { name: "Switch to Production" }).click();
     await expect(page).toHaveURL(/\/keys$/);
@@ -151,7 +182,11 @@ test("a key from another environment is found there after a click, and Keyscope 
   }
 });
 
-test("an API on another origin without CORS gets the CORS guidance with the proxy command", async ({ page, server, rootKey }) => {
+test("an API on another origin without CORS gets the CORS guidance with the proxy command", async ({
+  page,
+  server,
+  rootKey,
+}) => {
   const api = await startServer();
   try {
     await page.goto(server.url);
@@ -224,8 +259,20 @@ test("a server answering in the real service's shapes lists its keys through pro
     rootKey: realKey,
     apiId: "api_4Fh8sRealApi",
     keys: [
-      { keyId: "key_2Nw8pReal1", name: "Billing worker", start: "bil_", enabled: true, createdAt: Date.now() - 86_400_000 },
-      { keyId: "key_2Nw8pReal2", name: "Checkout service", start: "chk_", enabled: false, createdAt: Date.now() - 3_600_000 },
+      {
+        keyId: "key_2Nw8pReal1",
+        name: "Billing worker",
+        start: "bil_",
+        enabled: true,
+        createdAt: Date.now() - 86_400_000,
+      },
+      {
+        keyId: "key_2Nw8pReal2",
+        name: "Checkout service",
+        start: "chk_",
+        enabled: false,
+        createdAt: Date.now() - 3_600_000,
+      },
     ],
   });
   const proxy = await startServer({ args: ["--upstream", real.url] });

@@ -21,17 +21,65 @@ beforeAll(() => {
 
 describe("keys update", () => {
   test("replaces what is given and clears with none", () => {
-    const { keyId } = created("--credits", "5", "--refill", "daily:5", "--external-id", "user_1", "--meta", '{"a":1}', "--expires", "+1d");
+    const { keyId } = created(
+      "--credits",
+      "5",
+      "--refill",
+      "daily:5",
+      "--external-id",
+      "user_1",
+      "--meta",
+      '{"a":1}',
+      "--expires",
+      "+1d",
+    );
     const run = admin(
-      "keys", "update", keyId, "--name", "renamed", "--disabled", "--credits", "unlimited", "--external-id", "none", "--meta", "none",
-      "--expires", "none", "--roles", "auditor", "--permissions", "documents.read", "--ratelimit", "tokens=100/1m:auto", "--ratelimit", "burst=5/1s",
+      "keys",
+      "update",
+      keyId,
+      "--name",
+      "renamed",
+      "--disabled",
+      "--credits",
+      "unlimited",
+      "--external-id",
+      "none",
+      "--meta",
+      "none",
+      "--expires",
+      "none",
+      "--roles",
+      "auditor",
+      "--permissions",
+      "documents.read",
+      "--ratelimit",
+      "tokens=100/1m:auto",
+      "--ratelimit",
+      "burst=5/1s",
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe(keyId);
-    expect(query("SELECT name, enabled, credits_remaining, refill_interval, external_id, meta, expires, roles, permissions FROM keys WHERE id = ?", keyId)).toEqual([
-      { name: "renamed", enabled: 0, credits_remaining: null, refill_interval: null, external_id: null, meta: null, expires: null, roles: '["auditor"]', permissions: '["documents.read"]' },
+    expect(
+      query(
+        "SELECT name, enabled, credits_remaining, refill_interval, external_id, meta, expires, roles, permissions FROM keys WHERE id = ?",
+        keyId,
+      ),
+    ).toEqual([
+      {
+        name: "renamed",
+        enabled: 0,
+        credits_remaining: null,
+        refill_interval: null,
+        external_id: null,
+        meta: null,
+        expires: null,
+        roles: '["auditor"]',
+        permissions: '["documents.read"]',
+      },
     ]);
-    expect(query('SELECT name, "limit", duration_ms, auto_apply FROM key_ratelimits WHERE key_id = ? ORDER BY name', keyId)).toEqual([
+    expect(
+      query('SELECT name, "limit", duration_ms, auto_apply FROM key_ratelimits WHERE key_id = ? ORDER BY name', keyId),
+    ).toEqual([
       { name: "burst", limit: 5, duration_ms: 1000, auto_apply: 0 },
       { name: "tokens", limit: 100, duration_ms: 60_000, auto_apply: 1 },
     ]);
@@ -73,7 +121,9 @@ describe("keys reroll and keys delete", () => {
   test("delete is soft unless --permanent; a deleted key cannot be changed again", () => {
     const soft = created();
     expect(admin("keys", "delete", soft.keyId).code).toBe(0);
-    expect(query<{ deleted: number }>("SELECT deleted_at IS NOT NULL AS deleted FROM keys WHERE id = ?", soft.keyId)).toEqual([{ deleted: 1 }]);
+    expect(
+      query<{ deleted: number }>("SELECT deleted_at IS NOT NULL AS deleted FROM keys WHERE id = ?", soft.keyId),
+    ).toEqual([{ deleted: 1 }]);
     expect(admin("keys", "delete", soft.keyId).code).toBe(1);
     const hard = created("--ratelimit", "5/1m");
     expect(admin("keys", "delete", hard.keyId, "--permanent").code).toBe(0);
@@ -84,7 +134,16 @@ describe("keys reroll and keys delete", () => {
 
 describe("named auto-applied limits and root-key permissions", () => {
   test("NAME=N/W:auto is stored auto-applied (as N/W is), a bare NAME=N/W not; identities list shows each as it was given", () => {
-    const run = admin("identities", "create", "--external-id", "org_auto", "--ratelimit", "tokens=50/1h:auto", "--ratelimit", "10/1s");
+    const run = admin(
+      "identities",
+      "create",
+      "--external-id",
+      "org_auto",
+      "--ratelimit",
+      "tokens=50/1h:auto",
+      "--ratelimit",
+      "10/1s",
+    );
     expect(run.code, run.stderr).toBe(0);
     const limits = query(
       "SELECT r.name, r.auto_apply FROM identity_ratelimits r JOIN identities i ON i.id = r.identity_id WHERE i.external_id = 'org_auto' ORDER BY r.name",
@@ -98,9 +157,12 @@ describe("named auto-applied limits and root-key permissions", () => {
   });
 
   test("root-key create takes the permissions of the key-changing operations", () => {
-    const permissions = "api.*.create_key,api.*.update_key,api.*.delete_key,api.*.create_api,rbac.*.add_permission_to_key,rbac.*.create_permission,identity.*.read_identity";
+    const permissions =
+      "api.*.create_key,api.*.update_key,api.*.delete_key,api.*.create_api,rbac.*.add_permission_to_key,rbac.*.create_permission,identity.*.read_identity";
     const run = admin("root-key", "create", "--permissions", permissions);
     expect(run.code, run.stderr).toBe(0);
-    expect(query("SELECT permissions FROM root_keys WHERE hash = ?", hashSecret(run.stdout.trim()))).toEqual([{ permissions: JSON.stringify(permissions.split(",")) }]);
+    expect(query("SELECT permissions FROM root_keys WHERE hash = ?", hashSecret(run.stdout.trim()))).toEqual([
+      { permissions: JSON.stringify(permissions.split(",")) },
+    ]);
   });
 });

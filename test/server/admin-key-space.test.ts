@@ -19,7 +19,18 @@ function succeeded(...args: string[]): string {
 
 describe("apis", () => {
   test("create takes the key-space defaults and protection; keys create makes keys of that form; apis list shows them", () => {
-    const apiId = succeeded("apis", "create", "--name", "Acme", "--default-prefix", "acme", "--default-bytes", "32", "--delete-protection", "on");
+    const apiId = succeeded(
+      "apis",
+      "create",
+      "--name",
+      "Acme",
+      "--default-prefix",
+      "acme",
+      "--default-bytes",
+      "32",
+      "--delete-protection",
+      "on",
+    );
     expect(query("SELECT default_prefix, default_bytes, delete_protection FROM apis WHERE id = ?", apiId)).toEqual([
       { default_prefix: "acme", default_bytes: 32, delete_protection: 1 },
     ]);
@@ -46,8 +57,14 @@ describe("apis", () => {
 
   test("an IP whitelist is set, shown and cleared", () => {
     const apiId = succeeded("apis", "create", "--name", "Walled", "--ip-whitelist", "203.0.113.7, 2001:db8::1");
-    expect(query("SELECT ip_whitelist FROM apis WHERE id = ?", apiId)).toEqual([{ ip_whitelist: "203.0.113.7,2001:db8::1" }]);
-    expect(succeeded("apis", "list").split("\n").find((line) => line.startsWith(apiId))).toMatch(/\s203\.0\.113\.7,2001:db8::1$/);
+    expect(query("SELECT ip_whitelist FROM apis WHERE id = ?", apiId)).toEqual([
+      { ip_whitelist: "203.0.113.7,2001:db8::1" },
+    ]);
+    expect(
+      succeeded("apis", "list")
+        .split("\n")
+        .find((line) => line.startsWith(apiId)),
+    ).toMatch(/\s203\.0\.113\.7,2001:db8::1$/);
     succeeded("apis", "update", apiId, "--ip-whitelist", "none");
     expect(query("SELECT ip_whitelist FROM apis WHERE id = ?", apiId)).toEqual([{ ip_whitelist: null }]);
   });
@@ -75,7 +92,9 @@ describe("apis", () => {
 describe("roles, identities, workspaces", () => {
   test("roles create takes a description", () => {
     const roleId = succeeded("roles", "create", "--name", "reporter", "--description", "Read only reporting");
-    expect(query("SELECT name, description FROM roles WHERE id = ?", roleId)).toEqual([{ name: "reporter", description: "Read only reporting" }]);
+    expect(query("SELECT name, description FROM roles WHERE id = ?", roleId)).toEqual([
+      { name: "reporter", description: "Read only reporting" },
+    ]);
   });
 
   test("identities delete hides an identity from identities list; its external id can be given to a new one", () => {
@@ -86,27 +105,41 @@ describe("roles, identities, workspaces", () => {
     const again = succeeded("identities", "create", "--external-id", "org_gone");
     expect(again).not.toBe(identityId);
     expect(query("SELECT id FROM identities WHERE external_id = 'org_gone'")).toEqual([{ id: again }]);
-    expect(query("SELECT count(*) AS n FROM identity_ratelimits WHERE identity_id = ?", identityId)).toEqual([{ n: 0 }]);
+    expect(query("SELECT count(*) AS n FROM identity_ratelimits WHERE identity_id = ?", identityId)).toEqual([
+      { n: 0 },
+    ]);
   });
 
   test("workspaces create and update set the analytics retention, 30 days unless given", () => {
     const plain = succeeded("workspaces", "create", "--name", "Plain");
     const yearLong = succeeded("workspaces", "create", "--name", "Year", "--retention-days", "365");
-    expect(query("SELECT id, analytics_retention_days AS days FROM workspaces WHERE id IN (?, ?) ORDER BY days", plain, yearLong)).toEqual([
+    expect(
+      query(
+        "SELECT id, analytics_retention_days AS days FROM workspaces WHERE id IN (?, ?) ORDER BY days",
+        plain,
+        yearLong,
+      ),
+    ).toEqual([
       { id: plain, days: 30 },
       { id: yearLong, days: 365 },
     ]);
     expect(succeeded("workspaces", "update", "--workspace", plain, "--retention-days", "90")).toBe(plain);
-    expect(query("SELECT analytics_retention_days AS days FROM workspaces WHERE id = ?", plain)).toEqual([{ days: 90 }]);
+    expect(query("SELECT analytics_retention_days AS days FROM workspaces WHERE id = ?", plain)).toEqual([
+      { days: 90 },
+    ]);
     expect(admin("workspaces", "update", "--workspace", plain, "--retention-days", "0").code).toBe(2);
     expect(admin("workspaces", "update", "--workspace", plain).code).toBe(2);
   });
 
   test("workspaces create and update set the workspace's own analytics quota; none gives it back to the server's flag", () => {
     const limited = succeeded("workspaces", "create", "--name", "Limited", "--analytics-quota", "10");
-    expect(query("SELECT analytics_queries_per_hour AS quota FROM workspaces WHERE id = ?", limited)).toEqual([{ quota: 10 }]);
+    expect(query("SELECT analytics_queries_per_hour AS quota FROM workspaces WHERE id = ?", limited)).toEqual([
+      { quota: 10 },
+    ]);
     succeeded("workspaces", "update", "--workspace", limited, "--analytics-quota", "none");
-    expect(query("SELECT analytics_queries_per_hour AS quota FROM workspaces WHERE id = ?", limited)).toEqual([{ quota: null }]);
+    expect(query("SELECT analytics_queries_per_hour AS quota FROM workspaces WHERE id = ?", limited)).toEqual([
+      { quota: null },
+    ]);
     expect(admin("workspaces", "update", "--workspace", limited, "--analytics-quota", "0").code).toBe(2);
   });
 });

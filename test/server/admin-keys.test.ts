@@ -11,8 +11,24 @@ function admin(...args: string[]) {
 describe("keys create", () => {
   test("takes credits, a refill, a rate limit, permissions, roles, an identity, meta and an expiry, and prints <keyId> <secret>", async () => {
     const run = await admin(
-      "keys", "create", "--name", "Full key", "--credits", "7", "--refill", "daily:10", "--ratelimit", "5/1m",
-      "--permissions", "documents.read,users.view", "--roles", "reader", "--external-id", "user_9", "--meta", '{"plan":"pro"}',
+      "keys",
+      "create",
+      "--name",
+      "Full key",
+      "--credits",
+      "7",
+      "--refill",
+      "daily:10",
+      "--ratelimit",
+      "5/1m",
+      "--permissions",
+      "documents.read,users.view",
+      "--roles",
+      "reader",
+      "--external-id",
+      "user_9",
+      "--meta",
+      '{"plan":"pro"}',
       "--expires=-2d",
     );
     expect(run.code, run.stderr).toBe(0);
@@ -26,20 +42,39 @@ describe("keys create", () => {
       keyId,
     );
     expect(key).toEqual({
-      credits_remaining: 7, refill_interval: "daily", refill_amount: 10, permissions: '["documents.read","users.view"]',
-      roles: '["reader"]', meta: '{"plan":"pro"}', external_id: "user_9", expired: 1,
+      credits_remaining: 7,
+      refill_interval: "daily",
+      refill_amount: 10,
+      permissions: '["documents.read","users.view"]',
+      roles: '["reader"]',
+      meta: '{"plan":"pro"}',
+      external_id: "user_9",
+      expired: 1,
     });
-    expect(query("SELECT name, \"limit\", duration_ms, auto_apply FROM key_ratelimits WHERE key_id = ?", keyId)).toEqual([
+    expect(query('SELECT name, "limit", duration_ms, auto_apply FROM key_ratelimits WHERE key_id = ?', keyId)).toEqual([
       { name: "requests", limit: 5, duration_ms: 60_000, auto_apply: 1 },
     ]);
     expect(query("SELECT external_id FROM identities WHERE external_id = 'user_9'")).toHaveLength(1);
   });
 
   test("a refill without credits starts full; a second key of the same identity shares it", async () => {
-    const first = await admin("keys", "create", "--name", "Monthly", "--refill", "monthly:100", "--external-id", "user_9", "--expires", "+30d");
+    const first = await admin(
+      "keys",
+      "create",
+      "--name",
+      "Monthly",
+      "--refill",
+      "monthly:100",
+      "--external-id",
+      "user_9",
+      "--expires",
+      "+30d",
+    );
     expect(first.code, first.stderr).toBe(0);
     const [keyId = ""] = first.stdout.split(" ");
-    expect(query("SELECT credits_remaining, refill_day FROM keys WHERE id = ?", keyId)).toEqual([{ credits_remaining: 100, refill_day: 1 }]);
+    expect(query("SELECT credits_remaining, refill_day FROM keys WHERE id = ?", keyId)).toEqual([
+      { credits_remaining: 100, refill_day: 1 },
+    ]);
     expect(query("SELECT id FROM identities WHERE external_id = 'user_9'")).toHaveLength(1);
   });
 
@@ -78,9 +113,25 @@ describe("roles and identities", () => {
   });
 
   test("identities create takes rate limits (the default one applied always, named ones when asked) and meta", async () => {
-    const run = await admin("identities", "create", "--external-id", "team_7", "--ratelimit", "100/1m", "--ratelimit", "tokens=5000/1h", "--meta", '{"tier":"gold"}');
+    const run = await admin(
+      "identities",
+      "create",
+      "--external-id",
+      "team_7",
+      "--ratelimit",
+      "100/1m",
+      "--ratelimit",
+      "tokens=5000/1h",
+      "--meta",
+      '{"tier":"gold"}',
+    );
     expect(run.code, run.stderr).toBe(0);
-    expect(query("SELECT name, \"limit\", duration_ms, auto_apply FROM identity_ratelimits WHERE identity_id = ? ORDER BY name", run.stdout.trim())).toEqual([
+    expect(
+      query(
+        'SELECT name, "limit", duration_ms, auto_apply FROM identity_ratelimits WHERE identity_id = ? ORDER BY name',
+        run.stdout.trim(),
+      ),
+    ).toEqual([
       { name: "requests", limit: 100, duration_ms: 60_000, auto_apply: 1 },
       { name: "tokens", limit: 5000, duration_ms: 3_600_000, auto_apply: 0 },
     ]);
@@ -95,7 +146,10 @@ describe("roles and identities", () => {
     [["roles", "grant", "--name", "auditor"], /--permissions/],
     [["identities", "create"], /--external-id/],
     [["identities", "create", "--external-id", "team_7"], /already has an identity "team_7"/],
-    [["identities", "create", "--external-id", "x", "--ratelimit", "5/1s", "--ratelimit", "6/1m"], /names "requests" twice/],
+    [
+      ["identities", "create", "--external-id", "x", "--ratelimit", "5/1s", "--ratelimit", "6/1m"],
+      /names "requests" twice/,
+    ],
     [["identities", "create", "--external-id", "x", "--ratelimit", "bad name=5/1s"], /--ratelimit NAME=N\/WINDOW/],
     [["identities", "create", "--external-id", "x", "--ratelimit", "tokens=lots"], /--ratelimit/],
     [["root-key", "create", "--ratelimit", "5/1s", "--ratelimit", "6/1s"], /--ratelimit is given 2 times/],
@@ -120,7 +174,10 @@ describe("workspaces create and traffic", () => {
     const run = await admin("traffic", "--days", "3", "--count", "500");
     expect(run.code, run.stderr).toBe(0);
 
-    const printed = run.stdout.trim().split("\n").map((line) => line.split(" "));
+    const printed = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split(" "));
     const total = printed.reduce((sum, [, n]) => sum + Number(n), 0);
     expect(total).toBe(500);
     const rows = query<{ n: number; oldest: number; newest: number }>(

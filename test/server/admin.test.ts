@@ -71,19 +71,34 @@ describe("root keys, while the server runs", () => {
   });
 
   test("list shows id, name, start, permissions, state and rate limit, and never a secret", async () => {
-    const secret = await adminOk("root-key", "create", "--name", "Listed key", "--permissions", "api.*.read_key,api.*.create_key", "--ratelimit", "1000/1m");
+    const secret = await adminOk(
+      "root-key",
+      "create",
+      "--name",
+      "Listed key",
+      "--permissions",
+      "api.*.read_key,api.*.create_key",
+      "--ratelimit",
+      "1000/1m",
+    );
     const list = await adminOk("root-key", "list");
 
     expect(list.split("\n")[0]).toMatch(/^ID\s+NAME\s+START\s+PERMISSIONS\s+STATE\s+RATELIMIT$/);
     const row = list.split("\n").find((line) => line.includes("Listed key")) ?? "";
-    expect(row).toMatch(/^key_\S+\s+Listed key\s+ks_root_\S{4}…\s+api\.\*\.read_key,api\.\*\.create_key\s+enabled\s+1000\/1m$/);
+    expect(row).toMatch(
+      /^key_\S+\s+Listed key\s+ks_root_\S{4}…\s+api\.\*\.read_key,api\.\*\.create_key\s+enabled\s+1000\/1m$/,
+    );
     expect(list).not.toContain(secret);
     expect(list).toMatch(/Demo root key .* 300\/1m/);
   });
 
   test("revoke, disable and enable change what the server answers", async () => {
     const secret = await adminOk("root-key", "create", "--name", "Changing key");
-    const keyId = (await adminOk("root-key", "list")).split("\n").find((line) => line.includes("Changing key"))?.split(/\s+/)[0] ?? "";
+    const keyId =
+      (await adminOk("root-key", "list"))
+        .split("\n")
+        .find((line) => line.includes("Changing key"))
+        ?.split(/\s+/)[0] ?? "";
 
     expect(await adminOk("root-key", "disable", keyId)).toBe(`${keyId} disabled`);
     expect((await callApi(server, { key: secret })).status).toBe(403);
@@ -109,17 +124,31 @@ describe("keys and apis", () => {
     await adminOk("keys", "create", "--name", "one", "--api", apiId);
     await adminOk("keys", "create", "--name", "two", "--api", apiId, "--disabled");
 
-    expect(await adminOk("apis", "list")).toMatch(new RegExp(`^${apiId}\\s+Billing API\\s+2\\s+-\\s+-\\s+off\\s+-$`, "m"));
+    expect(await adminOk("apis", "list")).toMatch(
+      new RegExp(`^${apiId}\\s+Billing API\\s+2\\s+-\\s+-\\s+off\\s+-$`, "m"),
+    );
   });
 
   test("keys create prints '<keyId> <secret>' and the key is listed with its state", async () => {
     const apiId = await adminOk("apis", "create", "--name", "Create API");
-    const line = await adminOk("keys", "create", "--name", "Disabled, expiring", "--api", apiId, "--disabled", "--expires", "2030-01-31");
+    const line = await adminOk(
+      "keys",
+      "create",
+      "--name",
+      "Disabled, expiring",
+      "--api",
+      apiId,
+      "--disabled",
+      "--expires",
+      "2030-01-31",
+    );
     expect(line).toMatch(/^key_[1-9A-HJ-NP-Za-km-z]+ sk_live_[1-9A-HJ-NP-Za-km-z]{24}$/);
     const [keyId] = line.split(" ");
 
     const keys = asKeyList(await callApi(server, { key: server.rootKey, body: { apiId } })).data.keys;
-    expect(keys).toEqual([expect.objectContaining({ keyId, name: "Disabled, expiring", enabled: false, expires: Date.parse("2030-01-31") })]);
+    expect(keys).toEqual([
+      expect.objectContaining({ keyId, name: "Disabled, expiring", enabled: false, expires: Date.parse("2030-01-31") }),
+    ]);
   });
 
   test("keys seed --count 100000 creates them all, while the server keeps answering", async () => {
@@ -151,7 +180,9 @@ describe("keys and apis", () => {
     }
 
     // A page at the far end of 100,000 keys is as good as the first.
-    const last = asKeyList(await callApi(server, { key: server.rootKey, body: { apiId, cursor: "key_zzzzzzzzzzzzzzzzzzzzzz" } }));
+    const last = asKeyList(
+      await callApi(server, { key: server.rootKey, body: { apiId, cursor: "key_zzzzzzzzzzzzzzzzzzzzzz" } }),
+    );
     expect(last.pagination.hasMore).toBe(false);
     const first = asKeyList(await callApi(server, { key: server.rootKey, body: { apiId } }));
     expect(first.data.keys).toHaveLength(100);
@@ -165,8 +196,14 @@ describe("usage", () => {
     ["an option the command does not take", ["keys", "seed", "--count", "5", "--name", "x"]],
     ["a bad rate limit", ["root-key", "create", "--ratelimit", "ten/1m"]],
     ["a bad permission", ["root-key", "create", "--permissions", "everything"]],
-    ["a URN permission off the real service's grammar", ["root-key", "create", "--permissions", "unkey:v1:ws_1:keyspaces/*#*"]],
-    ["a URN permission of another workspace", ["root-key", "create", "--permissions", "unkey:v1:ws_1111111111111111111111:**#*"]],
+    [
+      "a URN permission off the real service's grammar",
+      ["root-key", "create", "--permissions", "unkey:v1:ws_1:keyspaces/*#*"],
+    ],
+    [
+      "a URN permission of another workspace",
+      ["root-key", "create", "--permissions", "unkey:v1:ws_1111111111111111111111:**#*"],
+    ],
     ["empty permissions", ["root-key", "create", "--permissions", ""]],
     ["permissions that are only commas", ["root-key", "create", "--permissions", " , "]],
     ["a bad expiry", ["keys", "create", "--name", "x", "--expires", "soon"]],
@@ -206,20 +243,20 @@ describe("usage", () => {
 });
 
 describe("a data directory that cannot be used is one line naming it and the fix", () => {
-  test.concurrent.each([["root-key", "list"], ["apis", "list"]])(
-    "%s %s on a mistyped --data-dir creates nothing there",
-    (group, action) => {
-      const mistyped = join(mkdtempSync(join(tmpdir(), "keyscope-admin-")), "dta");
-      const run = runAdminInProcess([group, action, "--data-dir", mistyped]);
+  test.concurrent.each([
+    ["root-key", "list"],
+    ["apis", "list"],
+  ])("%s %s on a mistyped --data-dir creates nothing there", (group, action) => {
+    const mistyped = join(mkdtempSync(join(tmpdir(), "keyscope-admin-")), "dta");
+    const run = runAdminInProcess([group, action, "--data-dir", mistyped]);
 
-      expect(run.code).toBe(1);
-      expect(run.stdout).toBe("");
-      expect(run.stderr).toBe(
-        `keyscope admin: there is no Keyscope database at ${join(mistyped, "keyscope.sqlite")}: check --data-dir (the directory the server was started with)\n`,
-      );
-      expect(existsSync(mistyped)).toBe(false);
-    },
-  );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(
+      `keyscope admin: there is no Keyscope database at ${join(mistyped, "keyscope.sqlite")}: check --data-dir (the directory the server was started with)\n`,
+    );
+    expect(existsSync(mistyped)).toBe(false);
+  });
 
   test("a data directory that is a file", () => {
     const file = join(mkdtempSync(join(tmpdir(), "keyscope-admin-")), "data");
@@ -227,7 +264,9 @@ describe("a data directory that cannot be used is one line naming it and the fix
     const run = runAdminInProcess(["root-key", "create", "--data-dir", file]);
 
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`keyscope admin: the data directory ${file} is a file (or lies under one): pass a directory with --data-dir\n`);
+    expect(run.stderr).toBe(
+      `keyscope admin: the data directory ${file} is a file (or lies under one): pass a directory with --data-dir\n`,
+    );
   });
 
   test("a data directory this user may not write in", async () => {
@@ -244,7 +283,9 @@ describe("a data directory that cannot be used is one line naming it and the fix
 
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      new RegExp(`^keyscope admin: cannot write in the data directory ${resolve(notWritable)} \\(\\w+\\): make it writable for this user, or pass another with --data-dir\n$`),
+      new RegExp(
+        `^keyscope admin: cannot write in the data directory ${resolve(notWritable)} \\(\\w+\\): make it writable for this user, or pass another with --data-dir\n$`,
+      ),
     );
   });
 });

@@ -67,7 +67,10 @@ const FORBIDDEN_EXPRESSIONS: Part[] = [
   "list_aggregate(tags, 'count')",
 ].map((sql) => ({ sql, allowed: false }));
 
-const table = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...ALLOWED_TABLES) }, { weight: 1, arbitrary: fc.constantFrom(...FORBIDDEN_TABLES) });
+const table = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...ALLOWED_TABLES) },
+  { weight: 1, arbitrary: fc.constantFrom(...FORBIDDEN_TABLES) },
+);
 const expression = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...ALLOWED_EXPRESSIONS) },
   { weight: 1, arbitrary: fc.constantFrom(...FORBIDDEN_EXPRESSIONS) },
@@ -83,10 +86,12 @@ const generatedQuery = fc.oneof(
     sql: `SELECT workspace_id, ${value.sql} AS v FROM ${from.sql} GROUP BY workspace_id`,
     allowed: all(from, value),
   })),
-  fc.record({ inner: table, value: expression, name: fc.constantFrom("c", "key_verifications_v1", "verifications") }).map(({ inner, value, name }) => ({
-    sql: `WITH ${name} AS (SELECT * FROM ${inner.sql}) SELECT workspace_id, ${value.sql} AS v FROM ${name} GROUP BY workspace_id`,
-    allowed: all(inner, value),
-  })),
+  fc
+    .record({ inner: table, value: expression, name: fc.constantFrom("c", "key_verifications_v1", "verifications") })
+    .map(({ inner, value, name }) => ({
+      sql: `WITH ${name} AS (SELECT * FROM ${inner.sql}) SELECT workspace_id, ${value.sql} AS v FROM ${name} GROUP BY workspace_id`,
+      allowed: all(inner, value),
+    })),
   fc.record({ left: table, right: table, value: expression }).map(({ left, right, value }) => ({
     // The expression in HAVING: its type differs between tables, which UNION would refuse.
     sql: `SELECT workspace_id, count(*) AS v FROM ${left.sql} GROUP BY workspace_id HAVING ${value.sql} IS NOT NULL UNION ALL SELECT workspace_id, count(*) FROM ${right.sql} GROUP BY workspace_id`,
@@ -103,9 +108,43 @@ const generatedQuery = fc.oneof(
 );
 
 const SQL_TOKENS = [
-  "SELECT", "*", "FROM", "key_verifications_v1", "key_verifications_per_hour_v1", "store.verifications", "(", ")", ",", "WITH",
-  "x", "AS", "UNION", "ALL", "getenv('HOME')", "count(*)", ";", "DROP", "TABLE", "WHERE", "1", "=", "'a'", "workspace_id",
-  "read_csv('/etc/passwd')", "--", "/*", "*/", "ATTACH", "COPY", "TO", "'/tmp/x'", "SET", "PRAGMA", "INSERT", "INTO", "VALUES",
+  "SELECT",
+  "*",
+  "FROM",
+  "key_verifications_v1",
+  "key_verifications_per_hour_v1",
+  "store.verifications",
+  "(",
+  ")",
+  ",",
+  "WITH",
+  "x",
+  "AS",
+  "UNION",
+  "ALL",
+  "getenv('HOME')",
+  "count(*)",
+  ";",
+  "DROP",
+  "TABLE",
+  "WHERE",
+  "1",
+  "=",
+  "'a'",
+  "workspace_id",
+  "read_csv('/etc/passwd')",
+  "--",
+  "/*",
+  "*/",
+  "ATTACH",
+  "COPY",
+  "TO",
+  "'/tmp/x'",
+  "SET",
+  "PRAGMA",
+  "INSERT",
+  "INTO",
+  "VALUES",
 ];
 
 describe("generated queries", () => {

@@ -41,16 +41,22 @@ async function rows(engine: AnalyticsEngine, sql: string): Promise<unknown> {
 
 describe("a pinned clock", () => {
   test("now(), now64() and today() in a query are the pinned instant", async () => {
-    expect(await rows(duckOnly, "SELECT toUnixTimestamp64Milli(now()) AS ms, toUnixTimestamp64Milli(now64()) AS ms64, today() AS day")).toEqual([
-      { ms: PINNED, ms64: PINNED, day: "2026-03-31" },
-    ]);
+    expect(
+      await rows(
+        duckOnly,
+        "SELECT toUnixTimestamp64Milli(now()) AS ms, toUnixTimestamp64Milli(now64()) AS ms64, today() AS day",
+      ),
+    ).toEqual([{ ms: PINNED, ms64: PINNED, day: "2026-03-31" }]);
   });
 
   test("the retention is counted back from it", async () => {
     // 20 days before the pinned instant is far more than 30 days before the host's.
     const within = "SELECT sum(count) AS n FROM key_verifications_per_day_v1 WHERE time >= toDate('2026-03-11')";
     expect(await rows(duckOnly, within)).toEqual([{ n: 2 }]);
-    const past = await duckOnly.query(own, "SELECT count(*) AS n FROM key_verifications_per_day_v1 WHERE time >= toDate('2026-02-20')");
+    const past = await duckOnly.query(
+      own,
+      "SELECT count(*) AS n FROM key_verifications_per_day_v1 WHERE time >= toDate('2026-02-20')",
+    );
     expect(past).toMatchObject({ kind: "refused", refusal: "retention" });
   });
 

@@ -51,7 +51,11 @@ export function seedVerifications(db: Database, options: SeedOptions): void {
  * verifications, the newest at `now`: their keys are named alike but for the workspace id, so only the workspace
  * filter keeps them apart.
  */
-export function seedTwoWorkspaces(name: string, count: number, now = Date.now()): { db: Database; own: string; other: string } {
+export function seedTwoWorkspaces(
+  name: string,
+  count: number,
+  now = Date.now(),
+): { db: Database; own: string; other: string } {
   const db = openDatabase(mkdtempSync(join(tmpdir(), `keyscope-${name}-`)));
   const own = createWorkspace(db, "Own");
   const other = createWorkspace(db, "Other");

@@ -4,8 +4,19 @@ import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { GET_VERIFICATIONS_PATH, ERROR_KINDS, LIVENESS_PATH, MAX_ANALYTICS_QUERY_LENGTH, type ErrorCode } from "../../src/lib/contract";
-import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine, type AnalyticsLimits } from "../../server/analytics/engine";
+import {
+  GET_VERIFICATIONS_PATH,
+  ERROR_KINDS,
+  LIVENESS_PATH,
+  MAX_ANALYTICS_QUERY_LENGTH,
+  type ErrorCode,
+} from "../../src/lib/contract";
+import {
+  createAnalyticsEngine,
+  DEFAULT_ANALYTICS_LIMITS,
+  type AnalyticsEngine,
+  type AnalyticsLimits,
+} from "../../server/analytics/engine";
 import { createApp } from "../../server/app";
 import { createKeyStore } from "../../server/db/key-store";
 import { createRootKey, createWorkspace } from "../../server/db/management";
@@ -102,7 +113,14 @@ const KEY_B = "ks_root_AnalyticsTestKeyB1111111111";
 function insertRootKey(db: Database, workspaceId: string, secret: string): string {
   db.prepare(
     `INSERT INTO root_keys (id, workspace_id, name, start, hash, permissions, created_at) VALUES (?, ?, 'analytics', ?, ?, ?, ?)`,
-  ).run(`key_${workspaceId.slice(3)}`, workspaceId, secretStart(secret), hashSecret(secret), JSON.stringify(READ_ANALYTICS), Date.now());
+  ).run(
+    `key_${workspaceId.slice(3)}`,
+    workspaceId,
+    secretStart(secret),
+    hashSecret(secret),
+    JSON.stringify(READ_ANALYTICS),
+    Date.now(),
+  );
   return secret;
 }
 
@@ -135,7 +153,10 @@ const query = (key: string, sql: string) => h.call(key, { query: sql });
 describe("the contract's examples run unchanged", () => {
   test("outcomes of the last 30 days from the per-day table", async () => {
     const rows = rowsOf(
-      await query(keyA, "SELECT outcome, SUM(count) AS n FROM key_verifications_per_day_v1 WHERE time >= now() - INTERVAL 30 DAY GROUP BY outcome"),
+      await query(
+        keyA,
+        "SELECT outcome, SUM(count) AS n FROM key_verifications_per_day_v1 WHERE time >= now() - INTERVAL 30 DAY GROUP BY outcome",
+      ),
     );
     expect(rows.map((row) => [row.outcome, row.n]).sort()).toEqual([
       ["DISABLED", 500],
@@ -146,9 +167,9 @@ describe("the contract's examples run unchanged", () => {
   });
 
   test("verifications with a tag", async () => {
-    expect(rowsOf(await query(keyA, "SELECT count(*) AS n FROM key_verifications_v1 WHERE has(tags, 'path=/api/users')"))).toEqual([
-      { n: 1000 },
-    ]);
+    expect(
+      rowsOf(await query(keyA, "SELECT count(*) AS n FROM key_verifications_v1 WHERE has(tags, 'path=/api/users')")),
+    ).toEqual([{ n: 1000 }]);
   });
 
   test("refusals of one key per hour", async () => {
@@ -159,10 +180,19 @@ describe("the contract's examples run unchanged", () => {
       ),
     );
     expect(rows.length).toBeGreaterThan(1);
-    expect(rows.every((row) => typeof row.hour === "string" && /:00:00$/.test(row.hour) && typeof row.refused === "number")).toBe(true);
+    expect(
+      rows.every((row) => typeof row.hour === "string" && /:00:00$/.test(row.hour) && typeof row.refused === "number"),
+    ).toBe(true);
     const total = rows.reduce((sum, row) => sum + Number(row.refused), 0);
     // key 3 of 7 gets every 7th row; three in four outcomes are refusals.
-    expect(total).toBe(rowsOf(await query(keyA, `SELECT count(*) AS n FROM key_verifications_v1 WHERE key_id = 'key_${workspaceA}_3' AND outcome != 'VALID'`))[0]?.n);
+    expect(total).toBe(
+      rowsOf(
+        await query(
+          keyA,
+          `SELECT count(*) AS n FROM key_verifications_v1 WHERE key_id = 'key_${workspaceA}_3' AND outcome != 'VALID'`,
+        ),
+      )[0]?.n,
+    );
   });
 });
 
@@ -192,7 +222,9 @@ describe("the five tables", () => {
     ["month", /^\d{4}-\d\d-01$/],
   ])("the per-%s table sums every verification into its bucket", async (unit, timeFormat) => {
     const table = `key_verifications_per_${unit}_v1`;
-    const [totals] = rowsOf(await query(keyA, `SELECT sum(count) AS n, sum(spent_credits) AS credits, min(time) AS first FROM ${table}`));
+    const [totals] = rowsOf(
+      await query(keyA, `SELECT sum(count) AS n, sum(spent_credits) AS credits, min(time) AS first FROM ${table}`),
+    );
     expect(totals).toMatchObject({ n: 2000, credits: 500 });
     expect(String(totals?.first)).toMatch(timeFormat);
   });
@@ -270,18 +302,23 @@ describe("ClickHouse functions", () => {
 });
 
 describe("workspace isolation", () => {
-  test.each(["key_verifications_v1", "key_verifications_per_minute_v1", "key_verifications_per_hour_v1", "key_verifications_per_day_v1", "key_verifications_per_month_v1"])(
-    "%s holds only the caller's workspace",
-    async (table) => {
-      const ownA = rowsOf(await query(keyA, `SELECT DISTINCT workspace_id AS ws FROM ${table}`));
-      const ownB = rowsOf(await query(keyB, `SELECT DISTINCT workspace_id AS ws FROM ${table}`));
-      expect(ownA).toEqual([{ ws: workspaceA }]);
-      expect(ownB).toEqual([{ ws: workspaceB }]);
-    },
-  );
+  test.each([
+    "key_verifications_v1",
+    "key_verifications_per_minute_v1",
+    "key_verifications_per_hour_v1",
+    "key_verifications_per_day_v1",
+    "key_verifications_per_month_v1",
+  ])("%s holds only the caller's workspace", async (table) => {
+    const ownA = rowsOf(await query(keyA, `SELECT DISTINCT workspace_id AS ws FROM ${table}`));
+    const ownB = rowsOf(await query(keyB, `SELECT DISTINCT workspace_id AS ws FROM ${table}`));
+    expect(ownA).toEqual([{ ws: workspaceA }]);
+    expect(ownB).toEqual([{ ws: workspaceB }]);
+  });
 
   test("asking for the other workspace by id finds nothing", async () => {
-    expect(rowsOf(await query(keyA, `SELECT count(*) AS n FROM key_verifications_v1 WHERE workspace_id = '${workspaceB}'`))).toEqual([{ n: 0 }]);
+    expect(
+      rowsOf(await query(keyA, `SELECT count(*) AS n FROM key_verifications_v1 WHERE workspace_id = '${workspaceB}'`)),
+    ).toEqual([{ n: 0 }]);
     expect(rowsOf(await query(keyB, "SELECT count(*) AS n FROM key_verifications_v1"))).toEqual([{ n: 500 }]);
   });
 
@@ -293,9 +330,13 @@ describe("workspace isolation", () => {
     expect(rowsOf(await query(key, "SELECT count(*) AS n FROM key_verifications_v1"))).toEqual([{ n: 30 }]);
     seedVerifications(h.db, { workspaceId: workspace, count: 5, prefix: "later", now: Date.now() + 1000 });
     expect(rowsOf(await query(key, "SELECT sum(count) AS n FROM key_verifications_per_hour_v1"))).toEqual([{ n: 35 }]);
-    expect(rowsOf(await query(key, "SELECT sum(count) AS n FROM key_verifications_per_minute_v1"))).toEqual([{ n: 35 }]);
+    expect(rowsOf(await query(key, "SELECT sum(count) AS n FROM key_verifications_per_minute_v1"))).toEqual([
+      { n: 35 },
+    ]);
     // The other workspaces' rollups are untouched by this one's catch-up.
-    expect(rowsOf(await query(keyA, "SELECT sum(count) AS n FROM key_verifications_per_hour_v1"))).toEqual([{ n: 2000 }]);
+    expect(rowsOf(await query(keyA, "SELECT sum(count) AS n FROM key_verifications_per_hour_v1"))).toEqual([
+      { n: 2000 },
+    ]);
   });
 
   test("text with quotes, commas, brackets, escapes and control characters is copied unchanged", async () => {
@@ -339,7 +380,11 @@ describe("the request", () => {
   });
 
   test("a root key without api.*.read_analytics gets a 403 naming the permission", async () => {
-    const key = createRootKey(h.db, { workspaceId: workspaceA, name: "reader", permissions: ["api.*.read_key"] }).secret;
+    const key = createRootKey(h.db, {
+      workspaceId: workspaceA,
+      name: "reader",
+      permissions: ["api.*.read_key"],
+    }).secret;
     const error = expectError(await query(key, "SELECT 1"), "err:svc:authorization:insufficient_permissions");
     expect(error.detail).toBe("Missing one of these permissions: api.*.read_analytics");
   });
@@ -349,13 +394,19 @@ describe("the request", () => {
   });
 
   test("a refused query names its reason in errors[] at body.query", async () => {
-    const error = expectError(await query(keyA, "SELECT getenv('HOME')"), "err:user:bad_request:invalid_analytics_function");
+    const error = expectError(
+      await query(keyA, "SELECT getenv('HOME')"),
+      "err:user:bad_request:invalid_analytics_function",
+    );
     expect(error.errors).toEqual([{ location: "body.query", message: error.detail }]);
     expect(error.detail).toContain("getenv");
   });
 
   test("an unknown column is an invalid query with the engine's reason", async () => {
-    const error = expectError(await query(keyA, "SELECT nope FROM key_verifications_v1"), "err:user:bad_request:invalid_analytics_query");
+    const error = expectError(
+      await query(keyA, "SELECT nope FROM key_verifications_v1"),
+      "err:user:bad_request:invalid_analytics_query",
+    );
     expect(error.detail).toContain("nope");
   });
 });
@@ -375,12 +426,20 @@ describe("results", () => {
   });
 
   test("a whole number past 2^53 - 1 in the query is refused, never rounded; as text cast to a number it is exact", async () => {
-    for (const sql of ["SELECT 9007199254740993 AS n", "SELECT count(*) AS n FROM key_verifications_v1 WHERE spent_credits = 9007199254740993"]) {
+    for (const sql of [
+      "SELECT 9007199254740993 AS n",
+      "SELECT count(*) AS n FROM key_verifications_v1 WHERE spent_credits = 9007199254740993",
+    ]) {
       const outcome = await h.engine.query(workspaceA, sql);
       expect(outcome).toMatchObject({ kind: "refused", refusal: "query" });
       expect(outcome.kind === "refused" && outcome.message).toContain("9007199254740993");
     }
-    expect(await h.engine.query(workspaceA, "SELECT '9007199254740993'::HUGEINT AS n, '12345678901234567890' AS digits, 9007199254740991 AS safe")).toEqual({
+    expect(
+      await h.engine.query(
+        workspaceA,
+        "SELECT '9007199254740993'::HUGEINT AS n, '12345678901234567890' AS digits, 9007199254740991 AS safe",
+      ),
+    ).toEqual({
       kind: "rows",
       rowCount: 1,
       json: '[{"n":"9007199254740993","digits":"12345678901234567890","safe":9007199254740991}]',
@@ -389,7 +448,10 @@ describe("results", () => {
 
   test("a whole number past 2^64 is refused with the number as written, not one of the halves DuckDB stores it in", async () => {
     for (const written of ["99999999999999999999999", "-99999999999999999999999"]) {
-      const outcome = await h.engine.query(workspaceA, `SELECT count(*) AS n FROM key_verifications_v1 WHERE spent_credits > ${written}`);
+      const outcome = await h.engine.query(
+        workspaceA,
+        `SELECT count(*) AS n FROM key_verifications_v1 WHERE spent_credits > ${written}`,
+      );
       expect(outcome).toMatchObject({ kind: "refused", refusal: "query" });
       expect(outcome.kind === "refused" && outcome.message).toContain(`The number ${written} is larger`);
     }
@@ -398,7 +460,9 @@ describe("results", () => {
   test("a query's own ORDER BY and LIMIT are kept", async () => {
     const rows = rowsOf(await query(keyA, "SELECT request_id FROM key_verifications_v1 ORDER BY time DESC LIMIT 3"));
     expect(rows).toEqual([{ request_id: "req_a0" }, { request_id: "req_a1" }, { request_id: "req_a2" }]);
-    const offset = rowsOf(await query(keyA, "SELECT request_id FROM key_verifications_v1 ORDER BY time DESC LIMIT 2 OFFSET 1"));
+    const offset = rowsOf(
+      await query(keyA, "SELECT request_id FROM key_verifications_v1 ORDER BY time DESC LIMIT 2 OFFSET 1"),
+    );
     expect(offset).toEqual([{ request_id: "req_a1" }, { request_id: "req_a2" }]);
   });
 
@@ -411,8 +475,16 @@ describe("results", () => {
     ["a LIMIT at the limit", `SELECT a.request_id FROM key_verifications_v1 a, ${fiftyOne} LIMIT 100000`, 100_000],
     ["a LIMIT over the limit", `SELECT a.request_id FROM key_verifications_v1 a, ${fiftyOne} LIMIT 100001`, undefined],
     ["a LIMIT in percent", `SELECT a.request_id FROM key_verifications_v1 a, ${fiftyOne} LIMIT 99 PERCENT`, undefined],
-    ["UNION ALL without LIMIT", `SELECT a.request_id FROM key_verifications_v1 a, ${fifty} UNION ALL SELECT 'one more'`, undefined],
-    ["UNION ALL at the limit", `SELECT a.request_id FROM key_verifications_v1 a, ${fifty} UNION ALL SELECT 'one more' LIMIT 100000`, 100_000],
+    [
+      "UNION ALL without LIMIT",
+      `SELECT a.request_id FROM key_verifications_v1 a, ${fifty} UNION ALL SELECT 'one more'`,
+      undefined,
+    ],
+    [
+      "UNION ALL at the limit",
+      `SELECT a.request_id FROM key_verifications_v1 a, ${fifty} UNION ALL SELECT 'one more' LIMIT 100000`,
+      100_000,
+    ],
   ])("%s: the whole result or the row limit's 422", async (_, sql, expected) => {
     const answer = await query(keyA, sql);
     if (expected === undefined) expectError(answer, "err:user:unprocessable_entity:query_rows_limit_exceeded");
@@ -431,7 +503,10 @@ describe("limits", () => {
 
   test("more memory than the limit is a 422", async () => {
     expectError(
-      await query(keyA, "SELECT count(DISTINCT concat(a.request_id, b.request_id, a.key_id)) AS n FROM key_verifications_v1 a, key_verifications_v1 b"),
+      await query(
+        keyA,
+        "SELECT count(DISTINCT concat(a.request_id, b.request_id, a.key_id)) AS n FROM key_verifications_v1 a, key_verifications_v1 b",
+      ),
       "err:user:unprocessable_entity:query_memory_limit_exceeded",
     );
   });

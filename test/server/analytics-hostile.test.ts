@@ -28,14 +28,18 @@ beforeAll(async () => {
     otherWorkspace = createWorkspace(db, "Other");
     seedVerifications(db, { workspaceId: ownWorkspace, count: 2000, prefix: "own" });
     seedVerifications(db, { workspaceId: otherWorkspace, count: 300, prefix: "other" });
-    ownRows = db
-      .prepare<[string], number>("SELECT count(*) FROM key_verifications WHERE workspace_id = ?")
-      .pluck()
-      .get(ownWorkspace) ?? 0;
+    ownRows =
+      db
+        .prepare<[string], number>("SELECT count(*) FROM key_verifications WHERE workspace_id = ?")
+        .pluck()
+        .get(ownWorkspace) ?? 0;
   } finally {
     db.close();
   }
-  key = (await server.admin(["root-key", "create", "--name", "analytics", "--permissions", "api.*.read_analytics"])).split(/\s+/).at(-1) ?? "";
+  key =
+    (await server.admin(["root-key", "create", "--name", "analytics", "--permissions", "api.*.read_analytics"]))
+      .split(/\s+/)
+      .at(-1) ?? "";
 });
 
 afterAll(async () => {
@@ -56,7 +60,11 @@ const HOSTILE: [string, string, ErrorCode | ErrorCode[]][] = [
   ["a DROP", "DROP TABLE key_verifications_v1", TYPE],
   ["a CREATE TABLE AS", "CREATE TABLE copy AS SELECT * FROM key_verifications_v1", TYPE],
   ["a CREATE MACRO", "CREATE MACRO countIf(x) AS 1", TYPE],
-  ["a CREATE VIEW over the physical table", "CREATE TEMP VIEW key_verifications_v1 AS SELECT * FROM store.verifications", TYPE],
+  [
+    "a CREATE VIEW over the physical table",
+    "CREATE TEMP VIEW key_verifications_v1 AS SELECT * FROM store.verifications",
+    TYPE,
+  ],
   ["a SELECT then a DROP", "SELECT 1; DROP TABLE key_verifications_v1", TYPE],
   ["two SELECTs", "SELECT 1; SELECT 2", TYPE],
   ["read_csv of /etc/passwd", "SELECT * FROM read_csv('/etc/passwd')", TABLE],
@@ -76,16 +84,36 @@ const HOSTILE: [string, string, ErrorCode | ErrorCode[]][] = [
   ["sqlite_master", "SELECT * FROM sqlite_master", TABLE],
   ["the physical table by its schema", "SELECT * FROM store.verifications", TABLE],
   ["the physical table by its bare name", "SELECT * FROM verifications", TABLE],
-  ["ClickHouse's physical name (default is a keyword here)", "SELECT * FROM default.key_verifications_raw_v2", [TABLE, QUERY]],
+  [
+    "ClickHouse's physical name (default is a keyword here)",
+    "SELECT * FROM default.key_verifications_raw_v2",
+    [TABLE, QUERY],
+  ],
   ["a quoted schema-qualified physical name", 'SELECT * FROM "default".key_verifications_raw_v2', TABLE],
   ["a public table by a qualified name", "SELECT * FROM temp.main.key_verifications_v1", TABLE],
   ["a catalog-qualified rollup", "SELECT * FROM memory.store.per_hour", TABLE],
   ["a CTE over the physical table", "WITH x AS (SELECT * FROM store.verifications) SELECT * FROM x", TABLE],
-  ["a CTE that names itself to reach a physical table", "WITH verifications AS (SELECT * FROM verifications) SELECT * FROM verifications", TABLE],
-  ["a subquery over the physical table", "SELECT count(*) FROM key_verifications_v1 WHERE key_id IN (SELECT key_id FROM store.verifications)", TABLE],
+  [
+    "a CTE that names itself to reach a physical table",
+    "WITH verifications AS (SELECT * FROM verifications) SELECT * FROM verifications",
+    TABLE,
+  ],
+  [
+    "a subquery over the physical table",
+    "SELECT count(*) FROM key_verifications_v1 WHERE key_id IN (SELECT key_id FROM store.verifications)",
+    TABLE,
+  ],
   ["a scalar subquery over a catalog", "SELECT (SELECT count(*) FROM duckdb_tables()) AS n", TABLE],
-  ["a UNION with the physical table", "SELECT request_id FROM key_verifications_v1 UNION ALL SELECT request_id FROM store.verifications", TABLE],
-  ["a join with a rollup's physical table", "SELECT * FROM key_verifications_v1 JOIN store.per_hour USING (key_id)", TABLE],
+  [
+    "a UNION with the physical table",
+    "SELECT request_id FROM key_verifications_v1 UNION ALL SELECT request_id FROM store.verifications",
+    TABLE,
+  ],
+  [
+    "a join with a rollup's physical table",
+    "SELECT * FROM key_verifications_v1 JOIN store.per_hour USING (key_id)",
+    TABLE,
+  ],
   ["FROM-first syntax over the physical table", "SELECT * FROM (FROM store.verifications)", TABLE],
   ["ATTACH", `ATTACH '${join(outside, "x.db")}' AS x`, TYPE],
   ["DETACH", "DETACH memory", TYPE],
@@ -115,7 +143,11 @@ const HOSTILE: [string, string, ErrorCode | ErrorCode[]][] = [
   ["a huge string literal", `SELECT '${"x".repeat(70_000)}' AS s`, "err:user:bad_request:invalid_analytics_query"],
   ["a parameter", "SELECT $1", QUERY],
   ["unparsable SQL", "SELEC * FROM key_verifications_v1", QUERY],
-  ["a cross join that runs forever", "SELECT count(*) FROM key_verifications_v1 a, key_verifications_v1 b, key_verifications_v1 c WHERE concat(a.request_id, b.request_id, c.request_id) = 'x'", "err:user:unprocessable_entity:query_execution_timeout"],
+  [
+    "a cross join that runs forever",
+    "SELECT count(*) FROM key_verifications_v1 a, key_verifications_v1 b, key_verifications_v1 c WHERE concat(a.request_id, b.request_id, c.request_id) = 'x'",
+    "err:user:unprocessable_entity:query_execution_timeout",
+  ],
 ];
 
 describe("hostile analytics queries", () => {
@@ -130,7 +162,9 @@ describe("hostile analytics queries", () => {
     expect(codes.map((code) => typeFor(server.url, code))).toContain(envelope.error.type);
     expect(envelope.error.status).toBe(answer.status);
     expect([400, 422]).toContain(answer.status);
-    expect(answer.status).toBe(ERROR_KINDS[codes.find((code) => typeFor(server.url, code) === envelope.error.type) ?? QUERY].status);
+    expect(answer.status).toBe(
+      ERROR_KINDS[codes.find((code) => typeFor(server.url, code) === envelope.error.type) ?? QUERY].status,
+    );
     if (answer.status === 400) expect(envelope.error.errors).toBeInstanceOf(Array);
     expect(answer.text).not.toContain(otherWorkspace);
     expect(answer.text).not.toContain("root:");

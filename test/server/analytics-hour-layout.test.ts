@@ -43,7 +43,8 @@ function sorted(list: Record<string, unknown>[]): string[] {
 
 const keyList = (keys: readonly string[]) => keys.map((key) => `'${key}'`).join(", ");
 /** The same rows through each copy: `concat(key_id, '')` is no comparison of the column, so it reads the copy by time. */
-const byKey = (keys: readonly string[]) => `SELECT key_id, time, outcome, tags, count, spent_credits FROM key_verifications_per_hour_v1 WHERE key_id IN (${keyList(keys)})`;
+const byKey = (keys: readonly string[]) =>
+  `SELECT key_id, time, outcome, tags, count, spent_credits FROM key_verifications_per_hour_v1 WHERE key_id IN (${keyList(keys)})`;
 const byTime = (keys: readonly string[]) =>
   `SELECT key_id, time, outcome, tags, count, spent_credits FROM key_verifications_per_hour_v1 WHERE concat(key_id, '') IN (${keyList(keys)})`;
 
@@ -67,11 +68,31 @@ describe("which copy a query reads", () => {
   }
 
   test.each([
-    ["16 key ids in WHERE", `SELECT * FROM t WHERE key_id IN (${keyList(Array.from({ length: 16 }, (_, index) => `k${index}`))})`, true],
-    ["15 key ids", `SELECT * FROM t WHERE key_id IN (${keyList(Array.from({ length: 15 }, (_, index) => `k${index}`))})`, false],
-    ["16 numbers", `SELECT * FROM t WHERE spent_credits IN (${Array.from({ length: 16 }, (_, index) => index).join(", ")})`, false],
-    ["16 strings against time", `SELECT * FROM t WHERE time IN (${keyList(Array.from({ length: 16 }, () => "2026-01-01 00:00:00"))})`, false],
-    ["16 key ids in the select list", `SELECT key_id IN (${keyList(Array.from({ length: 16 }, (_, index) => `k${index}`))}) AS x FROM t`, false],
+    [
+      "16 key ids in WHERE",
+      `SELECT * FROM t WHERE key_id IN (${keyList(Array.from({ length: 16 }, (_, index) => `k${index}`))})`,
+      true,
+    ],
+    [
+      "15 key ids",
+      `SELECT * FROM t WHERE key_id IN (${keyList(Array.from({ length: 15 }, (_, index) => `k${index}`))})`,
+      false,
+    ],
+    [
+      "16 numbers",
+      `SELECT * FROM t WHERE spent_credits IN (${Array.from({ length: 16 }, (_, index) => index).join(", ")})`,
+      false,
+    ],
+    [
+      "16 strings against time",
+      `SELECT * FROM t WHERE time IN (${keyList(Array.from({ length: 16 }, () => "2026-01-01 00:00:00"))})`,
+      false,
+    ],
+    [
+      "16 key ids in the select list",
+      `SELECT key_id IN (${keyList(Array.from({ length: 16 }, (_, index) => `k${index}`))}) AS x FROM t`,
+      false,
+    ],
   ])("a long IN list rewritten for %s: %s", async (_, sql, expected) => {
     const parsed = await tree(sql);
     rewriteLongInLists(parsed);
@@ -95,13 +116,22 @@ describe("which copy a query reads", () => {
 
 describe("a long IN list of strings", () => {
   // 20 names, 3 of them keys of this workspace: the list is long enough to be rewritten as a list constant.
-  const names = (workspaceId: string) => [...[0, 3, 5].map((index) => `key_${workspaceId}_${index}`), ...Array.from({ length: 17 }, (_, index) => `key_none_${index}`)];
+  const names = (workspaceId: string) => [
+    ...[0, 3, 5].map((index) => `key_${workspaceId}_${index}`),
+    ...Array.from({ length: 17 }, (_, index) => `key_none_${index}`),
+  ];
 
   test("selects the same rows as the same test written with OR, in every table", async () => {
     for (const table of ["key_verifications_v1", "key_verifications_per_hour_v1", "key_verifications_per_minute_v1"]) {
       const list = names(own);
-      const inList = await rows(own, `SELECT key_id, count(*) AS n FROM ${table} WHERE key_id IN (${keyList(list)}) GROUP BY key_id`);
-      const ors = await rows(own, `SELECT key_id, count(*) AS n FROM ${table} WHERE ${list.map((key) => `key_id = '${key}'`).join(" OR ")} GROUP BY key_id`);
+      const inList = await rows(
+        own,
+        `SELECT key_id, count(*) AS n FROM ${table} WHERE key_id IN (${keyList(list)}) GROUP BY key_id`,
+      );
+      const ors = await rows(
+        own,
+        `SELECT key_id, count(*) AS n FROM ${table} WHERE ${list.map((key) => `key_id = '${key}'`).join(" OR ")} GROUP BY key_id`,
+      );
       expect(sorted(inList)).toEqual(sorted(ors));
       expect(inList).toHaveLength(3);
     }
@@ -109,12 +139,23 @@ describe("a long IN list of strings", () => {
 
   test("keeps SQL's NULL logic, in NOT and in subqueries, and an IN list in the select list and GROUP BY", async () => {
     const list = keyList(names(own));
-    expect(await rows(own, `SELECT count(*) AS n FROM key_verifications_v1 WHERE NOT (CASE WHEN key_id <> '' THEN NULL ELSE key_id END IN (${list}))`)).toEqual([{ n: 0 }]);
+    expect(
+      await rows(
+        own,
+        `SELECT count(*) AS n FROM key_verifications_v1 WHERE NOT (CASE WHEN key_id <> '' THEN NULL ELSE key_id END IN (${list}))`,
+      ),
+    ).toEqual([{ n: 0 }]);
     const notIn = await rows(own, `SELECT count(*) AS n FROM key_verifications_v1 WHERE NOT (key_id IN (${list}))`);
     expect(notIn).toEqual([{ n: 300 - 43 - 43 - 43 }]);
-    const nested = await rows(own, `SELECT count(*) AS n FROM key_verifications_v1 WHERE request_id IN (SELECT request_id FROM key_verifications_v1 WHERE key_id IN (${list}))`);
+    const nested = await rows(
+      own,
+      `SELECT count(*) AS n FROM key_verifications_v1 WHERE request_id IN (SELECT request_id FROM key_verifications_v1 WHERE key_id IN (${list}))`,
+    );
     expect(nested).toEqual([{ n: 43 + 43 + 43 }]);
-    const grouped = await rows(own, `SELECT key_id IN (${list}) AS listed, count(*) AS n FROM key_verifications_v1 GROUP BY key_id IN (${list}) ORDER BY listed`);
+    const grouped = await rows(
+      own,
+      `SELECT key_id IN (${list}) AS listed, count(*) AS n FROM key_verifications_v1 GROUP BY key_id IN (${list}) ORDER BY listed`,
+    );
     expect(grouped).toEqual([
       { listed: false, n: 300 - 129 },
       { listed: true, n: 129 },
@@ -122,13 +163,18 @@ describe("a long IN list of strings", () => {
   });
 
   test("never shows another workspace's rows", async () => {
-    expect(await rows(own, `SELECT count(*) AS n FROM key_verifications_v1 WHERE key_id IN (${keyList(names(other))})`)).toEqual([{ n: 0 }]);
+    expect(
+      await rows(own, `SELECT count(*) AS n FROM key_verifications_v1 WHERE key_id IN (${keyList(names(other))})`),
+    ).toEqual([{ n: 0 }]);
   });
 });
 
 describe("both copies of the per-hour table", () => {
   test("a key-filtered query that uses tags still gets one row per tag set", async () => {
-    const tagged = await rows(own, `SELECT tags, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = 'key_${own}_0' GROUP BY tags ORDER BY n`);
+    const tagged = await rows(
+      own,
+      `SELECT tags, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = 'key_${own}_0' GROUP BY tags ORDER BY n`,
+    );
     // Key 0 of 7 gets every 7th of 300 rows; even rows carry tags (two region tags cycling), odd ones none.
     expect(tagged.length).toBeGreaterThan(1);
     expect(tagged.some((row) => Array.isArray(row.tags) && row.tags.includes("path=/api/users"))).toBe(true);
@@ -138,10 +184,23 @@ describe("both copies of the per-hour table", () => {
   test("a key-filtered query shows only the caller's workspace, also for the other's keys", async () => {
     const ownKeys = [0, 1, 2].map((index) => `key_${own}_${index}`);
     const otherKeys = [0, 1, 2].map((index) => `key_${other}_${index}`);
-    const seen = await rows(own, `SELECT DISTINCT workspace_id AS ws FROM key_verifications_per_hour_v1 WHERE key_id IN (${keyList([...ownKeys, ...otherKeys])})`);
+    const seen = await rows(
+      own,
+      `SELECT DISTINCT workspace_id AS ws FROM key_verifications_per_hour_v1 WHERE key_id IN (${keyList([...ownKeys, ...otherKeys])})`,
+    );
     expect(seen).toEqual([{ ws: own }]);
-    expect(await rows(own, `SELECT count(*) AS n FROM key_verifications_per_hour_v1 WHERE key_id IN (${keyList(otherKeys)})`)).toEqual([{ n: 0 }]);
-    expect(await rows(other, `SELECT DISTINCT workspace_id AS ws FROM key_verifications_per_hour_v1 WHERE key_id = '${ownKeys[0]}'`)).toEqual([]);
+    expect(
+      await rows(
+        own,
+        `SELECT count(*) AS n FROM key_verifications_per_hour_v1 WHERE key_id IN (${keyList(otherKeys)})`,
+      ),
+    ).toEqual([{ n: 0 }]);
+    expect(
+      await rows(
+        other,
+        `SELECT DISTINCT workspace_id AS ws FROM key_verifications_per_hour_v1 WHERE key_id = '${ownKeys[0]}'`,
+      ),
+    ).toEqual([]);
   });
 
   test("on generated verifications added in batches, both copies hold exactly the sums of the verifications", async () => {
@@ -155,37 +214,48 @@ describe("both copies of the per-hour table", () => {
     const now = Date.now();
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(verification, { maxLength: 40 }), { minLength: 1, maxLength: 3 }), async (batches) => {
-        run += 1;
-        const workspace = createWorkspace(db, `generated ${run}`);
-        const keys = [0, 1, 2, 3, 4].map((index) => `key_${workspace}_${index}`);
-        const expected = new Map<string, { count: number; credits: number }>();
-        const insert = db.prepare(
-          `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
+      fc.asyncProperty(
+        fc.array(fc.array(verification, { maxLength: 40 }), { minLength: 1, maxLength: 3 }),
+        async (batches) => {
+          run += 1;
+          const workspace = createWorkspace(db, `generated ${run}`);
+          const keys = [0, 1, 2, 3, 4].map((index) => `key_${workspace}_${index}`);
+          const expected = new Map<string, { count: number; credits: number }>();
+          const insert = db.prepare(
+            `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
            VALUES (?, ?, ?, 'ks_generated', ?, '', ?, 'local', ?, ?)`,
-        );
-        let written = 0;
-        for (const batch of batches) {
-          for (const row of batch) {
-            const time = now - row.ago * 60_000;
-            insert.run(`req_${workspace}_${written}`, time, workspace, keys[row.key], row.outcome, JSON.stringify(row.tags), row.credits);
-            written += 1;
-            const hour = new Date(Math.floor(time / HOUR) * HOUR).toISOString().slice(0, 19).replace("T", " ");
-            const bucket = JSON.stringify([keys[row.key], hour, row.outcome, row.tags]);
-            const sums = expected.get(bucket) ?? { count: 0, credits: 0 };
-            expected.set(bucket, { count: sums.count + 1, credits: sums.credits + row.credits });
+          );
+          let written = 0;
+          for (const batch of batches) {
+            for (const row of batch) {
+              const time = now - row.ago * 60_000;
+              insert.run(
+                `req_${workspace}_${written}`,
+                time,
+                workspace,
+                keys[row.key],
+                row.outcome,
+                JSON.stringify(row.tags),
+                row.credits,
+              );
+              written += 1;
+              const hour = new Date(Math.floor(time / HOUR) * HOUR).toISOString().slice(0, 19).replace("T", " ");
+              const bucket = JSON.stringify([keys[row.key], hour, row.outcome, row.tags]);
+              const sums = expected.get(bucket) ?? { count: 0, credits: 0 };
+              expected.set(bucket, { count: sums.count + 1, credits: sums.credits + row.credits });
+            }
+            // Each batch is caught up on the next query: both copies are refreshed from the new rows' first hour on.
+            const fromKeyCopy = await rows(workspace, byKey(keys));
+            const fromTimeCopy = await rows(workspace, byTime(keys));
+            expect(sorted(fromKeyCopy)).toEqual(sorted(fromTimeCopy));
+            const want = [...expected].map(([bucket, sums]) => {
+              const [key_id, time, outcome, tags] = JSON.parse(bucket) as [string, string, string, string[]];
+              return { key_id, time, outcome, tags, count: sums.count, spent_credits: sums.credits };
+            });
+            expect(sorted(fromKeyCopy)).toEqual(sorted(want));
           }
-          // Each batch is caught up on the next query: both copies are refreshed from the new rows' first hour on.
-          const fromKeyCopy = await rows(workspace, byKey(keys));
-          const fromTimeCopy = await rows(workspace, byTime(keys));
-          expect(sorted(fromKeyCopy)).toEqual(sorted(fromTimeCopy));
-          const want = [...expected].map(([bucket, sums]) => {
-            const [key_id, time, outcome, tags] = JSON.parse(bucket) as [string, string, string, string[]];
-            return { key_id, time, outcome, tags, count: sums.count, spent_credits: sums.credits };
-          });
-          expect(sorted(fromKeyCopy)).toEqual(sorted(want));
-        }
-      }),
+        },
+      ),
       { numRuns: 25 },
     );
   });

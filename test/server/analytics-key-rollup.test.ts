@@ -81,10 +81,14 @@ describe("answered from SQLite", () => {
     expect(fromSqlite.length).toBeGreaterThan(4 * 36);
     expect(sortedTexts(fromSqlite)).toEqual(sortedTexts(await answer(duckOnly, own, sql)));
     // DuckDB's TIMESTAMP text, ClickHouse's DateTime: the hour's start, UTC.
-    expect(fromSqlite[0]).toMatchObject({ key_id: keys[0], time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:00:00$/) as unknown });
+    expect(fromSqlite[0]).toMatchObject({
+      key_id: keys[0],
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:00:00$/) as unknown,
+    });
 
     // A verification written now is in the next answer: the sums are folded up to it first.
-    const total = (rows: unknown[]) => rows.reduce<number>((sum, row) => sum + Number((row as { count: number }).count), 0);
+    const total = (rows: unknown[]) =>
+      rows.reduce<number>((sum, row) => sum + Number((row as { count: number }).count), 0);
     seedVerifications(db, { workspaceId: own, count: 3, keys: 1, now: NOW, prefix: "late" });
     expect(total(await answer(withRollup, own, sql))).toBe(total(fromSqlite) + 3);
   });
@@ -97,7 +101,14 @@ describe("answered from SQLite", () => {
       `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
        VALUES (?, ?, ?, 'ks_chart', ?, '', ?, 'local', '[]', 0)`,
     );
-    for (let index = 0; index < 200; index += 1) insert.run(`req_chart${index}`, NOW - index * 3_000_000, own, chartKey, index % 3 === 0 ? "RATE_LIMITED" : "VALID");
+    for (let index = 0; index < 200; index += 1)
+      insert.run(
+        `req_chart${index}`,
+        NOW - index * 3_000_000,
+        own,
+        chartKey,
+        index % 3 === 0 ? "RATE_LIMITED" : "VALID",
+      );
     const questions = [usageSql(page), usageTotalsSql(page), usageQuery(chartKey, "24h"), usageQuery(chartKey, "7d")];
     for (const sql of questions) {
       expect(await planOf(sql), sql).toBeDefined();
@@ -126,25 +137,33 @@ describe("answered from SQLite", () => {
       keys: fc.subarray([0, 1, 2, 3, 4, 5, 6, 9], { minLength: 1 }),
       otherKeys: fc.boolean(),
       equalKey: fc.boolean(),
-      outcomes: fc.option(fc.subarray(["VALID", "RATE_LIMITED", "USAGE_EXCEEDED", "EXPIRED"], { minLength: 1 }), { nil: undefined }),
+      outcomes: fc.option(fc.subarray(["VALID", "RATE_LIMITED", "USAGE_EXCEEDED", "EXPIRED"], { minLength: 1 }), {
+        nil: undefined,
+      }),
       externalId: fc.option(fc.constantFrom("", "user_1"), { nil: undefined }),
       since: fc.record({ amount: fc.integer({ min: 0, max: 60 }), unit: fc.constantFrom("HOUR", "MINUTE", "DAY") }),
       sinceFlipped: fc.boolean(),
       before: fc.option(fc.integer({ min: 0, max: 30 }), { nil: undefined }),
       strict: fc.boolean(),
       order: fc.option(fc.constantFrom("ASC", "DESC", ""), { nil: undefined }),
-      limit: fc.option(fc.record({ rows: fc.integer({ min: 0, max: 50 }), offset: fc.integer({ min: 0, max: 20 }) }), { nil: undefined }),
+      limit: fc.option(fc.record({ rows: fc.integer({ min: 0, max: 50 }), offset: fc.integer({ min: 0, max: 20 }) }), {
+        nil: undefined,
+      }),
     });
     await fc.assert(
       fc.asyncProperty(query, async (q) => {
         if (q.since.unit === "DAY" && q.since.amount > 5) q.since.amount = 5;
         const sums = q.sums.map((column, index) => `sum(${column}) AS ${index === 0 ? q.alias : `${column}_sum`}`);
         const select = [...q.groups, ...sums].join(", ");
-        const keys = q.equalKey ? [keyId(own, q.keys[0] ?? 0)] : [...q.keys.map((index) => keyId(own, index)), ...(q.otherKeys ? [keyId(other, 1)] : [])];
+        const keys = q.equalKey
+          ? [keyId(own, q.keys[0] ?? 0)]
+          : [...q.keys.map((index) => keyId(own, index)), ...(q.otherKeys ? [keyId(other, 1)] : [])];
         const sinceExpression = `now() - INTERVAL ${q.since.amount} ${q.since.unit}`;
         const where = [
           q.equalKey ? `key_id = '${keys[0]}'` : `key_id IN (${quoted(keys)})`,
-          q.sinceFlipped ? `${sinceExpression} ${q.strict ? "<" : "<="} time` : `time ${q.strict ? ">" : ">="} ${sinceExpression}`,
+          q.sinceFlipped
+            ? `${sinceExpression} ${q.strict ? "<" : "<="} time`
+            : `time ${q.strict ? ">" : ">="} ${sinceExpression}`,
           ...(q.outcomes ? [`outcome IN (${quoted(q.outcomes)})`] : []),
           ...(q.externalId !== undefined ? [`external_id = '${q.externalId}'`] : []),
           ...(q.before !== undefined ? [`time < now() - INTERVAL ${q.before} HOUR`] : []),
@@ -172,7 +191,11 @@ describe("answered from SQLite", () => {
     try {
       const sql = `SELECT key_id, time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = '${keyId(own, 0)}' AND time >= now() - INTERVAL 1 DAY GROUP BY key_id, time`;
       expect(await planOf(sql)).toBeDefined();
-      expect(await small.query(own, sql)).toEqual({ kind: "limit", limit: "rows", message: "The query returns more than 5 rows" });
+      expect(await small.query(own, sql)).toEqual({
+        kind: "limit",
+        limit: "rows",
+        message: "The query returns more than 5 rows",
+      });
       expect(await small.query(own, `${sql} ORDER BY time LIMIT 5`)).toMatchObject({ kind: "rows", rowCount: 5 });
     } finally {
       await small.close();
@@ -187,8 +210,10 @@ describe("SQLite and DuckDB alike", () => {
       `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
        VALUES (?, ?, ?, 'ks_rich', 'key_rich', '', 'VALID', 'local', '[]', ?)`,
     );
-    for (let index = 0; index < 3; index += 1) insert.run(`req_rich${index}`, NOW - index * 1000, rich, Number.MAX_SAFE_INTEGER);
-    const sql = "SELECT key_id, sum(spent_credits) AS n FROM key_verifications_per_hour_v1 WHERE key_id = 'key_rich' AND time >= now() - INTERVAL 1 DAY GROUP BY key_id";
+    for (let index = 0; index < 3; index += 1)
+      insert.run(`req_rich${index}`, NOW - index * 1000, rich, Number.MAX_SAFE_INTEGER);
+    const sql =
+      "SELECT key_id, sum(spent_credits) AS n FROM key_verifications_per_hour_v1 WHERE key_id = 'key_rich' AND time >= now() - INTERVAL 1 DAY GROUP BY key_id";
     expect(await planOf(sql)).toBeDefined();
     const expected = [{ key_id: "key_rich", n: String(3n * BigInt(Number.MAX_SAFE_INTEGER)) }];
     expect(await answer(withRollup, rich, sql)).toEqual(expected);
@@ -243,7 +268,16 @@ describe("SQLite and DuckDB alike", () => {
 describe("left to DuckDB", () => {
   test("a query of the family that reads more sums than SQLite may read at once: DuckDB's answer", async () => {
     const busy = createWorkspace(db, "Busy");
-    const outcomes = ["VALID", "RATE_LIMITED", "INVALID", "EXPIRED", "DISABLED", "INSUFFICIENT_PERMISSIONS", "FORBIDDEN", "USAGE_EXCEEDED"];
+    const outcomes = [
+      "VALID",
+      "RATE_LIMITED",
+      "INVALID",
+      "EXPIRED",
+      "DISABLED",
+      "INSUFFICIENT_PERMISSIONS",
+      "FORBIDDEN",
+      "USAGE_EXCEEDED",
+    ];
     const keys = 12;
     const hours = Math.ceil(ROLLUP_ROWS / (keys * outcomes.length)) + 2;
     const insert = db.prepare(
@@ -254,7 +288,8 @@ describe("left to DuckDB", () => {
     db.transaction(() => {
       for (let key = 0; key < keys; key += 1) {
         for (let hour = 0; hour < hours; hour += 1) {
-          for (const outcome of outcomes) insert.run(`req_busy${(written += 1)}`, NOW - hour * 3_600_000, busy, keyId(busy, key), outcome);
+          for (const outcome of outcomes)
+            insert.run(`req_busy${(written += 1)}`, NOW - hour * 3_600_000, busy, keyId(busy, key), outcome);
         }
       }
     })();
@@ -266,38 +301,118 @@ describe("left to DuckDB", () => {
     expect(sortedTexts(rows)).toEqual(sortedTexts(await answer(duckOnly, busy, sql)));
   });
 
-
   const key = `'key_x_0'`;
   const recent = "time >= now() - INTERVAL 36 HOUR";
   test.each([
     ["no key filter", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE ${recent} GROUP BY time`],
-    ["no lower bound on time", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} GROUP BY time`],
-    ["more key-hours than the budget", `SELECT key_id, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id IN (${Array.from({ length: 600 }, (_, index) => `'k${index}'`).join(", ")}) AND ${recent} GROUP BY key_id`],
-    ["another table", `SELECT time, sum(count) AS n FROM key_verifications_per_day_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`],
-    ["no GROUP BY", `SELECT key_id, time, count FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent}`],
-    ["count(*), which counts rows split by tags", `SELECT time, count(*) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`],
-    ["tags", `SELECT tags, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY tags`],
-    ["an alias naming another column", `SELECT outcome AS key_id, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY outcome`],
-    ["a sum named like a dimension", `SELECT time, sum(count) AS outcome FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`],
-    ["an unnamed sum", `SELECT time, sum(count) FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`],
-    ["OR", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE (key_id = ${key} OR outcome = 'VALID') AND ${recent} GROUP BY time`],
-    ["a function of a column", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE lower(key_id) = ${key} AND ${recent} GROUP BY time`],
-    ["a time of the day", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND time >= toStartOfHour(now()) GROUP BY time`],
-    ["a fraction of an hour (a DECIMAL constant is written as its digits)", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND time >= now() - INTERVAL (1.5) HOUR GROUP BY time`],
-    ["a fractional LIMIT", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time ORDER BY time LIMIT 2.5`],
-    ["an interval as text", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND time >= now() - INTERVAL '36 hours' GROUP BY time`],
-    ["HAVING", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time HAVING sum(count) > 1`],
-    ["DISTINCT", `SELECT DISTINCT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`],
-    ["a CTE", `WITH k AS (SELECT * FROM key_verifications_per_hour_v1) SELECT time, sum(count) AS n FROM k WHERE key_id = ${key} AND ${recent} GROUP BY time`],
-    ["a qualified column", `SELECT t.time, sum(count) AS n FROM key_verifications_per_hour_v1 t WHERE key_id = ${key} AND ${recent} GROUP BY t.time`],
-    ["an upper-case column", `SELECT TIME, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY TIME`],
-    ["ROLLUP", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY ROLLUP (time)`],
-    ["ORDER BY NULLS FIRST", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time ORDER BY time NULLS FIRST`],
-    ["a LIMIT expression", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time LIMIT 1 + 1`],
-    ["EXPORT_STATE", `SELECT time, sum(count) EXPORT_STATE AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`],
-    ["more constants than SQLite binds on the main thread", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND outcome IN (${Array.from({ length: 1001 }, (_, index) => `'o${index}'`).join(", ")}) AND ${recent} GROUP BY time`],
-    ["a key compared with a number", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = 1 AND ${recent} GROUP BY time`],
-    ["not equal", `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id IN (${key}) AND outcome != 'VALID' AND ${recent} GROUP BY time`],
+    [
+      "no lower bound on time",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} GROUP BY time`,
+    ],
+    [
+      "more key-hours than the budget",
+      `SELECT key_id, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id IN (${Array.from({ length: 600 }, (_, index) => `'k${index}'`).join(", ")}) AND ${recent} GROUP BY key_id`,
+    ],
+    [
+      "another table",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_day_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`,
+    ],
+    [
+      "no GROUP BY",
+      `SELECT key_id, time, count FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent}`,
+    ],
+    [
+      "count(*), which counts rows split by tags",
+      `SELECT time, count(*) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`,
+    ],
+    [
+      "tags",
+      `SELECT tags, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY tags`,
+    ],
+    [
+      "an alias naming another column",
+      `SELECT outcome AS key_id, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY outcome`,
+    ],
+    [
+      "a sum named like a dimension",
+      `SELECT time, sum(count) AS outcome FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`,
+    ],
+    [
+      "an unnamed sum",
+      `SELECT time, sum(count) FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`,
+    ],
+    [
+      "OR",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE (key_id = ${key} OR outcome = 'VALID') AND ${recent} GROUP BY time`,
+    ],
+    [
+      "a function of a column",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE lower(key_id) = ${key} AND ${recent} GROUP BY time`,
+    ],
+    [
+      "a time of the day",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND time >= toStartOfHour(now()) GROUP BY time`,
+    ],
+    [
+      "a fraction of an hour (a DECIMAL constant is written as its digits)",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND time >= now() - INTERVAL (1.5) HOUR GROUP BY time`,
+    ],
+    [
+      "a fractional LIMIT",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time ORDER BY time LIMIT 2.5`,
+    ],
+    [
+      "an interval as text",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND time >= now() - INTERVAL '36 hours' GROUP BY time`,
+    ],
+    [
+      "HAVING",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time HAVING sum(count) > 1`,
+    ],
+    [
+      "DISTINCT",
+      `SELECT DISTINCT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`,
+    ],
+    [
+      "a CTE",
+      `WITH k AS (SELECT * FROM key_verifications_per_hour_v1) SELECT time, sum(count) AS n FROM k WHERE key_id = ${key} AND ${recent} GROUP BY time`,
+    ],
+    [
+      "a qualified column",
+      `SELECT t.time, sum(count) AS n FROM key_verifications_per_hour_v1 t WHERE key_id = ${key} AND ${recent} GROUP BY t.time`,
+    ],
+    [
+      "an upper-case column",
+      `SELECT TIME, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY TIME`,
+    ],
+    [
+      "ROLLUP",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY ROLLUP (time)`,
+    ],
+    [
+      "ORDER BY NULLS FIRST",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time ORDER BY time NULLS FIRST`,
+    ],
+    [
+      "a LIMIT expression",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time LIMIT 1 + 1`,
+    ],
+    [
+      "EXPORT_STATE",
+      `SELECT time, sum(count) EXPORT_STATE AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND ${recent} GROUP BY time`,
+    ],
+    [
+      "more constants than SQLite binds on the main thread",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = ${key} AND outcome IN (${Array.from({ length: 1001 }, (_, index) => `'o${index}'`).join(", ")}) AND ${recent} GROUP BY time`,
+    ],
+    [
+      "a key compared with a number",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id = 1 AND ${recent} GROUP BY time`,
+    ],
+    [
+      "not equal",
+      `SELECT time, sum(count) AS n FROM key_verifications_per_hour_v1 WHERE key_id IN (${key}) AND outcome != 'VALID' AND ${recent} GROUP BY time`,
+    ],
   ])("%s", async (_, sql) => {
     expect(await planOf(sql)).toBeUndefined();
   });
@@ -318,7 +433,11 @@ describe("the per-hour sums in SQLite", () => {
       insert.run("req_c", 6 * hour, "key_1", "VALID", 1);
       insert.run("req_d", -1, "key_2", "RATE_LIMITED", 0);
       await rollup.catchUp();
-      const sums = fresh.prepare("SELECT key_id, time, outcome, count, spent_credits FROM key_verifications_per_hour ORDER BY key_id, time").raw();
+      const sums = fresh
+        .prepare(
+          "SELECT key_id, time, outcome, count, spent_credits FROM key_verifications_per_hour ORDER BY key_id, time",
+        )
+        .raw();
       expect(sums.all()).toEqual([
         ["key_1", 5 * hour, "VALID", 2, 3],
         ["key_1", 6 * hour, "VALID", 1, 1],
@@ -327,11 +446,19 @@ describe("the per-hour sums in SQLite", () => {
 
       // Many batches (the first takes 2,000), added to the sums already there.
       fresh.transaction(() => {
-        for (let index = 0; index < 45_000; index += 1) insert.run(`req_bulk${index}`, 6 * hour + index, `key_${index % 3}`, "VALID", 1);
+        for (let index = 0; index < 45_000; index += 1)
+          insert.run(`req_bulk${index}`, 6 * hour + index, `key_${index % 3}`, "VALID", 1);
       })();
       await rollup.catchUp();
-      expect(fresh.prepare("SELECT sum(count), sum(spent_credits) FROM key_verifications_per_hour").raw().get()).toEqual([45_004, 45_004]);
-      expect(fresh.prepare("SELECT count, spent_credits FROM key_verifications_per_hour WHERE key_id = 'key_1' AND time = ?").raw().get(6 * hour)).toEqual([15_001, 15_001]);
+      expect(
+        fresh.prepare("SELECT sum(count), sum(spent_credits) FROM key_verifications_per_hour").raw().get(),
+      ).toEqual([45_004, 45_004]);
+      expect(
+        fresh
+          .prepare("SELECT count, spent_credits FROM key_verifications_per_hour WHERE key_id = 'key_1' AND time = ?")
+          .raw()
+          .get(6 * hour),
+      ).toEqual([15_001, 15_001]);
       expect(fresh.prepare("SELECT seq FROM key_verifications_per_hour_seq").pluck().get()).toBe(45_004);
     } finally {
       await rollup.stop();

@@ -33,7 +33,14 @@ const secrets: string[] = [];
 
 beforeAll(async () => {
   server = await startServer();
-  rootKey = await server.admin(["root-key", "create", "--name", "flood", "--permissions", "api.*.verify_key,api.*.read_analytics"]);
+  rootKey = await server.admin([
+    "root-key",
+    "create",
+    "--name",
+    "flood",
+    "--permissions",
+    "api.*.verify_key,api.*.read_analytics",
+  ]);
   for (let index = 0; index < KEYS; index += 1) {
     const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", `flood ${index}`])).split(" ");
     keyIds.push(keyId);
@@ -58,8 +65,11 @@ async function analytics(query: string): Promise<unknown> {
   return body;
 }
 
-const floodCount = async () => v.parse(CountRows, await analytics(`SELECT count(*) AS n FROM key_verifications_v1 WHERE key_id IN (${keyList()})`)).data[0].n;
-const floodUsage = async () => v.parse(UsageRows, await analytics(usageSql(keyIds))).data.reduce((sum, row) => sum + row.count, 0);
+const floodCount = async () =>
+  v.parse(CountRows, await analytics(`SELECT count(*) AS n FROM key_verifications_v1 WHERE key_id IN (${keyList()})`))
+    .data[0].n;
+const floodUsage = async () =>
+  v.parse(UsageRows, await analytics(usageSql(keyIds))).data.reduce((sum, row) => sum + row.count, 0);
 
 /** At most FLOOD_LIMIT verifications of the test's keys on CONNECTIONS connections; `stop` ends it sooner. */
 function startFlood() {
@@ -79,7 +89,9 @@ function startFlood() {
       connections: CONNECTIONS,
       amount: FLOOD_LIMIT,
       headers: { "content-type": "application/json", authorization: `Bearer ${rootKey}` },
-      requests: [{ method: "POST", setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] ?? "" }) }],
+      requests: [
+        { method: "POST", setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] ?? "" }) },
+      ],
     },
     (error, done) => {
       ended = true;
@@ -90,44 +102,45 @@ function startFlood() {
   return { result, ended: () => ended, stop: () => instance.stop() };
 }
 
-test(
-  "analytics queries sent during a verifyKey flood answer while it runs, from the rows committed when they arrived",
-  async () => {
-    const sqlite = new Database(join(server.dataDir, DATABASE_FILE_NAME), { readonly: true });
-    const committed = sqlite.prepare<[], number>(`SELECT count(*) FROM key_verifications WHERE key_id IN (${keyList()})`).pluck();
-    try {
-      // DuckDB's first copy (the demo data) is made before the flood: what is tried below is the catch-up alone.
-      expect(await floodCount()).toBe(0);
-      expect(await floodUsage()).toBe(0);
+test("analytics queries sent during a verifyKey flood answer while it runs, from the rows committed when they arrived", async () => {
+  const sqlite = new Database(join(server.dataDir, DATABASE_FILE_NAME), { readonly: true });
+  const committed = sqlite
+    .prepare<[], number>(`SELECT count(*) FROM key_verifications WHERE key_id IN (${keyList()})`)
+    .pluck();
+  try {
+    // DuckDB's first copy (the demo data) is made before the flood: what is tried below is the catch-up alone.
+    expect(await floodCount()).toBe(0);
+    expect(await floodUsage()).toBe(0);
 
-      const flood = startFlood();
-      try {
-        while ((committed.get() ?? 0) < WARM_UP) await new Promise((resolve) => setTimeout(resolve, 20));
-        const asks = [["a count over key_verifications_v1 (DuckDB)", floodCount], ["the keys page's usage query (SQLite's sums)", floodUsage]] as const;
-        for (const [name, ask] of asks) {
-          for (let round = 0; round < 2; round += 1) {
-            const before = committed.get() ?? 0;
-            const counted = await ask();
-            const after = committed.get() ?? 0;
-            const context = `${name}, round ${round}: ${before} committed before it was sent, ${after} after its answer`;
-            expect(counted, context).toBeGreaterThanOrEqual(before);
-            expect(counted, context).toBeLessThanOrEqual(after);
-            // It answered while the flood still ran.
-            expect(flood.ended(), context).toBe(false);
-            expect(after, context).toBeLessThan(FLOOD_LIMIT);
-          }
+    const flood = startFlood();
+    try {
+      while ((committed.get() ?? 0) < WARM_UP) await new Promise((resolve) => setTimeout(resolve, 20));
+      const asks = [
+        ["a count over key_verifications_v1 (DuckDB)", floodCount],
+        ["the keys page's usage query (SQLite's sums)", floodUsage],
+      ] as const;
+      for (const [name, ask] of asks) {
+        for (let round = 0; round < 2; round += 1) {
+          const before = committed.get() ?? 0;
+          const counted = await ask();
+          const after = committed.get() ?? 0;
+          const context = `${name}, round ${round}: ${before} committed before it was sent, ${after} after its answer`;
+          expect(counted, context).toBeGreaterThanOrEqual(before);
+          expect(counted, context).toBeLessThanOrEqual(after);
+          // It answered while the flood still ran.
+          expect(flood.ended(), context).toBe(false);
+          expect(after, context).toBeLessThan(FLOOD_LIMIT);
         }
-      } finally {
-        flood.stop();
       }
-      const result = await flood.result;
-      expect(result.errors).toBe(0);
-      expect(result.non2xx).toBe(0);
-      // After the flood, every verification it committed is counted.
-      expect(await floodCount()).toBe(committed.get());
     } finally {
-      sqlite.close();
+      flood.stop();
     }
-  },
-  300_000,
-);
+    const result = await flood.result;
+    expect(result.errors).toBe(0);
+    expect(result.non2xx).toBe(0);
+    // After the flood, every verification it committed is counted.
+    expect(await floodCount()).toBe(committed.get());
+  } finally {
+    sqlite.close();
+  }
+}, 300_000);

@@ -52,7 +52,11 @@ beforeAll(async () => {
   insert(own, noon(2) + 60_000, "RATE_LIMITED", "own2");
   insert(own, noon(5), "VALID", "own3");
   insert(other, noon(3), "VALID", "other1");
-  engine = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, timeoutMs: 10_000 }, { rollup: true, now: () => NOW });
+  engine = await createAnalyticsEngine(
+    db,
+    { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, timeoutMs: 10_000 },
+    { rollup: true, now: () => NOW },
+  );
 });
 
 afterAll(async () => {
@@ -84,7 +88,9 @@ describe("WITH FILL over days", () => {
     const sql = `${DAILY}\nORDER BY time ASC\n  WITH FILL\n  FROM toDate(now() - INTERVAL 7 DAY)\n  TO toDate(now())\n  STEP INTERVAL 1 DAY`;
     const totals: Record<number, number> = { 5: 1, 2: 2 };
     // Day 3 holds the other workspace's verification only: filled with 0 here.
-    expect(await rows(own, sql)).toEqual([7, 6, 5, 4, 3, 2, 1].map((ago) => ({ time: day(ago), total: totals[ago] ?? 0 })));
+    expect(await rows(own, sql)).toEqual(
+      [7, 6, 5, 4, 3, 2, 1].map((ago) => ({ time: day(ago), total: totals[ago] ?? 0 })),
+    );
   });
 
   test("every other column of a filled row is its type's default: 0 for numbers, '' for strings", async () => {
@@ -103,7 +109,12 @@ describe("WITH FILL over days", () => {
 
   test("without FROM and TO, the fill runs between the data's first and last value", async () => {
     const sql = `${DAILY} ORDER BY time WITH FILL STEP INTERVAL 1 DAY`;
-    expect(await rows(own, sql)).toEqual([{ time: day(5), total: 1 }, { time: day(4), total: 0 }, { time: day(3), total: 0 }, { time: day(2), total: 2 }]);
+    expect(await rows(own, sql)).toEqual([
+      { time: day(5), total: 1 },
+      { time: day(4), total: 0 },
+      { time: day(3), total: 0 },
+      { time: day(2), total: 2 },
+    ]);
     // No STEP: a day for a Date.
     expect(await rows(own, `${DAILY} ORDER BY time WITH FILL`)).toEqual(await rows(own, sql));
   });
@@ -131,8 +142,12 @@ describe("WITH FILL over days", () => {
       { time: day(5), total: 1 },
     ]);
     expect(await rows(own, sql.replace("STEP -1", "STEP toIntervalDay(-1)"))).toEqual(await rows(own, sql));
-    expect(await refusal(`${DAILY} ORDER BY time DESC WITH FILL STEP INTERVAL 1 DAY`)).toContain("cannot be positive for sorting in descending direction");
-    expect(await refusal(`${DAILY} ORDER BY time WITH FILL STEP -1`)).toContain("cannot be negative for sorting in ascending direction");
+    expect(await refusal(`${DAILY} ORDER BY time DESC WITH FILL STEP INTERVAL 1 DAY`)).toContain(
+      "cannot be positive for sorting in descending direction",
+    );
+    expect(await refusal(`${DAILY} ORDER BY time WITH FILL STEP -1`)).toContain(
+      "cannot be negative for sorting in ascending direction",
+    );
   });
 
   test("no rows: FROM and TO still give the filled rows; without them, nothing", async () => {
@@ -154,7 +169,9 @@ describe("WITH FILL over hours and numbers", () => {
       GROUP BY time ORDER BY time ASC WITH FILL FROM toStartOfHour(now() - INTERVAL 7 DAY) TO toStartOfHour(now()) STEP INTERVAL 1 HOUR`;
     const result = await rows(own, sql);
     expect(result).toHaveLength(7 * 24);
-    const nonZero = result.filter((row) => typeof row === "object" && row !== null && "total" in row && row.total !== 0);
+    const nonZero = result.filter(
+      (row) => typeof row === "object" && row !== null && "total" in row && row.total !== 0,
+    );
     expect(nonZero).toEqual([
       { time: new Date(noon(5)).toISOString().replace("T", " ").slice(0, 19), total: 1 },
       { time: new Date(noon(2)).toISOString().replace("T", " ").slice(0, 19), total: 2 },
@@ -165,9 +182,15 @@ describe("WITH FILL over hours and numbers", () => {
     const sql = `SELECT time, SUM(count) AS total FROM key_verifications_per_month_v1 GROUP BY time
       ORDER BY time WITH FILL FROM toDate(toStartOfMonth(now() - INTERVAL 3 MONTH)) TO toDate(toStartOfMonth(now())) STEP INTERVAL 1 MONTH`;
     const now = new Date(NOW);
-    const month = (year: number, monthIndex: number) => new Date(Date.UTC(year, monthIndex, 1)).toISOString().slice(0, 10);
-    const totals = new Map<string, number>([1, 2, 3].map((ago) => [month(now.getUTCFullYear(), now.getUTCMonth() - ago), 0]));
-    for (const [time, count] of [[noon(2), 2], [noon(5), 1]] as const) {
+    const month = (year: number, monthIndex: number) =>
+      new Date(Date.UTC(year, monthIndex, 1)).toISOString().slice(0, 10);
+    const totals = new Map<string, number>(
+      [1, 2, 3].map((ago) => [month(now.getUTCFullYear(), now.getUTCMonth() - ago), 0]),
+    );
+    for (const [time, count] of [
+      [noon(2), 2],
+      [noon(5), 1],
+    ] as const) {
       const key = month(new Date(time).getUTCFullYear(), new Date(time).getUTCMonth());
       totals.set(key, (totals.get(key) ?? 0) + count);
     }
@@ -176,10 +199,11 @@ describe("WITH FILL over hours and numbers", () => {
   });
 
   test("a fractional STEP, as in ClickHouse's own example (TO 5.51: 5.5 is the last step)", async () => {
-    const sql = "SELECT CAST(1 AS FLOAT) AS n, 'a' AS s UNION ALL SELECT 4, 'b' UNION ALL SELECT 7, 'c' ORDER BY n WITH FILL FROM 0 TO 5.51 STEP 0.5";
-    expect((await rows(own, sql)).map((row) => (typeof row === "object" && row !== null && "n" in row ? row.n : undefined))).toEqual([
-      0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 7,
-    ]);
+    const sql =
+      "SELECT CAST(1 AS FLOAT) AS n, 'a' AS s UNION ALL SELECT 4, 'b' UNION ALL SELECT 7, 'c' ORDER BY n WITH FILL FROM 0 TO 5.51 STEP 0.5";
+    expect(
+      (await rows(own, sql)).map((row) => (typeof row === "object" && row !== null && "n" in row ? row.n : undefined)),
+    ).toEqual([0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 7]);
   });
 
   test("a number column fills by 1 without a STEP", async () => {
@@ -201,15 +225,27 @@ describe("what WITH FILL keeps", () => {
       { time: day(5), total: 1 },
       { time: day(2), total: 2 },
     ]);
-    const old = await engine.query(own, `SELECT time, SUM(count) AS total FROM key_verifications_per_day_v1 WHERE time >= toDate(now() - INTERVAL 60 DAY) GROUP BY time ORDER BY time WITH FILL`);
+    const old = await engine.query(
+      own,
+      `SELECT time, SUM(count) AS total FROM key_verifications_per_day_v1 WHERE time >= toDate(now() - INTERVAL 60 DAY) GROUP BY time ORDER BY time WITH FILL`,
+    );
     expect(outcomeRefusal(old)).toBe("retention");
   });
 
   test("the bounds are checked as queries: no table but the public ones, no way out of the clause", async () => {
-    expect(await refusal(`${DAILY} ORDER BY time WITH FILL FROM (SELECT min(time) FROM store.per_day)`)).toContain("not allowed");
-    expect(await refusal(`${DAILY} ORDER BY time WITH FILL FROM 1) AS lo, (SELECT 1 FROM store.per_day) AS x, (1`)).toContain("unbalanced parentheses");
-    expect(await refusal(`${DAILY} ORDER BY time WITH FILL FROM 1, (SELECT min(time) FROM store.per_day)`)).toContain("not allowed");
-    const other_rows = await rows(own, `${DAILY} ORDER BY time WITH FILL FROM (SELECT min(time) FROM key_verifications_per_day_v1) TO toDate(now() - INTERVAL 1 DAY)`);
+    expect(await refusal(`${DAILY} ORDER BY time WITH FILL FROM (SELECT min(time) FROM store.per_day)`)).toContain(
+      "not allowed",
+    );
+    expect(
+      await refusal(`${DAILY} ORDER BY time WITH FILL FROM 1) AS lo, (SELECT 1 FROM store.per_day) AS x, (1`),
+    ).toContain("unbalanced parentheses");
+    expect(await refusal(`${DAILY} ORDER BY time WITH FILL FROM 1, (SELECT min(time) FROM store.per_day)`)).toContain(
+      "not allowed",
+    );
+    const other_rows = await rows(
+      own,
+      `${DAILY} ORDER BY time WITH FILL FROM (SELECT min(time) FROM key_verifications_per_day_v1) TO toDate(now() - INTERVAL 1 DAY)`,
+    );
     // The subquery reads the caller's rows only: the fill starts at its own first day, not the other workspace's.
     expect(other_rows[0]).toEqual({ time: day(5), total: 1 });
     expect(JSON.stringify(other_rows)).not.toContain(other);
@@ -223,17 +259,23 @@ describe("what WITH FILL keeps", () => {
   });
 
   test("DISTINCT stays with the data's rows", async () => {
-    const sql = "SELECT DISTINCT time FROM key_verifications_per_day_v1 WHERE time >= toDate(now() - INTERVAL 6 DAY) ORDER BY time WITH FILL";
+    const sql =
+      "SELECT DISTINCT time FROM key_verifications_per_day_v1 WHERE time >= toDate(now() - INTERVAL 6 DAY) ORDER BY time WITH FILL";
     expect(await rows(own, sql)).toEqual([5, 4, 3, 2].map((ago) => ({ time: day(ago) })));
   });
 
   test("a fill past the row limit is refused as too many rows, without making them all", async () => {
-    const small = await createAnalyticsEngine(db, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, timeoutMs: 10_000, maxRows: 100 }, { rollup: true, now: () => NOW });
+    const small = await createAnalyticsEngine(
+      db,
+      { ...DEFAULT_ANALYTICS_LIMITS, threads: 1, timeoutMs: 10_000, maxRows: 100 },
+      { rollup: true, now: () => NOW },
+    );
     try {
       const outcome = await small.query(own, "SELECT 1 AS n ORDER BY n WITH FILL TO 1000000000000");
       expect(outcome).toMatchObject({ kind: "limit", limit: "rows" });
       expect((await small.query(own, "SELECT 1 AS n ORDER BY n WITH FILL TO 100")).kind).toBe("rows");
-      const seconds = "SELECT now() AS t ORDER BY t WITH FILL FROM toDateTime('2000-01-01 00:00:00') TO toDateTime('9000-01-01 00:00:00')";
+      const seconds =
+        "SELECT now() AS t ORDER BY t WITH FILL FROM toDateTime('2000-01-01 00:00:00') TO toDateTime('9000-01-01 00:00:00')";
       expect(await small.query(own, seconds)).toMatchObject({ kind: "limit", limit: "rows" });
     } finally {
       await small.close();

@@ -76,14 +76,19 @@ describe("size", () => {
 describe("requests that are not valid HTTP", () => {
   test.each([
     ["conflicting Content-Length headers", "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}"],
-    ["Transfer-Encoding with Content-Length (request smuggling)", "Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n{}"],
+    [
+      "Transfer-Encoding with Content-Length (request smuggling)",
+      "Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n{}",
+    ],
     ["a chunk size that is not hex", "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"],
     ["a negative Content-Length", "Content-Length: -1\r\n\r\n{}"],
     ["an invalid Host", "Content-Length: 2\r\nHost: a b\r\n\r\n{}"],
     ["a header line without a colon", "Content-Length: 2\r\nthis is not a header\r\n\r\n{}"],
   ])("%s gets a bare 400 from the HTTP layer and a closed connection", async (_case, rest) => {
     const host = rest.includes("Host:") ? "" : "Host: h\r\n";
-    const answer = await rawRequest(`POST /v2/keys.listKeys HTTP/1.1\r\n${host}Authorization: Bearer ${key}\r\n${rest}`);
+    const answer = await rawRequest(
+      `POST /v2/keys.listKeys HTTP/1.1\r\n${host}Authorization: Bearer ${key}\r\n${rest}`,
+    );
     expect(answer.text).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer.closed).toBe(true);
   });
@@ -94,19 +99,26 @@ describe("requests that are not valid HTTP", () => {
   });
 
   test("a path that climbs out of /v2 is resolved first, and reads no file", async () => {
-    const answer = await rawRequest(`POST /v2/%2e%2e/etc/passwd HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    const answer = await rawRequest(
+      `POST /v2/%2e%2e/etc/passwd HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
     expect(answer.text).toMatch(/^HTTP\/1\.1 404 /);
     expect(answer.body).not.toContain("root:");
   });
 
-  test.each(["/v2/keys.listkeys", "/v2/keys.listKeys/extra", "/v2/../v2/keys.listKeys%00", "/v2/keys.listKeys%2f..", `/v2/${"a".repeat(4000)}`])(
-    "%s is the not-found envelope",
-    async (path) => {
-      const answer = await rawRequest(`POST ${path} HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
-      expect(answer.text).toMatch(/^HTTP\/1\.1 404 /);
-      expect(answer.body).toContain("/errors/keyscope/routing/not_found");
-    },
-  );
+  test.each([
+    "/v2/keys.listkeys",
+    "/v2/keys.listKeys/extra",
+    "/v2/../v2/keys.listKeys%00",
+    "/v2/keys.listKeys%2f..",
+    `/v2/${"a".repeat(4000)}`,
+  ])("%s is the not-found envelope", async (path) => {
+    const answer = await rawRequest(
+      `POST ${path} HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
+    expect(answer.text).toMatch(/^HTTP\/1\.1 404 /);
+    expect(answer.body).toContain("/errors/keyscope/routing/not_found");
+  });
 });
 
 describe("a client that goes away", () => {
@@ -115,13 +127,18 @@ describe("a client that goes away", () => {
     // keys.whoami is called nowhere else in this file, so its log line is this request's.
     await new Promise<void>((resolve) => {
       const socket = connect(Number(port), "127.0.0.1", () => {
-        socket.write(`POST /v2/keys.whoami HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\nContent-Length: 100\r\n\r\n{"key":`, () => {
-          socket.destroy();
-          resolve();
-        });
+        socket.write(
+          `POST /v2/keys.whoami HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\nContent-Length: 100\r\n\r\n{"key":`,
+          () => {
+            socket.destroy();
+            resolve();
+          },
+        );
       });
     });
-    await expect.poll(() => /^POST \/v2\/keys\.whoami \d+ /m.exec(server.output())?.[0], { timeout: 10_000 }).toBe("POST /v2/keys.whoami 400 ");
+    await expect
+      .poll(() => /^POST \/v2\/keys\.whoami \d+ /m.exec(server.output())?.[0], { timeout: 10_000 })
+      .toBe("POST /v2/keys.whoami 400 ");
     expect(server.output()).not.toContain("Unexpected error");
   });
 });
@@ -129,14 +146,20 @@ describe("a client that goes away", () => {
 // The two wait out the server's timeouts: concurrently, they take the time of the longer one.
 describe.concurrent("slow clients", () => {
   test("a client dribbling its headers or its body is cut off within the server's timeouts while others are served promptly", async () => {
-    const slowHeaders = dribble(`POST /v2/keys.listKeys HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\n`, () => "X-Slow: 1\r\n");
+    const slowHeaders = dribble(
+      `POST /v2/keys.listKeys HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\n`,
+      () => "X-Slow: 1\r\n",
+    );
     const slowBody = dribble(
       `POST /v2/keys.listKeys HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\nContent-Length: 1000\r\n\r\n{`,
       () => " ",
     );
     // Many slow clients at once must not take the workers either.
     const moreSlowBodies = Array.from({ length: 20 }, () =>
-      dribble(`POST /v2/keys.listKeys HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\nContent-Length: 1000\r\n\r\n{`, () => " "),
+      dribble(
+        `POST /v2/keys.listKeys HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\nContent-Length: 1000\r\n\r\n{`,
+        () => " ",
+      ),
     );
 
     const latencies: number[] = [];

@@ -48,11 +48,14 @@ describe("the Authorization header", () => {
     ["a token of Latin-1 bytes", "Bearer \u00e9\u00e8\u00ff", "err:svc:authentication:key_not_found"],
     ["a token that is SQL", "Bearer ' OR 1=1 --", "err:svc:authentication:malformed"],
     ["a token that is SQL without spaces", "Bearer '/**/OR/**/1=1--", "err:svc:authentication:key_not_found"],
-    ["the key's hash instead of the key", "Bearer 0000000000000000000000000000000000000000000000000000000000000000", "err:svc:authentication:key_not_found"],
+    [
+      "the key's hash instead of the key",
+      "Bearer 0000000000000000000000000000000000000000000000000000000000000000",
+      "err:svc:authentication:key_not_found",
+    ],
   ] as const)("%s gets its envelope", async (_case, header, code) => {
     expectError(await callApi(server, { authorization: header.replaceAll("KEY", key), body: {} }), code);
   });
-
 });
 
 describe("content types", () => {
@@ -133,7 +136,6 @@ describe("size", () => {
     expectError(answer, "err:user:bad_request:request_body_too_large");
     expect(answer.headers.get("connection")).toBe("close");
   });
-
 });
 
 describe("methods", () => {
@@ -148,5 +150,4 @@ describe("methods", () => {
     expect(answer.headers.get("allow")).toBe("POST");
     asError(answer);
   });
-
 });

@@ -43,13 +43,21 @@ async function call(operation: string, body: unknown): Promise<Answer> {
     body: JSON.stringify(body),
   });
   const parsed = v.parse(ENVELOPE, await response.json());
-  return { status: response.status, data: parsed.data, errorCode: parsed.error === undefined ? null : errorCodeFromType(parsed.error.type) };
+  return {
+    status: response.status,
+    data: parsed.data,
+    errorCode: parsed.error === undefined ? null : errorCodeFromType(parsed.error.type),
+  };
 }
 
 const NEW_KEY = v.object({ keyId: v.string(), key: v.string() });
 const VERIFIED = v.object({ valid: v.boolean(), code: v.string(), credits: v.optional(v.number()) });
 const CREDITS = v.object({ remaining: v.nullable(v.number()) });
-const GOT_KEY = v.object({ keyId: v.string(), expires: v.optional(v.number()), credits: v.optional(v.object({ remaining: v.nullable(v.number()) })) });
+const GOT_KEY = v.object({
+  keyId: v.string(),
+  expires: v.optional(v.number()),
+  credits: v.optional(v.object({ remaining: v.nullable(v.number()) })),
+});
 
 async function newKey(args: readonly string[] = []): Promise<{ keyId: string; secret: string }> {
   const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", "race", ...args])).split(" ");
@@ -110,7 +118,10 @@ describe("keys.rerollKey", () => {
   test("a reroll racing a delete of the same key: each answers 200 or 404 key_not_found, and the old key ends deleted", async () => {
     for (let round = 0; round < 5; round++) {
       const old = await newKey();
-      const [rerolled, deleted] = await Promise.all([call("keys.rerollKey", { keyId: old.keyId, expiration: 0 }), call("keys.deleteKey", { keyId: old.keyId })]);
+      const [rerolled, deleted] = await Promise.all([
+        call("keys.rerollKey", { keyId: old.keyId, expiration: 0 }),
+        call("keys.deleteKey", { keyId: old.keyId }),
+      ]);
       expect(deleted.status).toBe(200);
       expect([200, 404]).toContain(rerolled.status);
       if (rerolled.status === 404) expect(rerolled.errorCode).toBe("err:svc:data:key_not_found");
@@ -137,7 +148,10 @@ describe("keys.deleteKey during keys.updateKey", () => {
 
   test("two deletes at once: one 200, the other 404 key_not_found", async () => {
     const key = await newKey();
-    const answers = await Promise.all([call("keys.deleteKey", { keyId: key.keyId }), call("keys.deleteKey", { keyId: key.keyId })]);
+    const answers = await Promise.all([
+      call("keys.deleteKey", { keyId: key.keyId }),
+      call("keys.deleteKey", { keyId: key.keyId }),
+    ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 404]);
     expect(answers.find((answer) => answer.status === 404)?.errorCode).toBe("err:svc:data:key_not_found");
   });
@@ -168,12 +182,16 @@ describe("keys.updateCredits racing verifications", () => {
 
   test("verifications racing decrements of a key with few credits: never below 0, and every credit is spent once", async () => {
     const key = await newKey(["--credits", "30"]);
-    const decrements = Array.from({ length: 5 }, () => call("keys.updateCredits", { keyId: key.keyId, operation: "decrement", value: 4 }));
+    const decrements = Array.from({ length: 5 }, () =>
+      call("keys.updateCredits", { keyId: key.keyId, operation: "decrement", value: 4 }),
+    );
     const verifications = Array.from({ length: 40 }, () => verify(key.secret));
     const [changed, verified] = await Promise.all([Promise.all(decrements), Promise.all(verifications)]);
 
     const valid = verified.filter((answer) => answer.code === "VALID");
-    expect(verified.filter((answer) => answer.code !== "VALID").every((answer) => answer.code === "USAGE_EXCEEDED")).toBe(true);
+    expect(
+      verified.filter((answer) => answer.code !== "VALID").every((answer) => answer.code === "USAGE_EXCEEDED"),
+    ).toBe(true);
     // Each VALID answer reports the credits it left: all different, as no two spent the same credit.
     const left = valid.map((answer) => answer.credits);
     expect(new Set(left).size).toBe(left.length);

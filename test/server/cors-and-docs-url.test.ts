@@ -7,7 +7,11 @@ const ALLOWED_ORIGIN = "http://localhost:5173";
 function preflight(server: ApiTarget, origin: string): Promise<Response> {
   return server.fetch(`${server.url}/v2/keys.listKeys`, {
     method: "OPTIONS",
-    headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    headers: {
+      origin,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization, content-type",
+    },
   });
 }
 
@@ -15,7 +19,10 @@ describe("with --cors-origin and --docs-url", () => {
   let server: InProcessServer;
 
   beforeAll(() => {
-    server = startInProcess({ corsOrigins: [ALLOWED_ORIGIN, "https://dash.example.com"], docsUrl: "https://docs.example.com/" });
+    server = startInProcess({
+      corsOrigins: [ALLOWED_ORIGIN, "https://dash.example.com"],
+      docsUrl: "https://docs.example.com/",
+    });
   });
 
   afterAll(() => {
@@ -26,7 +33,10 @@ describe("with --cors-origin and --docs-url", () => {
     const response = await preflight(server, ALLOWED_ORIGIN);
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe(ALLOWED_ORIGIN);
-    expect(response.headers.get("access-control-allow-headers")?.split(/,\s*/)).toEqual(["Authorization", "Content-Type"]);
+    expect(response.headers.get("access-control-allow-headers")?.split(/,\s*/)).toEqual([
+      "Authorization",
+      "Content-Type",
+    ]);
     expect(response.headers.get("access-control-allow-methods")).toBe("POST");
     expect(response.headers.get("vary")?.split(/,\s*/)).toContain("Origin");
     expect(response.headers.get("access-control-max-age")).toBe("600");

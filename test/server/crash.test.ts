@@ -18,7 +18,8 @@ const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const running: ChildProcess[] = [];
 
 afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of running.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 });
 
 /** The node process itself (not a tsx wrapper that would pass a signal on), so SIGKILL hits the server. */
@@ -33,7 +34,16 @@ function spawnNode(args: string[]): ChildProcess {
 }
 
 function spawnServer(dataDir: string): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawnNode(["server/main.ts", "--port", "0", "--host", "127.0.0.1", "--no-build", "--data-dir", dataDir]);
+  const child = spawnNode([
+    "server/main.ts",
+    "--port",
+    "0",
+    "--host",
+    "127.0.0.1",
+    "--no-build",
+    "--data-dir",
+    dataDir,
+  ]);
   return new Promise((resolve, reject) => {
     let output = "";
     child.stdout?.setEncoding("utf8");
@@ -76,7 +86,9 @@ async function listAll(url: string, key: string): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = asKeyList(await callApi(url, { key, body: cursor === undefined ? { limit: 100 } : { limit: 100, cursor } }));
+    const page = asKeyList(
+      await callApi(url, { key, body: cursor === undefined ? { limit: 100 } : { limit: 100, cursor } }),
+    );
     ids.push(...page.data.keys.map((entry) => entry.keyId));
     if (!page.pagination.hasMore) return ids;
     cursor = page.pagination.cursor;
@@ -185,7 +197,14 @@ function changedState(index: number): KeyState {
 test("after kill -9 during a burst of key changes, every key is as before or as after its change, and every answered change is kept", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "keyscope-crash-changes-"));
   const first = await startServer({ dataDir });
-  const key = await first.admin(["root-key", "create", "--name", "crash", "--permissions", "api.*.read_key,api.*.update_key,rbac.*.create_permission"]);
+  const key = await first.admin([
+    "root-key",
+    "create",
+    "--name",
+    "crash",
+    "--permissions",
+    "api.*.read_key,api.*.update_key,rbac.*.create_permission",
+  ]);
   const apiId = await first.admin(["apis", "create", "--name", "crash-changes"]);
   await first.admin(["keys", "seed", "--count", "600", "--api", apiId]);
   await first.stop();

@@ -11,7 +11,10 @@ import { startInProcess, type InProcessServer } from "./in-process";
 const INDEX_HTML = "<!doctype html><title>Keyscope test build</title><div id=root></div>";
 const ASSET_JS = "console.log('hashed asset');";
 /** Large enough that the build's brotli and gzip copies are smaller than it (tooling/precompress.ts). */
-const BIG_ASSET_JS = Array.from({ length: 200 }, (_, row) => `export const row${row} = { keyId: "key_${row}", name: "Row ${row}" };`).join("\n");
+const BIG_ASSET_JS = Array.from(
+  { length: 200 },
+  (_, row) => `export const row${row} = { keyId: "key_${row}", name: "Row ${row}" };`,
+).join("\n");
 const BIG_INDEX_HTML = `<!doctype html><title>Keyscope test build</title><div id=root></div>${"<!-- padding to compress -->".repeat(20)}`;
 
 let server: InProcessServer;
@@ -107,12 +110,15 @@ describe("error docs", () => {
 });
 
 describe("the dashboard", () => {
-  test.each(["/", "/keys", "/troubleshoot/some/deep/route"])("%s is answered with index.html (client-side routing)", async (path) => {
-    const response = await server.fetch(server.url + path);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("cache-control")).toBe("no-cache");
-    expect(await response.text()).toBe(INDEX_HTML);
-  });
+  test.each(["/", "/keys", "/troubleshoot/some/deep/route"])(
+    "%s is answered with index.html (client-side routing)",
+    async (path) => {
+      const response = await server.fetch(server.url + path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("no-cache");
+      expect(await response.text()).toBe(INDEX_HTML);
+    },
+  );
 
   test.each([
     ["/index.html", "/"],
@@ -166,7 +172,10 @@ describe("the dashboard", () => {
 describe("compressed delivery of the build's brotli and gzip copies", () => {
   const asset = "/assets/keys-route-Xy12Zw34.js";
   const get = (path: string, acceptEncoding?: string, init: RequestInit = {}) =>
-    compressedServer.fetch(compressedServer.url + path, { ...init, headers: { ...(acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding }), ...init.headers } });
+    compressedServer.fetch(compressedServer.url + path, {
+      ...init,
+      headers: { ...(acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding }), ...init.headers },
+    });
   const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
   const fileBytes = (file: string) => readFileSync(join(compressedDistDir, file));
 
@@ -189,13 +198,16 @@ describe("compressed delivery of the build's brotli and gzip copies", () => {
     expect(brotliDecompressSync(body).toString()).toBe(BIG_ASSET_JS);
   });
 
-  test.each([["gzip"], ["br;q=0, gzip"], ["br;q=0.5, gzip"], ["*;q=0.1, gzip"]])("%j gets the gzip copy", async (acceptEncoding) => {
-    const response = await get(asset, acceptEncoding);
-    const body = await bytesOf(response);
-    expect(response.headers.get("content-encoding")).toBe("gzip");
-    expect(response.headers.get("content-length")).toBe(String(body.length));
-    expect(gunzipSync(body).toString()).toBe(BIG_ASSET_JS);
-  });
+  test.each([["gzip"], ["br;q=0, gzip"], ["br;q=0.5, gzip"], ["*;q=0.1, gzip"]])(
+    "%j gets the gzip copy",
+    async (acceptEncoding) => {
+      const response = await get(asset, acceptEncoding);
+      const body = await bytesOf(response);
+      expect(response.headers.get("content-encoding")).toBe("gzip");
+      expect(response.headers.get("content-length")).toBe(String(body.length));
+      expect(gunzipSync(body).toString()).toBe(BIG_ASSET_JS);
+    },
+  );
 
   test.each([[undefined], ["identity"], ["gzip;q=0.5, identity"], ["compress, zstd"], ["br;q=0, gzip;q=0"]])(
     "%j gets the file as it is, still marked as varying",
@@ -226,7 +238,12 @@ describe("compressed delivery of the build's brotli and gzip copies", () => {
       const br = await get(asset, "br");
       const gzip = await get(asset, "gzip");
       const identity = await get(asset, "identity");
-      expect([round, br.headers.get("content-encoding"), gzip.headers.get("content-encoding"), identity.headers.get("content-encoding")]).toEqual([round, "br", "gzip", null]);
+      expect([
+        round,
+        br.headers.get("content-encoding"),
+        gzip.headers.get("content-encoding"),
+        identity.headers.get("content-encoding"),
+      ]).toEqual([round, "br", "gzip", null]);
       expect(brotliDecompressSync(await bytesOf(br)).toString()).toBe(BIG_ASSET_JS);
       expect(gunzipSync(await bytesOf(gzip)).toString()).toBe(BIG_ASSET_JS);
       expect(await identity.text()).toBe(BIG_ASSET_JS);
@@ -264,12 +281,17 @@ describe("compressed delivery of the build's brotli and gzip copies", () => {
     expect(brotliDecompressSync(await bytesOf(response)).toString()).toBe(BIG_INDEX_HTML);
   });
 
-  test.each(["gzip, deflate, br", "identity"])("a folder's own index.html (the bench's floors) is HTML whatever the coding (%s)", async (accept) => {
-    const response = await get("/floor/", accept);
-    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    const body = await bytesOf(response);
-    expect((response.headers.get("content-encoding") === "br" ? brotliDecompressSync(body) : body).toString()).toBe(BIG_INDEX_HTML);
-  });
+  test.each(["gzip, deflate, br", "identity"])(
+    "a folder's own index.html (the bench's floors) is HTML whatever the coding (%s)",
+    async (accept) => {
+      const response = await get("/floor/", accept);
+      expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      const body = await bytesOf(response);
+      expect((response.headers.get("content-encoding") === "br" ? brotliDecompressSync(body) : body).toString()).toBe(
+        BIG_INDEX_HTML,
+      );
+    },
+  );
 
   test("the page without a coding asked for is index.html as it is", async () => {
     const response = await get("/keys");

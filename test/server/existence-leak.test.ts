@@ -36,7 +36,9 @@ test("an unknown key, a revoked key and a revoked rate-limited key get the same 
   // An unknown key of the same shape and length as the real ones.
   const unknown = `${revoked.slice(0, 8)}${"1".repeat(revoked.length - 8)}`;
 
-  const answers = await Promise.all([unknown, revoked, limited].map((key) => callApi(server, { key, body: { limit: 5 } })));
+  const answers = await Promise.all(
+    [unknown, revoked, limited].map((key) => callApi(server, { key, body: { limit: 5 } })),
+  );
   const [first, ...others] = answers.map(comparable);
   expect(first?.status).toBe(401);
   expect(first?.body.error.type).toBe(typeFor(server.url, "err:svc:authentication:key_not_found"));

@@ -19,7 +19,13 @@ const ErrorEnvelope = v.strictObject({
 });
 export type ErrorEnvelope = v.InferOutput<typeof ErrorEnvelope>;
 
-const RateLimit = v.strictObject({ id: v.string(), name: v.string(), limit: v.number(), duration: v.number(), autoApply: v.boolean() });
+const RateLimit = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  limit: v.number(),
+  duration: v.number(),
+  autoApply: v.boolean(),
+});
 
 /** The whole Key object (docs/api.md#the-key-object) as the seed's keys.listKeys lists it (always with a `name`), and nothing else (never a secret). */
 export const ListedKey = v.strictObject({
@@ -38,7 +44,11 @@ export const ListedKey = v.strictObject({
     v.strictObject({
       remaining: v.nullable(v.number()),
       refill: v.optional(
-        v.strictObject({ interval: v.picklist(["daily", "monthly"]), amount: v.number(), refillDay: v.optional(v.number()) }),
+        v.strictObject({
+          interval: v.picklist(["daily", "monthly"]),
+          amount: v.number(),
+          refillDay: v.optional(v.number()),
+        }),
       ),
     }),
   ),
@@ -101,7 +111,11 @@ export async function callApi(target: string | ApiTarget, options: CallOptions =
   if (options.authorization !== undefined) headers.authorization = options.authorization;
   else if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
   const body =
-    options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    options.body === undefined
+      ? undefined
+      : typeof options.body === "string"
+        ? options.body
+        : JSON.stringify(options.body);
   const response = await fetch(baseUrl + (options.path ?? LIST_KEYS_PATH), {
     method: options.method ?? "POST",
     headers,

@@ -133,7 +133,9 @@ function harness(): Harness {
   };
 }
 
-function appFetch(app: { request: (url: string, init?: RequestInit) => Response | Promise<Response> }): ApiTarget["fetch"] {
+function appFetch(app: {
+  request: (url: string, init?: RequestInit) => Response | Promise<Response>;
+}): ApiTarget["fetch"] {
   return async (url, init) => app.request(url, init);
 }
 
@@ -153,7 +155,11 @@ function openDatabases(): Databases {
   return { dataDir, adminDb, serverDb: openDatabase(dataDir), demo };
 }
 
-function assemble({ dataDir, adminDb, serverDb, demo }: Databases, options: InProcessOptions, analytics?: AnalyticsEngine): InProcessServer {
+function assemble(
+  { dataDir, adminDb, serverDb, demo }: Databases,
+  options: InProcessOptions,
+  analytics?: AnalyticsEngine,
+): InProcessServer {
   const distDir = options.distDir ?? mkdtempSync(join(tmpdir(), "keyscope-no-dist-"));
   const { output, requestLog, reportError } = harness();
   const app = createApp({
@@ -189,7 +195,9 @@ export function startInProcess(options: InProcessOptions = {}): InProcessServer 
 }
 
 /** Direct mode with `analytics.getVerifications` served by a real engine over the server's connection, as `npm start` serves it. */
-export async function startInProcessWithAnalytics(options: InProcessOptions = {}): Promise<InProcessServer & { engine: AnalyticsEngine; closeAll(): Promise<void> }> {
+export async function startInProcessWithAnalytics(
+  options: InProcessOptions = {},
+): Promise<InProcessServer & { engine: AnalyticsEngine; closeAll(): Promise<void> }> {
   const databases = openDatabases();
   const engine = await createAnalyticsEngine(databases.serverDb, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1 });
   const server = assemble(databases, options, engine);

@@ -4,7 +4,13 @@ import { createAnalyticsEngine, type AnalyticsEngine } from "../../server/analyt
 import { MAX_ANALYTICS_QUERY_LENGTH } from "../../src/lib/contract";
 import { migrate } from "../../server/db/migrations";
 import { parseUsageRows, parseVerificationRows } from "../../src/lib/analytics-rows";
-import { REFUSALS_PAGE_SIZE, refusalsQuery, sqlString, usageQuery, verificationByRequestIdQuery } from "../../src/lib/analytics-sql";
+import {
+  REFUSALS_PAGE_SIZE,
+  refusalsQuery,
+  sqlString,
+  usageQuery,
+  verificationByRequestIdQuery,
+} from "../../src/lib/analytics-sql";
 import { usageTotalsChunks, usageTotalsFromRows, usageTotalsSql } from "../../src/features/keys/utils/usage";
 
 /** The dashboard's analytics SQL, run unchanged by the reference server's engine, parsed by the dashboard's parsers. */
@@ -31,7 +37,8 @@ beforeAll(async () => {
   insert.run("req_Expired2", now - 10 * 24 * HOUR, WORKSPACE, KEY, "EXPIRED", "[]");
   insert.run("req_Rate1", now - 30 * 24 * HOUR - HOUR, WORKSPACE, KEY, "RATE_LIMITED", "[]");
   insert.run("req_Foreign1", now - HOUR, OTHER_WORKSPACE, KEY, "DISABLED", "[]");
-  for (let n = 0; n < BURST; n++) insert.run(`req_Burst${n + 1}`, now - HOUR, WORKSPACE, BURST_KEY, "RATE_LIMITED", "[]");
+  for (let n = 0; n < BURST; n++)
+    insert.run(`req_Burst${n + 1}`, now - HOUR, WORKSPACE, BURST_KEY, "RATE_LIMITED", "[]");
   engine = await createAnalyticsEngine(sqlite);
 });
 
@@ -71,7 +78,9 @@ describe("the key page's SQL on the reference engine", () => {
     expect(tagged[0]).toMatchObject({ outcome: "EXPIRED", region: "eu-west-1", tags: ["path=/api/o'brien"] });
     // After the second, the third; after the oldest (past the 30 days' retention), none, and no retention refusal.
     const after = (requestId: string, time: number) => rows(refusalsQuery(KEY, { after: { time, requestId } }));
-    expect(parseVerificationRows(await after("req_Expired2", now - 10 * 24 * HOUR)).map((row) => row.requestId)).toEqual(["req_Rate1"]);
+    expect(
+      parseVerificationRows(await after("req_Expired2", now - 10 * 24 * HOUR)).map((row) => row.requestId),
+    ).toEqual(["req_Rate1"]);
     expect(await after("req_Rate1", now - 30 * 24 * HOUR - HOUR)).toEqual([]);
   });
 
@@ -83,7 +92,9 @@ describe("the key page's SQL on the reference engine", () => {
       seen.push(...shown.map((row) => row.requestId));
       const last = shown[shown.length - 1];
       if (last === undefined) break;
-      page = parseVerificationRows(await rows(refusalsQuery(BURST_KEY, { after: { time: last.time, requestId: last.requestId } })));
+      page = parseVerificationRows(
+        await rows(refusalsQuery(BURST_KEY, { after: { time: last.time, requestId: last.requestId } })),
+      );
     }
     seen.push(...page.map((row) => row.requestId));
     expect(seen).toHaveLength(BURST);
@@ -92,7 +103,14 @@ describe("the key page's SQL on the reference engine", () => {
 
   test("a request id finds its verification with its key; another workspace's is not found", async () => {
     expect(parseVerificationRows(await rows(verificationByRequestIdQuery("req_Expired1")))).toEqual([
-      { requestId: "req_Expired1", time: now - HOUR, keyId: KEY, outcome: "EXPIRED", region: "eu-west-1", tags: ["path=/api/o'brien"] },
+      {
+        requestId: "req_Expired1",
+        time: now - HOUR,
+        keyId: KEY,
+        outcome: "EXPIRED",
+        region: "eu-west-1",
+        tags: ["path=/api/o'brien"],
+      },
     ]);
     expect(await rows(verificationByRequestIdQuery("req_Foreign1"))).toEqual([]);
   });

@@ -31,7 +31,11 @@ beforeAll(() => {
   ensureDemoData(db);
   const workspace = findWorkspace(db);
   if (workspace === undefined) throw new Error("no demo workspace");
-  rootKey = createRootKey(db, { workspaceId: workspace.id, name: "t", permissions: ["api.*.read_key", "api.*.verify_key"] }).secret;
+  rootKey = createRootKey(db, {
+    workspaceId: workspace.id,
+    name: "t",
+    permissions: ["api.*.read_key", "api.*.verify_key"],
+  }).secret;
   app = createApp({ mode: directMode(db, dataDir), distDir: "/nonexistent" });
 });
 
@@ -107,7 +111,9 @@ describe.each(Object.entries(BAD_BODIES))("%s", (operation, cases) => {
   test("a malformed Authorization header is a 400 with errors[] too", async () => {
     const answer = await post(operation, "{}", "Bearer two words");
     expect(answer.status).toBe(400);
-    expect(v.parse(ErrorAnswer, answer.json).error.errors).toEqual([expect.objectContaining({ location: "header.Authorization" })]);
+    expect(v.parse(ErrorAnswer, answer.json).error.errors).toEqual([
+      expect.objectContaining({ location: "header.Authorization" }),
+    ]);
   });
 });
 
@@ -122,14 +128,26 @@ test("a verifyKey ratelimit naming no limit of the key, without limit and durati
   const workspace = findWorkspace(db);
   const api = workspace === undefined ? undefined : findApi(db, workspace.id);
   if (workspace === undefined || api === undefined) throw new Error("no demo API");
-  const keyId = keyInserter(db)({ workspaceId: workspace.id, apiId: api.id, name: "limited", secret: "sk_live_named", enabled: true, createdAt: Date.now() });
+  const keyId = keyInserter(db)({
+    workspaceId: workspace.id,
+    apiId: api.id,
+    name: "limited",
+    secret: "sk_live_named",
+    enabled: true,
+    createdAt: Date.now(),
+  });
 
   const answer = await post("keys.verifyKey", JSON.stringify({ key: "sk_live_named", ratelimits: [{ name: "nope" }] }));
 
   expect(answer.status).toBe(412);
   expect(answer.json).toMatchObject({
-    error: { detail: `ratelimit 'nope' was requested but does not exist for key '${keyId}' and there is no identity connected.` },
+    error: {
+      detail: `ratelimit 'nope' was requested but does not exist for key '${keyId}' and there is no identity connected.`,
+    },
   });
-  const withOwnLimit = await post("keys.verifyKey", JSON.stringify({ key: "sk_live_named", ratelimits: [{ name: "nope", limit: 1, duration: 1000 }] }));
+  const withOwnLimit = await post(
+    "keys.verifyKey",
+    JSON.stringify({ key: "sk_live_named", ratelimits: [{ name: "nope", limit: 1, duration: 1000 }] }),
+  );
   expect(withOwnLimit.status).toBe(200);
 });

@@ -19,7 +19,10 @@ describe("stopping", () => {
     const server = await startServer({ env: { KEYSCOPE_PARENT_PID: String(parent.pid) } });
     // SIGCONT changes nothing for a running process: stop() is used only to learn the exit code.
     const exitCode = server.stop("SIGCONT");
-    const exited = Promise.race([exitCode, new Promise((resolve) => setTimeout(() => resolve("still running"), 8_000))]);
+    const exited = Promise.race([
+      exitCode,
+      new Promise((resolve) => setTimeout(() => resolve("still running"), 8_000)),
+    ]);
 
     parent.kill("SIGKILL");
 

@@ -22,7 +22,9 @@ function expectError(answer: ApiAnswer, code: ErrorCode) {
   const kind = ERROR_KINDS[code];
   expect(answer.status).toBe(kind.status);
   // A 429 is problem+json, as the real service's (its official client reads a 429 by that type only).
-  expect(answer.headers.get("content-type")).toBe(kind.status === 429 ? "application/problem+json" : "application/json");
+  expect(answer.headers.get("content-type")).toBe(
+    kind.status === 429 ? "application/problem+json" : "application/json",
+  );
   const envelope = asError(answer);
   expect(envelope.error).toMatchObject({ status: kind.status, title: kind.title, type: typeFor(server.url, code) });
   return envelope;
@@ -46,7 +48,9 @@ describe("authentication", () => {
   });
 
   test("every response carries its own request id: req_ and 22 base58 characters (no 0, O, I or l)", async () => {
-    const ids = await Promise.all(Array.from({ length: 20 }, async () => asError(await callApi(server)).meta.requestId));
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, async () => asError(await callApi(server)).meta.requestId),
+    );
     for (const id of ids) expect(id).toMatch(/^req_[1-9A-HJ-NP-Za-km-z]{22}$/);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -196,7 +200,9 @@ describe("listing and paging", () => {
     let cursor: string | undefined;
     let pages = 0;
     for (;;) {
-      const page = asKeyList(await callApi(server, { key: demoKey, body: { apiId, limit: 100, ...(cursor && { cursor }) } }));
+      const page = asKeyList(
+        await callApi(server, { key: demoKey, body: { apiId, limit: 100, ...(cursor && { cursor }) } }),
+      );
       pages += 1;
       seen.push(...page.data.keys.map((key) => key.keyId));
       if (!page.pagination.hasMore) {
@@ -324,7 +330,11 @@ describe("other routes", () => {
   });
 
   test("each request is logged as one line without its key, header or query string", async () => {
-    const answer = await callApi(server, { key: demoKey, path: "/v2/keys.listKeys?secret=in-the-query", body: { limit: 1 } });
+    const answer = await callApi(server, {
+      key: demoKey,
+      path: "/v2/keys.listKeys?secret=in-the-query",
+      body: { limit: 1 },
+    });
     await waitForLogLine(() => server.output(), requestIdOf(answer));
     expect(server.output()).toMatch(/^POST \/v2\/keys\.listKeys 200 \d+(\.\d+)?ms req_[1-9A-HJ-NP-Za-km-z]+$/m);
     expect(server.output()).not.toContain("in-the-query");
@@ -336,7 +346,10 @@ describe("other routes", () => {
 function queryOne<T>(sql: string, ...params: string[]): T {
   const db = new Database(join(server.dataDir, "keyscope.sqlite"), { readonly: true });
   try {
-    const value = db.prepare<string[], T>(sql).pluck().get(...params);
+    const value = db
+      .prepare<string[], T>(sql)
+      .pluck()
+      .get(...params);
     if (value === undefined) throw new Error(`no row for ${sql}`);
     return value;
   } finally {

@@ -18,7 +18,14 @@ afterAll(async () => {
 });
 
 test("50 connections of mixed valid, invalid and unauthenticated requests for 5 s: no socket error, no 5xx, every answer right", async () => {
-  const report = await runLoad({ url: server.url, rootKey, connections: 50, durationMs: 5_000, minRequests: 1_500, sampleEvery: 5 });
+  const report = await runLoad({
+    url: server.url,
+    rootKey,
+    connections: 50,
+    durationMs: 5_000,
+    minRequests: 1_500,
+    sampleEvery: 5,
+  });
   expect(report.wrong).toEqual([]);
   expect(report.socketErrors).toBe(0);
   expect(report.serverErrors).toBe(0);
@@ -36,5 +43,7 @@ test("50 connections of mixed valid, invalid and unauthenticated requests for 5 
 }, 120_000);
 
 test("the load test refuses a target that is not this computer", async () => {
-  await expect(runLoad({ url: "http://example.com", rootKey: "x", durationMs: 100 })).rejects.toThrow(/only targets this computer/);
+  await expect(runLoad({ url: "http://example.com", rootKey: "x", durationMs: 100 })).rejects.toThrow(
+    /only targets this computer/,
+  );
 });

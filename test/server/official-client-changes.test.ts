@@ -38,7 +38,8 @@ function clientWith(rootKey: string): Unkey {
 
 async function listedIds(): Promise<string[]> {
   const ids: string[] = [];
-  for await (const page of await unkey.apis.listKeys({ apiId, limit: 100 })) ids.push(...page.result.data.map((key) => key.keyId));
+  for await (const page of await unkey.apis.listKeys({ apiId, limit: 100 }))
+    ids.push(...page.result.data.map((key) => key.keyId));
   return ids;
 }
 
@@ -70,26 +71,51 @@ test("create, update, credits, reroll, permissions, roles and delete: each seen 
   expect((await unkey.keys.verifyKey({ key: created.key })).data).toMatchObject({ valid: true, credits: 2 });
 
   await unkey.keys.updateKey({ keyId: created.keyId, name: "renamed", meta: { plan: "pro" }, enabled: false });
-  expect((await unkey.keys.getKey({ keyId: created.keyId })).data).toMatchObject({ name: "renamed", meta: { plan: "pro" }, enabled: false });
+  expect((await unkey.keys.getKey({ keyId: created.keyId })).data).toMatchObject({
+    name: "renamed",
+    meta: { plan: "pro" },
+    enabled: false,
+  });
   expect((await unkey.keys.verifyKey({ key: created.key })).data.code).toBe("DISABLED");
   await unkey.keys.updateKey({ keyId: created.keyId, enabled: true, meta: null });
   expect((await unkey.keys.getKey({ keyId: created.keyId })).data.meta).toBeUndefined();
 
-  expect((await unkey.keys.updateCredits({ keyId: created.keyId, operation: "set", value: 10 })).data).toMatchObject({ remaining: 10 });
+  expect((await unkey.keys.updateCredits({ keyId: created.keyId, operation: "set", value: 10 })).data).toMatchObject({
+    remaining: 10,
+  });
   expect((await unkey.keys.verifyKey({ key: created.key })).data).toMatchObject({ valid: true, credits: 9 });
-  expect((await unkey.keys.updateCredits({ keyId: created.keyId, operation: "decrement", value: 100 })).data.remaining).toBe(0);
+  expect(
+    (await unkey.keys.updateCredits({ keyId: created.keyId, operation: "decrement", value: 100 })).data.remaining,
+  ).toBe(0);
   expect((await unkey.keys.verifyKey({ key: created.key })).data.code).toBe("USAGE_EXCEEDED");
-  expect((await unkey.keys.updateCredits({ keyId: created.keyId, operation: "set", value: null })).data.remaining).toBeNull();
+  expect(
+    (await unkey.keys.updateCredits({ keyId: created.keyId, operation: "set", value: null })).data.remaining,
+  ).toBeNull();
   expect((await unkey.keys.getKey({ keyId: created.keyId })).data.credits).toBeUndefined();
 
-  const added = (await unkey.keys.addPermissions({ keyId: created.keyId, permissions: ["documents.read", "documents.write"] })).data;
+  const added = (
+    await unkey.keys.addPermissions({ keyId: created.keyId, permissions: ["documents.read", "documents.write"] })
+  ).data;
   expect(added.map((permission) => permission.slug)).toEqual(["documents.read", "documents.write"]);
-  expect((await unkey.keys.removePermissions({ keyId: created.keyId, permissions: ["documents.write"] })).data.map((p) => p.slug)).toEqual(["documents.read"]);
-  expect((await unkey.keys.verifyKey({ key: created.key, permissions: "documents.write" })).data.code).toBe("INSUFFICIENT_PERMISSIONS");
+  expect(
+    (await unkey.keys.removePermissions({ keyId: created.keyId, permissions: ["documents.write"] })).data.map(
+      (p) => p.slug,
+    ),
+  ).toEqual(["documents.read"]);
+  expect((await unkey.keys.verifyKey({ key: created.key, permissions: "documents.write" })).data.code).toBe(
+    "INSUFFICIENT_PERMISSIONS",
+  );
   await unkey.keys.setPermissions({ keyId: created.keyId, permissions: ["documents.write"] });
-  expect((await unkey.keys.addRoles({ keyId: created.keyId, roles: ["billing"] })).data.map((role) => role.name)).toEqual(["billing"]);
-  expect((await unkey.keys.verifyKey({ key: created.key, permissions: "documents.write AND invoices.read" })).data.valid).toBe(true);
-  expect((await unkey.keys.getKey({ keyId: created.keyId })).data).toMatchObject({ permissions: ["documents.write", "invoices.read"], roles: ["billing"] });
+  expect(
+    (await unkey.keys.addRoles({ keyId: created.keyId, roles: ["billing"] })).data.map((role) => role.name),
+  ).toEqual(["billing"]);
+  expect(
+    (await unkey.keys.verifyKey({ key: created.key, permissions: "documents.write AND invoices.read" })).data.valid,
+  ).toBe(true);
+  expect((await unkey.keys.getKey({ keyId: created.keyId })).data).toMatchObject({
+    permissions: ["documents.write", "invoices.read"],
+    roles: ["billing"],
+  });
   await unkey.keys.setRoles({ keyId: created.keyId, roles: [] });
   await unkey.keys.removeRoles({ keyId: created.keyId, roles: ["billing"] });
   expect((await unkey.keys.getKey({ keyId: created.keyId })).data.roles).toBeUndefined();
@@ -97,7 +123,11 @@ test("create, update, credits, reroll, permissions, roles and delete: each seen 
   const rolled = (await unkey.keys.rerollKey({ keyId: created.keyId, expiration: 0 })).data;
   expect((await unkey.keys.verifyKey({ key: created.key })).data.code).toBe("EXPIRED");
   expect((await unkey.keys.verifyKey({ key: rolled.key })).data).toMatchObject({ valid: true, name: "renamed" });
-  expect((await unkey.keys.getKey({ keyId: rolled.keyId })).data).toMatchObject({ name: "renamed", permissions: ["documents.write"], identity: { externalId: "client_user" } });
+  expect((await unkey.keys.getKey({ keyId: rolled.keyId })).data).toMatchObject({
+    name: "renamed",
+    permissions: ["documents.write"],
+    identity: { externalId: "client_user" },
+  });
   expect(await listedIds()).toEqual(expect.arrayContaining([created.keyId, rolled.keyId]));
 
   await unkey.keys.deleteKey({ keyId: rolled.keyId });
@@ -111,10 +141,13 @@ test("create, update, credits, reroll, permissions, roles and delete: each seen 
 test("the reads a dashboard offers choices from, and the API operations, parse as the client's typed results", async () => {
   expect((await unkey.apis.getApi({ apiId })).data).toEqual({ id: apiId, name: "client-changes" });
   const permissions: string[] = [];
-  for await (const page of await unkey.permissions.listPermissions({ limit: 2 })) permissions.push(...page.result.data.map((permission) => permission.slug));
+  for await (const page of await unkey.permissions.listPermissions({ limit: 2 }))
+    permissions.push(...page.result.data.map((permission) => permission.slug));
   expect(permissions).toEqual(expect.arrayContaining(["documents.read", "invoices.read"]));
   const roles = (await unkey.permissions.listRoles({})).result.data;
-  expect(roles.find((role) => role.name === "billing")?.permissions?.map((permission) => permission.slug)).toEqual(["invoices.read"]);
+  expect(roles.find((role) => role.name === "billing")?.permissions?.map((permission) => permission.slug)).toEqual([
+    "invoices.read",
+  ]);
   const identities = (await unkey.identities.listIdentities({})).result.data;
   const identity = identities.find((entry) => entry.externalId === "client_user");
   expect(identity).toBeDefined();
@@ -126,10 +159,16 @@ test("the reads a dashboard offers choices from, and the API operations, parse a
 });
 
 test("the client's typed errors: 400 with errors[], 403 without the permission, 404 masking a missing create_key", async () => {
-  await expect(unkey.keys.updateCredits({ keyId: "key_nothere1", operation: "increment" })).rejects.toBeInstanceOf(NotFoundErrorResponse);
+  await expect(unkey.keys.updateCredits({ keyId: "key_nothere1", operation: "increment" })).rejects.toBeInstanceOf(
+    NotFoundErrorResponse,
+  );
   const created = (await unkey.keys.createKey({ apiId, credits: { remaining: null } })).data;
-  await expect(unkey.keys.updateCredits({ keyId: created.keyId, operation: "increment", value: 1 })).rejects.toBeInstanceOf(BadRequestErrorResponse);
+  await expect(
+    unkey.keys.updateCredits({ keyId: created.keyId, operation: "increment", value: 1 }),
+  ).rejects.toBeInstanceOf(BadRequestErrorResponse);
   const reader = clientWith(await server.admin(["root-key", "create", "--permissions", "api.*.read_key"]));
-  await expect(reader.keys.updateKey({ keyId: created.keyId, name: "nope" })).rejects.toBeInstanceOf(ForbiddenErrorResponse);
+  await expect(reader.keys.updateKey({ keyId: created.keyId, name: "nope" })).rejects.toBeInstanceOf(
+    ForbiddenErrorResponse,
+  );
   await expect(reader.keys.createKey({ apiId })).rejects.toBeInstanceOf(NotFoundErrorResponse);
 });

@@ -30,11 +30,15 @@ function clientWith(rootKey: string): Unkey {
 
 /** `keys create` through the admin CLI: the id and the secret it prints. */
 async function createKey(...flags: string[]): Promise<{ keyId: string; secret: string }> {
-  const [keyId = "", secret = ""] = (await server.admin(["keys", "create", "--name", "client test key", ...flags])).split(" ");
+  const [keyId = "", secret = ""] = (
+    await server.admin(["keys", "create", "--name", "client test key", ...flags])
+  ).split(" ");
   return { keyId, secret };
 }
 
-function verificationRow(requestId: string): { key_id: string; outcome: string; tags: string; spent_credits: number; region: string } | undefined {
+function verificationRow(
+  requestId: string,
+): { key_id: string; outcome: string; tags: string; spent_credits: number; region: string } | undefined {
   const db = new Database(join(server.dataDir, DATABASE_FILE_NAME), { readonly: true });
   try {
     return db
@@ -98,7 +102,9 @@ describe("apis.listKeys", () => {
     const error = await unkey.apis.listKeys({ apiId, decrypt: true }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ForbiddenErrorResponse);
     expect((error as ForbiddenErrorResponse).error.detail).toMatch(
-      new RegExp(`^Missing one of these permissions: api\\.\\*\\.decrypt_key or api\\.${apiId}\\.decrypt_key or unkey:v1:ws_\\w+:keyspaces/${apiId}/keys/\\*#decrypt_key$`),
+      new RegExp(
+        `^Missing one of these permissions: api\\.\\*\\.decrypt_key or api\\.${apiId}\\.decrypt_key or unkey:v1:ws_\\w+:keyspaces/${apiId}/keys/\\*#decrypt_key$`,
+      ),
     );
   });
 
@@ -132,8 +138,22 @@ describe("apis.listKeys", () => {
 describe("keys.getKey and keys.whoami", () => {
   test("getKey and whoami return the same typed Key, with everything the admin CLI gave it", async () => {
     const { keyId, secret } = await createKey(
-      "--credits", "50", "--refill", "monthly:100", "--ratelimit", "5/1s", "--permissions", "documents.read",
-      "--roles", "reader", "--external-id", "user_42", "--meta", '{"plan":"pro"}', "--expires", "+30d",
+      "--credits",
+      "50",
+      "--refill",
+      "monthly:100",
+      "--ratelimit",
+      "5/1s",
+      "--permissions",
+      "documents.read",
+      "--roles",
+      "reader",
+      "--external-id",
+      "user_42",
+      "--meta",
+      '{"plan":"pro"}',
+      "--expires",
+      "+30d",
     );
 
     const got = await unkey.keys.getKey({ keyId });
@@ -159,15 +179,21 @@ describe("keys.getKey and keys.whoami", () => {
   test("the per-API permission forms: api.<apiId>.read_key reads that API's keys; another API's gets getKey's typed 403 and whoami's 404", async () => {
     const { keyId, secret } = await createKey();
     const otherApi = await server.admin(["apis", "create", "--name", "Elsewhere"]);
-    const ownApiReader = clientWith(await server.admin(["root-key", "create", "--permissions", `api.${apiId}.read_key,api.${apiId}.verify_key`]));
-    const otherApiReader = clientWith(await server.admin(["root-key", "create", "--permissions", `api.${otherApi}.read_key`]));
+    const ownApiReader = clientWith(
+      await server.admin(["root-key", "create", "--permissions", `api.${apiId}.read_key,api.${apiId}.verify_key`]),
+    );
+    const otherApiReader = clientWith(
+      await server.admin(["root-key", "create", "--permissions", `api.${otherApi}.read_key`]),
+    );
 
     expect((await ownApiReader.keys.getKey({ keyId })).data.keyId).toBe(keyId);
     expect((await ownApiReader.keys.verifyKey({ key: secret })).data.code).toBe("VALID");
     const forbidden = await otherApiReader.keys.getKey({ keyId }).catch((caught: unknown) => caught);
     expect(forbidden).toBeInstanceOf(ForbiddenErrorResponse);
     expect((forbidden as ForbiddenErrorResponse).error.detail).toMatch(
-      new RegExp(`^Missing one of these permissions: api\\.\\*\\.read_key or api\\.${apiId}\\.read_key or unkey:v1:ws_\\w+:keyspaces/${apiId}/keys/${keyId}#read_key$`),
+      new RegExp(
+        `^Missing one of these permissions: api\\.\\*\\.read_key or api\\.${apiId}\\.read_key or unkey:v1:ws_\\w+:keyspaces/${apiId}/keys/${keyId}#read_key$`,
+      ),
     );
     // whoami hides the key as the real service does: the secret's holder learns nothing from a root key that may not read it.
     const hidden = await otherApiReader.keys.whoami({ key: secret }).catch((caught: unknown) => caught);
@@ -176,7 +202,10 @@ describe("keys.getKey and keys.whoami", () => {
   });
 
   test("an unknown key id or secret is a typed 404 key_not_found", async () => {
-    for (const call of [() => unkey.keys.getKey({ keyId: "key_unknown1" }), () => unkey.keys.whoami({ key: "sk_live_nobody" })]) {
+    for (const call of [
+      () => unkey.keys.getKey({ keyId: "key_unknown1" }),
+      () => unkey.keys.whoami({ key: "sk_live_nobody" }),
+    ]) {
       const error = await call().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(NotFoundErrorResponse);
       expect((error as NotFoundErrorResponse).error.type).toMatch(/\/errors\/svc\/data\/key_not_found$/);
@@ -192,7 +221,9 @@ describe("keys.verifyKey", () => {
     const expired = await createKey("--expires=-1d");
     const permitted = await createKey("--permissions", "documents.read,users.view");
     const otherApi = await server.admin(["apis", "create", "--name", "Other API"]);
-    const outsider = clientWith(await server.admin(["root-key", "create", "--permissions", `api.${otherApi}.verify_key`]));
+    const outsider = clientWith(
+      await server.admin(["root-key", "create", "--permissions", `api.${otherApi}.verify_key`]),
+    );
 
     const cases = [
       ["VALID", () => unkey.keys.verifyKey({ key: credits.secret, tags: ["path=/api/users"] })],
@@ -201,8 +232,15 @@ describe("keys.verifyKey", () => {
       ["RATE_LIMITED", () => unkey.keys.verifyKey({ key: limited.secret })],
       ["DISABLED", () => unkey.keys.verifyKey({ key: disabled.secret })],
       ["EXPIRED", () => unkey.keys.verifyKey({ key: expired.secret })],
-      ["INSUFFICIENT_PERMISSIONS", () => unkey.keys.verifyKey({ key: permitted.secret, permissions: "documents.read AND (admin OR billing.write)" })],
-      ["VALID", () => unkey.keys.verifyKey({ key: permitted.secret, permissions: "(admin OR users.view) AND documents.read" })],
+      [
+        "INSUFFICIENT_PERMISSIONS",
+        () =>
+          unkey.keys.verifyKey({ key: permitted.secret, permissions: "documents.read AND (admin OR billing.write)" }),
+      ],
+      [
+        "VALID",
+        () => unkey.keys.verifyKey({ key: permitted.secret, permissions: "(admin OR users.view) AND documents.read" }),
+      ],
       // A key of an API the root key may not verify is not found, as on the real service.
       ["NOT_FOUND", () => outsider.keys.verifyKey({ key: permitted.secret })],
       ["NOT_FOUND", () => unkey.keys.verifyKey({ key: "sk_live_nobody" })],
@@ -220,13 +258,27 @@ describe("keys.verifyKey", () => {
   test("credits are spent, rate limits reported, and lastUsedAt set", async () => {
     const { keyId, secret } = await createKey("--credits", "10", "--ratelimit", "3/1h");
 
-    const answer = await unkey.keys.verifyKey({ key: secret, credits: { cost: 4 }, tags: ["path=/api/orders", "method=GET"] });
+    const answer = await unkey.keys.verifyKey({
+      key: secret,
+      credits: { cost: 4 },
+      tags: ["path=/api/orders", "method=GET"],
+    });
 
     expect(answer.data).toMatchObject({ valid: true, code: "VALID", keyId, credits: 6 });
     expect(answer.data.ratelimits).toEqual([
-      expect.objectContaining({ name: "requests", limit: 3, duration: 3_600_000, autoApply: true, exceeded: false, remaining: 2 }),
+      expect.objectContaining({
+        name: "requests",
+        limit: 3,
+        duration: 3_600_000,
+        autoApply: true,
+        exceeded: false,
+        remaining: 2,
+      }),
     ]);
-    expect(verificationRow(answer.meta.requestId)).toMatchObject({ spent_credits: 4, tags: '["path=/api/orders","method=GET"]' });
+    expect(verificationRow(answer.meta.requestId)).toMatchObject({
+      spent_credits: 4,
+      tags: '["path=/api/orders","method=GET"]',
+    });
     expect((await unkey.keys.getKey({ keyId })).data.lastUsedAt).toEqual(expect.any(Number));
   });
 
@@ -235,25 +287,42 @@ describe("keys.verifyKey", () => {
     const { keyId, secret } = await createKey("--permissions", "users.view", "--roles", "billing");
     const ask = () => unkey.keys.verifyKey({ key: secret, permissions: "invoices.write AND users.view" });
 
-    expect((await ask()).data).toMatchObject({ code: "INSUFFICIENT_PERMISSIONS", permissions: ["invoices.read", "users.view"], roles: ["billing"] });
+    expect((await ask()).data).toMatchObject({
+      code: "INSUFFICIENT_PERMISSIONS",
+      permissions: ["invoices.read", "users.view"],
+      roles: ["billing"],
+    });
     await server.admin(["roles", "grant", "--name", "billing", "--permissions", "invoices.write"]);
     expect((await ask()).data).toMatchObject({
       code: "VALID",
       permissions: ["invoices.read", "invoices.write", "users.view"],
       roles: ["billing"],
     });
-    expect((await unkey.keys.getKey({ keyId })).data).toMatchObject({ permissions: ["invoices.read", "invoices.write", "users.view"], roles: ["billing"] });
+    expect((await unkey.keys.getKey({ keyId })).data).toMatchObject({
+      permissions: ["invoices.read", "invoices.write", "users.view"],
+      roles: ["billing"],
+    });
   });
 
   test("an identity's rate limit is shared by its keys, typed in getKey and in verifyKey's answer", async () => {
-    const identityId = await server.admin(["identities", "create", "--external-id", "org_shared", "--ratelimit", "2/1h", "--ratelimit", "exports=1/1h"]);
+    const identityId = await server.admin([
+      "identities",
+      "create",
+      "--external-id",
+      "org_shared",
+      "--ratelimit",
+      "2/1h",
+      "--ratelimit",
+      "exports=1/1h",
+    ]);
     const first = await createKey("--external-id", "org_shared");
     const second = await createKey("--external-id", "org_shared");
     const limits = [
       { name: "exports", limit: 1, duration: 3_600_000, autoApply: false },
       { name: "requests", limit: 2, duration: 3_600_000, autoApply: true },
     ];
-    const withoutIds = (identity: { ratelimits?: { id: string }[] } | undefined) => identity?.ratelimits?.map(({ id: _id, ...limit }) => limit);
+    const withoutIds = (identity: { ratelimits?: { id: string }[] } | undefined) =>
+      identity?.ratelimits?.map(({ id: _id, ...limit }) => limit);
 
     const { identity } = (await unkey.keys.getKey({ keyId: first.keyId })).data;
     expect(identity).toMatchObject({ id: identityId, externalId: "org_shared" });
@@ -261,8 +330,12 @@ describe("keys.verifyKey", () => {
     const answer = await unkey.keys.verifyKey({ key: first.secret });
     expect(answer.data).toMatchObject({ code: "VALID", identity: { id: identityId, externalId: "org_shared" } });
     expect(withoutIds(answer.data.identity)).toEqual(limits);
-    expect(answer.data.ratelimits).toEqual([expect.objectContaining({ name: "requests", remaining: 1, autoApply: true })]);
-    expect((await unkey.keys.verifyKey({ key: second.secret, ratelimits: [{ name: "exports" }] })).data.code).toBe("VALID");
+    expect(answer.data.ratelimits).toEqual([
+      expect.objectContaining({ name: "requests", remaining: 1, autoApply: true }),
+    ]);
+    expect((await unkey.keys.verifyKey({ key: second.secret, ratelimits: [{ name: "exports" }] })).data.code).toBe(
+      "VALID",
+    );
     expect((await unkey.keys.verifyKey({ key: second.secret })).data).toMatchObject({
       code: "RATE_LIMITED",
       ratelimits: [expect.objectContaining({ name: "requests", exceeded: true, remaining: 0 })],
@@ -279,13 +352,17 @@ describe("keys.verifyKey", () => {
   });
 
   test("a permission query that does not parse is a typed 400 with its errors", async () => {
-    const error = await unkey.keys.verifyKey({ key: "sk_live_x", permissions: "documents.read AND (" }).catch((caught: unknown) => caught);
+    const error = await unkey.keys
+      .verifyKey({ key: "sk_live_x", permissions: "documents.read AND (" })
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(BadRequestErrorResponse);
     const [entry, ...others] = (error as BadRequestErrorResponse).error.errors;
     expect(others).toEqual([]);
     expect(entry?.location).toBe("body.permissions");
-    expect((error as BadRequestErrorResponse).error.type).toMatch(/\/errors\/user\/bad_request\/permissions_query_syntax_error$/);
+    expect((error as BadRequestErrorResponse).error.type).toMatch(
+      /\/errors\/user\/bad_request\/permissions_query_syntax_error$/,
+    );
     expect((error as BadRequestErrorResponse).error.detail).toBe(
       "Unexpected end of query. Expected a permission identifier or opening parenthesis.",
     );
@@ -303,7 +380,9 @@ describe("analytics.getVerifications", () => {
 
 describe("the client's typed errors", () => {
   test("a malformed Authorization header is a typed 400 with errors[], not a ResponseValidationError", async () => {
-    const error = await clientWith("two words").keys.getKey({ keyId: "key_x" }).catch((caught: unknown) => caught);
+    const error = await clientWith("two words")
+      .keys.getKey({ keyId: "key_x" })
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(BadRequestErrorResponse);
     expect((error as BadRequestErrorResponse).statusCode).toBe(400);
@@ -311,7 +390,9 @@ describe("the client's typed errors", () => {
   });
 
   test("an unknown root key is a typed 401", async () => {
-    const error = await clientWith("ks_root_unknown").apis.listKeys({ apiId }).catch((caught: unknown) => caught);
+    const error = await clientWith("ks_root_unknown")
+      .apis.listKeys({ apiId })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UnauthorizedErrorResponse);
     expect((error as UnauthorizedErrorResponse).statusCode).toBe(401);
   });

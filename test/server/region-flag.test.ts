@@ -8,7 +8,10 @@ test("--region names the region recorded with each verification; local by defaul
   };
   expect(region([])).toBe("local");
   expect(region(["--region", "eu-west-1"])).toBe("eu-west-1");
-  expect(region(["--region", "EU West"])).toMatchObject({ kind: "error", message: '--region must be a name like eu-west-1 (lowercase letters, digits and -), got "EU West"' });
+  expect(region(["--region", "EU West"])).toMatchObject({
+    kind: "error",
+    message: '--region must be a name like eu-west-1 (lowercase letters, digits and -), got "EU West"',
+  });
   expect(region(["--region", ""])).toMatchObject({ kind: "error" });
 });
 
@@ -19,6 +22,9 @@ test("--client-timeout sets how long a client may take to send its request; 10 s
   };
   expect(timeout([])).toBe(10_000);
   expect(timeout(["--client-timeout", "2.5"])).toBe(2_500);
-  expect(timeout(["--client-timeout", "0"])).toMatchObject({ kind: "error", message: '--client-timeout must be a positive number, got "0"' });
+  expect(timeout(["--client-timeout", "0"])).toMatchObject({
+    kind: "error",
+    message: '--client-timeout must be a positive number, got "0"',
+  });
   expect(timeout(["--client-timeout", "soon"])).toMatchObject({ kind: "error" });
 });

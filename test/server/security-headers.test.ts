@@ -43,18 +43,21 @@ function expectLockedDown(csp: Map<string, string[]>) {
 }
 
 describe("the dashboard page", () => {
-  test.each(["/", "/connect", "/keys", "/no/such/route", "/index.html"])("%s allows only its own scripts and the base URLs a user may choose", async (path) => {
-    const response = await fetch(server.url + path);
-    expect(response.status).toBe(200);
-    const csp = directives(response.headers.get("content-security-policy"));
-    expectLockedDown(csp);
-    expect(csp.get("script-src")).toEqual(["'self'"]);
-    expect(csp.get("style-src")).toEqual(["'self'"]);
-    expect(csp.get("form-action")).toEqual(["'self'"]);
-    expect(csp.get("connect-src")).toEqual(["'self'", "https:", "http://127.0.0.1:*", "http://localhost:*"]);
-    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
-  });
+  test.each(["/", "/connect", "/keys", "/no/such/route", "/index.html"])(
+    "%s allows only its own scripts and the base URLs a user may choose",
+    async (path) => {
+      const response = await fetch(server.url + path);
+      expect(response.status).toBe(200);
+      const csp = directives(response.headers.get("content-security-policy"));
+      expectLockedDown(csp);
+      expect(csp.get("script-src")).toEqual(["'self'"]);
+      expect(csp.get("style-src")).toEqual(["'self'"]);
+      expect(csp.get("form-action")).toEqual(["'self'"]);
+      expect(csp.get("connect-src")).toEqual(["'self'", "https:", "http://127.0.0.1:*", "http://localhost:*"]);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    },
+  );
 
   test("a hashed asset is served with nosniff and no referrer", async () => {
     const response = await fetch(`${server.url}/assets/index-Ab12Cd34.js`);
@@ -77,25 +80,30 @@ describe("the dashboard page", () => {
 /** `'sha256-…'` of every inline <style> element of a page. */
 function inlineStyleHashes(html: string): string[] {
   return [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
-    (match) => `'sha256-${createHash("sha256").update(match[1] ?? "").digest("base64")}'`,
+    (match) =>
+      `'sha256-${createHash("sha256")
+        .update(match[1] ?? "")
+        .digest("base64")}'`,
   );
 }
 
 describe("the error docs", () => {
-  test.each(["/docs", "/docs/errors/svc/authentication/missing", "/docs/errors/user/too_many_requests/rate_limited", "/docs/errors/no/such/kind"])(
-    "%s may run nothing, and allows exactly its own stylesheet by hash",
-    async (path) => {
-      const response = await fetch(server.url + path);
-      const html = await response.text();
-      const csp = directives(response.headers.get("content-security-policy"));
-      expectLockedDown(csp);
-      expect(csp.get("default-src")).toEqual(["'none'"]);
-      expect(csp.get("form-action")).toEqual(["'none'"]);
-      expect(inlineStyleHashes(html)).toHaveLength(1);
-      expect(csp.get("style-src")).toEqual(inlineStyleHashes(html));
-      expect(html).not.toMatch(/<script|\son[a-z]+=/i);
-      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-      expect(response.headers.get("referrer-policy")).toBe("no-referrer");
-    },
-  );
+  test.each([
+    "/docs",
+    "/docs/errors/svc/authentication/missing",
+    "/docs/errors/user/too_many_requests/rate_limited",
+    "/docs/errors/no/such/kind",
+  ])("%s may run nothing, and allows exactly its own stylesheet by hash", async (path) => {
+    const response = await fetch(server.url + path);
+    const html = await response.text();
+    const csp = directives(response.headers.get("content-security-policy"));
+    expectLockedDown(csp);
+    expect(csp.get("default-src")).toEqual(["'none'"]);
+    expect(csp.get("form-action")).toEqual(["'none'"]);
+    expect(inlineStyleHashes(html)).toHaveLength(1);
+    expect(csp.get("style-src")).toEqual(inlineStyleHashes(html));
+    expect(html).not.toMatch(/<script|\son[a-z]+=/i);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+  });
 });

@@ -20,7 +20,8 @@ beforeAll(() => {
 afterAll(() => server.close());
 
 const keyUrn = (keyId: string, action: string, api = apiId) => h.urn(`keyspaces/${api}/keys/${keyId}`, action);
-const rename = (keyId: string, permissions: string[]) => h.call("keys.updateKey", { keyId, name: "renamed" }, { key: h.rootKey(permissions) });
+const rename = (keyId: string, permissions: string[]) =>
+  h.call("keys.updateKey", { keyId, name: "renamed" }, { key: h.rootKey(permissions) });
 const storedName = (keyId: string) => server.admin.db.prepare("SELECT name FROM keys WHERE id = ?").pluck().get(keyId);
 
 describe("a URN names one resource, one action, one workspace", () => {
@@ -58,7 +59,10 @@ describe("a URN names one resource, one action, one workspace", () => {
   test("another workspace's URN, even its admin grant, allows nothing here", async () => {
     const { keyId } = h.key(apiId);
     const other = h.workspace();
-    expect((await rename(keyId, [h.urn("**", "*", other), h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key", other)])).status).toBe(403);
+    expect(
+      (await rename(keyId, [h.urn("**", "*", other), h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key", other)]))
+        .status,
+    ).toBe(403);
     expect(storedName(keyId)).toBe("test key");
   });
 
@@ -68,13 +72,18 @@ describe("a URN names one resource, one action, one workspace", () => {
     const key = h.rootKey([keyUrn(keyId, "verify_key")]);
     const answer = await h.call("keys.verifyKey", { key: other.secret }, { key });
     expect(answer.json).toMatchObject({ data: { valid: false, code: "NOT_FOUND" } });
-    expect(server.admin.db.prepare("SELECT count(*) FROM key_verifications WHERE key_id = ?").pluck().get(other.keyId)).toBe(0);
+    expect(
+      server.admin.db.prepare("SELECT count(*) FROM key_verifications WHERE key_id = ?").pluck().get(other.keyId),
+    ).toBe(0);
   });
 });
 
 describe("the real service's grammar: what is not a URN grant is nothing", () => {
   test.each([
-    ["an action wildcard off the workspace-wide path", (keyId: string) => h.urn(`keyspaces/${apiId}/keys/${keyId}`, "*")],
+    [
+      "an action wildcard off the workspace-wide path",
+      (keyId: string) => h.urn(`keyspaces/${apiId}/keys/${keyId}`, "*"),
+    ],
     ["a one-segment `*` as the whole path", () => h.urn("*", "*")],
     ["a `*` inside a segment", () => h.urn(`keyspaces/${apiId}/keys/key_*`, "update_key")],
     ["`**` before the end", () => h.urn("keyspaces/**/keys", "update_key")],
@@ -110,7 +119,9 @@ describe("operations the real service checks by legacy tuples only: the admin gr
   test("but it changes, reads, verifies, lists and deletes keys, and reads identities", async () => {
     const { keyId, secret } = h.key(apiId);
     expect((await h.call("keys.getKey", { keyId }, { key: admin })).status).toBe(200);
-    expect((await h.call("keys.verifyKey", { key: secret }, { key: admin })).json).toMatchObject({ data: { valid: true } });
+    expect((await h.call("keys.verifyKey", { key: secret }, { key: admin })).json).toMatchObject({
+      data: { valid: true },
+    });
     expect((await h.call("apis.listKeys", { apiId }, { key: admin })).status).toBe(200);
     expect((await h.call("identities.listIdentities", {}, { key: admin })).status).toBe(200);
     expect((await h.call("keys.deleteKey", { keyId }, { key: admin })).status).toBe(200);
@@ -134,7 +145,11 @@ describe("listing keys in URN form", () => {
   });
 
   test("keys.listKeys without apiId lists every API's keys with `keyspaces/*/keys/*#read_key`, not with one API's", async () => {
-    expect((await h.call("keys.listKeys", {}, { key: h.rootKey([h.urn("keyspaces/*/keys/*", "read_key")]) })).status).toBe(200);
-    expect((await h.call("keys.listKeys", {}, { key: h.rootKey([h.urn(`keyspaces/${apiId}/keys/*`, "read_key")]) })).status).toBe(403);
+    expect(
+      (await h.call("keys.listKeys", {}, { key: h.rootKey([h.urn("keyspaces/*/keys/*", "read_key")]) })).status,
+    ).toBe(200);
+    expect(
+      (await h.call("keys.listKeys", {}, { key: h.rootKey([h.urn(`keyspaces/${apiId}/keys/*`, "read_key")]) })).status,
+    ).toBe(403);
   });
 });

@@ -35,7 +35,12 @@ async function verify(target: StartedServer, rootKey: string, key: string): Prom
 function storedRequestIds(dataDir: string): Set<string> {
   const db = new Database(join(dataDir, DATABASE_FILE_NAME), { readonly: true });
   try {
-    return new Set(db.prepare<[], string>("SELECT request_id FROM key_verifications WHERE tags = '[\"test=group-commit\"]'").pluck().all());
+    return new Set(
+      db
+        .prepare<[], string>("SELECT request_id FROM key_verifications WHERE tags = '[\"test=group-commit\"]'")
+        .pluck()
+        .all(),
+    );
   } finally {
     db.close();
   }

@@ -20,7 +20,11 @@ export interface AdminRun {
 export function runAdminInProcess(args: readonly string[]): AdminRun {
   let stdout = "";
   let stderr = "";
-  const code = runAdmin(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), stderrIsTTY: false });
+  const code = runAdmin(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    stderrIsTTY: false,
+  });
   return { code, stdout, stderr };
 }
 

@@ -7,7 +7,11 @@ import { runAdmin } from "../../server/admin/cli";
  */
 const [times = "1", ...argv] = process.argv.slice(2);
 for (let run = 0; run < Number(times); run += 1) {
-  const code = runAdmin(argv, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), stderrIsTTY: false });
+  const code = runAdmin(argv, {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    stderrIsTTY: false,
+  });
   if (code !== 0) {
     process.exitCode = code;
     break;

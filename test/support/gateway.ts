@@ -24,7 +24,15 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-connection",
+  "te",
+  "trailer",
+]);
 
 function forwardable(headers: IncomingHttpHeaders, strip: string[]): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !strip.includes(name)));
@@ -50,7 +58,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     // The Host header passes through, as a gateway that keeps it does: the API names its docs after it.
     const strip = options.stripAuthorization && path.startsWith("/v2/") ? ["authorization"] : [];
     const relay = httpRequest(
-      { host: target.hostname, port: target.port, method: incoming.method, path, headers: forwardable(incoming.headers, strip) },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path,
+        headers: forwardable(incoming.headers, strip),
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, forwardable(answer.headers, []));
         answer.pipe(outgoing);

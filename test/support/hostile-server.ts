@@ -73,7 +73,11 @@ export async function startHostileServer(options: HostileServerOptions): Promise
       const scripted = options.respond(request);
       if (scripted.kind === "hang") return;
       if (scripted.kind === "cut") {
-        outgoing.writeHead(scripted.status, { ...cors, ...scripted.headers, "content-length": String(scripted.declaredLength) });
+        outgoing.writeHead(scripted.status, {
+          ...cors,
+          ...scripted.headers,
+          "content-length": String(scripted.declaredLength),
+        });
         outgoing.write(scripted.body, () => outgoing.destroy());
         return;
       }

@@ -45,7 +45,10 @@ function problem(
   kind: string,
   errors?: { location: string; message: string; fix?: string }[],
 ): void {
-  const body = { meta: { requestId: requestId() }, error: { title, detail, status, type: `${DOCS}/${kind}`, ...(errors ? { errors } : {}) } };
+  const body = {
+    meta: { requestId: requestId() },
+    error: { title, detail, status, type: `${DOCS}/${kind}`, ...(errors ? { errors } : {}) },
+  };
   response.writeHead(status, { "content-type": "application/problem+json" });
   response.end(JSON.stringify(body));
 }
@@ -70,13 +73,23 @@ export async function startRealShapeServer(options: RealShapeServerOptions): Pro
       const authorization = request.headers.authorization;
       if (authorization === undefined) {
         problem(response, 400, "Bad Request", "The request is invalid", "application/invalid_input", [
-          { location: "security", message: "authorization header is required", fix: "Add an Authorization: Bearer <key> header" },
+          {
+            location: "security",
+            message: "authorization header is required",
+            fix: "Add an Authorization: Bearer <key> header",
+          },
         ]);
         return;
       }
       const match = /^Bearer (\S+)$/.exec(authorization);
       if (!match) {
-        problem(response, 400, "Bad Request", "Authorization header must be Bearer <token>", "authentication/malformed");
+        problem(
+          response,
+          400,
+          "Bad Request",
+          "Authorization header must be Bearer <token>",
+          "authentication/malformed",
+        );
         return;
       }
       if (match[1] !== options.rootKey) {
@@ -97,11 +110,19 @@ export async function startRealShapeServer(options: RealShapeServerOptions): Pro
         return;
       }
       if (apiId !== options.apiId) {
-        problem(response, 404, "Not Found", "The requested API does not exist or you do not have access to it", "data/api_not_found");
+        problem(
+          response,
+          404,
+          "Not Found",
+          "The requested API does not exist or you do not have access to it",
+          "data/api_not_found",
+        );
         return;
       }
       response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify({ meta: { requestId: requestId() }, data: options.keys, pagination: { hasMore: false } }));
+      response.end(
+        JSON.stringify({ meta: { requestId: requestId() }, data: options.keys, pagination: { hasMore: false } }),
+      );
     });
   });
   return { ...(await listenOnLoopback(server)), requests };

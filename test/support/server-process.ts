@@ -43,7 +43,19 @@ export function startServer(options: StartServerOptions = {}): Promise<StartedSe
   // signals to a child and, when the child's answer is slow (a busy machine), exits 130 on its own.
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "server/main.ts", "--port", "0", "--host", "127.0.0.1", "--no-build", "--data-dir", dataDir, ...(options.args ?? [])],
+    [
+      "--import",
+      "tsx",
+      "server/main.ts",
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--no-build",
+      "--data-dir",
+      dataDir,
+      ...(options.args ?? []),
+    ],
     {
       cwd: REPO_ROOT,
       env: { ...process.env, KEYSCOPE_PARENT_PID: String(process.pid), ...options.env },
@@ -71,7 +83,8 @@ export function startServer(options: StartServerOptions = {}): Promise<StartedSe
   // In this process, through its own connection, as the CLI would from its own: no node and tsx to start.
   const admin = (args: string[]): Promise<string> => {
     const run = runAdminInProcess([...args, "--data-dir", dataDir]);
-    if (run.code !== 0) return Promise.reject(new Error(run.stderr.trim() || `admin ${args.join(" ")} exited with ${run.code}`));
+    if (run.code !== 0)
+      return Promise.reject(new Error(run.stderr.trim() || `admin ${args.join(" ")} exited with ${run.code}`));
     return Promise.resolve(run.stdout.trim());
   };
 
@@ -87,7 +100,10 @@ export function startServer(options: StartServerOptions = {}): Promise<StartedSe
       child.kill("SIGTERM");
       reject(new Error(`${reason}\n--- server output ---\n${output}`));
     };
-    const timer = setTimeout(() => fail(`the server did not start within ${STARTUP_TIMEOUT_MS / 1000} s`), STARTUP_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(`the server did not start within ${STARTUP_TIMEOUT_MS / 1000} s`),
+      STARTUP_TIMEOUT_MS,
+    );
     const onData = () => {
       const running = RUNNING_LINE.exec(stdout);
       if (running?.[1] === undefined || child.pid === undefined) return;

@@ -9,14 +9,19 @@ const eslint = new ESLint({ overrideConfig: tseslint.configs.disableTypeChecked 
 /** The boundary messages ESLint reports for `code` written at `filePath` (its path decides the layer). */
 async function boundaryMessages(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((message) => message.ruleId === "keyscope/boundaries").map((message) => message.message);
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === "keyscope/boundaries")
+    .map((message) => message.message);
 }
 
 describe("the architecture lint", () => {
   test("shared code may not import a feature or the app shell", async () => {
-    expect(await boundaryMessages("src/lib/check-base-url.ts", 'export { ErrorPanel } from "../features/troubleshoot/components/error-panel";\n')).toEqual([
-      "Shared code must not import a feature.",
-    ]);
+    expect(
+      await boundaryMessages(
+        "src/lib/check-base-url.ts",
+        'export { ErrorPanel } from "../features/troubleshoot/components/error-panel";\n',
+      ),
+    ).toEqual(["Shared code must not import a feature."]);
     expect(await boundaryMessages("src/components/copy-button.tsx", 'export { App } from "../app/app";\n')).toEqual([
       "Shared code must not import the app shell.",
     ]);
@@ -24,8 +29,32 @@ describe("the architecture lint", () => {
 
   test("a feature may not import another feature, even through a dynamic import", async () => {
     expect(
-      await boundaryMessages("src/features/keys/api/list-keys.ts", 'export const panel = import("../../troubleshoot/components/error-panel");\n'),
+      await boundaryMessages(
+        "src/features/keys/api/list-keys.ts",
+        'export const panel = import("../../troubleshoot/components/error-panel");\n',
+      ),
     ).toEqual(["Features must not import each other; compose them in src/app."]);
+  });
+
+  test("an import through the @/ alias of src/ is held to the same layers", async () => {
+    expect(
+      await boundaryMessages(
+        "src/features/keys/api/list-keys.ts",
+        'export { ErrorPanel } from "@/features/troubleshoot/components/error-panel";\n',
+      ),
+    ).toEqual(["Features must not import each other; compose them in src/app."]);
+    expect(await boundaryMessages("src/lib/check-base-url.ts", 'export { App } from "@/app/app";\n')).toEqual([
+      "Shared code must not import the app shell.",
+    ]);
+    expect(await boundaryMessages("server/app.ts", 'export { keyFacts } from "@/lib/key-facts";\n')).toEqual([
+      "The server shares only src/lib/contract.ts with the dashboard.",
+    ]);
+    expect(
+      await boundaryMessages(
+        "src/features/keys/api/list-keys.ts",
+        'export { fingerprint } from "@/lib/fingerprint";\n',
+      ),
+    ).toEqual([]);
   });
 
   test("a feature may import its own modules and shared code", async () => {
@@ -38,12 +67,14 @@ describe("the architecture lint", () => {
   });
 
   test("the server shares only the contract module with the dashboard", async () => {
-    expect(await boundaryMessages("server/app.ts", 'export { LIST_KEYS_PATH } from "../src/lib/contract";\n')).toEqual([]);
+    expect(await boundaryMessages("server/app.ts", 'export { LIST_KEYS_PATH } from "../src/lib/contract";\n')).toEqual(
+      [],
+    );
     expect(await boundaryMessages("server/app.ts", 'export { listKeys } from "../src/lib/api/list-keys";\n')).toEqual([
       "The server shares only src/lib/contract.ts with the dashboard.",
     ]);
-    expect(await boundaryMessages("src/lib/check-base-url.ts", 'export { createApp } from "../../server/app";\n')).toEqual([
-      "The dashboard must not import the server.",
-    ]);
+    expect(
+      await boundaryMessages("src/lib/check-base-url.ts", 'export { createApp } from "../../server/app";\n'),
+    ).toEqual(["The dashboard must not import the server."]);
   });
 });

@@ -11,7 +11,10 @@ const THIS_FILE = "test/tooling/doc-links.test.ts";
 
 /** The repository's files: tracked, or new and not ignored (so a link to `dist/` or `test-results/` fails). */
 function repositoryFiles(): Set<string> {
-  const listing = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" });
+  const listing = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   return new Set(listing.split("\0").filter((path) => path !== ""));
 }
 
@@ -26,16 +29,23 @@ function withoutCode(markdown: string): string {
 
 /** The targets of a Markdown text's inline links and images. */
 function linkTargets(markdown: string): string[] {
-  return [...withoutCode(markdown).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => match[1] ?? "");
+  return [...withoutCode(markdown).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map(
+    (match) => match[1] ?? "",
+  );
 }
 
 /** The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
 function headingAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  for (const [, heading = ""] of markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "").matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+  for (const [, heading = ""] of markdown
+    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "")
+    .matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const text = heading.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/[`*]/g, "");
-    const base = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, "").replace(/ /g, "-");
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, "")
+      .replace(/ /g, "-");
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
     anchors.add(count === 0 ? base : `${base}-${count}`);
@@ -44,19 +54,29 @@ function headingAnchors(markdown: string): Set<string> {
 }
 
 /** Why `target`, linked from the file `from`, leads nowhere in the repository; undefined when it resolves. */
-function brokenBecause(from: string, target: string, repository: ReadonlySet<string>, readFile: (path: string) => string): string | undefined {
+function brokenBecause(
+  from: string,
+  target: string,
+  repository: ReadonlySet<string>,
+  readFile: (path: string) => string,
+): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined; // https:, mailto: — not the repository's to check
   const [rawPath = "", anchor] = target.split("#", 2);
   const path = rawPath === "" ? from : posix.normalize(posix.join(posix.dirname(from), decodeURIComponent(rawPath)));
   if (path.startsWith("../") || posix.isAbsolute(path)) return "outside the repository";
   const isDirectory = [...repository].some((file) => file.startsWith(`${path.replace(/\/$/, "")}/`));
   if (!repository.has(path) && !isDirectory) return "no such file";
-  if (anchor !== undefined && path.endsWith(".md") && !headingAnchors(readFile(path)).has(anchor)) return `no heading #${anchor}`;
+  if (anchor !== undefined && path.endsWith(".md") && !headingAnchors(readFile(path)).has(anchor))
+    return `no heading #${anchor}`;
   return undefined;
 }
 
 /** Every broken link of the given Markdown files, as "file: target (why)". */
-function brokenLinks(markdownFiles: ReadonlyMap<string, string>, repository: ReadonlySet<string>, readFile: (path: string) => string): string[] {
+function brokenLinks(
+  markdownFiles: ReadonlyMap<string, string>,
+  repository: ReadonlySet<string>,
+  readFile: (path: string) => string,
+): string[] {
   return [...markdownFiles].flatMap(([file, text]) =>
     linkTargets(text).flatMap((target) => {
       const why = brokenBecause(file, target, repository, readFile);
@@ -78,8 +98,12 @@ describe("the documentation's links", () => {
   });
 
   test("every code comment that cites docs/…md#section names a heading there", () => {
-    const code = [...files].filter((path) => /^(src|server|test|bench)\//.test(path) && /\.tsx?$/.test(path) && path !== THIS_FILE);
-    const citations = code.flatMap((path) => [...read(path).matchAll(/\bdocs\/[\w-]+\.md(?:#[\w-]+)?/g)].map((match) => ({ path, target: match[0] })));
+    const code = [...files].filter(
+      (path) => /^(src|server|test|bench)\//.test(path) && /\.tsx?$/.test(path) && path !== THIS_FILE,
+    );
+    const citations = code.flatMap((path) =>
+      [...read(path).matchAll(/\bdocs\/[\w-]+\.md(?:#[\w-]+)?/g)].map((match) => ({ path, target: match[0] })),
+    );
     expect(citations.length).toBeGreaterThan(10);
     const broken = citations.flatMap(({ path, target }) => {
       const why = brokenBecause("cited.md", target, files, read);
@@ -89,11 +113,15 @@ describe("the documentation's links", () => {
   });
 
   test("no code cites a contract or README section outside docs/ (the shared CONTRACT.md is not in the repository)", () => {
-    const code = [...files].filter((path) => /^(src|server|test|bench)\//.test(path) && /\.tsx?$/.test(path) && path !== THIS_FILE);
+    const code = [...files].filter(
+      (path) => /^(src|server|test|bench)\//.test(path) && /\.tsx?$/.test(path) && path !== THIS_FILE,
+    );
     const outside = code.flatMap((path) =>
       read(path)
         .split("\n")
-        .flatMap((line, index) => (/CONTRACT\.md|\.\.\/shared\/|README\.md, "/.test(line) ? [`${path}:${index + 1}: ${line.trim()}`] : [])),
+        .flatMap((line, index) =>
+          /CONTRACT\.md|\.\.\/shared\/|README\.md, "/.test(line) ? [`${path}:${index + 1}: ${line.trim()}`] : [],
+        ),
     );
     expect(outside).toEqual([]);
   });
@@ -116,11 +144,10 @@ describe("the documentation's links", () => {
   });
 
   test("anchors are the ones GitHub makes: punctuation dropped, code marks and links unwrapped, repeats numbered", () => {
-    expect([...headingAnchors("# A few keys' sums from SQLite\n## `keys.verifyKey`, and [links](x.md)\n## Errors\n## Errors\n")]).toEqual([
-      "a-few-keys-sums-from-sqlite",
-      "keysverifykey-and-links",
-      "errors",
-      "errors-1",
-    ]);
+    expect([
+      ...headingAnchors(
+        "# A few keys' sums from SQLite\n## `keys.verifyKey`, and [links](x.md)\n## Errors\n## Errors\n",
+      ),
+    ]).toEqual(["a-few-keys-sums-from-sqlite", "keysverifykey-and-links", "errors", "errors-1"]);
   });
 });

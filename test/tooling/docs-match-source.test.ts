@@ -2,7 +2,12 @@ import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { describe, expect, test } from "vitest";
 import { ADMIN_COMMANDS, ADMIN_OPTIONS, runAdmin } from "../../server/admin/cli";
-import { CLICKHOUSE_MACROS, DOCUMENTED_FUNCTIONS, ALLOWED_FUNCTIONS, WINDOW_FUNCTIONS } from "../../server/analytics/dialect";
+import {
+  CLICKHOUSE_MACROS,
+  DOCUMENTED_FUNCTIONS,
+  ALLOWED_FUNCTIONS,
+  WINDOW_FUNCTIONS,
+} from "../../server/analytics/dialect";
 import { SERVER_OPTIONS, SERVER_USAGE } from "../../server/config";
 
 // The docs name the server's and the admin CLI's flags, and the analytics functions, by hand. These tests compare
@@ -11,7 +16,10 @@ import { SERVER_OPTIONS, SERVER_USAGE } from "../../server/config";
 const ROOT = posix.resolve(import.meta.dirname, "../..");
 const read = (path: string): string => readFileSync(posix.join(ROOT, path), "utf8");
 
-const flagsOf = (options: object): string[] => Object.keys(options).map((name) => `--${name}`).sort();
+const flagsOf = (options: object): string[] =>
+  Object.keys(options)
+    .map((name) => `--${name}`)
+    .sort();
 
 /** Every `--flag` a text names (not npm's bare `--`, not the `=value` of `--expires=-3d`). */
 function flagsNamed(text: string): string[] {
@@ -78,7 +86,9 @@ function commandsUnnamed(commands: readonly string[], text: string): string[] {
   return commands.filter((command) => {
     const [group = "", action] = command.split(" ");
     const escape = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    const pattern = new RegExp(action === undefined ? `\\b${escape(group)}\\b` : `\\b${escape(group)}\\b.*\\b${escape(action)}\\b`);
+    const pattern = new RegExp(
+      action === undefined ? `\\b${escape(group)}\\b` : `\\b${escape(group)}\\b.*\\b${escape(action)}\\b`,
+    );
     return !lines.some((line) => pattern.test(line));
   });
 }
@@ -140,7 +150,9 @@ describe("the admin CLI's flags and commands", () => {
 /** The functions docs/api.md lists: the code spans of its paragraph that begins "The functions:". */
 function documentedFunctions(api: string): string[] {
   const paragraph = /^The functions:[\s\S]*?(?=\n\n)/m.exec(section(api, "Analytics"))?.[0] ?? "";
-  return [...paragraph.matchAll(/`([^`]+)`/g)].flatMap((match) => (match[1] ?? "").split(/\s+/)).filter((name) => name !== "");
+  return [...paragraph.matchAll(/`([^`]+)`/g)]
+    .flatMap((match) => (match[1] ?? "").split(/\s+/))
+    .filter((name) => name !== "");
 }
 
 /** The window functions docs/analytics.md lists: the code span after "the window functions". */
@@ -156,7 +168,12 @@ describe("the analytics functions", () => {
   });
 
   test("docs/analytics.md lists the window functions the checker allows", () => {
-    expect(oneSided({ "docs/analytics.md": documentedWindowFunctions(read("docs/analytics.md")), "dialect.ts": WINDOW_FUNCTIONS })).toEqual([]);
+    expect(
+      oneSided({
+        "docs/analytics.md": documentedWindowFunctions(read("docs/analytics.md")),
+        "dialect.ts": WINDOW_FUNCTIONS,
+      }),
+    ).toEqual([]);
   });
 
   test("every ClickHouse macro defines a function the checker allows (one it refuses could never run)", () => {
@@ -186,11 +203,16 @@ describe("the comparisons find what is on one side only", () => {
     expect(defaultsDiffering(flagTable(plantedReadme), usageEntries(SERVER_USAGE))).toEqual([
       expect.stringMatching(/^--port: the README says 8080, the usage says "PORT .*default 8787/),
     ]);
-    expect(commandsUnnamed([...ADMIN_COMMANDS, "keys export", "rotate"], read("docs/admin-cli.md"))).toEqual(["keys export", "rotate"]);
-    const plantedApi = read("docs/api.md").replace("`count sum", "`count multiIf sum");
-    expect(oneSided({ "docs/api.md": documentedFunctions(plantedApi), "dialect.ts": [...DOCUMENTED_FUNCTIONS, "toStartOfQuarter"] })).toEqual([
-      "only in docs/api.md: multiIf",
-      "only in dialect.ts: toStartOfQuarter",
+    expect(commandsUnnamed([...ADMIN_COMMANDS, "keys export", "rotate"], read("docs/admin-cli.md"))).toEqual([
+      "keys export",
+      "rotate",
     ]);
+    const plantedApi = read("docs/api.md").replace("`count sum", "`count multiIf sum");
+    expect(
+      oneSided({
+        "docs/api.md": documentedFunctions(plantedApi),
+        "dialect.ts": [...DOCUMENTED_FUNCTIONS, "toStartOfQuarter"],
+      }),
+    ).toEqual(["only in docs/api.md: multiIf", "only in dialect.ts: toStartOfQuarter"]);
   });
 });

@@ -23,10 +23,19 @@ function graph(imports: Record<string, { static?: string[]; dynamic?: string[]; 
 test("the app's static imports are its chunk; the keys page's, less the app's, are the page's; later code and the entry's own are left alone", () => {
   const infoOf = graph({
     "/index.html": { entry: true, static: ["/src/first-request/main.ts"] },
-    "/src/first-request/main.ts": { static: ["/src/lib/contract.ts"], dynamic: ["/src/app/routes/keys-route.tsx", "/src/main.tsx"] },
+    "/src/first-request/main.ts": {
+      static: ["/src/lib/contract.ts"],
+      dynamic: ["/src/app/routes/keys-route.tsx", "/src/main.tsx"],
+    },
     "/src/lib/contract.ts": {},
-    "/src/main.tsx": { static: ["/react.js", "/src/lib/contract.ts"], dynamic: ["/src/app/routes/keys-route.tsx", "/src/app/routes/connect-route.tsx"] },
-    "/src/app/routes/keys-route.tsx": { static: ["/react.js", "/table.js", "/src/lib/contract.ts"], dynamic: ["/dialog.tsx"] },
+    "/src/main.tsx": {
+      static: ["/react.js", "/src/lib/contract.ts"],
+      dynamic: ["/src/app/routes/keys-route.tsx", "/src/app/routes/connect-route.tsx"],
+    },
+    "/src/app/routes/keys-route.tsx": {
+      static: ["/react.js", "/table.js", "/src/lib/contract.ts"],
+      dynamic: ["/dialog.tsx"],
+    },
     "/src/app/routes/connect-route.tsx": { static: ["/react.js", "/form.tsx"] },
     "/react.js": {},
     "/table.js": {},
@@ -46,10 +55,16 @@ test("what another page of the app also imports goes to the app's chunk, with wh
   const infoOf = graph({
     "/index.html": { entry: true, static: ["/src/first-request/main.ts"] },
     "/src/first-request/main.ts": { dynamic: ["/src/app/routes/keys-route.tsx", "/src/main.tsx"] },
-    "/src/main.tsx": { static: ["/react.js", "/router.tsx"], dynamic: ["/src/app/routes/keys-route.tsx", "/src/app/routes/troubleshoot-route.tsx"] },
+    "/src/main.tsx": {
+      static: ["/react.js", "/router.tsx"],
+      dynamic: ["/src/app/routes/keys-route.tsx", "/src/app/routes/troubleshoot-route.tsx"],
+    },
     "/router.tsx": { dynamic: ["/list-keys.js"] },
     "/list-keys.js": { static: ["/schema.js"] },
-    "/src/app/routes/keys-route.tsx": { static: ["/table.js", "/errors.js", "/list-keys.js"], dynamic: ["/dialog.tsx"] },
+    "/src/app/routes/keys-route.tsx": {
+      static: ["/table.js", "/errors.js", "/list-keys.js"],
+      dynamic: ["/dialog.tsx"],
+    },
     "/src/app/routes/troubleshoot-route.tsx": { dynamic: ["/catalog.tsx"] },
     "/catalog.tsx": { static: ["/errors.js"] },
     "/errors.js": { static: ["/schema.js"] },

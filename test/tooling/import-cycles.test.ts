@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseCircular, parseDependencyTree } from "dpdm";
@@ -22,6 +22,8 @@ async function importCircles(cwd: string, entries: string[]): Promise<string[][]
     // Only the project's own files: packages are leaves.
     exclude: /node_modules/,
     extensions: [".ts", ".tsx", ".js", ".mjs"],
+    // Resolves the `@/` alias of src/ where the tree has a tsconfig.json that declares it.
+    tsconfig: existsSync(join(cwd, "tsconfig.json")) ? join(cwd, "tsconfig.json") : undefined,
   });
   return parseCircular(tree);
 }
@@ -35,8 +37,14 @@ describe("the import graph", () => {
     const root = mkdtempSync(join(tmpdir(), "keyscope-cycle-"));
     try {
       mkdirSync(join(root, "server"));
-      writeFileSync(join(root, "server/engine.ts"), 'import { plan } from "./planner";\nexport type Outcome = { rows: number };\nexport const run = () => plan();\n');
-      writeFileSync(join(root, "server/planner.ts"), 'import type { Outcome } from "./engine";\nexport const plan = (): Outcome => ({ rows: 0 });\n');
+      writeFileSync(
+        join(root, "server/engine.ts"),
+        'import { plan } from "./planner";\nexport type Outcome = { rows: number };\nexport const run = () => plan();\n',
+      );
+      writeFileSync(
+        join(root, "server/planner.ts"),
+        'import type { Outcome } from "./engine";\nexport const plan = (): Outcome => ({ rows: 0 });\n',
+      );
       writeFileSync(join(root, "server/lazy.ts"), 'export const load = () => import("./loader");\n');
       writeFileSync(join(root, "server/loader.ts"), 'import { load } from "./lazy";\nexport const again = load;\n');
       writeFileSync(join(root, "server/leaf.ts"), 'import { run } from "./engine";\nexport const leaf = run;\n');

@@ -37,7 +37,12 @@ describe("the real route count", () => {
 
   test("a loop counts as replayed only with every case; a group only with every child", () => {
     const slots = slotsOf(
-      ["TestPlain: what it checks", "a group: first / second", "case one", "x (served differently: the seed's 401)"].map((title) => ({
+      [
+        "TestPlain: what it checks",
+        "a group: first / second",
+        "case one",
+        "x (served differently: the seed's 401)",
+      ].map((title) => ({
         file: "x.test.ts",
         name: `400 > ${title}`,
       })),

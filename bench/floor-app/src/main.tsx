@@ -15,7 +15,10 @@ interface Key {
 async function listKeys(): Promise<Key[]> {
   const response = await fetch("/v2/keys.listKeys", {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${sessionStorage.getItem("keyscope.apiKey") ?? ""}` },
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${sessionStorage.getItem("keyscope.apiKey") ?? ""}`,
+    },
     body: JSON.stringify({ limit: 100 }),
   });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);

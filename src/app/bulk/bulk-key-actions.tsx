@@ -20,7 +20,9 @@ export function BulkKeyActions({ connection, keys }: BulkKeyActionsProps) {
       cache={cache}
       describeFailure={(error) => {
         const diagnosis = describeError(toKeyscopeError(error, [connection.apiKey]));
-        return diagnosis.apiSays === null ? diagnosis.heading : `${diagnosis.heading} (${diagnosis.status ?? ""}: ${diagnosis.apiSays.detail})`;
+        return diagnosis.apiSays === null
+          ? diagnosis.heading
+          : `${diagnosis.heading} (${diagnosis.status ?? ""}: ${diagnosis.apiSays.detail})`;
       }}
     />
   );

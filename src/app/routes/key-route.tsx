@@ -64,7 +64,9 @@ export function KeyRoute() {
                 <OutcomeExplanation facts={verificationFacts(outcome, apiKey, latest)} now={now} />
               )}
               renderAnalyticsError={(error, onRetry) => <AnalyticsErrorNotice error={error} onRetry={onRetry} />}
-              renderActions={(apiKey, refusedAs) => <KeyActionsSlot connection={connection} apiKey={apiKey} refusedAs={refusedAs} now={now} />}
+              renderActions={(apiKey, refusedAs) => (
+                <KeyActionsSlot connection={connection} apiKey={apiKey} refusedAs={refusedAs} now={now} />
+              )}
             />
           </ErrorBoundary>
         )}

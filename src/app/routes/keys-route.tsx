@@ -35,7 +35,11 @@ export function KeysRoute() {
   };
 
   return (
-    <KeysPageShell baseUrl={connection.baseUrl} apiId={connection.apiId} actions={<CreateKeyButton connection={connection} />}>
+    <KeysPageShell
+      baseUrl={connection.baseUrl}
+      apiId={connection.apiId}
+      actions={<CreateKeyButton connection={connection} />}
+    >
       <QueryErrorResetBoundary>
         {({ reset }) => (
           <ErrorBoundary

@@ -51,7 +51,13 @@ export function TroubleshootRoute() {
         pageOrigin={window.location.origin}
       />
       {/* A small section of its own: the diagnostics above are unaware of it. */}
-      <RequestIdLookup key={requestId ?? ""} connection={connection} initialRequestId={requestId} keyHref={keyPath} now={now} />
+      <RequestIdLookup
+        key={requestId ?? ""}
+        connection={connection}
+        initialRequestId={requestId}
+        keyHref={keyPath}
+        now={now}
+      />
     </>
   );
 }

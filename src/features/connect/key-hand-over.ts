@@ -1,7 +1,13 @@
 import { useSyncExternalStore } from "react";
 import { isRecord } from "../../lib/is-record";
 import { FORGET_MARK_ITEM, forgottenSince, KEY_MARK_ITEM, NO_MARK } from "./forget-mark";
-import { readConnection, readTarget, removeStoredKey, storeHandedOverConnection, subscribeToConnection } from "./key-store";
+import {
+  readConnection,
+  readTarget,
+  removeStoredKey,
+  storeHandedOverConnection,
+  subscribeToConnection,
+} from "./key-store";
 
 /**
  * How the key goes from tab to tab. A new tab of the same origin (a key's page opened from a link) gets the key
@@ -41,10 +47,19 @@ function messageOf(value: unknown): Message | null {
   if (value.type !== "offer" || !isRecord(value.connection)) return null;
   const { baseUrl, apiKey, apiId, environmentId } = value.connection;
   if (typeof baseUrl !== "string" || typeof apiKey !== "string" || apiKey === "") return null;
-  if ((apiId !== undefined && typeof apiId !== "string") || (environmentId !== undefined && typeof environmentId !== "string")) return null;
+  if (
+    (apiId !== undefined && typeof apiId !== "string") ||
+    (environmentId !== undefined && typeof environmentId !== "string")
+  )
+    return null;
   return {
     type: "offer",
-    connection: { baseUrl, apiKey, ...(apiId !== undefined && { apiId }), ...(environmentId !== undefined && { environmentId }) },
+    connection: {
+      baseUrl,
+      apiKey,
+      ...(apiId !== undefined && { apiId }),
+      ...(environmentId !== undefined && { environmentId }),
+    },
   };
 }
 
@@ -172,7 +187,10 @@ function onMessage(event: MessageEvent<unknown>): void {
     const connection = readConnection();
     if (connection === null) return;
     const environmentId = readTarget()?.environmentId;
-    channel?.postMessage({ type: "offer", connection: { ...connection, ...(environmentId && { environmentId }) } } satisfies Message);
+    channel?.postMessage({
+      type: "offer",
+      connection: { ...connection, ...(environmentId && { environmentId }) },
+    } satisfies Message);
   } else if (message.type === "offer") {
     // Only an answer to this tab's own question is taken; a tab that forgot is not asking.
     if (!waiting) return;

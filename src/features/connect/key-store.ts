@@ -63,7 +63,10 @@ export function saveConnection(connection: Connection): void {
 }
 
 /** A connection another tab handed over, with the environment chosen there. Throws when the browser refuses storage. */
-export function storeHandedOverConnection({ environmentId, ...connection }: Connection & { environmentId?: string }): void {
+export function storeHandedOverConnection({
+  environmentId,
+  ...connection
+}: Connection & { environmentId?: string }): void {
   writeTarget(connection.baseUrl, connection.apiId, environmentId);
   sessionStorage.setItem(API_KEY_ITEM, connection.apiKey);
   notify();
@@ -151,7 +154,8 @@ export function useDroppedKey(): DroppedKey | null {
 
 // Another document of this tab's session (e.g. a same-origin frame) changed the stored key.
 function onStorage(event: StorageEvent): void {
-  if (event.key === null || event.key === API_KEY_ITEM || event.key === BASE_URL_ITEM || event.key === API_ID_ITEM) notify();
+  if (event.key === null || event.key === API_KEY_ITEM || event.key === BASE_URL_ITEM || event.key === API_ID_ITEM)
+    notify();
 }
 
 export function subscribeToConnection(listener: () => void): () => void {
@@ -178,7 +182,11 @@ export function readTarget(): StoredTarget | null {
   const apiId = readItem(API_ID_ITEM) ?? undefined;
   const environmentId = readItem(ENVIRONMENT_ITEM) ?? undefined;
   if (baseUrl === null) return (targetSnapshot = null);
-  if (targetSnapshot?.baseUrl !== baseUrl || targetSnapshot.apiId !== apiId || targetSnapshot.environmentId !== environmentId) {
+  if (
+    targetSnapshot?.baseUrl !== baseUrl ||
+    targetSnapshot.apiId !== apiId ||
+    targetSnapshot.environmentId !== environmentId
+  ) {
     targetSnapshot = { baseUrl, apiId, environmentId };
   }
   return targetSnapshot;

@@ -35,7 +35,9 @@ const StoredEnvironments = v.object({
 function storedEnvironments(value: unknown): Environment[] | null {
   const parsed = v.safeParse(StoredEnvironments, value);
   if (!parsed.success) return null;
-  return parsed.output.environments.map(({ id, name, baseUrl, apiId }) => (apiId ? { id, name, baseUrl, apiId } : { id, name, baseUrl }));
+  return parsed.output.environments.map(({ id, name, baseUrl, apiId }) =>
+    apiId ? { id, name, baseUrl, apiId } : { id, name, baseUrl },
+  );
 }
 
 const listeners = new Set<() => void>();
@@ -66,18 +68,25 @@ export function readEnvironments(): readonly Environment[] {
 
 function write(environments: readonly Environment[]): void {
   // Field by field, so nothing but these three values can ever reach storage.
-  const stored = environments.map(({ id, name, baseUrl, apiId }) => (apiId ? { id, name, baseUrl, apiId } : { id, name, baseUrl }));
+  const stored = environments.map(({ id, name, baseUrl, apiId }) =>
+    apiId ? { id, name, baseUrl, apiId } : { id, name, baseUrl },
+  );
   localStorage.setItem(ENVIRONMENTS_ITEM, JSON.stringify({ environments: stored }));
   for (const listener of listeners) listener();
 }
 
-export type EnvironmentCheck = { ok: true; value: EnvironmentInput } | { ok: false; field: "name" | "baseUrl"; reason: string };
+export type EnvironmentCheck =
+  { ok: true; value: EnvironmentInput } | { ok: false; field: "name" | "baseUrl"; reason: string };
 
 /** A name and an http(s) base URL (trailing slashes and a pasted operation path dropped), or why not. */
-export function checkEnvironment(input: { name: string; baseUrl: string; apiId?: string }, others: readonly Environment[]): EnvironmentCheck {
+export function checkEnvironment(
+  input: { name: string; baseUrl: string; apiId?: string },
+  others: readonly Environment[],
+): EnvironmentCheck {
   const name = input.name.trim();
   if (name === "") return { ok: false, field: "name", reason: "Give the environment a name, for example Production." };
-  if (name.length > MAX_NAME) return { ok: false, field: "name", reason: `Keep the name to at most ${MAX_NAME} characters.` };
+  if (name.length > MAX_NAME)
+    return { ok: false, field: "name", reason: `Keep the name to at most ${MAX_NAME} characters.` };
   if (others.some((environment) => environment.name.toLowerCase() === name.toLowerCase())) {
     return { ok: false, field: "name", reason: `There is already an environment named “${name}”.` };
   }
@@ -98,7 +107,8 @@ function newId(): string {
 }
 
 /** What to tell the user when the browser refuses to store (site data blocked, storage full). */
-export const STORAGE_REFUSED = "This browser refused to save the change (site data is blocked or storage is full); nothing was changed.";
+export const STORAGE_REFUSED =
+  "This browser refused to save the change (site data is blocked or storage is full); nothing was changed.";
 
 /** Throws when the browser refuses storage; the caller tells the user. */
 export function addEnvironment(input: EnvironmentInput): Environment {
@@ -109,7 +119,11 @@ export function addEnvironment(input: EnvironmentInput): Environment {
 
 /** Throws when the browser refuses storage; the caller tells the user. */
 export function renameEnvironment(id: string, name: string): void {
-  write(readEnvironments().map((environment) => (environment.id === id ? { ...environment, name: name.trim() } : environment)));
+  write(
+    readEnvironments().map((environment) =>
+      environment.id === id ? { ...environment, name: name.trim() } : environment,
+    ),
+  );
 }
 
 /** Throws when the browser refuses storage; the caller tells the user. */

@@ -16,7 +16,10 @@ export interface KeyAccess {
 }
 
 /** The permissions each of `roles` gives, by slug; undefined when a role is not among `workspaceRoles` with its permissions. */
-function rolePermissions(roles: readonly string[], workspaceRoles: readonly Role[] | undefined): Map<string, string[]> | undefined {
+function rolePermissions(
+  roles: readonly string[],
+  workspaceRoles: readonly Role[] | undefined,
+): Map<string, string[]> | undefined {
   const given = new Map<string, string[]>();
   for (const name of roles) {
     const role = workspaceRoles?.find((candidate) => candidate.name === name || candidate.id === name);
@@ -41,7 +44,11 @@ export function keyAccess(key: Key, workspaceRoles: readonly Role[] | undefined)
 }
 
 /** What the key's permissions list will say with these own permissions and roles, when the roles' are known. */
-export function effectivePermissions(direct: readonly string[], roles: readonly string[], workspaceRoles: readonly Role[] | undefined): string[] | undefined {
+export function effectivePermissions(
+  direct: readonly string[],
+  roles: readonly string[],
+  workspaceRoles: readonly Role[] | undefined,
+): string[] | undefined {
   const given = rolePermissions(roles, workspaceRoles);
   return given === undefined ? undefined : [...new Set([...direct, ...given.keys()])];
 }

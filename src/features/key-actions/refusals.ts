@@ -11,7 +11,13 @@ import { fingerprint } from "../../lib/fingerprint";
 import { forgetKnownApis, rememberApi } from "./known-apis";
 
 /** The key actions, by the permission each needs (the rbac ones need the key's `update_key` as well). */
-export type KeyAction = "create_key" | "update_key" | "delete_key" | "add_permission_to_key" | "remove_permission_from_key" | "add_role_to_key";
+export type KeyAction =
+  | "create_key"
+  | "update_key"
+  | "delete_key"
+  | "add_permission_to_key"
+  | "remove_permission_from_key"
+  | "add_role_to_key";
 
 /** What an action is taken on: the key, and its API when known (for createKey, the API chosen). */
 export interface ActionTarget {
@@ -96,7 +102,12 @@ export function isAmbiguousCreateNotFound(error: unknown): boolean {
 }
 
 /** Remembers a refusal when `error` is a 403 for a permission; else nothing. */
-export function learnRefusal(connection: Connection, action: KeyAction, error: unknown, target: ActionTarget = {}): void {
+export function learnRefusal(
+  connection: Connection,
+  action: KeyAction,
+  error: unknown,
+  target: ActionTarget = {},
+): void {
   if (!(error instanceof ApiError)) return;
   if (error.status !== 403 || !error.type.includes("insufficient_permissions")) return;
   const named = apiNamedIn(error.detail);

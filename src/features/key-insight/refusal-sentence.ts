@@ -28,7 +28,8 @@ function times(count: number): string {
 function fieldReasons(key: KeyFacts, now: number): { outcome: AnalyticsOutcome; reason: string }[] {
   const reasons: { outcome: AnalyticsOutcome; reason: string }[] = [];
   if (key.enabled === false) reasons.push({ outcome: "DISABLED", reason: "it is disabled" });
-  if (key.expires !== undefined && key.expires <= now) reasons.push({ outcome: "EXPIRED", reason: `it expired ${when(key.expires, now)}` });
+  if (key.expires !== undefined && key.expires <= now)
+    reasons.push({ outcome: "EXPIRED", reason: `it expired ${when(key.expires, now)}` });
   if (key.credits?.remaining === 0) {
     const refill = nextRefill(key.credits, now);
     reasons.push({
@@ -84,7 +85,9 @@ function refusingWindowReset(key: KeyFacts, latest: LatestRefusal | undefined): 
 
 /** The next instant after `now` at which the verdict changes by itself: the key expires, or the refusing window resets. */
 export function verdictTurnsAt(key: KeyFacts, now: number, latest?: LatestRefusal): number | undefined {
-  const instants = [key.expires, refusingWindowReset(key, latest)].filter((instant): instant is number => instant !== undefined && instant > now);
+  const instants = [key.expires, refusingWindowReset(key, latest)].filter(
+    (instant): instant is number => instant !== undefined && instant > now,
+  );
   return instants.length === 0 ? undefined : Math.min(...instants);
 }
 
@@ -97,7 +100,10 @@ function rateLimitReset(key: KeyFacts, now: number, latest: LatestRefusal | unde
   const resetAt = refusingWindowReset(key, latest);
   if (refusedAt === undefined || resetAt === undefined) return "";
   const reset = describeReset(resetAt, now);
-  const changed = key.updatedAt !== undefined && key.updatedAt > refusedAt ? `; the key was changed since, ${formatPastTime(key.updatedAt, now)}` : "";
+  const changed =
+    key.updatedAt !== undefined && key.updatedAt > refusedAt
+      ? `; the key was changed since, ${formatPastTime(key.updatedAt, now)}`
+      : "";
   return `${reset === null ? "" : `; the window that refused last ${reset}`}${changed}`;
 }
 
@@ -116,7 +122,12 @@ export function dominantRefusal(counts: OutcomeCounts): AnalyticsOutcome | null 
  * (`counts`, null when analytics could not be read, "pending" while it is on its way); `latest` dates a rate limit's
  * refusal, so its reset can be said.
  */
-export function refusalVerdict(key: KeyFacts, answer: OutcomeCounts | null | "pending", now: number, latest?: LatestRefusal): Verdict {
+export function refusalVerdict(
+  key: KeyFacts,
+  answer: OutcomeCounts | null | "pending",
+  now: number,
+  latest?: LatestRefusal,
+): Verdict {
   const reasons = fieldReasons(key, now);
   const counts = answer === "pending" ? null : answer;
   const total = counts === null ? 0 : Object.values(counts).reduce((sum, count) => sum + count, 0);
@@ -135,7 +146,10 @@ export function refusalVerdict(key: KeyFacts, answer: OutcomeCounts | null | "pe
     }
     const recorded = dominantRefusal(counts);
     if (recorded === null) {
-      return { tone: "refused", text: `${because}, though all ${formatCount(total)} verifications in the last 24 h were VALID.` };
+      return {
+        tone: "refused",
+        text: `${because}, though all ${formatCount(total)} verifications in the last 24 h were VALID.`,
+      };
     }
     // The fields and what the server recorded disagree (the key changed, or something it checks first refused it): both.
     return {
@@ -144,9 +158,13 @@ export function refusalVerdict(key: KeyFacts, answer: OutcomeCounts | null | "pe
     };
   }
 
-  if (answer === "pending") return { tone: "quiet", text: "Nothing in its fields refuses it; its recent verifications are on their way." };
+  if (answer === "pending")
+    return { tone: "quiet", text: "Nothing in its fields refuses it; its recent verifications are on their way." };
   if (counts === null) {
-    return { tone: "quiet", text: "Nothing in its fields refuses it; its recent verifications could not be read (the reason is below)." };
+    return {
+      tone: "quiet",
+      text: "Nothing in its fields refuses it; its recent verifications could not be read (the reason is below).",
+    };
   }
   if (total === 0) {
     const lastUsed = key.lastUsedAt === undefined ? "" : `; last used ${when(key.lastUsedAt, now)}`;
@@ -155,7 +173,8 @@ export function refusalVerdict(key: KeyFacts, answer: OutcomeCounts | null | "pe
   const outcome = dominantRefusal(counts);
   if (outcome === null) return { tone: "ok", text: `Verified fine ${times(total)} in the last 24 h.` };
   const share = `${formatCount(refused)} of ${formatCount(total)} verifications in the last 24 h were refused`;
-  const most = refused === counts[outcome] ? ` as ${outcome}` : `, most (${formatCount(counts[outcome])}) as ${outcome}`;
+  const most =
+    refused === counts[outcome] ? ` as ${outcome}` : `, most (${formatCount(counts[outcome])}) as ${outcome}`;
   return {
     tone: refused * 2 >= total ? "refused" : "warning",
     text: `Refused ${refused * 2 >= total ? "mostly" : "at times"} because ${outcomeReason(outcome, key)}: ${share}${most}${outcome === "RATE_LIMITED" ? rateLimitReset(key, now, latest) : ""}.`,

@@ -113,8 +113,10 @@ function neededPermission(requestUrl: string): NeededPermission {
     return { name: READ_ANALYTICS_PERMISSION, perApi: forOneApi(READ_ANALYTICS_PERMISSION), action: "read analytics" };
   }
   // The key changes a bulk run sends: their refusal must not read as one to list keys.
-  if (requestUrl.endsWith(UPDATE_KEY_PATH)) return { name: UPDATE_KEY_PERMISSION, perApi: forOneApi(UPDATE_KEY_PERMISSION), action: "change keys" };
-  if (requestUrl.endsWith(DELETE_KEY_PATH)) return { name: DELETE_KEY_PERMISSION, perApi: forOneApi(DELETE_KEY_PERMISSION), action: "delete keys" };
+  if (requestUrl.endsWith(UPDATE_KEY_PATH))
+    return { name: UPDATE_KEY_PERMISSION, perApi: forOneApi(UPDATE_KEY_PERMISSION), action: "change keys" };
+  if (requestUrl.endsWith(DELETE_KEY_PATH))
+    return { name: DELETE_KEY_PERMISSION, perApi: forOneApi(DELETE_KEY_PERMISSION), action: "delete keys" };
   const action = requestUrl.endsWith(GET_KEY_PATH) || requestUrl.endsWith(WHOAMI_PATH) ? "read this key" : "list keys";
   return { name: READ_KEYS_PERMISSION, perApi: forOneApi(READ_KEYS_PERMISSION), action };
 }
@@ -150,11 +152,17 @@ const HEADER_SNIPPET: Snippet = {
 /** The proxy-mode command, unless it would point the proxy at this page itself. */
 function proxySnippets(_error: unknown, context: Resolved): Snippet[] {
   const text = proxyCommand(context.apiOrigin, context.pageOrigin);
-  return text === null ? [] : [{ caption: "Keyscope's server in proxy mode, in front of the API", text, copyLabel: "Copy the proxy command" }];
+  return text === null
+    ? []
+    : [{ caption: "Keyscope's server in proxy mode, in front of the API", text, copyLabel: "Copy the proxy command" }];
 }
 
 function curlSnippet(context: Resolved): Snippet {
-  return { caption: "The same request, by hand", copyLabel: "Copy the curl command", text: curlCommand(context.requestUrl) };
+  return {
+    caption: "The same request, by hand",
+    copyLabel: "Copy the curl command",
+    text: curlCommand(context.requestUrl),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -267,7 +275,10 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       {
         caption: `A root key that may ${context.permission.action}, on the reference server`,
         // Every page reads keys; the analytics permission comes on top of that.
-        text: createRootKeyCommand({ name: "keyscope", permissions: [...new Set([READ_KEYS_PERMISSION, context.permission.name])] }),
+        text: createRootKeyCommand({
+          name: "keyscope",
+          permissions: [...new Set([READ_KEYS_PERMISSION, context.permission.name])],
+        }),
         copyLabel: "Copy the command",
       },
     ],
@@ -399,7 +410,8 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     id: "bad_request:invalid_analytics_query",
     tone: "danger",
     heading: "The analytics query could not be parsed",
-    whatHappened: "The analytics query is not valid SQL, so it was not run. The API's own words below say where it stopped.",
+    whatHappened:
+      "The analytics query is not valid SQL, so it was not run. The API's own words below say where it stopped.",
     fix: [
       "Check the query near the place the API names: brackets, quotes and commas.",
       "Quote text with single quotes (`'VALID'`); identifiers need no quotes.",
@@ -477,7 +489,10 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       "Wait until the countdown ends, then retry.",
       "Check for a program that queries analytics in a loop: every query counts, whichever key sends it.",
     ],
-    likelyCauses: ["A dashboard or script that refreshes analytics often.", "Several people querying the same workspace."],
+    likelyCauses: [
+      "A dashboard or script that refreshes analytics often.",
+      "Several people querying the same workspace.",
+    ],
     actions: ["retry", "troubleshoot"],
   },
   "proxy:upstream_redirect": {
@@ -532,12 +547,16 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
 // ---------------------------------------------------------------------------------------------------------------
 // Fallbacks by status, for codes the catalog does not know
 
-const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5xx" | "other", CatalogEntry<ApiError>> = {
+const STATUS_ENTRIES: Record<
+  "400" | "401" | "403" | "404" | "413" | "429" | "5xx" | "other",
+  CatalogEntry<ApiError>
+> = {
   "400": {
     id: "status:400",
     tone: "danger",
     heading: "The API rejected the request",
-    whatHappened: "The API answered 400 Bad Request: something in the request was not acceptable. Its own words are below.",
+    whatHappened:
+      "The API answered 400 Bad Request: something in the request was not acceptable. Its own words are below.",
     fix: [
       "Read the API's detail below and the linked docs.",
       "Check that the base URL points at a `/v2/` API that Keyscope can speak to.",
@@ -624,7 +643,10 @@ const STATUS_ENTRIES: Record<"400" | "401" | "403" | "404" | "413" | "429" | "5x
     heading: "The API refused the request",
     whatHappened: (error) =>
       `The API answered with an error (HTTP ${error.status}) that Keyscope has no specific guide for. Its own words and docs are below.`,
-    fix: ["Read the API's detail below and the linked docs.", "Retry once; if it repeats, report it with the request id."],
+    fix: [
+      "Read the API's detail below and the linked docs.",
+      "Retry once; if it repeats, report it with the request id.",
+    ],
     likelyCauses: ["An error kind newer than this version of Keyscope."],
     actions: ["retry", "troubleshoot"],
   },
@@ -673,7 +695,11 @@ const NETWORK_ENTRIES: Record<NetworkFailureKind, CatalogEntry<NetworkError>> = 
       "Or remove the redirect for `/v2/*` on this server or the gateway in front of it.",
     ],
     snippets: (_error, context) => [
-      { caption: "Where the redirect leads", copyLabel: "Copy the command", text: `curl -si -X POST '${context.requestUrl}' | grep -i '^location'` },
+      {
+        caption: "Where the redirect leads",
+        copyLabel: "Copy the command",
+        text: `curl -si -X POST '${context.requestUrl}' | grep -i '^location'`,
+      },
     ],
     likelyCauses: [
       "A gateway or load balancer that redirects API paths to another host (or http to https).",
@@ -691,7 +717,9 @@ const NETWORK_ENTRIES: Record<NetworkFailureKind, CatalogEntry<NetworkError>> = 
     fix: (_error, context) => [
       "Use the API's `https://` address as the base URL.",
       "Or serve Keyscope next to the API with proxy mode, and open the address it prints.",
-      ...(context.apiOrigin.includes("[::1]") ? ["For this computer, write `127.0.0.1` or `localhost` instead of `[::1]`."] : []),
+      ...(context.apiOrigin.includes("[::1]")
+        ? ["For this computer, write `127.0.0.1` or `localhost` instead of `[::1]`."]
+        : []),
     ],
     snippets: proxySnippets,
     likelyCauses: [
@@ -781,7 +809,9 @@ const UNEXPECTED_ENTRIES: Record<UnexpectedResponseError["reason"], CatalogEntry
     ],
     likelyCauses: (error) => [
       ...(error.status === 401 || error.status === 403
-        ? ["An authenticating proxy or gateway (basic auth, an identity-aware proxy) refused the request before it reached the API."]
+        ? [
+            "An authenticating proxy or gateway (basic auth, an identity-aware proxy) refused the request before it reached the API.",
+          ]
         : []),
       "A proxy or load balancer that answers errors with an empty body.",
       "The API crashed while answering.",

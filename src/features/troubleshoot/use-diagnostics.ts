@@ -45,18 +45,30 @@ interface Run {
 export function useDiagnostics(target: DiagnosticsTarget) {
   const { baseUrl, apiId, storedKey, storedKeyMasked, environmentName, otherEnvironments, pageOrigin } = target;
   const [run, setRun] = useState<Run | null>(null);
-  const [others, setOthers] = useState<{ results: OtherEnvironmentResult[]; trying: string | null }>({ results: [], trying: null });
+  const [others, setOthers] = useState<{ results: OtherEnvironmentResult[]; trying: string | null }>({
+    results: [],
+    trying: null,
+  });
   const abortRef = useRef<AbortController | null>(null);
 
   const running = run !== null && !run.finished;
   // Before a run the steps are pending, whatever the key: only a finished run says why one was skipped.
   const steps: Step[] = run
-    ? stepsOf(run.results, run.running, run.keyCheck === null ? "none" : run.keyCheck.ok ? "given" : "refused", run.finished)
+    ? stepsOf(
+        run.results,
+        run.running,
+        run.keyCheck === null ? "none" : run.keyCheck.ok ? "given" : "refused",
+        run.finished,
+      )
     : stepsOf({}, null, "none", false);
 
   const finding: Finding | null = useMemo(() => {
     if (!run?.finished || !run.results.reach) return null;
-    const results: ProbeResults = { reach: run.results.reach, withoutKey: run.results.withoutKey ?? null, withKey: run.results.withKey ?? null };
+    const results: ProbeResults = {
+      reach: run.results.reach,
+      withoutKey: run.results.withoutKey ?? null,
+      withKey: run.results.withKey ?? null,
+    };
     return diagnose(results, {
       baseUrl,
       apiId,
@@ -92,14 +104,25 @@ export function useDiagnostics(target: DiagnosticsTarget) {
     const pasted = keyInput !== "" ? { value: keyInput, asHeader } : null;
     const keyCheck = pasted === null ? (storedKey === null ? null : checkKey(storedKey)) : checkKey(keyInput);
     const key: KeyToTest | null =
-      keyCheck !== null && !keyCheck.ok ? null : (pasted ?? (storedKey !== null ? { value: storedKey, asHeader: false } : null));
+      keyCheck !== null && !keyCheck.ok
+        ? null
+        : (pasted ?? (storedKey !== null ? { value: storedKey, asHeader: false } : null));
     const keyDescription =
       pasted !== null
         ? `a pasted ${asHeader ? "Authorization value" : "key"} (not stored)`
         : storedKey !== null
           ? `the stored key (${storedKeyMasked ?? "masked"})`
           : "none";
-    setRun({ ranAt: new Date(), results: {}, running: null, finished: false, key, keyDescription, keyCheck, pasted: pasted?.value ?? null });
+    setRun({
+      ranAt: new Date(),
+      results: {},
+      running: null,
+      finished: false,
+      key,
+      keyDescription,
+      keyCheck,
+      pasted: pasted?.value ?? null,
+    });
     setOthers({ results: [], trying: null });
     try {
       const results = await runProbes(
@@ -107,7 +130,9 @@ export function useDiagnostics(target: DiagnosticsTarget) {
         key,
         (probe, state, partial) => {
           if (controller.signal.aborted) return;
-          setRun((current) => (current === null ? current : { ...current, results: partial, running: state === "running" ? probe : null }));
+          setRun((current) =>
+            current === null ? current : { ...current, results: partial, running: state === "running" ? probe : null },
+          );
         },
         { signal: controller.signal, pageOrigin },
       );
@@ -118,7 +143,14 @@ export function useDiagnostics(target: DiagnosticsTarget) {
       if (controller.signal.aborted) return;
       const failure = toKeyscopeError(error, [keyInput, storedKey ?? ""]);
       setRun((current) =>
-        current === null ? current : { ...current, results: { reach: { kind: "invalid", error: failure, ms: 0 } }, running: null, finished: true },
+        current === null
+          ? current
+          : {
+              ...current,
+              results: { reach: { kind: "invalid", error: failure, ms: 0 } },
+              running: null,
+              finished: true,
+            },
       );
     }
   }
@@ -130,14 +162,19 @@ export function useDiagnostics(target: DiagnosticsTarget) {
     setOthers((current) => ({ ...current, trying: environment.id }));
     let outcome: Awaited<ReturnType<typeof probeList>>;
     try {
-      outcome = await probeList({ baseUrl: environment.baseUrl, apiId: environment.apiId }, run.key, { signal: controller?.signal });
+      outcome = await probeList({ baseUrl: environment.baseUrl, apiId: environment.apiId }, run.key, {
+        signal: controller?.signal,
+      });
     } catch {
       return; // Aborted by a newer run, which has reset the tries.
     }
     if (controller !== abortRef.current || controller?.signal.aborted) return;
     setOthers((current) => ({
       trying: null,
-      results: [...current.results.filter((result) => result.id !== environment.id), { id: environment.id, name: environment.name, outcome }],
+      results: [
+        ...current.results.filter((result) => result.id !== environment.id),
+        { id: environment.id, name: environment.name, outcome },
+      ],
     }));
   }
 

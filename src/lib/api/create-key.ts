@@ -22,6 +22,12 @@ export async function createKey(
   request: CreateKeyRequest,
   options: RequestOptions = {},
 ): Promise<{ keyId: string; secret: string; requestId: string | null }> {
-  const { data, requestId } = await callOperation(connection, CREATE_KEY_PATH, { ...request }, NewSecretSchema, options);
+  const { data, requestId } = await callOperation(
+    connection,
+    CREATE_KEY_PATH,
+    { ...request },
+    NewSecretSchema,
+    options,
+  );
   return { keyId: data.keyId, secret: data.key, requestId };
 }

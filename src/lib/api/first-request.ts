@@ -30,4 +30,3 @@ export const adoptFirstRequest: typeof fetch = (input, init) => {
   const adopted = typeof input === "string" && init !== undefined ? startedEarly()?.take(input, init) : undefined;
   return adopted ?? defaultFetch(input, init);
 };
-

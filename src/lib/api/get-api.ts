@@ -10,7 +10,11 @@ export type ApiInfo = v.InferOutput<typeof ApiSchema>;
  * `apis.getApi`: an API's id and name (needs `api.*.read_api` or `api.<apiId>.read_api`, checked before the lookup,
  * so a 404 `…:data:api_not_found` means there is no such API). The v2 API has no operation that lists APIs.
  */
-export async function getApi(connection: Connection, apiId: string, options: RequestOptions = {}): Promise<{ api: ApiInfo; requestId: string | null }> {
+export async function getApi(
+  connection: Connection,
+  apiId: string,
+  options: RequestOptions = {},
+): Promise<{ api: ApiInfo; requestId: string | null }> {
   const { data, requestId } = await callOperation(connection, GET_API_PATH, { apiId }, ApiSchema, options);
   return { api: data, requestId };
 }

@@ -13,6 +13,12 @@ export async function getVerifications(
   query: string,
   options: RequestOptions = {},
 ): Promise<{ rows: VerificationRow[]; requestId: string | null }> {
-  const { data, requestId } = await callOperation(connection, GET_VERIFICATIONS_PATH, { query }, v.array(PlainObject), options);
+  const { data, requestId } = await callOperation(
+    connection,
+    GET_VERIFICATIONS_PATH,
+    { query },
+    v.array(PlainObject),
+    options,
+  );
   return { rows: data, requestId };
 }

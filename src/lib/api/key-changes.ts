@@ -43,12 +43,20 @@ export interface KeyUpdateInput extends Omit<KeyFieldsInput, "credits"> {
 }
 
 /** createKey and rerollKey answer the new secret once: the caller shows it and drops it, nothing keeps it. */
-export const NewSecretSchema = v.looseObject({ keyId: v.pipe(v.string(), v.minLength(1)), key: v.pipe(v.string(), v.minLength(1)) });
+export const NewSecretSchema = v.looseObject({
+  keyId: v.pipe(v.string(), v.minLength(1)),
+  key: v.pipe(v.string(), v.minLength(1)),
+});
 
 /** Answers that carry nothing (updateKey, deleteKey): any object, or the real service's empty data. */
 export const EmptyDataSchema = v.unknown();
 
-export const PermissionSchema = v.looseObject({ id: v.string(), name: v.string(), slug: v.optional(v.string()), description: v.optional(v.string()) });
+export const PermissionSchema = v.looseObject({
+  id: v.string(),
+  name: v.string(),
+  slug: v.optional(v.string()),
+  description: v.optional(v.string()),
+});
 export type Permission = v.InferOutput<typeof PermissionSchema>;
 
 export const RoleSchema = v.looseObject({
@@ -61,5 +69,11 @@ export type Role = v.InferOutput<typeof RoleSchema>;
 
 export const CreditsAnswerSchema = v.looseObject({
   remaining: v.nullable(FiniteNumber),
-  refill: v.optional(v.looseObject({ interval: v.picklist(["daily", "monthly"]), amount: FiniteNumber, refillDay: v.optional(FiniteNumber) })),
+  refill: v.optional(
+    v.looseObject({
+      interval: v.picklist(["daily", "monthly"]),
+      amount: FiniteNumber,
+      refillDay: v.optional(FiniteNumber),
+    }),
+  ),
 });

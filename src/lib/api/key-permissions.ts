@@ -17,6 +17,12 @@ export async function changeKeyPermissions(
   permissions: readonly string[],
   options: RequestOptions = {},
 ): Promise<{ permissions: Permission[]; requestId: string | null }> {
-  const { data, requestId } = await callOperation(connection, PATHS[change], { keyId, permissions: [...permissions] }, v.array(PermissionSchema), options);
+  const { data, requestId } = await callOperation(
+    connection,
+    PATHS[change],
+    { keyId, permissions: [...permissions] },
+    v.array(PermissionSchema),
+    options,
+  );
   return { permissions: data, requestId };
 }

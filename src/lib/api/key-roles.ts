@@ -14,6 +14,12 @@ export async function changeKeyRoles(
   roles: readonly string[],
   options: RequestOptions = {},
 ): Promise<{ roles: Role[]; requestId: string | null }> {
-  const { data, requestId } = await callOperation(connection, PATHS[change], { keyId, roles: [...roles] }, v.array(RoleSchema), options);
+  const { data, requestId } = await callOperation(
+    connection,
+    PATHS[change],
+    { keyId, roles: [...roles] },
+    v.array(RoleSchema),
+    options,
+  );
   return { roles: data, requestId };
 }

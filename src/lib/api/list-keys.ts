@@ -16,7 +16,11 @@ export interface KeysPage {
  * the real service's `POST /v2/apis.listKeys`, falling back to `keys.listKeys` where that does not exist.
  * When `keys.listKeys` does not exist either and no `apiId` is known, an InvalidConnectionError asks for one.
  */
-export async function listKeys(connection: Connection, request: ListKeysRequest = {}, options: RequestOptions = {}): Promise<KeysPage> {
+export async function listKeys(
+  connection: Connection,
+  request: ListKeysRequest = {},
+  options: RequestOptions = {},
+): Promise<KeysPage> {
   // The connection's API ID picks the real service's operation; an `apiId` in the request alone is a filter.
   const connectionApiId = connection.apiId?.trim() || undefined;
   const apiId = request.apiId ?? connectionApiId;

@@ -10,6 +10,12 @@ export async function listPermissions(
   request: { cursor?: string; limit?: number } = {},
   options: RequestOptions = {},
 ): Promise<{ permissions: Permission[]; cursor: string | undefined; requestId: string | null }> {
-  const { data, requestId, pagination } = await callOperation(connection, LIST_PERMISSIONS_PATH, { ...request }, v.array(PermissionSchema), options);
+  const { data, requestId, pagination } = await callOperation(
+    connection,
+    LIST_PERMISSIONS_PATH,
+    { ...request },
+    v.array(PermissionSchema),
+    options,
+  );
   return { permissions: data, cursor: pagination?.hasMore ? pagination.cursor : undefined, requestId };
 }

@@ -10,6 +10,12 @@ export async function listRoles(
   request: { cursor?: string; limit?: number } = {},
   options: RequestOptions = {},
 ): Promise<{ roles: Role[]; cursor: string | undefined; requestId: string | null }> {
-  const { data, requestId, pagination } = await callOperation(connection, LIST_ROLES_PATH, { ...request }, v.array(RoleSchema), options);
+  const { data, requestId, pagination } = await callOperation(
+    connection,
+    LIST_ROLES_PATH,
+    { ...request },
+    v.array(RoleSchema),
+    options,
+  );
   return { roles: data, cursor: pagination?.hasMore ? pagination.cursor : undefined, requestId };
 }

@@ -17,14 +17,19 @@ export interface ClassifyOptions {
 }
 
 /** Why `url` (under `baseUrl`) gave no readable answer. Sends at most one `no-cors` request, which carries no key. */
-export async function classifyNetworkFailure(url: string, baseUrl: string, options: ClassifyOptions): Promise<NetworkFailureKind> {
+export async function classifyNetworkFailure(
+  url: string,
+  baseUrl: string,
+  options: ClassifyOptions,
+): Promise<NetworkFailureKind> {
   if (isOffline()) return "offline";
   const pageOrigin = options.pageOrigin ?? (typeof location === "undefined" ? null : location.origin);
   if (pageOrigin === null) return "unreachable";
   const target = new URL(baseUrl === "" ? "/" : baseUrl, pageOrigin);
   const sameOrigin = target.origin === pageOrigin;
   // Plain http to another computer, mixed content, [::1]: the page's own policy refused it before anything was sent.
-  if (!sameOrigin && baseUrlWarnings(target.href, pageOrigin).some((warning) => warning !== "cross-origin")) return "blocked-by-page";
+  if (!sameOrigin && baseUrlWarnings(target.href, pageOrigin).some((warning) => warning !== "cross-origin"))
+    return "blocked-by-page";
   try {
     // On the page's own origin a redirect is not followed: it comes back as an "opaqueredirect" (where it leads stays
     // hidden from the page). Elsewhere the request must be `no-cors`, which fetch allows only with redirects followed;

@@ -3,10 +3,24 @@
  * ApiError, or an UnexpectedResponseError that says what came instead. Everything echoed is scrubbed of the key.
  */
 import * as v from "valibot";
-import { ApiError, BODY_EXCERPT_MAX, UnexpectedResponseError, truncate, type UnexpectedResponseReason } from "../api-errors";
+import {
+  ApiError,
+  BODY_EXCERPT_MAX,
+  UnexpectedResponseError,
+  truncate,
+  type UnexpectedResponseReason,
+} from "../api-errors";
 import type { ErrorDetailEntry, Pagination } from "../contract";
 import { redactResponseBody } from "../request-journal";
-import { ErrorDetailEntrySchema, ErrorEnvelopeSchema, ErrorFieldsSchema, MetaSchema, PaginationSchema, PlainObject, lenient } from "./schemas";
+import {
+  ErrorDetailEntrySchema,
+  ErrorEnvelopeSchema,
+  ErrorFieldsSchema,
+  MetaSchema,
+  PaginationSchema,
+  PlainObject,
+  lenient,
+} from "./schemas";
 import type { Received } from "./transport";
 
 /** A success envelope, parsed. */
@@ -17,7 +31,10 @@ export interface Answer<T> {
 }
 
 /** `{meta, data, pagination?}` with `data` through `dataSchema`; any other answer is thrown as a KeyscopeError. */
-export function parseAnswer<TSchema extends v.GenericSchema>(received: Received, dataSchema: TSchema): Answer<v.InferOutput<TSchema>> {
+export function parseAnswer<TSchema extends v.GenericSchema>(
+  received: Received,
+  dataSchema: TSchema,
+): Answer<v.InferOutput<TSchema>> {
   const parsed = parseBody(received);
   if (parsed.kind === "unexpected") throw unexpected(received, parsed.reason, null);
 
@@ -34,7 +51,10 @@ export function parseAnswer<TSchema extends v.GenericSchema>(received: Received,
   return {
     data,
     requestId: meta?.requestId ?? received.headerRequestId,
-    pagination: pagination && { hasMore: pagination.hasMore, ...(pagination.cursor === undefined ? {} : { cursor: pagination.cursor }) },
+    pagination: pagination && {
+      hasMore: pagination.hasMore,
+      ...(pagination.cursor === undefined ? {} : { cursor: pagination.cursor }),
+    },
   };
 }
 
@@ -135,8 +155,11 @@ function excerpt(received: Received, reason: UnexpectedResponseReason): string {
       .replace(/&#39;/gi, "'")
       .replace(/&amp;/gi, "&");
   }
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  text = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/\s+/g, " ").trim();
+  text = text
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
   return truncate(received.scrub(text), BODY_EXCERPT_MAX);
 }
 

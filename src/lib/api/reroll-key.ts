@@ -13,6 +13,12 @@ export async function rerollKey(
   expirationMs: number,
   options: RequestOptions = {},
 ): Promise<{ keyId: string; secret: string; requestId: string | null }> {
-  const { data, requestId } = await callOperation(connection, REROLL_KEY_PATH, { keyId, expiration: expirationMs }, NewSecretSchema, options);
+  const { data, requestId } = await callOperation(
+    connection,
+    REROLL_KEY_PATH,
+    { keyId, expiration: expirationMs },
+    NewSecretSchema,
+    options,
+  );
   return { keyId: data.keyId, secret: data.key, requestId };
 }

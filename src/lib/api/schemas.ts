@@ -49,7 +49,13 @@ export const MetaSchema = lenient(v.looseObject({ requestId: lenient(v.string())
 export const PaginationSchema = v.looseObject({ cursor: lenient(v.string()), hasMore: v.boolean() });
 
 const RatelimitSchema = v.pipe(
-  v.looseObject({ id: v.string(), name: v.string(), limit: FiniteNumber, duration: FiniteNumber, autoApply: v.boolean() }),
+  v.looseObject({
+    id: v.string(),
+    name: v.string(),
+    limit: FiniteNumber,
+    duration: FiniteNumber,
+    autoApply: v.boolean(),
+  }),
   v.transform(({ id, name, limit, duration, autoApply }): KeyRatelimit => ({ id, name, limit, duration, autoApply })),
 );
 
@@ -69,7 +75,12 @@ const CreditsSchema = v.pipe(
 );
 
 const IdentitySchema = v.pipe(
-  v.looseObject({ id: v.string(), externalId: v.string(), meta: lenient(PlainObject), ratelimits: lenientList(RatelimitSchema) }),
+  v.looseObject({
+    id: v.string(),
+    externalId: v.string(),
+    meta: lenient(PlainObject),
+    ratelimits: lenientList(RatelimitSchema),
+  }),
   v.transform(({ id, externalId, meta, ratelimits }): KeyIdentity => compact({ id, externalId, meta, ratelimits })),
 );
 
@@ -94,28 +105,31 @@ export const KeySchema = v.pipe(
     identity: lenient(IdentitySchema),
     ratelimits: lenientList(RatelimitSchema),
   }),
-  v.transform(
-    (key): Key =>
-      compact({
-        keyId: key.keyId,
-        name: key.name,
-        start: key.start,
-        enabled: key.enabled,
-        createdAt: key.createdAt,
-        updatedAt: key.updatedAt,
-        lastUsedAt: key.lastUsedAt,
-        expires: key.expires,
-        meta: key.meta,
-        permissions: key.permissions,
-        roles: key.roles,
-        credits: key.credits,
-        identity: key.identity,
-        ratelimits: key.ratelimits,
-      }),
+  v.transform((key): Key =>
+    compact({
+      keyId: key.keyId,
+      name: key.name,
+      start: key.start,
+      enabled: key.enabled,
+      createdAt: key.createdAt,
+      updatedAt: key.updatedAt,
+      lastUsedAt: key.lastUsedAt,
+      expires: key.expires,
+      meta: key.meta,
+      permissions: key.permissions,
+      roles: key.roles,
+      credits: key.credits,
+      identity: key.identity,
+      ratelimits: key.ratelimits,
+    }),
   ),
 );
 
-export const ErrorDetailEntrySchema = v.looseObject({ location: v.string(), message: v.string(), fix: lenient(v.string()) });
+export const ErrorDetailEntrySchema = v.looseObject({
+  location: v.string(),
+  message: v.string(),
+  fix: lenient(v.string()),
+});
 
 export const ErrorFieldsSchema = v.looseObject({
   status: lenient(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(599))),

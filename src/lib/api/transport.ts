@@ -2,7 +2,14 @@
  * How a request travels: one POST with the key, one deadline, one offline check, at most 2 MB read back.
  * It knows nothing about what the answer means (./parse-response) or which operation it is (one file each).
  */
-import { InvalidConnectionError, NetworkError, TimeoutError, UnexpectedResponseError, scrubSecrets, truncate } from "../api-errors";
+import {
+  InvalidConnectionError,
+  NetworkError,
+  TimeoutError,
+  UnexpectedResponseError,
+  scrubSecrets,
+  truncate,
+} from "../api-errors";
 import { bearer } from "../contract";
 import { normalizeBaseUrl } from "../check-base-url";
 import { recordRequest, redactRequestBody, redactResponseBody } from "../request-journal";
@@ -57,7 +64,12 @@ export interface Received {
  * `POST {baseUrl}{path}` with the key, or a KeyscopeError for why nothing readable came back; a caller's
  * abort is re-thrown as is (react-query cancels that way).
  */
-export async function send(connection: Connection, path: string, body: unknown, options: RequestOptions = {}): Promise<Received> {
+export async function send(
+  connection: Connection,
+  path: string,
+  body: unknown,
+  options: RequestOptions = {},
+): Promise<Received> {
   const baseUrl = normalizeBaseUrl(connection.baseUrl);
   const apiKey = connection.apiKey.trim();
   const rawAuthorization = options.authorization;
@@ -78,14 +90,27 @@ export async function send(connection: Connection, path: string, body: unknown, 
   if (keySent) headers.Authorization = authorization;
 
   const requestBody = JSON.stringify(body);
-  const journal = recordRequest({ method: "POST", url: safeUrl, requestBody: redactRequestBody(requestBody, scrub), keySent });
+  const journal = recordRequest({
+    method: "POST",
+    url: safeUrl,
+    requestBody: redactRequestBody(requestBody, scrub),
+    keySent,
+  });
   try {
     const received = await exchange(url, safeUrl, baseUrl, { headers, requestBody, keySent, scrub }, options);
-    journal({ status: received.status, requestId: received.headerRequestId ?? requestIdIn(received.text), responseBody: redactResponseBody(scrub(received.text)) });
+    journal({
+      status: received.status,
+      requestId: received.headerRequestId ?? requestIdIn(received.text),
+      responseBody: redactResponseBody(scrub(received.text)),
+    });
     return received;
   } catch (error) {
     const status = error instanceof UnexpectedResponseError ? error.status : null;
-    journal({ status, requestId: null, responseBody: error instanceof Error ? scrub(`${error.name}: ${error.message}`) : "" });
+    journal({
+      status,
+      requestId: null,
+      responseBody: error instanceof Error ? scrub(`${error.name}: ${error.message}`) : "",
+    });
     throw error;
   }
 }
@@ -98,7 +123,13 @@ interface Outgoing {
 }
 
 /** Sends the request and reads the answer: what `send` records in the journal around it. */
-async function exchange(url: string, safeUrl: string, baseUrl: string, outgoing: Outgoing, options: RequestOptions): Promise<Received> {
+async function exchange(
+  url: string,
+  safeUrl: string,
+  baseUrl: string,
+  outgoing: Outgoing,
+  options: RequestOptions,
+): Promise<Received> {
   const { headers, requestBody, keySent, scrub } = outgoing;
   const callerSignal = options.signal;
   callerSignal?.throwIfAborted();
@@ -109,7 +140,11 @@ async function exchange(url: string, safeUrl: string, baseUrl: string, outgoing:
     if (callerSignal?.aborted) throw callerSignal.reason;
     if (timedOut()) throw new TimeoutError({ url: safeUrl, timeoutMs });
     const crossOrigin = isCrossOrigin(baseUrl);
-    const failure = answered ? (isOffline() ? "offline" : "unreachable") : await classifyNetworkFailure(url, baseUrl, { fetch: options.fetch, signal });
+    const failure = answered
+      ? isOffline()
+        ? "offline"
+        : "unreachable"
+      : await classifyNetworkFailure(url, baseUrl, { fetch: options.fetch, signal });
     if (callerSignal?.aborted) throw callerSignal.reason;
     throw new NetworkError({ url: safeUrl, offline: isOffline(), crossOrigin: !answered && crossOrigin, failure });
   };

@@ -10,6 +10,12 @@ export async function updateKey(
   changes: KeyUpdateInput,
   options: RequestOptions = {},
 ): Promise<{ requestId: string | null }> {
-  const { requestId } = await callOperation(connection, UPDATE_KEY_PATH, { ...changes, keyId }, EmptyDataSchema, options);
+  const { requestId } = await callOperation(
+    connection,
+    UPDATE_KEY_PATH,
+    { ...changes, keyId },
+    EmptyDataSchema,
+    options,
+  );
   return { requestId };
 }

@@ -23,5 +23,7 @@ export function useLateCode<T>(code: LateCode, select?: (status: LateCodeStatus)
     loadIfIdle();
     return code.subscribe(loadIfIdle);
   }, [code]);
-  return useSyncExternalStore(code.subscribe, () => (select === undefined ? shown(code.status()) : select(shown(code.status()))));
+  return useSyncExternalStore(code.subscribe, () =>
+    select === undefined ? shown(code.status()) : select(shown(code.status())),
+  );
 }

@@ -62,11 +62,14 @@ export function useTickAt(instant: number | undefined): void {
     if (wait > LONGEST_WAIT_MS) return;
     // Already past by the wall clock though ahead of the page's, which ticks once a minute: now (a key whose page
     // was open when a reroll stopped it at once). Else a millisecond after: at `instant` itself it has not passed.
-    const extra = setTimeout(() => {
-      if (timer === undefined) return;
-      clearTimeout(timer);
-      tick();
-    }, Math.max(0, wait) + 1);
+    const extra = setTimeout(
+      () => {
+        if (timer === undefined) return;
+        clearTimeout(timer);
+        tick();
+      },
+      Math.max(0, wait) + 1,
+    );
     return () => clearTimeout(extra);
   }, [instant]);
 }

@@ -7,10 +7,18 @@ import { call, createKey, dataOf, errorOf, verify } from "./support";
 let server: InProcessServer;
 let rootKey: string;
 
-const Page = v.object({ data: v.array(v.object({ id: v.string() })), pagination: v.object({ hasMore: v.boolean(), cursor: v.optional(v.string()) }) });
+const Page = v.object({
+  data: v.array(v.object({ id: v.string() })),
+  pagination: v.object({ hasMore: v.boolean(), cursor: v.optional(v.string()) }),
+});
 
 /** Every item of a list operation, page by page at `limit`. */
-async function listAll(operation: string, key: string, body: Record<string, unknown>, limit: number): Promise<unknown[]> {
+async function listAll(
+  operation: string,
+  key: string,
+  body: Record<string, unknown>,
+  limit: number,
+): Promise<unknown[]> {
   const items: unknown[] = [];
   let cursor: string | undefined;
   do {
@@ -45,7 +53,10 @@ afterAll(() => server.close());
 
 describe("apis.createApi, getApi, deleteApi", () => {
   test("an API made is read back; deleted, it and its keys are found by nothing", async () => {
-    const { apiId } = v.parse(v.object({ apiId: v.pipe(v.string(), v.regex(/^api_/)) }), dataOf(await call(server, "apis.createApi", rootKey, { name: "payments" })));
+    const { apiId } = v.parse(
+      v.object({ apiId: v.pipe(v.string(), v.regex(/^api_/)) }),
+      dataOf(await call(server, "apis.createApi", rootKey, { name: "payments" })),
+    );
     expect(dataOf(await call(server, "apis.getApi", rootKey, { apiId }))).toEqual({ id: apiId, name: "payments" });
     const key = await createKey(server, rootKey, { apiId });
     expect(await verify(server, rootKey, key.key)).toMatchObject({ valid: true });
@@ -75,8 +86,15 @@ describe("apis.createApi, getApi, deleteApi", () => {
   });
 
   test("bad input is 400; no root key 401", async () => {
-    for (const [operation, body] of [["apis.createApi", {}], ["apis.createApi", { name: "ab" }], ["apis.getApi", { apiId: "api_1" }], ["apis.deleteApi", { apiId: 5 }]] as const) {
-      expect(errorOf(await call(server, operation, rootKey, body)).status, `${operation} ${JSON.stringify(body)}`).toBe(400);
+    for (const [operation, body] of [
+      ["apis.createApi", {}],
+      ["apis.createApi", { name: "ab" }],
+      ["apis.getApi", { apiId: "api_1" }],
+      ["apis.deleteApi", { apiId: 5 }],
+    ] as const) {
+      expect(errorOf(await call(server, operation, rootKey, body)).status, `${operation} ${JSON.stringify(body)}`).toBe(
+        400,
+      );
     }
     expect(errorOf(await call(server, "apis.createApi", undefined, { name: "payments" })).status).toBe(401);
   });
@@ -88,24 +106,45 @@ describe("permissions.listPermissions and listRoles", () => {
     const apiId = server.admin.createApi("perms");
     await createKey(server, rootKey, { apiId, permissions: ["documents.read", "documents.write"] });
 
-    const permissions = v.parse(v.array(v.strictObject({ id: v.string(), name: v.string(), slug: v.string() })), await listAll("permissions.listPermissions", rootKey, {}, 2));
+    const permissions = v.parse(
+      v.array(v.strictObject({ id: v.string(), name: v.string(), slug: v.string() })),
+      await listAll("permissions.listPermissions", rootKey, {}, 2),
+    );
     const slugs = permissions.map((permission) => permission.slug);
     expect(slugs).toEqual(expect.arrayContaining(["audit.read", "audit.export", "documents.read", "documents.write"]));
     expect(new Set(slugs).size).toBe(slugs.length);
-    const found = v.parse(v.array(v.object({ slug: v.string() })), await listAll("permissions.listPermissions", rootKey, { search: "audit" }, 100));
+    const found = v.parse(
+      v.array(v.object({ slug: v.string() })),
+      await listAll("permissions.listPermissions", rootKey, { search: "audit" }, 100),
+    );
     expect(found.map((permission) => permission.slug).sort()).toEqual(["audit.export", "audit.read"]);
 
-    const roles = v.parse(v.array(v.object({ name: v.string(), permissions: v.optional(v.array(v.object({ slug: v.string() }))) })), await listAll("permissions.listRoles", rootKey, {}, 1));
-    expect(roles.find((role) => role.name === "auditor")?.permissions?.map((permission) => permission.slug).sort()).toEqual(["audit.export", "audit.read"]);
+    const roles = v.parse(
+      v.array(v.object({ name: v.string(), permissions: v.optional(v.array(v.object({ slug: v.string() }))) })),
+      await listAll("permissions.listRoles", rootKey, {}, 1),
+    );
+    expect(
+      roles
+        .find((role) => role.name === "auditor")
+        ?.permissions?.map((permission) => permission.slug)
+        .sort(),
+    ).toEqual(["audit.export", "audit.read"]);
   });
 
   test("each needs its rbac read permission; bad input is 400", async () => {
     const none = server.admin.createRootKey({ permissions: ["api.*.read_key"] }).secret;
-    expect(errorOf(await call(server, "permissions.listPermissions", none, {})).detail).toContain("rbac.*.read_permission");
+    expect(errorOf(await call(server, "permissions.listPermissions", none, {})).detail).toContain(
+      "rbac.*.read_permission",
+    );
     expect(errorOf(await call(server, "permissions.listRoles", none, {})).detail).toContain("rbac.*.read_role");
     for (const body of [{ limit: 0 }, { limit: 101 }, { cursor: 5 }, { other: 1 }]) {
-      expect(errorOf(await call(server, "permissions.listPermissions", rootKey, body)).status, JSON.stringify(body)).toBe(400);
-      expect(errorOf(await call(server, "permissions.listRoles", rootKey, body)).status, JSON.stringify(body)).toBe(400);
+      expect(
+        errorOf(await call(server, "permissions.listPermissions", rootKey, body)).status,
+        JSON.stringify(body),
+      ).toBe(400);
+      expect(errorOf(await call(server, "permissions.listRoles", rootKey, body)).status, JSON.stringify(body)).toBe(
+        400,
+      );
     }
   });
 });
@@ -122,7 +161,15 @@ describe("identities.listIdentities and getIdentity", () => {
       id,
       externalId: "org_acme9",
       meta: { tier: "gold" },
-      ratelimits: [{ id: expect.stringMatching(/^rl_/) as string, name: "requests", limit: 100, duration: 60_000, autoApply: true }],
+      ratelimits: [
+        {
+          id: expect.stringMatching(/^rl_/) as string,
+          name: "requests",
+          limit: 100,
+          duration: 60_000,
+          autoApply: true,
+        },
+      ],
     };
     expect(dataOf(await call(server, "identities.getIdentity", rootKey, { identity: "org_acme9" }))).toEqual(expected);
     expect(dataOf(await call(server, "identities.getIdentity", rootKey, { identity: id }))).toEqual(expected);
@@ -171,7 +218,9 @@ describe("identities.listIdentities and getIdentity", () => {
     const one = server.admin.createRootKey({ permissions: [`identity.${id}.read_identity`] }).secret;
     expect((await call(server, "identities.getIdentity", one, { identity: "org_solo9" })).status).toBe(200);
     for (const body of [{}, { identity: "" }, { identity: 1 }]) {
-      expect(errorOf(await call(server, "identities.getIdentity", rootKey, body)).status, JSON.stringify(body)).toBe(400);
+      expect(errorOf(await call(server, "identities.getIdentity", rootKey, body)).status, JSON.stringify(body)).toBe(
+        400,
+      );
     }
   });
 });

@@ -27,7 +27,10 @@ const OPERATIONS = [
 ] as const;
 
 const BadRequest = v.object({
-  error: v.object({ status: v.literal(400), errors: v.pipe(v.array(v.object({ location: v.string(), message: v.string() })), v.minLength(1)) }),
+  error: v.object({
+    status: v.literal(400),
+    errors: v.pipe(v.array(v.object({ location: v.string(), message: v.string() })), v.minLength(1)),
+  }),
 });
 
 let server: InProcessServer;
@@ -38,9 +41,22 @@ let apiId: string;
 beforeAll(async () => {
   server = startInProcess();
   rootKey = server.admin.createRootKey({
-    permissions: ["api.*.create_key", "api.*.read_key", "api.*.update_key", "api.*.delete_key", "api.*.create_api", "api.*.read_api", "api.*.delete_api",
-      "rbac.*.add_permission_to_key", "rbac.*.remove_permission_from_key", "rbac.*.add_role_to_key", "rbac.*.create_permission",
-      "rbac.*.read_permission", "rbac.*.read_role", "identity.*.read_identity"],
+    permissions: [
+      "api.*.create_key",
+      "api.*.read_key",
+      "api.*.update_key",
+      "api.*.delete_key",
+      "api.*.create_api",
+      "api.*.read_api",
+      "api.*.delete_api",
+      "rbac.*.add_permission_to_key",
+      "rbac.*.remove_permission_from_key",
+      "rbac.*.add_role_to_key",
+      "rbac.*.create_permission",
+      "rbac.*.read_permission",
+      "rbac.*.read_role",
+      "identity.*.read_identity",
+    ],
   }).secret;
   apiId = server.admin.createApi("bad input");
   keyId = (await createKey(server, rootKey, { apiId })).keyId;
@@ -54,7 +70,9 @@ test("bodies that are not an object of the operation's fields", async () => {
     for (const body of bodies) {
       const answer = await call(server, operation, rootKey, body);
       expect(answer.status, `${operation} ${body.slice(0, 20)}: ${answer.text}`).toBe(400);
-      expect(v.safeParse(BadRequest, answer.json).success, `${operation} ${body.slice(0, 20)}: ${answer.text}`).toBe(true);
+      expect(v.safeParse(BadRequest, answer.json).success, `${operation} ${body.slice(0, 20)}: ${answer.text}`).toBe(
+        true,
+      );
     }
   }
 });
@@ -69,8 +87,20 @@ test("fields of the wrong type, out of bounds, or too large for a number", async
     ["keys.createKey", { apiId, roles: [null] }],
     ["keys.createKey", { apiId, credits: { remaining: 1, refill: { interval: "monthly", amount: 1, refillDay: 32 } } }],
     ["keys.updateKey", { keyId, expires: "tomorrow" }],
-    ["keys.updateKey", { keyId, ratelimits: [{ name: "requests", limit: 1, duration: 1000, autoApply: true }, { name: "requests", limit: 2, duration: 1000, autoApply: true }] }],
-    ["keys.updateKey", { keyId, meta: Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`k${index}`, index])) }],
+    [
+      "keys.updateKey",
+      {
+        keyId,
+        ratelimits: [
+          { name: "requests", limit: 1, duration: 1000, autoApply: true },
+          { name: "requests", limit: 2, duration: 1000, autoApply: true },
+        ],
+      },
+    ],
+    [
+      "keys.updateKey",
+      { keyId, meta: Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`k${index}`, index])) },
+    ],
     ["keys.updateCredits", { keyId, operation: "set", value: huge }],
     ["keys.rerollKey", { keyId, expiration: huge }],
     ["keys.setPermissions", { keyId, permissions: ["x".repeat(129)] }],

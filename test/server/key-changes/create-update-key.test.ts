@@ -33,9 +33,13 @@ describe("keys.createKey", () => {
       ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }],
     });
     expect(created.key).toMatch(/^acme_[1-9A-HJ-NP-Za-km-z]{22}$/);
-    const stored = server.admin.db.prepare<[string], { hash: string; start: string }>("SELECT hash, start FROM keys WHERE id = ?").get(created.keyId);
+    const stored = server.admin.db
+      .prepare<[string], { hash: string; start: string }>("SELECT hash, start FROM keys WHERE id = ?")
+      .get(created.keyId);
     expect(stored).toEqual({ hash: hashSecret(created.key), start: created.key.slice(0, "acme_".length + 4) });
-    expect(JSON.stringify(server.admin.db.prepare("SELECT * FROM keys WHERE id = ?").get(created.keyId))).not.toContain(created.key);
+    expect(JSON.stringify(server.admin.db.prepare("SELECT * FROM keys WHERE id = ?").get(created.keyId))).not.toContain(
+      created.key,
+    );
 
     const key = await getKey(server, rootKey, created.keyId);
     expect(key).toMatchObject({
@@ -58,7 +62,9 @@ describe("keys.createKey", () => {
 
   test("a recoverable key is refused with the real service's 412 (404 without encrypt_key): keys here are never stored recoverable", async () => {
     const before = await listedKeyIds(server, rootKey, apiId);
-    expect(errorOf(await call(server, "keys.createKey", rootKey, { apiId, recoverable: true }))).toMatchObject({ status: 404 });
+    expect(errorOf(await call(server, "keys.createKey", rootKey, { apiId, recoverable: true }))).toMatchObject({
+      status: 404,
+    });
     const encrypter = server.admin.createRootKey({ permissions: [...ALL_KEY_PERMISSIONS, "api.*.encrypt_key"] }).secret;
     expect(errorOf(await call(server, "keys.createKey", encrypter, { apiId, recoverable: true }))).toMatchObject({
       status: 412,
@@ -77,7 +83,11 @@ describe("keys.createKey", () => {
     const reader = server.admin.createRootKey({ permissions: ["api.*.read_key"] }).secret;
     const before = await listedKeyIds(server, rootKey, apiId);
     const answer = await call(server, "keys.createKey", reader, { apiId });
-    expect(errorOf(answer)).toMatchObject({ status: 404, code: "err:svc:data:api_not_found", detail: "The specified API was not found." });
+    expect(errorOf(answer)).toMatchObject({
+      status: 404,
+      code: "err:svc:data:api_not_found",
+      detail: "The specified API was not found.",
+    });
     expect(await listedKeyIds(server, rootKey, apiId)).toEqual(before);
   });
 
@@ -87,12 +97,25 @@ describe("keys.createKey", () => {
   });
 
   test("an unknown API is 404, an unknown role is 404 and nothing is created", async () => {
-    expect(errorOf(await call(server, "keys.createKey", rootKey, { apiId: "api_nothere1" }))).toMatchObject({ status: 404, code: "err:svc:data:api_not_found" });
+    expect(errorOf(await call(server, "keys.createKey", rootKey, { apiId: "api_nothere1" }))).toMatchObject({
+      status: 404,
+      code: "err:svc:data:api_not_found",
+    });
     const before = await listedKeyIds(server, rootKey, apiId);
-    const answer = await call(server, "keys.createKey", rootKey, { apiId, roles: ["doc-reader", "ghost"], permissions: ["brand.new"] });
-    expect(errorOf(answer)).toMatchObject({ status: 404, code: "err:svc:data:role_not_found", detail: "Role 'ghost' was not found." });
+    const answer = await call(server, "keys.createKey", rootKey, {
+      apiId,
+      roles: ["doc-reader", "ghost"],
+      permissions: ["brand.new"],
+    });
+    expect(errorOf(answer)).toMatchObject({
+      status: 404,
+      code: "err:svc:data:role_not_found",
+      detail: "Role 'ghost' was not found.",
+    });
     expect(await listedKeyIds(server, rootKey, apiId)).toEqual(before);
-    expect(server.admin.db.prepare("SELECT count(*) AS n FROM permissions WHERE slug = 'brand.new'").get()).toEqual({ n: 0 });
+    expect(server.admin.db.prepare("SELECT count(*) AS n FROM permissions WHERE slug = 'brand.new'").get()).toEqual({
+      n: 0,
+    });
   });
 
   test("bad input is a 400 naming the field, never a 5xx", async () => {
@@ -108,7 +131,10 @@ describe("keys.createKey", () => {
       [{ apiId, permissions: ["has space"] }, "body.permissions"],
       [{ apiId, unknown: 1 }, "body.unknown"],
       [{ apiId, credits: { remaining: null, refill: { interval: "daily", amount: 1 } } }, "body.credits.remaining"],
-      [{ apiId, credits: { remaining: 1, refill: { interval: "monthly", amount: 1 } } }, "body.credits.refill.refillDay"],
+      [
+        { apiId, credits: { remaining: 1, refill: { interval: "monthly", amount: 1 } } },
+        "body.credits.refill.refillDay",
+      ],
       ["not json", "body"],
     ];
     for (const [body, location] of cases) {
@@ -132,15 +158,25 @@ describe("roles and permissions given to createKey and updateKey (#29)", () => {
   test("create_key alone sets roles and permissions, creating a missing permission, as on the real service", async () => {
     const creator = server.admin.createRootKey({ permissions: ["api.*.create_key"] }).secret;
     const created = await createKey(server, creator, { apiId, roles: ["doc-reader"], permissions: ["rbac29.created"] });
-    expect(await getKey(server, rootKey, created.keyId)).toMatchObject({ roles: ["doc-reader"], permissions: ["documents.read", "rbac29.created"] });
+    expect(await getKey(server, rootKey, created.keyId)).toMatchObject({
+      roles: ["doc-reader"],
+      permissions: ["documents.read", "rbac29.created"],
+    });
   });
 
   test("update_key alone sets roles and permissions, creating a missing permission, as on the real service", async () => {
     const created = await createKey(server, rootKey, { apiId });
     const updater = server.admin.createRootKey({ permissions: ["api.*.update_key"] }).secret;
-    const answer = await call(server, "keys.updateKey", updater, { keyId: created.keyId, roles: ["doc-reader"], permissions: ["rbac29.updated"] });
+    const answer = await call(server, "keys.updateKey", updater, {
+      keyId: created.keyId,
+      roles: ["doc-reader"],
+      permissions: ["rbac29.updated"],
+    });
     expect(answer.status, answer.text).toBe(200);
-    expect(await getKey(server, rootKey, created.keyId)).toMatchObject({ roles: ["doc-reader"], permissions: ["documents.read", "rbac29.updated"] });
+    expect(await getKey(server, rootKey, created.keyId)).toMatchObject({
+      roles: ["doc-reader"],
+      permissions: ["documents.read", "rbac29.updated"],
+    });
   });
 });
 
@@ -153,7 +189,10 @@ describe("keys.updateKey", () => {
       meta: { a: 1 },
       expires: Date.now() + 3_600_000,
       credits: { remaining: 1, refill: { interval: "daily", amount: 5 } },
-      ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }, { name: "burst", limit: 2, duration: 1000 }],
+      ratelimits: [
+        { name: "requests", limit: 10, duration: 60_000, autoApply: true },
+        { name: "burst", limit: 2, duration: 1000 },
+      ],
       permissions: ["documents.read"],
     });
     const answer = await call(server, "keys.updateKey", rootKey, {
@@ -180,9 +219,18 @@ describe("keys.updateKey", () => {
     });
     expect(key.expires).toBeUndefined();
     expect(key.updatedAt).toBeGreaterThan(0);
-    expect(key.ratelimits).toEqual([{ id: expect.any(String) as string, name: "requests", limit: 20, duration: 1000, autoApply: false }]);
+    expect(key.ratelimits).toEqual([
+      { id: expect.any(String) as string, name: "requests", limit: 20, duration: 1000, autoApply: false },
+    ]);
 
-    await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, name: null, meta: null, externalId: null, credits: null, ratelimits: [] });
+    await call(server, "keys.updateKey", rootKey, {
+      keyId: created.keyId,
+      name: null,
+      meta: null,
+      externalId: null,
+      credits: null,
+      ratelimits: [],
+    });
     const cleared = await getKey(server, rootKey, created.keyId);
     expect(cleared.meta).toBeUndefined();
     expect(cleared.identity).toBeUndefined();
@@ -197,7 +245,10 @@ describe("keys.updateKey", () => {
   });
 
   test("credits.remaining null makes the key unlimited and drops its refill; refill null drops only the refill", async () => {
-    const created = await createKey(server, rootKey, { apiId, credits: { remaining: 3, refill: { interval: "daily", amount: 5 } } });
+    const created = await createKey(server, rootKey, {
+      apiId,
+      credits: { remaining: 3, refill: { interval: "daily", amount: 5 } },
+    });
     await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, credits: { refill: null } });
     expect((await getKey(server, rootKey, created.keyId)).credits).toEqual({ remaining: 3 });
     await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, credits: { remaining: null } });
@@ -216,10 +267,19 @@ describe("keys.updateKey", () => {
   test("an unknown role refuses the whole update: nothing of it is kept", async () => {
     const created = await createKey(server, rootKey, { apiId, name: "kept" });
     // The identity is written before the roles are found missing: the refusal undoes it too.
-    const error = errorOf(await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, name: "changed", externalId: "rolled_back", roles: ["ghost"] }));
+    const error = errorOf(
+      await call(server, "keys.updateKey", rootKey, {
+        keyId: created.keyId,
+        name: "changed",
+        externalId: "rolled_back",
+        roles: ["ghost"],
+      }),
+    );
     expect(error).toMatchObject({ status: 404, code: "err:svc:data:role_not_found" });
     expect((await getKey(server, rootKey, created.keyId)).name).toBe("kept");
-    expect(server.admin.db.prepare("SELECT count(*) AS n FROM identities WHERE external_id = 'rolled_back'").get()).toEqual({ n: 0 });
+    expect(
+      server.admin.db.prepare("SELECT count(*) AS n FROM identities WHERE external_id = 'rolled_back'").get(),
+    ).toEqual({ n: 0 });
   });
 
   test("an unknown key is 404 in the real service's words; bad input is 400", async () => {
@@ -228,26 +288,43 @@ describe("keys.updateKey", () => {
       code: "err:svc:data:key_not_found",
       detail: "We could not find the requested key.",
     });
-    for (const body of [{}, { keyId: "key_x", name: "" }, { keyId: "key_x", enabled: "yes" }, { keyId: "key_x", credits: { refill: { interval: "weekly", amount: 1 } } }]) {
+    for (const body of [
+      {},
+      { keyId: "key_x", name: "" },
+      { keyId: "key_x", enabled: "yes" },
+      { keyId: "key_x", credits: { refill: { interval: "weekly", amount: 1 } } },
+    ]) {
       expect(errorOf(await call(server, "keys.updateKey", rootKey, body)).status, JSON.stringify(body)).toBe(400);
     }
     const created = await createKey(server, rootKey, { apiId });
-    const daily = errorOf(await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, credits: { refill: { interval: "daily", amount: 1, refillDay: 2 } } }));
-    expect(daily).toMatchObject({ status: 400, detail: "`refillDay` must not be provided when the refill interval is `daily`." });
+    const daily = errorOf(
+      await call(server, "keys.updateKey", rootKey, {
+        keyId: created.keyId,
+        credits: { refill: { interval: "daily", amount: 1, refillDay: 2 } },
+      }),
+    );
+    expect(daily).toMatchObject({
+      status: 400,
+      detail: "`refillDay` must not be provided when the refill interval is `daily`.",
+    });
   });
 });
 
 describe("a key with no name", () => {
   /** Every answer that carries this key, by operation: keys.listKeys is the seed's, whose keys always have a name. */
   async function answersFor(created: { keyId: string; key: string }) {
-    const data = async (operation: string, body: Record<string, unknown>) => dataOf(await call(server, operation, rootKey, body));
-    const listed = (keys: unknown) => v.parse(v.array(v.looseObject({ keyId: v.string() })), keys).find((key) => key.keyId === created.keyId);
+    const data = async (operation: string, body: Record<string, unknown>) =>
+      dataOf(await call(server, operation, rootKey, body));
+    const listed = (keys: unknown) =>
+      v.parse(v.array(v.looseObject({ keyId: v.string() })), keys).find((key) => key.keyId === created.keyId);
     return {
       getKey: await data("keys.getKey", { keyId: created.keyId }),
       whoami: await data("keys.whoami", { key: created.key }),
       verifyKey: await data("keys.verifyKey", { key: created.key }),
       "apis.listKeys": listed(await data("apis.listKeys", { apiId, limit: 100 })),
-      "keys.listKeys": listed(v.parse(v.object({ keys: v.unknown() }), await data("keys.listKeys", { apiId, limit: 100 })).keys),
+      "keys.listKeys": listed(
+        v.parse(v.object({ keys: v.unknown() }), await data("keys.listKeys", { apiId, limit: 100 })).keys,
+      ),
     };
   }
 
@@ -259,7 +336,7 @@ describe("a key with no name", () => {
     expect(answers["keys.listKeys"]).toMatchObject({ name: "" });
   }
 
-  test("created without one: answered without name, as the real service does (the seed's keys.listKeys: name \"\")", async () => {
+  test('created without one: answered without name, as the real service does (the seed\'s keys.listKeys: name "")', async () => {
     expectNameless(await answersFor(await createKey(server, rootKey, { apiId })));
   });
 
@@ -268,7 +345,8 @@ describe("a key with no name", () => {
     await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, name: null });
     expectNameless(await answersFor(created));
     await call(server, "keys.updateKey", rootKey, { keyId: created.keyId, name: "named again" });
-    for (const answer of Object.values(await answersFor(created))) expect(answer).toMatchObject({ name: "named again" });
+    for (const answer of Object.values(await answersFor(created)))
+      expect(answer).toMatchObject({ name: "named again" });
   });
 
   test("an empty name is refused, by createKey and updateKey alike (the real minLength 1)", async () => {

@@ -17,24 +17,48 @@ afterAll(() => server.close());
 
 describe("keys.updateCredits", () => {
   test("set, increment and decrement answer the key's credits, and the next verification spends from them", async () => {
-    const created = await createKey(server, rootKey, { apiId, credits: { remaining: 5, refill: { interval: "daily", amount: 5 } } });
-    expect(dataOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "set", value: 2 }))).toEqual({
+    const created = await createKey(server, rootKey, {
+      apiId,
+      credits: { remaining: 5, refill: { interval: "daily", amount: 5 } },
+    });
+    expect(
+      dataOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "set", value: 2 })),
+    ).toEqual({
       remaining: 2,
       refill: { interval: "daily", amount: 5 },
     });
-    expect(dataOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "increment", value: 3 }))).toMatchObject({ remaining: 5 });
+    expect(
+      dataOf(
+        await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "increment", value: 3 }),
+      ),
+    ).toMatchObject({ remaining: 5 });
     expect(await verify(server, rootKey, created.key)).toMatchObject({ valid: true, credits: 4 });
-    expect(dataOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "decrement", value: 10 }))).toMatchObject({ remaining: 0 });
+    expect(
+      dataOf(
+        await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "decrement", value: 10 }),
+      ),
+    ).toMatchObject({ remaining: 0 });
     expect(await verify(server, rootKey, created.key)).toMatchObject({ valid: false, code: "USAGE_EXCEEDED" });
     expect((await getKey(server, rootKey, created.keyId)).credits).toMatchObject({ remaining: 0 });
   });
 
   test("set null makes the key unlimited and drops its refill; it then cannot be incremented", async () => {
-    const created = await createKey(server, rootKey, { apiId, credits: { remaining: 1, refill: { interval: "daily", amount: 5 } } });
-    expect(dataOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "set", value: null }))).toEqual({ remaining: null });
+    const created = await createKey(server, rootKey, {
+      apiId,
+      credits: { remaining: 1, refill: { interval: "daily", amount: 5 } },
+    });
+    expect(
+      dataOf(
+        await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "set", value: null }),
+      ),
+    ).toEqual({ remaining: null });
     expect((await getKey(server, rootKey, created.keyId)).credits).toBeUndefined();
     expect(await verify(server, rootKey, created.key)).toMatchObject({ valid: true });
-    expect(errorOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "increment", value: 1 }))).toMatchObject({
+    expect(
+      errorOf(
+        await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "increment", value: 1 }),
+      ),
+    ).toMatchObject({
       status: 400,
       detail: "You cannot increment or decrement a key with unlimited credits.",
     });
@@ -42,14 +66,28 @@ describe("keys.updateCredits", () => {
 
   test("an increment past the largest whole number a client can read is refused with 400 and leaves the credits as they were", async () => {
     const created = await createKey(server, rootKey, { apiId, credits: { remaining: Number.MAX_SAFE_INTEGER - 1 } });
-    expect(dataOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "increment", value: 1 }))).toEqual({
+    expect(
+      dataOf(
+        await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "increment", value: 1 }),
+      ),
+    ).toEqual({
       remaining: Number.MAX_SAFE_INTEGER,
     });
     // Repeated, the same increment once walked past 2^53 (numbers JSON readers round) and then past SQLite's
     // 64-bit integers, where every further one failed with a 500.
     for (let i = 0; i < 3; i += 1) {
-      const refused = errorOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "increment", value: Number.MAX_SAFE_INTEGER }));
-      expect(refused).toMatchObject({ status: 400, code: "err:svc:application:invalid_input", locations: ["body.value"] });
+      const refused = errorOf(
+        await call(server, "keys.updateCredits", rootKey, {
+          keyId: created.keyId,
+          operation: "increment",
+          value: Number.MAX_SAFE_INTEGER,
+        }),
+      );
+      expect(refused).toMatchObject({
+        status: 400,
+        code: "err:svc:application:invalid_input",
+        locations: ["body.value"],
+      });
       expect(refused.detail).toContain(String(Number.MAX_SAFE_INTEGER));
     }
     expect((await getKey(server, rootKey, created.keyId)).credits).toEqual({ remaining: Number.MAX_SAFE_INTEGER });
@@ -57,19 +95,32 @@ describe("keys.updateCredits", () => {
 
   test("bad input is 400; an unknown key 404; without update_key 403", async () => {
     const created = await createKey(server, rootKey, { apiId, credits: { remaining: 1 } });
-    for (const body of [{}, { keyId: created.keyId }, { keyId: created.keyId, operation: "double", value: 1 }, { keyId: created.keyId, operation: "set", value: -1 }, { keyId: created.keyId, operation: "set", value: 1.5 }]) {
+    for (const body of [
+      {},
+      { keyId: created.keyId },
+      { keyId: created.keyId, operation: "double", value: 1 },
+      { keyId: created.keyId, operation: "set", value: -1 },
+      { keyId: created.keyId, operation: "set", value: 1.5 },
+    ]) {
       expect(errorOf(await call(server, "keys.updateCredits", rootKey, body)).status, JSON.stringify(body)).toBe(400);
     }
-    expect(errorOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "decrement" }))).toMatchObject({
+    expect(
+      errorOf(await call(server, "keys.updateCredits", rootKey, { keyId: created.keyId, operation: "decrement" })),
+    ).toMatchObject({
       status: 400,
       detail: "When specifying an increment or decrement operation, a value must be provided.",
     });
-    expect(errorOf(await call(server, "keys.updateCredits", rootKey, { keyId: "key_nothere1", operation: "set", value: 1 }))).toMatchObject({
+    expect(
+      errorOf(await call(server, "keys.updateCredits", rootKey, { keyId: "key_nothere1", operation: "set", value: 1 })),
+    ).toMatchObject({
       status: 404,
       detail: "We could not find the requested key.",
     });
     const creator = server.admin.createRootKey({ permissions: ["api.*.create_key"] }).secret;
-    expect(errorOf(await call(server, "keys.updateCredits", creator, { keyId: created.keyId, operation: "set", value: 9 })).status).toBe(403);
+    expect(
+      errorOf(await call(server, "keys.updateCredits", creator, { keyId: created.keyId, operation: "set", value: 9 }))
+        .status,
+    ).toBe(403);
     expect((await getKey(server, rootKey, created.keyId)).credits).toMatchObject({ remaining: 1 });
   });
 });
@@ -107,7 +158,9 @@ describe("keys.rerollKey", () => {
   test("the new key keeps what the old one's start holds before its first _, as the real handler (`my_app_…` becomes `my_…`)", async () => {
     const old = await createKey(server, rootKey, { apiId, prefix: "my_app" });
     expect(old.key).toMatch(/^my_app_/);
-    const { key } = dataOf(await call(server, "keys.rerollKey", rootKey, { keyId: old.keyId, expiration: 0 })) as { key: string };
+    const { key } = dataOf(await call(server, "keys.rerollKey", rootKey, { keyId: old.keyId, expiration: 0 })) as {
+      key: string;
+    };
     expect(key).toMatch(/^my_[1-9A-HJ-NP-Za-km-z]+$/);
     expect(await verify(server, rootKey, key)).toMatchObject({ valid: true });
   });
@@ -116,7 +169,9 @@ describe("keys.rerollKey", () => {
     const spaced = server.admin.createApi("with defaults");
     const old = await createKey(server, rootKey, { apiId: spaced });
     updateApi(server.admin.db, spaced, { defaultPrefix: "acme", defaultBytes: 64 });
-    const { key } = dataOf(await call(server, "keys.rerollKey", rootKey, { keyId: old.keyId, expiration: 0 })) as { key: string };
+    const { key } = dataOf(await call(server, "keys.rerollKey", rootKey, { keyId: old.keyId, expiration: 0 })) as {
+      key: string;
+    };
     expect(key).toMatch(/^acme_/);
     // 64 bytes: about 88 base58 characters, where 16 make about 22.
     expect(key.length - "acme_".length).toBeGreaterThanOrEqual(80);
@@ -138,10 +193,14 @@ describe("keys.rerollKey", () => {
     const old = await createKey(server, rootKey, { apiId });
     const before = await listedKeyIds(server, rootKey, apiId);
     const updater = server.admin.createRootKey({ permissions: ["api.*.update_key", "api.*.read_key"] }).secret;
-    expect(errorOf(await call(server, "keys.rerollKey", updater, { keyId: old.keyId, expiration: 0 })).status).toBe(403);
+    expect(errorOf(await call(server, "keys.rerollKey", updater, { keyId: old.keyId, expiration: 0 })).status).toBe(
+      403,
+    );
     expect(await listedKeyIds(server, rootKey, apiId)).toEqual(before);
     expect(await verify(server, rootKey, old.key)).toMatchObject({ valid: true });
-    expect(errorOf(await call(server, "keys.rerollKey", rootKey, { keyId: "key_nothere1", expiration: 0 }))).toMatchObject({
+    expect(
+      errorOf(await call(server, "keys.rerollKey", rootKey, { keyId: "key_nothere1", expiration: 0 })),
+    ).toMatchObject({
       status: 404,
       detail: "The specified key was not found.",
     });
@@ -154,7 +213,10 @@ describe("keys.rerollKey", () => {
 describe("keys.deleteKey", () => {
   test("a deleted key is found by nothing at once: verify NOT_FOUND, getKey 404, gone from apis.listKeys", async () => {
     for (const permanent of [false, true]) {
-      const created = await createKey(server, rootKey, { apiId, ratelimits: [{ name: "requests", limit: 1, duration: 1000 }] });
+      const created = await createKey(server, rootKey, {
+        apiId,
+        ratelimits: [{ name: "requests", limit: 1, duration: 1000 }],
+      });
       expect(await listedKeyIds(server, rootKey, apiId)).toContain(created.keyId);
       expect(dataOf(await call(server, "keys.deleteKey", rootKey, { keyId: created.keyId, permanent }))).toEqual({});
       expect(await verify(server, rootKey, created.key)).toMatchObject({ valid: false, code: "NOT_FOUND" });

@@ -14,7 +14,11 @@ let owner: string;
 let apiId: string;
 let otherApiId: string;
 
-const CREATE_PROBE = { name: "probe", enabled: false, credits: { remaining: null, refill: { interval: "daily", amount: 1 } } };
+const CREATE_PROBE = {
+  name: "probe",
+  enabled: false,
+  credits: { remaining: null, refill: { interval: "daily", amount: 1 } },
+};
 
 function keyCount(): number {
   const row = server.admin.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM keys").get();
@@ -23,7 +27,9 @@ function keyCount(): number {
 
 beforeAll(() => {
   server = startInProcess();
-  owner = server.admin.createRootKey({ permissions: ["api.*.create_key", "api.*.read_key", "api.*.update_key", "rbac.*.add_permission_to_key"] }).secret;
+  owner = server.admin.createRootKey({
+    permissions: ["api.*.create_key", "api.*.read_key", "api.*.update_key", "rbac.*.add_permission_to_key"],
+  }).secret;
   apiId = server.admin.createApi("probes");
   otherApiId = server.admin.createApi("probes-other");
   createRole(server.admin.db, server.admin.workspaceId, "probe-reader", []);
@@ -49,7 +55,9 @@ describe("createKey with a refill but no credits.remaining", () => {
     });
     // A root key limited to one API: allowed there, masked as not found in the other.
     expect(errorOf(await call(server, "keys.createKey", oneApi, { apiId, ...CREATE_PROBE })).status).toBe(400);
-    expect(errorOf(await call(server, "keys.createKey", oneApi, { apiId: otherApiId, ...CREATE_PROBE })).status).toBe(404);
+    expect(errorOf(await call(server, "keys.createKey", oneApi, { apiId: otherApiId, ...CREATE_PROBE })).status).toBe(
+      404,
+    );
     expect(keyCount()).toBe(before);
   });
 });
@@ -67,8 +75,13 @@ describe("updateKey with a monthly refill but no refillDay", () => {
       code: "err:svc:application:invalid_input",
       detail: "`refillDay` must be provided when the refill interval is `monthly`.",
     });
-    expect(errorOf(await call(server, "keys.updateKey", readOnly, probe))).toMatchObject({ status: 403, detail: expect.stringContaining(`api.${apiId}.update_key`) as unknown });
-    expect(errorOf(await call(server, "keys.updateKey", readOnly, { ...probe, keyId: "key_missing123" })).status).toBe(404);
+    expect(errorOf(await call(server, "keys.updateKey", readOnly, probe))).toMatchObject({
+      status: 403,
+      detail: expect.stringContaining(`api.${apiId}.update_key`) as unknown,
+    });
+    expect(errorOf(await call(server, "keys.updateKey", readOnly, { ...probe, keyId: "key_missing123" })).status).toBe(
+      404,
+    );
     expect(await getKey(server, owner, created.keyId)).toEqual(before);
   });
 });
@@ -76,22 +89,40 @@ describe("updateKey with a monthly refill but no refillDay", () => {
 describe("the rbac probes ask for a permission or role no workspace has", () => {
   test("removePermissions: 403 without remove_permission_from_key, 404 permission_not_found with it; a missing key is 404 first", async () => {
     const created = await createKey(server, owner, { apiId, permissions: ["documents.read"] });
-    const remover = server.admin.createRootKey({ permissions: ["api.*.update_key", "rbac.*.remove_permission_from_key"] }).secret;
+    const remover = server.admin.createRootKey({
+      permissions: ["api.*.update_key", "rbac.*.remove_permission_from_key"],
+    }).secret;
     const absent = { keyId: created.keyId, permissions: ["keyscope.probe.absent"] };
 
-    expect(errorOf(await call(server, "keys.removePermissions", owner, absent))).toMatchObject({ status: 403, detail: expect.stringContaining("rbac.*.remove_permission_from_key") as unknown });
-    expect(errorOf(await call(server, "keys.removePermissions", remover, absent))).toMatchObject({ status: 404, code: "err:svc:data:permission_not_found" });
-    expect(errorOf(await call(server, "keys.removePermissions", owner, { ...absent, keyId: "key_missing123" })).status).toBe(404);
+    expect(errorOf(await call(server, "keys.removePermissions", owner, absent))).toMatchObject({
+      status: 403,
+      detail: expect.stringContaining("rbac.*.remove_permission_from_key") as unknown,
+    });
+    expect(errorOf(await call(server, "keys.removePermissions", remover, absent))).toMatchObject({
+      status: 404,
+      code: "err:svc:data:permission_not_found",
+    });
+    expect(
+      errorOf(await call(server, "keys.removePermissions", owner, { ...absent, keyId: "key_missing123" })).status,
+    ).toBe(404);
     expect((await getKey(server, owner, created.keyId)).permissions).toEqual(["documents.read"]);
   });
 
   test("addRoles: 403 without add_role_to_key, 404 role_not_found with it, and the key's roles stay", async () => {
     const created = await createKey(server, owner, { apiId, roles: ["probe-reader"] });
-    const roleAdder = server.admin.createRootKey({ permissions: ["api.*.update_key", "rbac.*.add_role_to_key"] }).secret;
+    const roleAdder = server.admin.createRootKey({
+      permissions: ["api.*.update_key", "rbac.*.add_role_to_key"],
+    }).secret;
     const absent = { keyId: created.keyId, roles: ["keyscope.probe.absent"] };
 
-    expect(errorOf(await call(server, "keys.addRoles", owner, absent))).toMatchObject({ status: 403, detail: expect.stringContaining("rbac.*.add_role_to_key") as unknown });
-    expect(errorOf(await call(server, "keys.addRoles", roleAdder, absent))).toMatchObject({ status: 404, code: "err:svc:data:role_not_found" });
+    expect(errorOf(await call(server, "keys.addRoles", owner, absent))).toMatchObject({
+      status: 403,
+      detail: expect.stringContaining("rbac.*.add_role_to_key") as unknown,
+    });
+    expect(errorOf(await call(server, "keys.addRoles", roleAdder, absent))).toMatchObject({
+      status: 404,
+      code: "err:svc:data:role_not_found",
+    });
     expect((await getKey(server, owner, created.keyId)).roles).toEqual(["probe-reader"]);
   });
 
@@ -108,6 +139,9 @@ describe("the rbac probes ask for a permission or role no workspace has", () => 
 describe("deleteKey has no probe", () => {
   test("a missing key answers 404 before the permission check, so only a real delete meets the check", async () => {
     const readOnly = server.admin.createRootKey({ permissions: ["api.*.read_key"] }).secret;
-    expect(errorOf(await call(server, "keys.deleteKey", readOnly, { keyId: "key_missing123" }))).toMatchObject({ status: 404, code: "err:svc:data:key_not_found" });
+    expect(errorOf(await call(server, "keys.deleteKey", readOnly, { keyId: "key_missing123" }))).toMatchObject({
+      status: 404,
+      code: "err:svc:data:key_not_found",
+    });
   });
 });

@@ -14,7 +14,12 @@ export const ALL_KEY_PERMISSIONS = [
   "api.*.verify_key",
 ] as const;
 
-export async function call(server: InProcessServer, operation: string, key: string | undefined, body: unknown): Promise<ApiAnswer> {
+export async function call(
+  server: InProcessServer,
+  operation: string,
+  key: string | undefined,
+  body: unknown,
+): Promise<ApiAnswer> {
   return callApi(server, { path: `/v2/${operation}`, ...(key !== undefined && { key }), body });
 }
 
@@ -28,17 +33,35 @@ export function dataOf(answer: ApiAnswer): unknown {
 
 const Created = v.object({ keyId: v.string(), key: v.string() });
 
-export async function createKey(server: InProcessServer, rootKey: string, body: Record<string, unknown>): Promise<{ keyId: string; key: string }> {
+export async function createKey(
+  server: InProcessServer,
+  rootKey: string,
+  body: Record<string, unknown>,
+): Promise<{ keyId: string; key: string }> {
   return v.parse(Created, dataOf(await call(server, "keys.createKey", rootKey, body)));
 }
 
-export async function getKey(server: InProcessServer, rootKey: string, keyId: string): Promise<v.InferOutput<typeof AnsweredKey>> {
+export async function getKey(
+  server: InProcessServer,
+  rootKey: string,
+  keyId: string,
+): Promise<v.InferOutput<typeof AnsweredKey>> {
   return v.parse(AnsweredKey, dataOf(await call(server, "keys.getKey", rootKey, { keyId })));
 }
 
-const Verified = v.object({ valid: v.boolean(), code: v.string(), credits: v.optional(v.number()), permissions: v.optional(v.array(v.string())) });
+const Verified = v.object({
+  valid: v.boolean(),
+  code: v.string(),
+  credits: v.optional(v.number()),
+  permissions: v.optional(v.array(v.string())),
+});
 
-export async function verify(server: InProcessServer, rootKey: string, key: string, extra: Record<string, unknown> = {}) {
+export async function verify(
+  server: InProcessServer,
+  rootKey: string,
+  key: string,
+  extra: Record<string, unknown> = {},
+) {
   return v.parse(Verified, dataOf(await call(server, "keys.verifyKey", rootKey, { key, ...extra })));
 }
 
@@ -46,17 +69,29 @@ export async function verify(server: InProcessServer, rootKey: string, key: stri
 export function errorOf(answer: ApiAnswer): { status: number; code: string; detail: string; locations: string[] } {
   const { error } = asError(answer);
   const code = `err:${error.type.split("/errors/")[1]?.replaceAll("/", ":") ?? ""}`;
-  return { status: answer.status, code, detail: error.detail, locations: (error.errors ?? []).map((entry) => entry.location) };
+  return {
+    status: answer.status,
+    code,
+    detail: error.detail,
+    locations: (error.errors ?? []).map((entry) => entry.location),
+  };
 }
 
-const KeyPage = v.object({ data: v.array(v.object({ keyId: v.string() })), pagination: v.object({ hasMore: v.boolean(), cursor: v.optional(v.string()) }) });
+const KeyPage = v.object({
+  data: v.array(v.object({ keyId: v.string() })),
+  pagination: v.object({ hasMore: v.boolean(), cursor: v.optional(v.string()) }),
+});
 
 /** Every key id apis.listKeys gives for the API, page after page. */
 export async function listedKeyIds(server: InProcessServer, rootKey: string, apiId: string): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | undefined;
   do {
-    const answer = await call(server, "apis.listKeys", rootKey, { apiId, limit: 100, ...(cursor !== undefined && { cursor }) });
+    const answer = await call(server, "apis.listKeys", rootKey, {
+      apiId,
+      limit: 100,
+      ...(cursor !== undefined && { cursor }),
+    });
     expect(answer.status, answer.text).toBe(200);
     const page = v.parse(KeyPage, answer.json);
     ids.push(...page.data.map((key) => key.keyId));

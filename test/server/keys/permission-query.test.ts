@@ -21,7 +21,16 @@ describe("the verifyKey permission query", () => {
   test("AND binds tighter than OR, and parentheses group", () => {
     expect(parsed("a OR b AND c")).toEqual({
       kind: "or",
-      operands: [{ kind: "permission", name: "a" }, { kind: "and", operands: [{ kind: "permission", name: "b" }, { kind: "permission", name: "c" }] }],
+      operands: [
+        { kind: "permission", name: "a" },
+        {
+          kind: "and",
+          operands: [
+            { kind: "permission", name: "b" },
+            { kind: "permission", name: "c" },
+          ],
+        },
+      ],
     });
     expect(allows("a OR b AND c", ["a"])).toBe(true);
     expect(allows("(a OR b) AND c", ["a"])).toBe(false);
@@ -38,7 +47,10 @@ describe("the verifyKey permission query", () => {
     ["permission_1 AND", "Unexpected end of query. Expected a permission identifier or opening parenthesis."],
     ["(permission_1 AND permission_2", "Missing closing parenthesis ')' at position 30."],
     ["permission_1 AND ()", "Empty parentheses found at position 18."],
-    ["AND permission_1", "Unexpected token 'AND' at position 0. Expected a permission identifier or opening parenthesis."],
+    [
+      "AND permission_1",
+      "Unexpected token 'AND' at position 0. Expected a permission identifier or opening parenthesis.",
+    ],
     ["a b", "Unexpected token 'b' at position 2. The query appears to have extra content"],
     ["(a))", "Unexpected token ')' at position 3."],
     ["a AND $b", "Invalid character '$' found in query at position 6."],
@@ -56,7 +68,10 @@ describe("the verifyKey permission query", () => {
       tree: fc.oneof(
         { depthSize: "small", withCrossShrink: true },
         name.map((text): PermissionQuery => ({ kind: "permission", name: text })),
-        fc.record({ kind: fc.constantFrom("and" as const, "or" as const), operands: fc.array(self("tree"), { minLength: 2, maxLength: 3 }) }),
+        fc.record({
+          kind: fc.constantFrom("and" as const, "or" as const),
+          operands: fc.array(self("tree"), { minLength: 2, maxLength: 3 }),
+        }),
       ),
     }));
     const print = (query: PermissionQuery): string =>
@@ -64,10 +79,13 @@ describe("the verifyKey permission query", () => {
     const flatten = (query: PermissionQuery): PermissionQuery =>
       query.kind === "permission"
         ? query
-        : { kind: query.kind, operands: query.operands.flatMap((operand) => {
-            const flat = flatten(operand);
-            return flat.kind === query.kind ? flat.operands : [flat];
-          }) };
+        : {
+            kind: query.kind,
+            operands: query.operands.flatMap((operand) => {
+              const flat = flatten(operand);
+              return flat.kind === query.kind ? flat.operands : [flat];
+            }),
+          };
     fc.assert(
       fc.property(tree, (query) => {
         const result = parsePermissionQuery(print(query));

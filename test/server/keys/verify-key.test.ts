@@ -46,12 +46,28 @@ afterEach(() => {
 });
 
 function addKey(secret: string, fields: Partial<NewKey> = {}): string {
-  return keyInserter(db)({ workspaceId, apiId, name: secret, secret, enabled: true, createdAt: T0 - 50 * DAY, ...fields });
+  return keyInserter(db)({
+    workspaceId,
+    apiId,
+    name: secret,
+    secret,
+    enabled: true,
+    createdAt: T0 - 50 * DAY,
+    ...fields,
+  });
 }
 
-function verify(secret: string, at: number, extra: Omit<VerifyRequest, "keyHash"> = {}, caller = { workspaceId, permissions: VERIFY_ALL }) {
+function verify(
+  secret: string,
+  at: number,
+  extra: Omit<VerifyRequest, "keyHash"> = {},
+  caller = { workspaceId, permissions: VERIFY_ALL },
+) {
   requests += 1;
-  const result = verifyKey({ keyHash: hashSecret(secret), ...extra }, { store, limiter, caller, requestId: `req_test${requests}`, now: at, region: "test" });
+  const result = verifyKey(
+    { keyHash: hashSecret(secret), ...extra },
+    { store, limiter, caller, requestId: `req_test${requests}`, now: at, region: "test" },
+  );
   if (result.kind !== "verified") throw new Error(`expected a verification, got ${result.kind}`);
   return result.data;
 }
@@ -89,10 +105,19 @@ describe("rate limits", () => {
     addKey("sk_limited", { ratelimits: [{ name: "requests", limit: 2, durationMs: 60_000, autoApply: true }] });
     const start = Math.floor(T0 / 60_000) * 60_000;
     expect(verify("sk_limited", start).ratelimits).toEqual([
-      expect.objectContaining({ name: "requests", exceeded: false, remaining: 1, reset: start + 60_000, autoApply: true }),
+      expect.objectContaining({
+        name: "requests",
+        exceeded: false,
+        remaining: 1,
+        reset: start + 60_000,
+        autoApply: true,
+      }),
     ]);
     expect(verify("sk_limited", start + 1).code).toBe("VALID");
-    expect(verify("sk_limited", start + 2)).toMatchObject({ code: "RATE_LIMITED", ratelimits: [expect.objectContaining({ exceeded: true, remaining: 0 })] });
+    expect(verify("sk_limited", start + 2)).toMatchObject({
+      code: "RATE_LIMITED",
+      ratelimits: [expect.objectContaining({ exceeded: true, remaining: 0 })],
+    });
     expect(verify("sk_limited", start + 60_000).code).toBe("VALID");
   });
 
@@ -106,9 +131,21 @@ describe("rate limits", () => {
 
     const unknown = verifyKey(
       { keyHash: hashSecret("sk_named"), ratelimits: [{ name: "nope" }] },
-      { store, limiter, caller: { workspaceId, permissions: VERIFY_ALL }, requestId: "req_unknown", now: T0, region: "test" },
+      {
+        store,
+        limiter,
+        caller: { workspaceId, permissions: VERIFY_ALL },
+        requestId: "req_unknown",
+        now: T0,
+        region: "test",
+      },
     );
-    expect(unknown).toEqual({ kind: "unknown_ratelimit", index: 0, name: "nope", keyId: expect.stringMatching(/^key_/) as string });
+    expect(unknown).toEqual({
+      kind: "unknown_ratelimit",
+      index: 0,
+      name: "nope",
+      keyId: expect.stringMatching(/^key_/) as string,
+    });
   });
 });
 
@@ -135,7 +172,10 @@ describe("roles", () => {
       roles: ["reader"],
     });
     // The Key object lists them too, as keys.getKey does on the real service.
-    expect(store.findKeyById(keyId, workspaceId)).toMatchObject({ permissions: '["documents.read","users.view"]', roles: '["reader"]' });
+    expect(store.findKeyById(keyId, workspaceId)).toMatchObject({
+      permissions: '["documents.read","users.view"]',
+      roles: '["reader"]',
+    });
   });
 
   test("another workspace's role of the same name grants nothing", () => {
@@ -151,16 +191,28 @@ describe("identity rate limits", () => {
   const start = Math.floor(T0 / PER_MINUTE) * PER_MINUTE;
 
   test("an identity's auto-applied limit is one counter shared by all its keys, reported with the identity", () => {
-    createIdentity(db, { workspaceId, externalId: "org_1", ratelimits: [{ name: "requests", limit: 2, durationMs: PER_MINUTE, autoApply: true }] });
+    createIdentity(db, {
+      workspaceId,
+      externalId: "org_1",
+      ratelimits: [{ name: "requests", limit: 2, durationMs: PER_MINUTE, autoApply: true }],
+    });
     addKey("sk_org_a", { externalId: "org_1" });
     addKey("sk_org_b", { externalId: "org_1" });
 
     const first = verify("sk_org_a", start);
     expect(first.code).toBe("VALID");
-    expect(first.identity).toMatchObject({ externalId: "org_1", ratelimits: [expect.objectContaining({ name: "requests", limit: 2, duration: PER_MINUTE, autoApply: true })] });
-    expect(first.ratelimits).toEqual([expect.objectContaining({ name: "requests", exceeded: false, remaining: 1, autoApply: true })]);
+    expect(first.identity).toMatchObject({
+      externalId: "org_1",
+      ratelimits: [expect.objectContaining({ name: "requests", limit: 2, duration: PER_MINUTE, autoApply: true })],
+    });
+    expect(first.ratelimits).toEqual([
+      expect.objectContaining({ name: "requests", exceeded: false, remaining: 1, autoApply: true }),
+    ]);
     expect(verify("sk_org_b", start + 1).code).toBe("VALID");
-    expect(verify("sk_org_a", start + 2)).toMatchObject({ code: "RATE_LIMITED", ratelimits: [expect.objectContaining({ exceeded: true })] });
+    expect(verify("sk_org_a", start + 2)).toMatchObject({
+      code: "RATE_LIMITED",
+      ratelimits: [expect.objectContaining({ exceeded: true })],
+    });
     expect(verify("sk_org_b", start + 3).code).toBe("RATE_LIMITED");
     expect(verify("sk_org_b", start + PER_MINUTE).code).toBe("VALID");
   });
@@ -174,15 +226,23 @@ describe("identity rate limits", () => {
         { name: "requests", limit: 1, durationMs: PER_MINUTE, autoApply: true },
       ],
     });
-    addKey("sk_org_own", { externalId: "org_2", ratelimits: [{ name: "requests", limit: 5, durationMs: PER_MINUTE, autoApply: true }] });
+    addKey("sk_org_own", {
+      externalId: "org_2",
+      ratelimits: [{ name: "requests", limit: 5, durationMs: PER_MINUTE, autoApply: true }],
+    });
 
     // The key's "requests" (5) replaces the identity's (1).
-    expect(verify("sk_org_own", start).ratelimits).toEqual([expect.objectContaining({ name: "requests", limit: 5, remaining: 4 })]);
+    expect(verify("sk_org_own", start).ratelimits).toEqual([
+      expect.objectContaining({ name: "requests", limit: 5, remaining: 4 }),
+    ]);
     expect(verify("sk_org_own", start + 1).code).toBe("VALID");
     expect(verify("sk_org_own", start + 2, { ratelimits: [{ name: "tokens" }] }).code).toBe("VALID");
     expect(verify("sk_org_own", start + 3, { ratelimits: [{ name: "tokens" }] })).toMatchObject({
       code: "RATE_LIMITED",
-      ratelimits: [expect.objectContaining({ name: "requests", exceeded: false }), expect.objectContaining({ name: "tokens", exceeded: true })],
+      ratelimits: [
+        expect.objectContaining({ name: "requests", exceeded: false }),
+        expect.objectContaining({ name: "tokens", exceeded: true }),
+      ],
     });
   });
 });
@@ -199,10 +259,18 @@ describe("fates and records", () => {
   test("another workspace's key, and a key of an API the root key may not verify, are NOT_FOUND and leave no record", () => {
     addKey("sk_mine");
     const other = createWorkspace(db, "other");
-    expect(verify("sk_mine", T0, {}, { workspaceId: other, permissions: VERIFY_ALL })).toEqual({ valid: false, code: "NOT_FOUND" });
+    expect(verify("sk_mine", T0, {}, { workspaceId: other, permissions: VERIFY_ALL })).toEqual({
+      valid: false,
+      code: "NOT_FOUND",
+    });
     expect(db.prepare("SELECT count(*) FROM key_verifications").pluck().get()).toBe(0);
 
-    const hidden = verify("sk_mine", T0, {}, { workspaceId, permissions: JSON.stringify(["api.api_other.verify_key"]) });
+    const hidden = verify(
+      "sk_mine",
+      T0,
+      {},
+      { workspaceId, permissions: JSON.stringify(["api.api_other.verify_key"]) },
+    );
     expect(hidden).toEqual({ valid: false, code: "NOT_FOUND" });
     expect(verify("sk_mine", T0, {}, { workspaceId, permissions: "[]" })).toEqual({ valid: false, code: "NOT_FOUND" });
     expect(db.prepare("SELECT count(*) FROM key_verifications").pluck().get()).toBe(0);
@@ -213,9 +281,23 @@ describe("fates and records", () => {
     verify("sk_recorded", T0, { tags: ["path=/api/users"] });
     verify("sk_recorded", T0 - DAY);
 
-    const rows = db.prepare("SELECT request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags FROM key_verifications ORDER BY seq").all();
+    const rows = db
+      .prepare(
+        "SELECT request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags FROM key_verifications ORDER BY seq",
+      )
+      .all();
     expect(rows).toEqual([
-      { request_id: `req_test${requests - 1}`, time: T0, workspace_id: workspaceId, key_space_id: apiId, key_id: keyId, external_id: "user_1", outcome: "VALID", region: "test", tags: '["path=/api/users"]' },
+      {
+        request_id: `req_test${requests - 1}`,
+        time: T0,
+        workspace_id: workspaceId,
+        key_space_id: apiId,
+        key_id: keyId,
+        external_id: "user_1",
+        outcome: "VALID",
+        region: "test",
+        tags: '["path=/api/users"]',
+      },
       expect.objectContaining({ time: T0 - DAY, tags: "[]" }),
     ]);
     expect(store.findKeyById(keyId, workspaceId)?.last_used_at).toBe(T0);

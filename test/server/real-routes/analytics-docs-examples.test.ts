@@ -67,14 +67,19 @@ beforeAll(async () => {
   const workspaceId = createWorkspace(server.admin.db, "A year of analytics");
   setAnalyticsRetentionDays(server.admin.db, workspaceId, DOCS_RETENTION_DAYS);
   seedVerifications(server.admin.db, { workspaceId, count: 500, prefix: "year" });
-  yearLong = { workspaceId, rootKey: createRootKey(server.admin.db, { workspaceId, name: "docs", permissions: ["api.*.read_analytics"] }).secret };
+  yearLong = {
+    workspaceId,
+    rootKey: createRootKey(server.admin.db, { workspaceId, name: "docs", permissions: ["api.*.read_analytics"] })
+      .secret,
+  };
 });
 
 afterAll(async () => {
   await server.closeAll();
 });
 
-const run = (sql: string, key: string) => callApi(server, { path: "/v2/analytics.getVerifications", key, body: { query: sql } });
+const run = (sql: string, key: string) =>
+  callApi(server, { path: "/v2/analytics.getVerifications", key, body: { query: sql } });
 
 test("the real analytics docs' examples run in a workspace with a year's retention: 63 of 64 statements, 54 of 55 code blocks (53 of the issue's 54)", async () => {
   const failing = new Map<number, string>();
@@ -105,6 +110,10 @@ test("the real analytics docs' examples run in a workspace with a year's retenti
 test("in a workspace of the default 30-day retention, the four examples reaching further back are refused, as the real service refuses them", async () => {
   for (const [index] of BEYOND_30_DAYS) {
     const answer = await run(examples[index]?.sql ?? "", server.rootKey);
-    expect([index, answer.status, answer.text]).toEqual([index, 400, expect.stringContaining("query_range_exceeds_retention")]);
+    expect([index, answer.status, answer.text]).toEqual([
+      index,
+      400,
+      expect.stringContaining("query_range_exceeds_retention"),
+    ]);
   }
 }, 60_000);

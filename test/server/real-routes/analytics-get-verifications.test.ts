@@ -22,8 +22,20 @@ beforeAll(async () => {
   h = realHarness(server);
   analyst = h.rootKey(["api.*.read_analytics"]);
   // Five verifications of the last seconds, one a week old, and another workspace's, as the real tests write them.
-  seedVerifications(server.admin.db, { workspaceId: h.workspaceId, count: 5, now: Date.now(), prefix: "recent", keys: 1 });
-  seedVerifications(server.admin.db, { workspaceId: h.workspaceId, count: 1, now: Date.now() - 7 * DAY, prefix: "week", keys: 1 });
+  seedVerifications(server.admin.db, {
+    workspaceId: h.workspaceId,
+    count: 5,
+    now: Date.now(),
+    prefix: "recent",
+    keys: 1,
+  });
+  seedVerifications(server.admin.db, {
+    workspaceId: h.workspaceId,
+    count: 1,
+    now: Date.now() - 7 * DAY,
+    prefix: "week",
+    keys: 1,
+  });
   const other = h.workspace();
   seedVerifications(server.admin.db, { workspaceId: other, count: 5, prefix: "other" });
 });
@@ -52,11 +64,15 @@ describe("200", () => {
   });
 
   test("Test200_QueryWithin30DaysRetention", async () => {
-    expect((await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 7 DAY")).status).toBe(200);
+    expect(
+      (await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 7 DAY")).status,
+    ).toBe(200);
   });
 
   test("Test200_QueryAtExact30DayRetentionLimit", async () => {
-    expect((await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 30 DAY")).status).toBe(200);
+    expect(
+      (await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 30 DAY")).status,
+    ).toBe(200);
   });
 
   test("Test200_RLSWorkspaceIsolation: only the workspace's own rows, and time (ms) against now() compared as ClickHouse does", async () => {
@@ -70,11 +86,17 @@ describe("200", () => {
   });
 
   test("source on the aggregated tables (the docs' gateway example runs)", async () => {
-    expect(await rows("SELECT app_id, SUM(count) AS n FROM key_verifications_per_day_v1 WHERE source = 'gateway' GROUP BY app_id")).toEqual([]);
+    expect(
+      await rows(
+        "SELECT app_id, SUM(count) AS n FROM key_verifications_per_day_v1 WHERE source = 'gateway' GROUP BY app_id",
+      ),
+    ).toEqual([]);
   });
 
   test("groupArray(DISTINCT …) (the docs' error types example runs)", async () => {
-    const [row] = await rows("SELECT groupArray(DISTINCT outcome) AS outcomes FROM key_verifications_per_day_v1 WHERE time >= now() - INTERVAL 7 DAY");
+    const [row] = await rows(
+      "SELECT groupArray(DISTINCT outcome) AS outcomes FROM key_verifications_per_day_v1 WHERE time >= now() - INTERVAL 7 DAY",
+    );
     expect(row?.outcomes).toEqual(expect.arrayContaining(["VALID"]));
   });
 });
@@ -92,11 +114,32 @@ describe("200: analytics narrowed to some APIs (api.<apiId>.read_analytics)", ()
     api1 = h.api(workspace);
     api2 = h.api(workspace);
     const now = Date.now();
-    seedVerifications(server.admin.db, { workspaceId: workspace, count: 3, now, prefix: `${api1}_`, keySpaceId: api1, keys: 2 });
-    seedVerifications(server.admin.db, { workspaceId: workspace, count: 5, now, prefix: `${api2}_`, keySpaceId: api2, keys: 2 });
+    seedVerifications(server.admin.db, {
+      workspaceId: workspace,
+      count: 3,
+      now,
+      prefix: `${api1}_`,
+      keySpaceId: api1,
+      keys: 2,
+    });
+    seedVerifications(server.admin.db, {
+      workspaceId: workspace,
+      count: 5,
+      now,
+      prefix: `${api2}_`,
+      keySpaceId: api2,
+      keys: 2,
+    });
     const other = h.workspace();
     otherWorkspaceApi = h.api(other);
-    seedVerifications(server.admin.db, { workspaceId: other, count: 4, now, prefix: `${otherWorkspaceApi}_`, keySpaceId: otherWorkspaceApi, keys: 2 });
+    seedVerifications(server.admin.db, {
+      workspaceId: other,
+      count: 4,
+      now,
+      prefix: `${otherWorkspaceApi}_`,
+      keySpaceId: otherWorkspaceApi,
+      keys: 2,
+    });
     narrowed = h.rootKey([`api.${api1}.read_analytics`], workspace);
   });
 
@@ -111,14 +154,15 @@ describe("200: analytics narrowed to some APIs (api.<apiId>.read_analytics)", ()
   });
 
   test("Test200_PermissionFiltersByKeySpaceId", async () => {
-    expect(await rowsAs(narrowed, "SELECT key_space_id, COUNT(*) as count FROM key_verifications_v1 GROUP BY key_space_id")).toEqual([
-      { key_space_id: api1, count: 3 },
-    ]);
+    expect(
+      await rowsAs(narrowed, "SELECT key_space_id, COUNT(*) as count FROM key_verifications_v1 GROUP BY key_space_id"),
+    ).toEqual([{ key_space_id: api1, count: 3 }]);
   });
 
   test("Test200_InaccessibleKeySpacesReturnNoData", async () => {
     const wildcard = h.rootKey(["api.*.read_analytics"], workspace);
-    const sql = (keySpaceId: string) => `SELECT key_space_id FROM key_verifications_v1 WHERE key_space_id = '${keySpaceId}'`;
+    const sql = (keySpaceId: string) =>
+      `SELECT key_space_id FROM key_verifications_v1 WHERE key_space_id = '${keySpaceId}'`;
     expect(await rowsAs(wildcard, sql(api2))).toHaveLength(5);
     for (const keySpaceId of [api2, "ks_nonexistent123"]) expect(await rowsAs(narrowed, sql(keySpaceId))).toEqual([]);
   });
@@ -129,13 +173,22 @@ describe("200: analytics narrowed to some APIs (api.<apiId>.read_analytics)", ()
   });
 
   test("this server's own check: another workspace's API, or a deleted one, names no rows", async () => {
-    expect(await rowsAs(h.rootKey([`api.${otherWorkspaceApi}.read_analytics`], workspace), "SELECT key_space_id FROM key_verifications_v1")).toEqual([]);
+    expect(
+      await rowsAs(
+        h.rootKey([`api.${otherWorkspaceApi}.read_analytics`], workspace),
+        "SELECT key_space_id FROM key_verifications_v1",
+      ),
+    ).toEqual([]);
     const own = h.workspace();
     const deleted = h.api(own);
     seedVerifications(server.admin.db, { workspaceId: own, count: 2, prefix: `${deleted}_`, keySpaceId: deleted });
     server.admin.db.prepare("UPDATE apis SET deleted_at = ? WHERE id = ?").run(Date.now(), deleted);
-    expect(await rowsAs(h.rootKey(["api.*.read_analytics"], own), "SELECT key_space_id FROM key_verifications_v1")).toHaveLength(2);
-    expect(await rowsAs(h.rootKey([`api.${deleted}.read_analytics`], own), "SELECT key_space_id FROM key_verifications_v1")).toEqual([]);
+    expect(
+      await rowsAs(h.rootKey(["api.*.read_analytics"], own), "SELECT key_space_id FROM key_verifications_v1"),
+    ).toHaveLength(2);
+    expect(
+      await rowsAs(h.rootKey([`api.${deleted}.read_analytics`], own), "SELECT key_space_id FROM key_verifications_v1"),
+    ).toEqual([]);
   });
 
   test("this server's own check: two APIs' permissions read both, and nothing else", async () => {
@@ -146,15 +199,30 @@ describe("200: analytics narrowed to some APIs (api.<apiId>.read_analytics)", ()
   // Every way a query could reach rows: each must count the first API's 3 verifications (or their sums), never more.
   test.each([
     ["a CTE", "WITH v AS (SELECT * FROM key_verifications_v1) SELECT COUNT(*) AS n FROM v"],
-    ["a subquery", "SELECT COUNT(*) AS n FROM (SELECT key_space_id FROM key_verifications_v1 WHERE key_space_id IN (SELECT key_space_id FROM key_verifications_v1))"],
-    ["a scalar subquery in the WHERE", "SELECT COUNT(*) AS n FROM key_verifications_v1 WHERE key_space_id <> (SELECT 'x')"],
-    ["a UNION", "SELECT COUNT(*) AS n FROM (SELECT request_id FROM key_verifications_v1 UNION ALL SELECT request_id FROM key_verifications_v1 WHERE false)"],
+    [
+      "a subquery",
+      "SELECT COUNT(*) AS n FROM (SELECT key_space_id FROM key_verifications_v1 WHERE key_space_id IN (SELECT key_space_id FROM key_verifications_v1))",
+    ],
+    [
+      "a scalar subquery in the WHERE",
+      "SELECT COUNT(*) AS n FROM key_verifications_v1 WHERE key_space_id <> (SELECT 'x')",
+    ],
+    [
+      "a UNION",
+      "SELECT COUNT(*) AS n FROM (SELECT request_id FROM key_verifications_v1 UNION ALL SELECT request_id FROM key_verifications_v1 WHERE false)",
+    ],
     ["the per-minute rollup", "SELECT SUM(count) AS n FROM key_verifications_per_minute_v1"],
     ["the per-hour rollup", "SELECT SUM(count) AS n FROM key_verifications_per_hour_v1"],
     ["the per-day rollup", "SELECT SUM(count) AS n FROM key_verifications_per_day_v1"],
     ["the per-month rollup", "SELECT SUM(count) AS n FROM key_verifications_per_month_v1"],
-    ["a join of two tables", "SELECT COUNT(DISTINCT r.request_id) AS n FROM key_verifications_v1 r JOIN key_verifications_per_hour_v1 h ON r.key_id = h.key_id"],
-    ["an OR that names the other key space", `SELECT COUNT(*) AS n FROM key_verifications_v1 WHERE key_space_id = 'x' OR true`],
+    [
+      "a join of two tables",
+      "SELECT COUNT(DISTINCT r.request_id) AS n FROM key_verifications_v1 r JOIN key_verifications_per_hour_v1 h ON r.key_id = h.key_id",
+    ],
+    [
+      "an OR that names the other key space",
+      `SELECT COUNT(*) AS n FROM key_verifications_v1 WHERE key_space_id = 'x' OR true`,
+    ],
   ])("only the permitted API's rows through %s", async (_, sql) => {
     expect((await rowsAs(narrowed, sql)).map((row) => Number(row.n))).toEqual([3]);
   });
@@ -163,7 +231,9 @@ describe("200: analytics narrowed to some APIs (api.<apiId>.read_analytics)", ()
     // The two APIs' keys share their ids here: only the key-space filter keeps them apart.
     const sql = `SELECT key_id, SUM(count) AS n FROM key_verifications_per_hour_v1 WHERE time >= now() - INTERVAL 36 HOUR AND key_id IN ('key_${workspace}_0', 'key_${workspace}_1') GROUP BY key_id ORDER BY key_id`;
     expect((await rowsAs(narrowed, sql)).map((row) => Number(row.n))).toEqual([2, 1]);
-    expect((await rowsAs(h.rootKey(["api.*.read_analytics"], workspace), sql)).map((row) => Number(row.n))).toEqual([5, 3]);
+    expect((await rowsAs(h.rootKey(["api.*.read_analytics"], workspace), sql)).map((row) => Number(row.n))).toEqual([
+      5, 3,
+    ]);
   });
 
   test("this server's own check: URN-form permissions read no analytics, not even the admin grant (the real handler reads none)", async () => {
@@ -188,15 +258,22 @@ describe("the ClickHouse the docs' examples use", () => {
   test("Test200_QueryWithCustomRetention90Days", async () => {
     const workspace = h.workspace();
     setAnalyticsRetentionDays(server.admin.db, workspace, 90);
-    const answer = await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 60 DAY", h.rootKey(["api.*.read_analytics"], workspace));
+    const answer = await query(
+      "SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 60 DAY",
+      h.rootKey(["api.*.read_analytics"], workspace),
+    );
     expect(answer.status, answer.text).toBe(200);
   });
 
   test("a number against an aggregated table's Date is compared as its day number, as ClickHouse does", async () => {
     // 1704067200000 read as a day number lies far in the future: every day is before it (an upper bound, so no retention check).
     const all = await rows("SELECT SUM(count) AS n FROM key_verifications_per_day_v1");
-    expect(await rows("SELECT SUM(count) AS n FROM key_verifications_per_day_v1 WHERE time < 1704067200000")).toEqual(all);
-    expect(await rows("SELECT COUNT(*) AS n FROM key_verifications_per_day_v1 WHERE time <= 20000")).toEqual([{ n: 0 }]);
+    expect(await rows("SELECT SUM(count) AS n FROM key_verifications_per_day_v1 WHERE time < 1704067200000")).toEqual(
+      all,
+    );
+    expect(await rows("SELECT COUNT(*) AS n FROM key_verifications_per_day_v1 WHERE time <= 20000")).toEqual([
+      { n: 0 },
+    ]);
   });
 });
 
@@ -221,7 +298,9 @@ describe("400", () => {
   });
 
   test("Test400_UnknownColumn", async () => {
-    const error = errorOf(await query("SELECT nonexistent_column FROM key_verifications_v1 WHERE time >= now() - INTERVAL 7 DAY"));
+    const error = errorOf(
+      await query("SELECT nonexistent_column FROM key_verifications_v1 WHERE time >= now() - INTERVAL 7 DAY"),
+    );
     expect(error.status).toBe(400);
     expect(error.type).toContain("invalid_analytics_query");
     expect(error.detail).toContain("Unknown");
@@ -250,7 +329,9 @@ describe("400", () => {
   });
 
   test("Test400_QueryBeyond30Days", async () => {
-    const error = errorOf(await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 60 DAY"));
+    const error = errorOf(
+      await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 60 DAY"),
+    );
     expect(error.status).toBe(400);
     expect(error.type).toContain("query_range_exceeds_retention");
     expect(error.detail).toContain("30 days");
@@ -260,7 +341,10 @@ describe("400", () => {
     const workspace = h.workspace();
     setAnalyticsRetentionDays(server.admin.db, workspace, 90);
     const error = errorOf(
-      await query("SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 120 DAY", h.rootKey(["api.*.read_analytics"], workspace)),
+      await query(
+        "SELECT COUNT(*) as count FROM key_verifications_v1 WHERE time >= now() - INTERVAL 120 DAY",
+        h.rootKey(["api.*.read_analytics"], workspace),
+      ),
     );
     expect(error.status).toBe(400);
     expect(error.type).toContain("query_range_exceeds_retention");
@@ -304,6 +388,8 @@ describe("401 and 403", () => {
   });
 
   test("Test403_NoAnalyticsPermission", async () => {
-    expect(errorOf(await query("SELECT COUNT(*) FROM key_verifications_v1", h.rootKey(["api.*.read_key"]))).status).toBe(403);
+    expect(
+      errorOf(await query("SELECT COUNT(*) FROM key_verifications_v1", h.rootKey(["api.*.read_key"]))).status,
+    ).toBe(403);
   });
 });

@@ -25,7 +25,9 @@ afterAll(() => server.close());
 const createApi = (body: unknown, key = creator) => h.call("apis.createApi", body, { key });
 const storedApi = (apiId: string) =>
   server.admin.db
-    .prepare<[string], { name: string; workspace_id: string; deleted_at: number | null }>("SELECT name, workspace_id, deleted_at FROM apis WHERE id = ?")
+    .prepare<[string], { name: string; workspace_id: string; deleted_at: number | null }>(
+      "SELECT name, workspace_id, deleted_at FROM apis WHERE id = ?",
+    )
     .get(apiId);
 
 describe("200", () => {
@@ -86,7 +88,9 @@ describe("400", () => {
 
 describe("401", () => {
   test("invalid auth token", async () => {
-    expect((await h.call("apis.createApi", { name: "test-api" }, { authorization: "Bearer invalid_token" })).status).toBe(401);
+    expect(
+      (await h.call("apis.createApi", { name: "test-api" }, { authorization: "Bearer invalid_token" })).status,
+    ).toBe(401);
   });
 });
 

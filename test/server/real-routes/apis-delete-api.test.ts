@@ -23,7 +23,8 @@ beforeAll(() => {
 afterAll(() => server.close());
 
 const deleteApi = (body: unknown, key = deleter) => h.call("apis.deleteApi", body, { key });
-const deletedAt = (apiId: string) => server.admin.db.prepare("SELECT deleted_at FROM apis WHERE id = ?").pluck().get(apiId);
+const deletedAt = (apiId: string) =>
+  server.admin.db.prepare("SELECT deleted_at FROM apis WHERE id = ?").pluck().get(apiId);
 
 describe("200", () => {
   test.each([["delete api without keys"], ["delete api immediately after creation"]])("%s", async () => {
@@ -79,7 +80,9 @@ describe("401", () => {
   });
 
   test("invalid authorization token", async () => {
-    const error = errorOf(await h.call("apis.deleteApi", { apiId: "api_1234" }, { authorization: "Bearer invalid_token" }));
+    const error = errorOf(
+      await h.call("apis.deleteApi", { apiId: "api_1234" }, { authorization: "Bearer invalid_token" }),
+    );
     expect(error.status).toBe(401);
     expect(error.detail).toBe("The provided root key is invalid. We could not find the requested key.");
   });
@@ -142,9 +145,13 @@ describe("412", () => {
     const { secret } = h.key(apiId);
     expect((await deleteApi({ apiId })).status).toBe(412);
     const verifier = h.rootKey(["api.*.verify_key"]);
-    expect((await h.call("keys.verifyKey", { key: secret }, { key: verifier })).json).toMatchObject({ data: { valid: true } });
+    expect((await h.call("keys.verifyKey", { key: secret }, { key: verifier })).json).toMatchObject({
+      data: { valid: true },
+    });
     updateApi(server.admin.db, apiId, { deleteProtection: false });
     expect((await deleteApi({ apiId })).status).toBe(200);
-    expect((await h.call("keys.verifyKey", { key: secret }, { key: verifier })).json).toMatchObject({ data: { valid: false, code: "NOT_FOUND" } });
+    expect((await h.call("keys.verifyKey", { key: secret }, { key: verifier })).json).toMatchObject({
+      data: { valid: false, code: "NOT_FOUND" },
+    });
   });
 });

@@ -15,7 +15,13 @@ let reader: string;
 const secrets: string[] = [];
 
 const Page = v.object({
-  data: v.array(v.looseObject({ keyId: v.string(), start: v.string(), ratelimits: v.optional(v.array(v.looseObject({ name: v.string(), limit: v.number() }))) })),
+  data: v.array(
+    v.looseObject({
+      keyId: v.string(),
+      start: v.string(),
+      ratelimits: v.optional(v.array(v.looseObject({ name: v.string(), limit: v.number() }))),
+    }),
+  ),
   pagination: v.object({ cursor: v.optional(v.string()), hasMore: v.boolean() }),
 });
 
@@ -24,8 +30,11 @@ beforeAll(() => {
   h = realHarness(server);
   apiId = h.api();
   reader = h.rootKey(["api.*.read_key", "api.*.read_api", "api.*.decrypt_key"]);
-  for (let index = 0; index < 3; index += 1) secrets.push(h.key(apiId, { externalId: "identity_1", meta: { index } }).secret);
-  secrets.push(h.key(apiId, { ratelimits: [{ name: "api_calls", limit: 100, durationMs: 60_000, autoApply: true }] }).secret);
+  for (let index = 0; index < 3; index += 1)
+    secrets.push(h.key(apiId, { externalId: "identity_1", meta: { index } }).secret);
+  secrets.push(
+    h.key(apiId, { ratelimits: [{ name: "api_calls", limit: 100, durationMs: 60_000, autoApply: true }] }).secret,
+  );
   secrets.push(h.key(apiId).secret);
 });
 
@@ -247,7 +256,9 @@ describe("404", () => {
   test("deleted API", async () => {
     const deleted = h.api();
     h.key(deleted);
-    expect((await h.call("apis.deleteApi", { apiId: deleted }, { key: h.rootKey(["api.*.delete_api"]) })).status).toBe(200);
+    expect((await h.call("apis.deleteApi", { apiId: deleted }, { key: h.rootKey(["api.*.delete_api"]) })).status).toBe(
+      200,
+    );
     expect(errorOf(await list({ apiId: deleted })).status).toBe(404);
   });
 
@@ -266,7 +277,11 @@ describe("404", () => {
 
 describe("412", () => {
   test("decrypt with wildcard permission should work (served differently: 412, keys are never stored recoverable here)", async () => {
-    expect(errorOf(await list({ apiId, decrypt: true }, h.rootKey(["api.*.read_key", "api.*.read_api", "api.*.decrypt_key"]))).status).toBe(412);
+    expect(
+      errorOf(
+        await list({ apiId, decrypt: true }, h.rootKey(["api.*.read_key", "api.*.read_api", "api.*.decrypt_key"])),
+      ).status,
+    ).toBe(412);
   });
 
   test("Try decrypting key without opt-in", async () => {

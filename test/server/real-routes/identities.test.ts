@@ -21,7 +21,10 @@ const Identity = v.object({
   ratelimits: v.optional(v.array(RateLimit)),
 });
 const One = v.object({ data: Identity });
-const Page = v.object({ data: v.array(Identity), pagination: v.object({ cursor: v.optional(v.string()), hasMore: v.boolean() }) });
+const Page = v.object({
+  data: v.array(Identity),
+  pagination: v.object({ cursor: v.optional(v.string()), hasMore: v.boolean() }),
+});
 
 beforeAll(() => {
   server = startInProcess();
@@ -56,7 +59,11 @@ describe("getIdentity", () => {
   describe("200", () => {
     test("TestGetIdentity_AuthorizesCanonicalURNPermission", async () => {
       identity(h.workspaceId, "test_user_urn");
-      const answer = await h.call("identities.getIdentity", { identity: "test_user_urn" }, { key: h.rootKey([h.urn("projects/*/identities/*", "read_identity")]) });
+      const answer = await h.call(
+        "identities.getIdentity",
+        { identity: "test_user_urn" },
+        { key: h.rootKey([h.urn("projects/*/identities/*", "read_identity")]) },
+      );
       expect(answer.status, answer.text).toBe(200);
     });
 
@@ -80,8 +87,18 @@ describe("getIdentity", () => {
     test("retrieve identity with large metadata", async () => {
       const meta = {
         user_profile: { name: "Large Meta User", bio: "Lorem ipsum dolor sit amet ".repeat(50) },
-        subscription: { plan: "enterprise", history: [{ date: "2021-01-01", plan: "free" }, { date: "2022-01-01", plan: "enterprise" }] },
-        devices: [{ type: "mobile", os: "iOS" }, { type: "desktop", os: "Windows" }, { type: "tablet", os: "Android" }],
+        subscription: {
+          plan: "enterprise",
+          history: [
+            { date: "2021-01-01", plan: "free" },
+            { date: "2022-01-01", plan: "enterprise" },
+          ],
+        },
+        devices: [
+          { type: "mobile", os: "iOS" },
+          { type: "desktop", os: "Windows" },
+          { type: "tablet", os: "Android" },
+        ],
       };
       expect(JSON.stringify(meta).length).toBeGreaterThan(1000);
       identity(h.workspaceId, "test_user_large_meta", { meta });
@@ -135,7 +152,9 @@ describe("getIdentity", () => {
     });
 
     test("malformed Authorization header", async () => {
-      const error = errorOf(await h.call("identities.getIdentity", { identity: "test_123" }, { authorization: "InvalidFormat xyz" }));
+      const error = errorOf(
+        await h.call("identities.getIdentity", { identity: "test_123" }, { authorization: "InvalidFormat xyz" }),
+      );
       expect(error.status).toBe(400);
       expect(error.type).toMatch(/\/authentication\/malformed$/);
     });
@@ -143,7 +162,9 @@ describe("getIdentity", () => {
 
   describe("401", () => {
     test("invalid root key", async () => {
-      const error = errorOf(await h.call("identities.getIdentity", { identity: "identity_123" }, { authorization: "Bearer invalid_key" }));
+      const error = errorOf(
+        await h.call("identities.getIdentity", { identity: "identity_123" }, { authorization: "Bearer invalid_key" }),
+      );
       expect(error.status).toBe(401);
       expect(error.type).toMatch(/\/authentication\/key_not_found$/);
     });
@@ -218,7 +239,10 @@ describe("listIdentities", () => {
 
   describe("200", () => {
     test("TestListIdentities_AuthorizesCanonicalURNPermission", async () => {
-      const { data } = await list({}, h.rootKey([h.urn("projects/*/identities/*", "read_identity", workspaceId)], workspaceId));
+      const { data } = await list(
+        {},
+        h.rootKey([h.urn("projects/*/identities/*", "read_identity", workspaceId)], workspaceId),
+      );
       expect(data).toHaveLength(externalIds.length);
     });
 
@@ -227,7 +251,10 @@ describe("listIdentities", () => {
       expect(data.map((row) => row.externalId).sort()).toEqual([...externalIds].sort());
       for (const [i, externalId] of externalIds.entries()) {
         const row = data.find((listed) => listed.externalId === externalId);
-        if (i % 2 === 0) expect(row?.ratelimits).toEqual([expect.objectContaining({ name: "api_calls", limit: 100, duration: 60_000 })]);
+        if (i % 2 === 0)
+          expect(row?.ratelimits).toEqual([
+            expect.objectContaining({ name: "api_calls", limit: 100, duration: 60_000 }),
+          ]);
       }
     });
 
@@ -287,13 +314,17 @@ describe("listIdentities", () => {
         expect(await found("b_b")).toEqual([]);
       });
       test("no matches returns empty list", async () => expect(await found("does-not-exist")).toEqual([]));
-      test("whitespace-only search returns all", async () => expect(await found("   ")).toEqual(["acme_alice", "acme_bob", "discount_100%_user"]));
+      test("whitespace-only search returns all", async () =>
+        expect(await found("   ")).toEqual(["acme_alice", "acme_bob", "discount_100%_user"]));
     });
 
     test("verify complete response structure", async () => {
       for (const row of (await list()).data) {
         expect(row.externalId).not.toBe("");
-        const limits = server.admin.db.prepare("SELECT count(*) FROM identity_ratelimits WHERE identity_id = ?").pluck().get(row.id);
+        const limits = server.admin.db
+          .prepare("SELECT count(*) FROM identity_ratelimits WHERE identity_id = ?")
+          .pluck()
+          .get(row.id);
         expect(row.ratelimits?.length ?? 0).toBe(limits);
       }
     });
@@ -314,11 +345,16 @@ describe("listIdentities", () => {
 
     test("invalid cursor format", async () => {
       // The real test accepts a 400 or a 200: a cursor here is the last id seen, so any string reads on from it.
-      expect((await h.call("identities.listIdentities", { cursor: "invalid_cursor_format" }, { key: reader })).status).toBe(200);
+      expect(
+        (await h.call("identities.listIdentities", { cursor: "invalid_cursor_format" }, { key: reader })).status,
+      ).toBe(200);
     });
 
     test("malformed JSON body", async () => {
-      expect((await h.call("identities.listIdentities", '{"limit": 5, "cursor": "missing_quote_here}', { key: reader })).status).toBe(400);
+      expect(
+        (await h.call("identities.listIdentities", '{"limit": 5, "cursor": "missing_quote_here}', { key: reader }))
+          .status,
+      ).toBe(400);
     });
   });
 
@@ -328,11 +364,15 @@ describe("listIdentities", () => {
     });
 
     test("malformed Authorization header", async () => {
-      expect(errorOf(await h.call("identities.listIdentities", {}, { authorization: "InvalidFormat xyz" })).status).toBe(400);
+      expect(
+        errorOf(await h.call("identities.listIdentities", {}, { authorization: "InvalidFormat xyz" })).status,
+      ).toBe(400);
     });
 
     test("invalid root key (served differently: 401, as every other route's test of an unknown root key)", async () => {
-      expect(errorOf(await h.call("identities.listIdentities", {}, { authorization: "Bearer invalid_key" })).status).toBe(401);
+      expect(
+        errorOf(await h.call("identities.listIdentities", {}, { authorization: "Bearer invalid_key" })).status,
+      ).toBe(401);
     });
   });
 
@@ -352,12 +392,17 @@ describe("listIdentities", () => {
     });
 
     test.each([["with permission for only specific environment"], ["with wildcard permission"]])("%s", async () => {
-      const listed = (await list({}, h.rootKey(["identity.*.read_identity"], workspaceId))).data.map((row) => row.externalId);
+      const listed = (await list({}, h.rootKey(["identity.*.read_identity"], workspaceId))).data.map(
+        (row) => row.externalId,
+      );
       expect(listed).toEqual(expect.arrayContaining(["test_user_default", "test_user_prod", "test_user_staging"]));
     });
 
     test("with exact legacy permission and targeted search", async () => {
-      const page = await list({ search: "test_user_prod" }, h.rootKey([`identity.${prodId}.read_identity`], workspaceId));
+      const page = await list(
+        { search: "test_user_prod" },
+        h.rootKey([`identity.${prodId}.read_identity`], workspaceId),
+      );
       expect(page.data.map((row) => row.id)).toEqual([prodId]);
     });
   });
@@ -372,7 +417,9 @@ describe("listIdentities", () => {
     beforeAll(() => {
       const scale = h.workspace();
       key = h.rootKey(["identity.*.read_identity"], scale);
-      const insert = server.admin.db.prepare("INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES (?, ?, ?, 0)");
+      const insert = server.admin.db.prepare(
+        "INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES (?, ?, ?, 0)",
+      );
       server.admin.db.transaction(() => {
         for (let n = 1; n <= 1000; n++) {
           const digits = String(n).padStart(9, "0");

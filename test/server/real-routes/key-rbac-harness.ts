@@ -19,7 +19,10 @@ export function insertPermission(server: InProcessServer, workspaceId: string, s
 
 /** The permission slugs a key holds directly, as stored. */
 export function keyPermissions(server: InProcessServer, keyId: string): string[] {
-  const stored = server.admin.db.prepare<[string], string>("SELECT permissions FROM keys WHERE id = ?").pluck().get(keyId);
+  const stored = server.admin.db
+    .prepare<[string], string>("SELECT permissions FROM keys WHERE id = ?")
+    .pluck()
+    .get(keyId);
   return v.parse(v.array(v.string()), JSON.parse(stored ?? "[]")).sort();
 }
 
@@ -38,7 +41,11 @@ export async function listData(h: RealHarness, operation: string, body: object, 
  * The 401 tests (TestAuthenticationErrors) keys.{add,remove,set}Permissions share, name for name: the request `body`
  * (made once the harness `h` exists) sent with each Authorization header.
  */
-export function describePermissionRouteAuthentication(operation: string, harness: () => RealHarness, body: () => object): void {
+export function describePermissionRouteAuthentication(
+  operation: string,
+  harness: () => RealHarness,
+  body: () => object,
+): void {
   describe("401", () => {
     let request: object;
     beforeAll(() => {

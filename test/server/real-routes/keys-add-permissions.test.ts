@@ -31,14 +31,20 @@ describe("200", () => {
   test("add single permission by name", async () => {
     const keyId = newKey();
     const id = permission("documents.write.single.name");
-    expect(await added({ keyId, permissions: ["documents.write.single.name"] })).toEqual([expect.objectContaining({ id, name: "documents.write.single.name" })]);
+    expect(await added({ keyId, permissions: ["documents.write.single.name"] })).toEqual([
+      expect.objectContaining({ id, name: "documents.write.single.name" }),
+    ]);
     expect(keyPermissions(server, keyId)).toEqual(["documents.write.single.name"]);
   });
 
   test("add multiple permissions", async () => {
     const keyId = newKey();
     const ids = [permission("documents.read.multiple"), permission("documents.write.multiple")];
-    expect((await added({ keyId, permissions: ["documents.read.multiple", "documents.write.multiple"] })).map((row) => row.id).sort()).toEqual(ids.sort());
+    expect(
+      (await added({ keyId, permissions: ["documents.read.multiple", "documents.write.multiple"] }))
+        .map((row) => row.id)
+        .sort(),
+    ).toEqual(ids.sort());
     expect(keyPermissions(server, keyId)).toHaveLength(2);
   });
 
@@ -65,18 +71,27 @@ describe("200", () => {
     const keyId = newKey();
     const id = permission("documents.write.urn.add");
     const urnKey = h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]);
-    expect(await added({ keyId, permissions: ["documents.write.urn.add"] }, urnKey)).toEqual([expect.objectContaining({ id })]);
+    expect(await added({ keyId, permissions: ["documents.write.urn.add"] }, urnKey)).toEqual([
+      expect.objectContaining({ id }),
+    ]);
   });
 
   test("urn create_permission can create missing permission while adding", async () => {
     const keyId = newKey();
-    const urnKey = h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key"), h.urn("rbac/permissions/*", "create_permission")]);
-    expect((await added({ keyId, permissions: ["documents.write.urn.create"] }, urnKey)).map((row) => row.name)).toEqual(["documents.write.urn.create"]);
+    const urnKey = h.rootKey([
+      h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key"),
+      h.urn("rbac/permissions/*", "create_permission"),
+    ]);
+    expect(
+      (await added({ keyId, permissions: ["documents.write.urn.create"] }, urnKey)).map((row) => row.name),
+    ).toEqual(["documents.write.urn.create"]);
   });
 
   test("this server's own check: rbac.*.create_permission creates a missing permission while adding", async () => {
     const keyId = newKey();
-    expect((await added({ keyId, permissions: ["documents.write.legacy.create"] })).map((row) => row.name)).toEqual(["documents.write.legacy.create"]);
+    expect((await added({ keyId, permissions: ["documents.write.legacy.create"] })).map((row) => row.name)).toEqual([
+      "documents.write.legacy.create",
+    ]);
   });
 
   test("TestAddPermissionsConcurrent", async () => {
@@ -84,7 +99,9 @@ describe("200", () => {
     const names = Array.from({ length: 10 }, (_, i) => `concurrent.permission.${i}`);
     for (const name of names) permission(name);
     await added({ keyId, permissions: [names[0]] });
-    const answers = await Promise.all(names.map((_, i) => add({ keyId, permissions: [names[i], names[(i + 1) % 10], names[(i + 2) % 10]] })));
+    const answers = await Promise.all(
+      names.map((_, i) => add({ keyId, permissions: [names[i], names[(i + 1) % 10], names[(i + 2) % 10]] })),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(names.map(() => 200));
     expect(keyPermissions(server, keyId)).toEqual([...names].sort());
   });
@@ -114,21 +131,33 @@ describe("400", () => {
   test.each([
     ["permission not found by id", "perm_2ZxY8kz7NwVhR4vZ3G9f"],
     ["permission not found by slug", "nonexistent.permission"],
-  ])("%s (served differently: 403, the real handler's answer without create_permission; the real test's 404 is its key's, which has no API)", async (_, wanted) => {
-    const error = errorOf(await add({ keyId, permissions: [wanted] }, validator));
-    expect(error.status).toBe(403);
-    expect(error.detail).toContain("rbac.*.create_permission");
-    expect(keyPermissions(server, keyId)).toEqual([]);
-  });
+  ])(
+    "%s (served differently: 403, the real handler's answer without create_permission; the real test's 404 is its key's, which has no API)",
+    async (_, wanted) => {
+      const error = errorOf(await add({ keyId, permissions: [wanted] }, validator));
+      expect(error.status).toBe(403);
+      expect(error.detail).toContain("rbac.*.create_permission");
+      expect(keyPermissions(server, keyId)).toEqual([]);
+    },
+  );
 
   test("key not found", async () => {
-    const error = errorOf(await add({ keyId: "key_2ZxY8kz7NwVhR4vZ3G9f", permissions: [permission("documents.read.keynotfound")] }, validator));
+    const error = errorOf(
+      await add(
+        { keyId: "key_2ZxY8kz7NwVhR4vZ3G9f", permissions: [permission("documents.read.keynotfound")] },
+        validator,
+      ),
+    );
     expect(error.status).toBe(404);
     expect(error.detail).toContain("key was not found");
   });
 });
 
-describePermissionRouteAuthentication("keys.addPermissions", () => h, () => ({ keyId: newKey(), permissions: [permission("documents.read.auth")] }));
+describePermissionRouteAuthentication(
+  "keys.addPermissions",
+  () => h,
+  () => ({ keyId: newKey(), permissions: [permission("documents.read.auth")] }),
+);
 
 describe("403", () => {
   let body: { keyId: string; permissions: string[] };
@@ -149,7 +178,12 @@ describe("403", () => {
 
   test("key belongs to different workspace", async () => {
     const other = h.key(h.api(h.workspace())).keyId;
-    const error = errorOf(await add({ keyId: other, permissions: body.permissions }, h.rootKey(["api.*.update_key", "rbac.*.add_permission_to_key"])));
+    const error = errorOf(
+      await add(
+        { keyId: other, permissions: body.permissions },
+        h.rootKey(["api.*.update_key", "rbac.*.add_permission_to_key"]),
+      ),
+    );
     expect(error.status).toBe(404);
     expect(error.detail).toContain("key was not found");
   });
@@ -160,7 +194,12 @@ describe("404", () => {
     ["key not found", () => "key_3AbC8kz7NwVhR4vZ3G9f"],
     ["key from different workspace", () => h.key(h.api(h.workspace())).keyId],
   ])("%s", async (_, keyId) => {
-    const error = errorOf(await add({ keyId: keyId(), permissions: [permission(`documents.read.404.${Math.random()}`)] }, h.rootKey(["api.*.update_key", "rbac.*.add_permission_to_key"])));
+    const error = errorOf(
+      await add(
+        { keyId: keyId(), permissions: [permission(`documents.read.404.${Math.random()}`)] },
+        h.rootKey(["api.*.update_key", "rbac.*.add_permission_to_key"]),
+      ),
+    );
     expect(error.status).toBe(404);
     expect(error.detail).toContain("key was not found");
   });

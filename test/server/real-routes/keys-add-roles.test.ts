@@ -32,14 +32,21 @@ describe("200", () => {
   test("add single role by name", async () => {
     const id = role("editor_single_name");
     const keyId = newKey();
-    expect(await added({ keyId, roles: ["editor_single_name"] })).toEqual([expect.objectContaining({ id, name: "editor_single_name" })]);
+    expect(await added({ keyId, roles: ["editor_single_name"] })).toEqual([
+      expect.objectContaining({ id, name: "editor_single_name" }),
+    ]);
     expect(keyRoles(server, keyId)).toEqual(["editor_single_name"]);
   });
 
   test("urn update_key permission can add roles", async () => {
     const id = role("editor_urn");
     const keyId = newKey();
-    const data = await listData(h, "keys.addRoles", { keyId, roles: ["editor_urn"] }, h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]));
+    const data = await listData(
+      h,
+      "keys.addRoles",
+      { keyId, roles: ["editor_urn"] },
+      h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]),
+    );
     expect(data.map((row) => row.id)).toEqual([id]);
   });
 
@@ -129,7 +136,15 @@ describe("403", () => {
   });
 
   test("expired root key", async () => {
-    expect(errorOf(await h.call("keys.addRoles", { keyId: newKey(), roles: ["role_123"] }, { authorization: "Bearer expired_root_key_12345" })).status).toBe(401);
+    expect(
+      errorOf(
+        await h.call(
+          "keys.addRoles",
+          { keyId: newKey(), roles: ["role_123"] },
+          { authorization: "Bearer expired_root_key_12345" },
+        ),
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -147,7 +162,10 @@ describe("404", () => {
     ["role not found by ID", () => "role_nonexistent123456789"],
     ["role not found by name", () => "nonexistent_role"],
     ["role in different workspace", () => role("admin_diff_workspace", h.workspace())],
-    ["role by name in different workspace", () => (role("admin_by_name_diff_workspace", h.workspace()), "admin_by_name_diff_workspace")],
+    [
+      "role by name in different workspace",
+      () => (role("admin_by_name_diff_workspace", h.workspace()), "admin_by_name_diff_workspace"),
+    ],
     ["deleted role", () => (role("admin_deleted_role"), "role_deleted123456789")],
   ])("%s", async (_, wanted) => {
     const keyId = newKey();

@@ -29,13 +29,25 @@ const createKey = (body: object, key = creator) => h.call("keys.createKey", body
 const created = async (body: object, key = creator) => v.parse(Created, dataOf(await createKey(body, key)));
 const storedKey = (keyId: string) =>
   server.admin.db
-    .prepare<[string], { name: string | null; hash: string; start: string; enabled: number; external_id: string | null; permissions: string; roles: string }>(
-      "SELECT * FROM keys WHERE id = ?",
-    )
+    .prepare<
+      [string],
+      {
+        name: string | null;
+        hash: string;
+        start: string;
+        enabled: number;
+        external_id: string | null;
+        permissions: string;
+        roles: string;
+      }
+    >("SELECT * FROM keys WHERE id = ?")
     .get(keyId);
 
 const identitiesOf = (externalId: string) =>
-  server.admin.db.prepare("SELECT count(*) FROM identities WHERE workspace_id = ? AND external_id = ?").pluck().get(h.workspaceId, externalId);
+  server.admin.db
+    .prepare("SELECT count(*) FROM identities WHERE workspace_id = ? AND external_id = ?")
+    .pluck()
+    .get(h.workspaceId, externalId);
 
 describe("200", () => {
   test("TestCreateKeySuccess", async () => {
@@ -59,7 +71,10 @@ describe("200", () => {
 
   test("TestCreateRecoverableKeyWithURNPermissions (served differently: 412, keys are never stored recoverable here)", async () => {
     const fresh = h.api();
-    const urnCreator = h.rootKey([h.urn(`keyspaces/${fresh}`, "create_key"), h.urn(`keyspaces/${fresh}/keys/*`, "encrypt_key")]);
+    const urnCreator = h.rootKey([
+      h.urn(`keyspaces/${fresh}`, "create_key"),
+      h.urn(`keyspaces/${fresh}/keys/*`, "encrypt_key"),
+    ]);
     const error = errorOf(await createKey({ apiId: fresh, recoverable: true }, urnCreator));
     // Past both permission checks (without encrypt_key it would be 404): the API does not store keys recoverably.
     expect([error.status, error.detail]).toEqual([412, "This API does not support key encryption."]);
@@ -83,8 +98,12 @@ describe("200", () => {
   });
 
   test("TestCreateKeyConcurrentWithSameExternalId", async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => created({ apiId, externalId: "user_concurrent_test" })));
-    expect(new Set(answers.map(({ keyId }) => storedKey(keyId)?.external_id))).toEqual(new Set(["user_concurrent_test"]));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => created({ apiId, externalId: "user_concurrent_test" })),
+    );
+    expect(new Set(answers.map(({ keyId }) => storedKey(keyId)?.external_id))).toEqual(
+      new Set(["user_concurrent_test"]),
+    );
     expect(identitiesOf("user_concurrent_test")).toBe(1);
   });
 
@@ -166,7 +185,9 @@ describe("400", () => {
   });
 
   test("credits.remaining null with refill should error", async () => {
-    const error = errorOf(await createKey({ apiId, credits: { remaining: null, refill: { amount: 100, interval: "daily" } } }));
+    const error = errorOf(
+      await createKey({ apiId, credits: { remaining: null, refill: { amount: 100, interval: "daily" } } }),
+    );
     expect(error.status).toBe(400);
     expect(error.detail).toContain("credits.remaining");
   });
@@ -180,7 +201,11 @@ describe("401", () => {
   test.each([
     ["invalid bearer token", "Bearer invalid_key_12345", 401],
     ["nonexistent key", "Bearer key_2ZxY8kz7NwVhR4vZ3G9f", 401],
-    ["bearer with extra spaces (served differently: the contract's 400 for a malformed header)", "Bearer   invalid_key_with_spaces   ", 400],
+    [
+      "bearer with extra spaces (served differently: the contract's 400 for a malformed header)",
+      "Bearer   invalid_key_with_spaces   ",
+      400,
+    ],
   ])("%s", async (_, authorization, status) => {
     expect((await h.call("keys.createKey", { apiId }, { authorization })).status).toBe(status);
   });
@@ -203,7 +228,9 @@ describe("403 (answered 404: a missing permission does not tell the API exists)"
   });
 
   test("create recoverable key without perms", async () => {
-    expect((await createKey({ apiId, recoverable: true }, h.rootKey([h.urn(`keyspaces/${apiId}`, "create_key")]))).status).toBe(404);
+    expect(
+      (await createKey({ apiId, recoverable: true }, h.rootKey([h.urn(`keyspaces/${apiId}`, "create_key")]))).status,
+    ).toBe(404);
   });
 });
 
@@ -242,7 +269,12 @@ describe("404", () => {
 describe("412", () => {
   test("Try creating a recoverable key without being opt-in", async () => {
     const fresh = h.api();
-    const error = errorOf(await createKey({ apiId: fresh, recoverable: true }, h.rootKey([`api.${fresh}.create_key`, `api.${fresh}.encrypt_key`])));
+    const error = errorOf(
+      await createKey(
+        { apiId: fresh, recoverable: true },
+        h.rootKey([`api.${fresh}.create_key`, `api.${fresh}.encrypt_key`]),
+      ),
+    );
     expect([error.status, error.detail]).toEqual([412, "This API does not support key encryption."]);
     expect(server.admin.db.prepare("SELECT count(*) FROM keys WHERE api_id = ?").pluck().get(fresh)).toBe(0);
   });

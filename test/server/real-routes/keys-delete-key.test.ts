@@ -80,7 +80,9 @@ describe("403", () => {
   });
 
   test("cross workspace access (404)", async () => {
-    expect((await deleteKey({ keyId: h.key(apiId).keyId }, h.rootKey(["api.*.delete_key"], h.workspace()))).status).toBe(404);
+    expect(
+      (await deleteKey({ keyId: h.key(apiId).keyId }, h.rootKey(["api.*.delete_key"], h.workspace()))).status,
+    ).toBe(404);
   });
 
   test("cross api access", async () => {

@@ -24,12 +24,32 @@ const whoami = (body: unknown, key: string) => h.call("keys.whoami", body, { key
 
 /** The 200 scenarios both routes share (TestGetKey_AdditionalScenarios), by keyId and by the secret. */
 const SCENARIOS = [
-  ["key with complex meta data", { meta: { plan: "pro", nested: { list: [1, 2], flag: true } } }, { meta: { plan: "pro", nested: { list: [1, 2], flag: true } } }],
+  [
+    "key with complex meta data",
+    { meta: { plan: "pro", nested: { list: [1, 2], flag: true } } },
+    { meta: { plan: "pro", nested: { list: [1, 2], flag: true } } },
+  ],
   ["key with expiration date", { expires: Date.now() + 86_400_000 }, {}],
-  ["key with credits and daily refill", { credits: 100, refill: { interval: "daily", amount: 100 } }, { credits: { remaining: 100, refill: { interval: "daily", amount: 100 } } }],
-  ["key with monthly refill", { credits: 50, refill: { interval: "monthly", amount: 50, refillDay: 15 } }, { credits: { remaining: 50, refill: { interval: "monthly", amount: 50, refillDay: 15 } } }],
-  ["key with roles and permissions", { permissions: ["documents.read"], roles: ["real-test-role"] }, { permissions: ["documents.read"], roles: ["real-test-role"] }],
-  ["key with ratelimits", { ratelimits: [{ name: "requests", limit: 10, durationMs: 60_000, autoApply: true }] }, { ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }] }],
+  [
+    "key with credits and daily refill",
+    { credits: 100, refill: { interval: "daily", amount: 100 } },
+    { credits: { remaining: 100, refill: { interval: "daily", amount: 100 } } },
+  ],
+  [
+    "key with monthly refill",
+    { credits: 50, refill: { interval: "monthly", amount: 50, refillDay: 15 } },
+    { credits: { remaining: 50, refill: { interval: "monthly", amount: 50, refillDay: 15 } } },
+  ],
+  [
+    "key with roles and permissions",
+    { permissions: ["documents.read"], roles: ["real-test-role"] },
+    { permissions: ["documents.read"], roles: ["real-test-role"] },
+  ],
+  [
+    "key with ratelimits",
+    { ratelimits: [{ name: "requests", limit: 10, durationMs: 60_000, autoApply: true }] },
+    { ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }] },
+  ],
   ["disabled key", { enabled: false }, { enabled: false }],
 ] as const;
 
@@ -71,7 +91,15 @@ describe("keys.getKey", () => {
   });
 
   test("invalid key format (served differently: an unknown root key is 401 before the body is read, where the real service validates the body first)", async () => {
-    expect((await h.call("keys.getKey", { keyId: "", decrypt: false }, { authorization: "Bearer invalid_key_format_not_uid" })).status).toBe(401);
+    expect(
+      (
+        await h.call(
+          "keys.getKey",
+          { keyId: "", decrypt: false },
+          { authorization: "Bearer invalid_key_format_not_uid" },
+        )
+      ).status,
+    ).toBe(401);
   });
 
   authenticationTests("keys.getKey", () => ({ keyId: h.key(apiId).keyId }));
@@ -173,7 +201,9 @@ describe("keys.whoami", () => {
 
   test("cross workspace access (404)", async () => {
     const { secret } = h.key(apiId);
-    expect((await whoami({ key: secret }, h.rootKey(["api.*.read_key", "api.*.read_api"], h.workspace()))).status).toBe(404);
+    expect((await whoami({ key: secret }, h.rootKey(["api.*.read_key", "api.*.read_api"], h.workspace()))).status).toBe(
+      404,
+    );
   });
 
   test("cross api access (404)", async () => {

@@ -42,7 +42,10 @@ describe("200", () => {
 
   test("urn update_key permission can remove permissions", async () => {
     const keyId = newKey(["documents.write.urn.remove"]);
-    const answer = await remove({ keyId, permissions: ["documents.write.urn.remove"] }, h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]));
+    const answer = await remove(
+      { keyId, permissions: ["documents.write.urn.remove"] },
+      h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]),
+    );
     expect(answer.status, answer.text).toBe(200);
     expect(keyPermissions(server, keyId)).toEqual([]);
   });
@@ -97,13 +100,22 @@ describe("400", () => {
   });
 
   test("key not found", async () => {
-    const error = errorOf(await remove({ keyId: "key_2ZxY8kz7NwVhR4vZ3G9f", permissions: [permission("documents.read.remove.keynotfound")] }, updateOnly));
+    const error = errorOf(
+      await remove(
+        { keyId: "key_2ZxY8kz7NwVhR4vZ3G9f", permissions: [permission("documents.read.remove.keynotfound")] },
+        updateOnly,
+      ),
+    );
     expect(error.status).toBe(404);
     expect(error.detail).toContain("key was not found");
   });
 });
 
-describePermissionRouteAuthentication("keys.removePermissions", () => h, () => ({ keyId: newKey(["documents.read.remove.auth"]), permissions: ["documents.read.remove.auth"] }));
+describePermissionRouteAuthentication(
+  "keys.removePermissions",
+  () => h,
+  () => ({ keyId: newKey(["documents.read.remove.auth"]), permissions: ["documents.read.remove.auth"] }),
+);
 
 describe("403", () => {
   let keyId: string;
@@ -136,14 +148,19 @@ describe("404", () => {
     ["key not found", () => "key_3AbC8kz7NwVhR4vZ3G9f"],
     ["key from different workspace", () => h.key(h.api(h.workspace())).keyId],
   ])("%s", async (_, keyId) => {
-    const error = errorOf(await remove({ keyId: keyId(), permissions: [permission(`documents.read.remove.404.${Math.random()}`)] }));
+    const error = errorOf(
+      await remove({ keyId: keyId(), permissions: [permission(`documents.read.remove.404.${Math.random()}`)] }),
+    );
     expect(error.status).toBe(404);
     expect(error.detail).toContain("key was not found");
   });
 
   test.each([
     ["permission not found by ID", () => "perm_2ZxY8kz7NwVhR4vZ3G9f"],
-    ["permission from different workspace by ID", () => insertPermission(server, h.workspace(), "other.workspace.permission.remove.404")],
+    [
+      "permission from different workspace by ID",
+      () => insertPermission(server, h.workspace(), "other.workspace.permission.remove.404"),
+    ],
   ])("%s", async (_, permissionId) => {
     const error = errorOf(await remove({ keyId: newKey(), permissions: [permissionId()] }));
     expect(error.status).toBe(404);

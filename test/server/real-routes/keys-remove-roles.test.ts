@@ -69,8 +69,14 @@ describe("400", () => {
     ["role not found by ID", () => ({ keyId, roles: ["role_2ZxY8kz7NwVhR4vZ3G9f"] })],
     ["role not found by name", () => ({ keyId, roles: ["nonexistent_role_name"] })],
     ["key not found", () => ({ keyId: "key_2ZxY8kz7NwVhR4vZ3G9f", roles: [role()] })],
-    ["role from different workspace by ID", () => ({ keyId, roles: [createRole(server.admin.db, h.workspace(), "role_different_workspace", [])] })],
-    ["role from different workspace by name", () => ({ keyId, roles: [role("role_different_workspace_name", h.workspace())] })],
+    [
+      "role from different workspace by ID",
+      () => ({ keyId, roles: [createRole(server.admin.db, h.workspace(), "role_different_workspace", [])] }),
+    ],
+    [
+      "role from different workspace by name",
+      () => ({ keyId, roles: [role("role_different_workspace_name", h.workspace())] }),
+    ],
   ])("%s", async (_, body) => {
     const error = errorOf(await remove(body()));
     expect(error.status).toBe(404);
@@ -114,7 +120,10 @@ describe("403", () => {
     ["root key with create permissions but not update", ["api.*.create_key"]],
     ["root key with delete permissions but not update", ["api.*.delete_key"]],
     ["root key with specific API permissions but not wildcard", ["api.specific.update_key"]],
-    ["root key with mixed permissions but missing required", ["api.*.create_key", "api.*.delete_key", "api.*.read_key"]],
+    [
+      "root key with mixed permissions but missing required",
+      ["api.*.create_key", "api.*.delete_key", "api.*.read_key"],
+    ],
   ])("%s", async (_, permissions) => {
     const name = role();
     const keyId = newKey([name]);
@@ -148,7 +157,10 @@ describe("404", () => {
   });
 
   test.each([
-    ["role from different workspace by ID", () => createRole(server.admin.db, h.workspace(), "admin_diff_workspace_id", [])],
+    [
+      "role from different workspace by ID",
+      () => createRole(server.admin.db, h.workspace(), "admin_diff_workspace_id", []),
+    ],
     ["role from different workspace by name", () => role("admin_diff_workspace_name", h.workspace())],
   ])("%s", async (_, wanted) => {
     const error = errorOf(await remove({ keyId: newKey(), roles: [wanted()] }));

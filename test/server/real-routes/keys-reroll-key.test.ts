@@ -26,11 +26,19 @@ afterAll(() => server.close());
 
 const reroll = (body: unknown, key = creator) => h.call("keys.rerollKey", body, { key });
 const verifyCode = async (secret: string) =>
-  v.parse(v.object({ data: v.object({ code: v.string() }) }), (await h.call("keys.verifyKey", { key: secret }, { key: h.rootKey(["api.*.verify_key"]) })).json).data.code;
+  v.parse(
+    v.object({ data: v.object({ code: v.string() }) }),
+    (await h.call("keys.verifyKey", { key: secret }, { key: h.rootKey(["api.*.verify_key"]) })).json,
+  ).data.code;
 
 describe("200", () => {
   test("successfully rerolled key with all options (expiration 0 revokes the original at once)", async () => {
-    const { keyId, secret } = h.key(apiId, { name: "rerolled", meta: { plan: "pro" }, credits: 10, permissions: ["documents.read"] });
+    const { keyId, secret } = h.key(apiId, {
+      name: "rerolled",
+      meta: { plan: "pro" },
+      credits: 10,
+      permissions: ["documents.read"],
+    });
     const answer = await reroll({ keyId, expiration: 0 });
     expect(answer.status, answer.text).toBe(200);
     const { data } = v.parse(Rerolled, answer.json);
@@ -72,11 +80,17 @@ describe("401", () => {
     ["invalid bearer token", "Bearer invalid_key_12345"],
     ["nonexistent key", "Bearer ks_root_nonexistent1234567890"],
   ])("%s", async (_, authorization) => {
-    expect((await h.call("keys.rerollKey", { keyId: h.key(apiId).keyId, expiration: 0 }, { authorization })).status).toBe(401);
+    expect(
+      (await h.call("keys.rerollKey", { keyId: h.key(apiId).keyId, expiration: 0 }, { authorization })).status,
+    ).toBe(401);
   });
 
   test("bearer with extra spaces (served differently: malformed, 400, as the contract fixes the header's form)", async () => {
-    const answer = await h.call("keys.rerollKey", { keyId: h.key(apiId).keyId, expiration: 0 }, { authorization: "Bearer   invalid_key_with_spaces   " });
+    const answer = await h.call(
+      "keys.rerollKey",
+      { keyId: h.key(apiId).keyId, expiration: 0 },
+      { authorization: "Bearer   invalid_key_with_spaces   " },
+    );
     expect(answer.status).toBe(400);
   });
 });

@@ -13,7 +13,12 @@ let h: RealHarness;
 let apiId: string;
 let rootKey: string;
 
-const ALL_RBAC = ["api.*.update_key", "rbac.*.remove_permission_from_key", "rbac.*.add_permission_to_key", "rbac.*.create_permission"];
+const ALL_RBAC = [
+  "api.*.update_key",
+  "rbac.*.remove_permission_from_key",
+  "rbac.*.add_permission_to_key",
+  "rbac.*.create_permission",
+];
 
 beforeAll(() => {
   server = startInProcess();
@@ -42,7 +47,12 @@ describe("200", () => {
   test("urn update_key permission can set permissions", async () => {
     const keyId = newKey();
     const id = permission("documents.write.urn.set");
-    const data = await listData(h, "keys.setPermissions", { keyId, permissions: ["documents.write.urn.set"] }, h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]));
+    const data = await listData(
+      h,
+      "keys.setPermissions",
+      { keyId, permissions: ["documents.write.urn.set"] },
+      h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]),
+    );
     expect(data.map((row) => row.id)).toEqual([id]);
   });
 
@@ -50,7 +60,9 @@ describe("200", () => {
     permission("documents.read.byname");
     const id = permission("documents.write.byname");
     const keyId = newKey(["documents.read.byname"]);
-    expect(await setData({ keyId, permissions: ["documents.write.byname"] })).toEqual([expect.objectContaining({ id, name: "documents.write.byname" })]);
+    expect(await setData({ keyId, permissions: ["documents.write.byname"] })).toEqual([
+      expect.objectContaining({ id, name: "documents.write.byname" }),
+    ]);
     expect(keyPermissions(server, keyId)).toEqual(["documents.write.byname"]);
   });
 
@@ -71,9 +83,13 @@ describe("200", () => {
 
   test("create permission on-the-fly using slug", async () => {
     const keyId = newKey();
-    expect((await setData({ keyId, permissions: ["documents.create.onthefly"] })).map((row) => row.name)).toEqual(["documents.create.onthefly"]);
+    expect((await setData({ keyId, permissions: ["documents.create.onthefly"] })).map((row) => row.name)).toEqual([
+      "documents.create.onthefly",
+    ]);
     const created = server.admin.db
-      .prepare<[string, string], { name: string; slug: string }>("SELECT name, slug FROM permissions WHERE workspace_id = ? AND slug = ?")
+      .prepare<[string, string], { name: string; slug: string }>(
+        "SELECT name, slug FROM permissions WHERE workspace_id = ? AND slug = ?",
+      )
       .get(h.workspaceId, "documents.create.onthefly");
     expect(created).toEqual({ name: "documents.create.onthefly", slug: "documents.create.onthefly" });
     expect(keyPermissions(server, keyId)).toEqual(["documents.create.onthefly"]);
@@ -88,7 +104,9 @@ describe("200", () => {
     const answers = await Promise.all(submitted.map((permissions) => set({ keyId, permissions })));
     expect(answers.map((answer) => answer.status)).toEqual(names.map(() => 200));
     const final = keyPermissions(server, keyId);
-    expect(submitted.some((permissions) => JSON.stringify([...permissions].sort()) === JSON.stringify(final))).toBe(true);
+    expect(submitted.some((permissions) => JSON.stringify([...permissions].sort()) === JSON.stringify(final))).toBe(
+      true,
+    );
   });
 });
 
@@ -127,7 +145,11 @@ describe("400", () => {
   });
 });
 
-describePermissionRouteAuthentication("keys.setPermissions", () => h, () => ({ keyId: newKey(), permissions: [permission("documents.read.auth")] }));
+describePermissionRouteAuthentication(
+  "keys.setPermissions",
+  () => h,
+  () => ({ keyId: newKey(), permissions: [permission("documents.read.auth")] }),
+);
 
 describe("403", () => {
   let keyId: string;
@@ -156,7 +178,9 @@ describe("404", () => {
     ["key from different workspace (isolation)", () => h.key(h.api(h.workspace())).keyId],
   ])("%s", async (_, keyId) => {
     const key = h.rootKey(["api.*.update_key", "rbac.*.remove_permission_from_key", "rbac.*.add_permission_to_key"]);
-    const error = errorOf(await set({ keyId: keyId(), permissions: [permission(`documents.read.notfound.${Math.random()}`)] }, key));
+    const error = errorOf(
+      await set({ keyId: keyId(), permissions: [permission(`documents.read.notfound.${Math.random()}`)] }, key),
+    );
     expect(error.status).toBe(404);
     expect(error.detail).toContain("The specified key was not found");
   });

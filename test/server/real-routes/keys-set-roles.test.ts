@@ -32,7 +32,9 @@ describe("200", () => {
   test("set single role", async () => {
     const id = role("admin_set_single");
     const keyId = newKey();
-    expect(await setData({ keyId, roles: ["admin_set_single"] })).toEqual([expect.objectContaining({ id, name: "admin_set_single" })]);
+    expect(await setData({ keyId, roles: ["admin_set_single"] })).toEqual([
+      expect.objectContaining({ id, name: "admin_set_single" }),
+    ]);
     expect(keyRoles(server, keyId)).toEqual(["admin_set_single"]);
   });
 
@@ -40,7 +42,9 @@ describe("200", () => {
     role("admin_replace_old");
     const id = role("editor_replace_new");
     const keyId = newKey(["admin_replace_old"]);
-    expect(await setData({ keyId, roles: ["editor_replace_new"] })).toEqual([expect.objectContaining({ id, name: "editor_replace_new" })]);
+    expect(await setData({ keyId, roles: ["editor_replace_new"] })).toEqual([
+      expect.objectContaining({ id, name: "editor_replace_new" }),
+    ]);
     expect(keyRoles(server, keyId)).toEqual(["editor_replace_new"]);
   });
 
@@ -54,7 +58,9 @@ describe("200", () => {
   test("set same roles as current - no changes", async () => {
     const id = role("admin_no_change");
     const keyId = newKey(["admin_no_change"]);
-    expect(await setData({ keyId, roles: ["admin_no_change"] })).toEqual([expect.objectContaining({ id, name: "admin_no_change" })]);
+    expect(await setData({ keyId, roles: ["admin_no_change"] })).toEqual([
+      expect.objectContaining({ id, name: "admin_no_change" }),
+    ]);
     expect(keyRoles(server, keyId)).toEqual(["admin_no_change"]);
   });
 
@@ -139,7 +145,10 @@ describe("404", () => {
     ["non-existent role ID", () => "role_nonexistent_404"],
     ["non-existent role name", () => "nonexistent_role_name_404"],
     ["role from different workspace: by role ID", () => role("other_role_by_id", h.workspace())],
-    ["role from different workspace: by role name", () => (role("other_role_by_name", h.workspace()), "other_role_by_name")],
+    [
+      "role from different workspace: by role name",
+      () => (role("other_role_by_name", h.workspace()), "other_role_by_name"),
+    ],
     ["valid role format but non-existent", () => "role_2ZxY8kz7NwVhR4vZ3G9f"],
   ])("%s", async (_, wanted) => {
     const missing = wanted();

@@ -40,10 +40,12 @@ describe("200", () => {
     expect(await remaining({ keyId, operation: "decrement", value: 100 })).toBe(0);
   });
 
-
   test("TestKeyUpdateCreditsWithURNPermission", async () => {
     const { keyId } = h.key(apiId, { credits: 100 });
-    const answer = await update({ keyId, operation: "set", value: 12 }, h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]));
+    const answer = await update(
+      { keyId, operation: "set", value: 12 },
+      h.rootKey([h.urn(`keyspaces/${apiId}/keys/${keyId}`, "update_key")]),
+    );
     expect(answer.status, answer.text).toBe(200);
     expect(server.admin.db.prepare("SELECT credits_remaining FROM keys WHERE id = ?").pluck().get(keyId)).toBe(12);
   });
@@ -51,7 +53,11 @@ describe("200", () => {
   test("counter cache invalidation after credit update", async () => {
     const { keyId, secret } = h.key(apiId, { credits: 0 });
     const verifier = h.rootKey(["api.*.verify_key"]);
-    const code = async () => v.parse(v.object({ data: v.object({ code: v.string() }) }), (await h.call("keys.verifyKey", { key: secret }, { key: verifier })).json).data.code;
+    const code = async () =>
+      v.parse(
+        v.object({ data: v.object({ code: v.string() }) }),
+        (await h.call("keys.verifyKey", { key: secret }, { key: verifier })).json,
+      ).data.code;
     expect(await code()).toBe("USAGE_EXCEEDED");
     expect(await remaining({ keyId, operation: "set", value: 1 })).toBe(1);
     expect(await code()).toBe("VALID");
@@ -83,7 +89,10 @@ describe("400", () => {
 
 describe("401", () => {
   test("missing authorization header (served differently: the seed's 401 where the real service answers 400)", async () => {
-    expect(errorOf(await h.call("keys.updateCredits", { keyId: h.key(apiId).keyId, operation: "set", value: 1 }, "none")).status).toBe(401);
+    expect(
+      errorOf(await h.call("keys.updateCredits", { keyId: h.key(apiId).keyId, operation: "set", value: 1 }, "none"))
+        .status,
+    ).toBe(401);
   });
 
   test.each(AUTHORIZATION_CASES)("%s", async (_, authorization, status) => {

@@ -28,10 +28,14 @@ const Key = v.looseObject({
   credits: v.optional(
     v.looseObject({
       remaining: v.nullable(v.number()),
-      refill: v.optional(v.looseObject({ interval: v.string(), amount: v.number(), refillDay: v.optional(v.number()) })),
+      refill: v.optional(
+        v.looseObject({ interval: v.string(), amount: v.number(), refillDay: v.optional(v.number()) }),
+      ),
     }),
   ),
-  ratelimits: v.optional(v.array(v.looseObject({ name: v.string(), limit: v.number(), duration: v.number(), autoApply: v.boolean() }))),
+  ratelimits: v.optional(
+    v.array(v.looseObject({ name: v.string(), limit: v.number(), duration: v.number(), autoApply: v.boolean() })),
+  ),
 });
 
 beforeAll(() => {
@@ -66,15 +70,26 @@ describe("200", () => {
 
   test("TestUpdateKeySuccess", async () => {
     const keyId = newKey();
-    await updated({ keyId, name: "test2", externalId: "test2", meta: { test: "test" }, expires: Date.now() + 3_600_000, enabled: true });
+    await updated({
+      keyId,
+      name: "test2",
+      externalId: "test2",
+      meta: { test: "test" },
+      expires: Date.now() + 3_600_000,
+      enabled: true,
+    });
   });
 
   test("upsert ratelimit", async () => {
     const keyId = newKey();
     await updated({ keyId, ratelimits: [{ name: "test", limit: 100, duration: 300_000, autoApply: false }] });
-    expect((await keyOf(keyId)).ratelimits).toMatchObject([{ name: "test", limit: 100, duration: 300_000, autoApply: false }]);
+    expect((await keyOf(keyId)).ratelimits).toMatchObject([
+      { name: "test", limit: 100, duration: 300_000, autoApply: false },
+    ]);
     await updated({ keyId, ratelimits: [{ name: "test", limit: 100, duration: 900_000, autoApply: true }] });
-    expect((await keyOf(keyId)).ratelimits).toMatchObject([{ name: "test", limit: 100, duration: 900_000, autoApply: true }]);
+    expect((await keyOf(keyId)).ratelimits).toMatchObject([
+      { name: "test", limit: 100, duration: 900_000, autoApply: true },
+    ]);
   });
 
   test("TestUpdateKeyUpdateAllFields", async () => {
@@ -93,7 +108,11 @@ describe("200", () => {
       roles: ["admin", "user"],
     });
     const key = await keyOf(keyId);
-    expect(key).toMatchObject({ name: "newName", identity: { externalId: "newExternalId" }, credits: { remaining: 100, refill: { amount: 50 } } });
+    expect(key).toMatchObject({
+      name: "newName",
+      identity: { externalId: "newExternalId" },
+      credits: { remaining: 100, refill: { amount: 50 } },
+    });
   });
 
   test("TestKeyUpdateCreditsInvalidatesCache", async () => {
@@ -108,7 +127,9 @@ describe("200", () => {
   test("TestUpdateKeyConcurrentWithSameExternalId", async () => {
     const keyIds = Array.from({ length: 10 }, (_, i) => newKey({ name: `key-${i}` }));
     await updated({ keyId: keyIds[0], externalId: "shared_identity_deadlock_test" });
-    const answers = await Promise.all(keyIds.map((keyId) => updateKey({ keyId, externalId: "shared_identity_deadlock_test" })));
+    const answers = await Promise.all(
+      keyIds.map((keyId) => updateKey({ keyId, externalId: "shared_identity_deadlock_test" })),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(keyIds.map(() => 200));
     const identities = server.admin.db
       .prepare("SELECT count(*) FROM identities WHERE workspace_id = ? AND external_id = ?")
@@ -124,12 +145,21 @@ describe("200", () => {
       Array.from({ length: 10 }, (_, i) =>
         updateKey({
           keyId,
-          ratelimits: ["a", "b", "c"].map((suffix, n) => ({ name: `shared_limit_${suffix}`, limit: 100 * (n + 1) + i, duration: 60_000, autoApply: true })),
+          ratelimits: ["a", "b", "c"].map((suffix, n) => ({
+            name: `shared_limit_${suffix}`,
+            limit: 100 * (n + 1) + i,
+            duration: 60_000,
+            autoApply: true,
+          })),
         }),
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
-    expect((await keyOf(keyId)).ratelimits?.map((limit) => limit.name).sort()).toEqual(["shared_limit_a", "shared_limit_b", "shared_limit_c"]);
+    expect((await keyOf(keyId)).ratelimits?.map((limit) => limit.name).sort()).toEqual([
+      "shared_limit_a",
+      "shared_limit_b",
+      "shared_limit_c",
+    ]);
   });
 });
 
@@ -223,7 +253,10 @@ describe("three-state update logic (TestThreeStateUpdateLogic)", () => {
 
     test("Complex sequence of updates", async () => {
       const keyId = newKey();
-      await updated({ keyId, credits: { remaining: 1000, refill: { interval: "monthly", amount: 500, refillDay: 1 } } });
+      await updated({
+        keyId,
+        credits: { remaining: 1000, refill: { interval: "monthly", amount: 500, refillDay: 1 } },
+      });
       await updated({ keyId, credits: { refill: null } });
       expect((await keyOf(keyId)).credits).toEqual({ remaining: 1000 });
       await updated({ keyId, credits: { refill: { interval: "daily", amount: 250 } } });
@@ -247,7 +280,12 @@ describe("three-state update logic (TestThreeStateUpdateLogic)", () => {
 
 describe("400", () => {
   test("reject invalid refill config", async () => {
-    const error = errorOf(await updateKey({ keyId: newKey(), credits: { remaining: 100, refill: { interval: "daily", amount: 100, refillDay: 4 } } }));
+    const error = errorOf(
+      await updateKey({
+        keyId: newKey(),
+        credits: { remaining: 100, refill: { interval: "daily", amount: 100, refillDay: 4 } },
+      }),
+    );
     expect(error.status).toBe(400);
     expect(error.detail).toContain("must not be provided when the refill interval is");
   });
@@ -261,7 +299,11 @@ describe("401", () => {
   test.each([
     ["invalid bearer token", "Bearer invalid_key_12345", 401],
     ["nonexistent key", "Bearer key_2ZxY8kz7NwVhR4vZ3G9f", 401],
-    ["bearer with extra spaces (served differently: the contract's 400 for a malformed header)", "Bearer   invalid_key_with_spaces   ", 400],
+    [
+      "bearer with extra spaces (served differently: the contract's 400 for a malformed header)",
+      "Bearer   invalid_key_with_spaces   ",
+      400,
+    ],
   ])("%s", async (_, authorization, status) => {
     expect((await h.call("keys.updateKey", { keyId: newKey() }, { authorization })).status).toBe(status);
   });
@@ -282,7 +324,9 @@ describe("403", () => {
   });
 
   test("TestUpdateKeyCrossWorkspaceIsolation (served differently: one wording for a key of another workspace and an unknown id)", async () => {
-    const error = errorOf(await updateKey({ keyId: newKey(), enabled: false }, h.rootKey(["api.*.update_key"], h.workspace())));
+    const error = errorOf(
+      await updateKey({ keyId: newKey(), enabled: false }, h.rootKey(["api.*.update_key"], h.workspace())),
+    );
     expect(error.status).toBe(404);
     expect(error.detail).toContain("We could not find the requested key");
   });

@@ -45,7 +45,14 @@ describe("200", () => {
   test("with ip whitelist", async () => {
     const { secret } = h.key(h.api(h.workspaceId, { ipWhitelist: ["123.123.123.123"] }));
     const from = async (address: string) =>
-      verdict(await callApi(server, { path: "/v2/keys.verifyKey", key: rootKey, body: { key: secret }, headers: { "x-forwarded-for": address } }));
+      verdict(
+        await callApi(server, {
+          path: "/v2/keys.verifyKey",
+          key: rootKey,
+          body: { key: secret },
+          headers: { "x-forwarded-for": address },
+        }),
+      );
     expect(await from("192.168.1.1")).toMatchObject({ valid: false, code: "FORBIDDEN" });
     expect(await from("123.123.123.123")).toMatchObject({ valid: true, code: "VALID" });
   });
@@ -75,7 +82,10 @@ describe("200", () => {
   test("allowed custom credit cost / exceeding with custom credit cost", async () => {
     const { secret } = h.key(apiId, { credits: 10 });
     expect(verdict(await verify({ key: secret, credits: { cost: 4 } }))).toMatchObject({ valid: true, credits: 6 });
-    expect(verdict(await verify({ key: secret, credits: { cost: 7 } }))).toMatchObject({ valid: false, code: "USAGE_EXCEEDED" });
+    expect(verdict(await verify({ key: secret, credits: { cost: 7 } }))).toMatchObject({
+      valid: false,
+      code: "USAGE_EXCEEDED",
+    });
   });
 
   test("allow credits 0 even when remaining 0", async () => {
@@ -86,7 +96,9 @@ describe("200", () => {
   test("key with permissions: with direct permission valid, missing permissions", async () => {
     const { secret } = h.key(apiId, { permissions: ["documents.read"] });
     expect(verdict(await verify({ key: secret, permissions: "documents.read" }))).toMatchObject({ valid: true });
-    expect(verdict(await verify({ key: secret, permissions: "documents.write" }))).toMatchObject({ code: "INSUFFICIENT_PERMISSIONS" });
+    expect(verdict(await verify({ key: secret, permissions: "documents.write" }))).toMatchObject({
+      code: "INSUFFICIENT_PERMISSIONS",
+    });
   });
 
   test("with role permission valid", async () => {
@@ -105,12 +117,16 @@ describe("200", () => {
 
   test("with complex permissions query", async () => {
     const { secret } = h.key(apiId, { permissions: ["a.read", "b.write"] });
-    expect(verdict(await verify({ key: secret, permissions: "(a.read OR c.read) AND (b.write OR d.write)" }))).toMatchObject({ valid: true });
+    expect(
+      verdict(await verify({ key: secret, permissions: "(a.read OR c.read) AND (b.write OR d.write)" })),
+    ).toMatchObject({ valid: true });
   });
 
   test("with colon namespace permissions / with mixed characters including colons and asterisks", async () => {
     const { secret } = h.key(apiId, { permissions: ["api:v1:read", "files.*"] });
-    expect(verdict(await verify({ key: secret, permissions: "api:v1:read AND files.*" }))).toMatchObject({ valid: true });
+    expect(verdict(await verify({ key: secret, permissions: "api:v1:read AND files.*" }))).toMatchObject({
+      valid: true,
+    });
   });
 
   test("with large permissions query (20+ permissions)", async () => {
@@ -120,31 +136,48 @@ describe("200", () => {
   });
 
   test("key with auto applied ratelimit", async () => {
-    const { secret } = h.key(apiId, { ratelimits: [{ name: "requests", limit: 1, durationMs: 3_600_000, autoApply: true }] });
+    const { secret } = h.key(apiId, {
+      ratelimits: [{ name: "requests", limit: 1, durationMs: 3_600_000, autoApply: true }],
+    });
     expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: true });
     expect(verdict(await verify({ key: secret }))).toMatchObject({ valid: false, code: "RATE_LIMITED" });
   });
 
   test("key with specified ratelimit", async () => {
-    const { secret } = h.key(apiId, { ratelimits: [{ name: "tokens", limit: 2, durationMs: 3_600_000, autoApply: false }] });
-    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "tokens", cost: 2 }] }))).toMatchObject({ valid: true });
-    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "tokens" }] }))).toMatchObject({ code: "RATE_LIMITED" });
+    const { secret } = h.key(apiId, {
+      ratelimits: [{ name: "tokens", limit: 2, durationMs: 3_600_000, autoApply: false }],
+    });
+    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "tokens", cost: 2 }] }))).toMatchObject({
+      valid: true,
+    });
+    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "tokens" }] }))).toMatchObject({
+      code: "RATE_LIMITED",
+    });
   });
 
   test("key with custom ratelimit", async () => {
     const { secret } = h.key(apiId);
-    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "custom", limit: 1, duration: 60_000 }] }))).toMatchObject({ valid: true });
+    expect(
+      verdict(await verify({ key: secret, ratelimits: [{ name: "custom", limit: 1, duration: 60_000 }] })),
+    ).toMatchObject({ valid: true });
   });
 
   test("key with identity ratelimit", async () => {
     h.identityRateLimit("identity-limited", { name: "shared", limit: 1, durationMs: 3_600_000 });
     const { secret } = h.key(apiId, { externalId: "identity-limited" });
     expect(verdict(await verify({ key: secret, ratelimits: [{ name: "shared" }] }))).toMatchObject({ valid: true });
-    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "shared" }] }))).toMatchObject({ code: "RATE_LIMITED" });
+    expect(verdict(await verify({ key: secret, ratelimits: [{ name: "shared" }] }))).toMatchObject({
+      code: "RATE_LIMITED",
+    });
   });
 
   test("returns correct information (permissions and roles whether or not a query was sent)", async () => {
-    const { keyId, secret } = h.key(apiId, { name: "informative", meta: { plan: "pro" }, permissions: ["p.one"], roles: ["admin"] });
+    const { keyId, secret } = h.key(apiId, {
+      name: "informative",
+      meta: { plan: "pro" },
+      permissions: ["p.one"],
+      roles: ["admin"],
+    });
     expect(verdict(await verify({ key: secret }))).toMatchObject({
       valid: true,
       keyId,
@@ -170,7 +203,10 @@ describe("200", () => {
 
   test("TestNoVerifyPermissionReturnsNotFound", async () => {
     const { secret } = h.key(apiId);
-    expect(verdict(await verify({ key: secret }, h.rootKey(["api.*.read_key"])))).toEqual({ valid: false, code: "NOT_FOUND" });
+    expect(verdict(await verify({ key: secret }, h.rootKey(["api.*.read_key"])))).toEqual({
+      valid: false,
+      code: "NOT_FOUND",
+    });
   });
 });
 
@@ -209,10 +245,26 @@ describe("400", () => {
   });
 
   test.each([
-    ["missing operand", "permission_1 AND", "Unexpected end of query. Expected a permission identifier or opening parenthesis."],
-    ["unmatched parenthesis", "(permission_1 AND permission_2", "Missing closing parenthesis ')' at position 30. Every opening parenthesis must have a matching closing parenthesis."],
-    ["empty parentheses", "permission_1 AND ()", "Empty parentheses found at position 18. Parentheses must contain at least one permission or expression."],
-    ["operator at start", "AND permission_1", "Unexpected token 'AND' at position 0. Expected a permission identifier or opening parenthesis."],
+    [
+      "missing operand",
+      "permission_1 AND",
+      "Unexpected end of query. Expected a permission identifier or opening parenthesis.",
+    ],
+    [
+      "unmatched parenthesis",
+      "(permission_1 AND permission_2",
+      "Missing closing parenthesis ')' at position 30. Every opening parenthesis must have a matching closing parenthesis.",
+    ],
+    [
+      "empty parentheses",
+      "permission_1 AND ()",
+      "Empty parentheses found at position 18. Parentheses must contain at least one permission or expression.",
+    ],
+    [
+      "operator at start",
+      "AND permission_1",
+      "Unexpected token 'AND' at position 0. Expected a permission identifier or opening parenthesis.",
+    ],
   ])("invalid permissions query syntax: %s", async (_, permissions, detail) => {
     const { secret } = h.key(apiId);
     const error = errorOf(await verify({ key: secret, permissions }));
@@ -253,12 +305,18 @@ describe("403", () => {
 
   test("root key with wildcard verify permission returns 200 VALID", async () => {
     const { secret } = h.key(apiId);
-    expect(verdict(await verify({ key: secret }, h.rootKey(["api.*.verify_key"])))).toMatchObject({ valid: true, code: "VALID" });
+    expect(verdict(await verify({ key: secret }, h.rootKey(["api.*.verify_key"])))).toMatchObject({
+      valid: true,
+      code: "VALID",
+    });
   });
 
   test("root key with specific api verify permission returns 200 VALID", async () => {
     const { secret } = h.key(apiId);
-    expect(verdict(await verify({ key: secret }, h.rootKey([`api.${apiId}.verify_key`])))).toMatchObject({ valid: true, code: "VALID" });
+    expect(verdict(await verify({ key: secret }, h.rootKey([`api.${apiId}.verify_key`])))).toMatchObject({
+      valid: true,
+      code: "VALID",
+    });
   });
 });
 
@@ -282,20 +340,30 @@ describe("404", () => {
 
 describe("412", () => {
   test("with identity - missing ratelimit", async () => {
-    const identityId = h.identityRateLimit("test-missing-ratelimit", { name: "existing-ratelimit", limit: 100, durationMs: 60_000 });
+    const identityId = h.identityRateLimit("test-missing-ratelimit", {
+      name: "existing-ratelimit",
+      limit: 100,
+      durationMs: 60_000,
+    });
     const { keyId, secret } = h.key(apiId, { externalId: "test-missing-ratelimit" });
     const error = errorOf(await verify({ key: secret, ratelimits: [{ name: "does-not-exist" }] }));
     expect(error.status).toBe(412);
-    expect(error.detail).toContain(`ratelimit 'does-not-exist' was requested but does not exist for key '${keyId}' nor identity`);
+    expect(error.detail).toContain(
+      `ratelimit 'does-not-exist' was requested but does not exist for key '${keyId}' nor identity`,
+    );
     expect(error.detail).toContain(identityId);
     expect(error.detail).toContain("test-missing-ratelimit");
   });
 
   test("without identity - missing ratelimit", async () => {
-    const { keyId, secret } = h.key(apiId, { ratelimits: [{ name: "existing-ratelimit", limit: 100, durationMs: 60_000, autoApply: false }] });
+    const { keyId, secret } = h.key(apiId, {
+      ratelimits: [{ name: "existing-ratelimit", limit: 100, durationMs: 60_000, autoApply: false }],
+    });
     const error = errorOf(await verify({ key: secret, ratelimits: [{ name: "does-not-exist" }] }));
     expect(error.status).toBe(412);
-    expect(error.detail).toContain(`ratelimit 'does-not-exist' was requested but does not exist for key '${keyId}' and there is no identity connected`);
+    expect(error.detail).toContain(
+      `ratelimit 'does-not-exist' was requested but does not exist for key '${keyId}' and there is no identity connected`,
+    );
   });
 
   test("invalid ratelimit configuration", async () => {
@@ -306,7 +374,17 @@ describe("412", () => {
 
 describe("ratelimit_response_test", () => {
   const RateLimitResults = v.object({
-    ratelimits: v.array(v.object({ name: v.string(), limit: v.number(), duration: v.number(), autoApply: v.boolean(), exceeded: v.boolean(), remaining: v.number(), reset: v.number() })),
+    ratelimits: v.array(
+      v.object({
+        name: v.string(),
+        limit: v.number(),
+        duration: v.number(),
+        autoApply: v.boolean(),
+        exceeded: v.boolean(),
+        remaining: v.number(),
+        reset: v.number(),
+      }),
+    ),
   });
   async function limits(secret: string, body: Record<string, unknown> = {}) {
     const data = verdict(await verify({ key: secret, ...body }));
@@ -315,12 +393,20 @@ describe("ratelimit_response_test", () => {
   }
 
   test("rate limit response fields validation", async () => {
-    const { secret } = h.key(apiId, { ratelimits: [{ name: "test-limit", limit: 5, durationMs: 60_000, autoApply: true }] });
+    const { secret } = h.key(apiId, {
+      ratelimits: [{ name: "test-limit", limit: 5, durationMs: 60_000, autoApply: true }],
+    });
     const before = Date.now();
     const { code, byName } = await limits(secret);
     const after = Date.now();
     expect(code).toBe("VALID");
-    expect(byName.get("test-limit")).toMatchObject({ limit: 5, duration: 60_000, autoApply: true, exceeded: false, remaining: 4 });
+    expect(byName.get("test-limit")).toMatchObject({
+      limit: 5,
+      duration: 60_000,
+      autoApply: true,
+      exceeded: false,
+      remaining: 4,
+    });
     // The window's end, after the verification: later than when it was asked for (the window may end before the
     // answer is read), at most a window after it was answered.
     expect(byName.get("test-limit")?.reset).toBeGreaterThan(before);
@@ -328,7 +414,9 @@ describe("ratelimit_response_test", () => {
   });
 
   test("rate limit exceeded fields", async () => {
-    const { secret } = h.key(apiId, { ratelimits: [{ name: "strict-limit", limit: 1, durationMs: 3_600_000, autoApply: true }] });
+    const { secret } = h.key(apiId, {
+      ratelimits: [{ name: "strict-limit", limit: 1, durationMs: 3_600_000, autoApply: true }],
+    });
     expect((await limits(secret)).code).toBe("VALID");
     const { code, byName } = await limits(secret);
     expect(code).toBe("RATE_LIMITED");
@@ -337,7 +425,9 @@ describe("ratelimit_response_test", () => {
 
   test("custom rate limit with cost", async () => {
     const { secret } = h.key(apiId);
-    const { code, byName } = await limits(secret, { ratelimits: [{ name: "custom", cost: 3, duration: 60_000, limit: 10 }] });
+    const { code, byName } = await limits(secret, {
+      ratelimits: [{ name: "custom", cost: 3, duration: 60_000, limit: 10 }],
+    });
     expect(code).toBe("VALID");
     expect(byName.get("custom")).toMatchObject({ limit: 10, remaining: 7, autoApply: false });
   });
@@ -349,7 +439,11 @@ describe("ratelimit_response_test", () => {
         { name: "slow-limit", limit: 10, durationMs: 7_200_000, autoApply: true },
       ],
     });
-    for (const [fast, slow] of [[2, 9], [1, 8], [0, 7]]) {
+    for (const [fast, slow] of [
+      [2, 9],
+      [1, 8],
+      [0, 7],
+    ]) {
       const { code, byName } = await limits(secret);
       expect(code).toBe("VALID");
       expect([byName.get("fast-limit")?.remaining, byName.get("slow-limit")?.remaining]).toEqual([fast, slow]);
@@ -362,13 +456,26 @@ describe("ratelimit_response_test", () => {
   });
 
   test("identity rate limits with same config but different names are isolated", async () => {
-    h.identityRateLimit("user_with_multiple_limits", { name: "api_requests", limit: 5, durationMs: 3_600_000, autoApply: true });
-    h.identityRateLimit("user_with_multiple_limits", { name: "data_access", limit: 5, durationMs: 3_600_000, autoApply: true });
+    h.identityRateLimit("user_with_multiple_limits", {
+      name: "api_requests",
+      limit: 5,
+      durationMs: 3_600_000,
+      autoApply: true,
+    });
+    h.identityRateLimit("user_with_multiple_limits", {
+      name: "data_access",
+      limit: 5,
+      durationMs: 3_600_000,
+      autoApply: true,
+    });
     const { secret } = h.key(apiId, { externalId: "user_with_multiple_limits" });
     for (let index = 0; index < 5; index += 1) {
       const { code, byName } = await limits(secret);
       expect(code).toBe("VALID");
-      expect([byName.get("api_requests")?.remaining, byName.get("data_access")?.remaining]).toEqual([4 - index, 4 - index]);
+      expect([byName.get("api_requests")?.remaining, byName.get("data_access")?.remaining]).toEqual([
+        4 - index,
+        4 - index,
+      ]);
     }
     const { code, byName } = await limits(secret);
     expect(code).toBe("RATE_LIMITED");
@@ -380,30 +487,52 @@ describe("ratelimit_response_test", () => {
 // Windows are fixed: where a scenario exhausts a limit over several calls, its window is an hour (the real tests'
 // are 10 s to 1 min), so that no window boundary falls between the calls on a slow machine.
 describe("multilimit_test", () => {
-  const limit = (name: string, limit: number, durationMs: number, autoApply = false) => ({ name, limit, durationMs, autoApply });
-  const codeOf = async (secret: string, ratelimits?: unknown) => verdict(await verify({ key: secret, ...(ratelimits !== undefined && { ratelimits }) })).code;
+  const limit = (name: string, limit: number, durationMs: number, autoApply = false) => ({
+    name,
+    limit,
+    durationMs,
+    autoApply,
+  });
+  const codeOf = async (secret: string, ratelimits?: unknown) =>
+    verdict(await verify({ key: secret, ...(ratelimits !== undefined && { ratelimits }) })).code;
 
   test("without identities: returns valid with multiple limits", async () => {
     const { secret } = h.key(apiId, { ratelimits: [limit("10/10s", 10, 10_000), limit("1/1min", 1, 60_000)] });
-    expect(await codeOf(secret, [{ name: "10/10s", cost: 4 }, { name: "1/1min", cost: 1 }])).toBe("VALID");
+    expect(
+      await codeOf(secret, [
+        { name: "10/10s", cost: 4 },
+        { name: "1/1min", cost: 1 },
+      ]),
+    ).toBe("VALID");
   });
 
   test("without identities: returns RATE_LIMITED when one limit exceeded", async () => {
-    const { secret } = h.key(apiId, { ratelimits: [limit("10/10s-test", 10, 10_000), limit("1/1min-test", 1, 60_000)] });
-    expect(await codeOf(secret, [{ name: "10/10s-test", cost: 4 }, { name: "1/1min-test", cost: 2 }])).toBe("RATE_LIMITED");
+    const { secret } = h.key(apiId, {
+      ratelimits: [limit("10/10s-test", 10, 10_000), limit("1/1min-test", 1, 60_000)],
+    });
+    expect(
+      await codeOf(secret, [
+        { name: "10/10s-test", cost: 4 },
+        { name: "1/1min-test", cost: 2 },
+      ]),
+    ).toBe("RATE_LIMITED");
   });
 
   test("with identity - key precedence over identity: key limits take precedence and pass", async () => {
     h.identityRateLimit("test-precedence-pass", { name: "limit1", limit: 1, durationMs: 600_000 });
     h.identityRateLimit("test-precedence-pass", { name: "limit2", limit: 10, durationMs: 600_000 });
     const { secret } = h.key(apiId, { externalId: "test-precedence-pass", ratelimits: [limit("limit1", 4, 10_000)] });
-    for (let index = 0; index < 3; index += 1) expect(await codeOf(secret, [{ name: "limit1" }, { name: "limit2" }])).toBe("VALID");
+    for (let index = 0; index < 3; index += 1)
+      expect(await codeOf(secret, [{ name: "limit1" }, { name: "limit2" }])).toBe("VALID");
   });
 
   test("with identity - key precedence over identity: key limits take precedence and reject", async () => {
     h.identityRateLimit("test-precedence-reject", { name: "limit1-reject", limit: 10, durationMs: 600_000 });
     h.identityRateLimit("test-precedence-reject", { name: "limit2-reject", limit: 10, durationMs: 600_000 });
-    const { secret } = h.key(apiId, { externalId: "test-precedence-reject", ratelimits: [limit("limit1-reject", 1, 3_600_000)] });
+    const { secret } = h.key(apiId, {
+      externalId: "test-precedence-reject",
+      ratelimits: [limit("limit1-reject", 1, 3_600_000)],
+    });
     const both = [{ name: "limit1-reject" }, { name: "limit2-reject" }];
     expect(await codeOf(secret, both)).toBe("VALID");
     expect(await codeOf(secret, both)).toBe("RATE_LIMITED");
@@ -441,7 +570,9 @@ describe("multilimit_test", () => {
     const { secret } = h.key(apiId, { externalId: "test-identity-fallback" });
     expect(await codeOf(secret, [{ name: "tokens-identity", cost: 4 }, { name: "10_per_10m-identity" }])).toBe("VALID");
     expect(await codeOf(secret, [{ name: "tokens-identity", cost: 6 }, { name: "10_per_10m-identity" }])).toBe("VALID");
-    expect(await codeOf(secret, [{ name: "tokens-identity", cost: 1 }, { name: "10_per_10m-identity" }])).toBe("RATE_LIMITED");
+    expect(await codeOf(secret, [{ name: "tokens-identity", cost: 1 }, { name: "10_per_10m-identity" }])).toBe(
+      "RATE_LIMITED",
+    );
   });
 });
 
@@ -467,7 +598,8 @@ describe("multiple_ratelimits_overcommit_test", () => {
     code: v.string(),
     ratelimits: v.optional(v.array(v.looseObject({ name: v.string(), exceeded: v.boolean(), remaining: v.number() }))),
   });
-  const verifyClocked = async (secret: string) => v.parse(Verdict, dataOf(await ch.call("keys.verifyKey", { key: secret }, { key: verifier })));
+  const verifyClocked = async (secret: string) =>
+    v.parse(Verdict, dataOf(await ch.call("keys.verifyKey", { key: secret }, { key: verifier })));
 
   test("monthly counter should be incremented when minute limit is hit", async () => {
     const { secret } = ch.key(ch.api(), {
@@ -511,4 +643,3 @@ describe("multiple_ratelimits_overcommit_test", () => {
     expect(last.ratelimits?.find((limit) => limit.name === "test-monthly")?.exceeded).toBe(true);
   });
 });
-

@@ -36,12 +36,18 @@ afterAll(() => server.close());
 function insertPermission(workspaceId: string, name: string, slug: string, description: string): string {
   const id = newId("perm");
   server.admin.db
-    .prepare("INSERT INTO permissions (id, workspace_id, name, slug, description, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+    .prepare(
+      "INSERT INTO permissions (id, workspace_id, name, slug, description, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    )
     .run(id, workspaceId, name, slug, description, Date.now());
   return id;
 }
 
-async function list(operation: "permissions.listPermissions" | "permissions.listRoles", key: string, body: object = {}) {
+async function list(
+  operation: "permissions.listPermissions" | "permissions.listRoles",
+  key: string,
+  body: object = {},
+) {
   const answer = await h.call(operation, body, { key });
   expect(answer.status, answer.text).toBe(200);
   return v.parse(Page, answer.json);
@@ -58,9 +64,21 @@ describe("listPermissions", () => {
     workspaceId = h.workspace();
     reader = h.rootKey(["rbac.*.read_permission"], workspaceId);
     for (const i of [1, 2, 3, 4, 5]) {
-      ids.push(insertPermission(workspaceId, `test.permission.${i}`, `test-permission-${i}`, `Description for test permission ${i}`));
+      ids.push(
+        insertPermission(
+          workspaceId,
+          `test.permission.${i}`,
+          `test-permission-${i}`,
+          `Description for test permission ${i}`,
+        ),
+      );
     }
-    insertPermission(h.workspace(), "other.workspace.permission", "other-workspace-permission", "This permission is in a different workspace");
+    insertPermission(
+      h.workspace(),
+      "other.workspace.permission",
+      "other-workspace-permission",
+      "This permission is in a different workspace",
+    );
   });
 
   describe("200", () => {
@@ -77,7 +95,8 @@ describe("listPermissions", () => {
 
     test("pagination with cursor", async () => {
       const bulk = h.workspace();
-      for (let i = 0; i < 101; i++) insertPermission(bulk, `bulk.permission.${i}`, `bulk-permission-${i}`, `Bulk permission ${i}`);
+      for (let i = 0; i < 101; i++)
+        insertPermission(bulk, `bulk.permission.${i}`, `bulk-permission-${i}`, `Bulk permission ${i}`);
       const key = h.rootKey(["rbac.*.read_permission"], bulk);
       const first = await list("permissions.listPermissions", key);
       expect(first.data).toHaveLength(100);
@@ -135,19 +154,26 @@ describe("listPermissions", () => {
     });
 
     test("invalid authorization token", async () => {
-      const error = errorOf(await h.call("permissions.listPermissions", {}, { authorization: "Bearer invalid_token_that_does_not_exist" }));
+      const error = errorOf(
+        await h.call("permissions.listPermissions", {}, { authorization: "Bearer invalid_token_that_does_not_exist" }),
+      );
       expect(error.status).toBe(401);
       expect(error.detail).toContain("invalid");
     });
 
     test("malformed authorization header", async () => {
-      expect((await h.call("permissions.listPermissions", {}, { authorization: "malformed_header_without_bearer_prefix" })).status).toBe(400);
+      expect(
+        (await h.call("permissions.listPermissions", {}, { authorization: "malformed_header_without_bearer_prefix" }))
+          .status,
+      ).toBe(400);
     });
   });
 
   describe("403", () => {
     test("missing read_permission permission", async () => {
-      const error = errorOf(await h.call("permissions.listPermissions", {}, { key: h.rootKey(["rbac.*.create_permission"], workspaceId) }));
+      const error = errorOf(
+        await h.call("permissions.listPermissions", {}, { key: h.rootKey(["rbac.*.create_permission"], workspaceId) }),
+      );
       expect(error.status).toBe(403);
       expect(error.detail).toContain("permission");
     });
@@ -166,8 +192,15 @@ describe("listRoles", () => {
   beforeAll(() => {
     workspaceId = h.workspace();
     reader = h.rootKey(["rbac.*.read_role"], workspaceId);
-    for (const i of [1, 2, 3]) insertPermission(workspaceId, `test.permission.${i}`, `test.permission.${i}`, `Description for test permission ${i}`);
-    for (const i of [1, 2, 3, 4, 5]) ids.push(createRole(server.admin.db, workspaceId, `test.role.${i}`, ["test.permission.1", "test.permission.2"]));
+    for (const i of [1, 2, 3])
+      insertPermission(
+        workspaceId,
+        `test.permission.${i}`,
+        `test.permission.${i}`,
+        `Description for test permission ${i}`,
+      );
+    for (const i of [1, 2, 3, 4, 5])
+      ids.push(createRole(server.admin.db, workspaceId, `test.role.${i}`, ["test.permission.1", "test.permission.2"]));
     createRole(server.admin.db, h.workspace(), "other.workspace.role", []);
   });
 
@@ -175,7 +208,11 @@ describe("listRoles", () => {
     test("list all roles", async () => {
       const page = await list("permissions.listRoles", reader);
       expect(page.data.map((row) => row.id).sort()).toEqual([...ids].sort());
-      for (const role of page.data) expect(role.permissions?.map((permission) => permission.name).sort()).toEqual(["test.permission.1", "test.permission.2"]);
+      for (const role of page.data)
+        expect(role.permissions?.map((permission) => permission.name).sort()).toEqual([
+          "test.permission.1",
+          "test.permission.2",
+        ]);
     });
 
     test("empty results", async () => {
@@ -242,19 +279,25 @@ describe("listRoles", () => {
     });
 
     test("invalid authorization token", async () => {
-      const error = errorOf(await h.call("permissions.listRoles", {}, { authorization: "Bearer invalid_token_that_does_not_exist" }));
+      const error = errorOf(
+        await h.call("permissions.listRoles", {}, { authorization: "Bearer invalid_token_that_does_not_exist" }),
+      );
       expect(error.status).toBe(401);
       expect(error.detail).toContain("invalid");
     });
 
     test("malformed authorization header", async () => {
-      expect((await h.call("permissions.listRoles", {}, { authorization: "malformed_header_without_bearer_prefix" })).status).toBe(400);
+      expect(
+        (await h.call("permissions.listRoles", {}, { authorization: "malformed_header_without_bearer_prefix" })).status,
+      ).toBe(400);
     });
   });
 
   describe("403", () => {
     test("missing read_role permission", async () => {
-      const error = errorOf(await h.call("permissions.listRoles", {}, { key: h.rootKey(["rbac.*.create_role"], workspaceId) }));
+      const error = errorOf(
+        await h.call("permissions.listRoles", {}, { key: h.rootKey(["rbac.*.create_role"], workspaceId) }),
+      );
       expect(error.status).toBe(403);
       expect(error.detail).toContain("permission");
     });

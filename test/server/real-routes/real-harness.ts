@@ -1,5 +1,12 @@
 import * as v from "valibot";
-import { createApi, createRootKey, createWorkspace, keyInserter, type ApiSettings, type NewKey } from "../../../server/db/management";
+import {
+  createApi,
+  createRootKey,
+  createWorkspace,
+  keyInserter,
+  type ApiSettings,
+  type NewKey,
+} from "../../../server/db/management";
 import { newId } from "../../../server/ids";
 import { newApiKeySecret } from "../../../server/secrets";
 import { callApi, type ApiAnswer } from "../http";
@@ -20,9 +27,16 @@ export interface RealHarness {
   workspace(): string;
   key(apiId: string, settings?: Partial<NewKey>): { keyId: string; secret: string };
   /** A named rate limit on an identity of the workspace (made when missing); returns the identity's id. */
-  identityRateLimit(externalId: string, limit: { name: string; limit: number; durationMs: number; autoApply?: boolean }): string;
+  identityRateLimit(
+    externalId: string,
+    limit: { name: string; limit: number; durationMs: number; autoApply?: boolean },
+  ): string;
   /** `POST /v2/<operation>` with a root key (a string), an Authorization header as given, or none. */
-  call(operation: string, body: unknown, auth: { key: string } | { authorization: string } | "none"): Promise<ApiAnswer>;
+  call(
+    operation: string,
+    body: unknown,
+    auth: { key: string } | { authorization: string } | "none",
+  ): Promise<ApiAnswer>;
 }
 
 export function realHarness(server: InProcessServer): RealHarness {
@@ -31,23 +45,31 @@ export function realHarness(server: InProcessServer): RealHarness {
   const insertKey = keyInserter(db);
   return {
     workspaceId,
-    rootKey: (permissions, workspace = workspaceId) => createRootKey(db, { workspaceId: workspace, name: "real test", permissions }).secret,
-    api: (workspace = workspaceId, settings = {}) => createApi(db, workspace, `api ${newId("req")}`, Date.now(), settings),
+    rootKey: (permissions, workspace = workspaceId) =>
+      createRootKey(db, { workspaceId: workspace, name: "real test", permissions }).secret,
+    api: (workspace = workspaceId, settings = {}) =>
+      createApi(db, workspace, `api ${newId("req")}`, Date.now(), settings),
     urn: (resource, action, workspace = workspaceId) => `unkey:v1:${workspace}:${resource}#${action}`,
     workspace: () => createWorkspace(db, `workspace ${newId("req")}`),
     key(apiId, settings = {}) {
       const secret = newApiKeySecret("test");
-      const workspace = db.prepare<[string], string>("SELECT workspace_id FROM apis WHERE id = ?").pluck().get(apiId) ?? workspaceId;
-      const keyId = insertKey({ workspaceId: workspace, apiId, name: "test key", secret, enabled: true, createdAt: Date.now(), ...settings });
+      const workspace =
+        db.prepare<[string], string>("SELECT workspace_id FROM apis WHERE id = ?").pluck().get(apiId) ?? workspaceId;
+      const keyId = insertKey({
+        workspaceId: workspace,
+        apiId,
+        name: "test key",
+        secret,
+        enabled: true,
+        createdAt: Date.now(),
+        ...settings,
+      });
       return { keyId, secret };
     },
     identityRateLimit(externalId, { name, limit, durationMs, autoApply = false }) {
-      db.prepare("INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING").run(
-        newId("id"),
-        workspaceId,
-        externalId,
-        Date.now(),
-      );
+      db.prepare(
+        "INSERT INTO identities (id, workspace_id, external_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+      ).run(newId("id"), workspaceId, externalId, Date.now());
       const identityId = db
         .prepare<[string, string], string>("SELECT id FROM identities WHERE workspace_id = ? AND external_id = ?")
         .pluck()

@@ -1,13 +1,13 @@
-import { createQueryClient } from "../../../src/lib/query-client";
+import { createQueryClient } from "@/lib/query-client";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router-dom";
 import { describe, expect, test } from "vitest";
-import { App } from "../../../src/app/app";
+import { App } from "@/app/app";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { rootOptions } from "../../../src/app/root-options";
-import { appRoutes } from "../../../src/app/router";
-import { readConnection, readTarget, saveConnection } from "../../../src/features/connect/key-store";
+import { rootOptions } from "@/app/root-options";
+import { appRoutes } from "@/app/router";
+import { readConnection, readTarget, saveConnection } from "@/features/connect/key-store";
 import { takeConsoleErrors } from "../setup";
 import { jsonResponse, keyNotFound, keysEnvelope, makeKeys, stubApi } from "../support/keys-api";
 import { freshQueryClientPerTest } from "../support/query-tests";
@@ -89,7 +89,9 @@ describe("routing", () => {
     }
     const [root] = appRoutes(queryClient());
     if (root === undefined || root.index === true) throw new Error("the app's routes start with the layout route");
-    const withBrokenPage: RouteObject[] = [{ ...root, children: [...(root.children ?? []), { path: "broken", Component: Broken }] }];
+    const withBrokenPage: RouteObject[] = [
+      { ...root, children: [...(root.children ?? []), { path: "broken", Component: Broken }] },
+    ];
     renderApp("/broken", withBrokenPage);
     const panel = await screen.findByRole("alert");
     // React Router logs a render error in development; that is expected here.
@@ -141,7 +143,11 @@ describe("the header", () => {
     stubApi(keysEnvelope(makeKeys(3)));
     const { router, user } = renderApp("/keys");
     await screen.findByText("Service 0");
-    expect(queryClient().getQueryCache().findAll({ queryKey: ["keys", "list"] })).toHaveLength(1);
+    expect(
+      queryClient()
+        .getQueryCache()
+        .findAll({ queryKey: ["keys", "list"] }),
+    ).toHaveLength(1);
 
     await user.click(screen.getByRole("button", { name: "Forget key" }));
     expect(await screen.findByLabelText("API key")).toHaveValue("");
@@ -187,7 +193,12 @@ describe("errors on the keys page", () => {
     connect();
     const disabled = jsonResponse(403, {
       meta: { requestId: "req_1" },
-      error: { status: 403, title: "Key is disabled", detail: "The root key is disabled", type: "http://localhost/docs/errors/svc/authorization/key_disabled" },
+      error: {
+        status: 403,
+        title: "Key is disabled",
+        detail: "The root key is disabled",
+        type: "http://localhost/docs/errors/svc/authorization/key_disabled",
+      },
     });
     const api = stubApi(disabled, keysEnvelope([{ keyId: "key_2Xa9", name: "Billing worker" }]));
     const { user } = renderApp("/keys");
@@ -239,7 +250,9 @@ describe("errors on the keys page", () => {
     // The notice's code loads on the first failure (a line says so meanwhile); then it words the error.
     await screen.findByRole("button", { name: "Show details" });
     const notice = screen.getByRole("alert");
-    expect(notice).toHaveTextContent("Refresh failed: Too many requests: wait a moment. The list shows the keys loaded before.");
+    expect(notice).toHaveTextContent(
+      "Refresh failed: Too many requests: wait a moment. The list shows the keys loaded before.",
+    );
     expect(screen.getByText("Billing worker")).toBeVisible();
 
     await user.click(screen.getByRole("button", { name: "Show details" }));
@@ -249,7 +262,9 @@ describe("errors on the keys page", () => {
     // The panel loads lazily; its heading takes focus once it has mounted.
     await waitFor(() => expect(within(panel).getByRole("heading", { level: 2 })).toHaveFocus());
 
-    await user.click(within(screen.getByRole("region", { name: "Refresh failed" })).getAllByRole("button", { name: "Retry" })[0]!);
+    await user.click(
+      within(screen.getByRole("region", { name: "Refresh failed" })).getAllByRole("button", { name: "Retry" })[0]!,
+    );
     expect(await screen.findByText("Billing worker (renamed)")).toBeVisible();
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
     expect(api.requests).toHaveLength(3);

@@ -1,7 +1,7 @@
 import { render } from "@testing-library/react";
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
-import { BrandMark } from "../../../src/app/brand-mark";
+import { BrandMark } from "@/app/brand-mark";
 
 /** Each shape of an SVG as its tag and attributes, in order: what it draws. */
 function shapes(svg: Element): string[] {
@@ -12,7 +12,10 @@ function shapes(svg: Element): string[] {
 }
 
 test("the header's mark draws what the tab's icon (public/favicon.svg) draws, on the same canvas", () => {
-  const icon = new DOMParser().parseFromString(readFileSync("public/favicon.svg", "utf8"), "image/svg+xml").documentElement;
+  const icon = new DOMParser().parseFromString(
+    readFileSync("public/favicon.svg", "utf8"),
+    "image/svg+xml",
+  ).documentElement;
   const { container } = render(<BrandMark />);
   const mark = container.querySelector("svg");
   if (mark === null) throw new Error("no svg drawn");

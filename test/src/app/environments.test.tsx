@@ -3,9 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { expect, test, vi } from "vitest";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { appRoutes } from "../../../src/app/router";
-import { readConnection, saveConnection } from "../../../src/features/connect/key-store";
-import { addEnvironment } from "../../../src/features/environments/environment-store";
+import { appRoutes } from "@/app/router";
+import { readConnection, saveConnection } from "@/features/connect/key-store";
+import { addEnvironment } from "@/features/environments/environment-store";
 import { keysEnvelope, makeKeys, stubApi } from "../support/keys-api";
 import { freshQueryClientPerTest } from "../support/query-tests";
 

@@ -3,8 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { createMemoryRouter, Link, RouterProvider } from "react-router-dom";
 import { afterEach, expect, test, vi } from "vitest";
-import { HoldPageProvider } from "../../../src/app/hold-page-provider";
-import { useHoldPage } from "../../../src/lib/hooks/use-hold-page";
+import { HoldPageProvider } from "@/app/hold-page-provider";
+import { useHoldPage } from "@/lib/hooks/use-hold-page";
 
 function Holder() {
   const [held, setHeld] = useState(false);
@@ -21,7 +21,14 @@ function Holder() {
 
 function renderHolder() {
   const router = createMemoryRouter([
-    { path: "/", element: <HoldPageProvider><Holder /></HoldPageProvider> },
+    {
+      path: "/",
+      element: (
+        <HoldPageProvider>
+          <Holder />
+        </HoldPageProvider>
+      ),
+    },
     { path: "/elsewhere", element: <p>Elsewhere page</p> },
   ]);
   render(<RouterProvider router={router} />);

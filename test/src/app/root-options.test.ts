@@ -1,6 +1,6 @@
 import { afterEach, expect, test, vi } from "vitest";
-import { rootOptions } from "../../../src/app/root-options";
-import { ApiError } from "../../../src/lib/api-errors";
+import { rootOptions } from "@/app/root-options";
+import { ApiError } from "@/lib/api-errors";
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -2,34 +2,66 @@ import { QueryClient, QueryClientProvider, useQuery, type InfiniteData } from "@
 import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { expect, test, vi } from "vitest";
-import { keyChangeApplier, useKeyCache } from "../../../src/app/use-key-cache";
-import { useKeyLookup } from "../../../src/features/keys/api/get-key";
-import { keyQueryOptions } from "../../../src/lib/key-query";
-import { listKeysQueryKey } from "../../../src/features/keys/api/list-keys";
-import type { KeysPage } from "../../../src/lib/api/list-keys";
-import type { Connection } from "../../../src/lib/api/transport";
-import type { Key } from "../../../src/lib/contract";
-import { fingerprint } from "../../../src/lib/fingerprint";
+import { keyChangeApplier, useKeyCache } from "@/app/use-key-cache";
+import { useKeyLookup } from "@/features/keys/api/get-key";
+import { keyQueryOptions } from "@/lib/key-query";
+import { listKeysQueryKey } from "@/features/keys/api/list-keys";
+import type { KeysPage } from "@/lib/api/list-keys";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
+import { fingerprint } from "@/lib/fingerprint";
 import { freshQueryClientPerTest } from "../support/query-tests";
 
 const queryClient = freshQueryClientPerTest();
-const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
+const connection: Connection = {
+  baseUrl: "https://api.example.com",
+  apiKey: "ks_root_S3cretK3yValue9876543210",
+  apiId: "api_1",
+};
 
-const page = (keys: Key[], cursor?: string): KeysPage => ({ keys, cursor, hasMore: cursor !== undefined, requestId: null });
-const pages = (...list: KeysPage[]): InfiniteData<KeysPage> => ({ pages: list, pageParams: list.map((_, index) => (index === 0 ? undefined : `c${index}`)) });
+const page = (keys: Key[], cursor?: string): KeysPage => ({
+  keys,
+  cursor,
+  hasMore: cursor !== undefined,
+  requestId: null,
+});
+const pages = (...list: KeysPage[]): InfiniteData<KeysPage> => ({
+  pages: list,
+  pageParams: list.map((_, index) => (index === 0 ? undefined : `c${index}`)),
+});
 
 function useCache() {
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>
+  );
   return renderHook(() => useKeyCache(connection), { wrapper }).result.current;
 }
 
 /** The new key's own fetch is refused (it is then listed by its id alone); a 4xx is not retried. */
 function keyNotFetchable() {
-  const refused = { meta: { requestId: "req_1" }, error: { status: 404, title: "Not Found", detail: "no such key", type: "https://unkey.com/docs/errors/unkey/data/key_not_found" } };
-  vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(new Response(JSON.stringify(refused), { status: 404, headers: { "content-type": "application/json" } }))));
+  const refused = {
+    meta: { requestId: "req_1" },
+    error: {
+      status: 404,
+      title: "Not Found",
+      detail: "no such key",
+      type: "https://unkey.com/docs/errors/unkey/data/key_not_found",
+    },
+  };
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(() =>
+      Promise.resolve(
+        new Response(JSON.stringify(refused), { status: 404, headers: { "content-type": "application/json" } }),
+      ),
+    ),
+  );
 }
 
-const idsOf = (queryKey: readonly unknown[]) => queryClient().getQueryData<InfiniteData<KeysPage>>(queryKey)?.pages.map((shown) => shown.keys.map((key) => key.keyId));
+const idsOf = (queryKey: readonly unknown[]) =>
+  queryClient()
+    .getQueryData<InfiniteData<KeysPage>>(queryKey)
+    ?.pages.map((shown) => shown.keys.map((key) => key.keyId));
 
 test("a created key is added to the lists of its connection and API without an externalId filter; the others reload", async () => {
   keyNotFetchable();
@@ -37,7 +69,8 @@ test("a created key is added to the lists of its connection and API without an e
   const byExternalId = listKeysQueryKey(connection, { externalId: "user_1" });
   const otherApi = listKeysQueryKey({ ...connection, apiId: "api_2" }, {});
   const otherRootKey = listKeysQueryKey({ ...connection, apiKey: "ks_root_AnotherKeyAltogether000" }, {});
-  for (const queryKey of [same, byExternalId, otherApi, otherRootKey]) queryClient().setQueryData(queryKey, pages(page([{ keyId: "key_old" }])));
+  for (const queryKey of [same, byExternalId, otherApi, otherRootKey])
+    queryClient().setQueryData(queryKey, pages(page([{ keyId: "key_old" }])));
   const cache = useCache();
 
   await cache.keyCreated("key_new", "api_1");
@@ -63,20 +96,46 @@ test("a key created in another API than the connection's is not added to the con
 
 test("undoing a refused change puts back that key's patched fields only: pages loaded since and other keys' changes stay", () => {
   const list = listKeysQueryKey(connection, {});
-  queryClient().setQueryData(list, pages(page([{ keyId: "key_1", name: "Worker", enabled: true }, { keyId: "key_2", enabled: true }], "c1")));
+  queryClient().setQueryData(
+    list,
+    pages(
+      page(
+        [
+          { keyId: "key_1", name: "Worker", enabled: true },
+          { keyId: "key_2", enabled: true },
+        ],
+        "c1",
+      ),
+    ),
+  );
   const cache = useCache();
 
   const undo = cache.patchKey("key_1", { enabled: false });
   // Meanwhile: a second page loads, another key changes, and this key is renamed.
-  queryClient().setQueryData<InfiniteData<KeysPage>>(list, (data) =>
-    data && {
-      pages: [page([{ keyId: "key_1", name: "Renamed", enabled: false }, { keyId: "key_2", enabled: false }], "c1"), page([{ keyId: "key_3" }])],
-      pageParams: [undefined, "c1"],
-    },
+  queryClient().setQueryData<InfiniteData<KeysPage>>(
+    list,
+    (data) =>
+      data && {
+        pages: [
+          page(
+            [
+              { keyId: "key_1", name: "Renamed", enabled: false },
+              { keyId: "key_2", enabled: false },
+            ],
+            "c1",
+          ),
+          page([{ keyId: "key_3" }]),
+        ],
+        pageParams: [undefined, "c1"],
+      },
   );
   undo();
 
-  expect(queryClient().getQueryData<InfiniteData<KeysPage>>(list)?.pages.map((shown) => shown.keys)).toEqual([
+  expect(
+    queryClient()
+      .getQueryData<InfiniteData<KeysPage>>(list)
+      ?.pages.map((shown) => shown.keys),
+  ).toEqual([
     [
       { keyId: "key_1", name: "Renamed", enabled: true },
       { keyId: "key_2", enabled: false },
@@ -89,9 +148,18 @@ test("a change to a key found by its exact id shows in that lookup too: one cach
   const found: Key = { keyId: "key_1", name: "Worker", enabled: true };
   vi.stubGlobal(
     "fetch",
-    vi.fn(() => Promise.resolve(new Response(JSON.stringify({ meta: { requestId: "req_1" }, data: found }), { status: 200, headers: { "content-type": "application/json" } }))),
+    vi.fn(() =>
+      Promise.resolve(
+        new Response(JSON.stringify({ meta: { requestId: "req_1" }, data: found }), {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        }),
+      ),
+    ),
   );
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>
+  );
   const lookup = renderHook(() => useKeyLookup(connection, "key_1"), { wrapper });
   await waitFor(() => expect(lookup.result.current.data).toEqual(found));
 
@@ -106,7 +174,16 @@ test("a bulk change reaches another tab as the change itself: its lists show it 
   vi.stubGlobal("fetch", fetch);
   const otherTab = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const list = listKeysQueryKey(connection, {});
-  otherTab.setQueryData(list, pages(page([{ keyId: "key_1", enabled: true }, { keyId: "key_2", enabled: true }, { keyId: "key_3", enabled: true }])));
+  otherTab.setQueryData(
+    list,
+    pages(
+      page([
+        { keyId: "key_1", enabled: true },
+        { keyId: "key_2", enabled: true },
+        { keyId: "key_3", enabled: true },
+      ]),
+    ),
+  );
   const listener = new BroadcastChannel("keyscope-key-changes");
   const apply = keyChangeApplier(otherTab, connection);
   listener.onmessage = (event: MessageEvent<unknown>) => apply(event.data);
@@ -128,16 +205,33 @@ test("a bulk change reaches another tab as the change itself: its lists show it 
 
 test("a key deleted in another tab is not shown as it was on its page here: the page asks again and gets the service's not-found", async () => {
   const shown: Key = { keyId: "key_1", name: "Worker", enabled: true };
-  const notFound = { meta: { requestId: "req_2" }, error: { status: 404, title: "Not Found", detail: "We could not find the requested key.", type: "https://unkey.com/docs/errors/unkey/data/key_not_found" } };
+  const notFound = {
+    meta: { requestId: "req_2" },
+    error: {
+      status: 404,
+      title: "Not Found",
+      detail: "We could not find the requested key.",
+      type: "https://unkey.com/docs/errors/unkey/data/key_not_found",
+    },
+  };
   const fetch = vi
     .fn()
-    .mockResolvedValueOnce(new Response(JSON.stringify({ meta: { requestId: "req_1" }, data: shown }), { status: 200, headers: { "content-type": "application/json" } }))
-    .mockResolvedValue(new Response(JSON.stringify(notFound), { status: 404, headers: { "content-type": "application/json" } }));
+    .mockResolvedValueOnce(
+      new Response(JSON.stringify({ meta: { requestId: "req_1" }, data: shown }), {
+        status: 200,
+        headers: { "content-type": "application/json" },
+      }),
+    )
+    .mockResolvedValue(
+      new Response(JSON.stringify(notFound), { status: 404, headers: { "content-type": "application/json" } }),
+    );
   vi.stubGlobal("fetch", fetch);
   const otherTab = queryClient();
   const list = listKeysQueryKey(connection, {});
   otherTab.setQueryData(list, pages(page([shown, { keyId: "key_2" }])));
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={otherTab}>{children}</QueryClientProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={otherTab}>{children}</QueryClientProvider>
+  );
   // The key's page there, as it reads its key.
   const keyPage = renderHook(() => useQuery(keyQueryOptions(connection, "key_1")), { wrapper });
   await waitFor(() => expect(keyPage.result.current.data).toEqual(shown));

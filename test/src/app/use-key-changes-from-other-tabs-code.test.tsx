@@ -2,10 +2,10 @@ import { QueryClientProvider, type InfiniteData } from "@tanstack/react-query";
 import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { beforeEach, expect, test, vi } from "vitest";
-import { listKeysQueryKey } from "../../../src/features/keys/api/list-keys";
-import type { KeysPage } from "../../../src/lib/api/list-keys";
-import type { Connection } from "../../../src/lib/api/transport";
-import { fingerprint } from "../../../src/lib/fingerprint";
+import { listKeysQueryKey } from "@/features/keys/api/list-keys";
+import type { KeysPage } from "@/lib/api/list-keys";
+import type { Connection } from "@/lib/api/transport";
+import { fingerprint } from "@/lib/fingerprint";
 import { freshQueryClientPerTest } from "../support/query-tests";
 
 // Each import of the caches' code arrives when the test says so, or fails: as on a slow or broken network.
@@ -26,9 +26,11 @@ const listed = () => queryClient().getQueryData<InfiniteData<KeysPage>>(list)?.p
 async function renderFollowingPage() {
   const page: KeysPage = { keys, cursor: undefined, hasMore: false, requestId: null };
   queryClient().setQueryData<InfiniteData<KeysPage>>(list, { pages: [page], pageParams: [undefined] });
-  const { useKeyChangesFromOtherTabs } = await import("../../../src/app/use-key-changes-from-other-tabs");
-  const { retryFailedLoads } = await import("../../../src/lib/retryable-lazy");
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>;
+  const { useKeyChangesFromOtherTabs } = await import("@/app/use-key-changes-from-other-tabs");
+  const { retryFailedLoads } = await import("@/lib/retryable-lazy");
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>
+  );
   const rendered = renderHook(() => useKeyChangesFromOtherTabs(connection), { wrapper });
   return { ...rendered, retryFailedLoads };
 }
@@ -78,7 +80,7 @@ async function sendBeforeTheCode(messages: unknown[]): Promise<void> {
 beforeEach(() => {
   vi.resetModules();
   cacheCode.imports.length = 0;
-  vi.doMock("../../../src/app/use-key-cache", async (importOriginal) => {
+  vi.doMock("@/app/use-key-cache", async (importOriginal) => {
     const loads = await new Promise<boolean>((resolve) => cacheCode.imports.push(resolve));
     if (!loads) throw new Error("Failed to fetch dynamically imported module: /assets/use-key-cache-1234.js");
     return importOriginal();
@@ -109,7 +111,12 @@ test("changes another tab sends before the caches' code arrives are applied in o
     { scope, change: "patched", keyIds: ["key_2"], patch: { enabled: true } },
     { scope, change: "patched", keyIds: ["key_3"], patch: { enabled: false } },
   ]);
-  await waitFor(() => expect(listed()?.map((key) => [key.keyId, key.enabled])).toEqual([["key_2", true], ["key_3", false]]));
+  await waitFor(() =>
+    expect(listed()?.map((key) => [key.keyId, key.enabled])).toEqual([
+      ["key_2", true],
+      ["key_3", false],
+    ]),
+  );
   expect(queryClient().getQueryState(list)?.isInvalidated).toBe(false);
 });
 
@@ -125,7 +132,12 @@ test("a page left before the caches' code arrives closes its channel", async () 
 });
 
 test("past 100 changes before the caches' code arrives, the kept ones are applied and the lists are loaded again", async () => {
-  const patches = Array.from({ length: 100 }, (_, index) => ({ scope, change: "patched", keyIds: ["key_2"], patch: { enabled: index % 2 === 0 } }));
+  const patches = Array.from({ length: 100 }, (_, index) => ({
+    scope,
+    change: "patched",
+    keyIds: ["key_2"],
+    patch: { enabled: index % 2 === 0 },
+  }));
   await sendBeforeTheCode([{ scope, change: "deleted", keyId: "key_1" }, ...patches]);
   await waitFor(() => expect(queryClient().getQueryState(list)?.isInvalidated).toBe(true));
   expect(listed()?.map((key) => key.keyId)).toEqual(["key_2", "key_3"]);

@@ -2,11 +2,11 @@ import { QueryClientProvider, type InfiniteData } from "@tanstack/react-query";
 import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { expect, test } from "vitest";
-import { useKeyChangesFromOtherTabs } from "../../../src/app/use-key-changes-from-other-tabs";
-import { listKeysQueryKey } from "../../../src/features/keys/api/list-keys";
-import type { KeysPage } from "../../../src/lib/api/list-keys";
-import type { Connection } from "../../../src/lib/api/transport";
-import { fingerprint } from "../../../src/lib/fingerprint";
+import { useKeyChangesFromOtherTabs } from "@/app/use-key-changes-from-other-tabs";
+import { listKeysQueryKey } from "@/features/keys/api/list-keys";
+import type { KeysPage } from "@/lib/api/list-keys";
+import type { Connection } from "@/lib/api/transport";
+import { fingerprint } from "@/lib/fingerprint";
 import { freshQueryClientPerTest } from "../support/query-tests";
 
 const queryClient = freshQueryClientPerTest();
@@ -14,11 +14,21 @@ const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks
 
 test("a page that follows the other tabs applies their changes once its code is here, and stops when it goes", async () => {
   const list = listKeysQueryKey(connection, {});
-  const page: KeysPage = { keys: [{ keyId: "key_1" }, { keyId: "key_2" }], cursor: undefined, hasMore: false, requestId: null };
+  const page: KeysPage = {
+    keys: [{ keyId: "key_1" }, { keyId: "key_2" }],
+    cursor: undefined,
+    hasMore: false,
+    requestId: null,
+  };
   queryClient().setQueryData<InfiniteData<KeysPage>>(list, { pages: [page], pageParams: [undefined] });
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>
+  );
   const page1 = renderHook(() => useKeyChangesFromOtherTabs(connection), { wrapper });
-  const ids = () => queryClient().getQueryData<InfiniteData<KeysPage>>(list)?.pages[0]?.keys.map((key) => key.keyId);
+  const ids = () =>
+    queryClient()
+      .getQueryData<InfiniteData<KeysPage>>(list)
+      ?.pages[0]?.keys.map((key) => key.keyId);
 
   const channel = new BroadcastChannel("keyscope-key-changes");
   const scope = `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;

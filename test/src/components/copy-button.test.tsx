@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, expect, test, vi } from "vitest";
-import { COPY_FEEDBACK_MS, CopyButton, CopyFeedbackGroup } from "../../../src/components/copy-button";
+import { COPY_FEEDBACK_MS, CopyButton, CopyFeedbackGroup } from "@/components/copy-button";
 
 function stubClipboard(writeText: (text: string) => Promise<void>) {
   const spy = vi.fn(writeText);

@@ -1,8 +1,8 @@
 import { render, screen } from "@testing-library/react";
 import { ErrorBoundary } from "react-error-boundary";
 import { expect, test } from "vitest";
-import { LateCodeBoundary } from "../../../src/components/late-code-boundary";
-import { CodeLoadError } from "../../../src/lib/retryable-lazy";
+import { LateCodeBoundary } from "@/components/late-code-boundary";
+import { CodeLoadError } from "@/lib/retryable-lazy";
 import { takeConsoleErrors } from "../setup";
 
 function Throws({ error }: { error: Error }): never {

@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import { expect, test } from "vitest";
-import { SafeName } from "../../../src/components/safe-name";
-import { hasBidiControls, revealBidiControls } from "../../../src/lib/bidi";
+import { SafeName } from "@/components/safe-name";
+import { hasBidiControls, revealBidiControls } from "@/lib/bidi";
 
 const DISGUISED = "\u202Egnp.exe\u202C invoice";
 
@@ -19,7 +19,20 @@ test("a name with a right-to-left override shows the override instead of being r
 });
 
 test("every bidirectional control is revealed, and plain names (Arabic too) are left alone", () => {
-  for (const control of ["\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069", "\u200E", "\u200F", "\u061C"]) {
+  for (const control of [
+    "\u202A",
+    "\u202B",
+    "\u202C",
+    "\u202D",
+    "\u202E",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+    "\u200E",
+    "\u200F",
+    "\u061C",
+  ]) {
     const revealed = revealBidiControls(`a${control}b`);
     expect(revealed).toMatch(/^a⟨U\+[0-9A-F]{4}⟩b$/);
     expect(hasBidiControls(revealed)).toBe(false);

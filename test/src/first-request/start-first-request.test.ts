@@ -1,16 +1,18 @@
 import { afterEach, expect, test, vi } from "vitest";
-import { readConnection, saveConnection } from "../../../src/features/connect/key-store";
-import { fetchKeysPage } from "../../../src/features/keys/api/list-keys";
-import { FIRST_REQUEST_SYMBOL } from "../../../src/lib/api/first-request";
-import type { Connection } from "../../../src/lib/api/transport";
-import { ApiError, NetworkError } from "../../../src/lib/api-errors";
-import { firstRequestOf, startFirstRequest } from "../../../src/first-request/start-first-request";
+import { readConnection, saveConnection } from "@/features/connect/key-store";
+import { fetchKeysPage } from "@/features/keys/api/list-keys";
+import { FIRST_REQUEST_SYMBOL } from "@/lib/api/first-request";
+import type { Connection } from "@/lib/api/transport";
+import { ApiError, NetworkError } from "@/lib/api-errors";
+import { firstRequestOf, startFirstRequest } from "@/first-request/start-first-request";
 
 const KEY = "ks_root_S3cretK3yValue9876543210";
 const BASE_URL = "http://127.0.0.1:8787";
 const PAGE = {
   meta: { requestId: "req_1" },
-  data: { keys: [{ keyId: "key_1", start: "sk_1", enabled: true, name: "Billing worker", createdAt: 1_700_000_000_000 }] },
+  data: {
+    keys: [{ keyId: "key_1", start: "sk_1", enabled: true, name: "Billing worker", createdAt: 1_700_000_000_000 }],
+  },
   pagination: { hasMore: false },
 };
 
@@ -34,7 +36,8 @@ function network() {
 /** Runs the early module as index.html would, on this test's sessionStorage and location. */
 function startEarly(pathname: string, early: (input: string, init: RequestInit) => Promise<Response>) {
   const handoff = startFirstRequest({ pathname, storage: sessionStorage, fetch: early });
-  if (handoff !== null) Object.defineProperty(globalThis, Symbol.for(FIRST_REQUEST_SYMBOL), { value: handoff, configurable: true });
+  if (handoff !== null)
+    Object.defineProperty(globalThis, Symbol.for(FIRST_REQUEST_SYMBOL), { value: handoff, configurable: true });
   return handoff;
 }
 
@@ -71,7 +74,9 @@ test("the keys list adopts the request started early: one request, parsed by the
 test("with an API ID, the real service's operation is started early and adopted", async () => {
   saveConnection({ baseUrl: BASE_URL, apiKey: KEY, apiId: "api_123" });
   const sent = network();
-  const early = vi.fn((_input: string, _init: RequestInit) => Promise.resolve(json({ meta: { requestId: "req_2" }, data: PAGE.data.keys })));
+  const early = vi.fn((_input: string, _init: RequestInit) =>
+    Promise.resolve(json({ meta: { requestId: "req_2" }, data: PAGE.data.keys })),
+  );
   startEarly("/", early);
   expect(early.mock.calls[0]?.[0]).toBe(`${BASE_URL}/v2/apis.listKeys`);
   expect(early.mock.calls[0]?.[1]?.body).toBe(JSON.stringify({ apiId: "api_123" }));
@@ -84,10 +89,20 @@ test("with an API ID, the real service's operation is started early and adopted"
 test("an early request that is refused is the client's usual ApiError, with no second request", async () => {
   saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
   const sent = network();
-  const refusal = { meta: { requestId: "req_3" }, error: { status: 401, title: "Unauthorized", detail: "The key was not found", type: "https://unkey.com/docs/errors/unkey/authentication/key_not_found" } };
+  const refusal = {
+    meta: { requestId: "req_3" },
+    error: {
+      status: 401,
+      title: "Unauthorized",
+      detail: "The key was not found",
+      type: "https://unkey.com/docs/errors/unkey/authentication/key_not_found",
+    },
+  };
   startEarly("/keys", () => Promise.resolve(json(refusal, 401)));
 
-  const failure = await fetchKeysPage(connection(), {}, undefined, new AbortController().signal).catch((error: unknown) => error);
+  const failure = await fetchKeysPage(connection(), {}, undefined, new AbortController().signal).catch(
+    (error: unknown) => error,
+  );
   expect(failure).toBeInstanceOf(ApiError);
   expect(failure).toMatchObject({ status: 401, requestId: "req_3" });
   expect(sent).toEqual([]);
@@ -95,10 +110,15 @@ test("an early request that is refused is the client's usual ApiError, with no s
 
 test("an early request that gets no answer is the client's usual NetworkError", async () => {
   saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
-  vi.stubGlobal("fetch", vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))),
+  );
   startEarly("/keys", () => Promise.reject(new TypeError("Failed to fetch")));
 
-  const failure = await fetchKeysPage(connection(), {}, undefined, new AbortController().signal).catch((error: unknown) => error);
+  const failure = await fetchKeysPage(connection(), {}, undefined, new AbortController().signal).catch(
+    (error: unknown) => error,
+  );
   expect(failure).toBeInstanceOf(NetworkError);
 });
 
@@ -108,7 +128,12 @@ test("another key's request is not adopted: the client sends its own", async () 
   const early = vi.fn(() => Promise.resolve(json(PAGE)));
   startEarly("/keys", early);
 
-  await fetchKeysPage({ baseUrl: BASE_URL, apiKey: "ks_root_AnotherK3yValue12345678" }, {}, undefined, new AbortController().signal);
+  await fetchKeysPage(
+    { baseUrl: BASE_URL, apiKey: "ks_root_AnotherK3yValue12345678" },
+    {},
+    undefined,
+    new AbortController().signal,
+  );
   expect(sent).toEqual([`${BASE_URL}/v2/keys.listKeys`]);
 });
 
@@ -137,7 +162,14 @@ test("nothing is sent early without a key, off the keys page, or when the stored
   expect(start("/connect")).toBeNull();
 
   // The client would normalise these (or refuse them): the app sends its own request instead.
-  for (const baseUrl of [`${BASE_URL}/`, " http://127.0.0.1:8787", "HTTP://127.0.0.1:8787", "http://user:pw@127.0.0.1:8787", "", "javascript:alert(1)"]) {
+  for (const baseUrl of [
+    `${BASE_URL}/`,
+    " http://127.0.0.1:8787",
+    "HTTP://127.0.0.1:8787",
+    "http://user:pw@127.0.0.1:8787",
+    "",
+    "javascript:alert(1)",
+  ]) {
     sessionStorage.setItem("keyscope.baseUrl", baseUrl);
     expect(start("/keys"), baseUrl).toBeNull();
   }

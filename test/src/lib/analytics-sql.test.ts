@@ -1,12 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { parseUsageRows, parseVerificationRows, toEpochMs, WrongShapeError } from "../../../src/lib/analytics-rows";
-import {
-  isRequestId,
-  refusalsQuery,
-  sqlString,
-  usageQuery,
-  verificationByRequestIdQuery,
-} from "../../../src/lib/analytics-sql";
+import { parseUsageRows, parseVerificationRows, toEpochMs, WrongShapeError } from "@/lib/analytics-rows";
+import { isRequestId, refusalsQuery, sqlString, usageQuery, verificationByRequestIdQuery } from "@/lib/analytics-sql";
 
 describe("analytics SQL", () => {
   test("usage reads the per-hour table for 24 h and 7 days and the per-day table for 30 days", () => {
@@ -14,7 +8,9 @@ describe("analytics SQL", () => {
       "SELECT time, outcome, sum(count) AS total FROM key_verifications_per_hour_v1 WHERE key_id = 'key_3ZbK9' AND time >= now() - INTERVAL 24 HOUR GROUP BY time, outcome ORDER BY time",
     );
     expect(usageQuery("key_3ZbK9", "7d")).toContain("key_verifications_per_hour_v1");
-    expect(usageQuery("key_3ZbK9", "30d")).toContain("FROM key_verifications_per_day_v1 WHERE key_id = 'key_3ZbK9' AND time >= now() - INTERVAL 30 DAY");
+    expect(usageQuery("key_3ZbK9", "30d")).toContain(
+      "FROM key_verifications_per_day_v1 WHERE key_id = 'key_3ZbK9' AND time >= now() - INTERVAL 30 DAY",
+    );
   });
 
   test("an id that is not a key id never reaches the SQL", () => {
@@ -34,8 +30,12 @@ describe("analytics SQL", () => {
 
   test("a cursor the SQL could not hold as given never reaches it", () => {
     expect(() => refusalsQuery("key_3ZbK9", { after: { time: 1.5, requestId: "req_1" } })).toThrow(/not a time/);
-    expect(() => refusalsQuery("key_3ZbK9", { after: { time: 1, requestId: "req_\\'); DROP" } })).toThrow(/not a request id/);
-    expect(refusalsQuery("key_3ZbK9", { after: { time: 1, requestId: "req_o'x" } })).toContain("request_id < 'req_o''x'");
+    expect(() => refusalsQuery("key_3ZbK9", { after: { time: 1, requestId: "req_\\'); DROP" } })).toThrow(
+      /not a request id/,
+    );
+    expect(refusalsQuery("key_3ZbK9", { after: { time: 1, requestId: "req_o'x" } })).toContain(
+      "request_id < 'req_o''x'",
+    );
   });
 
   test("a tag the two dialects would read differently is refused with a reason", () => {
@@ -45,7 +45,8 @@ describe("analytics SQL", () => {
 
   test("a request id must look like one before it is put in SQL", () => {
     expect(isRequestId("req_4VmxDkT9")).toBe(true);
-    for (const bad of ["req_", "req_0abc", "req_abc'--", "key_abc", " req_abc", "req_abc\n"]) expect(isRequestId(bad)).toBe(false);
+    for (const bad of ["req_", "req_0abc", "req_abc'--", "key_abc", " req_abc", "req_abc\n"])
+      expect(isRequestId(bad)).toBe(false);
     expect(verificationByRequestIdQuery("req_4VmxDkT9")).toBe(
       "SELECT request_id, time, key_id, outcome, region, tags FROM key_verifications_v1 WHERE request_id = 'req_4VmxDkT9' LIMIT 1",
     );
@@ -74,7 +75,11 @@ describe("analytics rows", () => {
 
   test("verifications keep their tags and, when selected, their key", () => {
     expect(
-      parseVerificationRows([{ request_id: "req_1", time: "1795000000000", outcome: "EXPIRED", region: "eu", tags: ["a"], key_id: "key_1" }]),
-    ).toEqual([{ requestId: "req_1", time: 1795000000000, outcome: "EXPIRED", region: "eu", tags: ["a"], keyId: "key_1" }]);
+      parseVerificationRows([
+        { request_id: "req_1", time: "1795000000000", outcome: "EXPIRED", region: "eu", tags: ["a"], key_id: "key_1" },
+      ]),
+    ).toEqual([
+      { requestId: "req_1", time: 1795000000000, outcome: "EXPIRED", region: "eu", tags: ["a"], keyId: "key_1" },
+    ]);
   });
 });

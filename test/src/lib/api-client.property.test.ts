@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { describeError, type Diagnosis } from "../../../src/features/troubleshoot/error-catalog";
-import { listKeys, type KeysPage } from "../../../src/lib/api/list-keys";
-import { MAX_RESPONSE_BYTES } from "../../../src/lib/api/transport";
+import { describeError, type Diagnosis } from "@/features/troubleshoot/error-catalog";
+import { listKeys, type KeysPage } from "@/lib/api/list-keys";
+import { MAX_RESPONSE_BYTES } from "@/lib/api/transport";
 import {
   ApiError,
   InternalError,
@@ -15,7 +15,7 @@ import {
   type InvalidConnectionProblem,
   type KeyscopeError,
   type UnexpectedResponseReason,
-} from "../../../src/lib/api-errors";
+} from "@/lib/api-errors";
 
 const SECRET = "ks_root_PropertyTestSecret42";
 const connection = { baseUrl: "https://api.example.com", apiKey: SECRET };
@@ -45,7 +45,10 @@ const errorBody = fc.record(
     title: field,
     detail: field,
     type: fc.oneof(typeLike, field),
-    errors: fc.oneof(fc.array(fc.record({ location: field, message: field, fix: field }, { requiredKeys: [] }), { maxLength: 3 }), field),
+    errors: fc.oneof(
+      fc.array(fc.record({ location: field, message: field, fix: field }, { requiredKeys: [] }), { maxLength: 3 }),
+      field,
+    ),
   },
   { requiredKeys: [] },
 );
@@ -68,8 +71,15 @@ const envelope = fc.oneof(
   fc.record(
     {
       meta,
-      data: fc.oneof(fc.array(key, { maxLength: 3 }), fc.record({ keys: fc.oneof(fc.array(key, { maxLength: 3 }), field) }), field),
-      pagination: fc.oneof(fc.record({ cursor: field, hasMore: fc.oneof(fc.boolean(), field) }, { requiredKeys: [] }), field),
+      data: fc.oneof(
+        fc.array(key, { maxLength: 3 }),
+        fc.record({ keys: fc.oneof(fc.array(key, { maxLength: 3 }), field) }),
+        field,
+      ),
+      pagination: fc.oneof(
+        fc.record({ cursor: field, hasMore: fc.oneof(fc.boolean(), field) }, { requiredKeys: [] }),
+        field,
+      ),
     },
     { requiredKeys: [] },
   ),
@@ -90,13 +100,24 @@ const body = fc.oneof(
 
 const contentType = fc.option(
   fc.oneof(
-    fc.constantFrom("application/json", "application/problem+json", "application/json; charset=utf-8", "text/html", "text/plain", "application/xml"),
+    fc.constantFrom(
+      "application/json",
+      "application/problem+json",
+      "application/json; charset=utf-8",
+      "text/html",
+      "text/plain",
+      "application/xml",
+    ),
     fc.stringMatching(/^[a-z]{1,8}\/[a-z+.-]{1,12}$/),
   ),
 );
 
 const retryAfter = fc.option(
-  fc.oneof(fc.nat().map(String), fc.date({ noInvalidDate: true }).map((date) => date.toUTCString()), fc.stringMatching(/^[ -~]{0,20}$/)),
+  fc.oneof(
+    fc.nat().map(String),
+    fc.date({ noInvalidDate: true }).map((date) => date.toUTCString()),
+    fc.stringMatching(/^[ -~]{0,20}$/),
+  ),
 );
 
 const answer = fc.record({ status: fc.integer({ min: 200, max: 599 }), body, contentType, retryAfter });
@@ -105,7 +126,9 @@ function isKeysPage(value: KeysPage): boolean {
   return (
     Array.isArray(value.keys) &&
     // docs/api.md#the-key-object: `name` is optional in the Key object; when present it is text.
-    value.keys.every((entry) => typeof entry.keyId === "string" && (entry.name === undefined || typeof entry.name === "string")) &&
+    value.keys.every(
+      (entry) => typeof entry.keyId === "string" && (entry.name === undefined || typeof entry.name === "string"),
+    ) &&
     typeof value.hasMore === "boolean"
   );
 }
@@ -114,7 +137,9 @@ function allStrings(value: unknown, seen = new Set<unknown>()): string[] {
   if (typeof value === "string") return [value];
   if (typeof value !== "object" || value === null || seen.has(value)) return [];
   seen.add(value);
-  return Object.getOwnPropertyNames(value).flatMap((name) => allStrings(Object.getOwnPropertyDescriptor(value, name)?.value, seen));
+  return Object.getOwnPropertyNames(value).flatMap((name) =>
+    allStrings(Object.getOwnPropertyDescriptor(value, name)?.value, seen),
+  );
 }
 
 // The time limits here guard against a hang, not speed: thousands of runs take about 10 s alone and four times that on
@@ -150,7 +175,15 @@ test("whatever answers, listKeys resolves a KeysPage or throws a KeyscopeError w
     { numRuns: 10_000 },
   );
   // The generators reach every kind of outcome, not just the easy ones.
-  for (const outcome of ["KeysPage", "ApiError", "docs link", "UnexpectedResponseError:empty", "UnexpectedResponseError:html", "UnexpectedResponseError:invalid-json", "UnexpectedResponseError:not-envelope"]) {
+  for (const outcome of [
+    "KeysPage",
+    "ApiError",
+    "docs link",
+    "UnexpectedResponseError:empty",
+    "UnexpectedResponseError:html",
+    "UnexpectedResponseError:invalid-json",
+    "UnexpectedResponseError:not-envelope",
+  ]) {
     expect(seen.get(outcome) ?? 0, outcome).toBeGreaterThan(10);
   }
 }, 180_000);
@@ -207,16 +240,37 @@ const thrown = fc.oneof(
 const transport: fc.Arbitrary<Transport> = fc.oneof(
   { weight: 2, arbitrary: thrown.map((value): Transport => ({ kind: "rejects", thrown: value })) },
   { weight: 1, arbitrary: fc.constant<Transport>({ kind: "hangs" }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("body-fails" as const), status: fc.integer({ min: 200, max: 599 }), text: body }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("declared-too-large" as const), status: fc.integer({ min: 200, max: 599 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("streamed-too-large" as const), status: fc.integer({ min: 200, max: 599 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("body-fails" as const),
+      status: fc.integer({ min: 200, max: 599 }),
+      text: body,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("declared-too-large" as const),
+      status: fc.integer({ min: 200, max: 599 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("streamed-too-large" as const),
+      status: fc.integer({ min: 200, max: 599 }),
+    }),
+  },
   {
     weight: 4,
     arbitrary: fc.record({
       kind: fc.constant("answers" as const),
       status: fc.integer({ min: 200, max: 599 }),
       text: body,
-      contentType: fc.option(fc.constantFrom("application/problem+json", `application/json; key=${SECRET}`, "text/html")),
+      contentType: fc.option(
+        fc.constantFrom("application/problem+json", `application/json; key=${SECRET}`, "text/html"),
+      ),
       requestIdHeader: fc.option(fc.constantFrom(SECRET, "req_header1", `req_${SECRET}`)),
     }),
   },
@@ -233,7 +287,9 @@ function fetchFor(plan: Transport): typeof fetch {
         // Never settles on its own; the client's timeout (or its abort of the signal) ends it.
         return new Promise<Response>(() => init?.signal?.throwIfAborted());
       case "body-fails":
-        return Promise.resolve(new Response(NULL_BODY_STATUSES.has(plan.status) ? null : failingBody(plan.text), { status: plan.status }));
+        return Promise.resolve(
+          new Response(NULL_BODY_STATUSES.has(plan.status) ? null : failingBody(plan.text), { status: plan.status }),
+        );
       case "declared-too-large":
         return Promise.resolve(
           new Response(NULL_BODY_STATUSES.has(plan.status) ? null : "{}", {
@@ -242,12 +298,16 @@ function fetchFor(plan: Transport): typeof fetch {
           }),
         );
       case "streamed-too-large":
-        return Promise.resolve(new Response(NULL_BODY_STATUSES.has(plan.status) ? null : endlessBody(), { status: plan.status }));
+        return Promise.resolve(
+          new Response(NULL_BODY_STATUSES.has(plan.status) ? null : endlessBody(), { status: plan.status }),
+        );
       case "answers": {
         const headers = new Headers();
         if (plan.contentType !== null) headers.set("content-type", plan.contentType);
         if (plan.requestIdHeader !== null) headers.set("x-request-id", plan.requestIdHeader);
-        return Promise.resolve(new Response(NULL_BODY_STATUSES.has(plan.status) ? null : plan.text, { status: plan.status, headers }));
+        return Promise.resolve(
+          new Response(NULL_BODY_STATUSES.has(plan.status) ? null : plan.text, { status: plan.status, headers }),
+        );
       }
     }
   };
@@ -268,7 +328,11 @@ test("whatever the transport does (rejects, hangs, breaks mid-body, sends too mu
     fc.asyncProperty(transport, async (plan) => {
       let outcome: unknown;
       try {
-        const page = await listKeys(connection, {}, { fetch: fetchFor(plan), timeoutMs: plan.kind === "hangs" ? 1 : 5_000 });
+        const page = await listKeys(
+          connection,
+          {},
+          { fetch: fetchFor(plan), timeoutMs: plan.kind === "hangs" ? 1 : 5_000 },
+        );
         expect(isKeysPage(page)).toBe(true);
         seen.set("KeysPage", (seen.get("KeysPage") ?? 0) + 1);
         return;
@@ -287,16 +351,30 @@ test("whatever the transport does (rejects, hangs, breaks mid-body, sends too mu
         expect(outcome).toMatchObject({ crossOrigin: false });
       }
       // (A 404 that is not the envelope means "no such operation", which asks for an API ID instead.)
-      if ((plan.kind === "declared-too-large" || plan.kind === "streamed-too-large") && !NULL_BODY_STATUSES.has(plan.status) && plan.status !== 404) {
+      if (
+        (plan.kind === "declared-too-large" || plan.kind === "streamed-too-large") &&
+        !NULL_BODY_STATUSES.has(plan.status) &&
+        plan.status !== 404
+      ) {
         expect(outcome).toMatchObject({ name: "UnexpectedResponseError", reason: "too-large" });
       }
       expect(allStrings(outcome).some((value) => value.includes(SECRET))).toBe(false);
-      expectSafeDiagnosis(describeError(outcome, { baseUrl: connection.baseUrl, pageOrigin: "http://127.0.0.1:8787" }), SECRET);
+      expectSafeDiagnosis(
+        describeError(outcome, { baseUrl: connection.baseUrl, pageOrigin: "http://127.0.0.1:8787" }),
+        SECRET,
+      );
     }),
     // Fewer runs than the answers above: each of these spins a stream or a timer, and 3,000 reach every branch.
     { numRuns: 3_000 },
   );
-  for (const outcome of ["rejects -> NetworkError", "hangs -> TimeoutError", "body-fails -> NetworkError", "declared-too-large -> UnexpectedResponseError:too-large", "streamed-too-large -> UnexpectedResponseError:too-large", "answers -> ApiError"]) {
+  for (const outcome of [
+    "rejects -> NetworkError",
+    "hangs -> TimeoutError",
+    "body-fails -> NetworkError",
+    "declared-too-large -> UnexpectedResponseError:too-large",
+    "streamed-too-large -> UnexpectedResponseError:too-large",
+    "answers -> ApiError",
+  ]) {
     expect(seen.get(outcome) ?? 0, outcome).toBeGreaterThan(10);
   }
 }, 180_000);
@@ -309,13 +387,22 @@ test("an RFC 9457 problem document on any error status is an ApiError with that 
       detail: fc.string(),
       status: fc.oneof(fc.integer({ min: 100, max: 599 }), field),
       instance: field,
-      errors: fc.array(fc.record({ location: fc.string(), message: fc.string(), fix: fc.option(fc.string(), { nil: undefined }) }, { requiredKeys: ["location", "message"] }), { maxLength: 3 }),
+      errors: fc.array(
+        fc.record(
+          { location: fc.string(), message: fc.string(), fix: fc.option(fc.string(), { nil: undefined }) },
+          { requiredKeys: ["location", "message"] },
+        ),
+        { maxLength: 3 },
+      ),
     },
     { requiredKeys: ["title"] },
   );
   await fc.assert(
     fc.asyncProperty(fc.integer({ min: 400, max: 599 }), problem, async (status, document) => {
-      const response = new Response(JSON.stringify(document), { status, headers: { "content-type": "application/problem+json" } });
+      const response = new Response(JSON.stringify(document), {
+        status,
+        headers: { "content-type": "application/problem+json" },
+      });
       const error = await listKeys(connection, {}, { fetch: () => Promise.resolve(response) }).then(
         () => null,
         (caught: unknown) => caught,
@@ -340,7 +427,13 @@ const PROBLEMS: InvalidConnectionProblem[] = [
   "api-id-required",
 ];
 const REASONS: UnexpectedResponseReason[] = ["empty", "invalid-json", "not-envelope", "html", "too-large"];
-const anyText = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), typeLike, fc.constant(""), fc.constant("\u202e<img src=x onerror=alert(1)>"));
+const anyText = fc.oneof(
+  fc.string(),
+  fc.string({ unit: "grapheme" }),
+  typeLike,
+  fc.constant(""),
+  fc.constant("\u202e<img src=x onerror=alert(1)>"),
+);
 
 const anyKeyscopeError: fc.Arbitrary<KeyscopeError> = fc.oneof(
   fc
@@ -405,7 +498,10 @@ const anyThrown = fc.oneof(
 test("the catalog describes every error Keyscope can meet without throwing, and links only http(s)", () => {
   fc.assert(
     fc.property(
-      fc.oneof(anyKeyscopeError, anyThrown.map((value) => toKeyscopeError(value, [SECRET]))),
+      fc.oneof(
+        anyKeyscopeError,
+        anyThrown.map((value) => toKeyscopeError(value, [SECRET])),
+      ),
       fc.option(anyText, { nil: undefined }),
       fc.option(fc.oneof(anyText, fc.constant("http://127.0.0.1:8787")), { nil: undefined }),
       (error, baseUrl, pageOrigin) => {
@@ -414,7 +510,8 @@ test("the catalog describes every error Keyscope can meet without throwing, and 
         expect(typeof diagnosis.heading).toBe("string");
         expect(diagnosis.heading).not.toBe("");
         expectSafeDiagnosis(diagnosis, null);
-        if (error instanceof ApiError && diagnosis.docsHref === null) expect(diagnosis.docsText).toBe(error.type === "" ? null : error.type);
+        if (error instanceof ApiError && diagnosis.docsHref === null)
+          expect(diagnosis.docsText).toBe(error.type === "" ? null : error.type);
       },
     ),
     { numRuns: 10_000 },

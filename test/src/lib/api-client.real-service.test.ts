@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
-import { listKeys } from "../../../src/lib/api/list-keys";
-import { ApiError, InvalidConnectionError, UnexpectedResponseError } from "../../../src/lib/api-errors";
+import { listKeys } from "@/lib/api/list-keys";
+import { ApiError, InvalidConnectionError, UnexpectedResponseError } from "@/lib/api-errors";
 
 const BASE = "https://api.example.com";
 const KEY = "unkey_S3cr3tRealKey";
@@ -9,26 +9,46 @@ function fakeFetch(answers: Record<string, () => Response>) {
   const calls: { url: string; body: string; authorization: string | null }[] = [];
   const fetch = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
-    calls.push({ url, body: typeof init?.body === "string" ? init.body : "", authorization: new Headers(init?.headers).get("authorization") });
+    calls.push({
+      url,
+      body: typeof init?.body === "string" ? init.body : "",
+      authorization: new Headers(init?.headers).get("authorization"),
+    });
     const path = new URL(url).pathname;
     const answer = answers[path];
-    return Promise.resolve(answer ? answer() : new Response("404 Not Found", { status: 404, headers: { "content-type": "text/plain" } }));
+    return Promise.resolve(
+      answer ? answer() : new Response("404 Not Found", { status: 404, headers: { "content-type": "text/plain" } }),
+    );
   });
   return { fetch: fetch as unknown as typeof globalThis.fetch, calls };
 }
 
 const realPage = () =>
-  new Response(JSON.stringify({ meta: { requestId: "req_1" }, data: [{ keyId: "key_1", name: "Billing" }], pagination: { hasMore: true, cursor: "c2" } }), {
-    status: 200,
-    headers: { "content-type": "application/json" },
-  });
+  new Response(
+    JSON.stringify({
+      meta: { requestId: "req_1" },
+      data: [{ keyId: "key_1", name: "Billing" }],
+      pagination: { hasMore: true, cursor: "c2" },
+    }),
+    {
+      status: 200,
+      headers: { "content-type": "application/json" },
+    },
+  );
 
 describe("listKeys against the real service", () => {
   test("with the connection's API ID: apis.listKeys, the apiId in the body, data as an array, pagination beside it", async () => {
     const { fetch, calls } = fakeFetch({ "/v2/apis.listKeys": realPage });
     const page = await listKeys({ baseUrl: BASE, apiKey: KEY, apiId: "api_1" }, {}, { fetch });
-    expect(page).toEqual({ keys: [{ keyId: "key_1", name: "Billing" }], cursor: "c2", hasMore: true, requestId: "req_1" });
-    expect(calls).toEqual([{ url: `${BASE}/v2/apis.listKeys`, body: '{"apiId":"api_1"}', authorization: `Bearer ${KEY}` }]);
+    expect(page).toEqual({
+      keys: [{ keyId: "key_1", name: "Billing" }],
+      cursor: "c2",
+      hasMore: true,
+      requestId: "req_1",
+    });
+    expect(calls).toEqual([
+      { url: `${BASE}/v2/apis.listKeys`, body: '{"apiId":"api_1"}', authorization: `Bearer ${KEY}` },
+    ]);
   });
 
   test("with an API ID against the reference server (no apis.listKeys), keys.listKeys with the same body", async () => {
@@ -47,7 +67,9 @@ describe("listKeys against the real service", () => {
 
   test("neither operation exists even with an API ID: the 404 itself", async () => {
     const { fetch } = fakeFetch({});
-    const error = await listKeys({ baseUrl: BASE, apiKey: KEY, apiId: "api_1" }, {}, { fetch }).catch((caught: unknown) => caught);
+    const error = await listKeys({ baseUrl: BASE, apiKey: KEY, apiId: "api_1" }, {}, { fetch }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(UnexpectedResponseError);
   });
 
@@ -55,11 +77,21 @@ describe("listKeys against the real service", () => {
     const { fetch, calls } = fakeFetch({
       "/v2/apis.listKeys": () =>
         new Response(
-          JSON.stringify({ meta: { requestId: "req_2" }, error: { title: "Not Found", detail: "no such api", status: 404, type: "https://x/docs/errors/unkey/data/api_not_found" } }),
+          JSON.stringify({
+            meta: { requestId: "req_2" },
+            error: {
+              title: "Not Found",
+              detail: "no such api",
+              status: 404,
+              type: "https://x/docs/errors/unkey/data/api_not_found",
+            },
+          }),
           { status: 404, headers: { "content-type": "application/problem+json" } },
         ),
     });
-    const error = await listKeys({ baseUrl: BASE, apiKey: KEY, apiId: "api_x" }, {}, { fetch }).catch((caught: unknown) => caught);
+    const error = await listKeys({ baseUrl: BASE, apiKey: KEY, apiId: "api_x" }, {}, { fetch }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: "err:unkey:data:api_not_found", requestId: "req_2" });
     expect(calls).toHaveLength(1);
@@ -71,12 +103,20 @@ describe("listKeys against the real service", () => {
         new Response(
           JSON.stringify({
             meta: { requestId: "req_3" },
-            error: { title: "Bad Request", detail: "invalid", status: 400, type: "https://x/docs/errors/unkey/application/invalid_input", errors: [{ location: "security", message: "required" }] },
+            error: {
+              title: "Bad Request",
+              detail: "invalid",
+              status: 400,
+              type: "https://x/docs/errors/unkey/application/invalid_input",
+              errors: [{ location: "security", message: "required" }],
+            },
           }),
           { status: 400, headers: { "content-type": "application/problem+json" } },
         ),
     });
-    const error = await listKeys({ baseUrl: BASE, apiKey: "", apiId: "api_1" }, {}, { fetch }).catch((caught: unknown) => caught);
+    const error = await listKeys({ baseUrl: BASE, apiKey: "", apiId: "api_1" }, {}, { fetch }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ missingCredentials: true, keySent: false, status: 400 });
   });
 
@@ -84,11 +124,21 @@ describe("listKeys against the real service", () => {
     const { fetch, calls } = fakeFetch({
       "/v2/keys.listKeys": () =>
         new Response(
-          JSON.stringify({ meta: { requestId: "req_4" }, error: { title: "Bad Request", detail: `bad header: bearer ${KEY}`, status: 400, type: "https://x/docs/errors/svc/authentication/malformed" } }),
+          JSON.stringify({
+            meta: { requestId: "req_4" },
+            error: {
+              title: "Bad Request",
+              detail: `bad header: bearer ${KEY}`,
+              status: 400,
+              type: "https://x/docs/errors/svc/authentication/malformed",
+            },
+          }),
           { status: 400, headers: { "content-type": "application/json" } },
         ),
     });
-    const error = await listKeys({ baseUrl: BASE, apiKey: KEY }, {}, { fetch, authorization: `bearer ${KEY}` }).catch((caught: unknown) => caught);
+    const error = await listKeys({ baseUrl: BASE, apiKey: KEY }, {}, { fetch, authorization: `bearer ${KEY}` }).catch(
+      (caught: unknown) => caught,
+    );
     expect(calls[0]?.authorization).toBe(`bearer ${KEY}`);
     expect(error).toBeInstanceOf(ApiError);
     expect(JSON.stringify(error)).not.toContain(KEY);

@@ -1,8 +1,8 @@
 import { describe, expect, test, vi } from "vitest";
-import { validateBaseUrl, normalizeBaseUrl } from "../../../src/lib/check-base-url";
-import { createKey } from "../../../src/lib/api/create-key";
-import { listKeys } from "../../../src/lib/api/list-keys";
-import { MAX_RESPONSE_BYTES, parseRetryAfter, type Connection } from "../../../src/lib/api/transport";
+import { validateBaseUrl, normalizeBaseUrl } from "@/lib/check-base-url";
+import { createKey } from "@/lib/api/create-key";
+import { listKeys } from "@/lib/api/list-keys";
+import { MAX_RESPONSE_BYTES, parseRetryAfter, type Connection } from "@/lib/api/transport";
 import {
   ApiError,
   InvalidConnectionError,
@@ -10,8 +10,8 @@ import {
   TimeoutError,
   UnexpectedResponseError,
   isKeyscopeError,
-} from "../../../src/lib/api-errors";
-import { ERROR_KINDS, errorTypeUrl, type ErrorCode } from "../../../src/lib/contract";
+} from "@/lib/api-errors";
+import { ERROR_KINDS, errorTypeUrl, type ErrorCode } from "@/lib/contract";
 
 const SECRET = "ks_root_S3cretK3yValue9876543210";
 const DOCS = "https://docs.example.com";
@@ -81,12 +81,16 @@ describe("a successful answer", () => {
     const { fetch } = stubFetch(() =>
       json({
         meta: { requestId: "req_2" },
-        data: [{ keyId: "key_1", name: "A", start: "sk_12", enabled: true, createdAt: 1700000000000, meta: { team: "x" } }],
+        data: [
+          { keyId: "key_1", name: "A", start: "sk_12", enabled: true, createdAt: 1700000000000, meta: { team: "x" } },
+        ],
         pagination: { cursor: "key_1", hasMore: true },
       }),
     );
     await expect(listKeys(connection, {}, { fetch })).resolves.toEqual({
-      keys: [{ keyId: "key_1", name: "A", start: "sk_12", enabled: true, createdAt: 1700000000000, meta: { team: "x" } }],
+      keys: [
+        { keyId: "key_1", name: "A", start: "sk_12", enabled: true, createdAt: 1700000000000, meta: { team: "x" } },
+      ],
       cursor: "key_1",
       hasMore: true,
       requestId: "req_2",
@@ -97,7 +101,9 @@ describe("a successful answer", () => {
     const { fetch } = stubFetch(() =>
       json({
         meta: { requestId: "req_3" },
-        data: { keys: [{ keyId: "key_1", name: "A", start: 5, enabled: "yes", createdAt: "today", expires: null, meta: [] }] },
+        data: {
+          keys: [{ keyId: "key_1", name: "A", start: 5, enabled: "yes", createdAt: "today", expires: null, meta: [] }],
+        },
       }),
     );
     const page = await listKeys(connection, {}, { fetch });
@@ -166,15 +172,20 @@ describe("every error kind of the contract is an ApiError", () => {
 
   test("invalid input keeps its errors[] entries and drops the malformed ones", async () => {
     const entries = [{ location: "body.limit", message: "must be ≤ 100", fix: "Use 1 to 100" }, { location: 3 }, "x"];
-    const { fetch } = stubFetch(() => json(errorEnvelope("err:svc:application:invalid_input", { errors: entries }), 400));
+    const { fetch } = stubFetch(() =>
+      json(errorEnvelope("err:svc:application:invalid_input", { errors: entries }), 400),
+    );
     const error = await failure(listKeys(connection, {}, { fetch }));
-    expect(error).toMatchObject({ errors: [{ location: "body.limit", message: "must be ≤ 100", fix: "Use 1 to 100" }] });
+    expect(error).toMatchObject({
+      errors: [{ location: "body.limit", message: "must be ≤ 100", fix: "Use 1 to 100" }],
+    });
   });
 
   test("problem+json is read the same way", async () => {
     const body = errorEnvelope("err:svc:authentication:key_not_found");
     const { fetch } = stubFetch(
-      () => new Response(JSON.stringify(body), { status: 401, headers: { "content-type": "application/problem+json" } }),
+      () =>
+        new Response(JSON.stringify(body), { status: 401, headers: { "content-type": "application/problem+json" } }),
     );
     await expect(failure(listKeys(connection, {}, { fetch }))).resolves.toMatchObject({
       code: "err:svc:authentication:key_not_found",
@@ -183,9 +194,15 @@ describe("every error kind of the contract is an ApiError", () => {
   });
 
   test("a top-level RFC 9457 problem document is an ApiError too", async () => {
-    const body = { type: `${DOCS}/errors/unkey/authentication/malformed`, title: "Bad Request", status: 400, detail: "x" };
+    const body = {
+      type: `${DOCS}/errors/unkey/authentication/malformed`,
+      title: "Bad Request",
+      status: 400,
+      detail: "x",
+    };
     const { fetch } = stubFetch(
-      () => new Response(JSON.stringify(body), { status: 400, headers: { "content-type": "application/problem+json" } }),
+      () =>
+        new Response(JSON.stringify(body), { status: 400, headers: { "content-type": "application/problem+json" } }),
     );
     await expect(failure(listKeys(connection, {}, { fetch }))).resolves.toMatchObject({
       code: "err:unkey:authentication:malformed",
@@ -227,11 +244,17 @@ describe("every error kind of the contract is an ApiError", () => {
 
 describe("an answer that is not the envelope", () => {
   test("an HTML 502 from a proxy is an UnexpectedResponseError `html` with its status and readable text", async () => {
-    const page = "<html><head><style>h1{}</style></head><body><h1>502 Bad Gateway</h1><hr><center>nginx</center></body></html>";
+    const page =
+      "<html><head><style>h1{}</style></head><body><h1>502 Bad Gateway</h1><hr><center>nginx</center></body></html>";
     const { fetch } = stubFetch(() => new Response(page, { status: 502, headers: { "content-type": "text/html" } }));
     const error = await failure(listKeys(connection, {}, { fetch }));
     expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect(error).toMatchObject({ reason: "html", status: 502, contentType: "text/html", bodyExcerpt: "502 Bad Gateway nginx" });
+    expect(error).toMatchObject({
+      reason: "html",
+      status: 502,
+      contentType: "text/html",
+      bodyExcerpt: "502 Bad Gateway nginx",
+    });
   });
 
   test("an empty 401 is `empty`", async () => {
@@ -241,13 +264,19 @@ describe("an answer that is not the envelope", () => {
 
   test("a truncated JSON body is `invalid-json`", async () => {
     const { fetch } = stubFetch(
-      () => new Response('{"meta":{"requestId":"req_1"},"data":{"ke', { headers: { "content-type": "application/json" } }),
+      () =>
+        new Response('{"meta":{"requestId":"req_1"},"data":{"ke', { headers: { "content-type": "application/json" } }),
     );
-    await expect(failure(listKeys(connection, {}, { fetch }))).resolves.toMatchObject({ reason: "invalid-json", status: 200 });
+    await expect(failure(listKeys(connection, {}, { fetch }))).resolves.toMatchObject({
+      reason: "invalid-json",
+      status: 200,
+    });
   });
 
   test("keys with fields of the wrong type are `not-envelope`, not a half-parsed list", async () => {
-    const { fetch } = stubFetch(() => json({ meta: { requestId: "req_1" }, data: { keys: [{ keyId: 7, name: "A" }] } }));
+    const { fetch } = stubFetch(() =>
+      json({ meta: { requestId: "req_1" }, data: { keys: [{ keyId: 7, name: "A" }] } }),
+    );
     await expect(failure(listKeys(connection, {}, { fetch }))).resolves.toMatchObject({
       reason: "not-envelope",
       requestId: "req_1",
@@ -256,7 +285,10 @@ describe("an answer that is not the envelope", () => {
 
   test("JSON of another shape on an error status is `not-envelope`", async () => {
     const { fetch } = stubFetch(() => json({ message: "Unauthorized" }, 401));
-    await expect(failure(listKeys(connection, {}, { fetch }))).resolves.toMatchObject({ reason: "not-envelope", status: 401 });
+    await expect(failure(listKeys(connection, {}, { fetch }))).resolves.toMatchObject({
+      reason: "not-envelope",
+      status: 401,
+    });
   });
 
   test("a 10 MB answer is `too-large`, and the rest of it is never downloaded", async () => {
@@ -280,13 +312,18 @@ describe("an answer that is not the envelope", () => {
 
   test("a declared Content-Length over the cap is refused before reading", async () => {
     const { fetch } = stubFetch(
-      () => new Response("{}", { headers: { "content-length": String(10 * 1024 * 1024), "content-type": "application/json" } }),
+      () =>
+        new Response("{}", {
+          headers: { "content-length": String(10 * 1024 * 1024), "content-type": "application/json" },
+        }),
     );
     await expect(failure(listKeys(connection, {}, { fetch }))).resolves.toMatchObject({ reason: "too-large" });
   });
 
   test("the excerpt is plain text of at most 500 characters", async () => {
-    const { fetch } = stubFetch(() => new Response("x".repeat(10_000), { status: 500, headers: { "content-type": "text/plain" } }));
+    const { fetch } = stubFetch(
+      () => new Response("x".repeat(10_000), { status: 500, headers: { "content-type": "text/plain" } }),
+    );
     const error = await failure(listKeys(connection, {}, { fetch }));
     expect(error).toMatchObject({ reason: "not-envelope", status: 500 });
     expect(error instanceof UnexpectedResponseError && error.bodyExcerpt.length).toBeLessThanOrEqual(500);
@@ -354,16 +391,45 @@ describe("no readable answer", () => {
     const controller = new AbortController();
     controller.abort();
     const { fetch } = stubFetch(() => json({}));
-    await expect(failure(listKeys(connection, {}, { fetch, signal: controller.signal }))).resolves.toBe(controller.signal.reason);
+    await expect(failure(listKeys(connection, {}, { fetch, signal: controller.signal }))).resolves.toBe(
+      controller.signal.reason,
+    );
     expect(fetch).not.toHaveBeenCalled();
   });
 });
 
 describe("the key is a secret", () => {
   const echoes: [string, () => Response][] = [
-    ["an error envelope echoing it", () => json({ meta: { requestId: SECRET }, error: { status: 401, title: SECRET, detail: `Bearer ${SECRET} is unknown`, type: `${DOCS}/errors/svc/authentication/${SECRET}`, errors: [{ location: SECRET, message: SECRET, fix: SECRET }] } }, 401, { "x-request-id": SECRET })],
-    ["an HTML page echoing it", () => new Response(`<p>Authorization: Bearer ${SECRET}</p>`, { status: 502, headers: { "content-type": `text/html; ${SECRET}` } })],
-    ["invalid JSON echoing it", () => new Response(`{"key": "${SECRET}`, { status: 400, headers: { "content-type": "application/json" } })],
+    [
+      "an error envelope echoing it",
+      () =>
+        json(
+          {
+            meta: { requestId: SECRET },
+            error: {
+              status: 401,
+              title: SECRET,
+              detail: `Bearer ${SECRET} is unknown`,
+              type: `${DOCS}/errors/svc/authentication/${SECRET}`,
+              errors: [{ location: SECRET, message: SECRET, fix: SECRET }],
+            },
+          },
+          401,
+          { "x-request-id": SECRET },
+        ),
+    ],
+    [
+      "an HTML page echoing it",
+      () =>
+        new Response(`<p>Authorization: Bearer ${SECRET}</p>`, {
+          status: 502,
+          headers: { "content-type": `text/html; ${SECRET}` },
+        }),
+    ],
+    [
+      "invalid JSON echoing it",
+      () => new Response(`{"key": "${SECRET}`, { status: 400, headers: { "content-type": "application/json" } }),
+    ],
     ["a foreign JSON shape echoing it", () => json({ meta: { requestId: SECRET }, seen: SECRET }, 403)],
     ["a 401 echoing it URL-encoded", () => new Response(encodeURIComponent(`${SECRET}`), { status: 401 })],
   ];
@@ -380,7 +446,9 @@ describe("the key is a secret", () => {
   test("never appears in a NetworkError or a TimeoutError, even when pasted into the base URL", async () => {
     const leaky: Connection = { baseUrl: `https://api.example.com/${SECRET}`, apiKey: SECRET };
     const rejected = await failure(listKeys(leaky, {}, { fetch: () => Promise.reject(new TypeError(SECRET)) }));
-    const timedOut = await failure(listKeys(leaky, {}, { fetch: () => new Promise<Response>(() => undefined), timeoutMs: 5 }));
+    const timedOut = await failure(
+      listKeys(leaky, {}, { fetch: () => new Promise<Response>(() => undefined), timeoutMs: 5 }),
+    );
     for (const error of [rejected, timedOut]) {
       expect(isKeyscopeError(error)).toBe(true);
       expect(allStrings(error).filter((text) => text.includes(SECRET))).toEqual([]);
@@ -392,7 +460,10 @@ describe("the key is a secret", () => {
     const { fetch } = stubFetch(() => json({ meta: { requestId: "req_1" }, data: { keyId: 42, key: created } }));
     const error = await failure(createKey(connection, { apiId: "api_1" }, { fetch }));
     expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect(error).toMatchObject({ reason: "not-envelope", bodyExcerpt: expect.stringContaining('"keyId":42') as unknown });
+    expect(error).toMatchObject({
+      reason: "not-envelope",
+      bodyExcerpt: expect.stringContaining('"keyId":42') as unknown,
+    });
     expect(allStrings(error).filter((text) => text.includes(created))).toEqual([]);
   });
 

@@ -1,17 +1,22 @@
 import { expect, test, vi } from "vitest";
-import { getKey } from "../../../src/lib/api/get-key";
-import { getVerifications } from "../../../src/lib/api/get-verifications";
-import { listKeys } from "../../../src/lib/api/list-keys";
-import type { Connection } from "../../../src/lib/api/transport";
-import { ApiError, UnexpectedResponseError } from "../../../src/lib/api-errors";
+import { getKey } from "@/lib/api/get-key";
+import { getVerifications } from "@/lib/api/get-verifications";
+import { listKeys } from "@/lib/api/list-keys";
+import type { Connection } from "@/lib/api/transport";
+import { ApiError, UnexpectedResponseError } from "@/lib/api-errors";
 
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210" };
 
 function answering(body: unknown, status = 200) {
   const calls: { url: string; body: unknown }[] = [];
   const fetch = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-    calls.push({ url: input instanceof Request ? input.url : input.toString(), body: JSON.parse(typeof init?.body === "string" ? init.body : "null") });
-    return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }));
+    calls.push({
+      url: input instanceof Request ? input.url : input.toString(),
+      body: JSON.parse(typeof init?.body === "string" ? init.body : "null"),
+    });
+    return Promise.resolve(
+      new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }),
+    );
   });
   return { fetch, calls };
 }
@@ -81,7 +86,12 @@ test("an unknown key id is the API's key_not_found error", async () => {
   const { fetch } = answering(
     {
       meta: { requestId: "req_2" },
-      error: { status: 404, title: "Not Found", detail: "The key does not exist", type: "https://unkey.com/docs/errors/unkey/data/key_not_found" },
+      error: {
+        status: 404,
+        title: "Not Found",
+        detail: "The key does not exist",
+        type: "https://unkey.com/docs/errors/unkey/data/key_not_found",
+      },
     },
     404,
   );
@@ -91,7 +101,10 @@ test("an unknown key id is the API's key_not_found error", async () => {
 });
 
 test("analytics.getVerifications sends {query} and returns the rows of `data`", async () => {
-  const rows = [{ outcome: "VALID", n: 12 }, { outcome: "RATE_LIMITED", n: 3 }];
+  const rows = [
+    { outcome: "VALID", n: 12 },
+    { outcome: "RATE_LIMITED", n: 3 },
+  ];
   const { fetch, calls } = answering({ meta: { requestId: "req_3" }, data: rows });
   const query = "SELECT outcome, SUM(count) AS n FROM key_verifications_per_day_v1 GROUP BY outcome";
   await expect(getVerifications(connection, query, { fetch })).resolves.toStrictEqual({ rows, requestId: "req_3" });

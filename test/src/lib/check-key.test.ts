@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkKey } from "../../../src/lib/check-key";
+import { checkKey } from "@/lib/check-key";
 
 const KEY = "ks_root_3fAbc9XyZ12";
 
@@ -9,7 +9,11 @@ describe("checkKey", () => {
     ["surrounding whitespace is trimmed", `  ${KEY}\n`, ["trimmed-whitespace"]],
     ["a pasted Bearer prefix is removed", `Bearer ${KEY}`, ["removed-bearer-prefix"]],
     ["a lower-case bearer prefix is removed", `bearer   ${KEY}`, ["removed-bearer-prefix"]],
-    ["a whole Authorization header is reduced to the key", `Authorization: Bearer ${KEY}`, ["removed-authorization-header"]],
+    [
+      "a whole Authorization header is reduced to the key",
+      `Authorization: Bearer ${KEY}`,
+      ["removed-authorization-header"],
+    ],
     ["a header without Bearer is reduced to the key", `authorization:${KEY}`, ["removed-authorization-header"]],
     ["whitespace and a prefix together", `\t Bearer ${KEY}  `, ["trimmed-whitespace", "removed-bearer-prefix"]],
   ])("%s", (_, input, fixes) => {
@@ -24,11 +28,26 @@ describe("checkKey", () => {
     ["single quotes around the key are refused", `'${KEY}'`, "quoted", /wrapped in quotes/i],
     ["a quote inside the key is refused", `${KEY}",`, "contains-quote", /contains a quote/i],
     ["inner whitespace is refused", "ks_root_abc def", "contains-whitespace", /contains a space/i],
-    ["a tab inside the key is named as a tab, not a space", "ks_root_abc\tdef", "contains-whitespace", /contains a tab after/],
-    ["a no-break space is named by its code point", "ks_root_abc\u00a0def", "contains-whitespace", /contains a blank character \(U\+00A0\)/],
+    [
+      "a tab inside the key is named as a tab, not a space",
+      "ks_root_abc\tdef",
+      "contains-whitespace",
+      /contains a tab after/,
+    ],
+    [
+      "a no-break space is named by its code point",
+      "ks_root_abc\u00a0def",
+      "contains-whitespace",
+      /contains a blank character \(U\+00A0\)/,
+    ],
     ["a line break is refused", "ks_root_abc\ndef", "contains-line-break", /line break/i],
     ["a Windows line break is refused", "ks_root_abc\r\ndef", "contains-line-break", /line break/i],
-    ["a zero-width space is refused", "ks_root_abc\u200bdef", "contains-invisible-character", /invisible character \(U\+200B\)/],
+    [
+      "a zero-width space is refused",
+      "ks_root_abc\u200bdef",
+      "contains-invisible-character",
+      /invisible character \(U\+200B\)/,
+    ],
     ["a shortened key from a screen is refused", "ks_root_…", "masked", /shortened key/i],
     ["a non-ASCII character is refused", "ks_root_abc–def", "contains-non-ascii", /U\+2013/],
   ])("%s", (_, input, problem, reason) => {

@@ -3,12 +3,18 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { createRootKeyCommand, READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "../../../src/lib/contract";
+import { createRootKeyCommand, READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "@/lib/contract";
 
 describe("the root-key command the guides show", () => {
   test("names, permissions and a rate limit are passed as the admin CLI reads them", () => {
     expect(createRootKeyCommand()).toBe("npm run admin -- root-key create");
-    expect(createRootKeyCommand({ name: "keyscope", permissions: [READ_KEYS_PERMISSION, READ_ANALYTICS_PERMISSION], ratelimit: "1000/1m" })).toBe(
+    expect(
+      createRootKeyCommand({
+        name: "keyscope",
+        permissions: [READ_KEYS_PERMISSION, READ_ANALYTICS_PERMISSION],
+        ratelimit: "1000/1m",
+      }),
+    ).toBe(
       "npm run admin -- root-key create --name keyscope --permissions 'api.*.read_key,api.*.read_analytics' --ratelimit 1000/1m",
     );
   });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { fingerprint } from "../../../src/lib/fingerprint";
+import { fingerprint } from "@/lib/fingerprint";
 
 describe("fingerprint", () => {
   test("is short, hexadecimal and stable", () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { formatCount } from "../../../src/lib/format-number";
-import { formatRelativeTime, formatUtcDay, formatUtcHour } from "../../../src/lib/format-time";
+import { formatCount } from "@/lib/format-number";
+import { formatRelativeTime, formatUtcDay, formatUtcHour } from "@/lib/format-time";
 
 /**
  * The keys page writes numbers and times without Intl (whose first call loads ICU's data before the first row):
@@ -38,14 +38,22 @@ const CENTURY = 100 * 365 * 24 * 60 * 60 * 1000;
 
 describe("written as Intl writes it", () => {
   test("a whole number's thousands are grouped as toLocaleString('en') groups them", () => {
-    fc.assert(fc.property(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), (value) => formatCount(value) === value.toLocaleString("en")));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }),
+        (value) => formatCount(value) === value.toLocaleString("en"),
+      ),
+    );
     expect(formatCount(0)).toBe("0");
     expect(formatCount(1_234_567)).toBe("1,234,567");
   });
 
   test("a time before or after now is said as Intl.RelativeTimeFormat says it", () => {
     fc.assert(
-      fc.property(fc.integer({ min: -CENTURY, max: CENTURY }), (offset) => formatRelativeTime(NOW + offset, NOW) === intlRelative(NOW + offset, NOW)),
+      fc.property(
+        fc.integer({ min: -CENTURY, max: CENTURY }),
+        (offset) => formatRelativeTime(NOW + offset, NOW) === intlRelative(NOW + offset, NOW),
+      ),
       { numRuns: 2000 },
     );
     for (const [, size] of UNITS) {
@@ -61,9 +69,19 @@ describe("written as Intl writes it", () => {
 
   test("a UTC day, and a UTC hour, are the short month, the day and the 24-hour clock of Intl.DateTimeFormat", () => {
     const day = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
-    const hour = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
+    const hour = new Intl.DateTimeFormat("en", {
+      month: "short",
+      day: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone: "UTC",
+    });
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }), (time) => formatUtcDay(time) === day.format(time) && formatUtcHour(time) === hour.format(time)),
+      fc.property(
+        fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }),
+        (time) => formatUtcDay(time) === day.format(time) && formatUtcHour(time) === hour.format(time),
+      ),
       { numRuns: 2000 },
     );
     expect(formatUtcHour(Date.UTC(2026, 10, 24, 7, 5))).toBe("Nov 24, 07:05");

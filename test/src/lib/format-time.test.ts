@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatIsoTime, formatPastTime, formatRelativeTime } from "../../../src/lib/format-time";
+import { formatIsoTime, formatPastTime, formatRelativeTime } from "@/lib/format-time";
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
 const DAY = 24 * 60 * 60 * 1000;

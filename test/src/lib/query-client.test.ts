@@ -7,8 +7,8 @@ import {
   NetworkError,
   TimeoutError,
   UnexpectedResponseError,
-} from "../../../src/lib/api-errors";
-import { createQueryClient, retryDelay, shouldRetry } from "../../../src/lib/query-client";
+} from "@/lib/api-errors";
+import { createQueryClient, retryDelay, shouldRetry } from "@/lib/query-client";
 
 function apiError(status: number) {
   return new ApiError({
@@ -25,7 +25,14 @@ function apiError(status: number) {
 }
 
 function unexpected(status: number) {
-  return new UnexpectedResponseError({ status, contentType: null, reason: "html", bodyExcerpt: "", requestId: null, url: "/" });
+  return new UnexpectedResponseError({
+    status,
+    contentType: null,
+    reason: "html",
+    bodyExcerpt: "",
+    requestId: null,
+    url: "/",
+  });
 }
 
 const network = new NetworkError({ url: "/", offline: false, crossOrigin: false });
@@ -34,8 +41,18 @@ test.each([
   ["a NetworkError, first failure", 0, network, true],
   ["a NetworkError, second failure", 1, network, true],
   ["a NetworkError, third failure", 2, network, false],
-  ["an address this page refuses to call", 0, new NetworkError({ url: "/", offline: false, crossOrigin: true, failure: "blocked-by-page" }), false],
-  ["a CORS block (something answered)", 0, new NetworkError({ url: "/", offline: false, crossOrigin: true, failure: "cors" }), false],
+  [
+    "an address this page refuses to call",
+    0,
+    new NetworkError({ url: "/", offline: false, crossOrigin: true, failure: "blocked-by-page" }),
+    false,
+  ],
+  [
+    "a CORS block (something answered)",
+    0,
+    new NetworkError({ url: "/", offline: false, crossOrigin: true, failure: "cors" }),
+    false,
+  ],
   ["a 500 ApiError", 0, apiError(500), true],
   ["a 503 ApiError after two retries", 2, apiError(503), false],
   ["a 502 HTML page from a proxy", 1, unexpected(502), true],
@@ -70,7 +87,9 @@ describe("a query of the app's client", () => {
     const queryFn = () => {
       calls.push(Date.now());
       const failure = failures[calls.length - 1];
-      return failure === undefined ? Promise.resolve("keys") : Promise.reject(failure instanceof Error ? failure : new Error("not an error"));
+      return failure === undefined
+        ? Promise.resolve("keys")
+        : Promise.reject(failure instanceof Error ? failure : new Error("not an error"));
     };
     return { calls, queryFn };
   }
@@ -89,7 +108,9 @@ describe("a query of the app's client", () => {
     vi.useFakeTimers();
     const client = createQueryClient();
     const refused = failingThen(apiError(401));
-    await expect(client.fetchQuery({ queryKey: ["refused"], queryFn: refused.queryFn })).rejects.toBeInstanceOf(ApiError);
+    await expect(client.fetchQuery({ queryKey: ["refused"], queryFn: refused.queryFn })).rejects.toBeInstanceOf(
+      ApiError,
+    );
     expect(refused.calls).toHaveLength(1);
 
     const down = failingThen(apiError(503), apiError(503), apiError(503), apiError(503));

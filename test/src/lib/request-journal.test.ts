@@ -6,8 +6,8 @@ import {
   journalEntries,
   recordRequest,
   redactRequestBody,
-} from "../../../src/lib/request-journal";
-import { REDACTED } from "../../../src/lib/api-errors";
+} from "@/lib/request-journal";
+import { REDACTED } from "@/lib/api-errors";
 
 beforeEach(() => clearJournal());
 
@@ -28,12 +28,19 @@ describe("the journal of this tab's API calls", () => {
 
   test("a verified key in a request body is replaced, and known secrets are scrubbed everywhere", () => {
     const scrub = (text: string) => text.replaceAll("ks_root_S3cr3t", "[redacted]");
-    expect(redactRequestBody(JSON.stringify({ key: "sk_live_abc", tags: ["a"] }), scrub)).toBe(`{"key":"${REDACTED}","tags":["a"]}`);
+    expect(redactRequestBody(JSON.stringify({ key: "sk_live_abc", tags: ["a"] }), scrub)).toBe(
+      `{"key":"${REDACTED}","tags":["a"]}`,
+    );
     expect(redactRequestBody("not json ks_root_S3cr3t", scrub)).toBe("not json [redacted]");
   });
 
   test("a call still in flight is recorded without an answer, then completed", () => {
-    const finish = recordRequest({ method: "POST", url: "/v2/keys.getKey", requestBody: '{"keyId":"key_1"}', keySent: true });
+    const finish = recordRequest({
+      method: "POST",
+      url: "/v2/keys.getKey",
+      requestBody: '{"keyId":"key_1"}',
+      keySent: true,
+    });
     expect(journalEntries().at(-1)).toMatchObject({ status: null, requestId: null });
     finish({ status: 404, requestId: "req_9", responseBody: '{"error":{}}' });
     expect(journalEntries().at(-1)).toMatchObject({ status: 404, requestId: "req_9" });

@@ -4,7 +4,7 @@ import { startTransition, Suspense, useEffect, useState } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { ErrorBoundary } from "react-error-boundary";
 import { expect, test, vi } from "vitest";
-import { CodeLoadError, failedModuleUrl, retryableLazy, retryableModule, retryFailedLoads } from "../../../src/lib/retryable-lazy";
+import { CodeLoadError, failedModuleUrl, retryableLazy, retryableModule, retryFailedLoads } from "@/lib/retryable-lazy";
 import { takeConsoleErrors } from "../setup";
 
 function Page() {
@@ -57,7 +57,9 @@ function Draft({ label }: { label: string }) {
   );
 }
 
-test("a component whose code came while React waited for it keeps its state when its parent renders again", async ({ skip }) => {
+test("a component whose code came while React waited for it keeps its state when its parent renders again", async ({
+  skip,
+}) => {
   // React's own scheduling, as in a browser (no act): a render in a transition that suspends yields once, and
   // resumes the suspended child alone when its code came meanwhile (here: within microtasks, always before the
   // scheduler's next task), without rendering the lazy component's wrapper again.
@@ -75,7 +77,10 @@ test("a component whose code came while React waited for it keeps its state when
   }
   try {
     root = createRoot(container);
-    const Lazy = retryableLazy(() => Promise.resolve(Draft), (Component) => Component);
+    const Lazy = retryableLazy(
+      () => Promise.resolve(Draft),
+      (Component) => Component,
+    );
     const view = (label: string) => (
       <Suspense fallback={<Fallback />}>
         <Lazy label={label} />
@@ -100,7 +105,10 @@ test("a component whose code came while React waited for it keeps its state when
 });
 
 test("preloading never rejects, and a preloaded component renders without loading again", async () => {
-  const load = vi.fn<() => Promise<typeof Page>>().mockRejectedValueOnce(new TypeError("offline")).mockResolvedValue(Page);
+  const load = vi
+    .fn<() => Promise<typeof Page>>()
+    .mockRejectedValueOnce(new TypeError("offline"))
+    .mockResolvedValue(Page);
   const Lazy = retryableLazy(load, (Component) => Component);
   await expect(Lazy.preload()).resolves.toBeUndefined();
   retryFailedLoads();
@@ -112,10 +120,19 @@ test("preloading never rejects, and a preloaded component renders without loadin
 
 test("the failed module's address is read from Chromium's and Firefox's messages, only on this origin, never from a stylesheet's", () => {
   const origin = "http://127.0.0.1:8787";
-  expect(failedModuleUrl(new TypeError(`Failed to fetch dynamically imported module: ${origin}/assets/a-1.js`), origin)).toBe(`${origin}/assets/a-1.js`);
-  expect(failedModuleUrl(new TypeError(`error loading dynamically imported module: ${origin}/assets/a-1.js`), origin)).toBe(`${origin}/assets/a-1.js`);
+  expect(
+    failedModuleUrl(new TypeError(`Failed to fetch dynamically imported module: ${origin}/assets/a-1.js`), origin),
+  ).toBe(`${origin}/assets/a-1.js`);
+  expect(
+    failedModuleUrl(new TypeError(`error loading dynamically imported module: ${origin}/assets/a-1.js`), origin),
+  ).toBe(`${origin}/assets/a-1.js`);
   expect(failedModuleUrl(new TypeError("Importing a module script failed."), origin)).toBeNull();
-  expect(failedModuleUrl(new TypeError("Failed to fetch dynamically imported module: https://elsewhere.example/a.js"), origin)).toBeNull();
+  expect(
+    failedModuleUrl(
+      new TypeError("Failed to fetch dynamically imported module: https://elsewhere.example/a.js"),
+      origin,
+    ),
+  ).toBeNull();
   expect(failedModuleUrl(new Error(`Unable to preload CSS for ${origin}/assets/a.css`), origin)).toBeNull();
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ANALYTICS_OUTCOMES, describeVerification, VERIFICATION_OUTCOMES } from "../../../src/lib/verification-outcomes";
+import { ANALYTICS_OUTCOMES, describeVerification, VERIFICATION_OUTCOMES } from "@/lib/verification-outcomes";
 
 describe("verification outcomes", () => {
   test("every outcome of keys.verifyKey and of analytics has its own entry with a heading, what happened and the causes", () => {
@@ -32,31 +32,58 @@ describe("verification outcomes", () => {
       "The verification cost more credits than the key had left. It has 18 now (a refill or a change since). Its credits are set to 20 every day.",
     );
     expect(refilled.fixSteps).toContain("Otherwise wait for the next refill.");
-    const never = describeVerification({ outcome: "USAGE_EXCEEDED", key: { keyId: "key_1", credits: { remaining: 0 } } });
-    expect(never.whatHappened).toBe("The verification cost more credits than the key had left. It has none left now. Its credits are never refilled.");
+    const never = describeVerification({
+      outcome: "USAGE_EXCEEDED",
+      key: { keyId: "key_1", credits: { remaining: 0 } },
+    });
+    expect(never.whatHappened).toBe(
+      "The verification cost more credits than the key had left. It has none left now. Its credits are never refilled.",
+    );
     expect(never.fixSteps).toEqual(["Add credits to the key (or give it a refill), if it should go on being used."]);
   });
 
   test("the specifics say since when a key expired, when its credits refill, which limit refused and which permission was asked", () => {
-    const expired = describeVerification({ outcome: "EXPIRED", key: { keyId: "key_1", expires: Date.UTC(2026, 0, 2) } });
+    const expired = describeVerification({
+      outcome: "EXPIRED",
+      key: { keyId: "key_1", expires: Date.UTC(2026, 0, 2) },
+    });
     expect(expired.whatHappened).toContain("expired at 2026-01-02 00:00:00 UTC");
     const credits = { remaining: 0, refill: { interval: "monthly" as const, amount: 100, refillDay: 1 } };
     const used = describeVerification({ outcome: "USAGE_EXCEEDED", key: { keyId: "key_1", credits } });
-    expect(used.whatHappened).toBe("The verification cost more credits than the key had left. It has none left now. Its credits are set to 100 every month on day 1.");
-    const limited = describeVerification({ outcome: "RATE_LIMITED", ratelimit: { name: "per-user", reset: Date.UTC(2026, 0, 2, 3) } });
+    expect(used.whatHappened).toBe(
+      "The verification cost more credits than the key had left. It has none left now. Its credits are set to 100 every month on day 1.",
+    );
+    const limited = describeVerification({
+      outcome: "RATE_LIMITED",
+      ratelimit: { name: "per-user", reset: Date.UTC(2026, 0, 2, 3) },
+    });
     expect(limited.whatHappened).toContain("`per-user`");
     // When it resets depends on the time it is read: the key page and the lookup say it (outcome-explanation).
     expect(limited.whatHappened).toBe("The key was used more often than its rate limit `per-user` allows.");
-    const permissions = describeVerification({ outcome: "INSUFFICIENT_PERMISSIONS", permissions: "documents.write", key: { keyId: "k", permissions: ["documents.read"] } });
-    expect(permissions.whatHappened).toBe("The verification asked for `documents.write` and the key does not have them (it has `documents.read`).");
+    const permissions = describeVerification({
+      outcome: "INSUFFICIENT_PERMISSIONS",
+      permissions: "documents.write",
+      key: { keyId: "k", permissions: ["documents.read"] },
+    });
+    expect(permissions.whatHappened).toBe(
+      "The verification asked for `documents.write` and the key does not have them (it has `documents.read`).",
+    );
   });
 
   test("an outcome newer than the table still gets a sentence, and so does one named like an object's property", () => {
-    expect(describeVerification({ outcome: "QUANTUM" })).toMatchObject({ entryId: "verification:other", heading: "Outcome QUANTUM" });
-    expect(describeVerification({ outcome: "constructor" })).toMatchObject({ entryId: "verification:other", heading: "Outcome constructor" });
+    expect(describeVerification({ outcome: "QUANTUM" })).toMatchObject({
+      entryId: "verification:other",
+      heading: "Outcome QUANTUM",
+    });
+    expect(describeVerification({ outcome: "constructor" })).toMatchObject({
+      entryId: "verification:other",
+      heading: "Outcome constructor",
+    });
   });
 
   test("analytics records every outcome of keys.verifyKey but NOT_FOUND (a key that does not exist has no row)", () => {
-    expect(VERIFICATION_OUTCOMES.filter((outcome) => !(ANALYTICS_OUTCOMES as readonly string[]).includes(outcome))).toEqual(["NOT_FOUND"]);
+    expect(
+      VERIFICATION_OUTCOMES.filter((outcome) => !(ANALYTICS_OUTCOMES as readonly string[]).includes(outcome)),
+    ).toEqual(["NOT_FOUND"]);
   });
 });

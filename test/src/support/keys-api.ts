@@ -1,5 +1,5 @@
 import { vi } from "vitest";
-import type { Key } from "../../../src/lib/contract";
+import type { Key } from "@/lib/contract";
 
 /** A stubbed `fetch` answering like the API; records every listKeys request body. */
 export interface FakeApi {
@@ -16,7 +16,11 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 
 /** The reference server's success envelope: `data.keys`, and pagination beside data. */
 export function keysEnvelope(keys: Key[], pagination?: { cursor?: string; hasMore: boolean }): Response {
-  return jsonResponse(200, { meta: { requestId: "req_3FxT9k" }, data: { keys }, ...(pagination ? { pagination } : {}) });
+  return jsonResponse(200, {
+    meta: { requestId: "req_3FxT9k" },
+    data: { keys },
+    ...(pagination ? { pagination } : {}),
+  });
 }
 
 /** The real service's shape: `data` is the array itself. */
@@ -63,7 +67,11 @@ export function stubApi(...answers: Answer[]): FakeApi {
       analytics.push({ body });
       return jsonResponse(200, { meta: { requestId: "req_9Usage" }, data: await analyticsRows(String(body.query)) });
     }
-    requests.push({ url: input instanceof Request ? input.url : input.toString(), authorization: headers.get("authorization"), body });
+    requests.push({
+      url: input instanceof Request ? input.url : input.toString(),
+      authorization: headers.get("authorization"),
+      body,
+    });
     const answer = answers[Math.min(calls, answers.length - 1)];
     calls += 1;
     if (answer === undefined) throw new Error("no answer stubbed");

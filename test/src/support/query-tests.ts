@@ -1,7 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { cleanup } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
-import { createQueryClient } from "../../../src/lib/query-client";
+import { createQueryClient } from "@/lib/query-client";
 
 /**
  * A new QueryClient for every test of the file, and a viewport the virtualized table can lay rows out in

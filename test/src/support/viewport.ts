@@ -1,20 +1,18 @@
 import { vi } from "vitest";
-import { COMPACT_QUERY, KEYS_PAGE_PADDING } from "../../../src/features/keys/columns/keys-layout";
+import { COMPACT_QUERY, KEYS_PAGE_PADDING } from "@/features/keys/columns/keys-layout";
 
 /** The viewport of a phone for useMediaQuery: the keys table's COMPACT_QUERY matches, every other query does not. */
 export function onAPhone(): void {
-  vi.spyOn(window, "matchMedia").mockImplementation(
-    (query): MediaQueryList => ({
-      matches: query === COMPACT_QUERY,
-      media: query,
-      onchange: null,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      dispatchEvent: () => false,
-    }),
-  );
+  vi.spyOn(window, "matchMedia").mockImplementation((query): MediaQueryList => ({
+    matches: query === COMPACT_QUERY,
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type ClipboardEvent, type FormEvent } from "react";
-import { baseUrlWarnings, checkBaseUrl, type BaseUrlWarning } from "../../../lib/check-base-url";
-import { checkKey, KEY_FIX_MESSAGES } from "../../../lib/check-key";
+import { baseUrlWarnings, checkBaseUrl, type BaseUrlWarning } from "@/lib/check-base-url";
+import { checkKey, KEY_FIX_MESSAGES } from "@/lib/check-key";
 import { saveConnection } from "../key-store";
 import "./connect-form.css";
 
@@ -226,8 +226,8 @@ export function ConnectForm({ initialBaseUrl, initialApiId = "", pageOrigin, onC
           aria-describedby={ids.apiIdHint}
         />
         <p className="field__hint" id={ids.apiIdHint}>
-          Needed for the real service, which lists keys per API (<code>POST /v2/apis.listKeys</code>). Leave empty
-          for Keyscope&apos;s reference server.
+          Needed for the real service, which lists keys per API (<code>POST /v2/apis.listKeys</code>). Leave empty for
+          Keyscope&apos;s reference server.
         </p>
       </div>
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { CopyButton } from "../../../components/copy-button";
-import { createRootKeyCommand } from "../../../lib/contract";
+import { CopyButton } from "@/components/copy-button";
+import { createRootKeyCommand } from "@/lib/contract";
 import { ConnectForm } from "./connect-form";
 
 const CREATE_ROOT_KEY_COMMAND = createRootKeyCommand({ name: "me" });
@@ -16,12 +16,21 @@ interface ConnectPageProps {
   children?: ReactNode;
 }
 
-export function ConnectPage({ initialBaseUrl, initialApiId, pageOrigin, onConnected, notice, children }: ConnectPageProps) {
+export function ConnectPage({
+  initialBaseUrl,
+  initialApiId,
+  pageOrigin,
+  onConnected,
+  notice,
+  children,
+}: ConnectPageProps) {
   return (
     <div className="connect-page">
       <div className="connect-page__intro">
         <h1>Connect to your API</h1>
-        <p>Paste a root key to see the keys it can read. If the API refuses it, Keyscope tells you why and how to fix it.</p>
+        <p>
+          Paste a root key to see the keys it can read. If the API refuses it, Keyscope tells you why and how to fix it.
+        </p>
       </div>
       {notice}
       <div className="connect-page__card">

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { SafeName } from "../../../components/safe-name";
+import { SafeName } from "@/components/safe-name";
 import {
   addEnvironment,
   checkEnvironment,
@@ -22,7 +22,13 @@ interface EnvironmentManagerProps {
 }
 
 /** Add, rename, remove and choose the named base URLs kept in this browser. */
-export function EnvironmentManager({ environments, activeId, currentBaseUrl, currentApiId, onChoose }: EnvironmentManagerProps) {
+export function EnvironmentManager({
+  environments,
+  activeId,
+  currentBaseUrl,
+  currentApiId,
+  onChoose,
+}: EnvironmentManagerProps) {
   const headingId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
@@ -60,7 +66,11 @@ export function EnvironmentManager({ environments, activeId, currentBaseUrl, cur
           ))}
         </ul>
       )}
-      <AddEnvironmentForm environments={environments} initialBaseUrl={currentBaseUrl} initialApiId={currentApiId ?? ""} />
+      <AddEnvironmentForm
+        environments={environments}
+        initialBaseUrl={currentBaseUrl}
+        initialApiId={currentApiId ?? ""}
+      />
     </section>
   );
 }
@@ -117,12 +127,7 @@ function EnvironmentRow({ environment, active, others, onChoose, onRemove }: Env
   return (
     <li className="environments__item">
       {renaming ? (
-        <form
-          className="environments__rename"
-          onSubmit={saveName}
-          aria-label={`Rename ${environment.name}`}
-          noValidate
-        >
+        <form className="environments__rename" onSubmit={saveName} aria-label={`Rename ${environment.name}`} noValidate>
           <label htmlFor={inputId} className="visually-hidden">
             New name for <SafeName>{environment.name}</SafeName>
           </label>
@@ -295,8 +300,8 @@ function AddEnvironmentForm({
       )}
       {duplicateOf && (
         <p className="environments__warning" id={`${id}-duplicate`} role="alert">
-          <SafeName>{duplicateOf.name}</SafeName> already uses this address{duplicateOf.apiId ? " and API ID" : ""}. Add it
-          anyway? Both stay in the list and each can be chosen.
+          <SafeName>{duplicateOf.name}</SafeName> already uses this address{duplicateOf.apiId ? " and API ID" : ""}. Add
+          it anyway? Both stay in the list and each can be chosen.
         </p>
       )}
       <button type="submit" className="button">

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { SafeName } from "../../../components/safe-name";
+import { SafeName } from "@/components/safe-name";
 import type { Environment } from "../environment-store";
 import "./environments.css";
 
@@ -82,7 +82,10 @@ export function EnvironmentSwitcher({ environments, active, onChoose }: Environm
 
   return (
     <div className="environment-switcher" ref={rootRef}>
-      <span className={`badge ${active ? "badge--ok" : "badge--muted"} environment-switcher__badge`} data-testid="environment-badge">
+      <span
+        className={`badge ${active ? "badge--ok" : "badge--muted"} environment-switcher__badge`}
+        data-testid="environment-badge"
+      >
         <span className="visually-hidden">Environment: </span>
         {active ? <SafeName>{active.name}</SafeName> : "Unsaved base URL"}
       </span>
@@ -100,7 +103,13 @@ export function EnvironmentSwitcher({ environments, active, onChoose }: Environm
         Switch…
       </button>
       {open && (
-        <ul id={menuId} role="menu" aria-label="Environments" className="environment-switcher__menu" onKeyDown={onMenuKeyDown}>
+        <ul
+          id={menuId}
+          role="menu"
+          aria-label="Environments"
+          className="environment-switcher__menu"
+          onKeyDown={onMenuKeyDown}
+        >
           {environments.map((environment, index) => {
             const isActive = environment.id === active?.id;
             return (

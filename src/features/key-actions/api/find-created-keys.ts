@@ -1,8 +1,8 @@
-import { listKeys } from "../../../lib/api/list-keys";
-import type { CreateKeyRequest } from "../../../lib/api/create-key";
-import type { Connection } from "../../../lib/api/transport";
-import type { Key } from "../../../lib/contract";
-import { NetworkError, TimeoutError } from "../../../lib/api-errors";
+import { listKeys } from "@/lib/api/list-keys";
+import type { CreateKeyRequest } from "@/lib/api/create-key";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
+import { NetworkError, TimeoutError } from "@/lib/api-errors";
 
 /** The service's clock and this browser's may differ: a key made this long before the request started still counts. */
 export const CLOCK_MARGIN_MS = 10 * 60_000;
@@ -39,7 +39,11 @@ export async function findCreatedKeys(
   for (let page = 0; page < MAX_PAGES; page++) {
     const listed = await listKeys(
       scoped,
-      { limit: PAGE_SIZE, ...(request.externalId !== undefined && { externalId: request.externalId }), ...(cursor !== undefined && { cursor }) },
+      {
+        limit: PAGE_SIZE,
+        ...(request.externalId !== undefined && { externalId: request.externalId }),
+        ...(cursor !== undefined && { cursor }),
+      },
       signal === undefined ? {} : { signal },
     );
     found.push(...listed.keys.filter(matches));

@@ -8,14 +8,14 @@
  * An answer is remembered per action and API for the session (see refusals.ts), so a probe is sent at most once
  * per root key and API (per key, when the key's API is unknown).
  */
-import { ApiError } from "../../../lib/api-errors";
-import { createKey } from "../../../lib/api/create-key";
-import { changeKeyPermissions } from "../../../lib/api/key-permissions";
-import { changeKeyRoles } from "../../../lib/api/key-roles";
-import type { Connection } from "../../../lib/api/transport";
-import { callOperation } from "../../../lib/api/call-operation";
-import { EmptyDataSchema } from "../../../lib/api/key-changes";
-import { UPDATE_KEY_PATH, type Key } from "../../../lib/contract";
+import { ApiError } from "@/lib/api-errors";
+import { createKey } from "@/lib/api/create-key";
+import { changeKeyPermissions } from "@/lib/api/key-permissions";
+import { changeKeyRoles } from "@/lib/api/key-roles";
+import type { Connection } from "@/lib/api/transport";
+import { callOperation } from "@/lib/api/call-operation";
+import { EmptyDataSchema } from "@/lib/api/key-changes";
+import { UPDATE_KEY_PATH, type Key } from "@/lib/contract";
 import { rememberApi } from "../known-apis";
 import {
   apiOf,
@@ -79,7 +79,13 @@ export function probeUpdate(connection: Connection, key: Key): Promise<ProbeAnsw
     connection,
     "update_key",
     { keyId: key.keyId },
-    () => callOperation(connection, UPDATE_KEY_PATH, { keyId: key.keyId, credits: { refill: { interval: "monthly", amount: 1 } } }, EmptyDataSchema),
+    () =>
+      callOperation(
+        connection,
+        UPDATE_KEY_PATH,
+        { keyId: key.keyId, credits: { refill: { interval: "monthly", amount: 1 } } },
+        EmptyDataSchema,
+      ),
     isMonthlyRefillWithoutDay,
   );
 }
@@ -128,7 +134,10 @@ export async function probeCreate(connection: Connection, apiId: string, knownTo
 /** Rerolling makes a key: the real service asks create_key on the key's API, so the createKey probe there answers it. */
 export function probeReroll(connection: Connection, key: Key): Promise<ProbeAnswer> {
   const apiId = apiOf(connection, { keyId: key.keyId });
-  if (apiId === undefined) return Promise.resolve(refusalOf(connection, "create_key", { keyId: key.keyId }) === undefined ? "unknown" : "refused");
+  if (apiId === undefined)
+    return Promise.resolve(
+      refusalOf(connection, "create_key", { keyId: key.keyId }) === undefined ? "unknown" : "refused",
+    );
   return probeCreate(connection, apiId, true);
 }
 
@@ -138,7 +147,8 @@ function absentName(): string {
   return `keyscope.probe.${Array.from(random, (part) => part.toString(36)).join("")}`;
 }
 
-const notFoundOf = (kind: string) => (error: ApiError) => error.status === 404 && error.type.includes(`${kind}_not_found`);
+const notFoundOf = (kind: string) => (error: ApiError) =>
+  error.status === 404 && error.type.includes(`${kind}_not_found`);
 
 /**
  * addPermissions of a permission the key already holds directly: nothing to add. Honest only when all of the key's
@@ -150,18 +160,37 @@ const notFoundOf = (kind: string) => (error: ApiError) => error.status === 404 &
 export function probeAddPermission(connection: Connection, key: Key): Promise<ProbeAnswer> {
   const held = key.permissions?.[0];
   const target = { keyId: key.keyId };
-  if (held === undefined || (key.roles?.length ?? 0) > 0) return Promise.resolve(knownOrUnknown(connection, "add_permission_to_key", target));
-  return probe(connection, "add_permission_to_key", target, () => changeKeyPermissions(connection, key.keyId, "add", [held]), never);
+  if (held === undefined || (key.roles?.length ?? 0) > 0)
+    return Promise.resolve(knownOrUnknown(connection, "add_permission_to_key", target));
+  return probe(
+    connection,
+    "add_permission_to_key",
+    target,
+    () => changeKeyPermissions(connection, key.keyId, "add", [held]),
+    never,
+  );
 }
 
 /** removePermissions of a permission no workspace has: 404 after the check. Cost on the real service: three reads. */
 export function probeRemovePermission(connection: Connection, key: Key): Promise<ProbeAnswer> {
-  return probe(connection, "remove_permission_from_key", { keyId: key.keyId }, () => changeKeyPermissions(connection, key.keyId, "remove", [absentName()]), notFoundOf("permission"));
+  return probe(
+    connection,
+    "remove_permission_from_key",
+    { keyId: key.keyId },
+    () => changeKeyPermissions(connection, key.keyId, "remove", [absentName()]),
+    notFoundOf("permission"),
+  );
 }
 
 /** addRoles of a role no workspace has: 404 after the check. Cost on the real service: three reads. */
 export function probeAddRole(connection: Connection, key: Key): Promise<ProbeAnswer> {
-  return probe(connection, "add_role_to_key", { keyId: key.keyId }, () => changeKeyRoles(connection, key.keyId, "add", [absentName()]), notFoundOf("role"));
+  return probe(
+    connection,
+    "add_role_to_key",
+    { keyId: key.keyId },
+    () => changeKeyRoles(connection, key.keyId, "add", [absentName()]),
+    notFoundOf("role"),
+  );
 }
 
 /**
@@ -171,7 +200,11 @@ export function probeAddRole(connection: Connection, key: Key): Promise<ProbeAns
  */
 export async function probeAccess(connection: Connection, key: Key): Promise<ProbeAnswer> {
   if ((await probeUpdate(connection, key)) === "refused") return "refused";
-  const [addPermission] = await Promise.all([probeAddPermission(connection, key), probeRemovePermission(connection, key), probeAddRole(connection, key)]);
+  const [addPermission] = await Promise.all([
+    probeAddPermission(connection, key),
+    probeRemovePermission(connection, key),
+    probeAddRole(connection, key),
+  ]);
   return addPermission === "refused" ? "allowed" : addPermission;
 }
 

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { ApiError } from "../../../lib/api-errors";
-import { getApi } from "../../../lib/api/get-api";
-import type { Connection } from "../../../lib/api/transport";
-import { fingerprint } from "../../../lib/fingerprint";
+import { ApiError } from "@/lib/api-errors";
+import { getApi } from "@/lib/api/get-api";
+import type { Connection } from "@/lib/api/transport";
+import { fingerprint } from "@/lib/fingerprint";
 import { rememberApi } from "../known-apis";
 import { probeCreate } from "./probes";
 
@@ -26,7 +26,8 @@ export function useApiCheck(connection: Connection, apiId: string | null, knownT
   });
   // getApi checks read_api before it looks: its 404 (or a 400 for an id that cannot be one) means there is none.
   const missing =
-    api.error instanceof ApiError && ((api.error.status === 404 && api.error.type.includes("api_not_found")) || api.error.status === 400);
+    api.error instanceof ApiError &&
+    ((api.error.status === 404 && api.error.type.includes("api_not_found")) || api.error.status === 400);
   const exists = knownToExist || api.isSuccess;
   const permission = useQuery({
     queryKey: ["key-actions", "may-create", scope, apiId, exists] as const,

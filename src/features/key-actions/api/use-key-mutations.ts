@@ -1,16 +1,16 @@
 import { useMutation, type DefaultError, type UseMutationOptions, type UseMutationResult } from "@tanstack/react-query";
 import { useRef } from "react";
-import { ApiError } from "../../../lib/api-errors";
-import { createKey, type CreateKeyRequest } from "../../../lib/api/create-key";
-import { deleteKey } from "../../../lib/api/delete-key";
-import { changeKeyPermissions } from "../../../lib/api/key-permissions";
-import { changeKeyRoles } from "../../../lib/api/key-roles";
-import { rerollKey } from "../../../lib/api/reroll-key";
-import type { Connection } from "../../../lib/api/transport";
-import { updateCredits, type CreditsChange } from "../../../lib/api/update-credits";
-import { updateKey } from "../../../lib/api/update-key";
-import type { KeyUpdateInput } from "../../../lib/api/key-changes";
-import type { Key } from "../../../lib/contract";
+import { ApiError } from "@/lib/api-errors";
+import { createKey, type CreateKeyRequest } from "@/lib/api/create-key";
+import { deleteKey } from "@/lib/api/delete-key";
+import { changeKeyPermissions } from "@/lib/api/key-permissions";
+import { changeKeyRoles } from "@/lib/api/key-roles";
+import { rerollKey } from "@/lib/api/reroll-key";
+import type { Connection } from "@/lib/api/transport";
+import { updateCredits, type CreditsChange } from "@/lib/api/update-credits";
+import { updateKey } from "@/lib/api/update-key";
+import type { KeyUpdateInput } from "@/lib/api/key-changes";
+import type { Key } from "@/lib/contract";
 import type { NamesChange } from "../key-access";
 import type { KeyCache } from "../key-cache";
 import { rememberApi } from "../known-apis";
@@ -26,16 +26,19 @@ import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
  */
 
 /** What the dialog of a secret-returning request says while it cannot be closed. */
-export const SECRET_ON_ITS_WAY = "Waiting for the new key: its secret is shown only once, so this stays open until it comes.";
+export const SECRET_ON_ITS_WAY =
+  "Waiting for the new key: its secret is shown only once, so this stays open until it comes.";
 
 /** What the page asks before it is left (Back, a reload) while a dialog has a new secret on its way or shown. */
-export const SECRET_LOST_BY_LEAVING = "The new key’s secret is shown only once, in this page’s dialog: leaving the page loses it.";
+export const SECRET_LOST_BY_LEAVING =
+  "The new key’s secret is shown only once, in this page’s dialog: leaving the page loses it.";
 
 /**
  * What the dialog of a change to the key says while it cannot be closed: its answer has nowhere else to go (a
  * refusal, said in the form; a deleted key, whose page is then left).
  */
-export const ANSWER_ON_ITS_WAY = "Waiting for the service’s answer: this stays open until it comes, so that what it says is shown here.";
+export const ANSWER_ON_ITS_WAY =
+  "Waiting for the service’s answer: this stays open until it comes, so that what it says is shown here.";
 
 /**
  * useMutation whose `mutate` does nothing while its last request is under way. `isPending` disables a form's button
@@ -108,7 +111,9 @@ export function useUpdateKey(connection: Connection, cache: KeyCache) {
     gcTime: 0,
     mutationFn: ({ keyId, changes }: { keyId: string; changes: KeyUpdateInput; optimistic?: Partial<Key> }) =>
       updateKey(connection, keyId, changes),
-    onMutate: ({ keyId, optimistic }) => ({ rollback: optimistic === undefined ? undefined : cache.patchKey(keyId, optimistic) }),
+    onMutate: ({ keyId, optimistic }) => ({
+      rollback: optimistic === undefined ? undefined : cache.patchKey(keyId, optimistic),
+    }),
     onError: (error, { keyId }, context) => {
       context?.rollback?.();
       learnRefusal(connection, "update_key", error, { keyId });
@@ -121,7 +126,8 @@ export function useUpdateKey(connection: Connection, cache: KeyCache) {
 export function useUpdateCredits(connection: Connection, cache: KeyCache) {
   return useMutationOnceAtATime({
     gcTime: 0,
-    mutationFn: ({ keyId, change }: { keyId: string; change: CreditsChange }) => updateCredits(connection, keyId, change),
+    mutationFn: ({ keyId, change }: { keyId: string; change: CreditsChange }) =>
+      updateCredits(connection, keyId, change),
     onError: (error, { keyId }) => learnRefusal(connection, "update_key", error, { keyId }),
     onSuccess: ({ credits }, { keyId }) => {
       learnAllowed(connection, "update_key", { keyId });
@@ -146,7 +152,10 @@ export function useDeleteKey(connection: Connection, cache: KeyCache) {
 /** The action a change of a key's own permissions or roles is refused or allowed as (removing or setting roles asks update_key alone). */
 function accessAction(kind: "permissions" | "roles", { change }: NamesChange, error?: unknown): KeyAction {
   if (kind === "roles") return change === "add" ? "add_role_to_key" : "update_key";
-  if (change === "set") return error instanceof ApiError && error.detail.includes("remove_permission_from_key") ? "remove_permission_from_key" : "add_permission_to_key";
+  if (change === "set")
+    return error instanceof ApiError && error.detail.includes("remove_permission_from_key")
+      ? "remove_permission_from_key"
+      : "add_permission_to_key";
   return change === "add" ? "add_permission_to_key" : "remove_permission_from_key";
 }
 
@@ -158,10 +167,27 @@ function accessAction(kind: "permissions" | "roles", { change }: NamesChange, er
 export function useChangeAccess(connection: Connection, cache: KeyCache) {
   return useMutationOnceAtATime({
     gcTime: 0,
-    mutationFn: async ({ keyId, permissions, roles }: { keyId: string; permissions?: NamesChange; roles?: NamesChange; optimistic: Partial<Key> }) => {
+    mutationFn: async ({
+      keyId,
+      permissions,
+      roles,
+    }: {
+      keyId: string;
+      permissions?: NamesChange;
+      roles?: NamesChange;
+      optimistic: Partial<Key>;
+    }) => {
       const steps = [
-        permissions && { kind: "permissions" as const, change: permissions, send: () => changeKeyPermissions(connection, keyId, permissions.change, permissions.names) },
-        roles && { kind: "roles" as const, change: roles, send: () => changeKeyRoles(connection, keyId, roles.change, roles.names) },
+        permissions && {
+          kind: "permissions" as const,
+          change: permissions,
+          send: () => changeKeyPermissions(connection, keyId, permissions.change, permissions.names),
+        },
+        roles && {
+          kind: "roles" as const,
+          change: roles,
+          send: () => changeKeyRoles(connection, keyId, roles.change, roles.names),
+        },
       ];
       for (const step of steps) {
         if (step === undefined) continue;

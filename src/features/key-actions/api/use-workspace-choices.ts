@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
-import { ApiError, NetworkError, TimeoutError } from "../../../lib/api-errors";
-import { listPermissions } from "../../../lib/api/list-permissions";
-import { listRoles } from "../../../lib/api/list-roles";
-import type { Connection } from "../../../lib/api/transport";
-import { fingerprint } from "../../../lib/fingerprint";
+import { ApiError, NetworkError, TimeoutError } from "@/lib/api-errors";
+import { listPermissions } from "@/lib/api/list-permissions";
+import { listRoles } from "@/lib/api/list-roles";
+import type { Connection } from "@/lib/api/transport";
+import { fingerprint } from "@/lib/fingerprint";
 
 function scope(connection: Connection) {
   return { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey) };

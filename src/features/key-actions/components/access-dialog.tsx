@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
-import type { Connection } from "../../../lib/api/transport";
-import type { Key } from "../../../lib/contract";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
 import { ANSWER_ON_ITS_WAY, useChangeAccess } from "../api/use-key-mutations";
 import { useWorkspaceRoles } from "../api/use-workspace-choices";
 import { effectivePermissions, keyAccess, namesChange } from "../key-access";
@@ -28,7 +28,15 @@ export interface AccessDialogProps {
  * The key's own permissions and its roles, changed with the operations made for them: what was added is added, what
  * was removed is removed, both at once replace the key's own (set). What its roles give is listed apart.
  */
-export function AccessDialog({ connection, apiKey, cache, renderError, onClose, refused = false, addPermissionUnknown = false }: AccessDialogProps) {
+export function AccessDialog({
+  connection,
+  apiKey,
+  cache,
+  renderError,
+  onClose,
+  refused = false,
+  addPermissionUnknown = false,
+}: AccessDialogProps) {
   const [draft, setDraft] = useState<AccessDraft>(UNTOUCHED_ACCESS);
   const [problem, setProblem] = useState<string | null>(null);
   const roles = useWorkspaceRoles(connection);
@@ -50,13 +58,20 @@ export function AccessDialog({ connection, apiKey, cache, renderError, onClose, 
       return;
     }
     setProblem(null);
-    const shown = effectivePermissions(wanted.permissions ?? access.direct, wanted.roles ?? apiKey.roles ?? [], roles.data);
+    const shown = effectivePermissions(
+      wanted.permissions ?? access.direct,
+      wanted.roles ?? apiKey.roles ?? [],
+      roles.data,
+    );
     mutation.mutate(
       {
         keyId: apiKey.keyId,
         ...(permissions !== undefined && { permissions }),
         ...(roleChange !== undefined && { roles: roleChange }),
-        optimistic: { ...(wanted.roles !== undefined && { roles: wanted.roles }), ...(shown !== undefined && { permissions: shown }) },
+        optimistic: {
+          ...(wanted.roles !== undefined && { roles: wanted.roles }),
+          ...(shown !== undefined && { permissions: shown }),
+        },
       },
       { onSuccess: onClose },
     );
@@ -68,22 +83,40 @@ export function AccessDialog({ connection, apiKey, cache, renderError, onClose, 
   }
 
   return (
-    <ActionDialog title="Permissions and roles" onClose={onClose} busy={mutation.isPending ? ANSWER_ON_ITS_WAY : undefined}>
+    <ActionDialog
+      title="Permissions and roles"
+      onClose={onClose}
+      busy={mutation.isPending ? ANSWER_ON_ITS_WAY : undefined}
+    >
       <form className="action-form" onSubmit={submit} noValidate>
         {refused && (
           <p className="access-dialog__refused">
-            Its verifications were refused as <code>INSUFFICIENT_PERMISSIONS</code>. Which permission they asked for is not
-            recorded: the service keeps a verification’s outcome, time, region and tags, not the permissions it asked for. Check
-            the one its callers need, or type it.
+            Its verifications were refused as <code>INSUFFICIENT_PERMISSIONS</code>. Which permission they asked for is
+            not recorded: the service keeps a verification’s outcome, time, region and tags, not the permissions it
+            asked for. Check the one its callers need, or type it.
           </p>
         )}
         {refusals.map(({ refusal, what }) => refusal && <RefusalNote key={what} refusal={refusal} action={what} />)}
-        {addPermissionUnknown && <UnknownPermissionNote action="add_permission_to_key" apiId={apiOf(connection, target)} what="Adding a permission" />}
+        {addPermissionUnknown && (
+          <UnknownPermissionNote
+            action="add_permission_to_key"
+            apiId={apiOf(connection, target)}
+            what="Adding a permission"
+          />
+        )}
         <AccessFields connection={connection} apiKey={apiKey} value={draft} onChange={setDraft} />
         <p className="field__hint" aria-live="polite">
-          {[describe("permissions", permissions), describe("roles", roleChange)].filter((said) => said !== "").join(" ") || "No change yet."}
+          {[describe("permissions", permissions), describe("roles", roleChange)]
+            .filter((said) => said !== "")
+            .join(" ") || "No change yet."}
         </p>
-        <FormEnd problem={problem} error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Save permissions and roles" pendingLabel="Saving…" />
+        <FormEnd
+          problem={problem}
+          error={mutation.isError && renderError(mutation.error, send)}
+          pending={mutation.isPending}
+          label="Save permissions and roles"
+          pendingLabel="Saving…"
+        />
       </form>
     </ActionDialog>
   );

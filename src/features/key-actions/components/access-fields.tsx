@@ -1,5 +1,5 @@
-import type { Key } from "../../../lib/contract";
-import type { Connection } from "../../../lib/api/transport";
+import type { Key } from "@/lib/contract";
+import type { Connection } from "@/lib/api/transport";
 import { choicesUnlisted, useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
 import { keyAccess, sameNames, type KeyAccess } from "../key-access";
 import { splitNames } from "./key-form-fields";
@@ -18,7 +18,11 @@ export interface AccessDraft {
 export const UNTOUCHED_ACCESS: AccessDraft = { permissions: null, typedPermissions: "", roles: null, typedRoles: "" };
 
 /** What the draft asks for: the key's own permissions and its roles, each only when it differs from what the key has. */
-export function accessChanges(draft: AccessDraft, apiKey: Key, access: KeyAccess): { permissions?: string[]; roles?: string[] } {
+export function accessChanges(
+  draft: AccessDraft,
+  apiKey: Key,
+  access: KeyAccess,
+): { permissions?: string[]; roles?: string[] } {
   const permissions = [...new Set([...(draft.permissions ?? access.direct), ...splitNames(draft.typedPermissions)])];
   const roles = [...new Set([...(draft.roles ?? apiKey.roles ?? []), ...splitNames(draft.typedRoles)])];
   return {
@@ -42,7 +46,8 @@ export function AccessFields({ connection, apiKey, value, onChange }: AccessFiel
   const permissionsQuery = useWorkspacePermissions(connection);
   const rolesQuery = useWorkspaceRoles(connection);
   const access = keyAccess(apiKey, rolesQuery.data);
-  const ownNames = (listed: readonly string[] | undefined, own: readonly string[]) => (listed === undefined ? undefined : [...new Set([...own, ...listed])]);
+  const ownNames = (listed: readonly string[] | undefined, own: readonly string[]) =>
+    listed === undefined ? undefined : [...new Set([...own, ...listed])];
   return (
     <>
       <NamePicker
@@ -81,7 +86,8 @@ function RoleGiven({ access, hasRoles }: { access: KeyAccess; hasRoles: boolean 
   if (!access.known && hasRoles) {
     return (
       <p className="field__hint">
-        Its roles’ permissions could not be read, so all its permissions are listed as its own; some may come from its roles.
+        Its roles’ permissions could not be read, so all its permissions are listed as its own; some may come from its
+        roles.
       </p>
     );
   }

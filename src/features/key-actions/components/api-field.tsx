@@ -30,14 +30,32 @@ export interface ApiFieldProps {
  * The new key's API: the ones the dashboard knows offered (the v2 API lists none), any id typed; each checked with
  * `apis.getApi` (its name shown) and the createKey probe, so a refusal is said before the rest is filled in.
  */
-export function ApiField({ id, value, onChange, checked, onCheck, offers, check, refusal, onCheckAgain }: ApiFieldProps) {
+export function ApiField({
+  id,
+  value,
+  onChange,
+  checked,
+  onCheck,
+  offers,
+  check,
+  refusal,
+  onCheckAgain,
+}: ApiFieldProps) {
   const leave = () => {
     const typed = value.trim();
     if (typed !== "" && typed !== checked) onCheck(typed);
   };
   return (
     <div className="api-field">
-      <Field inputId={`${id}-api`} label="API id" hint={offers.length === 0 ? "The service lists no APIs: type the id of one (api_…), from its dashboard (on the reference server: npm run admin -- apis list)." : undefined}>
+      <Field
+        inputId={`${id}-api`}
+        label="API id"
+        hint={
+          offers.length === 0
+            ? "The service lists no APIs: type the id of one (api_…), from its dashboard (on the reference server: npm run admin -- apis list)."
+            : undefined
+        }
+      >
         <input
           id={`${id}-api`}
           className="input input--mono"
@@ -90,16 +108,23 @@ export function ApiField({ id, value, onChange, checked, onCheck, offers, check,
             </p>
           )}
           {check.api.error instanceof Error && !check.missing && (
-            <p className="field__hint">Its name is not shown: this root key may not read the API (that needs api.*.read_api), which creating keys does not need.</p>
+            <p className="field__hint">
+              Its name is not shown: this root key may not read the API (that needs api.*.read_api), which creating keys
+              does not need.
+            </p>
           )}
           {check.permission.isFetching && <p>Checking whether this root key may create keys in it…</p>}
-          {!check.permission.isFetching && check.permission.data === "allowed" && <p>This root key may create keys in it.</p>}
+          {!check.permission.isFetching && check.permission.data === "allowed" && (
+            <p>This root key may create keys in it.</p>
+          )}
           {!check.permission.isFetching && check.permission.data === "unknown" && (
             <UnknownPermissionNote action="create_key" apiId={checked} what="Creating a key" />
           )}
         </div>
       )}
-      {checked !== null && !check.permission.isFetching && check.permission.data === "not-found" && <AmbiguousNotFoundNote apiId={checked} />}
+      {checked !== null && !check.permission.isFetching && check.permission.data === "not-found" && (
+        <AmbiguousNotFoundNote apiId={checked} />
+      )}
       {refusal && <RefusalNote refusal={refusal} action="Creating a key in this API" onCheckAgain={onCheckAgain} />}
     </div>
   );

@@ -1,13 +1,13 @@
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
-import { SafeName } from "../../../components/safe-name";
-import { deleteKey } from "../../../lib/api/delete-key";
-import type { Connection } from "../../../lib/api/transport";
-import { updateKey } from "../../../lib/api/update-key";
-import { NetworkError } from "../../../lib/api-errors";
-import type { Key } from "../../../lib/contract";
-import { formatCount, formatCountOf } from "../../../lib/format-number";
-import { useOnline } from "../../../lib/hooks/use-online";
-import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
+import { SafeName } from "@/components/safe-name";
+import { deleteKey } from "@/lib/api/delete-key";
+import type { Connection } from "@/lib/api/transport";
+import { updateKey } from "@/lib/api/update-key";
+import { NetworkError } from "@/lib/api-errors";
+import type { Key } from "@/lib/contract";
+import { formatCount, formatCountOf } from "@/lib/format-number";
+import { useOnline } from "@/lib/hooks/use-online";
+import { useSecondsUntil } from "@/lib/hooks/use-seconds-until";
 import type { KeyCache } from "../key-cache";
 import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
 import { runBulk, type BulkProgress } from "../run-bulk";
@@ -91,7 +91,13 @@ export function BulkActions({ connection, keys, cache, describeFailure }: BulkAc
 
   async function run(action: BulkAction, runKeys: readonly Key[], earlier: readonly Key[]) {
     const controller = new AbortController();
-    setPhase({ kind: "running", action, keys: runKeys, controller, progress: { done: 0, total: runKeys.length, waitingUntil: null } });
+    setPhase({
+      kind: "running",
+      action,
+      keys: runKeys,
+      controller,
+      progress: { done: 0, total: runKeys.length, waitingUntil: null },
+    });
     const outcomes = await runBulk(
       runKeys,
       async (key) => {
@@ -102,7 +108,8 @@ export function BulkActions({ connection, keys, cache, describeFailure }: BulkAc
       {
         signal: controller.signal,
         haltOn: lostConnection,
-        onProgress: (progress) => setPhase((current) => (current.kind === "running" ? { ...current, progress } : current)),
+        onProgress: (progress) =>
+          setPhase((current) => (current.kind === "running" ? { ...current, progress } : current)),
       },
     );
     const changed = outcomes.flatMap((outcome) => (outcome.status === "succeeded" ? [outcome.item] : []));
@@ -110,12 +117,18 @@ export function BulkActions({ connection, keys, cache, describeFailure }: BulkAc
       kind: "result",
       action,
       succeeded: [...earlier, ...changed],
-      failed: outcomes.flatMap((outcome) => (outcome.status === "failed" ? [{ key: outcome.item, error: outcome.error }] : [])),
+      failed: outcomes.flatMap((outcome) =>
+        outcome.status === "failed" ? [{ key: outcome.item, error: outcome.error }] : [],
+      ),
       skipped: outcomes.flatMap((outcome) => (outcome.status === "skipped" ? [outcome.item] : [])),
     });
     // The other tabs are told what changed, so none reloads the keys one by one (a deleted key is told when it
     // leaves the list).
-    if (action !== "delete" && changed.length > 0) cache.keysPatched(changed.map((key) => key.keyId), { enabled: action === "enable" });
+    if (action !== "delete" && changed.length > 0)
+      cache.keysPatched(
+        changed.map((key) => key.keyId),
+        { enabled: action === "enable" },
+      );
   }
 
   // The selection stays (Clear is beside it): clearing it would take the button focus returns to with it.
@@ -137,7 +150,14 @@ export function BulkActions({ connection, keys, cache, describeFailure }: BulkAc
           {WORDS[action].verb}
         </button>
       ))}
-      {phase.kind === "confirm" && <ConfirmDialog action={phase.action} count={phase.keys.length} onClose={close} onConfirm={() => void run(phase.action, phase.keys, [])} />}
+      {phase.kind === "confirm" && (
+        <ConfirmDialog
+          action={phase.action}
+          count={phase.keys.length}
+          onClose={close}
+          onConfirm={() => void run(phase.action, phase.keys, [])}
+        />
+      )}
       {phase.kind === "running" && (
         <ActionDialog
           title={`${WORDS[phase.action].doing} ${formatCountOf(phase.keys.length, "key")}`}
@@ -167,14 +187,26 @@ export function BulkActions({ connection, keys, cache, describeFailure }: BulkAc
           phase={phase}
           describeFailure={describeFailure}
           onClose={close}
-          onRetry={() => void run(phase.action, [...phase.failed.map((failure) => failure.key), ...phase.skipped], phase.succeeded)}
+          onRetry={() =>
+            void run(phase.action, [...phase.failed.map((failure) => failure.key), ...phase.skipped], phase.succeeded)
+          }
         />
       )}
     </div>
   );
 }
 
-function ConfirmDialog({ action, count, onClose, onConfirm }: { action: BulkAction; count: number; onClose: () => void; onConfirm: () => void }) {
+function ConfirmDialog({
+  action,
+  count,
+  onClose,
+  onConfirm,
+}: {
+  action: BulkAction;
+  count: number;
+  onClose: () => void;
+  onConfirm: () => void;
+}) {
   const [typed, setTyped] = useState("");
   const inputId = useId();
   const online = useOnline();
@@ -197,7 +229,14 @@ function ConfirmDialog({ action, count, onClose, onConfirm }: { action: BulkActi
             <label className="field__label" htmlFor={inputId}>
               Type <strong>{count}</strong> or <strong>{phrase}</strong> to confirm
             </label>
-            <input id={inputId} className="input" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" spellCheck={false} />
+            <input
+              id={inputId}
+              className="input"
+              value={typed}
+              onChange={(event) => setTyped(event.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+            />
           </div>
         )}
         {!online && <OfflineNote />}
@@ -205,7 +244,11 @@ function ConfirmDialog({ action, count, onClose, onConfirm }: { action: BulkActi
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className={action === "delete" ? "button button--danger" : "button button--primary"} disabled={!confirmed || !online}>
+          <button
+            type="submit"
+            className={action === "delete" ? "button button--danger" : "button button--primary"}
+            disabled={!confirmed || !online}
+          >
             {WORDS[action].verb} {noun}
           </button>
         </div>
@@ -252,17 +295,29 @@ function ResultDialog({ phase, describeFailure, onClose, onRetry }: ResultDialog
   const stoppedBy = failed.find((failure) => lostConnection(failure.error));
   return (
     <ActionDialog
-      title={notChanged === 0 ? `${words.done} ${formatCountOf(total, "key")}` : `${words.done} ${formatCount(succeeded.length)} of ${formatCountOf(total, "key")}`}
+      title={
+        notChanged === 0
+          ? `${words.done} ${formatCountOf(total, "key")}`
+          : `${words.done} ${formatCount(succeeded.length)} of ${formatCountOf(total, "key")}`
+      }
       onClose={onClose}
     >
       <p role="status" className="bulk-actions__summary">
         {formatCount(succeeded.length)} succeeded
         {failed.length > 0 && `, ${formatCount(failed.length)} failed`}
-        {skipped.length > 0 && `, ${formatCount(skipped.length)} not tried (${stoppedBy === undefined ? "cancelled" : "stopped"})`}.
-        {stoppedBy !== undefined && skipped.length > 0 && ` Stopped at the first lost connection: ${describeFailure(stoppedBy.error)}.`}
+        {skipped.length > 0 &&
+          `, ${formatCount(skipped.length)} not tried (${stoppedBy === undefined ? "cancelled" : "stopped"})`}
+        .
+        {stoppedBy !== undefined &&
+          skipped.length > 0 &&
+          ` Stopped at the first lost connection: ${describeFailure(stoppedBy.error)}.`}
       </p>
       {failed.length > 0 && (
-        <KeyList label="Failed" keys={failed.map((failure) => failure.key)} reasons={new Map(failed.map(({ key, error }) => [key.keyId, describeFailure(error)]))} />
+        <KeyList
+          label="Failed"
+          keys={failed.map((failure) => failure.key)}
+          reasons={new Map(failed.map(({ key, error }) => [key.keyId, describeFailure(error)]))}
+        />
       )}
       {skipped.length > 0 && <KeyList label="Not tried" keys={skipped} />}
       {succeeded.length > 0 && (
@@ -275,7 +330,9 @@ function ResultDialog({ phase, describeFailure, onClose, onRetry }: ResultDialog
       <div className="action-form__buttons">
         {notChanged > 0 && (
           <button type="button" className="button button--primary" disabled={!online} onClick={onRetry}>
-            {failed.length > 0 ? `Retry the ${formatCount(notChanged)} not changed` : `Run the ${formatCount(notChanged)} not tried`}
+            {failed.length > 0
+              ? `Retry the ${formatCount(notChanged)} not changed`
+              : `Run the ${formatCount(notChanged)} not tried`}
           </button>
         )}
         <button type="button" className="button" onClick={onClose}>
@@ -287,7 +344,17 @@ function ResultDialog({ phase, describeFailure, onClose, onRetry }: ResultDialog
 }
 
 /** `reasons`: why each key failed, by id. A visible heading names the list (the succeeded one's is its summary). */
-function KeyList({ label, keys, reasons, headed = true }: { label: string; keys: readonly Key[]; reasons?: ReadonlyMap<string, string>; headed?: boolean }) {
+function KeyList({
+  label,
+  keys,
+  reasons,
+  headed = true,
+}: {
+  label: string;
+  keys: readonly Key[];
+  reasons?: ReadonlyMap<string, string>;
+  headed?: boolean;
+}) {
   const headingId = useId();
   return (
     <>
@@ -296,7 +363,11 @@ function KeyList({ label, keys, reasons, headed = true }: { label: string; keys:
           {label}
         </h3>
       )}
-      <ul className="bulk-actions__list" aria-labelledby={headed ? headingId : undefined} aria-label={headed ? undefined : label}>
+      <ul
+        className="bulk-actions__list"
+        aria-labelledby={headed ? headingId : undefined}
+        aria-label={headed ? undefined : label}
+      >
         {keys.map((key) => (
           <li key={key.keyId}>
             <KeyName keyData={key} />

@@ -1,20 +1,39 @@
-import { CreditsFields, EnabledField, ExpiresField, ExternalIdField, Field, FormEnd, MetaField, NameField, RatelimitFields } from "./form-parts";
+import {
+  CreditsFields,
+  EnabledField,
+  ExpiresField,
+  ExternalIdField,
+  Field,
+  FormEnd,
+  MetaField,
+  NameField,
+  RatelimitFields,
+} from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
-import type { CreateKeyRequest } from "../../../lib/api/create-key";
-import type { Connection } from "../../../lib/api/transport";
-import { useHoldPage } from "../../../lib/hooks/use-hold-page";
-import { useNow } from "../../../lib/hooks/use-now";
+import type { CreateKeyRequest } from "@/lib/api/create-key";
+import type { Connection } from "@/lib/api/transport";
+import { useHoldPage } from "@/lib/hooks/use-hold-page";
+import { useNow } from "@/lib/hooks/use-now";
 import { SECRET_LOST_BY_LEAVING, SECRET_ON_ITS_WAY, useCreateKey } from "../api/use-key-mutations";
 import { choicesUnlisted, useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
 import type { KeyCache } from "../key-cache";
 import { mayHaveCreated } from "../api/find-created-keys";
 import { useApiCheck } from "../api/use-api-check";
 import { useKnownApis } from "../known-apis";
-import { ApiError } from "../../../lib/api-errors";
+import { ApiError } from "@/lib/api-errors";
 import { forgetRefusal, isAmbiguousCreateNotFound, learnCreateRefusedAsNotFound, useRefusal } from "../refusals";
 import { ActionDialog } from "./action-dialog";
 import { ApiField, type SuggestedApi } from "./api-field";
-import { creditsDraft, EMPTY_RATELIMIT, parseCredits, parseExpires, parseMeta, parseRatelimits, splitNames, type RatelimitRow } from "./key-form-fields";
+import {
+  creditsDraft,
+  EMPTY_RATELIMIT,
+  parseCredits,
+  parseExpires,
+  parseMeta,
+  parseRatelimits,
+  splitNames,
+  type RatelimitRow,
+} from "./key-form-fields";
 import { NamePicker } from "./name-picker";
 import { AmbiguousNotFoundNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
@@ -30,7 +49,6 @@ export interface CreateKeyDialogProps {
   suggestedApis?: readonly SuggestedApi[];
 }
 
-
 /** Create key: every field keys.createKey takes; on success the secret, shown once. */
 export function CreateKeyDialog({ connection, cache, renderError, onClose, suggestedApis = [] }: CreateKeyDialogProps) {
   const [created, setCreated] = useState<{ keyId: string; secret: string } | null>(null);
@@ -38,9 +56,20 @@ export function CreateKeyDialog({ connection, cache, renderError, onClose, sugge
   const mutation = useCreateKey(connection, cache);
   useHoldPage(mutation.isPending || created !== null ? SECRET_LOST_BY_LEAVING : null);
   return (
-    <ActionDialog title={created === null ? "Create key" : "Key created"} onClose={onClose} busy={mutation.isPending ? SECRET_ON_ITS_WAY : undefined}>
+    <ActionDialog
+      title={created === null ? "Create key" : "Key created"}
+      onClose={onClose}
+      busy={mutation.isPending ? SECRET_ON_ITS_WAY : undefined}
+    >
       {created === null ? (
-        <CreateKeyForm connection={connection} cache={cache} mutation={mutation} renderError={renderError} onCreated={setCreated} suggestedApis={suggestedApis} />
+        <CreateKeyForm
+          connection={connection}
+          cache={cache}
+          mutation={mutation}
+          renderError={renderError}
+          onCreated={setCreated}
+          suggestedApis={suggestedApis}
+        />
       ) : (
         <>
           <SecretField secret={created.secret} keyId={created.keyId} />
@@ -155,12 +184,12 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
         },
         // For an API known to exist, the masked 404 is the refusal: said with the API, and the form held back.
         onError: (error) => {
-          if (error instanceof ApiError && isAmbiguousCreateNotFound(error) && existsForSure(built.apiId)) learnCreateRefusedAsNotFound(connection, built.apiId, error);
+          if (error instanceof ApiError && isAmbiguousCreateNotFound(error) && existsForSure(built.apiId))
+            learnCreateRefusedAsNotFound(connection, built.apiId, error);
         },
       },
     );
   }
-
 
   return (
     <form className="action-form" onSubmit={submit} noValidate>
@@ -182,62 +211,71 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
       <fieldset className="action-form__rest" disabled={blocked}>
         <NameField id={id} value={name} onChange={setName} />
         <Field inputId={`${id}-prefix`} label="Prefix">
-          <input id={`${id}-prefix`} className="input input--mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} autoComplete="off" maxLength={16} />
+          <input
+            id={`${id}-prefix`}
+            className="input input--mono"
+            value={prefix}
+            onChange={(event) => setPrefix(event.target.value)}
+            autoComplete="off"
+            maxLength={16}
+          />
         </Field>
         <ExpiresField id={id} value={expires} onChange={setExpires} />
         <CreditsFields id={id} value={credits} onChange={setCredits} />
         <RatelimitFields id={id} rows={limits} onChange={setLimits} />
-      <NamePicker
-        legend="Permissions"
-        choices={permissionsQuery.data?.map((permission) => permission.slug ?? permission.name)}
-        choicesNote={choicesUnlisted(permissionsQuery.error)}
-        picked={pickedPermissions}
-        onPickedChange={setPickedPermissions}
-        typed={newPermissions}
-        onTypedChange={setNewPermissions}
-      />
-      <NamePicker
-        legend="Roles"
-        choices={rolesQuery.data?.map((role) => role.name)}
-        choicesNote={choicesUnlisted(rolesQuery.error)}
-        picked={pickedRoles}
-        onPickedChange={setPickedRoles}
-        typed={newRoles}
-        onTypedChange={setNewRoles}
-        existingOnly
-      />
-      <ExternalIdField id={id} value={externalId} onChange={setExternalId} />
-      <MetaField id={id} value={meta} onChange={setMeta} check={metaCheck} rows={3} />
-      <EnabledField value={enabled} onChange={setEnabled} />
-      <FormEnd
-        problem={problem}
-        error={
-          mutation.isError &&
-          (mayHaveCreated(mutation.error) && mutation.variables ? (
-            <UnansweredCreate
-              key={mutation.submittedAt}
-              connection={connection}
-              request={mutation.variables.request}
-              since={mutation.submittedAt}
-              error={mutation.error}
-              cache={cache}
-              renderError={renderError}
-              onRetry={send}
-            />
-          ) : (
-            <>
-              {renderError(mutation.error, send)}
-              {isAmbiguousCreateNotFound(mutation.error) && mutation.variables && !existsForSure(mutation.variables.request.apiId) && (
-                <AmbiguousNotFoundNote apiId={mutation.variables.request.apiId} />
-              )}
-            </>
-          ))
-        }
-        pending={mutation.isPending}
-        label="Create key"
-        pendingLabel="Creating…"
-        disabled={blocked}
-      />
+        <NamePicker
+          legend="Permissions"
+          choices={permissionsQuery.data?.map((permission) => permission.slug ?? permission.name)}
+          choicesNote={choicesUnlisted(permissionsQuery.error)}
+          picked={pickedPermissions}
+          onPickedChange={setPickedPermissions}
+          typed={newPermissions}
+          onTypedChange={setNewPermissions}
+        />
+        <NamePicker
+          legend="Roles"
+          choices={rolesQuery.data?.map((role) => role.name)}
+          choicesNote={choicesUnlisted(rolesQuery.error)}
+          picked={pickedRoles}
+          onPickedChange={setPickedRoles}
+          typed={newRoles}
+          onTypedChange={setNewRoles}
+          existingOnly
+        />
+        <ExternalIdField id={id} value={externalId} onChange={setExternalId} />
+        <MetaField id={id} value={meta} onChange={setMeta} check={metaCheck} rows={3} />
+        <EnabledField value={enabled} onChange={setEnabled} />
+        <FormEnd
+          problem={problem}
+          error={
+            mutation.isError &&
+            (mayHaveCreated(mutation.error) && mutation.variables ? (
+              <UnansweredCreate
+                key={mutation.submittedAt}
+                connection={connection}
+                request={mutation.variables.request}
+                since={mutation.submittedAt}
+                error={mutation.error}
+                cache={cache}
+                renderError={renderError}
+                onRetry={send}
+              />
+            ) : (
+              <>
+                {renderError(mutation.error, send)}
+                {isAmbiguousCreateNotFound(mutation.error) &&
+                  mutation.variables &&
+                  !existsForSure(mutation.variables.request.apiId) && (
+                    <AmbiguousNotFoundNote apiId={mutation.variables.request.apiId} />
+                  )}
+              </>
+            ))
+          }
+          pending={mutation.isPending}
+          label="Create key"
+          pendingLabel="Creating…"
+          disabled={blocked}
+        />
       </fieldset>
     </form>
   );

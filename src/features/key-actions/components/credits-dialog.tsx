@@ -1,9 +1,9 @@
 import { Field, FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
-import type { Connection } from "../../../lib/api/transport";
-import type { CreditsChange } from "../../../lib/api/update-credits";
-import type { Key } from "../../../lib/contract";
-import { formatCount } from "../../../lib/format-number";
+import type { Connection } from "@/lib/api/transport";
+import type { CreditsChange } from "@/lib/api/update-credits";
+import type { Key } from "@/lib/contract";
+import { formatCount } from "@/lib/format-number";
 import { ANSWER_ON_ITS_WAY, useUpdateCredits } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { ActionDialog } from "./action-dialog";
@@ -30,7 +30,15 @@ export interface CreditsDialogProps {
 }
 
 /** A key's credits: set, add, remove, or unlimited, with one number field. */
-export function CreditsDialog({ connection, apiKey, cache, renderError, onClose, initialMode = "increment", initialValue }: CreditsDialogProps) {
+export function CreditsDialog({
+  connection,
+  apiKey,
+  cache,
+  renderError,
+  onClose,
+  initialMode = "increment",
+  initialValue,
+}: CreditsDialogProps) {
   const id = useId();
   const [mode, setMode] = useState<CreditsMode>(initialMode);
   const [value, setValue] = useState(initialValue === undefined ? "" : String(initialValue));
@@ -63,22 +71,44 @@ export function CreditsDialog({ connection, apiKey, cache, renderError, onClose,
       <form className="action-form" onSubmit={submit} noValidate>
         <p>
           Now: {remaining === undefined || remaining === null ? "unlimited" : `${formatCount(remaining)} remaining`}
-          {apiKey.credits?.refill && `, refilled ${apiKey.credits.refill.interval} to ${formatCount(apiKey.credits.refill.amount)}`}.
+          {apiKey.credits?.refill &&
+            `, refilled ${apiKey.credits.refill.interval} to ${formatCount(apiKey.credits.refill.amount)}`}
+          .
         </p>
         <fieldset className="action-form__group">
           <legend>Change</legend>
           {MODES.map((choice) => (
             <label key={choice.mode} className="action-form__check">
-              <input type="radio" name={`${id}-mode`} checked={mode === choice.mode} onChange={() => setMode(choice.mode)} /> {choice.label}
+              <input
+                type="radio"
+                name={`${id}-mode`}
+                checked={mode === choice.mode}
+                onChange={() => setMode(choice.mode)}
+              />{" "}
+              {choice.label}
             </label>
           ))}
         </fieldset>
         {mode !== "unlimited" && (
           <Field inputId={`${id}-value`} label="Credits">
-            <input id={`${id}-value`} type="number" min={0} step={1} className="input" value={value} onChange={(event) => setValue(event.target.value)} />
+            <input
+              id={`${id}-value`}
+              type="number"
+              min={0}
+              step={1}
+              className="input"
+              value={value}
+              onChange={(event) => setValue(event.target.value)}
+            />
           </Field>
         )}
-        <FormEnd problem={problem} error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Save credits" pendingLabel="Saving…" />
+        <FormEnd
+          problem={problem}
+          error={mutation.isError && renderError(mutation.error, send)}
+          pending={mutation.isPending}
+          label="Save credits"
+          pendingLabel="Saving…"
+        />
       </form>
     </ActionDialog>
   );

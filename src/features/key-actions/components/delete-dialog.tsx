@@ -1,7 +1,7 @@
 import { FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
-import type { Connection } from "../../../lib/api/transport";
-import type { Key } from "../../../lib/contract";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
 import { ANSWER_ON_ITS_WAY, useDeleteKey } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { apiOf, useKnownAllowed } from "../refusals";
@@ -41,7 +41,9 @@ export function DeleteDialog({ connection, apiKey, cache, renderError, onClose, 
   return (
     <ActionDialog title="Delete key" onClose={onClose} busy={mutation.isPending ? ANSWER_ON_ITS_WAY : undefined}>
       <form className="action-form" onSubmit={submit}>
-        {!knownAllowed && <UnknownPermissionNote action="delete_key" apiId={apiOf(connection, target)} what="Deleting a key" />}
+        {!knownAllowed && (
+          <UnknownPermissionNote action="delete_key" apiId={apiOf(connection, target)} what="Deleting a key" />
+        )}
         <p>
           Every request with this key is refused from now on (<code>NOT_FOUND</code>). This cannot be undone.
         </p>
@@ -49,9 +51,23 @@ export function DeleteDialog({ connection, apiKey, cache, renderError, onClose, 
           <label className="field__label" htmlFor={`${id}-confirm`}>
             Type <code>{confirmation}</code> to confirm
           </label>
-          <input id={`${id}-confirm`} className="input" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" spellCheck={false} />
+          <input
+            id={`${id}-confirm`}
+            className="input"
+            value={typed}
+            onChange={(event) => setTyped(event.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+          />
         </div>
-        <FormEnd error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Delete key" pendingLabel="Deleting…" disabled={!matches} danger />
+        <FormEnd
+          error={mutation.isError && renderError(mutation.error, send)}
+          pending={mutation.isPending}
+          label="Delete key"
+          pendingLabel="Deleting…"
+          disabled={!matches}
+          danger
+        />
       </form>
     </ActionDialog>
   );

@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from "react";
-import type { Connection } from "../../../lib/api/transport";
-import type { Key } from "../../../lib/contract";
-import type { RateLimit } from "../../../lib/key-facts";
-import { useNow } from "../../../lib/hooks/use-now";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
+import type { RateLimit } from "@/lib/key-facts";
+import { useNow } from "@/lib/hooks/use-now";
 import { ANSWER_ON_ITS_WAY, useUpdateKey } from "../api/use-key-mutations";
 import { useWorkspaceRoles } from "../api/use-workspace-choices";
 import { keyAccess } from "../key-access";
@@ -10,7 +10,16 @@ import type { KeyCache } from "../key-cache";
 import { AccessFields } from "./access-fields";
 import { ActionDialog } from "./action-dialog";
 import { editChanges, editDraft, localInput, raiseLimit, type EditDraft } from "./edit-draft";
-import { CreditsFields, EnabledField, ExpiresField, ExternalIdField, FormEnd, MetaField, NameField, RatelimitFields } from "./form-parts";
+import {
+  CreditsFields,
+  EnabledField,
+  ExpiresField,
+  ExternalIdField,
+  FormEnd,
+  MetaField,
+  NameField,
+  RatelimitFields,
+} from "./form-parts";
 import { parseMeta } from "./key-form-fields";
 import type { RenderError } from "./render-error";
 
@@ -44,7 +53,12 @@ export function EditDialog({ connection, apiKey, cache, renderError, onClose, ex
   const set = (patch: Partial<EditDraft>) => setDraft({ ...draft, ...patch });
 
   function send() {
-    const built = editChanges(opened.initial, draft, { key: apiKey, access: keyAccess(apiKey, roles.data), workspaceRoles: roles.data, now });
+    const built = editChanges(opened.initial, draft, {
+      key: apiKey,
+      access: keyAccess(apiKey, roles.data),
+      workspaceRoles: roles.data,
+      now,
+    });
     if (typeof built === "string") {
       setProblem(built);
       return;
@@ -68,12 +82,34 @@ export function EditDialog({ connection, apiKey, cache, renderError, onClose, ex
         <NameField id={id} value={draft.name} onChange={(name) => set({ name })} />
         <ExpiresField id={id} value={draft.expires} onChange={(expires) => set({ expires })} />
         <CreditsFields id={id} value={draft.credits} onChange={(credits) => set({ credits })} />
-        <RatelimitFields id={id} rows={draft.ratelimits} onChange={(ratelimits) => set({ ratelimits })} focusRow={opened.focusRow} />
-        <AccessFields connection={connection} apiKey={apiKey} value={draft.access} onChange={(access) => set({ access })} />
+        <RatelimitFields
+          id={id}
+          rows={draft.ratelimits}
+          onChange={(ratelimits) => set({ ratelimits })}
+          focusRow={opened.focusRow}
+        />
+        <AccessFields
+          connection={connection}
+          apiKey={apiKey}
+          value={draft.access}
+          onChange={(access) => set({ access })}
+        />
         <ExternalIdField id={id} value={draft.externalId} onChange={(externalId) => set({ externalId })} />
-        <MetaField id={id} value={draft.meta} onChange={(meta) => set({ meta })} check={parseMeta(draft.meta)} rows={4} />
+        <MetaField
+          id={id}
+          value={draft.meta}
+          onChange={(meta) => set({ meta })}
+          check={parseMeta(draft.meta)}
+          rows={4}
+        />
         <EnabledField value={draft.enabled} onChange={(enabled) => set({ enabled })} />
-        <FormEnd problem={problem} error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Save changes" pendingLabel="Saving…" />
+        <FormEnd
+          problem={problem}
+          error={mutation.isError && renderError(mutation.error, send)}
+          pending={mutation.isPending}
+          label="Save changes"
+          pendingLabel="Saving…"
+        />
       </form>
     </ActionDialog>
   );

@@ -1,10 +1,20 @@
 /** The Edit form's state and what it sends: the fields keys.updateKey takes, each sent only when it was changed. */
-import type { KeyUpdateInput, Role } from "../../../lib/api/key-changes";
-import type { Key, KeyRatelimit } from "../../../lib/contract";
-import type { RateLimit } from "../../../lib/key-facts";
+import type { KeyUpdateInput, Role } from "@/lib/api/key-changes";
+import type { Key, KeyRatelimit } from "@/lib/contract";
+import type { RateLimit } from "@/lib/key-facts";
 import { effectivePermissions, type KeyAccess } from "../key-access";
 import { accessChanges, UNTOUCHED_ACCESS, type AccessDraft } from "./access-fields";
-import { creditsDraft, creditsUpdate, parseCredits, parseExpires, parseMeta, parseRatelimits, ratelimitRows, type CreditsDraft, type RatelimitRow } from "./key-form-fields";
+import {
+  creditsDraft,
+  creditsUpdate,
+  parseCredits,
+  parseExpires,
+  parseMeta,
+  parseRatelimits,
+  ratelimitRows,
+  type CreditsDraft,
+  type RatelimitRow,
+} from "./key-form-fields";
 
 export interface EditDraft {
   name: string;
@@ -48,8 +58,20 @@ export function editDraft(key: Key, now: number): EditDraft {
 export function raiseLimit(draft: EditDraft, limit: RateLimit): { draft: EditDraft; row: number } {
   const raised = String(limit.limit * 2);
   const row = draft.ratelimits.findIndex((candidate) => candidate.name === limit.name);
-  if (row >= 0) return { draft: { ...draft, ratelimits: draft.ratelimits.map((candidate, at) => (at === row ? { ...candidate, limit: raised } : candidate)) }, row };
-  const added: RatelimitRow = { name: limit.name, limit: raised, seconds: String(limit.duration / 1000), autoApply: true };
+  if (row >= 0)
+    return {
+      draft: {
+        ...draft,
+        ratelimits: draft.ratelimits.map((candidate, at) => (at === row ? { ...candidate, limit: raised } : candidate)),
+      },
+      row,
+    };
+  const added: RatelimitRow = {
+    name: limit.name,
+    limit: raised,
+    seconds: String(limit.duration / 1000),
+    autoApply: true,
+  };
   return { draft: { ...draft, ratelimits: [...draft.ratelimits, added] }, row: draft.ratelimits.length };
 }
 
@@ -67,7 +89,11 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * or what is wrong with the form. Compared with the form as it opened, not the key as it is now: credits spent while
  * the form is open are not put back by a field nobody touched.
  */
-export function editChanges(initial: EditDraft, draft: EditDraft, { key, access, workspaceRoles, now }: EditContext): { changes: KeyUpdateInput; optimistic: Partial<Key> } | string {
+export function editChanges(
+  initial: EditDraft,
+  draft: EditDraft,
+  { key, access, workspaceRoles, now }: EditContext,
+): { changes: KeyUpdateInput; optimistic: Partial<Key> } | string {
   const changes: KeyUpdateInput = {};
   const optimistic: Partial<Key> = {};
   if (draft.name.trim() !== initial.name.trim()) {
@@ -80,7 +106,8 @@ export function editChanges(initial: EditDraft, draft: EditDraft, { key, access,
     changes.expires = at.value ?? null;
     optimistic.expires = at.value;
   }
-  if (draft.externalId.trim() !== initial.externalId.trim()) changes.externalId = draft.externalId.trim() === "" ? null : draft.externalId.trim();
+  if (draft.externalId.trim() !== initial.externalId.trim())
+    changes.externalId = draft.externalId.trim() === "" ? null : draft.externalId.trim();
   if (draft.meta !== initial.meta) {
     const meta = parseMeta(draft.meta);
     if (!meta.ok) return `Meta: ${meta.error}`;
@@ -104,15 +131,18 @@ export function editChanges(initial: EditDraft, draft: EditDraft, { key, access,
       optimistic.credits = after.value;
     }
   }
-  const rows = (list: readonly RatelimitRow[]) => list.filter((row) => row.name.trim() !== "" || row.limit.trim() !== "" || row.seconds.trim() !== "");
+  const rows = (list: readonly RatelimitRow[]) =>
+    list.filter((row) => row.name.trim() !== "" || row.limit.trim() !== "" || row.seconds.trim() !== "");
   if (!same(rows(draft.ratelimits), rows(initial.ratelimits))) {
     const limits = parseRatelimits(draft.ratelimits);
     if (!limits.ok) return limits.error;
     // The service replaces the key's limits with the list: one left out is removed, an empty list removes them all.
     changes.ratelimits = limits.value;
-    optimistic.ratelimits = limits.value.map(
-      (limit): KeyRatelimit => ({ id: key.ratelimits?.find((old) => old.name === limit.name)?.id ?? "", autoApply: false, ...limit }),
-    );
+    optimistic.ratelimits = limits.value.map((limit): KeyRatelimit => ({
+      id: key.ratelimits?.find((old) => old.name === limit.name)?.id ?? "",
+      autoApply: false,
+      ...limit,
+    }));
   }
   const picked = accessChanges(draft.access, key, access);
   if (picked.roles !== undefined) {
@@ -121,7 +151,11 @@ export function editChanges(initial: EditDraft, draft: EditDraft, { key, access,
   }
   if (picked.permissions !== undefined) changes.permissions = picked.permissions;
   if (picked.permissions !== undefined || picked.roles !== undefined) {
-    const shown = effectivePermissions(picked.permissions ?? access.direct, picked.roles ?? key.roles ?? [], workspaceRoles);
+    const shown = effectivePermissions(
+      picked.permissions ?? access.direct,
+      picked.roles ?? key.roles ?? [],
+      workspaceRoles,
+    );
     if (shown !== undefined) optimistic.permissions = shown;
   }
   return { changes, optimistic };

@@ -1,5 +1,11 @@
 import type { ReactNode } from "react";
-import { EMPTY_RATELIMIT, type CreditsDraft, type Parsed, type RatelimitRow, type RefillChoice } from "./key-form-fields";
+import {
+  EMPTY_RATELIMIT,
+  type CreditsDraft,
+  type Parsed,
+  type RatelimitRow,
+  type RefillChoice,
+} from "./key-form-fields";
 
 interface MetaFieldProps {
   id: string;
@@ -48,7 +54,15 @@ interface FormEndProps {
 }
 
 /** The end of every key-changing form: what stops it, the request's failure, and the submit button. */
-export function FormEnd({ problem = null, error, pending, label, pendingLabel, disabled = false, danger = false }: FormEndProps) {
+export function FormEnd({
+  problem = null,
+  error,
+  pending,
+  label,
+  pendingLabel,
+  disabled = false,
+  danger = false,
+}: FormEndProps) {
   return (
     <>
       {problem !== null && (
@@ -58,7 +72,11 @@ export function FormEnd({ problem = null, error, pending, label, pendingLabel, d
       )}
       {error}
       <div className="action-form__buttons">
-        <button type="submit" className={danger ? "button button--danger" : "button button--primary"} disabled={disabled || pending}>
+        <button
+          type="submit"
+          className={danger ? "button button--danger" : "button button--primary"}
+          disabled={disabled || pending}
+        >
           {pending ? pendingLabel : label}
         </button>
       </div>
@@ -100,23 +118,61 @@ export function CreditsFields({ id, value, onChange }: CreditsFieldsProps) {
     <fieldset className="action-form__group">
       <legend>Credits</legend>
       <Field inputId={`${id}-credits`} label="Credits" hint="Empty: unlimited.">
-        <input id={`${id}-credits`} type="number" min={0} step={1} className="input" value={value.remaining} onChange={(event) => set({ remaining: event.target.value })} />
+        <input
+          id={`${id}-credits`}
+          type="number"
+          min={0}
+          step={1}
+          className="input"
+          value={value.remaining}
+          onChange={(event) => set({ remaining: event.target.value })}
+        />
       </Field>
       <Field inputId={`${id}-refill`} label="Refill">
-        <select id={`${id}-refill`} className="input" value={value.refill} onChange={(event) => set({ refill: refillChoice(event.target.value) })}>
+        <select
+          id={`${id}-refill`}
+          className="input"
+          value={value.refill}
+          onChange={(event) => set({ refill: refillChoice(event.target.value) })}
+        >
           <option value="none">No refill</option>
           <option value="daily">Daily</option>
           <option value="monthly">Monthly</option>
         </select>
       </Field>
       {value.refill !== "none" && (
-        <Field inputId={`${id}-refill-amount`} label="Refill amount" hint="A refill sets the credits to this, whatever is left.">
-          <input id={`${id}-refill-amount`} type="number" min={1} step={1} className="input" value={value.amount} onChange={(event) => set({ amount: event.target.value })} />
+        <Field
+          inputId={`${id}-refill-amount`}
+          label="Refill amount"
+          hint="A refill sets the credits to this, whatever is left."
+        >
+          <input
+            id={`${id}-refill-amount`}
+            type="number"
+            min={1}
+            step={1}
+            className="input"
+            value={value.amount}
+            onChange={(event) => set({ amount: event.target.value })}
+          />
         </Field>
       )}
       {value.refill === "monthly" && (
-        <Field inputId={`${id}-refill-day`} label="Refill day" hint="Day of the month, 1–31 (UTC); in a shorter month, its last day.">
-          <input id={`${id}-refill-day`} type="number" min={1} max={31} step={1} className="input" value={value.refillDay} onChange={(event) => set({ refillDay: event.target.value })} />
+        <Field
+          inputId={`${id}-refill-day`}
+          label="Refill day"
+          hint="Day of the month, 1–31 (UTC); in a shorter month, its last day."
+        >
+          <input
+            id={`${id}-refill-day`}
+            type="number"
+            min={1}
+            max={31}
+            step={1}
+            className="input"
+            value={value.refillDay}
+            onChange={(event) => set({ refillDay: event.target.value })}
+          />
         </Field>
       )}
     </fieldset>
@@ -145,7 +201,8 @@ function markAutofocus(input: HTMLInputElement | null) {
 
 /** Named rate limits: requests per window, whether every verification is checked against it; added and removed by row. */
 export function RatelimitFields({ id, rows, onChange, focusRow }: RatelimitFieldsProps) {
-  const setRow = (index: number, patch: Partial<RatelimitRow>) => onChange(rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
+  const setRow = (index: number, patch: Partial<RatelimitRow>) =>
+    onChange(rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
   return (
     <fieldset className="action-form__group">
       <legend>Rate limits</legend>
@@ -153,7 +210,13 @@ export function RatelimitFields({ id, rows, onChange, focusRow }: RatelimitField
       {rows.map((row, index) => (
         <div className="action-form__row" key={index}>
           <Field inputId={`${id}-rl-name-${index}`} label="Limit name">
-            <input id={`${id}-rl-name-${index}`} className="input" value={row.name} onChange={(event) => setRow(index, { name: event.target.value })} autoComplete="off" />
+            <input
+              id={`${id}-rl-name-${index}`}
+              className="input"
+              value={row.name}
+              onChange={(event) => setRow(index, { name: event.target.value })}
+              autoComplete="off"
+            />
           </Field>
           <Field inputId={`${id}-rl-limit-${index}`} label="Requests">
             <input
@@ -167,10 +230,23 @@ export function RatelimitFields({ id, rows, onChange, focusRow }: RatelimitField
             />
           </Field>
           <Field inputId={`${id}-rl-window-${index}`} label="Per seconds">
-            <input id={`${id}-rl-window-${index}`} type="number" min={1} step="any" className="input" value={row.seconds} onChange={(event) => setRow(index, { seconds: event.target.value })} />
+            <input
+              id={`${id}-rl-window-${index}`}
+              type="number"
+              min={1}
+              step="any"
+              className="input"
+              value={row.seconds}
+              onChange={(event) => setRow(index, { seconds: event.target.value })}
+            />
           </Field>
           <label className="action-form__check">
-            <input type="checkbox" checked={row.autoApply} onChange={(event) => setRow(index, { autoApply: event.target.checked })} /> Every verification
+            <input
+              type="checkbox"
+              checked={row.autoApply}
+              onChange={(event) => setRow(index, { autoApply: event.target.checked })}
+            />{" "}
+            Every verification
           </label>
           <button
             type="button"
@@ -185,7 +261,9 @@ export function RatelimitFields({ id, rows, onChange, focusRow }: RatelimitField
       <button type="button" className="button button--small" onClick={() => onChange([...rows, EMPTY_RATELIMIT])}>
         Add a rate limit
       </button>
-      <p className="field__hint">“Every verification”: checked on each one; otherwise only when a verification names the limit.</p>
+      <p className="field__hint">
+        “Every verification”: checked on each one; otherwise only when a verification names the limit.
+      </p>
     </fieldset>
   );
 }
@@ -200,7 +278,13 @@ interface ValueFieldProps<T> {
 export function NameField({ id, value, onChange }: ValueFieldProps<string>) {
   return (
     <Field inputId={`${id}-name`} label="Name">
-      <input id={`${id}-name`} className="input" value={value} onChange={(event) => onChange(event.target.value)} autoComplete="off" />
+      <input
+        id={`${id}-name`}
+        className="input"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        autoComplete="off"
+      />
     </Field>
   );
 }
@@ -209,7 +293,13 @@ export function NameField({ id, value, onChange }: ValueFieldProps<string>) {
 export function ExpiresField({ id, value, onChange }: ValueFieldProps<string>) {
   return (
     <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never expires.">
-      <input id={`${id}-expires`} type="datetime-local" className="input" value={value} onChange={(event) => onChange(event.target.value)} />
+      <input
+        id={`${id}-expires`}
+        type="datetime-local"
+        className="input"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
     </Field>
   );
 }
@@ -218,7 +308,13 @@ export function ExpiresField({ id, value, onChange }: ValueFieldProps<string>) {
 export function ExternalIdField({ id, value, onChange }: ValueFieldProps<string>) {
   return (
     <Field inputId={`${id}-external`} label="External id">
-      <input id={`${id}-external`} className="input input--mono" value={value} onChange={(event) => onChange(event.target.value)} autoComplete="off" />
+      <input
+        id={`${id}-external`}
+        className="input input--mono"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        autoComplete="off"
+      />
     </Field>
   );
 }

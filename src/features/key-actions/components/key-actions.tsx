@@ -1,9 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import type { Connection } from "../../../lib/api/transport";
-import type { Key } from "../../../lib/contract";
-import type { RateLimit } from "../../../lib/key-facts";
-import { appliedRateLimits } from "../../../lib/key-limits";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
+import type { RateLimit } from "@/lib/key-facts";
+import { appliedRateLimits } from "@/lib/key-limits";
 import { useUpdateKey } from "../api/use-key-mutations";
 import { probeAccess, probeAddPermission, probeReroll, probeUpdate, type ProbeAnswer } from "../api/probes";
 import type { KeyCache } from "../key-cache";
@@ -144,7 +144,10 @@ export function KeyActions(props: KeyActionsProps) {
    * Opens a form once it is known the root key may take its action (a probe when unknown); a refusal is said
    * instead. `unknown` (no honest probe, or it failed) opens the form, which says so.
    */
-  async function openChecked(probe: (connection: Connection, key: Key) => Promise<ProbeAnswer>, next: (answer: ProbeAnswer) => Open) {
+  async function openChecked(
+    probe: (connection: Connection, key: Key) => Promise<ProbeAnswer>,
+    next: (answer: ProbeAnswer) => Open,
+  ) {
     if (checking) return;
     setChecking(true);
     const answer = await probe(connection, apiKey);
@@ -196,12 +199,26 @@ export function KeyActions(props: KeyActionsProps) {
       </button>
     ),
     outOfCredits && (
-      <button key="credits" type="button" className="button button--primary" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "credits", mode: "increment", value: refill ?? 100 })}>
+      <button
+        key="credits"
+        type="button"
+        className="button button--primary"
+        disabled={updating}
+        aria-disabled={checking || undefined}
+        onClick={() => void openUpdating({ dialog: "credits", mode: "increment", value: refill ?? 100 })}
+      >
         Add credits
       </button>
     ),
     expired && (
-      <button key="extend" type="button" className="button button--primary" disabled={updating} aria-disabled={checking || undefined} onClick={() => void openUpdating({ dialog: "edit", extendTo: now + 30 * DAY })}>
+      <button
+        key="extend"
+        type="button"
+        className="button button--primary"
+        disabled={updating}
+        aria-disabled={checking || undefined}
+        onClick={() => void openUpdating({ dialog: "edit", extendTo: now + 30 * DAY })}
+      >
         Extend expiry
       </button>
     ),
@@ -210,7 +227,8 @@ export function KeyActions(props: KeyActionsProps) {
         key="remove-expiry"
         type="button"
         className="button"
-        disabled={updating || toggle.isPending} aria-disabled={checking || undefined}
+        disabled={updating || toggle.isPending}
+        aria-disabled={checking || undefined}
         onClick={(event) => {
           moveFocus.current = { from: event.currentTarget, to: "edit" };
           toggle.mutate({ keyId: apiKey.keyId, changes: { expires: null }, optimistic: { expires: undefined } });
@@ -224,8 +242,11 @@ export function KeyActions(props: KeyActionsProps) {
         key="permission"
         type="button"
         className="button button--primary"
-        disabled={updating} aria-disabled={checking || undefined}
-        onClick={() => void openChecked(probeAddPermission, (permission) => ({ dialog: "access", refused: true, permission }))}
+        disabled={updating}
+        aria-disabled={checking || undefined}
+        onClick={() =>
+          void openChecked(probeAddPermission, (permission) => ({ dialog: "access", refused: true, permission }))
+        }
       >
         Add permission
       </button>
@@ -235,8 +256,11 @@ export function KeyActions(props: KeyActionsProps) {
         key="raise"
         type="button"
         className="button button--primary"
-        disabled={updating} aria-disabled={checking || undefined}
-        onClick={() => void openUpdating({ dialog: "edit", ...(refusingLimit !== undefined && { raise: refusingLimit }) })}
+        disabled={updating}
+        aria-disabled={checking || undefined}
+        onClick={() =>
+          void openUpdating({ dialog: "edit", ...(refusingLimit !== undefined && { raise: refusingLimit }) })
+        }
       >
         Raise limit
       </button>
@@ -251,29 +275,72 @@ export function KeyActions(props: KeyActionsProps) {
         </div>
       )}
       {updateRefusal && (
-        <RefusalNote refusal={updateRefusal} action="Changing this key" onCheckAgain={checkAgain("update_key")} checkAgainRef={keptAs(checkAgainButtons, "update_key")} />
+        <RefusalNote
+          refusal={updateRefusal}
+          action="Changing this key"
+          onCheckAgain={checkAgain("update_key")}
+          checkAgainRef={keptAs(checkAgainButtons, "update_key")}
+        />
       )}
       <div className="key-actions" role="group" aria-label="Key actions">
         {enabled && (
-          <button ref={keptAs(actionButtons, "disable")} type="button" className="button" disabled={updating || toggle.isPending} onClick={(event) => setEnabled(false, event.currentTarget)}>
+          <button
+            ref={keptAs(actionButtons, "disable")}
+            type="button"
+            className="button"
+            disabled={updating || toggle.isPending}
+            onClick={(event) => setEnabled(false, event.currentTarget)}
+          >
             Disable
           </button>
         )}
         <button {...opener("edit", updating, () => void openUpdating({ dialog: "edit" }))}>Edit</button>
         <button {...opener("credits", updating, () => void openUpdating({ dialog: "credits" }))}>Credits</button>
-        <button {...opener("access", updating, () => void openChecked(probeAccess, (permission) => ({ dialog: "access", permission })))}>
+        <button
+          {...opener(
+            "access",
+            updating,
+            () => void openChecked(probeAccess, (permission) => ({ dialog: "access", permission })),
+          )}
+        >
           Permissions and roles
         </button>
-        <button {...opener("reroll", createRefusal !== undefined, () => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission })))}>
+        <button
+          {...opener(
+            "reroll",
+            createRefusal !== undefined,
+            () => void openChecked(probeReroll, (permission) => ({ dialog: "reroll", permission })),
+          )}
+        >
           Reroll
         </button>
-        <button ref={keptAs(actionButtons, "delete")} type="button" className="button button--danger" disabled={deleteRefusal !== undefined} onClick={() => setOpen({ dialog: "delete" })}>
+        <button
+          ref={keptAs(actionButtons, "delete")}
+          type="button"
+          className="button button--danger"
+          disabled={deleteRefusal !== undefined}
+          onClick={() => setOpen({ dialog: "delete" })}
+        >
           Delete
         </button>
         {checking && <span role="status">Checking what this root key may do…</span>}
       </div>
-      {createRefusal && <RefusalNote refusal={createRefusal} action="Rerolling" onCheckAgain={checkAgain("create_key")} checkAgainRef={keptAs(checkAgainButtons, "create_key")} />}
-      {deleteRefusal && <RefusalNote refusal={deleteRefusal} action="Deleting" onCheckAgain={checkAgain("delete_key")} checkAgainRef={keptAs(checkAgainButtons, "delete_key")} />}
+      {createRefusal && (
+        <RefusalNote
+          refusal={createRefusal}
+          action="Rerolling"
+          onCheckAgain={checkAgain("create_key")}
+          checkAgainRef={keptAs(checkAgainButtons, "create_key")}
+        />
+      )}
+      {deleteRefusal && (
+        <RefusalNote
+          refusal={deleteRefusal}
+          action="Deleting"
+          onCheckAgain={checkAgain("delete_key")}
+          checkAgainRef={keptAs(checkAgainButtons, "delete_key")}
+        />
+      )}
       {addPermissionRefusal && (
         <RefusalNote
           refusal={addPermissionRefusal}
@@ -282,17 +349,35 @@ export function KeyActions(props: KeyActionsProps) {
           checkAgainRef={keptAs(checkAgainButtons, "add_permission_to_key")}
         />
       )}
-      {toggle.isError && <div className="key-actions__result">{renderError(toggle.error, () => toggle.mutate(toggle.variables))}</div>}
+      {toggle.isError && (
+        <div className="key-actions__result">{renderError(toggle.error, () => toggle.mutate(toggle.variables))}</div>
+      )}
 
       {open?.dialog === "edit" && (
-        <EditDialog {...common} {...(open.extendTo !== undefined && { extendTo: open.extendTo })} {...(open.raise !== undefined && { raise: open.raise })} />
+        <EditDialog
+          {...common}
+          {...(open.extendTo !== undefined && { extendTo: open.extendTo })}
+          {...(open.raise !== undefined && { raise: open.raise })}
+        />
       )}
       {open?.dialog === "credits" && (
-        <CreditsDialog {...common} {...(open.mode !== undefined && { initialMode: open.mode })} {...(open.value !== undefined && { initialValue: open.value })} />
+        <CreditsDialog
+          {...common}
+          {...(open.mode !== undefined && { initialMode: open.mode })}
+          {...(open.value !== undefined && { initialValue: open.value })}
+        />
       )}
-      {open?.dialog === "reroll" && <RerollDialog {...common} keyHref={props.keyHref} permissionUnknown={open.permission === "unknown"} />}
+      {open?.dialog === "reroll" && (
+        <RerollDialog {...common} keyHref={props.keyHref} permissionUnknown={open.permission === "unknown"} />
+      )}
       {open?.dialog === "delete" && <DeleteDialog {...common} onDeleted={props.onDeleted} />}
-      {open?.dialog === "access" && <AccessDialog {...common} refused={open.refused === true} addPermissionUnknown={open.permission === "unknown"} />}
+      {open?.dialog === "access" && (
+        <AccessDialog
+          {...common}
+          refused={open.refused === true}
+          addPermissionUnknown={open.permission === "unknown"}
+        />
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import type { KeyCredits } from "../../../lib/contract";
-import type { CreditsUpdate, RatelimitInput } from "../../../lib/api/key-changes";
+import type { KeyCredits } from "@/lib/contract";
+import type { CreditsUpdate, RatelimitInput } from "@/lib/api/key-changes";
 
 /** The form's text, read into the request fields; each problem is said by field so the form can point at it. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -13,7 +13,8 @@ export function parseMeta(text: string): Parsed<Record<string, unknown> | undefi
   } catch (error) {
     return { ok: false, error: `Not JSON: ${error instanceof Error ? error.message : "cannot be read"}` };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, error: 'Meta must be a JSON object, like {"plan": "pro"}' };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { ok: false, error: 'Meta must be a JSON object, like {"plan": "pro"}' };
   return { ok: true, value: { ...value } };
 }
 
@@ -61,28 +62,43 @@ export function creditsDraft(credits: KeyCredits | undefined, now: number): Cred
 export function parseCredits(draft: CreditsDraft): Parsed<KeyCredits | undefined> {
   const count = parseWhole(draft.remaining, 0);
   if (!count.ok) return count;
-  if (count.value === undefined) return draft.refill === "none" ? { ok: true, value: undefined } : { ok: false, error: "A refill needs a number of credits to start with" };
+  if (count.value === undefined)
+    return draft.refill === "none"
+      ? { ok: true, value: undefined }
+      : { ok: false, error: "A refill needs a number of credits to start with" };
   if (draft.refill === "none") return { ok: true, value: { remaining: count.value } };
   const refillAmount = parseWhole(draft.amount, 1);
   if (!refillAmount.ok) return refillAmount;
   if (refillAmount.value === undefined) return { ok: false, error: "Say how many credits each refill gives" };
-  if (draft.refill === "daily") return { ok: true, value: { remaining: count.value, refill: { interval: "daily", amount: refillAmount.value } } };
+  if (draft.refill === "daily")
+    return { ok: true, value: { remaining: count.value, refill: { interval: "daily", amount: refillAmount.value } } };
   const day = parseWhole(draft.refillDay, 1);
-  if (!day.ok || day.value === undefined || day.value > 31) return { ok: false, error: "A monthly refill needs its day of the month, 1 to 31" };
-  return { ok: true, value: { remaining: count.value, refill: { interval: "monthly", amount: refillAmount.value, refillDay: day.value } } };
+  if (!day.ok || day.value === undefined || day.value > 31)
+    return { ok: false, error: "A monthly refill needs its day of the month, 1 to 31" };
+  return {
+    ok: true,
+    value: {
+      remaining: count.value,
+      refill: { interval: "monthly", amount: refillAmount.value, refillDay: day.value },
+    },
+  };
 }
 
 /**
  * What keys.updateKey needs to go from credits `before` to `after` (undefined: unlimited), sending only the part that
  * changed: the remaining count alone, the refill alone, both, or `null` for unlimited. Undefined when nothing changed.
  */
-export function creditsUpdate(before: KeyCredits | undefined, after: KeyCredits | undefined): CreditsUpdate | null | undefined {
+export function creditsUpdate(
+  before: KeyCredits | undefined,
+  after: KeyCredits | undefined,
+): CreditsUpdate | null | undefined {
   const limitedBefore = before !== undefined && before.remaining !== null;
   if (after === undefined) return limitedBefore ? null : undefined;
   const update: CreditsUpdate = {};
   if (!limitedBefore || before.remaining !== after.remaining) update.remaining = after.remaining;
   const refillBefore = limitedBefore ? before.refill : undefined;
-  if (JSON.stringify(refillBefore ?? null) !== JSON.stringify(after.refill ?? null)) update.refill = after.refill ?? null;
+  if (JSON.stringify(refillBefore ?? null) !== JSON.stringify(after.refill ?? null))
+    update.refill = after.refill ?? null;
   return Object.keys(update).length === 0 ? undefined : update;
 }
 
@@ -99,7 +115,12 @@ export const EMPTY_RATELIMIT: RatelimitRow = { name: "", limit: "", seconds: "",
 
 /** A key's rate limits as the form shows them. */
 export function ratelimitRows(limits: readonly RatelimitInput[] | undefined): RatelimitRow[] {
-  return (limits ?? []).map((limit) => ({ name: limit.name, limit: String(limit.limit), seconds: String(limit.duration / 1000), autoApply: limit.autoApply ?? false }));
+  return (limits ?? []).map((limit) => ({
+    name: limit.name,
+    limit: String(limit.limit),
+    seconds: String(limit.duration / 1000),
+    autoApply: limit.autoApply ?? false,
+  }));
 }
 
 /** Seconds to milliseconds: at least 1 second (the service's shortest window), to the millisecond. */
@@ -117,9 +138,12 @@ export function parseRatelimits(rows: readonly RatelimitRow[]): Parsed<Ratelimit
     if (row.name.trim() === "") return { ok: false, error: "Each rate limit needs a name" };
     const limit = parseWhole(row.limit, 1);
     const duration = parseSeconds(row.seconds);
-    if (!limit.ok || limit.value === undefined) return { ok: false, error: `Rate limit ${row.name}: requests must be a whole number of at least 1` };
-    if (duration === undefined) return { ok: false, error: `Rate limit ${row.name}: the window must be at least 1 second (to the millisecond)` };
-    if (limits.some((other) => other.name === row.name.trim())) return { ok: false, error: `Rate limit ${row.name} is there twice: each needs its own name` };
+    if (!limit.ok || limit.value === undefined)
+      return { ok: false, error: `Rate limit ${row.name}: requests must be a whole number of at least 1` };
+    if (duration === undefined)
+      return { ok: false, error: `Rate limit ${row.name}: the window must be at least 1 second (to the millisecond)` };
+    if (limits.some((other) => other.name === row.name.trim()))
+      return { ok: false, error: `Rate limit ${row.name} is there twice: each needs its own name` };
     limits.push({ name: row.name.trim(), limit: limit.value, duration, autoApply: row.autoApply });
   }
   return { ok: true, value: limits };

@@ -21,7 +21,17 @@ export interface NamePickerProps {
 }
 
 /** Permissions or roles: checkboxes for the workspace's, a text field for new ones (or, for roles, unlisted ones). */
-export function NamePicker({ legend, choices, choicesNote, picked, onPickedChange, typed, onTypedChange, existingOnly = false, children }: NamePickerProps) {
+export function NamePicker({
+  legend,
+  choices,
+  choicesNote,
+  picked,
+  onPickedChange,
+  typed,
+  onTypedChange,
+  existingOnly = false,
+  children,
+}: NamePickerProps) {
   const typedId = useId();
   const listed = choices !== undefined && choices.length > 0;
   const noun = legend.toLowerCase();
@@ -37,7 +47,9 @@ export function NamePicker({ legend, choices, choicesNote, picked, onPickedChang
                 <input
                   type="checkbox"
                   checked={picked.includes(name)}
-                  onChange={(event) => onPickedChange(event.target.checked ? [...picked, name] : picked.filter((item) => item !== name))}
+                  onChange={(event) =>
+                    onPickedChange(event.target.checked ? [...picked, name] : picked.filter((item) => item !== name))
+                  }
                 />{" "}
                 <code>{name}</code>
               </label>
@@ -50,8 +62,8 @@ export function NamePicker({ legend, choices, choicesNote, picked, onPickedChang
       {children}
       {existingOnly && (
         <p className="field__hint">
-          {choices !== undefined && choices.length === 0 ? `The workspace has no ${noun} yet. ` : ""}
-          A key can only be given {noun} that already exist in the workspace; changing a key never creates them.
+          {choices !== undefined && choices.length === 0 ? `The workspace has no ${noun} yet. ` : ""}A key can only be
+          given {noun} that already exist in the workspace; changing a key never creates them.
         </p>
       )}
       {showTyped && (
@@ -59,7 +71,13 @@ export function NamePicker({ legend, choices, choicesNote, picked, onPickedChang
           <label className="field__label" htmlFor={typedId}>
             {existingOnly ? `Existing ${noun}` : listed ? `Other ${noun}` : legend} (comma separated)
           </label>
-          <input id={typedId} className="input input--mono" value={typed} onChange={(event) => onTypedChange(event.target.value)} autoComplete="off" />
+          <input
+            id={typedId}
+            className="input input--mono"
+            value={typed}
+            onChange={(event) => onTypedChange(event.target.value)}
+            autoComplete="off"
+          />
         </div>
       )}
     </fieldset>

@@ -12,7 +12,8 @@ export function NeededPermissions({ action, apiId }: { action: KeyAction; apiId:
           <code>{permission}</code> together with{" "}
         </span>
       ))}
-      <code>{everyApi}</code> (every API) or <code>{oneApi}</code> ({apiId === undefined ? "the key’s API only" : "this API only"})
+      <code>{everyApi}</code> (every API) or <code>{oneApi}</code> (
+      {apiId === undefined ? "the key’s API only" : "this API only"})
     </>
   );
 }
@@ -40,11 +41,21 @@ export function RefusalNote({
         <strong>
           {action} needs <NeededPermissions action={refusal.action} apiId={refusal.apiId} />
         </strong>
-        , which this root key does not have{refusal.apiId === undefined ? "" : <> for <code>{refusal.apiId}</code></>} (the service refused it: “{refusal.detail}”).
+        , which this root key does not have
+        {refusal.apiId === undefined ? (
+          ""
+        ) : (
+          <>
+            {" "}
+            for <code>{refusal.apiId}</code>
+          </>
+        )}{" "}
+        (the service refused it: “{refusal.detail}”).
       </p>
       <p>
-        Fix: grant the root key one of them (in the service’s dashboard, or <code>npm run admin -- root-key create --permissions {grant},…</code> for the
-        reference server), then reconnect with it.
+        Fix: grant the root key one of them (in the service’s dashboard, or{" "}
+        <code>npm run admin -- root-key create --permissions {grant},…</code> for the reference server), then reconnect
+        with it.
       </p>
       {onCheckAgain !== undefined && (
         <button ref={checkAgainRef} type="button" className="button button--small" onClick={onCheckAgain}>
@@ -56,11 +67,19 @@ export function RefusalNote({
 }
 
 /** Before a form whose permission no request can find out without acting: said, and learnt from the first refusal. */
-export function UnknownPermissionNote({ action, apiId, what }: { action: KeyAction; apiId: string | undefined; what: string }) {
+export function UnknownPermissionNote({
+  action,
+  apiId,
+  what,
+}: {
+  action: KeyAction;
+  apiId: string | undefined;
+  what: string;
+}) {
   return (
     <p className="refusal-note refusal-note--unknown" role="note">
-      {what} needs <NeededPermissions action={action} apiId={apiId} />. Whether this root key has it is known only by trying: the service
-      tells it by refusing, and then this says so before the form.
+      {what} needs <NeededPermissions action={action} apiId={apiId} />. Whether this root key has it is known only by
+      trying: the service tells it by refusing, and then this says so before the form.
     </p>
   );
 }
@@ -70,9 +89,10 @@ export function AmbiguousNotFoundNote({ apiId }: { apiId: string }) {
   return (
     <div className="refusal-note" role="note">
       <p>
-        The service answered “not found” for the API <code>{apiId}</code>. Either that API id is wrong (check it first), or,
-        as the real service answers when a root key lacks <code>api.*.create_key</code> (or <code>api.{apiId}.create_key</code>), this root key may
-        not create keys there: then grant it one of them and reconnect with it.
+        The service answered “not found” for the API <code>{apiId}</code>. Either that API id is wrong (check it first),
+        or, as the real service answers when a root key lacks <code>api.*.create_key</code> (or{" "}
+        <code>api.{apiId}.create_key</code>), this root key may not create keys there: then grant it one of them and
+        reconnect with it.
       </p>
     </div>
   );

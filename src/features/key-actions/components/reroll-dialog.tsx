@@ -1,10 +1,10 @@
 import { FormEnd } from "./form-parts";
 import { useId, useState, type FormEvent } from "react";
-import type { Connection } from "../../../lib/api/transport";
-import type { Key } from "../../../lib/contract";
-import { formatPastTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
-import { useHoldPage } from "../../../lib/hooks/use-hold-page";
-import { useNow, useTickAt } from "../../../lib/hooks/use-now";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
+import { formatPastTime, formatRelativeTime, formatUtcTime } from "@/lib/format-time";
+import { useHoldPage } from "@/lib/hooks/use-hold-page";
+import { useNow, useTickAt } from "@/lib/hooks/use-now";
 import { SECRET_LOST_BY_LEAVING, SECRET_ON_ITS_WAY, useRerollKey } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { apiOf } from "../refusals";
@@ -60,7 +60,15 @@ function InheritedExpiry({ expires }: { expires: number }) {
 }
 
 /** Reroll: a new secret with the same settings; the old one keeps working for the grace period chosen. */
-export function RerollDialog({ connection, apiKey, cache, renderError, onClose, keyHref, permissionUnknown = false }: RerollDialogProps) {
+export function RerollDialog({
+  connection,
+  apiKey,
+  cache,
+  renderError,
+  onClose,
+  keyHref,
+  permissionUnknown = false,
+}: RerollDialogProps) {
   const id = useId();
   const [grace, setGrace] = useState<number>(GRACE_PERIODS[2].ms);
   const [rerolled, setRerolled] = useState<{ keyId: string; secret: string } | null>(null);
@@ -86,17 +94,32 @@ export function RerollDialog({ connection, apiKey, cache, renderError, onClose, 
   }
 
   return (
-    <ActionDialog title={rerolled === null ? "Reroll key" : "Key rerolled"} onClose={onClose} busy={mutation.isPending ? SECRET_ON_ITS_WAY : undefined}>
+    <ActionDialog
+      title={rerolled === null ? "Reroll key" : "Key rerolled"}
+      onClose={onClose}
+      busy={mutation.isPending ? SECRET_ON_ITS_WAY : undefined}
+    >
       {rerolled === null ? (
         <form className="action-form" onSubmit={submit}>
-          {permissionUnknown && <UnknownPermissionNote action="create_key" apiId={apiOf(connection, { keyId: apiKey.keyId })} what="Rerolling (it makes a key)" />}
+          {permissionUnknown && (
+            <UnknownPermissionNote
+              action="create_key"
+              apiId={apiOf(connection, { keyId: apiKey.keyId })}
+              what="Rerolling (it makes a key)"
+            />
+          )}
           <p>A new key with the same settings replaces this one. Callers need the new secret.</p>
           {apiKey.expires !== undefined && <InheritedExpiry expires={apiKey.expires} />}
           <div className="field">
             <label className="field__label" htmlFor={`${id}-grace`}>
               Old key keeps working for
             </label>
-            <select id={`${id}-grace`} className="input" value={grace} onChange={(event) => setGrace(Number(event.target.value))}>
+            <select
+              id={`${id}-grace`}
+              className="input"
+              value={grace}
+              onChange={(event) => setGrace(Number(event.target.value))}
+            >
               {GRACE_PERIODS.map((period) => (
                 <option key={period.ms} value={period.ms}>
                   {period.label}
@@ -104,7 +127,12 @@ export function RerollDialog({ connection, apiKey, cache, renderError, onClose, 
               ))}
             </select>
           </div>
-          <FormEnd error={mutation.isError && renderError(mutation.error, send)} pending={mutation.isPending} label="Reroll key" pendingLabel="Rerolling…" />
+          <FormEnd
+            error={mutation.isError && renderError(mutation.error, send)}
+            pending={mutation.isPending}
+            label="Reroll key"
+            pendingLabel="Rerolling…"
+          />
         </form>
       ) : (
         <>

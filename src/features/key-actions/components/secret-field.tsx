@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { CopyButton } from "../../../components/copy-button";
+import { CopyButton } from "@/components/copy-button";
 
 /**
  * A new key's secret, shown this once: read-only, labelled "Secret", with Copy and a plain warning. It lives only in
@@ -11,7 +11,8 @@ export function SecretField({ secret, keyId }: { secret: string; keyId: string }
   return (
     <div className="secret-field">
       <p id={warningId} className="field__warning" role="alert">
-        Copy this secret now: it will not be shown again. Keyscope does not keep it, and the service stores only its hash.
+        Copy this secret now: it will not be shown again. Keyscope does not keep it, and the service stores only its
+        hash.
       </p>
       <div className="field">
         <label className="field__label" htmlFor={id}>

@@ -1,14 +1,21 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import type { Connection } from "../../../lib/api/transport";
-import { runAnalytics } from "../../../lib/analytics-query";
-import { parseUsageRows, parseVerificationRows, type UsageRow, type Verification } from "../../../lib/analytics-rows";
-import { REFUSALS_PAGE_SIZE, refusalsQuery, usageQuery, type RefusalsCursor, type UsageWindow } from "../../../lib/analytics-sql";
+import type { Connection } from "@/lib/api/transport";
+import { runAnalytics } from "@/lib/analytics-query";
+import { parseUsageRows, parseVerificationRows, type UsageRow, type Verification } from "@/lib/analytics-rows";
+import {
+  REFUSALS_PAGE_SIZE,
+  refusalsQuery,
+  usageQuery,
+  type RefusalsCursor,
+  type UsageWindow,
+} from "@/lib/analytics-sql";
 import { connectionScope } from "./get-key";
 
 export function usageQueryOptions(connection: Connection, keyId: string, window: UsageWindow) {
   return queryOptions({
     queryKey: ["analytics", "usage", { ...connectionScope(connection), keyId, window }] as const,
-    queryFn: ({ signal }): Promise<UsageRow[]> => runAnalytics(connection, usageQuery(keyId, window), parseUsageRows, { signal }),
+    queryFn: ({ signal }): Promise<UsageRow[]> =>
+      runAnalytics(connection, usageQuery(keyId, window), parseUsageRows, { signal }),
   });
 }
 
@@ -27,10 +34,21 @@ export function refusalsQueryOptions(connection: Connection, keyId: string, tagL
   return infiniteQueryOptions({
     queryKey: ["analytics", "refusals", { ...connectionScope(connection), keyId, tag: tagLiteral ?? null }] as const,
     queryFn: async ({ pageParam, signal }): Promise<RefusalsPage> => {
-      const rows = await runAnalytics(connection, refusalsQuery(keyId, { after: pageParam ?? undefined, tagLiteral }), parseVerificationRows, { signal });
+      const rows = await runAnalytics(
+        connection,
+        refusalsQuery(keyId, { after: pageParam ?? undefined, tagLiteral }),
+        parseVerificationRows,
+        { signal },
+      );
       const items = rows.slice(0, REFUSALS_PAGE_SIZE);
       const last = items.at(-1);
-      return { items, next: rows.length > REFUSALS_PAGE_SIZE && last !== undefined ? { time: last.time, requestId: last.requestId } : undefined };
+      return {
+        items,
+        next:
+          rows.length > REFUSALS_PAGE_SIZE && last !== undefined
+            ? { time: last.time, requestId: last.requestId }
+            : undefined,
+      };
     },
     initialPageParam: null as RefusalsCursor | null,
     getNextPageParam: (last) => last.next,

@@ -1,11 +1,11 @@
 import { useState, type ReactNode } from "react";
-import { CopyButton } from "../../../components/copy-button";
-import { SafeName } from "../../../components/safe-name";
-import type { Key, KeyRatelimit } from "../../../lib/contract";
-import { formatCount } from "../../../lib/format-number";
-import { formatIsoTime, formatPastTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
-import { describeRefill } from "../../../lib/key-facts";
-import { formatRateLimit, nextRefill } from "../../../lib/key-limits";
+import { CopyButton } from "@/components/copy-button";
+import { SafeName } from "@/components/safe-name";
+import type { Key, KeyRatelimit } from "@/lib/contract";
+import { formatCount } from "@/lib/format-number";
+import { formatIsoTime, formatPastTime, formatRelativeTime, formatUtcTime } from "@/lib/format-time";
+import { describeRefill } from "@/lib/key-facts";
+import { formatRateLimit, nextRefill } from "@/lib/key-limits";
 import { MetaTree } from "./meta-tree";
 
 /** Items of a list (permissions, roles) shown before "Show all": 500 permissions stay a short page. */
@@ -22,8 +22,18 @@ export function KeyFields({ apiKey, now }: { apiKey: Key; now: number }) {
         </code>{" "}
         <CopyButton value={apiKey.keyId} label="Copy the key id" />
       </Field>
-      <Field term="Prefix">{apiKey.start === undefined ? <None /> : <code><SafeName>{apiKey.start}</SafeName></code>}</Field>
-      <Field term="Enabled">{apiKey.enabled === undefined ? <None /> : apiKey.enabled ? "Yes" : "No: every verification is refused"}</Field>
+      <Field term="Prefix">
+        {apiKey.start === undefined ? (
+          <None />
+        ) : (
+          <code>
+            <SafeName>{apiKey.start}</SafeName>
+          </code>
+        )}
+      </Field>
+      <Field term="Enabled">
+        {apiKey.enabled === undefined ? <None /> : apiKey.enabled ? "Yes" : "No: every verification is refused"}
+      </Field>
       <Field term="Created">
         <Timestamp time={apiKey.createdAt} now={now} past />
       </Field>
@@ -82,7 +92,9 @@ export function KeyFields({ apiKey, now }: { apiKey: Key; now: number }) {
                 <RateLimits limits={identity.ratelimits} />
               </Field>
             )}
-            <Field term="Identity meta">{identity.meta === undefined ? <None /> : <MetaTree value={identity.meta} label="Identity meta" />}</Field>
+            <Field term="Identity meta">
+              {identity.meta === undefined ? <None /> : <MetaTree value={identity.meta} label="Identity meta" />}
+            </Field>
           </dl>
         )}
       </Field>

@@ -1,14 +1,14 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { Loading } from "../../../components/offline-notice";
-import { Spinner } from "../../../components/spinner";
-import { SafeName } from "../../../components/safe-name";
-import type { Connection } from "../../../lib/api/transport";
-import { isKeyId, sqlString, USAGE_WINDOWS, type UsageWindow } from "../../../lib/analytics-sql";
-import type { AnalyticsOutcome } from "../../../lib/verification-outcomes";
-import type { Key } from "../../../lib/contract";
-import { formatCount } from "../../../lib/format-number";
-import { useTickAt } from "../../../lib/hooks/use-now";
+import { Loading } from "@/components/offline-notice";
+import { Spinner } from "@/components/spinner";
+import { SafeName } from "@/components/safe-name";
+import type { Connection } from "@/lib/api/transport";
+import { isKeyId, sqlString, USAGE_WINDOWS, type UsageWindow } from "@/lib/analytics-sql";
+import type { AnalyticsOutcome } from "@/lib/verification-outcomes";
+import type { Key } from "@/lib/contract";
+import { formatCount } from "@/lib/format-number";
+import { useTickAt } from "@/lib/hooks/use-now";
 import { useKey } from "../api/get-key";
 import { useKeyUsage, useRefusals } from "../api/key-analytics";
 import { dominantRefusal, refusalVerdict, verdictTurnsAt } from "../refusal-sentence";
@@ -56,9 +56,10 @@ export function NotAKeyId({ keyId, keysHref }: { keyId: string; keysHref: string
       </nav>
       <h1 className="key-page__title">Not a key id</h1>
       <p className="key-page__notice" role="alert">
-        The address asks for the key “<SafeName>{shown}</SafeName>”{keyId.length > 80 ? ` (${formatCount(keyId.length)} characters)` : ""}, which is
-        not a key id: a key id has only letters, digits, <code>_</code> and <code>-</code> (such as <code>key_3ZbK9mQ</code>). Nothing was
-        asked of the API. Open the key from the <Link to={keysHref}>Keys</Link> list, or copy its id again.
+        The address asks for the key “<SafeName>{shown}</SafeName>”
+        {keyId.length > 80 ? ` (${formatCount(keyId.length)} characters)` : ""}, which is not a key id: a key id has
+        only letters, digits, <code>_</code> and <code>-</code> (such as <code>key_3ZbK9mQ</code>). Nothing was asked of
+        the API. Open the key from the <Link to={keysHref}>Keys</Link> list, or copy its id again.
       </p>
     </div>
   );
@@ -118,7 +119,8 @@ function KeyInsightContent(props: KeyInsightProps & { apiKey: Key }) {
       </p>
       {props.renderActions?.(apiKey, dayCounts === null ? null : dominantRefusal(dayCounts))}
       <p className="key-page__lookup">
-        <Link to={props.lookupHref()}>Look up a request id</Link> from this key’s verifications or from Keyscope’s own requests.
+        <Link to={props.lookupHref()}>Look up a request id</Link> from this key’s verifications or from Keyscope’s own
+        requests.
       </p>
 
       <section className="key-page__section" aria-labelledby={`${id}-fields`}>
@@ -142,8 +144,8 @@ function KeyInsightContent(props: KeyInsightProps & { apiKey: Key }) {
 function NotAnalyzable({ keyId }: { keyId: string }) {
   return (
     <p className="key-page__notice">
-      The id “<SafeName>{keyId.slice(0, 80)}</SafeName>” is not a key id of the form <code>key_…</code> (letters and digits), so
-      Keyscope does not put it in an analytics query.
+      The id “<SafeName>{keyId.slice(0, 80)}</SafeName>” is not a key id of the form <code>key_…</code> (letters and
+      digits), so Keyscope does not put it in an analytics query.
     </p>
   );
 }
@@ -195,12 +197,17 @@ function Usage({ connection, keyId, renderAnalyticsError }: KeyInsightProps & { 
 }
 
 function Legend({ series }: { series: UsageSeries }) {
-  if (series.total === 0) return <p className="usage__empty">No verifications in the last {USAGE_WINDOWS[series.window].label}.</p>;
+  if (series.total === 0)
+    return <p className="usage__empty">No verifications in the last {USAGE_WINDOWS[series.window].label}.</p>;
   return (
     <ul className="usage__legend" aria-label="Outcomes">
       {series.outcomes.map((outcome) => (
         <li key={outcome}>
-          <span className="usage__swatch" style={{ background: `var(${outcomeColorVar(outcome)})` }} aria-hidden="true" />
+          <span
+            className="usage__swatch"
+            style={{ background: `var(${outcomeColorVar(outcome)})` }}
+            aria-hidden="true"
+          />
           {outcome} <span className="usage__legend-count">{formatCount(series.totals[outcome])}</span>
         </li>
       ))}
@@ -217,8 +224,8 @@ function UsageTable({ series }: { series: UsageSeries }) {
     <div className="usage__table-scroll">
       <table>
         <caption>
-          Verifications per {per.toLowerCase()} by outcome, last {USAGE_WINDOWS[series.window].label} (UTC); {per.toLowerCase()}s
-          without any are left out.
+          Verifications per {per.toLowerCase()} by outcome, last {USAGE_WINDOWS[series.window].label} (UTC);{" "}
+          {per.toLowerCase()}s without any are left out.
         </caption>
         <thead>
           <tr>
@@ -256,7 +263,15 @@ function UsageTable({ series }: { series: UsageSeries }) {
   );
 }
 
-function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanation, renderAnalyticsError }: KeyInsightProps & { apiKey: Key }) {
+function Refusals({
+  connection,
+  keyId,
+  apiKey,
+  now,
+  lookupHref,
+  renderExplanation,
+  renderAnalyticsError,
+}: KeyInsightProps & { apiKey: Key }) {
   const id = useId();
   const [input, setInput] = useState("");
   const [tag, setTag] = useState<string | undefined>(undefined);
@@ -338,7 +353,16 @@ function Refusals({ connection, keyId, apiKey, now, lookupHref, renderExplanatio
         </p>
       ) : items.length === 0 ? (
         <p className="usage__empty">
-          No refused verifications{tag === undefined ? "" : <> with the tag “<SafeName>{tag}</SafeName>”</>}.
+          No refused verifications
+          {tag === undefined ? (
+            ""
+          ) : (
+            <>
+              {" "}
+              with the tag “<SafeName>{tag}</SafeName>”
+            </>
+          )}
+          .
         </p>
       ) : (
         <>

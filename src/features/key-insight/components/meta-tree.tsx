@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { SafeName } from "../../../components/safe-name";
-import { formatCount, formatCountOf } from "../../../lib/format-number";
+import { SafeName } from "@/components/safe-name";
+import { formatCount, formatCountOf } from "@/lib/format-number";
 
 /** Entries of an object or array shown before "Show more"; a 1 MB meta stays quick to open. */
 export const ENTRIES_SHOWN = 50;
@@ -42,7 +42,8 @@ function entriesOf(value: Container): [string, unknown][] {
 function Entries({ value, depth }: { value: Container; depth: number }) {
   const [shown, setShown] = useState(ENTRIES_SHOWN);
   const entries = entriesOf(value);
-  if (entries.length === 0) return <span className="meta-tree__empty">{Array.isArray(value) ? "empty list" : "empty object"}</span>;
+  if (entries.length === 0)
+    return <span className="meta-tree__empty">{Array.isArray(value) ? "empty list" : "empty object"}</span>;
   const rest = entries.length - shown;
   return (
     <ul className="meta-tree__entries">
@@ -60,9 +61,15 @@ function Entries({ value, depth }: { value: Container; depth: number }) {
       ))}
       {rest > 0 && (
         <li className="meta-tree__entry">
-          <button type="button" className="button button--small" onClick={() => setShown((count) => count + ENTRIES_STEP)}>
-            {rest <= ENTRIES_STEP ? `Show all ${formatCount(entries.length)}` : `Show ${formatCount(ENTRIES_STEP)} more`} (
-            {formatCount(rest)} hidden)
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => setShown((count) => count + ENTRIES_STEP)}
+          >
+            {rest <= ENTRIES_STEP
+              ? `Show all ${formatCount(entries.length)}`
+              : `Show ${formatCount(ENTRIES_STEP)} more`}{" "}
+            ({formatCount(rest)} hidden)
           </button>
         </li>
       )}
@@ -109,7 +116,11 @@ function Scalar({ value }: { value: unknown }) {
         “<SafeName>{long && !all ? value.slice(0, STRING_SHOWN) : value}</SafeName>
         {long && !all ? "…" : "”"}
         {long && (
-          <button type="button" className="button button--small meta-tree__more" onClick={() => setAll((shown) => !shown)}>
+          <button
+            type="button"
+            className="button button--small meta-tree__more"
+            onClick={() => setAll((shown) => !shown)}
+          >
             {all ? "Show less" : `Show all ${formatCount(value.length)} characters`}
           </button>
         )}
@@ -117,6 +128,7 @@ function Scalar({ value }: { value: unknown }) {
     );
   }
   if (value === null) return <span className="meta-tree__literal">null</span>;
-  if (typeof value === "number" || typeof value === "boolean") return <span className="meta-tree__literal">{String(value)}</span>;
+  if (typeof value === "number" || typeof value === "boolean")
+    return <span className="meta-tree__literal">{String(value)}</span>;
   return <span className="meta-tree__literal">{typeof value}</span>;
 }

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import { USAGE_WINDOWS } from "../../../lib/analytics-sql";
-import { useMediaQuery } from "../../../lib/hooks/use-media-query";
-import type { AnalyticsOutcome } from "../../../lib/verification-outcomes";
+import { USAGE_WINDOWS } from "@/lib/analytics-sql";
+import { useMediaQuery } from "@/lib/hooks/use-media-query";
+import type { AnalyticsOutcome } from "@/lib/verification-outcomes";
 import type { UsageSeries } from "../usage-series";
 
 /** The CSS custom property holding an outcome's colour (key-page.css), so both themes and the legend agree. */
@@ -53,7 +53,11 @@ export function UsageChart({ series, label }: { series: UsageSeries; label: stri
         y: { range: (_self, _min, max) => [0, Math.max(1, max)] },
       },
       axes: [
-        { stroke: color("--muted"), grid: { stroke: color("--border"), width: 1 }, ticks: { stroke: color("--border") } },
+        {
+          stroke: color("--muted"),
+          grid: { stroke: color("--border"), width: 1 },
+          ticks: { stroke: color("--border") },
+        },
         {
           stroke: color("--muted"),
           grid: { stroke: color("--border"), width: 1 },
@@ -80,7 +84,9 @@ export function UsageChart({ series, label }: { series: UsageSeries; label: stri
     };
     const data: uPlot.AlignedData = [seconds, ...order.map((index) => running[index] ?? [])];
     const chart = new uPlot(options, data, container);
-    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(280, container.clientWidth), height: HEIGHT }));
+    const resize = new ResizeObserver(() =>
+      chart.setSize({ width: Math.max(280, container.clientWidth), height: HEIGHT }),
+    );
     resize.observe(container);
     return () => {
       resize.disconnect();

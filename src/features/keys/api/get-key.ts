@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { isMissingOperation } from "../../../lib/api/list-keys";
-import type { Connection } from "../../../lib/api/transport";
-import { ApiError } from "../../../lib/api-errors";
-import { keyQueryOptions } from "../../../lib/key-query";
+import { isMissingOperation } from "@/lib/api/list-keys";
+import type { Connection } from "@/lib/api/transport";
+import { ApiError } from "@/lib/api-errors";
+import { keyQueryOptions } from "@/lib/key-query";
 
 /** `keys.getKey` for one exact id typed in the filter: found at once instead of paging through every key. */
 export function useKeyLookup(connection: Connection, keyId: string | null) {

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery, type QueryClient, type QueryKey } from "@tanstack/react-query";
-import { getVerifications } from "../../../lib/api/get-verifications";
-import type { Connection } from "../../../lib/api/transport";
-import { ApiError } from "../../../lib/api-errors";
-import { fingerprint } from "../../../lib/fingerprint";
+import { getVerifications } from "@/lib/api/get-verifications";
+import type { Connection } from "@/lib/api/transport";
+import { ApiError } from "@/lib/api-errors";
+import { fingerprint } from "@/lib/fingerprint";
 import type { UsageTotals } from "../utils/key-status";
 import { usageFromRows, usageQueryIds, usageSql, type KeyUsage } from "../utils/usage";
 
@@ -34,14 +34,21 @@ export function isAnalyticsForbidden(error: unknown): boolean {
 
 /** The usage of the keys in view; the previous answer stays while the next set loads. Never thrown. */
 export function useKeysUsage(connection: Connection, keyIds: readonly string[]) {
-  return useQuery({ ...keysUsageQueryOptions(connection, keyIds), placeholderData: keepPreviousData, throwOnError: false });
+  return useQuery({
+    ...keysUsageQueryOptions(connection, keyIds),
+    placeholderData: keepPreviousData,
+    throwOnError: false,
+  });
 }
 
 /**
  * Every key's usage totals the cache holds for this connection (the rows that have been in view), the newest
  * answer first: what the table's statuses were drawn from.
  */
-export function cachedUsageTotals(queryClient: QueryClient, connection: Connection): (keyId: string) => UsageTotals | undefined {
+export function cachedUsageTotals(
+  queryClient: QueryClient,
+  connection: Connection,
+): (keyId: string) => UsageTotals | undefined {
   const updatedAt = (key: QueryKey) => queryClient.getQueryState(key)?.dataUpdatedAt ?? 0;
   const answers = queryClient
     .getQueriesData<Map<string, KeyUsage>>({ queryKey: keysUsageQueryPrefix(connection) })

@@ -1,8 +1,8 @@
 import { useQueries, type UseQueryResult } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { getVerifications } from "../../../lib/api/get-verifications";
-import type { Connection } from "../../../lib/api/transport";
-import { fingerprint } from "../../../lib/fingerprint";
+import { getVerifications } from "@/lib/api/get-verifications";
+import type { Connection } from "@/lib/api/transport";
+import { fingerprint } from "@/lib/fingerprint";
 import { usageTotalsChunks, usageTotalsFromRows, usageTotalsSql } from "../utils/usage";
 
 /** One chunk of the loaded keys' ids: its 36-hour totals, cached by the chunk's ids (a fingerprint of them). */
@@ -11,7 +11,11 @@ export function usageTotalsQueryOptions(connection: Connection, ids: readonly st
     queryKey: [
       "keys",
       "usage-totals",
-      { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey), ids: `${ids.length}:${fingerprint(ids.join(" "))}` },
+      {
+        baseUrl: connection.baseUrl,
+        keyFingerprint: fingerprint(connection.apiKey),
+        ids: `${ids.length}:${fingerprint(ids.join(" "))}`,
+      },
     ] as const,
     queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Map<string, number>> => {
       const { rows } = await getVerifications(connection, usageTotalsSql(ids), { signal });
@@ -73,7 +77,8 @@ export function useUsageTotals(connection: Connection, keyIds: readonly string[]
   // keys' totals are fetched, the keys counted before keep their order.
   const [lastFull, setLastFull] = useState<ReadonlyMap<string, number> | undefined>(undefined);
   if (lastFull !== undefined && !enabled) setLastFull(undefined);
-  if (enabled && chunks.length > 0 && combined.allHaveData && lastFull !== combined.merged) setLastFull(combined.merged);
+  if (enabled && chunks.length > 0 && combined.allHaveData && lastFull !== combined.merged)
+    setLastFull(combined.merged);
   const totals = useMemo(() => {
     if (!enabled) return undefined;
     // No loaded key has an id the query can take: nothing to ask, and nothing to sort by.

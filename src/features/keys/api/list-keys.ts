@@ -1,10 +1,10 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { adoptFirstRequest } from "../../../lib/api/first-request";
-import { listKeys, type KeysPage } from "../../../lib/api/list-keys";
-import type { Connection } from "../../../lib/api/transport";
-import { ApiError } from "../../../lib/api-errors";
-import type { ListKeysRequest } from "../../../lib/contract";
-import { fingerprint } from "../../../lib/fingerprint";
+import { adoptFirstRequest } from "@/lib/api/first-request";
+import { listKeys, type KeysPage } from "@/lib/api/list-keys";
+import type { Connection } from "@/lib/api/transport";
+import { ApiError } from "@/lib/api-errors";
+import type { ListKeysRequest } from "@/lib/contract";
+import { fingerprint } from "@/lib/fingerprint";
 
 /** What the keys list asks for besides the page cursor. */
 export type ListKeysParams = Omit<ListKeysRequest, "cursor">;
@@ -16,7 +16,11 @@ export function fetchKeysPage(
   signal: AbortSignal,
 ): Promise<KeysPage> {
   // The first page may already be on its way: started by the page's first module, adopted when it is this very request.
-  return listKeys(connection, { ...params, cursor }, { signal, ...(cursor === undefined && { fetch: adoptFirstRequest }) });
+  return listKeys(
+    connection,
+    { ...params, cursor },
+    { signal, ...(cursor === undefined && { fetch: adoptFirstRequest }) },
+  );
 }
 
 /**
@@ -27,7 +31,12 @@ export function listKeysQueryKey(connection: Connection, params: ListKeysParams)
   return [
     "keys",
     "list",
-    { baseUrl: connection.baseUrl, apiId: connection.apiId ?? null, keyFingerprint: fingerprint(connection.apiKey), ...params },
+    {
+      baseUrl: connection.baseUrl,
+      apiId: connection.apiId ?? null,
+      keyFingerprint: fingerprint(connection.apiKey),
+      ...params,
+    },
   ] as const;
 }
 

@@ -29,6 +29,10 @@ export function fitChosenColumns(
   fit: { width: number; compact: boolean },
 ): { visible: ColumnId[]; shown: ColumnId[]; folded: ColumnId[] } {
   const visible = offered.filter((id) => chosen[id] !== false);
-  const pinned = new Set([...sortedIds, ...COLUMN_ORDER.filter((id) => chosen[id] === true)].filter((id): id is ColumnId => Object.hasOwn(COLUMN_SPECS, id)));
+  const pinned = new Set(
+    [...sortedIds, ...COLUMN_ORDER.filter((id) => chosen[id] === true)].filter((id): id is ColumnId =>
+      Object.hasOwn(COLUMN_SPECS, id),
+    ),
+  );
   return { visible, ...fitColumns(visible, { ...fit, pinned }) };
 }

@@ -1,4 +1,4 @@
-import type { Key } from "../../../lib/contract";
+import type { Key } from "@/lib/contract";
 import { hasStatusFields } from "../utils/key-status";
 
 /**
@@ -7,16 +7,7 @@ import { hasStatusFields } from "../utils/key-status";
  */
 
 export type ColumnId =
-  | "name"
-  | "keyId"
-  | "start"
-  | "status"
-  | "lastUsed"
-  | "usage"
-  | "credits"
-  | "externalId"
-  | "createdAt"
-  | "expires";
+  "name" | "keyId" | "start" | "status" | "lastUsed" | "usage" | "credits" | "externalId" | "createdAt" | "expires";
 
 export interface ColumnSpec {
   label: string;
@@ -31,7 +22,13 @@ export interface ColumnSpec {
 export const COLUMN_SPECS: Record<ColumnId, ColumnSpec> = {
   name: { label: "Name", width: "minmax(180px, 1.4fr)", minWidth: 180 },
   keyId: { label: "Key ID", width: "minmax(210px, 1fr)", minWidth: 210 },
-  start: { label: "Prefix", width: "minmax(120px, 0.6fr)", minWidth: 120, present: (key) => key.start !== undefined, hiddenByDefault: true },
+  start: {
+    label: "Prefix",
+    width: "minmax(120px, 0.6fr)",
+    minWidth: 120,
+    present: (key) => key.start !== undefined,
+    hiddenByDefault: true,
+  },
   status: {
     label: "Status",
     // "Expires within 24 h", the longest badge, on one line.
@@ -39,12 +36,38 @@ export const COLUMN_SPECS: Record<ColumnId, ColumnSpec> = {
     minWidth: 190,
     present: hasStatusFields,
   },
-  lastUsed: { label: "Last used", width: "minmax(130px, 0.7fr)", minWidth: 130, present: (key) => key.lastUsedAt !== undefined || key.createdAt !== undefined },
+  lastUsed: {
+    label: "Last used",
+    width: "minmax(130px, 0.7fr)",
+    minWidth: 130,
+    present: (key) => key.lastUsedAt !== undefined || key.createdAt !== undefined,
+  },
   usage: { label: "Usage, 36 h", width: "minmax(150px, 0.7fr)", minWidth: 150 },
-  credits: { label: "Credits", width: "minmax(100px, 0.5fr)", minWidth: 100, present: (key) => key.credits !== undefined },
-  externalId: { label: "External ID", width: "minmax(140px, 0.7fr)", minWidth: 140, present: (key) => key.identity !== undefined },
-  createdAt: { label: "Created", width: "minmax(120px, 0.6fr)", minWidth: 120, present: (key) => key.createdAt !== undefined, hiddenByDefault: true },
-  expires: { label: "Expires", width: "minmax(120px, 0.6fr)", minWidth: 120, present: (key) => key.expires !== undefined },
+  credits: {
+    label: "Credits",
+    width: "minmax(100px, 0.5fr)",
+    minWidth: 100,
+    present: (key) => key.credits !== undefined,
+  },
+  externalId: {
+    label: "External ID",
+    width: "minmax(140px, 0.7fr)",
+    minWidth: 140,
+    present: (key) => key.identity !== undefined,
+  },
+  createdAt: {
+    label: "Created",
+    width: "minmax(120px, 0.6fr)",
+    minWidth: 120,
+    present: (key) => key.createdAt !== undefined,
+    hiddenByDefault: true,
+  },
+  expires: {
+    label: "Expires",
+    width: "minmax(120px, 0.6fr)",
+    minWidth: 120,
+    present: (key) => key.expires !== undefined,
+  },
 };
 
 export const COLUMN_ORDER: readonly ColumnId[] = [

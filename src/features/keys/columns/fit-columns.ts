@@ -51,7 +51,10 @@ export interface FitOptions {
   pinned?: ReadonlySet<ColumnId>;
 }
 
-export function fitColumns(chosen: readonly ColumnId[], { width, compact, pinned = new Set() }: FitOptions): FittedColumns {
+export function fitColumns(
+  chosen: readonly ColumnId[],
+  { width, compact, pinned = new Set() }: FitOptions,
+): FittedColumns {
   if (!(width > 0)) return { shown: [...chosen], folded: [] };
   const room = width - TABLE_BORDER - (compact ? CARD_PADDING : 0);
   const byPriority = [...chosen].sort((a, b) => rank(a, pinned) - rank(b, pinned));

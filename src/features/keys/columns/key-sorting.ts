@@ -10,7 +10,7 @@ import {
   type SortingState,
 } from "@tanstack/table-core";
 import { storeReactivityBindings } from "@tanstack/table-core/store-reactivity-bindings";
-import type { Key } from "../../../lib/contract";
+import type { Key } from "@/lib/contract";
 import { fieldStatuses } from "../utils/key-status";
 
 /**
@@ -48,15 +48,37 @@ function keyColumns({ now, usageTotal }: SortInputs) {
     helper.accessor((key) => key.start, { id: "start", sortFn: "alphanumeric", sortUndefined: "last" }),
     // Sorted by how bad the worst status is.
     helper.accessor((key) => statusRank(key, now), { id: "status", sortFn: "basic" }),
-    helper.accessor((key) => key.lastUsedAt, { id: "lastUsed", sortFn: "basic", sortUndefined: "last", sortDescFirst: true }),
-    helper.accessor((key) => usageTotal(key.keyId), { id: "usage", sortFn: "basic", sortUndefined: "last", sortDescFirst: true }),
-    helper.accessor((key) => (key.credits === undefined ? undefined : (key.credits.remaining ?? Number.POSITIVE_INFINITY)), {
-      id: "credits",
+    helper.accessor((key) => key.lastUsedAt, {
+      id: "lastUsed",
       sortFn: "basic",
       sortUndefined: "last",
+      sortDescFirst: true,
     }),
-    helper.accessor((key) => key.identity?.externalId, { id: "externalId", sortFn: "alphanumeric", sortUndefined: "last" }),
-    helper.accessor((key) => key.createdAt, { id: "createdAt", sortFn: "basic", sortUndefined: "last", sortDescFirst: true }),
+    helper.accessor((key) => usageTotal(key.keyId), {
+      id: "usage",
+      sortFn: "basic",
+      sortUndefined: "last",
+      sortDescFirst: true,
+    }),
+    helper.accessor(
+      (key) => (key.credits === undefined ? undefined : (key.credits.remaining ?? Number.POSITIVE_INFINITY)),
+      {
+        id: "credits",
+        sortFn: "basic",
+        sortUndefined: "last",
+      },
+    ),
+    helper.accessor((key) => key.identity?.externalId, {
+      id: "externalId",
+      sortFn: "alphanumeric",
+      sortUndefined: "last",
+    }),
+    helper.accessor((key) => key.createdAt, {
+      id: "createdAt",
+      sortFn: "basic",
+      sortUndefined: "last",
+      sortDescFirst: true,
+    }),
     helper.accessor((key) => key.expires, { id: "expires", sortFn: "basic", sortUndefined: "last" }),
   ]);
 }
@@ -68,7 +90,12 @@ function statusRank(key: Key, now: number): number {
   return Math.max(0, ...fieldStatuses(key, now).map((status) => SEVERITY[status]));
 }
 
-function keysTable(keys: readonly Key[], sorting: SortingState, inputs: SortInputs, onSortingChange?: (next: SortingState) => void) {
+function keysTable(
+  keys: readonly Key[],
+  sorting: SortingState,
+  inputs: SortInputs,
+  onSortingChange?: (next: SortingState) => void,
+) {
   return constructTable({
     features: keysTableFeatures,
     columns: keyColumns(inputs),
@@ -92,7 +119,13 @@ export function sortKeys(keys: readonly Key[], sorting: SortingState, inputs: So
  * The sort after a click on a column's header: its first direction, then the other, then none (with `multi`,
  * Shift held, added to the columns already sorted by). The first direction can depend on the keys' values.
  */
-export function toggledSorting(keys: readonly Key[], sorting: SortingState, columnId: string, multi: boolean, inputs: SortInputs): SortingState {
+export function toggledSorting(
+  keys: readonly Key[],
+  sorting: SortingState,
+  columnId: string,
+  multi: boolean,
+  inputs: SortInputs,
+): SortingState {
   let next = sorting;
   keysTable(keys, sorting, inputs, (changed) => (next = changed))
     .getColumn(columnId)

@@ -1,5 +1,5 @@
-import { CopyButton } from "../../../components/copy-button";
-import { formatCount } from "../../../lib/format-number";
+import { CopyButton } from "@/components/copy-button";
+import { formatCount } from "@/lib/format-number";
 import type { KeyIdLookup } from "../hooks/use-key-id-lookup";
 import type { ReactNode } from "react";
 

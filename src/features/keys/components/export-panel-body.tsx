@@ -1,7 +1,7 @@
 import { COLUMN_SPECS, type ColumnId } from "../columns/column-specs";
-import type { Key } from "../../../lib/contract";
+import type { Key } from "@/lib/contract";
 import type { KeysLoader } from "../hooks/use-keys-loader";
-import { formatCount, formatCountOf } from "../../../lib/format-number";
+import { formatCount, formatCountOf } from "@/lib/format-number";
 import { exportFileName, isExportedColumn, keysToCsv, keysToJson, type UsageOf } from "../utils/export-keys";
 
 /** Saves a file through a temporary link: no server round trip, nothing kept after the click. */
@@ -34,9 +34,20 @@ export interface ExportPanelProps {
 }
 
 /** The open export panel: what the file will hold, and the buttons that make it (loaded on first open). */
-export function ExportPanelBody({ shownCount, shownKeys, usageOf, columns, now, loaded, hasMore, stale, loader }: ExportPanelProps) {
+export function ExportPanelBody({
+  shownCount,
+  shownKeys,
+  usageOf,
+  columns,
+  now,
+  loaded,
+  hasMore,
+  stale,
+  loader,
+}: ExportPanelProps) {
   const csvColumns = columns.filter(isExportedColumn);
-  const loading = loader.state.phase === "loading" || loader.state.phase === "rate-limited" || loader.state.phase === "offline";
+  const loading =
+    loader.state.phase === "loading" || loader.state.phase === "rate-limited" || loader.state.phase === "offline";
   const scope =
     shownCount === loaded
       ? `${formatCountOf(shownCount, "key")}, every key loaded`
@@ -44,8 +55,8 @@ export function ExportPanelBody({ shownCount, shownKeys, usageOf, columns, now, 
   return (
     <>
       <p>
-        <strong>Exports {scope}</strong>, in the table&apos;s order, with its columns ({csvColumns.map((id) => COLUMN_SPECS[id].label).join(", ")}
-        ; JSON has every field).
+        <strong>Exports {scope}</strong>, in the table&apos;s order, with its columns (
+        {csvColumns.map((id) => COLUMN_SPECS[id].label).join(", ")}; JSON has every field).
       </p>
       {hasMore && (
         <p className="keys-export__warning">
@@ -57,19 +68,31 @@ export function ExportPanelBody({ shownCount, shownKeys, usageOf, columns, now, 
           )}
         </p>
       )}
-      {stale && <p className="keys-export__warning">The list is not current (see above): the file holds the keys as last loaded.</p>}
+      {stale && (
+        <p className="keys-export__warning">
+          The list is not current (see above): the file holds the keys as last loaded.
+        </p>
+      )}
       <div className="keys-toolbar__export" role="group" aria-label="Export shown keys">
         <button
           type="button"
           className="button"
-          onClick={() => download(keysToCsv(shownKeys(), columns, now, usageOf()), "text/csv;charset=utf-8", exportFileName("csv", new Date()))}
+          onClick={() =>
+            download(
+              keysToCsv(shownKeys(), columns, now, usageOf()),
+              "text/csv;charset=utf-8",
+              exportFileName("csv", new Date()),
+            )
+          }
         >
           Export CSV
         </button>
         <button
           type="button"
           className="button"
-          onClick={() => download(keysToJson(shownKeys(), new Date()), "application/json", exportFileName("json", new Date()))}
+          onClick={() =>
+            download(keysToJson(shownKeys(), new Date()), "application/json", exportFileName("json", new Date()))
+          }
         >
           Export JSON
         </button>

@@ -1,11 +1,14 @@
 import { useId, useState } from "react";
-import { LateCodeBoundary } from "../../../components/late-code-boundary";
-import { retryableLazy } from "../../../lib/retryable-lazy";
+import { LateCodeBoundary } from "@/components/late-code-boundary";
+import { retryableLazy } from "@/lib/retryable-lazy";
 import type { ExportPanelProps } from "./export-panel-body";
 import "./export-buttons.css";
 
 // What the open panel holds (the CSV and JSON writers among it) loads on first open: not before the first row.
-const ExportPanelBody = retryableLazy(() => import("./export-panel-body"), (module) => module.ExportPanelBody);
+const ExportPanelBody = retryableLazy(
+  () => import("./export-panel-body"),
+  (module) => module.ExportPanelBody,
+);
 
 /**
  * Export what the table shows — its filter, its sort, its columns — and say exactly what that is: how many
@@ -16,7 +19,13 @@ export function ExportPanel(props: ExportPanelProps) {
   const panelId = useId();
   return (
     <div className="keys-export">
-      <button type="button" className="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((value) => !value)}>
+      <button
+        type="button"
+        className="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((value) => !value)}
+      >
         Export…
       </button>
       <section id={panelId} hidden={!open} className="keys-export__panel" aria-label="Export">

@@ -1,11 +1,11 @@
 import type { MouseEvent } from "react";
-import { CopyButton } from "../../../components/copy-button";
-import { SafeName } from "../../../components/safe-name";
-import { formatIsoTime, formatPastTime, formatUtcTime } from "../../../lib/format-time";
+import { CopyButton } from "@/components/copy-button";
+import { SafeName } from "@/components/safe-name";
+import { formatIsoTime, formatPastTime, formatUtcTime } from "@/lib/format-time";
 import type { ColumnId } from "../columns/column-specs";
-import type { Key } from "../../../lib/contract";
-import { formatCount } from "../../../lib/format-number";
-import { describeRefill } from "../../../lib/key-facts";
+import type { Key } from "@/lib/contract";
+import { formatCount } from "@/lib/format-number";
+import { describeRefill } from "@/lib/key-facts";
 import type { KeyUsage } from "../utils/usage";
 import { keyStatusBadges } from "./key-status-badge";
 import { relativeTime } from "./relative-time";
@@ -68,7 +68,11 @@ export function keyCell({ column, keyData, now, usage, compact, followLink }: Ce
     case "lastUsed":
       return keyData.lastUsedAt === undefined ? muted("Never") : exactTime(keyData.lastUsedAt, now);
     case "usage":
-      return usage === undefined ? <span className="usage-bar usage-bar--pending" aria-hidden="true" /> : <UsageBar usage={usage} />;
+      return usage === undefined ? (
+        <span className="usage-bar usage-bar--pending" aria-hidden="true" />
+      ) : (
+        <UsageBar usage={usage} />
+      );
     case "credits":
       return creditsText(keyData);
     case "externalId":
@@ -82,7 +86,9 @@ export function keyCell({ column, keyData, now, usage, compact, followLink }: Ce
     case "createdAt":
       return keyData.createdAt === undefined ? muted() : relativeTime(keyData.createdAt, now, true);
     case "expires":
-      return keyData.expires === undefined ? muted(compact ? "No expiry" : "Never") : relativeTime(keyData.expires, now, false);
+      return keyData.expires === undefined
+        ? muted(compact ? "No expiry" : "Never")
+        : relativeTime(keyData.expires, now, false);
   }
 }
 

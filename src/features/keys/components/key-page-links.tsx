@@ -14,7 +14,15 @@ export function KeyPageLinks({ children }: { children: ReactNode }) {
   const follow = useCallback(
     (event: MouseEvent<HTMLAnchorElement>) => {
       // As Link does: a plain left click stays in the app; with a modifier the browser opens a tab or a window.
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+      if (
+        event.defaultPrevented ||
+        event.button !== 0 ||
+        event.metaKey ||
+        event.altKey ||
+        event.ctrlKey ||
+        event.shiftKey
+      )
+        return;
       event.preventDefault();
       void navigate(event.currentTarget.pathname);
     },

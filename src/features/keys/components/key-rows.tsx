@@ -1,5 +1,5 @@
 import { memo } from "react";
-import type { Key } from "../../../lib/contract";
+import type { Key } from "@/lib/contract";
 import type { ColumnId } from "../columns/column-specs";
 import type { KeyUsage } from "../utils/usage";
 import { keyCell } from "./key-cells";
@@ -22,7 +22,9 @@ export const OVERSCAN = 10;
  * holds the rows in view (the virtualizer corrects it once it has measured, without a visible change).
  */
 export function windowRect(): { width: number; height: number } {
-  return typeof window === "undefined" ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight };
+  return typeof window === "undefined"
+    ? { width: 0, height: 0 }
+    : { width: window.innerWidth, height: window.innerHeight };
 }
 
 /**
@@ -56,7 +58,17 @@ export interface DrawnRow {
 }
 
 /** The table's body: as tall as all its rows, holding the drawn ones where they sit. */
-export function KeyRowsBody({ drawn, keys, rowHeight, columns, now, usage, compact, selected, onToggle }: KeyRowsProps & { drawn: readonly DrawnRow[] }) {
+export function KeyRowsBody({
+  drawn,
+  keys,
+  rowHeight,
+  columns,
+  now,
+  usage,
+  compact,
+  selected,
+  onToggle,
+}: KeyRowsProps & { drawn: readonly DrawnRow[] }) {
   return (
     <div role="rowgroup" className="keys-table__body" style={{ height: keys.length * rowHeight }}>
       {drawn.map(({ index, top }) => {
@@ -95,10 +107,26 @@ interface KeyRowProps {
   onToggle?: ((keyId: string, range: boolean) => void) | undefined;
 }
 
-const KeyRow = memo(function KeyRow({ keyData, index, top, columns, now, usage, compact, selected, onToggle }: KeyRowProps) {
+const KeyRow = memo(function KeyRow({
+  keyData,
+  index,
+  top,
+  columns,
+  now,
+  usage,
+  compact,
+  selected,
+  onToggle,
+}: KeyRowProps) {
   const followLink = useFollowKeyPageLink();
   return (
-    <div role="row" aria-rowindex={index + 2} aria-selected={selected} className="keys-table__row" style={{ transform: `translateY(${top}px)` }}>
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className="keys-table__row"
+      style={{ transform: `translateY(${top}px)` }}
+    >
       {onToggle !== undefined && (
         <div role="cell" className="keys-table__cell keys-table__cell--select">
           <input

@@ -1,4 +1,4 @@
-import type { Key } from "../../../lib/contract";
+import type { Key } from "@/lib/contract";
 import { statusLabels, type UsageTotals } from "../utils/key-status";
 
 /** A key's status badges, worst first; "Active" when nothing is wrong, "—" when the API sent no field to judge by. */

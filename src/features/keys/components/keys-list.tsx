@@ -1,10 +1,10 @@
 import { useMemo, useState, type ReactNode } from "react";
-import type { Connection } from "../../../lib/api/transport";
-import type { Key } from "../../../lib/contract";
-import { useElementWidth } from "../../../lib/hooks/use-element-width";
-import { useMediaQuery } from "../../../lib/hooks/use-media-query";
-import { useNow } from "../../../lib/hooks/use-now";
-import { useOnline } from "../../../lib/hooks/use-online";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
+import { useElementWidth } from "@/lib/hooks/use-element-width";
+import { useMediaQuery } from "@/lib/hooks/use-media-query";
+import { useNow } from "@/lib/hooks/use-now";
+import { useOnline } from "@/lib/hooks/use-online";
 import { useListKeys, type ListKeysParams } from "../api/list-keys";
 import { COMPACT_QUERY, estimatedListWidth, SELECT_COLUMN_WIDTH } from "../columns/keys-layout";
 import { useKeyFilter } from "../hooks/use-key-filter";
@@ -64,7 +64,14 @@ interface KeysListContentProps extends KeysListProps {
   pages: NonNullable<KeysQuery["data"]>["pages"];
 }
 
-function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderRefreshError, renderBulkActions }: KeysListContentProps) {
+function KeysListContent({
+  connection,
+  params = NO_PARAMS,
+  query,
+  pages,
+  renderRefreshError,
+  renderBulkActions,
+}: KeysListContentProps) {
   const selection = useKeySelection();
   // Checkboxes only once asked for: by default the table's width goes to its data columns.
   const [selecting, setSelecting] = useState(false);
@@ -107,12 +114,18 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
 
   const shown = model.rows;
   // Every loaded key selected, shown or hidden by a filter: the bulk actions act on them all and say how many are hidden.
-  const selectedKeys = useMemo(() => keys.filter((key) => selection.selected.has(key.keyId)), [keys, selection.selected]);
+  const selectedKeys = useMemo(
+    () => keys.filter((key) => selection.selected.has(key.keyId)),
+    [keys, selection.selected],
+  );
   const shownSelected = shown.filter((key) => selection.selected.has(key.keyId)).length;
   const narrowed = filter.filtering || model.statusFilter.length > 0;
   const stale = !online || (query.isError && !query.isFetching);
   const failedAction = query.isFetchNextPageError ? "load-more" : "refresh";
-  const failure = query.isError && !query.isFetching && !paging.loading && (
+  const failure =
+    query.isError &&
+    !query.isFetching &&
+    !paging.loading &&
     renderRefreshError({
       error: query.error,
       action: failedAction,
@@ -121,9 +134,10 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
         else if (loader.state.phase === "failed") void loader.resume();
         else void loader.start("more");
       },
-    })
+    });
+  const refreshButton = (
+    <RefreshButton refreshing={query.isRefetching} waitSeconds={rateLimit.waitSeconds} onRefresh={refresher.refresh} />
   );
-  const refreshButton = <RefreshButton refreshing={query.isRefetching} waitSeconds={rateLimit.waitSeconds} onRefresh={refresher.refresh} />;
   // Keyed, and in both views below (the same root div): a bulk delete of every key, refreshed while its result is
   // open, switches to "no keys yet", and the bar must stay mounted there with the result it holds.
   const selectionBar = selectable && (
@@ -158,7 +172,9 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
           filter.setText(value);
           if (loader.state.phase !== "idle" && loader.state.purpose === "search") loader.reset();
         }}
-        count={lookup.found === undefined ? countText(keys.length, shown.length, narrowed, hasNextPage) : FOUND_BY_ID_COUNT}
+        count={
+          lookup.found === undefined ? countText(keys.length, shown.length, narrowed, hasNextPage) : FOUND_BY_ID_COUNT
+        }
         stale={stale}
       >
         {renderBulkActions !== undefined && (
@@ -191,10 +207,19 @@ function KeysListContent({ connection, params = NO_PARAMS, query, pages, renderR
 
       {!online && <OfflineNotice loadedAt={query.dataUpdatedAt} refreshQueued={refresher.queued} />}
       {usageForbidden && <UsageForbiddenNotice />}
-      {usage.isError && !usageForbidden && <UsageErrorNotice message={usage.error.message} onRetry={() => void usage.refetch()} />}
+      {usage.isError && !usageForbidden && (
+        <UsageErrorNotice message={usage.error.message} onRetry={() => void usage.refetch()} />
+      )}
       {lookup.found !== undefined && <FoundByIdNotice loaded={keys.length} />}
 
-      <StatusFilter model={model} loaded={keys.length} filter={filter.query} hasMore={hasNextPage} onLoadAll={() => void loader.start("all")} loading={paging.loading} />
+      <StatusFilter
+        model={model}
+        loaded={keys.length}
+        filter={filter.query}
+        hasMore={hasNextPage}
+        onLoadAll={() => void loader.start("all")}
+        loading={paging.loading}
+      />
 
       {sort.byUsage && <UsageSortNote totals={sort.usageTotals} hasMore={hasNextPage} />}
 
@@ -256,10 +281,12 @@ const NO_PARAMS: ListKeysParams = {};
 function useUniqueKeys(pages: readonly { keys: readonly Key[] }[]): readonly Key[] {
   return useMemo(() => {
     const seen = new Set<string>();
-    return pages.flatMap((page) => page.keys).filter((key) => {
-      if (seen.has(key.keyId)) return false;
-      seen.add(key.keyId);
-      return true;
-    });
+    return pages
+      .flatMap((page) => page.keys)
+      .filter((key) => {
+        if (seen.has(key.keyId)) return false;
+        seen.add(key.keyId);
+        return true;
+      });
   }, [pages]);
 }

@@ -1,9 +1,12 @@
-import { CopyButton } from "../../../components/copy-button";
-import { formatCount } from "../../../lib/format-number";
-import { createRootKeyCommand, READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "../../../lib/contract";
-import { formatUtcTime } from "../../../lib/format-time";
+import { CopyButton } from "@/components/copy-button";
+import { formatCount } from "@/lib/format-number";
+import { createRootKeyCommand, READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "@/lib/contract";
+import { formatUtcTime } from "@/lib/format-time";
 
-const ANALYTICS_ROOT_KEY_COMMAND = createRootKeyCommand({ name: "keyscope", permissions: [READ_KEYS_PERMISSION, READ_ANALYTICS_PERMISSION] });
+const ANALYTICS_ROOT_KEY_COMMAND = createRootKeyCommand({
+  name: "keyscope",
+  permissions: [READ_KEYS_PERMISSION, READ_ANALYTICS_PERMISSION],
+});
 
 interface OfflineNoticeProps {
   /** When the keys shown were loaded (ms since the epoch). */
@@ -14,9 +17,11 @@ interface OfflineNoticeProps {
 export function OfflineNotice({ loadedAt, refreshQueued }: OfflineNoticeProps) {
   return (
     <p className="keys-notice keys-notice--offline" role="status">
-      <strong>You are offline.</strong> The keys below were loaded at {formatUtcTime(loadedAt)}{" "}
-      and may have changed since.{" "}
-      {refreshQueued ? "Keyscope will refresh them as soon as the connection is back." : "They refresh when the connection is back."}
+      <strong>You are offline.</strong> The keys below were loaded at {formatUtcTime(loadedAt)} and may have changed
+      since.{" "}
+      {refreshQueued
+        ? "Keyscope will refresh them as soon as the connection is back."
+        : "They refresh when the connection is back."}
     </p>
   );
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { listKeysPaths } from "../../../lib/contract";
+import { listKeysPaths } from "@/lib/contract";
 import "./keys.css";
 
 /** The Keys page's heading and frame; the list (or the panel that replaces it) goes inside. */
@@ -23,7 +23,11 @@ export function KeysPageShell({
           {actions}
         </div>
         <p className="keys-page__source">
-          From <code>POST {baseUrl === "" ? "" : baseUrl}{listKeysPaths(apiId)[0]}</code>
+          From{" "}
+          <code>
+            POST {baseUrl === "" ? "" : baseUrl}
+            {listKeysPaths(apiId)[0]}
+          </code>
         </p>
       </div>
       {children}

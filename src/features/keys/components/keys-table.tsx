@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from "react";
-import { CopyFeedbackGroup } from "../../../components/copy-button";
-import { RetryLoadButton } from "../../../components/retry-load-button";
-import { useLateCode } from "../../../lib/hooks/use-late-code";
-import { retryableLazy, type CodeStatus } from "../../../lib/retryable-lazy";
+import { CopyFeedbackGroup } from "@/components/copy-button";
+import { RetryLoadButton } from "@/components/retry-load-button";
+import { useLateCode } from "@/lib/hooks/use-late-code";
+import { retryableLazy, type CodeStatus } from "@/lib/retryable-lazy";
 import { COLUMN_SPECS } from "../columns/column-specs";
 import type { KeyUsage } from "../utils/usage";
 import type { KeysTableModel } from "../hooks/use-keys-table";
@@ -22,7 +22,10 @@ const COMPACT_ROW_HEIGHT = 128;
  * screen: until it is here, the body holds the rows a window shows at the top; then it says which rows the same
  * body holds.
  */
-const VirtualRowPositions = retryableLazy(() => import("./virtual-key-rows"), (module) => module.VirtualRowPositions);
+const VirtualRowPositions = retryableLazy(
+  () => import("./virtual-key-rows"),
+  (module) => module.VirtualRowPositions,
+);
 
 interface KeysTableProps {
   model: KeysTableModel;
@@ -40,7 +43,6 @@ interface KeysTableProps {
   selection?: KeySelection | undefined;
 }
 
-
 export function KeysTable(props: KeysTableProps) {
   // A new layout is a new virtualizer: row heights are fixed per layout, never re-measured.
   // One navigate for every row's link, one live region and one feedback timer for every row's copy button.
@@ -54,7 +56,16 @@ export function KeysTable(props: KeysTableProps) {
   );
 }
 
-function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scrollResetKey, compact, selection }: KeysTableProps) {
+function ScrollingKeysTable({
+  model,
+  now,
+  usage,
+  onNearEnd,
+  onKeysInView,
+  scrollResetKey,
+  compact,
+  selection,
+}: KeysTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualCode = useLateCode(VirtualRowPositions);
   const { rows: keys, shownColumns: columns } = model;
@@ -74,10 +85,18 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
   // Stable while the rows are: a click re-renders the rows, scrolling does not.
   const shownIds = useMemo(() => keys.map((key) => key.keyId), [keys]);
   const toggle = selection?.toggle;
-  const onToggle = useMemo(() => (toggle === undefined ? undefined : (keyId: string, range: boolean) => toggle(keyId, range, shownIds)), [toggle, shownIds]);
+  const onToggle = useMemo(
+    () => (toggle === undefined ? undefined : (keyId: string, range: boolean) => toggle(keyId, range, shownIds)),
+    [toggle, shownIds],
+  );
   const style = {
-    "--keys-columns": [...(selection === undefined || compact ? [] : [`${SELECT_WIDTH}px`]), ...columns.map((column) => COLUMN_SPECS[column].width)].join(" "),
-    "--keys-min-width": compact ? "0px" : `${selectWidth + columns.reduce((sum, column) => sum + COLUMN_SPECS[column].minWidth, 0)}px`,
+    "--keys-columns": [
+      ...(selection === undefined || compact ? [] : [`${SELECT_WIDTH}px`]),
+      ...columns.map((column) => COLUMN_SPECS[column].width),
+    ].join(" "),
+    "--keys-min-width": compact
+      ? "0px"
+      : `${selectWidth + columns.reduce((sum, column) => sum + COLUMN_SPECS[column].minWidth, 0)}px`,
     "--keys-row-height": `${rowHeight}px`,
   } as CSSProperties;
   const rowProps = { keys, rowHeight, columns, now, usage, compact, selected: selection?.selected, onToggle };
@@ -87,13 +106,14 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
     <>
       {virtualCode === "failed" && (
         <p className="keys-table__code-failed" role="alert">
-          Only the first {firstRows.length} keys can be shown: the table&apos;s scrolling code could not be loaded from the server.{" "}
-          <RetryLoadButton />
+          Only the first {firstRows.length} keys can be shown: the table&apos;s scrolling code could not be loaded from
+          the server. <RetryLoadButton />
         </p>
       )}
       {model.sortingCodeFailed && (
         <p className="keys-table__code-failed" role="alert">
-          The keys cannot be sorted: the table&apos;s sorting code could not be loaded from the server. <RetryLoadButton />
+          The keys cannot be sorted: the table&apos;s sorting code could not be loaded from the server.{" "}
+          <RetryLoadButton />
         </p>
       )}
       <div
@@ -127,7 +147,11 @@ function ScrollingKeysTable({ model, now, usage, onNearEnd, onKeysInView, scroll
                     aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
                     aria-busy={awaited || undefined}
                   >
-                    <button type="button" className="keys-table__sort" onClick={(event) => model.toggleSort(id, event.shiftKey)}>
+                    <button
+                      type="button"
+                      className="keys-table__sort"
+                      onClick={(event) => model.toggleSort(id, event.shiftKey)}
+                    >
                       {COLUMN_SPECS[id].label}
                       {/* Said by aria-busy; hidden so that the header's name stays the column's. */}
                       {awaited ? (
@@ -169,7 +193,15 @@ interface KeyRowsInViewProps extends KeyRowsProps, ScrollerProps {
  * either way: the virtualizer's arrival moves rows and adds its overscan, never unmounts and draws the rows again.
  * Its own component, so that scrolling renders this and not the header.
  */
-function KeyRowsInView({ firstRows, virtualCode, scrollRef, headerHeight, onNearEnd, onKeysInView, ...rows }: KeyRowsInViewProps) {
+function KeyRowsInView({
+  firstRows,
+  virtualCode,
+  scrollRef,
+  headerHeight,
+  onNearEnd,
+  onKeysInView,
+  ...rows
+}: KeyRowsInViewProps) {
   const [virtualRows, setVirtualRows] = useState<readonly DrawnRow[] | null>(null);
   const virtual = virtualCode === "loaded";
   return (

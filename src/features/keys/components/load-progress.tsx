@@ -1,5 +1,5 @@
-import { Spinner } from "../../../components/spinner";
-import { formatCountOf } from "../../../lib/format-number";
+import { Spinner } from "@/components/spinner";
+import { formatCountOf } from "@/lib/format-number";
 import type { LoadPurpose, LoadState } from "../hooks/use-keys-loader";
 
 interface LoadProgressProps {
@@ -13,7 +13,6 @@ interface LoadProgressProps {
   onStop: () => void;
   onContinue: () => void;
 }
-
 
 function goal(purpose: LoadPurpose, filter: string, reloading: number): string {
   switch (purpose) {
@@ -37,10 +36,16 @@ function goal(purpose: LoadPurpose, filter: string, reloading: number): string {
 export function LoadProgress({ state, loaded, secondsLeft, filter, reloading, onStop, onContinue }: LoadProgressProps) {
   if (state.phase === "idle" || (state.phase === "loading" && state.purpose === "more")) return null;
   if (state.phase === "done" || state.phase === "failed") {
-    if (state.phase === "failed" || (state.purpose !== "all" && state.purpose !== "export" && state.purpose !== "refresh")) return null;
+    if (
+      state.phase === "failed" ||
+      (state.purpose !== "all" && state.purpose !== "export" && state.purpose !== "refresh")
+    )
+      return null;
     return (
       <p className="keys-progress" role="status">
-        {state.purpose === "refresh" ? `${formatCountOf(loaded, "key")} refreshed.` : `All ${formatCountOf(loaded, "key")} loaded.`}
+        {state.purpose === "refresh"
+          ? `${formatCountOf(loaded, "key")} refreshed.`
+          : `All ${formatCountOf(loaded, "key")} loaded.`}
       </p>
     );
   }

@@ -1,4 +1,4 @@
-import { formatIsoTime, formatPastTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
+import { formatIsoTime, formatPastTime, formatRelativeTime, formatUtcTime } from "@/lib/format-time";
 
 /** "3 days ago", with the exact instant on hover and for machines; `past` for what has happened (`formatPastTime`). */
 export function relativeTime(time: number, now: number, past: boolean) {

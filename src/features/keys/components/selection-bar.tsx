@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from "react";
-import { formatCount } from "../../../lib/format-number";
+import { formatCount } from "@/lib/format-number";
 
 interface SelectionBarProps {
   /** How many loaded keys are selected, shown or not. */
@@ -19,7 +19,15 @@ interface SelectionBarProps {
  * While selecting: how many keys are selected (and how many of them the filters hide), "Select all N shown" as a
  * button (a phone's cards have no header checkbox), Clear, and the bulk actions (from the first key selected on).
  */
-export function SelectionBar({ selectedCount, hiddenCount, shownCount, shownSelected, onSelectAllShown, onClear, children }: SelectionBarProps) {
+export function SelectionBar({
+  selectedCount,
+  hiddenCount,
+  shownCount,
+  shownSelected,
+  onSelectAllShown,
+  onClear,
+  children,
+}: SelectionBarProps) {
   // Once shown, the actions stay (with no keys when none is selected): what they show, a bulk delete's result, must
   // not vanish when its keys leave the selection because a refresh no longer lists them.
   const [actionsShown, setActionsShown] = useState(selectedCount > 0);
@@ -27,8 +35,12 @@ export function SelectionBar({ selectedCount, hiddenCount, shownCount, shownSele
   return (
     <div className="keys-selection" role="group" aria-label="Selected keys">
       <p className="keys-selection__count" role="status">
-        {selectedCount === 0 ? "No keys selected" : `${formatCount(selectedCount)} ${selectedCount === 1 ? "key" : "keys"} selected`}
-        {hiddenCount > 0 && <span className="keys-selection__hidden">{` · ${formatCount(hiddenCount)} of them hidden by the filters`}</span>}
+        {selectedCount === 0
+          ? "No keys selected"
+          : `${formatCount(selectedCount)} ${selectedCount === 1 ? "key" : "keys"} selected`}
+        {hiddenCount > 0 && (
+          <span className="keys-selection__hidden">{` · ${formatCount(hiddenCount)} of them hidden by the filters`}</span>
+        )}
       </p>
       {shownSelected < shownCount && (
         <button type="button" className="button button--small" onClick={onSelectAllShown}>

@@ -53,11 +53,13 @@ export function SortControl({ model }: { model: KeysTableModel }) {
             value={current.desc ? "desc" : "asc"}
             onChange={(event) => model.sortBy({ id: column, desc: event.target.value === "desc" })}
           >
-            {(DIRECTIONS[column].first === "desc" ? (["desc", "asc"] as const) : (["asc", "desc"] as const)).map((direction) => (
-              <option key={direction} value={direction}>
-                {DIRECTIONS[column][direction]}
-              </option>
-            ))}
+            {(DIRECTIONS[column].first === "desc" ? (["desc", "asc"] as const) : (["asc", "desc"] as const)).map(
+              (direction) => (
+                <option key={direction} value={direction}>
+                  {DIRECTIONS[column][direction]}
+                </option>
+              ),
+            )}
           </select>
         </>
       )}

@@ -1,4 +1,4 @@
-import { formatCount } from "../../../lib/format-number";
+import { formatCount } from "@/lib/format-number";
 import { statusCountScope } from "../utils/key-view";
 import { offeredFacets, STATUS_LABELS, type StatusFacet } from "../utils/key-status";
 import type { KeysTableModel } from "../hooks/use-keys-table";
@@ -23,7 +23,9 @@ export function StatusFilter({ model, loaded, filter, hasMore, loading, onLoadAl
   const offered = offeredFacets(counts, selected);
   if (offered.length === 0) return null;
   const toggle = (facet: StatusFacet) =>
-    model.setStatusFilter(selected.includes(facet) ? selected.filter((value) => value !== facet) : [...selected, facet]);
+    model.setStatusFilter(
+      selected.includes(facet) ? selected.filter((value) => value !== facet) : [...selected, facet],
+    );
   return (
     <div className="keys-status-filter" role="group" aria-label="Filter by status">
       <span className="keys-status-filter__label">Status</span>
@@ -35,12 +37,11 @@ export function StatusFilter({ model, loaded, filter, hasMore, loading, onLoadAl
           aria-pressed={selected.includes(facet)}
           onClick={() => toggle(facet)}
         >
-          {STATUS_LABELS[facet]} <span className="keys-status-filter__count">{formatCount(counts.get(facet) ?? 0)}</span>
+          {STATUS_LABELS[facet]}{" "}
+          <span className="keys-status-filter__count">{formatCount(counts.get(facet) ?? 0)}</span>
         </button>
       ))}
-      <span className="keys-status-filter__scope">
-        {statusCountScope(model.countedKeys, loaded, filter, hasMore)}
-      </span>
+      <span className="keys-status-filter__scope">{statusCountScope(model.countedKeys, loaded, filter, hasMore)}</span>
       {hasMore && !loading && (
         <button type="button" className="button button--small" onClick={onLoadAll}>
           Load all keys

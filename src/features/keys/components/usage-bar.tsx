@@ -28,13 +28,26 @@ export const UsageBar = memo(function UsageBar({ usage }: { usage: KeyUsage }) {
     return { x, validHeight, refusedHeight };
   });
   const empty = barsPath(bars.map(({ x }) => [x, HEIGHT - 1, 1] as const));
-  const valid = barsPath(bars.filter((bar) => bar.validHeight > 0).map(({ x, validHeight }) => [x, HEIGHT - validHeight, validHeight] as const));
+  const valid = barsPath(
+    bars
+      .filter((bar) => bar.validHeight > 0)
+      .map(({ x, validHeight }) => [x, HEIGHT - validHeight, validHeight] as const),
+  );
   const refused = barsPath(
-    bars.filter((bar) => bar.refusedHeight > 0).map(({ x, validHeight, refusedHeight }) => [x, HEIGHT - validHeight - refusedHeight, refusedHeight] as const),
+    bars
+      .filter((bar) => bar.refusedHeight > 0)
+      .map(({ x, validHeight, refusedHeight }) => [x, HEIGHT - validHeight - refusedHeight, refusedHeight] as const),
   );
   return (
     <span className="usage-bar" title={text}>
-      <svg className="usage-bar__chart" viewBox={`0 0 ${width} ${HEIGHT}`} width={width} height={HEIGHT} preserveAspectRatio="none" aria-hidden="true">
+      <svg
+        className="usage-bar__chart"
+        viewBox={`0 0 ${width} ${HEIGHT}`}
+        width={width}
+        height={HEIGHT}
+        preserveAspectRatio="none"
+        aria-hidden="true"
+      >
         <path className="usage-bar__empty" d={empty} />
         {valid !== "" && <path className="usage-bar__valid" d={valid} />}
         {refused !== "" && <path className="usage-bar__refused" d={refused} />}

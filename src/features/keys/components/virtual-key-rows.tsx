@@ -1,6 +1,6 @@
 import { elementScroll, observeElementRect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { useEffect, useEffectEvent, useLayoutEffect, useRef, type RefObject } from "react";
-import type { Key } from "../../../lib/contract";
+import type { Key } from "@/lib/contract";
 import { OVERSCAN, windowRect, type DrawnRow } from "./key-rows";
 
 /** Start loading the next page this many rows before the end. */
@@ -27,7 +27,11 @@ const scrolledOnce = new WeakSet<ScrollerVirtualizer>();
  * The virtualizer's own scroll, except its first: when it mounts it scrolls the scroller to the top, where it
  * already is, and that scrollTo would force a layout in React's commit.
  */
-function scrollScroller(offset: number, options: { adjustments?: number; behavior?: ScrollBehavior }, instance: ScrollerVirtualizer): void {
+function scrollScroller(
+  offset: number,
+  options: { adjustments?: number; behavior?: ScrollBehavior },
+  instance: ScrollerVirtualizer,
+): void {
   const first = !scrolledOnce.has(instance);
   scrolledOnce.add(instance);
   if (first && offset + (options.adjustments ?? 0) === 0) return;
@@ -58,7 +62,15 @@ interface VirtualRowPositionsProps extends ScrollerProps {
  * keys renders only the rows it brings in. Draws nothing itself: the table's one body draws what it is told, so
  * this code's arrival after the first rows (keys-table.tsx) moves rows and adds some, never draws them again.
  */
-export function VirtualRowPositions({ keys, rowHeight, scrollRef, headerHeight, onNearEnd, onKeysInView, onDrawn }: VirtualRowPositionsProps) {
+export function VirtualRowPositions({
+  keys,
+  rowHeight,
+  scrollRef,
+  headerHeight,
+  onNearEnd,
+  onKeysInView,
+  onDrawn,
+}: VirtualRowPositionsProps) {
   // The virtualizer re-renders this component itself on scroll; nothing here is memoized by a compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -93,7 +105,10 @@ export function VirtualRowPositions({ keys, rowHeight, scrollRef, headerHeight, 
   // Counted from the window, not the scroller: the set stays the same when the scroller is measured after the
   // first commit, so one query is asked, not two.
   const firstInView = virtualizer.range?.startIndex ?? 0;
-  const keysInView = keys.slice(Math.max(0, firstInView - OVERSCAN), firstInView + Math.ceil(windowRect().height / rowHeight) + OVERSCAN);
+  const keysInView = keys.slice(
+    Math.max(0, firstInView - OVERSCAN),
+    firstInView + Math.ceil(windowRect().height / rowHeight) + OVERSCAN,
+  );
   const idsInView = scrolling ? null : keysInView.map((key) => key.keyId).join(" ");
   useEffect(() => {
     if (idsInView !== null && onKeysInView) onKeysInView(idsInView === "" ? [] : idsInView.split(" "));

@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo, useState } from "react";
-import type { Key } from "../../../lib/contract";
+import type { Key } from "@/lib/contract";
 import { filterKeys } from "../utils/key-view";
 
 /**

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
-import type { Connection } from "../../../lib/api/transport";
-import type { Key } from "../../../lib/contract";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
 import { isKeyNotFound, lookupUnavailable, useKeyLookup } from "../api/get-key";
 import { exactKeyId } from "../utils/key-view";
 

@@ -33,7 +33,10 @@ export function useKeySelection(): KeySelection {
     });
     anchor.current = keyId;
   }, []);
-  const add = useCallback((keyIds: readonly string[]) => setSelected((previous) => new Set([...previous, ...keyIds])), []);
+  const add = useCallback(
+    (keyIds: readonly string[]) => setSelected((previous) => new Set([...previous, ...keyIds])),
+    [],
+  );
   const remove = useCallback((keyIds: readonly string[]) => {
     const removed = new Set(keyIds);
     setSelected((previous) => new Set([...previous].filter((keyId) => !removed.has(keyId))));

@@ -1,7 +1,7 @@
 import type { InfiniteData, InfiniteQueryObserverResult } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { KeysPage } from "../../../lib/api/list-keys";
-import { ApiError, NetworkError } from "../../../lib/api-errors";
+import type { KeysPage } from "@/lib/api/list-keys";
+import { ApiError, NetworkError } from "@/lib/api-errors";
 
 /**
  * Loading pages after the first, one after another, until a goal is met or there are none left: for
@@ -56,7 +56,9 @@ export function useKeysLoader(fetchNextPage: NextPage): KeysLoader {
   const stop = useCallback(() => {
     running.current?.abort();
     running.current = null;
-    setState((current) => ("purpose" in current && current.phase !== "done" ? { phase: "stopped", purpose: current.purpose } : current));
+    setState((current) =>
+      "purpose" in current && current.phase !== "done" ? { phase: "stopped", purpose: current.purpose } : current,
+    );
   }, []);
 
   const start = useCallback(
@@ -107,10 +109,13 @@ export function useKeysLoader(fetchNextPage: NextPage): KeysLoader {
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(true);
+      },
+      Math.max(0, ms),
+    );
     const onAbort = () => {
       clearTimeout(timer);
       resolve(false);

@@ -1,7 +1,7 @@
 import type { SortingState } from "@tanstack/table-core";
 import { useMemo, useState } from "react";
-import type { Connection } from "../../../lib/api/transport";
-import type { Key } from "../../../lib/contract";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
 import { useUsageTotals } from "../api/get-usage-totals";
 
 /** The table's sort. Sorting by usage asks for every loaded key's total (never sorts the rows in view alone). */

@@ -1,11 +1,11 @@
 import type { SortingState } from "@tanstack/table-core";
 import { useMemo, useRef, useState } from "react";
-import { useLateCode } from "../../../lib/hooks/use-late-code";
-import { retryableModule } from "../../../lib/retryable-lazy";
+import { useLateCode } from "@/lib/hooks/use-late-code";
+import { retryableModule } from "@/lib/retryable-lazy";
 import { saveColumnVisibility, type ColumnVisibility } from "../columns/column-preferences";
 import { fitChosenColumns, initialColumnChoice, offeredColumns } from "../columns/column-choice";
 import { presentColumns, type ColumnId } from "../columns/column-specs";
-import type { Key } from "../../../lib/contract";
+import type { Key } from "@/lib/contract";
 import type * as KeySorting from "../columns/key-sorting";
 import { countStatuses, statusFacets, type StatusFacet } from "../utils/key-status";
 
@@ -40,7 +40,10 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
   // One pass for the filter's counts and one for the filter, with no state kept per key.
   const statusCounts = useMemo(() => countStatuses(keys, now), [keys, now]);
   const filtered = useMemo(
-    () => (statusFilter.length === 0 ? keys : keys.filter((key) => statusFacets(key, now).some((facet) => statusFilter.includes(facet)))),
+    () =>
+      statusFilter.length === 0
+        ? keys
+        : keys.filter((key) => statusFacets(key, now).some((facet) => statusFilter.includes(facet))),
     [keys, now, statusFilter],
   );
   const [chosen, setChosen] = useState<ColumnVisibility>(initialColumnChoice);
@@ -75,7 +78,10 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
   const [awaitedColumn, setAwaitedColumn] = useState<{ column: ColumnId | null } | null>(null);
 
   /** Changes the sort once its code is here (at once, unless the first rows came a moment ago). */
-  const changeSorting = (column: ColumnId | null, change: (code: typeof KeySorting, previous: SortingState) => SortingState) => {
+  const changeSorting = (
+    column: ColumnId | null,
+    change: (code: typeof KeySorting, previous: SortingState) => SortingState,
+  ) => {
     const loaded = SortingCode.loaded();
     if (loaded !== undefined) return onSortingChange((previous) => change(loaded, previous));
     // The code could not be loaded: the table says so, with Retry (sortingCodeFailed).
@@ -110,9 +116,11 @@ export function useKeysTable(keys: readonly Key[], options: Options) {
       return entry === undefined ? false : entry.desc ? "desc" : "asc";
     },
     /** A click on a column's header: its first direction, the other, then unsorted; with `multi` (Shift), added to the sort. */
-    toggleSort: (id: ColumnId, multi: boolean) => changeSorting(id, (code, previous) => code.toggledSorting(filtered, previous, id, multi, inputs)),
+    toggleSort: (id: ColumnId, multi: boolean) =>
+      changeSorting(id, (code, previous) => code.toggledSorting(filtered, previous, id, multi, inputs)),
     /** Sorts by one column, or by none (the loaded order). */
-    sortBy: (next: { id: ColumnId; desc: boolean } | null) => changeSorting(next?.id ?? null, () => (next === null ? [] : [next])),
+    sortBy: (next: { id: ColumnId; desc: boolean } | null) =>
+      changeSorting(next?.id ?? null, () => (next === null ? [] : [next])),
     /** A sort asked for while its code is on its way (by that column, or back to the loaded order), or null. */
     awaitedSort: awaitedColumn,
     /** The sorting code could not be loaded (until the next try): the keys stay in the loaded order. */

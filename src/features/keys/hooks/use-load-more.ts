@@ -15,7 +15,16 @@ interface Options {
 }
 
 /** "Load more": by the button, and by scrolling to the end. */
-export function useLoadMore({ loader, hasNextPage, isFetchingNextPage, nextPageFailed, filtering, online, waitSeconds, queueUntilOnline }: Options) {
+export function useLoadMore({
+  loader,
+  hasNextPage,
+  isFetchingNextPage,
+  nextPageFailed,
+  filtering,
+  online,
+  waitSeconds,
+  queueUntilOnline,
+}: Options) {
   const { state } = loader;
   const loading = state.phase === "loading" || state.phase === "rate-limited" || state.phase === "offline";
   const canLoad = hasNextPage && online && waitSeconds === null;

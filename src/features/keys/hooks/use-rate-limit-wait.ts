@@ -1,5 +1,5 @@
-import { ApiError } from "../../../lib/api-errors";
-import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
+import { ApiError } from "@/lib/api-errors";
+import { useSecondsUntil } from "@/lib/hooks/use-seconds-until";
 import type { LoadState } from "./use-keys-loader";
 
 /**

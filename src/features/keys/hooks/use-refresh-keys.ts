@@ -1,8 +1,8 @@
 import { useQueryClient, type InfiniteData } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
-import type { KeysPage } from "../../../lib/api/list-keys";
-import type { Connection } from "../../../lib/api/transport";
-import { useBackOnline } from "../../../lib/hooks/use-back-online";
+import type { KeysPage } from "@/lib/api/list-keys";
+import type { Connection } from "@/lib/api/transport";
+import { useBackOnline } from "@/lib/hooks/use-back-online";
 import { listKeysQueryKey, type ListKeysParams } from "../api/list-keys";
 import type { KeysLoader } from "./use-keys-loader";
 
@@ -45,7 +45,11 @@ export function useRefreshKeys({ connection, params, refetch, loader, online }: 
       setQueued(true);
       return;
     }
-    const unfinished = loadState.phase !== "idle" && loadState.purpose === "refresh" && loadState.phase !== "done" && loadState.phase !== "stopped";
+    const unfinished =
+      loadState.phase !== "idle" &&
+      loadState.purpose === "refresh" &&
+      loadState.phase !== "done" &&
+      loadState.phase !== "stopped";
     resetLoading();
     const queryKey = listKeysQueryKey(connection, params);
     const current = queryClient.getQueryData<InfiniteData<KeysPage, unknown>>(queryKey);

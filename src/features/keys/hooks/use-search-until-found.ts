@@ -1,5 +1,5 @@
 import { useCallback, useEffect } from "react";
-import type { KeysPage } from "../../../lib/api/list-keys";
+import type { KeysPage } from "@/lib/api/list-keys";
 import { filterKeys } from "../utils/key-view";
 import type { KeyIdLookup } from "./use-key-id-lookup";
 import type { KeysLoader } from "./use-keys-loader";
@@ -20,7 +20,11 @@ interface Options {
  */
 export function useSearchUntilFound({ query, matchCount, hasNextPage, online, lookup, loader }: Options) {
   const searchGoal = useCallback(
-    (pages: readonly KeysPage[]) => filterKeys(pages.flatMap((page) => page.keys), query).length > 0,
+    (pages: readonly KeysPage[]) =>
+      filterKeys(
+        pages.flatMap((page) => page.keys),
+        query,
+      ).length > 0,
     [query],
   );
   const keepSearching =

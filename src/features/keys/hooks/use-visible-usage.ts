@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
-import type { Connection } from "../../../lib/api/transport";
+import type { Connection } from "@/lib/api/transport";
 import { cachedUsageTotals, isAnalyticsForbidden, useKeysUsage } from "../api/get-keys-usage";
 
 /** Usage: one analytics query for the rows in view, asked once they are painted and scrolling has settled. */

@@ -3,7 +3,7 @@
  * and JSON. Pure, so the quoting and the formula neutralising are tested without a browser.
  */
 import type { ColumnId } from "../columns/column-specs";
-import type { Key } from "../../../lib/contract";
+import type { Key } from "@/lib/contract";
 import { statusLabels, type UsageTotals } from "./key-status";
 
 /** Spreadsheet programs on Windows read a CSV as UTF-8 only when it starts with this. */
@@ -30,18 +30,25 @@ function isoOrEmpty(ms: number | undefined): string {
 export type UsageOf = (keyId: string) => UsageTotals | undefined;
 
 /** Each table column as CSV: its header and its value. The usage bars are not exported (they cover only the rows seen). */
-const CSV_COLUMNS: Record<Exclude<ColumnId, "usage">, { header: string; value: (key: Key, now: number, usageOf: UsageOf) => string }> = {
+const CSV_COLUMNS: Record<
+  Exclude<ColumnId, "usage">,
+  { header: string; value: (key: Key, now: number, usageOf: UsageOf) => string }
+> = {
   name: { header: "name", value: (key) => key.name ?? "" },
   keyId: { header: "keyId", value: (key) => key.keyId },
   start: { header: "start", value: (key) => key.start ?? "" },
   status: {
     header: "status",
-    value: (key, now, usageOf) => statusLabels(key, now, usageOf(key.keyId)).map(({ label }) => label).join("; "),
+    value: (key, now, usageOf) =>
+      statusLabels(key, now, usageOf(key.keyId))
+        .map(({ label }) => label)
+        .join("; "),
   },
   lastUsed: { header: "lastUsedAt", value: (key) => isoOrEmpty(key.lastUsedAt) },
   credits: {
     header: "creditsRemaining",
-    value: (key) => (key.credits === undefined ? "" : key.credits.remaining === null ? "unlimited" : String(key.credits.remaining)),
+    value: (key) =>
+      key.credits === undefined ? "" : key.credits.remaining === null ? "unlimited" : String(key.credits.remaining),
   },
   externalId: { header: "externalId", value: (key) => key.identity?.externalId ?? "" },
   createdAt: { header: "createdAt", value: (key) => isoOrEmpty(key.createdAt) },
@@ -56,7 +63,12 @@ export function isExportedColumn(column: ColumnId): column is Exclude<ColumnId, 
  * A byte-order mark, the header row and one row per key, in the given columns; CRLF line ends as RFC 4180 has them.
  * The status column holds what the table shows, the statuses from usage included where `usageOf` has it.
  */
-export function keysToCsv(keys: readonly Key[], columns: readonly ColumnId[], now: number, usageOf: UsageOf = () => undefined): string {
+export function keysToCsv(
+  keys: readonly Key[],
+  columns: readonly ColumnId[],
+  now: number,
+  usageOf: UsageOf = () => undefined,
+): string {
   const exported = columns.filter(isExportedColumn).map((column) => CSV_COLUMNS[column]);
   const lines = [
     exported.map((column) => column.header).join(","),

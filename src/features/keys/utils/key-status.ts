@@ -1,4 +1,4 @@
-import type { Key } from "../../../lib/contract";
+import type { Key } from "@/lib/contract";
 
 /**
  * A key's status as badges: what its fields say (disabled, expired, expiring, credits) and what its recent
@@ -73,7 +73,14 @@ export function statusFacets(key: Key, now: number): StatusFacet[] {
 }
 
 /** The status filter's choices, in its order. */
-export const STATUS_FILTER_FACETS: readonly StatusFacet[] = ["expired", "disabled", "no-credits", "expiring", "low-credits", "ok"];
+export const STATUS_FILTER_FACETS: readonly StatusFacet[] = [
+  "expired",
+  "disabled",
+  "no-credits",
+  "expiring",
+  "low-credits",
+  "ok",
+];
 
 /** How many of the keys have each status. */
 export function countStatuses(keys: readonly Key[], now: number): ReadonlyMap<StatusFacet, number> {
@@ -86,7 +93,10 @@ export function countStatuses(keys: readonly Key[], now: number): ReadonlyMap<St
  * The choices the status filter offers: those some key has, and those chosen. None when there is nothing to
  * choose between (every key is fine, or the API sends no field a status comes from).
  */
-export function offeredFacets(counts: ReadonlyMap<StatusFacet, number>, selected: readonly StatusFacet[]): StatusFacet[] {
+export function offeredFacets(
+  counts: ReadonlyMap<StatusFacet, number>,
+  selected: readonly StatusFacet[],
+): StatusFacet[] {
   const offered = STATUS_FILTER_FACETS.filter((facet) => (counts.get(facet) ?? 0) > 0 || selected.includes(facet));
   return offered.length <= 1 && selected.length === 0 ? [] : offered;
 }

@@ -1,5 +1,5 @@
-import type { Key } from "../../../lib/contract";
-import { formatCount, formatCountOf } from "../../../lib/format-number";
+import type { Key } from "@/lib/contract";
+import { formatCount, formatCountOf } from "@/lib/format-number";
 
 /** Keys whose name, id or visible prefix contains the query, ignoring case. */
 export function filterKeys<TKey extends Key>(keys: readonly TKey[], query: string): readonly TKey[] {
@@ -18,7 +18,6 @@ export function exactKeyId(query: string): string | null {
   const trimmed = query.trim();
   return /^key_[A-Za-z0-9]{4,}$/.test(trimmed) ? trimmed : null;
 }
-
 
 /** "25 keys", "3 of 25 keys shown", "100 keys loaded, more available", "3 of 100 loaded keys shown, more available". */
 export function countText(loaded: number, shown: number, narrowed: boolean, hasMore: boolean): string {

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { MAX_ANALYTICS_QUERY_LENGTH } from "../../../lib/contract";
-import { formatCount } from "../../../lib/format-number";
+import { MAX_ANALYTICS_QUERY_LENGTH } from "@/lib/contract";
+import { formatCount } from "@/lib/format-number";
 import type { UsageTotals } from "./key-status";
 
 /**
@@ -81,7 +81,10 @@ export function usageFromRows(rows: readonly unknown[], keyIds: readonly string[
   const currentHour = Math.floor(now / HOUR_MS);
   for (const row of rows) {
     const parsed = v.safeParse(UsageRow, row);
-    if (!parsed.success) throw new UsageShapeError(`an analytics row is not {key_id, time, outcome, count}: ${v.summarize(parsed.issues)}`);
+    if (!parsed.success)
+      throw new UsageShapeError(
+        `an analytics row is not {key_id, time, outcome, count}: ${v.summarize(parsed.issues)}`,
+      );
     const { key_id: keyId, time, outcome, count } = parsed.output;
     const entry = usage.get(keyId);
     const hour = parseHour(time);
@@ -162,7 +165,8 @@ export function usageTotalsFromRows(rows: readonly unknown[], keyIds: readonly s
   const totals = new Map<string, number>(keyIds.map((id) => [id, 0]));
   for (const row of rows) {
     const parsed = v.safeParse(TotalRow, row);
-    if (!parsed.success) throw new UsageShapeError(`an analytics row is not {key_id, total}: ${v.summarize(parsed.issues)}`);
+    if (!parsed.success)
+      throw new UsageShapeError(`an analytics row is not {key_id, total}: ${v.summarize(parsed.issues)}`);
     if (totals.has(parsed.output.key_id)) totals.set(parsed.output.key_id, parsed.output.total);
   }
   return totals;

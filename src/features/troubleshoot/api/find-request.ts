@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { getKey } from "../../../lib/api/get-key";
-import type { Connection } from "../../../lib/api/transport";
-import { runAnalytics } from "../../../lib/analytics-query";
-import { parseVerificationRows, type Verification } from "../../../lib/analytics-rows";
-import { verificationByRequestIdQuery } from "../../../lib/analytics-sql";
-import type { Key } from "../../../lib/contract";
-import { fingerprint } from "../../../lib/fingerprint";
+import { getKey } from "@/lib/api/get-key";
+import type { Connection } from "@/lib/api/transport";
+import { runAnalytics } from "@/lib/analytics-query";
+import { parseVerificationRows, type Verification } from "@/lib/analytics-rows";
+import { verificationByRequestIdQuery } from "@/lib/analytics-sql";
+import type { Key } from "@/lib/contract";
+import { fingerprint } from "@/lib/fingerprint";
 
 export interface FoundVerification {
   verification: Verification;
@@ -14,8 +14,17 @@ export interface FoundVerification {
 }
 
 /** The verification recorded under a request id (null when analytics has none), with its key when readable. */
-async function findVerification(connection: Connection, requestId: string, signal: AbortSignal): Promise<FoundVerification | null> {
-  const [verification] = await runAnalytics(connection, verificationByRequestIdQuery(requestId), parseVerificationRows, { signal });
+async function findVerification(
+  connection: Connection,
+  requestId: string,
+  signal: AbortSignal,
+): Promise<FoundVerification | null> {
+  const [verification] = await runAnalytics(
+    connection,
+    verificationByRequestIdQuery(requestId),
+    parseVerificationRows,
+    { signal },
+  );
   if (verification === undefined) return null;
   let key: Key | null = null;
   if (verification.keyId !== undefined) {
@@ -33,7 +42,12 @@ export function findVerificationQueryOptions(connection: Connection, requestId: 
     queryKey: [
       "analytics",
       "request",
-      { baseUrl: connection.baseUrl, apiId: connection.apiId ?? null, keyFingerprint: fingerprint(connection.apiKey), requestId },
+      {
+        baseUrl: connection.baseUrl,
+        apiId: connection.apiId ?? null,
+        keyFingerprint: fingerprint(connection.apiKey),
+        requestId,
+      },
     ] as const,
     queryFn: ({ signal }) => findVerification(connection, requestId, signal),
   });

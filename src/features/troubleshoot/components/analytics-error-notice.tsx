@@ -1,6 +1,6 @@
 import { useId, useMemo } from "react";
-import { CopyButton } from "../../../components/copy-button";
-import { toKeyscopeError } from "../../../lib/api-errors";
+import { CopyButton } from "@/components/copy-button";
+import { toKeyscopeError } from "@/lib/api-errors";
 import { describeError } from "../error-catalog";
 import { RichText } from "./rich-text";
 import "./request-lookup.css";
@@ -17,7 +17,11 @@ export function AnalyticsErrorNotice({ error, onRetry }: { error: unknown; onRet
   );
   const headingId = useId();
   return (
-    <section className={`analytics-notice analytics-notice--${diagnosis.tone}`} aria-labelledby={headingId} data-testid="analytics-notice">
+    <section
+      className={`analytics-notice analytics-notice--${diagnosis.tone}`}
+      aria-labelledby={headingId}
+      data-testid="analytics-notice"
+    >
       <h3 id={headingId} className="analytics-notice__heading">
         {diagnosis.heading}
       </h3>

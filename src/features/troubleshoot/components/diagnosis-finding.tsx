@@ -1,9 +1,9 @@
 import { useEffect, useRef } from "react";
-import { CopyButton } from "../../../components/copy-button";
-import { Spinner } from "../../../components/spinner";
+import { CopyButton } from "@/components/copy-button";
+import { Spinner } from "@/components/spinner";
 import type { Finding, OtherEnvironmentResult } from "../diagnostics/diagnose";
 import type { EnvironmentOption } from "../use-diagnostics";
-import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
+import { useSecondsUntil } from "@/lib/hooks/use-seconds-until";
 import { RichText } from "./rich-text";
 
 export interface DiagnosisFindingProps {
@@ -20,7 +20,8 @@ export interface DiagnosisFindingProps {
 
 /** The cause in one sentence, the fix, a command to copy, the other environments to try, and the report. */
 export function DiagnosisFinding(props: DiagnosisFindingProps) {
-  const { finding, headingId, canTryElsewhere, otherEnvironments, others, onTryIn, onSwitchEnvironment, report } = props;
+  const { finding, headingId, canTryElsewhere, otherEnvironments, others, onTryIn, onSwitchEnvironment, report } =
+    props;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const secondsLeft = useSecondsUntil(finding.retryAt);
 
@@ -72,12 +73,19 @@ export function DiagnosisFinding(props: DiagnosisFindingProps) {
               const tried = others.results.find((result) => result.id === environment.id);
               return (
                 <li key={environment.id}>
-                  <button type="button" className="button button--small" onClick={() => onTryIn(environment)} disabled={others.trying !== null}>
+                  <button
+                    type="button"
+                    className="button button--small"
+                    onClick={() => onTryIn(environment)}
+                    disabled={others.trying !== null}
+                  >
                     {others.trying === environment.id ? <Spinner /> : null}
                     Try this key in {environment.name}
                   </button>
                   {tried && (
-                    <span className="troubleshoot-finding__tried">{tried.outcome.kind === "keys" ? "Works there" : "Refused there too"}</span>
+                    <span className="troubleshoot-finding__tried">
+                      {tried.outcome.kind === "keys" ? "Works there" : "Refused there too"}
+                    </span>
                   )}
                 </li>
               );

@@ -1,4 +1,4 @@
-import { Spinner } from "../../../components/spinner";
+import { Spinner } from "@/components/spinner";
 import type { Step } from "../diagnostics/steps";
 
 const STATUS_TEXT: Record<Step["status"], string> = {
@@ -38,7 +38,14 @@ export function DiagnosticSteps({ steps }: { steps: readonly Step[] }) {
 }
 
 function StepFacts({ step }: { step: Step }) {
-  if (step.httpStatus === null && step.code === null && step.requestId === null && step.ms === null && step.docsUrl === null) return null;
+  if (
+    step.httpStatus === null &&
+    step.code === null &&
+    step.requestId === null &&
+    step.ms === null &&
+    step.docsUrl === null
+  )
+    return null;
   return (
     <dl className="troubleshoot-step__facts">
       {step.httpStatus !== null && (

@@ -1,9 +1,9 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
-import { CopyButton } from "../../../components/copy-button";
-import { toKeyscopeError } from "../../../lib/api-errors";
-import type { Tone } from "../../../lib/tone";
+import { CopyButton } from "@/components/copy-button";
+import { toKeyscopeError } from "@/lib/api-errors";
+import type { Tone } from "@/lib/tone";
 import { describeError, type Diagnosis } from "../error-catalog";
-import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
+import { useSecondsUntil } from "@/lib/hooks/use-seconds-until";
 import { RichText } from "./rich-text";
 import { ScrollBox } from "./scroll-box";
 import "./error-panel.css";
@@ -43,7 +43,9 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, onApiId, tro
   const waiting = secondsLeft !== null && secondsLeft > 0;
   // The catalog's order is the order of the buttons: where another key is the fix, Re-enter key comes first.
   const reenterFirst =
-    offers("reenter-key") && onReenterKey !== undefined && diagnosis.actions.indexOf("reenter-key") < diagnosis.actions.indexOf("retry");
+    offers("reenter-key") &&
+    onReenterKey !== undefined &&
+    diagnosis.actions.indexOf("reenter-key") < diagnosis.actions.indexOf("retry");
   const retryButton = offers("retry") && onRetry && (
     <button
       type="button"
@@ -236,7 +238,11 @@ export function ErrorPanel({ error, baseUrl, onRetry, onReenterKey, onApiId, tro
           {offers("reenter-key") && onReenterKey && (
             <button
               type="button"
-              className={reenterFirst || !((offers("retry") && onRetry) || (offers("enter-api-id") && onApiId)) ? "button button--primary" : "button"}
+              className={
+                reenterFirst || !((offers("retry") && onRetry) || (offers("enter-api-id") && onApiId))
+                  ? "button button--primary"
+                  : "button"
+              }
               onClick={onReenterKey}
             >
               Re-enter key
@@ -272,7 +278,9 @@ function ApiIdForm({ onApiId }: { onApiId: (apiId: string) => void }) {
       onApiId(apiId);
     } catch {
       // Saving it can fail in storage (blocked site data, a full quota): say so, and keep what was typed.
-      setProblem("This browser refused to save the API ID (site data is blocked or storage is full); nothing was changed.");
+      setProblem(
+        "This browser refused to save the API ID (site data is blocked or storage is full); nothing was changed.",
+      );
     }
   }
 

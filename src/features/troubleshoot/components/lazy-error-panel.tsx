@@ -1,13 +1,16 @@
 import { Suspense } from "react";
 import { ErrorBoundary } from "react-error-boundary";
-import { InternalError, toKeyscopeError } from "../../../lib/api-errors";
-import { retryFailedLoads, retryableLazy } from "../../../lib/retryable-lazy";
+import { InternalError, toKeyscopeError } from "@/lib/api-errors";
+import { retryFailedLoads, retryableLazy } from "@/lib/retryable-lazy";
 import type { ErrorPanelProps } from "./error-panel";
 
 // The panel and its catalog are needed only once something failed: not on the way to a first screen (the
 // first bundle, or the keys page before its first row), but loaded once that screen is idle (the app calls
 // `preloadErrorPanel`), since a failure is often the server going away.
-const ErrorPanel = retryableLazy(() => import("./error-panel"), (module) => module.ErrorPanel);
+const ErrorPanel = retryableLazy(
+  () => import("./error-panel"),
+  (module) => module.ErrorPanel,
+);
 
 export const preloadErrorPanel = (): Promise<void> => ErrorPanel.preload();
 

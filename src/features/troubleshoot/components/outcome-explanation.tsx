@@ -1,6 +1,6 @@
-import { formatPastTime, formatRelativeTime, formatUtcTime } from "../../../lib/format-time";
-import { describeReset, nextRefill } from "../../../lib/key-limits";
-import { describeVerification, type VerificationFacts } from "../../../lib/verification-outcomes";
+import { formatPastTime, formatRelativeTime, formatUtcTime } from "@/lib/format-time";
+import { describeReset, nextRefill } from "@/lib/key-limits";
+import { describeVerification, type VerificationFacts } from "@/lib/verification-outcomes";
 import { RichText } from "./rich-text";
 import "./request-lookup.css";
 
@@ -8,7 +8,15 @@ import "./request-lookup.css";
  * What a verification's outcome means and how to fix it, from the catalog, with what the key's fields add:
  * since when it expired, when its credits refill; and what analytics does not record, said plainly.
  */
-export function OutcomeExplanation({ facts, now, headingLevel = 3 }: { facts: VerificationFacts; now: number; headingLevel?: 3 | 4 }) {
+export function OutcomeExplanation({
+  facts,
+  now,
+  headingLevel = 3,
+}: {
+  facts: VerificationFacts;
+  now: number;
+  headingLevel?: 3 | 4;
+}) {
   const explanation = describeVerification(facts);
   const Heading = headingLevel === 3 ? "h3" : "h4";
   const notes = specifics(facts, now);
@@ -52,10 +60,14 @@ function specifics(facts: VerificationFacts, now: number): string[] {
     }
     case "RATE_LIMITED":
       return facts.ratelimit === undefined
-        ? ["Analytics does not record which rate limit refused a verification, and more than one (or none) applies to every verification of this key, its identity's included."]
+        ? [
+            "Analytics does not record which rate limit refused a verification, and more than one (or none) applies to every verification of this key, its identity's included.",
+          ]
         : resetNote(facts.ratelimit.reset, now);
     case "INSUFFICIENT_PERMISSIONS":
-      return facts.permissions === undefined ? ["Analytics does not record which permission the verification asked for."] : [];
+      return facts.permissions === undefined
+        ? ["Analytics does not record which permission the verification asked for."]
+        : [];
     default:
       return [];
   }

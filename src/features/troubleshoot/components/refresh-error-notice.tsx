@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from "react";
-import { ApiError, toKeyscopeError } from "../../../lib/api-errors";
+import { ApiError, toKeyscopeError } from "@/lib/api-errors";
 import { describeError } from "../error-catalog";
-import { useSecondsUntil } from "../../../lib/hooks/use-seconds-until";
+import { useSecondsUntil } from "@/lib/hooks/use-seconds-until";
 import { LazyErrorPanel as ErrorPanel } from "./lazy-error-panel";
 import { refreshFailureWords, type RefreshAction } from "./refresh-error-words";
 
@@ -19,7 +19,14 @@ export interface RefreshErrorNoticeProps {
  * A failed refresh or "load more" while keys are on screen: one line that says so, the keys stay,
  * and the full guided panel is a click away.
  */
-export function RefreshErrorNotice({ error, action, baseUrl, onRetry, onReenterKey, troubleshootHref }: RefreshErrorNoticeProps) {
+export function RefreshErrorNotice({
+  error,
+  action,
+  baseUrl,
+  onRetry,
+  onReenterKey,
+  troubleshootHref,
+}: RefreshErrorNoticeProps) {
   // The catalog's heading, the same words the panel behind "Show details" starts with.
   const heading = useMemo(() => describeError(toKeyscopeError(error), { baseUrl }).heading, [error, baseUrl]);
   const [open, setOpen] = useState(false);

@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { Loading } from "../../../components/offline-notice";
-import { SafeName } from "../../../components/safe-name";
-import type { Connection } from "../../../lib/api/transport";
-import { isRequestId } from "../../../lib/analytics-sql";
-import { formatIsoTime, formatPastTime, formatUtcTime } from "../../../lib/format-time";
-import { findInJournal, journalEntries, subscribeToJournal, type JournalEntry } from "../../../lib/request-journal";
+import { Loading } from "@/components/offline-notice";
+import { SafeName } from "@/components/safe-name";
+import type { Connection } from "@/lib/api/transport";
+import { isRequestId } from "@/lib/analytics-sql";
+import { formatIsoTime, formatPastTime, formatUtcTime } from "@/lib/format-time";
+import { findInJournal, journalEntries, subscribeToJournal, type JournalEntry } from "@/lib/request-journal";
 import { useFindVerification } from "../api/find-request";
 import { verificationFacts } from "../verification-facts";
 import { AnalyticsErrorNotice } from "./analytics-error-notice";
@@ -51,8 +51,8 @@ export function RequestIdLookup({ connection, initialRequestId, keyHref, now }: 
   if (trimmed !== null && !valid) {
     result = (
       <p className="request-lookup__problem" role="alert">
-        “<SafeName>{trimmed.slice(0, 100)}</SafeName>” is not a request id: one is <code>req_</code> followed by letters and digits
-        (no 0, O, I or l), as in <code>req_4VmxDkT9qLp2</code>.
+        “<SafeName>{trimmed.slice(0, 100)}</SafeName>” is not a request id: one is <code>req_</code> followed by letters
+        and digits (no 0, O, I or l), as in <code>req_4VmxDkT9qLp2</code>.
       </p>
     );
   } else if (valid) {
@@ -62,7 +62,8 @@ export function RequestIdLookup({ connection, initialRequestId, keyHref, now }: 
         {connection === null ? (
           own === null && (
             <p className="request-lookup__problem">
-              Not one of this tab’s requests. Enter a key (Connect) to search the verifications recorded in analytics too.
+              Not one of this tab’s requests. Enter a key (Connect) to search the verifications recorded in analytics
+              too.
             </p>
           )
         ) : query.isPending ? (
@@ -74,8 +75,8 @@ export function RequestIdLookup({ connection, initialRequestId, keyHref, now }: 
         ) : query.data === null ? (
           own === null && (
             <p className="request-lookup__problem">
-              No verification has the request id <code>{trimmed}</code>, and it is not one of this tab’s last requests. Request ids
-              of other operations are only in the API’s own logs.
+              No verification has the request id <code>{trimmed}</code>, and it is not one of this tab’s last requests.
+              Request ids of other operations are only in the API’s own logs.
             </p>
           )
         ) : (
@@ -109,7 +110,8 @@ export function RequestIdLookup({ connection, initialRequestId, keyHref, now }: 
             </button>
           </div>
           <p className="field__hint" id={`${id}-hint`}>
-            A verification’s id (from your logs or a key’s refused verifications), or one of Keyscope’s own requests in this tab.
+            A verification’s id (from your logs or a key’s refused verifications), or one of Keyscope’s own requests in
+            this tab.
           </p>
         </div>
       </form>
@@ -142,7 +144,8 @@ function FoundVerificationView({
         <div>
           <dt>Time</dt>
           <dd>
-            {iso === null ? "—" : <time dateTime={iso}>{formatPastTime(verification.time, now)}</time>} {iso === null ? "" : `· ${formatUtcTime(verification.time)}`}
+            {iso === null ? "—" : <time dateTime={iso}>{formatPastTime(verification.time, now)}</time>}{" "}
+            {iso === null ? "" : `· ${formatUtcTime(verification.time)}`}
           </dd>
         </div>
         <div>
@@ -174,7 +177,11 @@ function FoundVerificationView({
           </dd>
         </div>
       </dl>
-      <OutcomeExplanation facts={verificationFacts(verification.outcome, key, verification.time)} now={now} headingLevel={4} />
+      <OutcomeExplanation
+        facts={verificationFacts(verification.outcome, key, verification.time)}
+        now={now}
+        headingLevel={4}
+      />
     </article>
   );
 }
@@ -196,7 +203,9 @@ function OwnRequest({ entry, now }: { entry: JournalEntry; now: number }) {
         <div>
           <dt>Time</dt>
           <dd>
-            {iso === null ? "—" : <time dateTime={iso}>{formatPastTime(entry.at, now)}</time>} {iso === null ? "" : `· ${formatUtcTime(entry.at)}`} {entry.durationMs === null ? "" : `· took ${entry.durationMs} ms`}
+            {iso === null ? "—" : <time dateTime={iso}>{formatPastTime(entry.at, now)}</time>}{" "}
+            {iso === null ? "" : `· ${formatUtcTime(entry.at)}`}{" "}
+            {entry.durationMs === null ? "" : `· took ${entry.durationMs} ms`}
           </dd>
         </div>
         <div>

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
-import { Spinner } from "../../../components/spinner";
+import { Spinner } from "@/components/spinner";
 import { useDiagnostics, type DiagnosticsTarget } from "../use-diagnostics";
 import { DiagnosisFinding } from "./diagnosis-finding";
 import { DiagnosticSteps } from "./diagnostic-steps";
@@ -74,9 +74,9 @@ export function TroubleshootPage(props: TroubleshootPageProps) {
             aria-describedby={`${id}-key-hint`}
           />
           <p className="field__hint" id={`${id}-key-hint`}>
-            {storedKey !== null ? "Leave empty to test the stored key. " : ""}A key pasted here gets key entry&apos;s checks
-            first; if they pass, it is sent exactly as pasted, so the API&apos;s answer shows any other mistake. It is never
-            stored.
+            {storedKey !== null ? "Leave empty to test the stored key. " : ""}A key pasted here gets key entry&apos;s
+            checks first; if they pass, it is sent exactly as pasted, so the API&apos;s answer shows any other mistake.
+            It is never stored.
           </p>
           <label className="troubleshoot__checkbox">
             <input type="checkbox" checked={asHeader} onChange={(event) => setAsHeader(event.target.checked)} />

@@ -4,9 +4,9 @@
  * that is down, a key refused by key entry's checks); every other sentence is the error catalog's. Pure: every
  * combination is a row in a table-driven test. Nothing here ever sees the key, only what came back.
  */
-import { ApiError, UnexpectedResponseError, type KeyscopeError } from "../../../lib/api-errors";
-import type { KeyCheck } from "../../../lib/check-key";
-import { httpOriginOf } from "../../../lib/safe-url";
+import { ApiError, UnexpectedResponseError, type KeyscopeError } from "@/lib/api-errors";
+import type { KeyCheck } from "@/lib/check-key";
+import { httpOriginOf } from "@/lib/safe-url";
 import { describeError } from "../error-catalog";
 import { proxyCommand } from "../proxy-command";
 import type { ApiOutcome, ProbeResults } from "./probes";
@@ -64,7 +64,13 @@ export interface Finding {
   workingEnvironment: { id: string; name: string; count: number } | null;
 }
 
-function finding(cause: Finding["cause"], tone: Finding["tone"], summary: string, fix: string, extra: Partial<Finding> = {}): Finding {
+function finding(
+  cause: Finding["cause"],
+  tone: Finding["tone"],
+  summary: string,
+  fix: string,
+  extra: Partial<Finding> = {},
+): Finding {
   return {
     cause,
     tone,
@@ -95,23 +101,33 @@ function proxyFinding(origin: string, context: DiagnoseContext): Pick<Finding, "
 /** Why the API called the header malformed, from what key entry's checks saw in the pasted text. */
 function malformedWhy(context: DiagnoseContext): string | null {
   const bearerPasted =
-    context.keyCheck?.fixes.some((fix) => fix === "removed-bearer-prefix" || fix === "removed-authorization-header") ?? false;
+    context.keyCheck?.fixes.some((fix) => fix === "removed-bearer-prefix" || fix === "removed-authorization-header") ??
+    false;
   if (context.asHeader && !bearerPasted) return "The value sent has no `Bearer ` prefix.";
-  if (!context.asHeader && bearerPasted) return "The pasted text already starts with “Bearer”, so the header became “Bearer Bearer …”.";
+  if (!context.asHeader && bearerPasted)
+    return "The pasted text already starts with “Bearer”, so the header became “Bearer Bearer …”.";
   return null;
 }
 
 /** The catalog's heading as the sentence, its first fix step as the fix, what happened as the detail. */
 function fromCatalog(error: KeyscopeError, context: DiagnoseContext): Finding {
   const described = describeError(error, { baseUrl: context.baseUrl, pageOrigin: context.pageOrigin });
-  const snippet = described.snippets.find((candidate) => candidate.text.includes("\n") || candidate.text.startsWith("npm "));
+  const snippet = described.snippets.find(
+    (candidate) => candidate.text.includes("\n") || candidate.text.startsWith("npm "),
+  );
   const why = described.entryId === "authentication:malformed" ? malformedWhy(context) : null;
-  return finding(described.entryId, described.tone, `${described.heading}.`, described.fixSteps[0] ?? "See the error's documentation.", {
-    detail: why === null ? described.whatHappened : `${described.whatHappened} ${why}`,
-    command: snippet === undefined ? null : { caption: snippet.caption, text: snippet.text },
-    retryAt: error instanceof ApiError ? error.retryAt : null,
-    offerOtherEnvironments: described.entryId === "authentication:key_not_found" && context.otherEnvironmentCount > 0,
-  });
+  return finding(
+    described.entryId,
+    described.tone,
+    `${described.heading}.`,
+    described.fixSteps[0] ?? "See the error's documentation.",
+    {
+      detail: why === null ? described.whatHappened : `${described.whatHappened} ${why}`,
+      command: snippet === undefined ? null : { caption: snippet.caption, text: snippet.text },
+      retryAt: error instanceof ApiError ? error.retryAt : null,
+      offerOtherEnvironments: described.entryId === "authentication:key_not_found" && context.otherEnvironmentCount > 0,
+    },
+  );
 }
 
 /** The cause an error of the with-key (or, lacking a key, the without-key) request points at. */
@@ -127,7 +143,12 @@ function fromError(error: KeyscopeError, keySent: boolean, origin: string, conte
       );
     }
     if (error.missingCredentials && !keySent) {
-      return finding("no-key", "info", `The API at ${origin} answers and asks for a key, as it should.`, "Enter a key to test, then run the diagnostics again.");
+      return finding(
+        "no-key",
+        "info",
+        `The API at ${origin} answers and asks for a key, as it should.`,
+        "Enter a key to test, then run the diagnostics again.",
+      );
     }
   }
   return fromCatalog(error, context);
@@ -149,7 +170,12 @@ export function diagnose(results: ProbeResults, context: DiagnoseContext): Findi
       );
     case "unreachable":
       return reach.offline
-        ? finding("offline", "danger", "This browser is offline, so no request can reach the API.", "Reconnect to the network, then run the diagnostics again.")
+        ? finding(
+            "offline",
+            "danger",
+            "This browser is offline, so no request can reach the API.",
+            "Reconnect to the network, then run the diagnostics again.",
+          )
         : finding(
             "server-down",
             "danger",
@@ -194,7 +220,12 @@ export function diagnose(results: ProbeResults, context: DiagnoseContext): Findi
 
   if (withKey !== null) {
     if (withKey.kind === "keys") {
-      return finding("all-good", "ok", `All good: the key works and lists ${keysText(withKey.count, withKey.hasMore)}.`, "Nothing to fix.");
+      return finding(
+        "all-good",
+        "ok",
+        `All good: the key works and lists ${keysText(withKey.count, withKey.hasMore)}.`,
+        "Nothing to fix.",
+      );
     }
     const found = fromError(withKey.error, true, origin, context);
     if (found.cause !== "authentication:key_not_found") return found;
@@ -211,7 +242,13 @@ export function diagnose(results: ProbeResults, context: DiagnoseContext): Findi
     return found;
   }
 
-  if (withoutKey === null) return finding("no-key", "info", `The API at ${origin} answers.`, "Enter a key to test, then run the diagnostics again.");
+  if (withoutKey === null)
+    return finding(
+      "no-key",
+      "info",
+      `The API at ${origin} answers.`,
+      "Enter a key to test, then run the diagnostics again.",
+    );
   if (withoutKey.kind === "keys") {
     return finding(
       "open-api",
@@ -224,7 +261,11 @@ export function diagnose(results: ProbeResults, context: DiagnoseContext): Findi
 }
 
 /** Status, code and request id of a probe's answer, for its step and the report. */
-export function outcomeFacts(outcome: ApiOutcome): { status: number | null; code: string | null; requestId: string | null } {
+export function outcomeFacts(outcome: ApiOutcome): {
+  status: number | null;
+  code: string | null;
+  requestId: string | null;
+} {
   if (outcome.kind === "keys") return { status: 200, code: null, requestId: outcome.requestId };
   const error = outcome.error;
   if (error instanceof ApiError) return { status: error.status, code: error.code, requestId: error.requestId };

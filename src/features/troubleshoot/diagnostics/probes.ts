@@ -2,13 +2,13 @@
  * The probes of a diagnostics run, as plain functions of a base URL and a key: no React here.
  * Each one sends one request and records what came back (or why nothing could be read), and how long it took.
  */
-import { listKeys } from "../../../lib/api/list-keys";
-import { bearer, listKeysPaths } from "../../../lib/contract";
-import { normalizeBaseUrl } from "../../../lib/check-base-url";
-import { deadline, defaultFetch, untilAborted } from "../../../lib/api/fetch-tools";
-import { classifyNetworkFailure } from "../../../lib/api/network-failure";
-import type { Connection } from "../../../lib/api/transport";
-import { toKeyscopeError, type KeyscopeError } from "../../../lib/api-errors";
+import { listKeys } from "@/lib/api/list-keys";
+import { bearer, listKeysPaths } from "@/lib/contract";
+import { normalizeBaseUrl } from "@/lib/check-base-url";
+import { deadline, defaultFetch, untilAborted } from "@/lib/api/fetch-tools";
+import { classifyNetworkFailure } from "@/lib/api/network-failure";
+import type { Connection } from "@/lib/api/transport";
+import { toKeyscopeError, type KeyscopeError } from "@/lib/api-errors";
 
 export type ReachOutcome =
   | { kind: "readable"; status: number; redirectedTo: string | null; ms: number }
@@ -104,7 +104,11 @@ export async function probeReach(target: ProbeTarget, options: ProbeOptions = {}
   }
   // The client's own classification, so that the Keys page and this page name a failure the same way.
   const { signal } = deadline(timeoutMs, options.signal);
-  const failure = await classifyNetworkFailure(url, target.baseUrl, { fetch: options.fetch, signal, pageOrigin: options.pageOrigin });
+  const failure = await classifyNetworkFailure(url, target.baseUrl, {
+    fetch: options.fetch,
+    signal,
+    pageOrigin: options.pageOrigin,
+  });
   options.signal?.throwIfAborted();
   if (failure === "cors") return { kind: "cors-blocked", ms: elapsed() };
   if (failure === "redirect") return { kind: "redirected", ms: elapsed() };
@@ -113,13 +117,21 @@ export async function probeReach(target: ProbeTarget, options: ProbeOptions = {}
 }
 
 /** Runs `request` with the client's deadline: it gives up after `ms` or with the caller's signal. */
-function withTimeout<T>(ms: number, caller: AbortSignal | undefined, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+function withTimeout<T>(
+  ms: number,
+  caller: AbortSignal | undefined,
+  request: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const { signal } = deadline(ms, caller);
   return untilAborted(request(signal), signal);
 }
 
 /** (2) and (3): the list operation without a key, or with the key to test, through the one API client. */
-export async function probeList(target: ProbeTarget, key: KeyToTest | null, options: ProbeOptions = {}): Promise<ApiOutcome> {
+export async function probeList(
+  target: ProbeTarget,
+  key: KeyToTest | null,
+  options: ProbeOptions = {},
+): Promise<ApiOutcome> {
   const now = clock(options);
   const started = now();
   const connection: Connection = { baseUrl: target.baseUrl, apiKey: key?.value ?? "", apiId: target.apiId };
@@ -134,7 +146,13 @@ export async function probeList(target: ProbeTarget, key: KeyToTest | null, opti
         ...(key ? { authorization: key.asHeader ? key.value : bearer(key.value) } : {}),
       },
     );
-    return { kind: "keys", count: page.keys.length, hasMore: page.hasMore, requestId: page.requestId, ms: Math.round(now() - started) };
+    return {
+      kind: "keys",
+      count: page.keys.length,
+      hasMore: page.hasMore,
+      requestId: page.requestId,
+      ms: Math.round(now() - started),
+    };
   } catch (error) {
     options.signal?.throwIfAborted();
     return { kind: "error", error: toKeyscopeError(error, key ? [key.value] : []), ms: Math.round(now() - started) };

@@ -2,8 +2,8 @@
  * The plain-text (Markdown) report of a run, for a support ticket. The key never appears in it: the curl
  * command names `$API_KEY`, and the whole text is scrubbed of every form of the key as a last defence.
  */
-import { scrubSecrets, truncate } from "../../../lib/api-errors";
-import type { JournalEntry } from "../../../lib/request-journal";
+import { scrubSecrets, truncate } from "@/lib/api-errors";
+import type { JournalEntry } from "@/lib/request-journal";
 import { listKeysCurl } from "../curl-command";
 import type { Finding } from "./diagnose";
 import type { Step } from "./steps";
@@ -37,11 +37,13 @@ function journalLines(journal: readonly JournalEntry[]): string[] {
     "",
     `### This tab's last ${Math.min(journal.length, REPORT_CALLS)} API calls (oldest first; the key redacted)`,
     "",
-    ...journal.slice(-REPORT_CALLS).flatMap((entry) => [
-      `- ${new Date(entry.at).toISOString()} ${entry.method} ${entry.url} → ${entry.status ?? "no answer"}, ${entry.requestId ?? "no request id"}${entry.durationMs === null ? "" : `, ${entry.durationMs} ms`}`,
-      `  - sent: \`${oneLine(entry.requestBody)}\``,
-      `  - got: \`${oneLine(entry.responseBody)}\``,
-    ]),
+    ...journal
+      .slice(-REPORT_CALLS)
+      .flatMap((entry) => [
+        `- ${new Date(entry.at).toISOString()} ${entry.method} ${entry.url} → ${entry.status ?? "no answer"}, ${entry.requestId ?? "no request id"}${entry.durationMs === null ? "" : `, ${entry.durationMs} ms`}`,
+        `  - sent: \`${oneLine(entry.requestBody)}\``,
+        `  - got: \`${oneLine(entry.responseBody)}\``,
+      ]),
   ];
 }
 

@@ -1,6 +1,6 @@
 /** The probes of a run as steps a person reads: what each checked, how it went, and what came back. */
-import { ApiError } from "../../../lib/api-errors";
-import { toSafeHttpUrl } from "../../../lib/safe-url";
+import { ApiError } from "@/lib/api-errors";
+import { toSafeHttpUrl } from "@/lib/safe-url";
 import { outcomeFacts } from "./diagnose";
 import type { ApiOutcome, ProbeId, ProbeResults, ReachOutcome } from "./probes";
 
@@ -27,7 +27,17 @@ const TITLES: Record<ProbeId, string> = {
 };
 
 function blank(id: ProbeId, status: StepStatus, result = ""): Step {
-  return { id, title: TITLES[id], status, result, httpStatus: null, code: null, requestId: null, ms: null, docsUrl: null };
+  return {
+    id,
+    title: TITLES[id],
+    status,
+    result,
+    httpStatus: null,
+    code: null,
+    requestId: null,
+    ms: null,
+    docsUrl: null,
+  };
 }
 
 function reachStep(reach: ReachOutcome): Step {
@@ -35,18 +45,36 @@ function reachStep(reach: ReachOutcome): Step {
     case "readable":
       return {
         ...blank("reach", "pass"),
-        result: reach.redirectedTo ? `Answered after a redirect to ${reach.redirectedTo}, readable by this page` : "Answered, readable by this page",
+        result: reach.redirectedTo
+          ? `Answered after a redirect to ${reach.redirectedTo}, readable by this page`
+          : "Answered, readable by this page",
         httpStatus: reach.status,
         ms: reach.ms,
       };
     case "cors-blocked":
-      return { ...blank("reach", "fail"), result: "Reachable, but CORS-blocked: the browser hides the answer", ms: reach.ms };
+      return {
+        ...blank("reach", "fail"),
+        result: "Reachable, but CORS-blocked: the browser hides the answer",
+        ms: reach.ms,
+      };
     case "redirected":
-      return { ...blank("reach", "fail"), result: "Answered with a redirect this page may not follow or read", ms: reach.ms };
+      return {
+        ...blank("reach", "fail"),
+        result: "Answered with a redirect this page may not follow or read",
+        ms: reach.ms,
+      };
     case "page-blocked":
-      return { ...blank("reach", "fail"), result: "Not sent: this page may not call plain http on another computer", ms: reach.ms };
+      return {
+        ...blank("reach", "fail"),
+        result: "Not sent: this page may not call plain http on another computer",
+        ms: reach.ms,
+      };
     case "unreachable":
-      return { ...blank("reach", "fail"), result: reach.offline ? "This browser is offline" : "No answer at all: down or unreachable", ms: reach.ms };
+      return {
+        ...blank("reach", "fail"),
+        result: reach.offline ? "This browser is offline" : "No answer at all: down or unreachable",
+        ms: reach.ms,
+      };
     case "invalid":
       return { ...blank("reach", "fail"), result: `Not sent: ${reach.error.message}`, ms: reach.ms };
   }
@@ -54,7 +82,13 @@ function reachStep(reach: ReachOutcome): Step {
 
 function apiStep(id: "without-key" | "with-key", outcome: ApiOutcome): Step {
   const facts = outcomeFacts(outcome);
-  const step: Step = { ...blank(id, "fail"), httpStatus: facts.status, code: facts.code, requestId: facts.requestId, ms: outcome.ms };
+  const step: Step = {
+    ...blank(id, "fail"),
+    httpStatus: facts.status,
+    code: facts.code,
+    requestId: facts.requestId,
+    ms: outcome.ms,
+  };
   if (outcome.kind === "keys") {
     const count = `${outcome.count}${outcome.hasMore ? "+" : ""} ${outcome.count === 1 ? "key" : "keys"}`;
     return id === "with-key"
@@ -84,7 +118,9 @@ export function stepsOf(
   const notDone = (id: ProbeId, reason: string): Step =>
     running === id ? blank(id, "running", "Running…") : finished ? blank(id, "skipped", reason) : blank(id, "pending");
   const unreadable = "nothing readable answered";
-  const withKeySkipped = { none: "no key to test", refused: "key entry's checks refuse the key", given: unreadable }[key];
+  const withKeySkipped = { none: "no key to test", refused: "key entry's checks refuse the key", given: unreadable }[
+    key
+  ];
   return [
     results.reach ? reachStep(results.reach) : notDone("reach", ""),
     results.withoutKey ? apiStep("without-key", results.withoutKey) : notDone("without-key", unreadable),

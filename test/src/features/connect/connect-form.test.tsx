@@ -1,8 +1,8 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test, vi } from "vitest";
-import { ConnectForm } from "../../../../src/features/connect/components/connect-form";
-import { readConnection } from "../../../../src/features/connect/key-store";
+import { ConnectForm } from "@/features/connect/components/connect-form";
+import { readConnection } from "@/features/connect/key-store";
 
 const KEY = "ks_root_3fAbc9XyZ12";
 const ORIGIN = "http://127.0.0.1:8787";

@@ -1,7 +1,12 @@
 import { waitFor } from "@testing-library/react";
 import { describe, expect, test, vi } from "vitest";
-import { forgetKey, joinOtherTabs, onKeyForgottenElsewhere, readHandOverPending } from "../../../../src/features/connect/key-hand-over";
-import { readConnection, saveConnection } from "../../../../src/features/connect/key-store";
+import {
+  forgetKey,
+  joinOtherTabs,
+  onKeyForgottenElsewhere,
+  readHandOverPending,
+} from "@/features/connect/key-hand-over";
+import { readConnection, saveConnection } from "@/features/connect/key-store";
 
 const KEY = "ks_root_3fAbc9XyZ12";
 const BASE_URL = "http://127.0.0.1:8799";
@@ -43,7 +48,9 @@ describe("the hand-over between tabs", () => {
     const leave = joinOtherTabs();
     using tab = otherTab();
     tab.channel.postMessage({ type: "ask" });
-    await waitFor(() => expect(tab.received).toEqual([{ type: "offer", connection: { baseUrl: BASE_URL, apiKey: KEY } }]));
+    await waitFor(() =>
+      expect(tab.received).toEqual([{ type: "offer", connection: { baseUrl: BASE_URL, apiKey: KEY } }]),
+    );
     leave();
   });
 

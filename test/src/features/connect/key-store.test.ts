@@ -1,6 +1,12 @@
 import { act, renderHook } from "@testing-library/react";
 import { describe, expect, test, vi } from "vitest";
-import { readConnection, readTarget, removeStoredKey, saveConnection, useConnection } from "../../../../src/features/connect/key-store";
+import {
+  readConnection,
+  readTarget,
+  removeStoredKey,
+  saveConnection,
+  useConnection,
+} from "@/features/connect/key-store";
 
 const KEY = "ks_root_3fAbc9XyZ12";
 const BASE_URL = "http://127.0.0.1:8799";

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { maskKey } from "../../../../src/features/connect/mask-key";
+import { maskKey } from "@/features/connect/mask-key";
 
 test("a key shows its start and its last four characters, enough to tell two keys apart", () => {
   expect(maskKey("ks_root_3xYbc9XyZ12QwErTyPmK7uH5aZ9fQ2")).toBe("ks_root_3xY…9fQ2");

@@ -1,8 +1,8 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test, vi } from "vitest";
-import { EnvironmentManager } from "../../../../src/features/environments/components/environment-manager";
-import { EnvironmentSwitcher } from "../../../../src/features/environments/components/environment-switcher";
+import { EnvironmentManager } from "@/features/environments/components/environment-manager";
+import { EnvironmentSwitcher } from "@/features/environments/components/environment-switcher";
 import {
   activeEnvironment,
   addEnvironment,
@@ -11,7 +11,7 @@ import {
   removeEnvironment,
   renameEnvironment,
   useEnvironments,
-} from "../../../../src/features/environments/environment-store";
+} from "@/features/environments/environment-store";
 
 const KEY = "ks_root_N0tInStorage123";
 
@@ -19,7 +19,9 @@ describe("the environments store", () => {
   test("reads back only well-formed entries, dropping extra fields, and nothing from a stored value of the wrong shape", () => {
     localStorage.setItem(
       "keyscope.environments",
-      JSON.stringify({ environments: [{ id: "env_1", name: "Dev", baseUrl: "http://127.0.0.1:8787", apiKey: KEY, extra: 1 }] }),
+      JSON.stringify({
+        environments: [{ id: "env_1", name: "Dev", baseUrl: "http://127.0.0.1:8787", apiKey: KEY, extra: 1 }],
+      }),
     );
     expect(readEnvironments()).toEqual([{ id: "env_1", name: "Dev", baseUrl: "http://127.0.0.1:8787" }]);
     for (const stored of [
@@ -50,23 +52,37 @@ describe("the environments store", () => {
   });
 
   test("localStorage never holds a key, even if one is smuggled into an environment", () => {
-    const smuggled = { name: "Prod", baseUrl: "https://api.example.com", apiKey: KEY } as Parameters<typeof addEnvironment>[0];
+    const smuggled = { name: "Prod", baseUrl: "https://api.example.com", apiKey: KEY } as Parameters<
+      typeof addEnvironment
+    >[0];
     addEnvironment(smuggled);
     expect(JSON.stringify({ ...localStorage })).not.toContain(KEY);
   });
 
   test("whatever else is found in storage is dropped when read", () => {
-    localStorage.setItem("keyscope.environments", JSON.stringify({ environments: [{ id: "e", name: "X", baseUrl: "https://a.example", apiKey: KEY }] }));
+    localStorage.setItem(
+      "keyscope.environments",
+      JSON.stringify({ environments: [{ id: "e", name: "X", baseUrl: "https://a.example", apiKey: KEY }] }),
+    );
     expect(readEnvironments()).toEqual([{ id: "e", name: "X", baseUrl: "https://a.example" }]);
     localStorage.setItem("keyscope.environments", "{not json");
     expect(readEnvironments()).toEqual([]);
   });
 
   test("a name and an http(s) address are required, and names are unique", () => {
-    expect(checkEnvironment({ name: " ", baseUrl: "https://a.example" }, [])).toMatchObject({ ok: false, field: "name" });
-    expect(checkEnvironment({ name: "A", baseUrl: "ftp://a.example" }, [])).toMatchObject({ ok: false, field: "baseUrl" });
+    expect(checkEnvironment({ name: " ", baseUrl: "https://a.example" }, [])).toMatchObject({
+      ok: false,
+      field: "name",
+    });
+    expect(checkEnvironment({ name: "A", baseUrl: "ftp://a.example" }, [])).toMatchObject({
+      ok: false,
+      field: "baseUrl",
+    });
     const existing = [{ id: "1", name: "Production", baseUrl: "https://a.example" }];
-    expect(checkEnvironment({ name: "production", baseUrl: "https://b.example" }, existing)).toMatchObject({ ok: false, field: "name" });
+    expect(checkEnvironment({ name: "production", baseUrl: "https://b.example" }, existing)).toMatchObject({
+      ok: false,
+      field: "name",
+    });
     expect(checkEnvironment({ name: "Staging", baseUrl: "https://b.example/" }, existing)).toEqual({
       ok: true,
       value: { name: "Staging", baseUrl: "https://b.example" },
@@ -118,7 +134,14 @@ describe("the environments store", () => {
 
 function Manager({ onChoose }: { onChoose: () => void }) {
   const environments = useEnvironments();
-  return <EnvironmentManager environments={environments} activeId={null} currentBaseUrl="https://api.example.com" onChoose={onChoose} />;
+  return (
+    <EnvironmentManager
+      environments={environments}
+      activeId={null}
+      currentBaseUrl="https://api.example.com"
+      onChoose={onChoose}
+    />
+  );
 }
 
 describe("managing environments", () => {
@@ -139,7 +162,9 @@ describe("managing environments", () => {
     expect(await screen.findByRole("button", { name: "Use Prod" })).toBeInTheDocument();
 
     await user.click(screen.getByRole("button", { name: "Use Prod" }));
-    expect(onChoose).toHaveBeenCalledWith(expect.objectContaining({ name: "Prod", baseUrl: "https://api.example.com" }));
+    expect(onChoose).toHaveBeenCalledWith(
+      expect.objectContaining({ name: "Prod", baseUrl: "https://api.example.com" }),
+    );
 
     await user.click(screen.getByRole("button", { name: "Remove Prod" }));
     expect(screen.queryByRole("listitem")).not.toBeInTheDocument();

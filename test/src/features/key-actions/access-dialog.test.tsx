@@ -3,16 +3,20 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { afterEach, expect, test, vi } from "vitest";
-import { AccessDialog } from "../../../../src/features/key-actions/components/access-dialog";
-import { KeyActions } from "../../../../src/features/key-actions/components/key-actions";
-import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
-import type { Connection } from "../../../../src/lib/api/transport";
-import type { Key } from "../../../../src/lib/contract";
+import { AccessDialog } from "@/features/key-actions/components/access-dialog";
+import { KeyActions } from "@/features/key-actions/components/key-actions";
+import { forgetRefusals } from "@/features/key-actions/refusals";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 import { fakeCache, forbidden, ok, renderError, stubApi, WORKSPACE, type Answer } from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
-const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
+const connection: Connection = {
+  baseUrl: "https://api.example.com",
+  apiKey: "ks_root_S3cretK3yValue9876543210",
+  apiId: "api_1",
+};
 
 afterEach(() => forgetRefusals());
 
@@ -21,14 +25,25 @@ function wrap(children: ReactNode) {
 }
 
 /** `reports.view` comes from its role `viewer`; `documents.read` is its own. */
-const KEY: Key = { keyId: "key_1", name: "Worker", enabled: true, permissions: ["documents.read", "reports.view"], roles: ["viewer"] };
+const KEY: Key = {
+  keyId: "key_1",
+  name: "Worker",
+  enabled: true,
+  permissions: ["documents.read", "reports.view"],
+  roles: ["viewer"],
+};
 
-const changes = (sent: { path: string; body: Record<string, unknown> }[]) => sent.filter((call) => !call.path.startsWith("/v2/permissions."));
+const changes = (sent: { path: string; body: Record<string, unknown> }[]) =>
+  sent.filter((call) => !call.path.startsWith("/v2/permissions."));
 
 function renderAccess(key: Key = KEY) {
   const cache = fakeCache();
   const onClose = vi.fn();
-  render(wrap(<AccessDialog connection={connection} apiKey={key} cache={cache} renderError={renderError} onClose={onClose} />));
+  render(
+    wrap(
+      <AccessDialog connection={connection} apiKey={key} cache={cache} renderError={renderError} onClose={onClose} />,
+    ),
+  );
   return { cache, onClose };
 }
 
@@ -50,7 +65,9 @@ test("a permission unchecked is removed with keys.removePermissions, and the pag
   expect(screen.getByText("Removes documents.read (permissions).")).toBeInTheDocument();
   await user.click(screen.getByRole("button", { name: "Save permissions and roles" }));
   await waitFor(() => expect(onClose).toHaveBeenCalled());
-  expect(changes(sent)).toEqual([{ path: "/v2/keys.removePermissions", body: { keyId: "key_1", permissions: ["documents.read"] } }]);
+  expect(changes(sent)).toEqual([
+    { path: "/v2/keys.removePermissions", body: { keyId: "key_1", permissions: ["documents.read"] } },
+  ]);
   expect(cache.patchKey).toHaveBeenCalledWith("key_1", { permissions: ["reports.view"] });
   expect(cache.refreshKey).toHaveBeenCalledWith("key_1");
 });
@@ -83,11 +100,16 @@ test("a role removed goes with keys.removeRoles, and its permissions leave the p
 
 test("a refused change is rolled back, says the service's words, and names the permission before the next try", async () => {
   const user = userEvent.setup();
-  stubApi({ ...WORKSPACE, "/v2/keys.addPermissions": forbidden("Missing one of these permissions: rbac.*.add_permission_to_key") });
+  stubApi({
+    ...WORKSPACE,
+    "/v2/keys.addPermissions": forbidden("Missing one of these permissions: rbac.*.add_permission_to_key"),
+  });
   const { cache, onClose } = renderAccess();
   await user.click(await screen.findByRole("checkbox", { name: "documents.write" }));
   await user.click(screen.getByRole("button", { name: "Save permissions and roles" }));
-  expect(await screen.findByRole("alert")).toHaveTextContent("Missing one of these permissions: rbac.*.add_permission_to_key");
+  expect(await screen.findByRole("alert")).toHaveTextContent(
+    "Missing one of these permissions: rbac.*.add_permission_to_key",
+  );
   expect(cache.rollbacks).toBe(1);
   expect(onClose).not.toHaveBeenCalled();
   expect(screen.getByRole("note")).toHaveTextContent("needs rbac.*.add_permission_to_key");
@@ -98,7 +120,16 @@ test("a key refused for a permission offers Add permission; the dialog says the 
   const sent = stubApi({ ...WORKSPACE, "/v2/keys.updateKey": ok({}), "/v2/keys.addPermissions": ok([]) });
   render(
     wrap(
-      <KeyActions connection={connection} apiKey={KEY} cache={fakeCache()} now={0} refusedAs="INSUFFICIENT_PERMISSIONS" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+      <KeyActions
+        connection={connection}
+        apiKey={KEY}
+        cache={fakeCache()}
+        now={0}
+        refusedAs="INSUFFICIENT_PERMISSIONS"
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={vi.fn()}
+      />,
     ),
   );
   await user.click(within(screen.getByRole("group", { name: "Fix" })).getByRole("button", { name: "Add permission" }));
@@ -107,14 +138,25 @@ test("a key refused for a permission offers Add permission; the dialog says the 
   await user.click(await within(dialog).findByRole("checkbox", { name: "documents.write" }));
   await user.click(within(dialog).getByRole("button", { name: "Save permissions and roles" }));
   await waitFor(() => expect(dialog).not.toBeInTheDocument());
-  expect(changes(sent).at(-1)).toEqual({ path: "/v2/keys.addPermissions", body: { keyId: "key_1", permissions: ["documents.write"] } });
+  expect(changes(sent).at(-1)).toEqual({
+    path: "/v2/keys.addPermissions",
+    body: { keyId: "key_1", permissions: ["documents.write"] },
+  });
 });
 
 test("Permissions and roles asks first what this root key may do there, and the dialog says each refusal before its form", async () => {
   const user = userEvent.setup();
   const notFound = (kind: string): Answer => ({
     status: 404,
-    body: { meta: { requestId: "req_4" }, error: { status: 404, title: "Not Found", detail: `The ${kind} was not found.`, type: `https://unkey.com/docs/errors/unkey/data/${kind}_not_found` } },
+    body: {
+      meta: { requestId: "req_4" },
+      error: {
+        status: 404,
+        title: "Not Found",
+        detail: `The ${kind} was not found.`,
+        type: `https://unkey.com/docs/errors/unkey/data/${kind}_not_found`,
+      },
+    },
   });
   const sent = stubApi({
     ...WORKSPACE,
@@ -123,14 +165,33 @@ test("Permissions and roles asks first what this root key may do there, and the 
     "/v2/keys.addRoles": notFound("role"),
   });
   render(
-    wrap(<KeyActions connection={connection} apiKey={KEY} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />),
+    wrap(
+      <KeyActions
+        connection={connection}
+        apiKey={KEY}
+        cache={fakeCache()}
+        now={0}
+        refusedAs={null}
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={vi.fn()}
+      />,
+    ),
   );
   await user.click(screen.getByRole("button", { name: "Permissions and roles" }));
   const dialog = await screen.findByRole("dialog", { name: "Permissions and roles" });
-  expect(within(dialog).getAllByRole("note").map((note) => note.textContent)).toEqual([
+  expect(
+    within(dialog)
+      .getAllByRole("note")
+      .map((note) => note.textContent),
+  ).toEqual([
     expect.stringContaining("Removing a permission needs rbac.*.remove_permission_from_key"),
     // The key has a role: re-adding one of its permissions could make a role's its own, so adding stays unknown.
     expect.stringContaining("Adding a permission needs rbac.*.add_permission_to_key"),
   ]);
-  expect(sent.map((call) => call.path).filter((path) => path.startsWith("/v2/keys."))).toEqual(["/v2/keys.updateKey", "/v2/keys.removePermissions", "/v2/keys.addRoles"]);
+  expect(sent.map((call) => call.path).filter((path) => path.startsWith("/v2/keys."))).toEqual([
+    "/v2/keys.updateKey",
+    "/v2/keys.removePermissions",
+    "/v2/keys.addRoles",
+  ]);
 });

@@ -1,17 +1,18 @@
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { BulkActions } from "../../../../src/features/key-actions/components/bulk-actions";
-import type { KeyCache } from "../../../../src/features/key-actions/key-cache";
-import { forgetRefusals, isKnownAllowed, refusalOf } from "../../../../src/features/key-actions/refusals";
-import { ApiError, NetworkError } from "../../../../src/lib/api-errors";
-import type { Connection } from "../../../../src/lib/api/transport";
-import { DELETE_KEY_PATH, UPDATE_KEY_PATH } from "../../../../src/lib/contract";
+import { BulkActions } from "@/features/key-actions/components/bulk-actions";
+import type { KeyCache } from "@/features/key-actions/key-cache";
+import { forgetRefusals, isKnownAllowed, refusalOf } from "@/features/key-actions/refusals";
+import { ApiError, NetworkError } from "@/lib/api-errors";
+import type { Connection } from "@/lib/api/transport";
+import { DELETE_KEY_PATH, UPDATE_KEY_PATH } from "@/lib/contract";
 import { errorEnvelope, jsonResponse, makeKeys } from "../../support/keys-api";
 
 const CONNECTION: Connection = { baseUrl: "http://127.0.0.1:8799", apiKey: "ks_root_S3cr3tValue42" };
 const ok = () => jsonResponse(200, { meta: { requestId: "req_ok" }, data: {} });
-const notFound = () => errorEnvelope(404, "Not Found", "The key does not exist.", "https://unkey.com/docs/errors/unkey/data/key_not_found");
+const notFound = () =>
+  errorEnvelope(404, "Not Found", "The key does not exist.", "https://unkey.com/docs/errors/unkey/data/key_not_found");
 
 afterEach(() => {
   forgetRefusals();
@@ -53,7 +54,13 @@ function renderBulk(count: number) {
       connection={CONNECTION}
       keys={keys}
       cache={cache}
-      describeFailure={(error) => (error instanceof ApiError ? `Catalog: ${error.title}` : error instanceof NetworkError ? "Catalog: offline" : "Catalog: other")}
+      describeFailure={(error) =>
+        error instanceof ApiError
+          ? `Catalog: ${error.title}`
+          : error instanceof NetworkError
+            ? "Catalog: offline"
+            : "Catalog: other"
+      }
     />,
   );
   return { user, cache };
@@ -78,9 +85,19 @@ describe("bulk actions", () => {
     expect(requests.map((request) => request.path)).toEqual(Array(5).fill(UPDATE_KEY_PATH));
     expect(requests.every((request) => request.body.enabled === false)).toBe(true);
     // The list shows the four at once; the other tabs are told the change itself, so no key is reloaded one by one.
-    expect(cache.patchKey.mock.calls.map(([keyId]) => keyId).sort()).toEqual(["key_000000", "key_000001", "key_000002", "key_000004"]);
+    expect(cache.patchKey.mock.calls.map(([keyId]) => keyId).sort()).toEqual([
+      "key_000000",
+      "key_000001",
+      "key_000002",
+      "key_000004",
+    ]);
     expect(cache.keysPatched).toHaveBeenCalledTimes(1);
-    expect(cache.keysPatched.mock.calls[0]?.[0].slice().sort()).toEqual(["key_000000", "key_000001", "key_000002", "key_000004"]);
+    expect(cache.keysPatched.mock.calls[0]?.[0].slice().sort()).toEqual([
+      "key_000000",
+      "key_000001",
+      "key_000002",
+      "key_000004",
+    ]);
     expect(cache.keysPatched.mock.calls[0]?.[1]).toEqual({ enabled: false });
     expect(cache.refreshKey).not.toHaveBeenCalled();
     await user.click(within(dialog()).getByRole("button", { name: "Done" }));
@@ -104,7 +121,12 @@ describe("bulk actions", () => {
 
   test("a refusal in a bulk run is remembered for the key's API, as the key's page would: its buttons then say what is missing", async () => {
     const forbidden = () =>
-      errorEnvelope(403, "Forbidden", "Missing one of these permissions: api.*.update_key, api.api_other.update_key", "https://unkey.com/docs/errors/unkey/authorization/insufficient_permissions");
+      errorEnvelope(
+        403,
+        "Forbidden",
+        "Missing one of these permissions: api.*.update_key, api.api_other.update_key",
+        "https://unkey.com/docs/errors/unkey/authorization/insufficient_permissions",
+      );
     stubChanges((keyId) => (keyId === "key_000001" ? forbidden() : ok()));
     const { user } = renderBulk(3);
     await user.click(screen.getByRole("button", { name: "Disable" }));
@@ -174,7 +196,9 @@ describe("bulk actions", () => {
     // The first changes are held, so that the run is under way when the second click comes; the rest answer at once.
     const pending: (() => void)[] = [];
     let holding = true;
-    const requests = stubChanges(() => (holding ? new Promise<Response>((resolve) => pending.push(() => resolve(ok()))) : ok()));
+    const requests = stubChanges(() =>
+      holding ? new Promise<Response>((resolve) => pending.push(() => resolve(ok()))) : ok(),
+    );
     const { user } = renderBulk(6);
     await user.click(screen.getByRole("button", { name: "Disable" }));
     await user.click(within(dialog()).getByRole("button", { name: "Disable 6 keys" }));
@@ -197,12 +221,15 @@ describe("bulk actions", () => {
       }
       return online ? ok() : Promise.reject(new TypeError("Failed to fetch"));
     });
-    const changesSent = () => requests.flatMap((request) => (typeof request.body.keyId === "string" ? [request.body.keyId] : []));
+    const changesSent = () =>
+      requests.flatMap((request) => (typeof request.body.keyId === "string" ? [request.body.keyId] : []));
     const { user } = renderBulk(12);
     await user.click(screen.getByRole("button", { name: "Disable" }));
     await user.click(within(dialog()).getByRole("button", { name: "Disable 12 keys" }));
     expect(await screen.findByRole("heading", { name: /^Disabled 1 of 12 keys$/ })).toBeInTheDocument();
-    expect(within(dialog()).getByText(/not tried \(stopped\)\. Stopped at the first lost connection: Catalog: offline\./)).toBeInTheDocument();
+    expect(
+      within(dialog()).getByText(/not tried \(stopped\)\. Stopped at the first lost connection: Catalog: offline\./),
+    ).toBeInTheDocument();
     // The keys after those under way were never sent.
     expect(changesSent()).not.toContain("key_000011");
     expect(within(dialog()).getByRole("list", { name: "Not tried" })).toHaveTextContent("key_000011");
@@ -210,7 +237,11 @@ describe("bulk actions", () => {
     requests.length = 0;
     await user.click(within(dialog()).getByRole("button", { name: "Retry the 11 not changed" }));
     expect(await screen.findByRole("heading", { name: "Disabled 12 keys" })).toBeInTheDocument();
-    expect(changesSent().sort()).toEqual(makeKeys(12).slice(1).map((key) => key.keyId));
+    expect(changesSent().sort()).toEqual(
+      makeKeys(12)
+        .slice(1)
+        .map((key) => key.keyId),
+    );
   });
 
   test("offline, the confirmation says so and sends nothing", async () => {
@@ -230,7 +261,15 @@ describe("bulk actions", () => {
         refused = true;
         return jsonResponse(
           429,
-          { meta: { requestId: "req_429" }, error: { status: 429, title: "Too Many Requests", detail: "Slow down", type: "https://unkey.com/docs/errors/unkey/application/too_many_requests" } },
+          {
+            meta: { requestId: "req_429" },
+            error: {
+              status: 429,
+              title: "Too Many Requests",
+              detail: "Slow down",
+              type: "https://unkey.com/docs/errors/unkey/application/too_many_requests",
+            },
+          },
           { "retry-after": "1" },
         );
       }

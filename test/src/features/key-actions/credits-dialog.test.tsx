@@ -2,9 +2,9 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, expect, test, vi } from "vitest";
-import { CreditsDialog } from "../../../../src/features/key-actions/components/credits-dialog";
-import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
-import type { Connection } from "../../../../src/lib/api/transport";
+import { CreditsDialog } from "@/features/key-actions/components/credits-dialog";
+import { forgetRefusals } from "@/features/key-actions/refusals";
+import type { Connection } from "@/lib/api/transport";
 import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 import { fakeCache, ok, renderError, stubApi } from "./key-actions-harness";
@@ -21,7 +21,13 @@ async function save(mode: string, value?: string) {
   const user = userEvent.setup();
   render(
     <QueryClientProvider client={queryClient()}>
-      <CreditsDialog connection={connection} apiKey={{ keyId: "key_1", credits: { remaining: 3 } }} cache={fakeCache()} renderError={renderError} onClose={onClose} />
+      <CreditsDialog
+        connection={connection}
+        apiKey={{ keyId: "key_1", credits: { remaining: 3 } }}
+        cache={fakeCache()}
+        renderError={renderError}
+        onClose={onClose}
+      />
     </QueryClientProvider>,
   );
   await user.click(screen.getByRole("radio", { name: mode }));
@@ -44,7 +50,13 @@ test("Unlimited needs no number: the field goes", async () => {
   const user = userEvent.setup();
   render(
     <QueryClientProvider client={queryClient()}>
-      <CreditsDialog connection={connection} apiKey={{ keyId: "key_1" }} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />
+      <CreditsDialog
+        connection={connection}
+        apiKey={{ keyId: "key_1" }}
+        cache={fakeCache()}
+        renderError={renderError}
+        onClose={vi.fn()}
+      />
     </QueryClientProvider>,
   );
   expect(screen.getByText(/Now: unlimited/)).toBeInTheDocument();
@@ -58,7 +70,14 @@ test("a double click on Save credits adds them once: the second click can come b
   const onClose = vi.fn();
   render(
     <QueryClientProvider client={queryClient()}>
-      <CreditsDialog connection={connection} apiKey={{ keyId: "key_1", credits: { remaining: 3 } }} cache={fakeCache()} renderError={renderError} onClose={onClose} initialValue={100} />
+      <CreditsDialog
+        connection={connection}
+        apiKey={{ keyId: "key_1", credits: { remaining: 3 } }}
+        cache={fakeCache()}
+        renderError={renderError}
+        onClose={onClose}
+        initialValue={100}
+      />
     </QueryClientProvider>,
   );
   const save = screen.getByRole("button", { name: "Save credits" });

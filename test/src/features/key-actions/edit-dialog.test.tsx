@@ -3,18 +3,22 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { afterEach, expect, test, vi } from "vitest";
-import { EditDialog } from "../../../../src/features/key-actions/components/edit-dialog";
-import { localInput } from "../../../../src/features/key-actions/components/edit-draft";
-import { KeyActions } from "../../../../src/features/key-actions/components/key-actions";
-import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
-import type { Connection } from "../../../../src/lib/api/transport";
-import type { Key } from "../../../../src/lib/contract";
+import { EditDialog } from "@/features/key-actions/components/edit-dialog";
+import { localInput } from "@/features/key-actions/components/edit-draft";
+import { KeyActions } from "@/features/key-actions/components/key-actions";
+import { forgetRefusals } from "@/features/key-actions/refusals";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
 import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 import { fakeCache, forbidden, ok, pressEscape, renderError, stubApi, WORKSPACE } from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
-const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
+const connection: Connection = {
+  baseUrl: "https://api.example.com",
+  apiKey: "ks_root_S3cretK3yValue9876543210",
+  apiId: "api_1",
+};
 const NOW = Date.now();
 const DAY = 86_400_000;
 
@@ -41,11 +45,23 @@ const KEY: Key = {
 function renderEdit(key: Key = KEY, props: Partial<Parameters<typeof EditDialog>[0]> = {}) {
   const cache = fakeCache();
   const onClose = vi.fn();
-  render(wrap(<EditDialog connection={connection} apiKey={key} cache={cache} renderError={renderError} onClose={onClose} {...props} />));
+  render(
+    wrap(
+      <EditDialog
+        connection={connection}
+        apiKey={key}
+        cache={cache}
+        renderError={renderError}
+        onClose={onClose}
+        {...props}
+      />,
+    ),
+  );
   return { cache, onClose, dialog: screen.getByRole("dialog", { name: "Edit key" }) };
 }
 
-const updates = (sent: { path: string; body: Record<string, unknown> }[]) => sent.filter((call) => call.path === "/v2/keys.updateKey").map((call) => call.body);
+const updates = (sent: { path: string; body: Record<string, unknown> }[]) =>
+  sent.filter((call) => call.path === "/v2/keys.updateKey").map((call) => call.body);
 
 test("Edit opens on the key as it is and sends nothing when nothing changed", async () => {
   const user = userEvent.setup();
@@ -78,7 +94,9 @@ test("a changed refill alone is sent alone: the credits left are not put back", 
   await user.click(screen.getByRole("button", { name: "Save changes" }));
   await waitFor(() => expect(onClose).toHaveBeenCalled());
   expect(updates(sent)).toEqual([{ keyId: "key_1", credits: { refill: { interval: "daily", amount: 80 } } }]);
-  expect(cache.patchKey).toHaveBeenCalledWith("key_1", { credits: { remaining: 40, refill: { interval: "daily", amount: 80 } } });
+  expect(cache.patchKey).toHaveBeenCalledWith("key_1", {
+    credits: { remaining: 40, refill: { interval: "daily", amount: 80 } },
+  });
 });
 
 test("a monthly refill is sent with its day of the month, beside a new credits count", async () => {
@@ -92,7 +110,9 @@ test("a monthly refill is sent with its day of the month, beside a new credits c
   await user.type(screen.getByRole("spinbutton", { name: "Credits" }), "500");
   await user.click(screen.getByRole("button", { name: "Save changes" }));
   await waitFor(() => expect(onClose).toHaveBeenCalled());
-  expect(updates(sent)).toEqual([{ keyId: "key_1", credits: { remaining: 500, refill: { interval: "monthly", amount: 50, refillDay: 15 } } }]);
+  expect(updates(sent)).toEqual([
+    { keyId: "key_1", credits: { remaining: 500, refill: { interval: "monthly", amount: 50, refillDay: 15 } } },
+  ]);
 });
 
 test("what is emptied is sent as null (name, expiry, external id, meta, credits); removing every rate limit sends []", async () => {
@@ -108,7 +128,9 @@ test("what is emptied is sent as null (name, expiry, external id, meta, credits)
   await user.click(screen.getByRole("button", { name: "Remove rate limit requests" }));
   await user.click(screen.getByRole("button", { name: "Save changes" }));
   await waitFor(() => expect(onClose).toHaveBeenCalled());
-  expect(updates(sent)).toEqual([{ keyId: "key_1", name: null, expires: null, externalId: null, meta: null, credits: null, ratelimits: [] }]);
+  expect(updates(sent)).toEqual([
+    { keyId: "key_1", name: null, expires: null, externalId: null, meta: null, credits: null, ratelimits: [] },
+  ]);
 });
 
 test("rate limits are added, changed and removed by name: the whole list is sent, as the service replaces it", async () => {
@@ -159,7 +181,10 @@ test("the key's own permissions and its roles are picked from the workspace's an
   await waitFor(() => expect(onClose).toHaveBeenCalled());
   expect(updates(sent)).toEqual([{ keyId: "key_1", permissions: ["billing.read"], roles: ["viewer", "editor"] }]);
   // Shown at once: the key's own, and what its roles now give.
-  expect(cache.patchKey).toHaveBeenCalledWith("key_1", { roles: ["viewer", "editor"], permissions: ["billing.read", "reports.view", "documents.write"] });
+  expect(cache.patchKey).toHaveBeenCalledWith("key_1", {
+    roles: ["viewer", "editor"],
+    permissions: ["billing.read", "reports.view", "documents.write"],
+  });
 });
 
 test("a refused edit is rolled back and says the service's words in the form", async () => {
@@ -178,7 +203,11 @@ test("a refused edit is rolled back and says the service's words in the form", a
 test("while a save is under way, Escape leaves the dialog open, so a refusal that comes is said in the form", async () => {
   const user = userEvent.setup();
   const answer = held();
-  stubApi({ ...WORKSPACE, "/v2/keys.updateKey": () => answer.released.then(() => forbidden("Missing one of these permissions: api.*.update_key")) });
+  stubApi({
+    ...WORKSPACE,
+    "/v2/keys.updateKey": () =>
+      answer.released.then(() => forbidden("Missing one of these permissions: api.*.update_key")),
+  });
   const { cache, onClose } = renderEdit();
   const dialog = screen.getByRole("dialog", { name: "Edit key" });
   await user.clear(screen.getByLabelText("Name"));
@@ -201,7 +230,16 @@ test("a rate-limited key's verdict offers Raise limit: Edit opens at that limit,
   const sent = stubApi({ ...WORKSPACE, "/v2/keys.updateKey": ok({}) });
   render(
     wrap(
-      <KeyActions connection={connection} apiKey={KEY} cache={fakeCache()} now={NOW} refusedAs="RATE_LIMITED" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+      <KeyActions
+        connection={connection}
+        apiKey={KEY}
+        cache={fakeCache()}
+        now={NOW}
+        refusedAs="RATE_LIMITED"
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={vi.fn()}
+      />,
     ),
   );
   await user.click(within(screen.getByRole("group", { name: "Fix" })).getByRole("button", { name: "Raise limit" }));
@@ -221,18 +259,38 @@ test("a rate-limited key's verdict offers Raise limit: Edit opens at that limit,
 
 test("a limit that is the identity's is raised for the key by a limit of its own of the same name", async () => {
   const user = userEvent.setup();
-  const key: Key = { ...KEY, ratelimits: [], identity: { id: "id_1", externalId: "user_1", ratelimits: [{ id: "rl_9", name: "shared", limit: 100, duration: 1_000, autoApply: true }] } };
+  const key: Key = {
+    ...KEY,
+    ratelimits: [],
+    identity: {
+      id: "id_1",
+      externalId: "user_1",
+      ratelimits: [{ id: "rl_9", name: "shared", limit: 100, duration: 1_000, autoApply: true }],
+    },
+  };
   const sent = stubApi({ ...WORKSPACE, "/v2/keys.updateKey": ok({}) });
   render(
     wrap(
-      <KeyActions connection={connection} apiKey={key} cache={fakeCache()} now={NOW} refusedAs="RATE_LIMITED" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+      <KeyActions
+        connection={connection}
+        apiKey={key}
+        cache={fakeCache()}
+        now={NOW}
+        refusedAs="RATE_LIMITED"
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={vi.fn()}
+      />,
     ),
   );
   await user.click(screen.getByRole("button", { name: "Raise limit" }));
   const dialog = await screen.findByRole("dialog", { name: "Edit key" });
   await user.click(within(dialog).getByRole("button", { name: "Save changes" }));
   await waitFor(() => expect(dialog).not.toBeInTheDocument());
-  expect(updates(sent).at(-1)).toEqual({ keyId: "key_1", ratelimits: [{ name: "shared", limit: 200, duration: 1_000, autoApply: true }] });
+  expect(updates(sent).at(-1)).toEqual({
+    keyId: "key_1",
+    ratelimits: [{ name: "shared", limit: 200, duration: 1_000, autoApply: true }],
+  });
 });
 
 test("an expired key's Extend expiry opens Edit with Expires 30 days ahead and sends that alone; Remove expiry sends null", async () => {
@@ -242,7 +300,16 @@ test("an expired key's Extend expiry opens Edit with Expires 30 days ahead and s
   const cache = fakeCache();
   render(
     wrap(
-      <KeyActions connection={connection} apiKey={expired} cache={cache} now={NOW} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+      <KeyActions
+        connection={connection}
+        apiKey={expired}
+        cache={cache}
+        now={NOW}
+        refusedAs={null}
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={vi.fn()}
+      />,
     ),
   );
   await user.click(within(screen.getByRole("group", { name: "Fix" })).getByRole("button", { name: "Extend expiry" }));

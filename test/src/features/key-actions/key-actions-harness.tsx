@@ -1,13 +1,15 @@
 import { fireEvent } from "@testing-library/react";
 import { vi } from "vitest";
-import type { KeyCache } from "../../../../src/features/key-actions/key-cache";
-import { ApiError } from "../../../../src/lib/api-errors";
+import type { KeyCache } from "@/features/key-actions/key-cache";
+import { ApiError } from "@/lib/api-errors";
 
 /** What the stubbed service answers to one request. */
 export type Answer = { status: number; body: unknown };
 
 /** A fetch that answers each operation (by path) from `answers`; records what was sent. */
-export function stubApi(answers: Record<string, Answer | ((body: Record<string, unknown>) => Answer | Promise<Answer>)>) {
+export function stubApi(
+  answers: Record<string, Answer | ((body: Record<string, unknown>) => Answer | Promise<Answer>)>,
+) {
   const sent: { path: string; body: Record<string, unknown> }[] = [];
   vi.stubGlobal(
     "fetch",
@@ -16,8 +18,17 @@ export function stubApi(answers: Record<string, Answer | ((body: Record<string, 
       const body = JSON.parse(typeof init?.body === "string" ? init.body : "{}") as Record<string, unknown>;
       sent.push({ path, body });
       const answer = answers[path];
-      const answered = typeof answer === "function" ? answer(body) : (answer ?? { status: 404, body: { error: { status: 404, title: "Not Found", detail: "no such route", type: "x" } } });
-      return Promise.resolve(answered).then(({ status, body: reply }) => new Response(JSON.stringify(reply), { status, headers: { "content-type": "application/json" } }));
+      const answered =
+        typeof answer === "function"
+          ? answer(body)
+          : (answer ?? {
+              status: 404,
+              body: { error: { status: 404, title: "Not Found", detail: "no such route", type: "x" } },
+            });
+      return Promise.resolve(answered).then(
+        ({ status, body: reply }) =>
+          new Response(JSON.stringify(reply), { status, headers: { "content-type": "application/json" } }),
+      );
     }),
   );
   return sent;
@@ -26,7 +37,15 @@ export function stubApi(answers: Record<string, Answer | ((body: Record<string, 
 export const ok = (data: unknown): Answer => ({ status: 200, body: { meta: { requestId: "req_1" }, data } });
 export const forbidden = (detail: string): Answer => ({
   status: 403,
-  body: { meta: { requestId: "req_2" }, error: { status: 403, title: "Insufficient Permissions", detail, type: "https://unkey.com/docs/errors/unkey/authorization/insufficient_permissions" } },
+  body: {
+    meta: { requestId: "req_2" },
+    error: {
+      status: 403,
+      title: "Insufficient Permissions",
+      detail,
+      type: "https://unkey.com/docs/errors/unkey/authorization/insufficient_permissions",
+    },
+  },
 });
 
 export function fakeCache(): KeyCache & { rollbacks: number } {
@@ -44,7 +63,9 @@ export function fakeCache(): KeyCache & { rollbacks: number } {
 }
 
 /** The failure panel, as the app renders it, reduced to the service's words. */
-export const renderError = (error: unknown) => <p role="alert">{error instanceof ApiError ? error.detail : String(error)}</p>;
+export const renderError = (error: unknown) => (
+  <p role="alert">{error instanceof ApiError ? error.detail : String(error)}</p>
+);
 
 /** The workspace's permissions and roles, as listed: the role `viewer` gives `reports.view`, `editor` gives `documents.write`. */
 export const WORKSPACE = {

@@ -3,20 +3,33 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import userEvent from "@testing-library/user-event";
 import { useState, type ReactNode } from "react";
 import { afterEach, expect, onTestFinished, test, vi } from "vitest";
-import { CreateKeyDialog } from "../../../../src/features/key-actions/components/create-key-dialog";
-import { DeleteDialog } from "../../../../src/features/key-actions/components/delete-dialog";
-import { KeyActions } from "../../../../src/features/key-actions/components/key-actions";
-import { RerollDialog } from "../../../../src/features/key-actions/components/reroll-dialog";
-import { forgetRefusals } from "../../../../src/features/key-actions/refusals";
-import type { Connection } from "../../../../src/lib/api/transport";
-import type { Key } from "../../../../src/lib/contract";
-import { clearJournal, journalEntries } from "../../../../src/lib/request-journal";
+import { CreateKeyDialog } from "@/features/key-actions/components/create-key-dialog";
+import { DeleteDialog } from "@/features/key-actions/components/delete-dialog";
+import { KeyActions } from "@/features/key-actions/components/key-actions";
+import { RerollDialog } from "@/features/key-actions/components/reroll-dialog";
+import { forgetRefusals } from "@/features/key-actions/refusals";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
+import { clearJournal, journalEntries } from "@/lib/request-journal";
 import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
-import { fakeCache, forbidden, ok, pressEscape, renderError, stubApi, WORKSPACE, type Answer } from "./key-actions-harness";
+import {
+  fakeCache,
+  forbidden,
+  ok,
+  pressEscape,
+  renderError,
+  stubApi,
+  WORKSPACE,
+  type Answer,
+} from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
-const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210", apiId: "api_1" };
+const connection: Connection = {
+  baseUrl: "https://api.example.com",
+  apiKey: "ks_root_S3cretK3yValue9876543210",
+  apiId: "api_1",
+};
 const SECRET = "sk_TheNewSecretShownOnly0nce42";
 
 afterEach(() => {
@@ -27,9 +40,19 @@ afterEach(() => {
 /** What both services answer the dashboard's createKey probe (a refill without credits.remaining) once create_key is checked. */
 const REFILL_RULE: Answer = {
   status: 400,
-  body: { meta: { requestId: "req_5" }, error: { status: 400, title: "Bad Request", detail: "`credits.remaining` must be provided when `credits.refill` is set.", type: "https://unkey.com/docs/errors/unkey/application/invalid_input", errors: [] } },
+  body: {
+    meta: { requestId: "req_5" },
+    error: {
+      status: 400,
+      title: "Bad Request",
+      detail: "`credits.remaining` must be provided when `credits.refill` is set.",
+      type: "https://unkey.com/docs/errors/unkey/application/invalid_input",
+      errors: [],
+    },
+  },
 };
-const isCreateProbe = (body: Record<string, unknown>) => (body.credits as { remaining?: unknown } | undefined)?.remaining === null;
+const isCreateProbe = (body: Record<string, unknown>) =>
+  (body.credits as { remaining?: unknown } | undefined)?.remaining === null;
 
 /** createKey as a service with create_key answers it: the probe refused for its refill, a request by `answer`. */
 function createKeyAllowed(answer: (body: Record<string, unknown>) => Answer | Promise<Answer>) {
@@ -43,20 +66,48 @@ function wrap(children: ReactNode) {
   return <QueryClientProvider client={queryClient()}>{children}</QueryClientProvider>;
 }
 
-
 test("a list of the workspace's names that failed for another reason than a permission is not said to be one", async () => {
   stubApi({
     // The root key disabled since the page opened: the real service's 403, not a missing permission.
     "/v2/permissions.listPermissions": {
       status: 403,
-      body: { meta: { requestId: "req_9" }, error: { status: 403, title: "Key is disabled", detail: "The root key is disabled", type: "https://unkey.com/docs/errors/unkey/authorization/key_disabled" } },
+      body: {
+        meta: { requestId: "req_9" },
+        error: {
+          status: 403,
+          title: "Key is disabled",
+          detail: "The root key is disabled",
+          type: "https://unkey.com/docs/errors/unkey/authorization/key_disabled",
+        },
+      },
     },
-    "/v2/permissions.listRoles": { status: 503, body: { meta: { requestId: "req_8" }, error: { status: 503, title: "Service Unavailable", detail: "down", type: "https://unkey.com/docs/errors/unkey/application/service_unavailable" } } },
+    "/v2/permissions.listRoles": {
+      status: 503,
+      body: {
+        meta: { requestId: "req_8" },
+        error: {
+          status: 503,
+          title: "Service Unavailable",
+          detail: "down",
+          type: "https://unkey.com/docs/errors/unkey/application/service_unavailable",
+        },
+      },
+    },
     ...createKeyAllowed(() => ok({ keyId: "key_new", key: SECRET })),
   });
-  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
-  expect(await screen.findByText("The workspace’s could not be listed (the API answered 403 Key is disabled); type the names.")).toBeInTheDocument();
-  expect(await screen.findByText("The workspace’s could not be listed (the API answered 503 Service Unavailable); type the names.")).toBeInTheDocument();
+  render(
+    wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />),
+  );
+  expect(
+    await screen.findByText(
+      "The workspace’s could not be listed (the API answered 403 Key is disabled); type the names.",
+    ),
+  ).toBeInTheDocument();
+  expect(
+    await screen.findByText(
+      "The workspace’s could not be listed (the API answered 503 Service Unavailable); type the names.",
+    ),
+  ).toBeInTheDocument();
   expect(screen.queryByText(/may not list/)).toBeNull();
 });
 
@@ -75,7 +126,8 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
   const unsubscribe = queryClient()
     .getMutationCache()
     .subscribe((event) => {
-      if (event.mutation !== undefined) mutationStates.push(JSON.stringify([event.mutation.state.data, event.mutation.state.variables]));
+      if (event.mutation !== undefined)
+        mutationStates.push(JSON.stringify([event.mutation.state.data, event.mutation.state.variables]));
     });
   onTestFinished(unsubscribe);
   render(wrap(<CreateKeyDialog connection={connection} cache={cache} renderError={renderError} onClose={onClose} />));
@@ -106,8 +158,14 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
   expect(cache.keyCreated).toHaveBeenCalledWith("key_new", "api_1");
   // Neither the query cache, the mutation cache nor the journal holds the secret.
   const caches = JSON.stringify([
-    queryClient().getQueryCache().getAll().map((query) => query.state),
-    queryClient().getMutationCache().getAll().map((mutation) => ({ data: mutation.state.data, variables: mutation.state.variables })),
+    queryClient()
+      .getQueryCache()
+      .getAll()
+      .map((query) => query.state),
+    queryClient()
+      .getMutationCache()
+      .getAll()
+      .map((mutation) => ({ data: mutation.state.data, variables: mutation.state.variables })),
     journalEntries(),
   ]);
   expect(caches).not.toContain(SECRET);
@@ -160,7 +218,9 @@ test("two clicks on Create key that the browser delivers before the page renders
     "/v2/permissions.listRoles": ok([]),
     ...createKeyAllowed(() => new Promise<Answer>((resolve) => (answer = resolve))),
   });
-  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  render(
+    wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />),
+  );
   expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
   const create = screen.getByRole("button", { name: "Create key" });
   fireEvent.click(create);
@@ -173,8 +233,21 @@ test("two clicks on Create key that the browser delivers before the page renders
 
 test("a double click on Reroll key rerolls once, and the secret shown is that new key's", async () => {
   const answer = held();
-  const sent = stubApi({ "/v2/keys.rerollKey": () => answer.released.then(() => ok({ keyId: "key_new", key: SECRET })) });
-  render(wrap(<RerollDialog connection={connection} apiKey={{ keyId: "key_1" }} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} keyHref={(id) => `/keys/${id}`} />));
+  const sent = stubApi({
+    "/v2/keys.rerollKey": () => answer.released.then(() => ok({ keyId: "key_new", key: SECRET })),
+  });
+  render(
+    wrap(
+      <RerollDialog
+        connection={connection}
+        apiKey={{ keyId: "key_1" }}
+        cache={fakeCache()}
+        renderError={renderError}
+        onClose={vi.fn()}
+        keyHref={(id) => `/keys/${id}`}
+      />,
+    ),
+  );
   const reroll = screen.getByRole("button", { name: "Reroll key" });
   // Both clicks before React renders again, as Chromium may run them.
   fireEvent.click(reroll);
@@ -187,7 +260,18 @@ test("a double click on Reroll key rerolls once, and the secret shown is that ne
 test("Reroll says the new key keeps the old one's expiry, and warns when that expiry has passed", () => {
   const HOUR = 3_600_000;
   const reroll = (apiKey: Key) =>
-    render(wrap(<RerollDialog connection={connection} apiKey={apiKey} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} keyHref={(id) => `/keys/${id}`} />));
+    render(
+      wrap(
+        <RerollDialog
+          connection={connection}
+          apiKey={apiKey}
+          cache={fakeCache()}
+          renderError={renderError}
+          onClose={vi.fn()}
+          keyHref={(id) => `/keys/${id}`}
+        />,
+      ),
+    );
 
   // Rerolled before with its old secret stopped at once: the real service copies that expiry to the new key.
   const expired = reroll({ keyId: "key_1", expires: Date.now() - 2 * HOUR });
@@ -209,7 +293,18 @@ test("Reroll says a key that expired this very moment (its old secret stopped at
   const now = Date.now();
   const clock = vi.spyOn(Date, "now").mockReturnValue(now);
   onTestFinished(() => clock.mockRestore());
-  render(wrap(<RerollDialog connection={connection} apiKey={{ keyId: "key_1", expires: now }} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} keyHref={(id) => `/keys/${id}`} />));
+  render(
+    wrap(
+      <RerollDialog
+        connection={connection}
+        apiKey={{ keyId: "key_1", expires: now }}
+        cache={fakeCache()}
+        renderError={renderError}
+        onClose={vi.fn()}
+        keyHref={(id) => `/keys/${id}`}
+      />,
+    ),
+  );
   expect(screen.getByRole("note")).toHaveTextContent(/^This key expired just now \(/);
 });
 
@@ -219,7 +314,18 @@ test("Delete asks for the key's name, or its id when it has none", async () => {
   const cache = fakeCache();
   const onDeleted = vi.fn();
   const key: Key = { keyId: "key_1" };
-  render(wrap(<DeleteDialog connection={connection} apiKey={key} cache={cache} renderError={renderError} onClose={vi.fn()} onDeleted={onDeleted} />));
+  render(
+    wrap(
+      <DeleteDialog
+        connection={connection}
+        apiKey={key}
+        cache={cache}
+        renderError={renderError}
+        onClose={vi.fn()}
+        onDeleted={onDeleted}
+      />,
+    ),
+  );
   const confirm = screen.getByRole("button", { name: "Delete key" });
   expect(confirm).toBeDisabled();
   await user.type(screen.getByLabelText("Type key_1 to confirm"), "key_");
@@ -238,7 +344,17 @@ test("while a delete is under way, Escape and Close leave its dialog open, so th
   const onDeleted = vi.fn();
   render(
     wrap(
-      <KeyActions connection={connection} listedIn="api_1" apiKey={{ keyId: "key_1", name: "Worker", enabled: true }} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={onDeleted} />,
+      <KeyActions
+        connection={connection}
+        listedIn="api_1"
+        apiKey={{ keyId: "key_1", name: "Worker", enabled: true }}
+        cache={fakeCache()}
+        now={0}
+        refusedAs={null}
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={onDeleted}
+      />,
     ),
   );
   await user.click(screen.getByRole("button", { name: "Delete" }));
@@ -259,12 +375,24 @@ test("while a delete is under way, Escape and Close leave its dialog open, so th
 
 test("Disable shows at once, is rolled back with the service's words when refused, and the permission is then said before any form", async () => {
   const user = userEvent.setup();
-  stubApi({ "/v2/keys.updateKey": forbidden("Missing one of these permissions: api.*.update_key or api.api_1.update_key") });
+  stubApi({
+    "/v2/keys.updateKey": forbidden("Missing one of these permissions: api.*.update_key or api.api_1.update_key"),
+  });
   const cache = fakeCache();
   const key: Key = { keyId: "key_1", name: "Worker", enabled: true };
   render(
     wrap(
-      <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={cache} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+      <KeyActions
+        connection={connection}
+        listedIn={connection.apiId}
+        apiKey={key}
+        cache={cache}
+        now={0}
+        refusedAs={null}
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={vi.fn()}
+      />,
     ),
   );
   await user.click(screen.getByRole("button", { name: "Disable" }));
@@ -282,18 +410,32 @@ test("offline, Disable is sent at once, fails in place and is rolled back: it ne
   const user = userEvent.setup();
   onlineManager.setOnline(false);
   onTestFinished(() => onlineManager.setOnline(true));
-  const fetchMock = vi.fn<(input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>().mockRejectedValue(new TypeError("Failed to fetch"));
+  const fetchMock = vi
+    .fn<(input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>()
+    .mockRejectedValue(new TypeError("Failed to fetch"));
   vi.stubGlobal("fetch", fetchMock);
   const cache = fakeCache();
   const key: Key = { keyId: "key_1", name: "Worker", enabled: true };
   render(
     wrap(
-      <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={cache} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+      <KeyActions
+        connection={connection}
+        listedIn={connection.apiId}
+        apiKey={key}
+        cache={cache}
+        now={0}
+        refusedAs={null}
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={vi.fn()}
+      />,
     ),
   );
   await user.click(screen.getByRole("button", { name: "Disable" }));
   expect(await screen.findByRole("alert")).toBeInTheDocument();
-  const changes = fetchMock.mock.calls.filter(([, init]) => typeof init?.body === "string" && init.body.includes('"enabled":false'));
+  const changes = fetchMock.mock.calls.filter(
+    ([, init]) => typeof init?.body === "string" && init.body.includes('"enabled":false'),
+  );
   expect(changes).toHaveLength(1);
   expect(cache.rollbacks).toBe(1);
 });
@@ -309,14 +451,30 @@ function PatchedKeyActions({ initial }: { initial: Key }) {
       return () => setKey(initial);
     },
   }));
-  return <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={cache} now={now} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />;
+  return (
+    <KeyActions
+      connection={connection}
+      listedIn={connection.apiId}
+      apiKey={key}
+      cache={cache}
+      now={now}
+      refusedAs={null}
+      renderError={renderError}
+      keyHref={(id) => `/keys/${id}`}
+      onDeleted={vi.fn()}
+    />
+  );
 }
 
 test("Disable, Enable and Remove expiry, which each remove their own button, leave the keyboard focus on what comes next, not on the page's start", async () => {
   const user = userEvent.setup();
   let answer = held();
   stubApi({ "/v2/keys.updateKey": () => answer.released.then(() => ok({})) });
-  render(wrap(<PatchedKeyActions initial={{ keyId: "key_1", name: "Worker", enabled: true, expires: Date.now() - 60_000 }} />));
+  render(
+    wrap(
+      <PatchedKeyActions initial={{ keyId: "key_1", name: "Worker", enabled: true, expires: Date.now() - 60_000 }} />,
+    ),
+  );
 
   screen.getByRole("button", { name: "Disable" }).focus();
   await user.keyboard("{Enter}");
@@ -341,7 +499,19 @@ test("Disable, Enable and Remove expiry, which each remove their own button, lea
 test("a verdict's fix that goes once its dialog made the change (Add credits, Extend expiry) leaves the focus on the dialog's own button", async () => {
   const user = userEvent.setup();
   stubApi({ "/v2/keys.updateKey": ok({}), "/v2/keys.updateCredits": ok({ remaining: 100 }), ...WORKSPACE });
-  render(wrap(<PatchedKeyActions initial={{ keyId: "key_1", name: "Worker", enabled: true, credits: { remaining: 0 }, expires: Date.now() - 60_000 }} />));
+  render(
+    wrap(
+      <PatchedKeyActions
+        initial={{
+          keyId: "key_1",
+          name: "Worker",
+          enabled: true,
+          credits: { remaining: 0 },
+          expires: Date.now() - 60_000,
+        }}
+      />,
+    ),
+  );
 
   screen.getByRole("button", { name: "Add credits" }).focus();
   await user.keyboard("{Enter}");
@@ -363,13 +533,36 @@ test("the verdict's fixes: a disabled key out of credits offers Enable and Add c
   const sent = stubApi({
     "/v2/keys.updateKey": {
       status: 400,
-      body: { meta: { requestId: "req_7" }, error: { status: 400, title: "Bad Request", detail: "`refillDay` must be provided when the refill interval is `monthly`.", type: "https://unkey.com/docs/errors/unkey/application/invalid_input", errors: [] } },
+      body: {
+        meta: { requestId: "req_7" },
+        error: {
+          status: 400,
+          title: "Bad Request",
+          detail: "`refillDay` must be provided when the refill interval is `monthly`.",
+          type: "https://unkey.com/docs/errors/unkey/application/invalid_input",
+          errors: [],
+        },
+      },
     },
   });
-  const key: Key = { keyId: "key_1", enabled: false, credits: { remaining: 0, refill: { interval: "daily", amount: 25 } } };
+  const key: Key = {
+    keyId: "key_1",
+    enabled: false,
+    credits: { remaining: 0, refill: { interval: "daily", amount: 25 } },
+  };
   render(
     wrap(
-      <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />,
+      <KeyActions
+        connection={connection}
+        listedIn={connection.apiId}
+        apiKey={key}
+        cache={fakeCache()}
+        now={0}
+        refusedAs={null}
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={vi.fn()}
+      />,
     ),
   );
   const fixes = screen.getByRole("group", { name: "Fix" });
@@ -377,17 +570,32 @@ test("the verdict's fixes: a disabled key out of credits offers Enable and Add c
   await user.click(screen.getByRole("button", { name: "Add credits" }));
   // The probe first: a monthly refill without its day, which both services refuse after update_key, before writing.
   expect(await screen.findByRole("dialog", { name: "Credits" })).toBeInTheDocument();
-  expect(sent).toEqual([{ path: "/v2/keys.updateKey", body: { keyId: "key_1", credits: { refill: { interval: "monthly", amount: 1 } } } }]);
+  expect(sent).toEqual([
+    { path: "/v2/keys.updateKey", body: { keyId: "key_1", credits: { refill: { interval: "monthly", amount: 1 } } } },
+  ]);
   expect(screen.getByRole("radio", { name: "Add" })).toBeChecked();
   expect(screen.getByRole("spinbutton", { name: "Credits" })).toHaveValue(25);
 });
 
 const keyActions = (key: Key) => (
-  <KeyActions connection={connection} listedIn={connection.apiId} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />
+  <KeyActions
+    connection={connection}
+    listedIn={connection.apiId}
+    apiKey={key}
+    cache={fakeCache()}
+    now={0}
+    refusedAs={null}
+    renderError={renderError}
+    keyHref={(id) => `/keys/${id}`}
+    onDeleted={vi.fn()}
+  />
 );
 const notFound = (type: string, detail: string): Answer => ({
   status: 404,
-  body: { meta: { requestId: "req_3" }, error: { status: 404, title: "Not Found", detail, type: `https://unkey.com/docs/errors/unkey/data/${type}` } },
+  body: {
+    meta: { requestId: "req_3" },
+    error: { status: 404, title: "Not Found", detail, type: `https://unkey.com/docs/errors/unkey/data/${type}` },
+  },
 });
 
 test("a monthly refill is sent with its day of the month, today's (UTC) unless changed, as the service requires", async () => {
@@ -401,11 +609,24 @@ test("a monthly refill is sent with its day of the month, today's (UTC) unless c
     ...createKeyAllowed((body) => {
       const refill = (body.credits as { refill?: { interval: string; refillDay?: number } } | undefined)?.refill;
       if (refill?.interval === "monthly" && refill.refillDay === undefined)
-        return { status: 400, body: { meta: { requestId: "req_4" }, error: { status: 400, title: "Bad Request", detail: "refillDay must be provided when the interval is monthly", type: "https://unkey.com/docs/errors/unkey/application/invalid_input" } } };
+        return {
+          status: 400,
+          body: {
+            meta: { requestId: "req_4" },
+            error: {
+              status: 400,
+              title: "Bad Request",
+              detail: "refillDay must be provided when the interval is monthly",
+              type: "https://unkey.com/docs/errors/unkey/application/invalid_input",
+            },
+          },
+        };
       return ok({ keyId: "key_new", key: SECRET });
     }),
   });
-  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  render(
+    wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />),
+  );
   expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
 
   await user.type(screen.getByLabelText("Credits"), "100");
@@ -422,7 +643,10 @@ test("a monthly refill is sent with its day of the month, today's (UTC) unless c
   await user.click(screen.getByRole("button", { name: "Create key" }));
 
   expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
-  expect(sent.findLast((call) => call.path === "/v2/keys.createKey")?.body.credits).toEqual({ remaining: 100, refill: { interval: "monthly", amount: 100, refillDay: 15 } });
+  expect(sent.findLast((call) => call.path === "/v2/keys.createKey")?.body.credits).toEqual({
+    remaining: 100,
+    refill: { interval: "monthly", amount: 100, refillDay: 15 },
+  });
 });
 
 test("roles are picked from the workspace's only (a key operation never creates one); new permission names may still be typed", async () => {
@@ -430,7 +654,9 @@ test("roles are picked from the workspace's only (a key operation never creates 
     "/v2/permissions.listPermissions": ok([{ id: "perm_1", name: "documents.read", slug: "documents.read" }]),
     "/v2/permissions.listRoles": ok([{ id: "role_1", name: "admin" }]),
   });
-  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  render(
+    wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />),
+  );
 
   expect(await screen.findByRole("checkbox", { name: "admin" })).toBeInTheDocument();
   expect(await screen.findByRole("checkbox", { name: "documents.read" })).toBeInTheDocument();
@@ -448,7 +674,9 @@ test("an API typed that the root key may not read: createKey's 404 says both rea
     "/v2/keys.createKey": notFound("api_not_found", "The specified API was not found."),
   });
   const noApi: Connection = { baseUrl: connection.baseUrl, apiKey: connection.apiKey };
-  const { unmount } = render(wrap(<CreateKeyDialog connection={noApi} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  const { unmount } = render(
+    wrap(<CreateKeyDialog connection={noApi} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />),
+  );
   expect(screen.getByLabelText("API id")).toHaveValue("");
   expect(screen.getByText(/The service lists no APIs/)).toBeInTheDocument();
   await user.type(screen.getByLabelText("API id"), "api_typo");
@@ -459,7 +687,9 @@ test("an API typed that the root key may not read: createKey's 404 says both rea
   expect(note).toHaveTextContent("api_typo");
   expect(screen.getByText(/may not read the API/)).toBeInTheDocument();
   // Only the probe was sent: no form was filled, no key asked for.
-  expect(sent.filter((call) => call.path === "/v2/keys.createKey").map((call) => isCreateProbe(call.body))).toEqual([true]);
+  expect(sent.filter((call) => call.path === "/v2/keys.createKey").map((call) => isCreateProbe(call.body))).toEqual([
+    true,
+  ]);
   unmount();
 
   render(wrap(keyActions({ keyId: "key_1", enabled: true })));
@@ -475,10 +705,18 @@ test("the connection's API is probed as the dialog opens: a refusal is said befo
     "/v2/permissions.listRoles": ok([]),
     "/v2/apis.getApi": ok({ id: "api_1", name: "Payments" }),
     "/v2/keys.createKey": (body) =>
-      !granted ? forbidden("Missing one of these permissions: api.*.create_key or api.api_1.create_key") : isCreateProbe(body) ? REFILL_RULE : ok({ keyId: "key_new", key: SECRET }),
+      !granted
+        ? forbidden("Missing one of these permissions: api.*.create_key or api.api_1.create_key")
+        : isCreateProbe(body)
+          ? REFILL_RULE
+          : ok({ keyId: "key_new", key: SECRET }),
   });
-  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
-  expect(await screen.findByRole("note")).toHaveTextContent("Creating a key in this API needs api.*.create_key (every API) or api.api_1.create_key (this API only)");
+  render(
+    wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />),
+  );
+  expect(await screen.findByRole("note")).toHaveTextContent(
+    "Creating a key in this API needs api.*.create_key (every API) or api.api_1.create_key (this API only)",
+  );
   expect(screen.getByText("Payments", { selector: "strong" }).parentElement).toHaveTextContent("Payments (api_1)");
   expect(screen.getByLabelText("Name")).toBeDisabled();
   expect(screen.getByRole("button", { name: "Create key" })).toBeDisabled();
@@ -498,9 +736,20 @@ test("the APIs the dashboard knows are offered with their names; one chosen is c
     "/v2/permissions.listPermissions": ok([]),
     "/v2/permissions.listRoles": ok([]),
     "/v2/apis.getApi": (body) => ok({ id: body.apiId, name: names[String(body.apiId)] }),
-    "/v2/keys.createKey": (body) => (body.apiId === "api_1" ? REFILL_RULE : notFound("api_not_found", "The specified API was not found.")),
+    "/v2/keys.createKey": (body) =>
+      body.apiId === "api_1" ? REFILL_RULE : notFound("api_not_found", "The specified API was not found."),
   });
-  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} suggestedApis={[{ apiId: "api_2", from: "environment “Search”" }]} />));
+  render(
+    wrap(
+      <CreateKeyDialog
+        connection={connection}
+        cache={fakeCache()}
+        renderError={renderError}
+        onClose={vi.fn()}
+        suggestedApis={[{ apiId: "api_2", from: "environment “Search”" }]}
+      />,
+    ),
+  );
   const offers = screen.getByRole("list", { name: "APIs this dashboard knows" });
   expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
   expect(await within(offers).findByRole("button", { name: "Payments" })).toHaveAttribute("aria-pressed", "true");
@@ -508,7 +757,9 @@ test("the APIs the dashboard knows are offered with their names; one chosen is c
   await user.click(within(offers).getByRole("button", { name: "api_2" }));
   expect(screen.getByLabelText("API id")).toHaveValue("api_2");
   // api_2 exists (getApi found it), so the 404 is the masked refusal of create_key there.
-  expect(await screen.findByRole("note")).toHaveTextContent("Creating a key in this API needs api.*.create_key (every API) or api.api_2.create_key (this API only)");
+  expect(await screen.findByRole("note")).toHaveTextContent(
+    "Creating a key in this API needs api.*.create_key (every API) or api.api_2.create_key (this API only)",
+  );
   expect(within(offers).getByRole("button", { name: "Search" })).toHaveAttribute("aria-pressed", "true");
   expect(screen.getByLabelText("Name")).toBeDisabled();
 
@@ -518,7 +769,17 @@ test("the APIs the dashboard knows are offered with their names; one chosen is c
 });
 
 const actionsFor = (key: Key, on: Connection = connection) => (
-  <KeyActions connection={on} listedIn={on.apiId} apiKey={key} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />
+  <KeyActions
+    connection={on}
+    listedIn={on.apiId}
+    apiKey={key}
+    cache={fakeCache()}
+    now={0}
+    refusedAs={null}
+    renderError={renderError}
+    keyHref={(id) => `/keys/${id}`}
+    onDeleted={vi.fn()}
+  />
 );
 
 test("Reroll is checked before its form with a createKey the service refuses after its permission check, and its masked 404 is read as the refusal", async () => {
@@ -529,13 +790,20 @@ test("Reroll is checked before its form with a createKey the service refuses aft
   await user.click(screen.getByRole("button", { name: "Reroll" }));
 
   const note = await screen.findByRole("note");
-  expect(note).toHaveTextContent("Rerolling needs api.*.create_key (every API) or api.api_1.create_key (this API only)");
+  expect(note).toHaveTextContent(
+    "Rerolling needs api.*.create_key (every API) or api.api_1.create_key (this API only)",
+  );
   expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   // A refill without credits.remaining: both services refuse it after the create_key check, so nothing is made.
   expect(sent).toEqual([
     {
       path: "/v2/keys.createKey",
-      body: { apiId: "api_1", name: expect.stringContaining("Keyscope permission check") as unknown, enabled: false, credits: { remaining: null, refill: { interval: "daily", amount: 1 } } },
+      body: {
+        apiId: "api_1",
+        name: expect.stringContaining("Keyscope permission check") as unknown,
+        enabled: false,
+        credits: { remaining: null, refill: { interval: "daily", amount: 1 } },
+      },
     },
   ]);
   expect(screen.getByRole("button", { name: "Reroll" })).toBeDisabled();
@@ -546,7 +814,16 @@ test("Reroll opens its form when the probe is refused for the refill rule, which
   stubApi({
     "/v2/keys.createKey": {
       status: 400,
-      body: { meta: { requestId: "req_5" }, error: { status: 400, title: "Bad Request", detail: "`credits.remaining` must be provided when `credits.refill` is set.", type: "https://unkey.com/docs/errors/unkey/application/invalid_input", errors: [] } },
+      body: {
+        meta: { requestId: "req_5" },
+        error: {
+          status: 400,
+          title: "Bad Request",
+          detail: "`credits.remaining` must be provided when `credits.refill` is set.",
+          type: "https://unkey.com/docs/errors/unkey/application/invalid_input",
+          errors: [],
+        },
+      },
     },
   });
   render(wrap(actionsFor({ keyId: "key_1", enabled: true })));
@@ -560,12 +837,16 @@ test("a refusal counts for the API it was about: a key of another API is probed 
   const noApi: Connection = { baseUrl: connection.baseUrl, apiKey: connection.apiKey };
   const sent = stubApi({
     "/v2/keys.updateKey": (body) =>
-      body.keyId === "key_a" ? forbidden("Missing one of these permissions: api.*.update_key or api.api_a.update_key") : ok({}),
+      body.keyId === "key_a"
+        ? forbidden("Missing one of these permissions: api.*.update_key or api.api_a.update_key")
+        : ok({}),
   });
   const { unmount } = render(wrap(actionsFor({ keyId: "key_a", enabled: true }, noApi)));
   await user.click(screen.getByRole("button", { name: "Edit" }));
   const note = await screen.findByRole("note");
-  expect(note).toHaveTextContent("Changing this key needs api.*.update_key (every API) or api.api_a.update_key (this API only)");
+  expect(note).toHaveTextContent(
+    "Changing this key needs api.*.update_key (every API) or api.api_a.update_key (this API only)",
+  );
   expect(note).toHaveTextContent("for api_a");
   unmount();
 
@@ -573,14 +854,19 @@ test("a refusal counts for the API it was about: a key of another API is probed 
   expect(screen.queryByRole("note")).not.toBeInTheDocument();
   await user.click(screen.getByRole("button", { name: "Edit" }));
   expect(await screen.findByRole("dialog", { name: "Edit key" })).toBeInTheDocument();
-  expect(sent.filter((call) => call.path === "/v2/keys.updateKey").map((call) => call.body.keyId)).toEqual(["key_a", "key_b"]);
+  expect(sent.filter((call) => call.path === "/v2/keys.updateKey").map((call) => call.body.keyId)).toEqual([
+    "key_a",
+    "key_b",
+  ]);
 });
 
 test("a key opened by its id, not shown in the connection's API's list, is not held back by that API's refusal: it may be another API's", async () => {
   const user = userEvent.setup();
   stubApi({
     "/v2/keys.updateKey": (body) =>
-      body.keyId === "key_listed" ? forbidden("Missing one of these permissions: api.*.update_key or api.api_1.update_key") : ok({}),
+      body.keyId === "key_listed"
+        ? forbidden("Missing one of these permissions: api.*.update_key or api.api_1.update_key")
+        : ok({}),
   });
   const listed = render(wrap(actionsFor({ keyId: "key_listed", enabled: true })));
   await user.click(screen.getByRole("button", { name: "Disable" }));
@@ -591,19 +877,36 @@ test("a key opened by its id, not shown in the connection's API's list, is not h
   const sibling = render(wrap(actionsFor({ keyId: "key_sibling", enabled: true })));
   expect(screen.getByRole("note")).toHaveTextContent("api.api_1.update_key");
   sibling.unmount();
-  render(wrap(<KeyActions connection={connection} apiKey={{ keyId: "key_opened", enabled: true }} cache={fakeCache()} now={0} refusedAs={null} renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
+  render(
+    wrap(
+      <KeyActions
+        connection={connection}
+        apiKey={{ keyId: "key_opened", enabled: true }}
+        cache={fakeCache()}
+        now={0}
+        refusedAs={null}
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={vi.fn()}
+      />,
+    ),
+  );
   expect(screen.queryByRole("note")).not.toBeInTheDocument();
   expect(screen.getByRole("button", { name: "Edit" })).toBeEnabled();
 });
 
 test("Delete has no probe that deletes nothing: its form says the permission is unknown until tried, then the refusal is said before it", async () => {
   const user = userEvent.setup();
-  const sent = stubApi({ "/v2/keys.deleteKey": forbidden("Missing one of these permissions: api.*.delete_key or api.api_1.delete_key") });
+  const sent = stubApi({
+    "/v2/keys.deleteKey": forbidden("Missing one of these permissions: api.*.delete_key or api.api_1.delete_key"),
+  });
   render(wrap(actionsFor({ keyId: "key_1", name: "Worker", enabled: true })));
   await user.click(screen.getByRole("button", { name: "Delete" }));
   const dialog = await screen.findByRole("dialog", { name: "Delete key" });
   expect(sent).toEqual([]);
-  expect(dialog).toHaveTextContent("Deleting a key needs api.*.delete_key (every API) or api.api_1.delete_key (this API only). Whether this root key has it is known only by trying");
+  expect(dialog).toHaveTextContent(
+    "Deleting a key needs api.*.delete_key (every API) or api.api_1.delete_key (this API only). Whether this root key has it is known only by trying",
+  );
   await user.type(screen.getByLabelText("Type Worker to confirm"), "Worker");
   await user.click(screen.getByRole("button", { name: "Delete key" }));
   expect(await screen.findByRole("alert")).toHaveTextContent("api.*.delete_key");
@@ -616,7 +919,8 @@ test("the keyboard focus stays on the page when a refusal disables the button th
   const user = userEvent.setup();
   let granted = false;
   stubApi({
-    "/v2/keys.deleteKey": () => (granted ? ok({}) : forbidden("Missing one of these permissions: api.*.delete_key or api.api_1.delete_key")),
+    "/v2/keys.deleteKey": () =>
+      granted ? ok({}) : forbidden("Missing one of these permissions: api.*.delete_key or api.api_1.delete_key"),
   });
   render(wrap(actionsFor({ keyId: "key_1", name: "Worker", enabled: true })));
   screen.getByRole("button", { name: "Delete" }).focus();
@@ -638,20 +942,56 @@ test("the keyboard focus stays on the page when a refusal disables the button th
 
 test("Add permission re-adds a permission the key holds as its own to learn rbac.*.add_permission_to_key; with roles it cannot, and says so", async () => {
   const user = userEvent.setup();
-  const sent = stubApi({ "/v2/keys.addPermissions": forbidden("Missing one of these permissions: rbac.*.add_permission_to_key") });
+  const sent = stubApi({
+    "/v2/keys.addPermissions": forbidden("Missing one of these permissions: rbac.*.add_permission_to_key"),
+  });
   const own: Key = { keyId: "key_1", enabled: true, permissions: ["documents.read"] };
-  const { unmount } = render(wrap(<KeyActions connection={connection} listedIn={connection.apiId} apiKey={own} cache={fakeCache()} now={0} refusedAs="INSUFFICIENT_PERMISSIONS" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
+  const { unmount } = render(
+    wrap(
+      <KeyActions
+        connection={connection}
+        listedIn={connection.apiId}
+        apiKey={own}
+        cache={fakeCache()}
+        now={0}
+        refusedAs="INSUFFICIENT_PERMISSIONS"
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={vi.fn()}
+      />,
+    ),
+  );
   await user.click(screen.getByRole("button", { name: "Add permission" }));
-  expect(await screen.findByRole("note")).toHaveTextContent("Adding a permission needs rbac.*.add_permission_to_key together with api.*.update_key (every API) or api.api_1.update_key");
-  expect(sent).toEqual([{ path: "/v2/keys.addPermissions", body: { keyId: "key_1", permissions: ["documents.read"] } }]);
+  expect(await screen.findByRole("note")).toHaveTextContent(
+    "Adding a permission needs rbac.*.add_permission_to_key together with api.*.update_key (every API) or api.api_1.update_key",
+  );
+  expect(sent).toEqual([
+    { path: "/v2/keys.addPermissions", body: { keyId: "key_1", permissions: ["documents.read"] } },
+  ]);
   expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   unmount();
   forgetRefusals();
 
   const withRoles: Key = { keyId: "key_2", enabled: true, permissions: ["documents.read"], roles: ["reader"] };
-  render(wrap(<KeyActions connection={connection} listedIn={connection.apiId} apiKey={withRoles} cache={fakeCache()} now={0} refusedAs="INSUFFICIENT_PERMISSIONS" renderError={renderError} keyHref={(id) => `/keys/${id}`} onDeleted={vi.fn()} />));
+  render(
+    wrap(
+      <KeyActions
+        connection={connection}
+        listedIn={connection.apiId}
+        apiKey={withRoles}
+        cache={fakeCache()}
+        now={0}
+        refusedAs="INSUFFICIENT_PERMISSIONS"
+        renderError={renderError}
+        keyHref={(id) => `/keys/${id}`}
+        onDeleted={vi.fn()}
+      />,
+    ),
+  );
   await user.click(screen.getByRole("button", { name: "Add permission" }));
-  expect(await screen.findByRole("dialog", { name: "Permissions and roles" })).toHaveTextContent("known only by trying");
+  expect(await screen.findByRole("dialog", { name: "Permissions and roles" })).toHaveTextContent(
+    "known only by trying",
+  );
   expect(sent.filter((call) => call.path.startsWith("/v2/keys."))).toHaveLength(1);
 });
 
@@ -719,14 +1059,21 @@ test("when the list shows no key made since the unanswered createKey, Retry send
     }),
     "/v2/apis.listKeys": ok([]),
   });
-  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  render(
+    wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />),
+  );
   expect(await screen.findByText("This root key may create keys in it.")).toBeInTheDocument();
   await user.type(screen.getByLabelText("External id"), "user_42");
   await user.click(screen.getByRole("button", { name: "Create key" }));
   await user.click(await screen.findByRole("button", { name: "Check the list first" }));
 
-  expect(await screen.findByRole("alert")).toHaveTextContent("No key without a name for user_42 was created since the request: sending it again makes one key.");
-  expect(sent.findLast((call) => call.path === "/v2/apis.listKeys")?.body).toMatchObject({ apiId: "api_1", externalId: "user_42" });
+  expect(await screen.findByRole("alert")).toHaveTextContent(
+    "No key without a name for user_42 was created since the request: sending it again makes one key.",
+  );
+  expect(sent.findLast((call) => call.path === "/v2/apis.listKeys")?.body).toMatchObject({
+    apiId: "api_1",
+    externalId: "user_42",
+  });
   await user.click(screen.getByRole("button", { name: "Retry" }));
   expect(await screen.findByLabelText("Secret")).toHaveValue(SECRET);
 });
@@ -740,14 +1087,29 @@ test("createKey's 404 for the connection's API, which exists, is the refusal: sa
     // The probe meets a failing service, so the form opens; the request itself is refused as not found.
     "/v2/keys.createKey": (body) =>
       isCreateProbe(body)
-        ? { status: 503, body: { meta: { requestId: "req_6" }, error: { status: 503, title: "Service Unavailable", detail: "try later", type: "https://unkey.com/docs/errors/unkey/application/service_unavailable" } } }
+        ? {
+            status: 503,
+            body: {
+              meta: { requestId: "req_6" },
+              error: {
+                status: 503,
+                title: "Service Unavailable",
+                detail: "try later",
+                type: "https://unkey.com/docs/errors/unkey/application/service_unavailable",
+              },
+            },
+          }
         : notFound("api_not_found", "The specified API was not found."),
   });
-  render(wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />));
+  render(
+    wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />),
+  );
   expect(await screen.findByText(/known only by trying/)).toBeInTheDocument();
   await user.click(screen.getByRole("button", { name: "Create key" }));
 
-  expect(await screen.findByText(/Creating a key in this API needs/)).toHaveTextContent("api.*.create_key (every API) or api.api_1.create_key (this API only)");
+  expect(await screen.findByText(/Creating a key in this API needs/)).toHaveTextContent(
+    "api.*.create_key (every API) or api.api_1.create_key (this API only)",
+  );
   expect(screen.queryByText(/Either that API id is wrong/)).not.toBeInTheDocument();
   expect(screen.getByLabelText("Name")).toBeDisabled();
 });

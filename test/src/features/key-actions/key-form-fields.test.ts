@@ -1,17 +1,30 @@
 import { describe, expect, test } from "vitest";
-import { creditsDraft, creditsUpdate, parseCredits, parseRatelimits, ratelimitRows } from "../../../../src/features/key-actions/components/key-form-fields";
-import { namesChange } from "../../../../src/features/key-actions/key-access";
+import {
+  creditsDraft,
+  creditsUpdate,
+  parseCredits,
+  parseRatelimits,
+  ratelimitRows,
+} from "@/features/key-actions/components/key-form-fields";
+import { namesChange } from "@/features/key-actions/key-access";
 
 describe("credits: only the part that changed is sent", () => {
   const before = { remaining: 40, refill: { interval: "daily" as const, amount: 50 } };
   test("the same credits send nothing", () => expect(creditsUpdate(before, { ...before })).toBeUndefined());
   test("a new count alone", () => expect(creditsUpdate(before, { ...before, remaining: 7 })).toEqual({ remaining: 7 }));
-  test("a new refill alone", () => expect(creditsUpdate(before, { remaining: 40, refill: { interval: "daily", amount: 9 } })).toEqual({ refill: { interval: "daily", amount: 9 } }));
-  test("no refill any more is a null refill", () => expect(creditsUpdate(before, { remaining: 40 })).toEqual({ refill: null }));
+  test("a new refill alone", () =>
+    expect(creditsUpdate(before, { remaining: 40, refill: { interval: "daily", amount: 9 } })).toEqual({
+      refill: { interval: "daily", amount: 9 },
+    }));
+  test("no refill any more is a null refill", () =>
+    expect(creditsUpdate(before, { remaining: 40 })).toEqual({ refill: null }));
   test("unlimited is null", () => expect(creditsUpdate(before, undefined)).toBeNull());
-  test("unlimited to unlimited sends nothing", () => expect(creditsUpdate({ remaining: null }, undefined)).toBeUndefined());
+  test("unlimited to unlimited sends nothing", () =>
+    expect(creditsUpdate({ remaining: null }, undefined)).toBeUndefined());
   test("from unlimited, the count and its refill", () =>
-    expect(creditsUpdate(undefined, { remaining: 5, refill: { interval: "monthly", amount: 5, refillDay: 3 } })).toEqual({ remaining: 5, refill: { interval: "monthly", amount: 5, refillDay: 3 } }));
+    expect(
+      creditsUpdate(undefined, { remaining: 5, refill: { interval: "monthly", amount: 5, refillDay: 3 } }),
+    ).toEqual({ remaining: 5, refill: { interval: "monthly", amount: 5, refillDay: 3 } }));
   test("a key's credits read back into the same credits", () => {
     const monthly = { remaining: 10, refill: { interval: "monthly" as const, amount: 50, refillDay: 1 } };
     expect(parseCredits(creditsDraft(monthly, Date.UTC(2026, 10, 26)))).toEqual({ ok: true, value: monthly });
@@ -35,7 +48,12 @@ describe("rate limits", () => {
     };
     expect(problem([row])).toContain("at least 1 second");
     expect(problem([{ ...row, seconds: "1.0005" }])).toContain("to the millisecond");
-    expect(problem([{ ...row, seconds: "1" }, { ...row, seconds: "2" }])).toContain("twice");
+    expect(
+      problem([
+        { ...row, seconds: "1" },
+        { ...row, seconds: "2" },
+      ]),
+    ).toContain("twice");
   });
 });
 

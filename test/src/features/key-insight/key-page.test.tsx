@@ -3,16 +3,16 @@ import { render, screen, within, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { describe, expect, onTestFinished, test, vi } from "vitest";
-import { RequireConnection } from "../../../../src/app/require-connection";
-import { rootOptions } from "../../../../src/app/root-options";
-import { KeyRoute } from "../../../../src/app/routes/key-route";
-import { saveConnection } from "../../../../src/features/connect/key-store";
+import { RequireConnection } from "@/app/require-connection";
+import { rootOptions } from "@/app/root-options";
+import { KeyRoute } from "@/app/routes/key-route";
+import { saveConnection } from "@/features/connect/key-store";
 import { errorEnvelope, jsonResponse } from "../../support/keys-api";
 import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 
 // happy-dom draws no canvas: the chart stands in as its accessible image; its numbers are in the table anyway.
-vi.mock("../../../../src/features/key-insight/components/usage-chart", () => ({
+vi.mock("@/features/key-insight/components/usage-chart", () => ({
   UsageChart: ({ label }: { label: string }) => <div role="img" aria-label={label} />,
   outcomeColorVar: (outcome: string) => `--outcome-${outcome.toLowerCase()}`,
 }));
@@ -43,12 +43,18 @@ function fakeApi(handlers: Handlers) {
     }
     return new Response("not found", { status: 404 });
   }
-  vi.stubGlobal("fetch", vi.fn((input: RequestInfo | URL, init?: RequestInit) => Promise.resolve(answer(input, init))));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn((input: RequestInfo | URL, init?: RequestInit) => Promise.resolve(answer(input, init))),
+  );
   return { queries };
 }
 
 function keyAnswer(key: Record<string, unknown>) {
-  return jsonResponse(200, { meta: { requestId: "req_GetKey1" }, data: { keyId: KEY_ID, start: "sk_live", enabled: true, createdAt: Date.now() - 90 * DAY, ...key } });
+  return jsonResponse(200, {
+    meta: { requestId: "req_GetKey1" },
+    data: { keyId: KEY_ID, start: "sk_live", enabled: true, createdAt: Date.now() - 90 * DAY, ...key },
+  });
 }
 
 function rowsAnswer(rows: unknown[]) {
@@ -57,7 +63,10 @@ function rowsAnswer(rows: unknown[]) {
 
 function hourStart(msAgo: number) {
   const time = new Date(Math.floor((Date.now() - msAgo) / HOUR) * HOUR);
-  return time.toISOString().replace("T", " ").replace(/\.\d+Z$/, "");
+  return time
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, "");
 }
 
 /** Answers like the reference server for an expired key: the usage of the last day, and its refusals. */
@@ -69,7 +78,13 @@ function expiredKeyAnalytics(query: string): Response {
     ]);
   }
   return rowsAnswer([
-    { request_id: "req_Refused1", time: String(Date.now() - 2 * HOUR), outcome: "EXPIRED", region: "eu-west-1", tags: ["path=/api/users"] },
+    {
+      request_id: "req_Refused1",
+      time: String(Date.now() - 2 * HOUR),
+      outcome: "EXPIRED",
+      region: "eu-west-1",
+      tags: ["path=/api/users"],
+    },
   ]);
 }
 
@@ -106,10 +121,20 @@ const MISSING_ANALYTICS = () =>
     "http://127.0.0.1:8799/docs/errors/svc/authorization/insufficient_permissions",
   );
 
-const utc = (time: number) => new Date(time).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+const utc = (time: number) =>
+  new Date(time)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC");
 
 /** A disabled key's refusal number `n`: the higher, the newer. */
-const refusal = (n: number) => ({ request_id: `req_Refusal${n}`, time: String(Date.now() - (100 - n) * 60_000), outcome: "DISABLED", region: "", tags: [] });
+const refusal = (n: number) => ({
+  request_id: `req_Refusal${n}`,
+  time: String(Date.now() - (100 - n) * 60_000),
+  outcome: "DISABLED",
+  region: "",
+  tags: [],
+});
 
 /** A disabled key with `count` refusals, served a page at a time as its query's cursor and LIMIT ask: the list, newest first, to add to. */
 function storedRefusals(count: number) {
@@ -153,7 +178,11 @@ describe("a key's page", () => {
     const { user } = renderKeyPage();
 
     expect(await screen.findByRole("heading", { level: 1, name: "Nightly data export" })).toBeVisible();
-    expect(await screen.findByText(/^Refused because it expired 3 days ago \(\w{3} \d+\): 42 of 50 verifications in the last 24 h were EXPIRED\.$/)).toBeVisible();
+    expect(
+      await screen.findByText(
+        /^Refused because it expired 3 days ago \(\w{3} \d+\): 42 of 50 verifications in the last 24 h were EXPIRED\.$/,
+      ),
+    ).toBeVisible();
 
     const fields = screen.getByRole("region", { name: "Fields" });
     expect(within(fields).getByText("documents.read")).toBeVisible();
@@ -164,11 +193,15 @@ describe("a key's page", () => {
     expect(within(fields).getByText(/500 per 1 hour, when a verification asks for it/)).toBeVisible();
 
     const usage = screen.getByRole("region", { name: "Usage by outcome" });
-    expect(within(usage).getByRole("img", { name: /over the last 24 hours, by outcome: 50 in all \(8 VALID, 42 EXPIRED\)/ })).toBeInTheDocument();
+    expect(
+      within(usage).getByRole("img", { name: /over the last 24 hours, by outcome: 50 in all \(8 VALID, 42 EXPIRED\)/ }),
+    ).toBeInTheDocument();
     expect(within(usage).getByRole("table")).toHaveTextContent("42");
 
     const refusals = screen.getByRole("region", { name: "Refused verifications" });
-    expect(await within(refusals).findByRole("heading", { name: /EXPIRED Refused: the key has expired/ })).toBeVisible();
+    expect(
+      await within(refusals).findByRole("heading", { name: /EXPIRED Refused: the key has expired/ }),
+    ).toBeVisible();
     expect(within(refusals).getByText(/^Expired 3 days ago\.$/)).toBeVisible();
     expect(within(refusals).getByRole("link", { name: "Look up request req_Refused1" })).toHaveAttribute(
       "href",
@@ -178,7 +211,9 @@ describe("a key's page", () => {
     // Switching the window asks for the per-day table.
     await user.click(within(usage).getByRole("button", { name: "30 days" }));
     expect(await within(usage).findByRole("img", { name: /per day over the last 30 days/ })).toBeInTheDocument();
-    expect(api.queries.some((query) => query.includes(`FROM key_verifications_per_day_v1 WHERE key_id = '${KEY_ID}'`))).toBe(true);
+    expect(
+      api.queries.some((query) => query.includes(`FROM key_verifications_per_day_v1 WHERE key_id = '${KEY_ID}'`)),
+    ).toBe(true);
   });
 
   test("filters the refusals by tag, with the value quoted in the query", async () => {
@@ -189,7 +224,9 @@ describe("a key's page", () => {
     await waitFor(() => expect(api.queries.some((query) => query.includes("has(tags, 'path=/o''brien')"))).toBe(true));
     await user.clear(within(refusals).getByLabelText("Tag"));
     await user.type(within(refusals).getByLabelText("Tag"), "a\\b{Enter}");
-    expect(await within(refusals).findByRole("alert")).toHaveTextContent("A tag with a backslash cannot be searched for.");
+    expect(await within(refusals).findByRole("alert")).toHaveTextContent(
+      "A tag with a backslash cannot be searched for.",
+    );
   });
 
   test("a root key without read_analytics gets the fields, and the missing permission with its fix where the numbers would be", async () => {
@@ -200,7 +237,9 @@ describe("a key's page", () => {
     expect(notices).toHaveLength(2);
     for (const notice of notices) {
       expect(within(notice).getByRole("heading")).toHaveTextContent("This root key may not read analytics");
-      expect(within(notice).getByText(/^Give the root key/)).toHaveTextContent("Give the root key api.*.read_analytics");
+      expect(within(notice).getByText(/^Give the root key/)).toHaveTextContent(
+        "Give the root key api.*.read_analytics",
+      );
       expect(notice).toHaveTextContent("--permissions 'api.*.read_key,api.*.read_analytics'");
       expect(within(notice).getByRole("button", { name: "Retry" })).toBeVisible();
     }
@@ -211,7 +250,12 @@ describe("a key's page", () => {
   test("a root key without read_key gets one panel that names the permission it lacks", async () => {
     fakeApi({
       getKey: () =>
-        errorEnvelope(403, "Insufficient Permissions", "Missing one of these permissions: api.*.read_key", "http://127.0.0.1:8799/docs/errors/svc/authorization/insufficient_permissions"),
+        errorEnvelope(
+          403,
+          "Insufficient Permissions",
+          "Missing one of these permissions: api.*.read_key",
+          "http://127.0.0.1:8799/docs/errors/svc/authorization/insufficient_permissions",
+        ),
       analytics: MISSING_ANALYTICS,
     });
     renderKeyPage();
@@ -221,7 +265,10 @@ describe("a key's page", () => {
   });
 
   test("an analytics answer of the wrong shape names the row and field, and the rest of the page works", async () => {
-    fakeApi({ getKey: () => keyAnswer({ name: "Checkout" }), analytics: () => rowsAnswer([{ time: "soon", outcome: "VALID", total: 1 }]) });
+    fakeApi({
+      getKey: () => keyAnswer({ name: "Checkout" }),
+      analytics: () => rowsAnswer([{ time: "soon", outcome: "VALID", total: 1 }]),
+    });
     renderKeyPage();
     const notices = await screen.findAllByTestId("analytics-notice");
     expect(notices[0]).toHaveTextContent(/Row 1, field “time”/);
@@ -255,7 +302,17 @@ describe("a key's page", () => {
       getKey: () =>
         jsonResponse(200, {
           meta: { requestId: "req_GetKey2" },
-          data: { keyId: KEY_ID, name: null, start: null, enabled: null, createdAt: null, meta: null, permissions: null, credits: null, identity: null },
+          data: {
+            keyId: KEY_ID,
+            name: null,
+            start: null,
+            enabled: null,
+            createdAt: null,
+            meta: null,
+            permissions: null,
+            credits: null,
+            identity: null,
+          },
         }),
       analytics: () => rowsAnswer([]),
     });
@@ -270,14 +327,22 @@ describe("a key's page", () => {
   test("rate-limited refusals name the key's only rate limit and when it reset", async () => {
     const refusedAt = Date.now() - 10 * 60_000;
     fakeApi({
-      getKey: () => keyAnswer({ name: "Search", ratelimits: [{ id: "rl_1", name: "burst", limit: 5, duration: 60_000, autoApply: true }] }),
+      getKey: () =>
+        keyAnswer({
+          name: "Search",
+          ratelimits: [{ id: "rl_1", name: "burst", limit: 5, duration: 60_000, autoApply: true }],
+        }),
       analytics: (query) =>
         query.includes("_per_")
           ? rowsAnswer([{ time: hourStart(0), outcome: "RATE_LIMITED", total: 3 }])
-          : rowsAnswer([{ request_id: "req_Rl1", time: refusedAt, outcome: "RATE_LIMITED", region: "us-east-1", tags: [] }]),
+          : rowsAnswer([
+              { request_id: "req_Rl1", time: refusedAt, outcome: "RATE_LIMITED", region: "us-east-1", tags: [] },
+            ]),
     });
     renderKeyPage();
-    expect(await screen.findByText(/more often than its rate limit/)).toHaveTextContent("The key was used more often than its rate limit burst allows.");
+    expect(await screen.findByText(/more often than its rate limit/)).toHaveTextContent(
+      "The key was used more often than its rate limit burst allows.",
+    );
     // Windows are aligned: the minute that refused it ended at the next full minute, long past.
     const windowEnd = refusedAt - (refusedAt % 60_000) + 60_000;
     expect(screen.getByText(/^The limit reset at/)).toHaveTextContent(`The limit reset at ${utc(windowEnd)}, passed.`);
@@ -289,11 +354,17 @@ describe("a key's page", () => {
     onTestFinished(() => void vi.useRealTimers());
     const refusedAt = Date.now();
     fakeApi({
-      getKey: () => keyAnswer({ name: "Search", ratelimits: [{ id: "rl_1", name: "daily", limit: 5, duration: 86_400_000, autoApply: true }] }),
+      getKey: () =>
+        keyAnswer({
+          name: "Search",
+          ratelimits: [{ id: "rl_1", name: "daily", limit: 5, duration: 86_400_000, autoApply: true }],
+        }),
       analytics: (query) =>
         query.includes("_per_")
           ? rowsAnswer([{ time: hourStart(0), outcome: "RATE_LIMITED", total: 3 }])
-          : rowsAnswer([{ request_id: "req_Rl1", time: refusedAt, outcome: "RATE_LIMITED", region: "us-east-1", tags: [] }]),
+          : rowsAnswer([
+              { request_id: "req_Rl1", time: refusedAt, outcome: "RATE_LIMITED", region: "us-east-1", tags: [] },
+            ]),
     });
     renderKeyPage();
     const midnight = refusedAt - (refusedAt % 86_400_000) + 86_400_000;
@@ -322,7 +393,9 @@ describe("a key's page", () => {
     const { user } = renderKeyPage();
     const refusals = await screen.findByRole("region", { name: "Refused verifications" });
     await user.click(await within(refusals).findByRole("button", { name: "Show older" }));
-    await waitFor(() => expect(within(refusals).getByRole("link", { name: "Look up request req_Refusal10" })).toHaveFocus());
+    await waitFor(() =>
+      expect(within(refusals).getByRole("link", { name: "Look up request req_Refusal10" })).toHaveFocus(),
+    );
     expect(within(refusals).queryByRole("button", { name: "Show older" })).toBeNull();
 
     await user.type(within(refusals).getByRole("textbox", { name: "Tag" }), "path=/a{Enter}");
@@ -340,15 +413,26 @@ describe("a key's page", () => {
     name = "Second";
     await router.navigate(`/keys/${other}`);
     await screen.findByRole("heading", { level: 1, name: "Second" });
-    await user.click(within(await screen.findByRole("group", { name: "Time window" })).getByRole("button", { name: "7 days" }));
-    await user.type(within(await screen.findByRole("region", { name: "Refused verifications" })).getByRole("textbox", { name: "Tag" }), "path=/a");
+    await user.click(
+      within(await screen.findByRole("group", { name: "Time window" })).getByRole("button", { name: "7 days" }),
+    );
+    await user.type(
+      within(await screen.findByRole("region", { name: "Refused verifications" })).getByRole("textbox", {
+        name: "Tag",
+      }),
+      "path=/a",
+    );
     expect(api.queries.some((query) => query.includes(other))).toBe(true);
 
     // Back to the first key, whose answers are cached: its page is drawn at once, and must not keep the other's state.
     await router.navigate(-1);
     await screen.findByRole("heading", { level: 1, name: "First" });
-    expect(within(screen.getByRole("group", { name: "Time window" })).getByRole("button", { name: "24 hours" })).toHaveAttribute("aria-pressed", "true");
-    expect(within(screen.getByRole("region", { name: "Refused verifications" })).getByRole("textbox", { name: "Tag" })).toHaveValue("");
+    expect(
+      within(screen.getByRole("group", { name: "Time window" })).getByRole("button", { name: "24 hours" }),
+    ).toHaveAttribute("aria-pressed", "true");
+    expect(
+      within(screen.getByRole("region", { name: "Refused verifications" })).getByRole("textbox", { name: "Tag" }),
+    ).toHaveValue("");
   });
 
   test("a change, use or refusal later than the page's clock (it ticks once a minute) reads 'just now', not as the future", async () => {
@@ -356,7 +440,11 @@ describe("a key's page", () => {
     fakeApi({
       getKey: () => keyAnswer({ name: "Checkout", updatedAt: later, lastUsedAt: later, expires: Date.now() + 40_000 }),
       analytics: (query) =>
-        rowsAnswer(query.includes("outcome != 'VALID'") ? [{ request_id: "req_Later1", time: String(later), outcome: "RATE_LIMITED", region: "", tags: [] }] : []),
+        rowsAnswer(
+          query.includes("outcome != 'VALID'")
+            ? [{ request_id: "req_Later1", time: String(later), outcome: "RATE_LIMITED", region: "", tags: [] }]
+            : [],
+        ),
     });
     renderKeyPage();
     const fields = await screen.findByRole("region", { name: "Fields" });
@@ -375,12 +463,15 @@ describe("a key's page", () => {
     fakeApi({ getKey: () => keyAnswer({ name: "Checkout" }), analytics: () => rowsAnswer([]) });
     const answered = vi.mocked(fetch).getMockImplementation();
     vi.mocked(fetch).mockImplementation(async (input, init) => {
-      if (String(input instanceof Request ? input.url : input).endsWith("/v2/analytics.getVerifications")) await answers.released;
+      if (String(input instanceof Request ? input.url : input).endsWith("/v2/analytics.getVerifications"))
+        await answers.released;
       return answered?.(input, init) ?? Promise.reject(new Error("no answer"));
     });
     renderKeyPage();
     await screen.findByRole("heading", { level: 1, name: "Checkout" });
-    expect(screen.getByTestId("key-verdict")).toHaveTextContent("Nothing in its fields refuses it; its recent verifications are on their way.");
+    expect(screen.getByTestId("key-verdict")).toHaveTextContent(
+      "Nothing in its fields refuses it; its recent verifications are on their way.",
+    );
     expect(screen.getByTestId("key-verdict")).not.toHaveTextContent("could not be read");
 
     answers.release();
@@ -392,7 +483,9 @@ describe("a key's page", () => {
     fakeApi({ getKey: () => keyAnswer({ name: "Checkout", expires }), analytics: () => rowsAnswer([]) });
     renderKeyPage();
     await screen.findByRole("heading", { level: 1, name: "Checkout" });
-    await waitFor(() => expect(screen.getByTestId("key-verdict")).toHaveTextContent(/^Refused because it expired/), { timeout: 15_000 });
+    await waitFor(() => expect(screen.getByTestId("key-verdict")).toHaveTextContent(/^Refused because it expired/), {
+      timeout: 15_000,
+    });
     expect(Date.now()).toBeGreaterThan(expires);
     expect(await screen.findByRole("button", { name: "Extend expiry" })).toBeInTheDocument();
   });
@@ -410,7 +503,9 @@ describe("a key's page", () => {
     });
     renderKeyPage();
     const notices = await screen.findAllByTestId("analytics-notice");
-    expect(within(notices[0] ?? document.body).getByRole("heading")).toHaveTextContent("The analytics query took longer than 30 seconds");
+    expect(within(notices[0] ?? document.body).getByRole("heading")).toHaveTextContent(
+      "The analytics query took longer than 30 seconds",
+    );
     expect(screen.getByRole("region", { name: "Fields" })).toHaveTextContent("sk_live");
     expect(screen.getByTestId("key-verdict")).toHaveTextContent("its recent verifications could not be read");
   });

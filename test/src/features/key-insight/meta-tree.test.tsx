@@ -1,14 +1,19 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
-import { ENTRIES_SHOWN, MetaTree, STRING_SHOWN } from "../../../../src/features/key-insight/components/meta-tree";
+import { ENTRIES_SHOWN, MetaTree, STRING_SHOWN } from "@/features/key-insight/components/meta-tree";
 
 describe("the meta tree", () => {
   test("hostile values show as text: no link, no markup, direction overrides made visible", () => {
     render(
       <MetaTree
         label="Meta"
-        value={{ homepage: "javascript:alert(1)", bio: "<img src=x onerror=alert(1)>", file: "invoice\u202Efdp.exe", nested: { deep: true } }}
+        value={{
+          homepage: "javascript:alert(1)",
+          bio: "<img src=x onerror=alert(1)>",
+          file: "invoice\u202Efdp.exe",
+          nested: { deep: true },
+        }}
       />,
     );
     const tree = screen.getByRole("group", { name: "Meta" });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { nextRefill, formatRateLimit } from "../../../../src/lib/key-limits";
-import { refusalVerdict, verdictTurnsAt } from "../../../../src/features/key-insight/refusal-sentence";
-import { emptyCounts, usageSeries } from "../../../../src/features/key-insight/usage-series";
+import { nextRefill, formatRateLimit } from "@/lib/key-limits";
+import { refusalVerdict, verdictTurnsAt } from "@/features/key-insight/refusal-sentence";
+import { emptyCounts, usageSeries } from "@/features/key-insight/usage-series";
 
 const NOW = Date.UTC(2026, 10, 23, 10, 30); // Mon Nov 23 2026, 10:30 UTC
 const DAY = 86_400_000;
@@ -64,19 +64,31 @@ describe("why a key is refused, in one sentence", () => {
   test("rate-limited refusals also say when the window that refused last resets, ahead or passed", () => {
     const key = { ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }] };
     const refusedAt = NOW - 20_000; // 10:29:40, in the window that ends at 10:30:00
-    const ahead = refusalVerdict(key, counts({ RATE_LIMITED: 12 }), NOW - 30_000, (outcome) => (outcome === "RATE_LIMITED" ? refusedAt : undefined));
+    const ahead = refusalVerdict(key, counts({ RATE_LIMITED: 12 }), NOW - 30_000, (outcome) =>
+      outcome === "RATE_LIMITED" ? refusedAt : undefined,
+    );
     expect(ahead.text).toBe(
       "Refused mostly because callers went over its rate limit “requests” (10 per 1 minute): 12 of 12 verifications in the last 24 h were refused as RATE_LIMITED; the window that refused last resets at 2026-11-23 10:30:00 UTC (in under a minute).",
     );
     const passed = refusalVerdict(key, counts({ RATE_LIMITED: 12 }), NOW + 5_000, () => refusedAt);
     expect(passed.text).toMatch(/; the window that refused last reset at 2026-11-23 10:30:00 UTC, passed\.$/);
     // Changed after the refusal (its limit raised): the limit named is the key's as it is now, so that is said.
-    const raised = refusalVerdict({ ...key, updatedAt: refusedAt + 10_000 }, counts({ RATE_LIMITED: 12 }), NOW - 5_000, () => refusedAt);
-    expect(raised.text).toMatch(/resets at 2026-11-23 10:30:00 UTC \(in under a minute\); the key was changed since, just now\.$/);
+    const raised = refusalVerdict(
+      { ...key, updatedAt: refusedAt + 10_000 },
+      counts({ RATE_LIMITED: 12 }),
+      NOW - 5_000,
+      () => refusedAt,
+    );
+    expect(raised.text).toMatch(
+      /resets at 2026-11-23 10:30:00 UTC \(in under a minute\); the key was changed since, just now\.$/,
+    );
   });
 
   test("the verdict turns by itself at the key's expiry or the refusing window's reset, whichever comes first", () => {
-    const key = { ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }], expires: NOW + DAY };
+    const key = {
+      ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }],
+      expires: NOW + DAY,
+    };
     const refusedAt = NOW - 20_000; // in the window that ends at 10:30:00
     expect(verdictTurnsAt(key, NOW - 30_000, () => refusedAt)).toBe(NOW);
     // The reset passed: the expiry is next.
@@ -104,7 +116,9 @@ describe("why a key is refused, in one sentence", () => {
   });
 
   test("without analytics, the fields still answer", () => {
-    expect(refusalVerdict({ expires: NOW - DAY }, null, NOW).text).toBe("Refused because it expired yesterday (Nov 22).");
+    expect(refusalVerdict({ expires: NOW - DAY }, null, NOW).text).toBe(
+      "Refused because it expired yesterday (Nov 22).",
+    );
     expect(refusalVerdict({}, null, NOW).tone).toBe("quiet");
   });
 
@@ -115,9 +129,16 @@ describe("why a key is refused, in one sentence", () => {
   });
 
   test("a use or a change later than the page's clock (it ticks once a minute) is said as the past, not the future", () => {
-    expect(refusalVerdict({ lastUsedAt: NOW + 20_000 }, counts({}), NOW).text).toBe("Not verified in the last 24 h; last used just now (Nov 23).");
-    const key = { ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }], updatedAt: NOW + 20_000 };
-    expect(refusalVerdict(key, counts({ RATE_LIMITED: 12 }), NOW, () => NOW - 20_000).text).toMatch(/; the key was changed since, just now\.$/);
+    expect(refusalVerdict({ lastUsedAt: NOW + 20_000 }, counts({}), NOW).text).toBe(
+      "Not verified in the last 24 h; last used just now (Nov 23).",
+    );
+    const key = {
+      ratelimits: [{ name: "requests", limit: 10, duration: 60_000, autoApply: true }],
+      updatedAt: NOW + 20_000,
+    };
+    expect(refusalVerdict(key, counts({ RATE_LIMITED: 12 }), NOW, () => NOW - 20_000).text).toMatch(
+      /; the key was changed since, just now\.$/,
+    );
   });
 });
 
@@ -127,7 +148,8 @@ describe("the next refill", () => {
   });
 
   test("monthly credits refill on the refill day, this month if it is still to come", () => {
-    const refill = (refillDay: number) => nextRefill({ remaining: 0, refill: { interval: "monthly", amount: 10, refillDay } }, NOW);
+    const refill = (refillDay: number) =>
+      nextRefill({ remaining: 0, refill: { interval: "monthly", amount: 10, refillDay } }, NOW);
     expect(refill(28)).toBe(Date.UTC(2026, 10, 28));
     expect(refill(1)).toBe(Date.UTC(2026, 11, 1));
     expect(refill(23)).toBe(Date.UTC(2026, 11, 23));
@@ -135,7 +157,9 @@ describe("the next refill", () => {
 
   test("a refill day beyond the month's end is its last day", () => {
     const jan31 = Date.UTC(2027, 0, 31, 12);
-    expect(nextRefill({ remaining: 0, refill: { interval: "monthly", amount: 10, refillDay: 31 } }, jan31)).toBe(Date.UTC(2027, 1, 28));
+    expect(nextRefill({ remaining: 0, refill: { interval: "monthly", amount: 10, refillDay: 31 } }, jan31)).toBe(
+      Date.UTC(2027, 1, 28),
+    );
   });
 
   test("no refill, no date", () => {

@@ -4,10 +4,10 @@ import userEvent from "@testing-library/user-event";
 import { Suspense } from "react";
 import { ErrorBoundary } from "react-error-boundary";
 import { expect, test, vi } from "vitest";
-import { AppErrorFallback } from "../../../../src/features/troubleshoot/components/app-error-fallback";
-import { listKeys } from "../../../../src/lib/api/list-keys";
-import { ApiError } from "../../../../src/lib/api-errors";
-import { createQueryClient } from "../../../../src/lib/query-client";
+import { AppErrorFallback } from "@/features/troubleshoot/components/app-error-fallback";
+import { listKeys } from "@/lib/api/list-keys";
+import { ApiError } from "@/lib/api-errors";
+import { createQueryClient } from "@/lib/query-client";
 import { takeConsoleErrors } from "../../setup";
 
 function KeyNames({ fetch }: { fetch: typeof globalThis.fetch }) {
@@ -24,13 +24,21 @@ test("a failed query shows the panel, and Retry in the fallback loads again thro
     new Response(
       JSON.stringify({
         meta: { requestId: "req_1" },
-        error: { status: 403, title: "Key is disabled", detail: "The root key is disabled", type: "http://localhost:3000/docs/errors/svc/authorization/key_disabled" },
+        error: {
+          status: 403,
+          title: "Key is disabled",
+          detail: "The root key is disabled",
+          type: "http://localhost:3000/docs/errors/svc/authorization/key_disabled",
+        },
       }),
       { status: 403, headers: { "content-type": "application/json" } },
     ),
-    new Response(JSON.stringify({ meta: { requestId: "req_2" }, data: { keys: [{ keyId: "key_1", name: "Billing" }] } }), {
-      headers: { "content-type": "application/json" },
-    }),
+    new Response(
+      JSON.stringify({ meta: { requestId: "req_2" }, data: { keys: [{ keyId: "key_1", name: "Billing" }] } }),
+      {
+        headers: { "content-type": "application/json" },
+      },
+    ),
   ];
   const fetch = vi.fn(() => Promise.resolve(answers.shift() ?? Response.error()));
 

@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import { expect, test } from "vitest";
-import { DiagnosticSteps } from "../../../../src/features/troubleshoot/components/diagnostic-steps";
-import type { Step } from "../../../../src/features/troubleshoot/diagnostics/steps";
+import { DiagnosticSteps } from "@/features/troubleshoot/components/diagnostic-steps";
+import type { Step } from "@/features/troubleshoot/diagnostics/steps";
 
 const step = (status: Step["status"], result: string): Step => ({
   id: "with-key",

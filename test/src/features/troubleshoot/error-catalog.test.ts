@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { InternalError, NetworkError, toKeyscopeError } from "../../../../src/lib/api-errors";
-import { CodeLoadError } from "../../../../src/lib/retryable-lazy";
-import { CATALOG_IDS, describeError } from "../../../../src/features/troubleshoot/error-catalog";
+import { InternalError, NetworkError, toKeyscopeError } from "@/lib/api-errors";
+import { CodeLoadError } from "@/lib/retryable-lazy";
+import { CATALOG_IDS, describeError } from "@/features/troubleshoot/error-catalog";
 import { apiError, BASE_URL, DOCS, REQUEST_URL, samples } from "./error-samples";
 
 describe("choosing the entry", () => {
@@ -31,12 +31,17 @@ describe("choosing the entry", () => {
   });
 
   test("a proxy whose upstream is down is the proxy's --upstream, not the API failing on its side", () => {
-    const detail = "This proxy could not reach its upstream API at http://127.0.0.1:9 (--upstream): connect ECONNREFUSED 127.0.0.1:9.";
-    const diagnosis = describeError(apiError({ status: 502, title: "Bad Gateway", detail, path: "keyscope/proxy/upstream_unreachable" }));
+    const detail =
+      "This proxy could not reach its upstream API at http://127.0.0.1:9 (--upstream): connect ECONNREFUSED 127.0.0.1:9.";
+    const diagnosis = describeError(
+      apiError({ status: 502, title: "Bad Gateway", detail, path: "keyscope/proxy/upstream_unreachable" }),
+    );
     expect(diagnosis.entryId).toBe("proxy:upstream_unreachable");
     expect(diagnosis.apiSays?.detail).toContain("http://127.0.0.1:9 (--upstream)");
     expect(diagnosis.fixSteps.join(" ")).toContain("--upstream");
-    expect(`${diagnosis.heading} ${diagnosis.fixSteps.join(" ")}`).not.toMatch(/failed on its side|whoever runs the API/);
+    expect(`${diagnosis.heading} ${diagnosis.fixSteps.join(" ")}`).not.toMatch(
+      /failed on its side|whoever runs the API/,
+    );
   });
 
   test("an unknown code falls back on the status", () => {
@@ -51,11 +56,19 @@ describe("the missing-credentials guide", () => {
   test("gives the seed's fix as a copyable header and the seed's likely causes", () => {
     const diagnosis = describeError(apiError({ ...missing, keySent: false }));
     expect(diagnosis.snippets.map((snippet) => snippet.text)).toEqual(["Authorization: Bearer <API_KEY>"]);
-    expect(diagnosis.apiSays).toEqual({ title: "Unauthorized", detail: "Authentication credentials were not provided" });
+    expect(diagnosis.apiSays).toEqual({
+      title: "Unauthorized",
+      detail: "Authentication credentials were not provided",
+    });
     expect(diagnosis.status).toBe(401);
     expect(diagnosis.code).toBe("err:svc:authentication:missing");
     const causes = diagnosis.likelyCauses.join("\n");
-    for (const cause of [/`Bearer ` prefix was left out/, /proxy or gateway .* strips/, /expired or was revoked/, /wrong environment \(development/]) {
+    for (const cause of [
+      /`Bearer ` prefix was left out/,
+      /proxy or gateway .* strips/,
+      /expired or was revoked/,
+      /wrong environment \(development/,
+    ]) {
       expect(causes).toMatch(cause);
     }
   });
@@ -63,7 +76,9 @@ describe("the missing-credentials guide", () => {
   test("when the key was sent, it leads with the stripped header and a command to check it", () => {
     const diagnosis = describeError(apiError(missing));
     expect(diagnosis.heading).toBe("Something between your browser and the API stripped the Authorization header");
-    expect(diagnosis.whatHappened).toMatch(/^Keyscope sent your key in the `Authorization` header, but the API says no credentials arrived/);
+    expect(diagnosis.whatHappened).toMatch(
+      /^Keyscope sent your key in the `Authorization` header, but the API says no credentials arrived/,
+    );
     expect(diagnosis.likelyCauses[0]).toMatch(/proxy or API gateway/);
     const [header, curl] = diagnosis.snippets;
     expect(header?.text).toBe("Authorization: Bearer <API_KEY>");
@@ -72,7 +87,9 @@ describe("the missing-credentials guide", () => {
   });
 
   test("names a redirect when the request was redirected", () => {
-    const diagnosis = describeError(apiError({ ...missing, redirectedTo: "https://other.example.com/v2/keys.listKeys" }));
+    const diagnosis = describeError(
+      apiError({ ...missing, redirectedTo: "https://other.example.com/v2/keys.listKeys" }),
+    );
     expect(diagnosis.whatHappened).toContain("redirected (to https://other.example.com/v2/keys.listKeys)");
   });
 });
@@ -81,7 +98,14 @@ describe("specifics", () => {
   test("the docs link is error.type exactly, only when it is http(s)", () => {
     const type = `${DOCS}/errors/svc/authentication/key_not_found?ref=x#top`;
     expect(describeError(apiError({ type }))).toMatchObject({ docsHref: type, docsText: null });
-    for (const hostile of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "/docs/errors/svc/a/b", " https://evil.example", "https://evil.example/\u202egnp.exe", "JAVASCRIPT:alert(1)//https://x"]) {
+    for (const hostile of [
+      "javascript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "/docs/errors/svc/a/b",
+      " https://evil.example",
+      "https://evil.example/\u202egnp.exe",
+      "JAVASCRIPT:alert(1)//https://x",
+    ]) {
       expect(describeError(apiError({ type: hostile }))).toMatchObject({ docsHref: null, docsText: hostile });
     }
     expect(describeError(apiError({ type: "" }))).toMatchObject({ docsHref: null, docsText: null });
@@ -101,7 +125,14 @@ describe("specifics", () => {
   });
 
   test("a rate limit with Retry-After gives the moment a retry makes sense", () => {
-    const diagnosis = describeError(apiError({ status: 429, path: "user/too_many_requests/rate_limited", retryAfterSeconds: 12, receivedAt: 1_000_000 }));
+    const diagnosis = describeError(
+      apiError({
+        status: 429,
+        path: "user/too_many_requests/rate_limited",
+        retryAfterSeconds: 12,
+        receivedAt: 1_000_000,
+      }),
+    );
     expect(diagnosis.retryAt).toBe(1_012_000);
     // The wait is the live countdown only: a frozen "12 s" beside it would soon contradict it.
     expect(diagnosis.whatHappened).not.toContain("12 s");
@@ -121,17 +152,27 @@ describe("specifics", () => {
 
   test("a relative request URL is made absolute with the page's origin for the curl command", () => {
     const error = new NetworkError({ url: "/v2/keys.listKeys", offline: false, crossOrigin: false });
-    expect(describeError(error, { pageOrigin: "http://127.0.0.1:8787" }).snippets[0]?.text).toContain("'http://127.0.0.1:8787/v2/keys.listKeys'");
+    expect(describeError(error, { pageOrigin: "http://127.0.0.1:8787" }).snippets[0]?.text).toContain(
+      "'http://127.0.0.1:8787/v2/keys.listKeys'",
+    );
     expect(describeError(error).snippets[0]?.text).toContain("'<base URL>/v2/keys.listKeys'");
   });
 
   test("a quote in the URL cannot break out of the shell command", () => {
-    const error = new NetworkError({ url: "https://a.example/x'$(rm -rf ~)'/v2/keys.listKeys", offline: false, crossOrigin: false });
-    expect(describeError(error).snippets[0]?.text).toContain(`'https://a.example/x'\\''$(rm -rf ~)'\\''/v2/keys.listKeys'`);
+    const error = new NetworkError({
+      url: "https://a.example/x'$(rm -rf ~)'/v2/keys.listKeys",
+      offline: false,
+      crossOrigin: false,
+    });
+    expect(describeError(error).snippets[0]?.text).toContain(
+      `'https://a.example/x'\\''$(rm -rf ~)'\\''/v2/keys.listKeys'`,
+    );
   });
 
   test("an unexpected answer shows what came back, labelled with its content type", () => {
-    const diagnosis = describeError(samples().find((sample) => sample.entryId === "unexpected:html")?.error ?? new InternalError(""));
+    const diagnosis = describeError(
+      samples().find((sample) => sample.entryId === "unexpected:html")?.error ?? new InternalError(""),
+    );
     expect(diagnosis.excerpt).toEqual({ label: "What came back (text/html)", text: "502 Bad Gateway nginx" });
     expect(diagnosis.status).toBe(502);
   });
@@ -139,15 +180,23 @@ describe("specifics", () => {
 
 describe("anything thrown", () => {
   test("becomes a KeyscopeError: a foreign error or value is an InternalError with a summary", () => {
-    expect(toKeyscopeError(new TypeError("x is undefined"))).toMatchObject({ name: "InternalError", summary: "TypeError: x is undefined" });
+    expect(toKeyscopeError(new TypeError("x is undefined"))).toMatchObject({
+      name: "InternalError",
+      summary: "TypeError: x is undefined",
+    });
     expect(toKeyscopeError("oops")).toMatchObject({ name: "InternalError", summary: "Thrown value: oops" });
-    expect(toKeyscopeError(Object.create(null))).toMatchObject({ name: "InternalError", summary: "A value that cannot be shown was thrown" });
+    expect(toKeyscopeError(Object.create(null))).toMatchObject({
+      name: "InternalError",
+      summary: "A value that cannot be shown was thrown",
+    });
     const network = new NetworkError({ url: "/", offline: false, crossOrigin: false });
     expect(toKeyscopeError(network)).toBe(network);
   });
 
   test("a page's code that did not arrive is the server's or the network's doing, not called a bug in Keyscope", () => {
-    const failed = new CodeLoadError(new TypeError("Failed to fetch dynamically imported module: http://127.0.0.1:8787/assets/connect-route-x1.js"));
+    const failed = new CodeLoadError(
+      new TypeError("Failed to fetch dynamically imported module: http://127.0.0.1:8787/assets/connect-route-x1.js"),
+    );
     const diagnosis = describeError(toKeyscopeError(failed));
     expect(diagnosis.entryId).toBe("code-load");
     expect(diagnosis.heading).not.toMatch(/problem of its own/);
@@ -166,26 +215,38 @@ describe("network failures, one classification", () => {
   test("plain http to another computer, an unresolvable host, CORS and offline each get their own guide", () => {
     const url = "http://10.0.0.5:8787/v2/keys.listKeys";
     const entry = (failure: NetworkError["failure"]) =>
-      describeError(new NetworkError({ url, offline: failure === "offline", crossOrigin: true, failure }), { pageOrigin: "http://127.0.0.1:8787" });
+      describeError(new NetworkError({ url, offline: failure === "offline", crossOrigin: true, failure }), {
+        pageOrigin: "http://127.0.0.1:8787",
+      });
     expect(entry("blocked-by-page").entryId).toBe("network:blocked-by-page");
     expect(entry("blocked-by-page").fixSteps.join(" ")).not.toContain("--cors-origin");
-    expect(entry("unreachable")).toMatchObject({ entryId: "network", whatHappened: expect.stringContaining("host name may not resolve") as unknown });
+    expect(entry("unreachable")).toMatchObject({
+      entryId: "network",
+      whatHappened: expect.stringContaining("host name may not resolve") as unknown,
+    });
     expect(entry("cors").entryId).toBe("network:cors");
     expect(entry("offline").entryId).toBe("network:offline");
   });
 
   test("a redirect through the proxy names where it goes", () => {
     const diagnosis = describeError(
-      apiError({ status: 502, path: "keyscope/proxy/upstream_redirect", errors: [{ location: "header.location", message: "https://sso.example.net/login" }] }),
+      apiError({
+        status: 502,
+        path: "keyscope/proxy/upstream_redirect",
+        errors: [{ location: "header.location", message: "https://sso.example.net/login" }],
+      }),
     );
     expect(diagnosis.whatHappened).toContain("a redirect to https://sso.example.net/login");
   });
 
   test("the proxy command never points the proxy at this page itself", () => {
-    const own = describeError(new NetworkError({ url: "http://127.0.0.1:8787/v2/keys.listKeys", offline: false, crossOrigin: true }), {
-      baseUrl: "http://127.0.0.1:8787",
-      pageOrigin: "http://127.0.0.1:8787",
-    });
+    const own = describeError(
+      new NetworkError({ url: "http://127.0.0.1:8787/v2/keys.listKeys", offline: false, crossOrigin: true }),
+      {
+        baseUrl: "http://127.0.0.1:8787",
+        pageOrigin: "http://127.0.0.1:8787",
+      },
+    );
     expect(own.snippets.map((snippet) => snippet.text).join("\n")).not.toContain("--upstream");
   });
 });
@@ -194,18 +255,21 @@ describe("a refused key change", () => {
   test.each([
     ["keys.updateKey", "This root key may not change keys", "api.*.update_key"],
     ["keys.deleteKey", "This root key may not delete keys", "api.*.delete_key"],
-  ])("a 403 for %s names the permission that change needs, not the one to list keys", (operation, heading, permission) => {
-    const diagnosis = describeError(
-      apiError({
-        status: 403,
-        title: "Forbidden",
-        detail: `Missing one of these permissions: ${permission}`,
-        path: "unkey/authorization/insufficient_permissions",
-        url: `${BASE_URL}/v2/${operation}`,
-      }),
-      { baseUrl: BASE_URL },
-    );
-    expect(diagnosis.heading).toBe(heading);
-    expect(diagnosis.fixSteps[0]).toContain(permission);
-  });
+  ])(
+    "a 403 for %s names the permission that change needs, not the one to list keys",
+    (operation, heading, permission) => {
+      const diagnosis = describeError(
+        apiError({
+          status: 403,
+          title: "Forbidden",
+          detail: `Missing one of these permissions: ${permission}`,
+          path: "unkey/authorization/insufficient_permissions",
+          url: `${BASE_URL}/v2/${operation}`,
+        }),
+        { baseUrl: BASE_URL },
+      );
+      expect(diagnosis.heading).toBe(heading);
+      expect(diagnosis.fixSteps[0]).toContain(permission);
+    },
+  );
 });

@@ -1,10 +1,10 @@
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { ErrorPanel } from "../../../../src/features/troubleshoot/components/error-panel";
-import { saveConnection } from "../../../../src/features/connect/key-store";
-import { ApiError, InvalidConnectionError, NetworkError } from "../../../../src/lib/api-errors";
-import { toSafeHttpUrl } from "../../../../src/lib/safe-url";
+import { ErrorPanel } from "@/features/troubleshoot/components/error-panel";
+import { saveConnection } from "@/features/connect/key-store";
+import { ApiError, InvalidConnectionError, NetworkError } from "@/lib/api-errors";
+import { toSafeHttpUrl } from "@/lib/safe-url";
 import { apiError, BASE_URL, REQUEST_URL, samples } from "./error-samples";
 
 function stubClipboard(writeText: (text: string) => Promise<void> = () => Promise.resolve()) {
@@ -17,7 +17,13 @@ function renderPanel(error: unknown) {
   const onRetry = vi.fn();
   const onReenterKey = vi.fn();
   render(
-    <ErrorPanel error={error} baseUrl={BASE_URL} onRetry={onRetry} onReenterKey={onReenterKey} troubleshootHref="/troubleshoot" />,
+    <ErrorPanel
+      error={error}
+      baseUrl={BASE_URL}
+      onRetry={onRetry}
+      onReenterKey={onReenterKey}
+      troubleshootHref="/troubleshoot"
+    />,
   );
   return { onRetry, onReenterKey, panel: screen.getByRole("alert") };
 }
@@ -69,7 +75,9 @@ describe("the API's own words", () => {
     expect(within(panel).getByText("Unauthorized")).toBeInTheDocument();
     expect(within(panel).getByText("The provided root key does not exist or has been revoked")).toBeInTheDocument();
     expect(within(panel).getByText("HTTP 401")).toBeInTheDocument();
-    expect(within(panel).getByText("HTTP 401").parentElement).toHaveTextContent("HTTP 401err:svc:authentication:key_not_found");
+    expect(within(panel).getByText("HTTP 401").parentElement).toHaveTextContent(
+      "HTTP 401err:svc:authentication:key_not_found",
+    );
     expect(within(panel).getByText("req_4dJbNq7Uv2")).toBeInTheDocument();
   });
 
@@ -105,7 +113,10 @@ describe("the API's own words", () => {
     );
     const rejected = within(panel).getByRole("region", { name: "What the API rejected" });
     const items = within(rejected).getAllByRole("listitem");
-    expect(texts(items)).toEqual(["body.limitmust be at most 100Fix: Send a limit from 1 to 100", "body.colorunknown field"]);
+    expect(texts(items)).toEqual([
+      "body.limitmust be at most 100Fix: Send a limit from 1 to 100",
+      "body.colorunknown field",
+    ]);
   });
 
   test("hostile strings stay text: no markup is interpreted, 10 KB and RTL overrides included", () => {
@@ -128,12 +139,16 @@ describe("the API's own words", () => {
 
 describe("the missing-credentials panel", () => {
   test("when the key was sent, it leads with the stripped Authorization header", () => {
-    const { panel } = renderPanel(apiError({ path: "svc/authentication/missing", detail: "Authentication credentials were not provided" }));
+    const { panel } = renderPanel(
+      apiError({ path: "svc/authentication/missing", detail: "Authentication credentials were not provided" }),
+    );
     const heading = within(panel).getByRole("heading", { level: 2 });
     expect(heading).toHaveTextContent(/^Something between your browser and the API stripped the Authorization header$/);
     expect(heading).toHaveFocus();
     const firstParagraph = panel.querySelector("p:not(.error-panel__meta)");
-    expect(firstParagraph).toHaveTextContent(/^Keyscope sent your key in the Authorization header, but the API says no credentials arrived/);
+    expect(firstParagraph).toHaveTextContent(
+      /^Keyscope sent your key in the Authorization header, but the API says no credentials arrived/,
+    );
     expect(within(panel).getByText("Authorization: Bearer <API_KEY>")).toBeInTheDocument();
     expect(within(panel).getByRole("button", { name: "Copy the curl command" })).toBeInTheDocument();
   });
@@ -153,7 +168,12 @@ describe("the rate-limit panel", () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const { panel, onRetry } = renderPanel(
-      apiError({ status: 429, title: "Too Many Requests", path: "user/too_many_requests/rate_limited", retryAfterSeconds: 12 }),
+      apiError({
+        status: 429,
+        title: "Too Many Requests",
+        path: "user/too_many_requests/rate_limited",
+        retryAfterSeconds: 12,
+      }),
     );
     const retry = within(panel).getByRole("button", { name: "Retry" });
     expect(within(panel).getByRole("timer")).toHaveTextContent("Try again in 12 s");
@@ -250,22 +270,38 @@ test("saving an API ID that storage refuses says so in the panel, and keeps what
 describe("a 404 that may hide what the root key may not see", () => {
   test("a whoami 404 says both readings, no such key or a root key that may not read it, and which permission to check", () => {
     const { panel } = renderPanel(
-      apiError({ status: 404, title: "Not Found", path: "unkey/data/key_not_found", url: `${BASE_URL}/v2/keys.whoami` }),
+      apiError({
+        status: 404,
+        title: "Not Found",
+        path: "unkey/data/key_not_found",
+        url: `${BASE_URL}/v2/keys.whoami`,
+      }),
     );
 
-    expect(within(panel).getByRole("heading", { level: 2, name: "The key was not found, or this root key may not read it" })).toBeInTheDocument();
+    expect(
+      within(panel).getByRole("heading", { level: 2, name: "The key was not found, or this root key may not read it" }),
+    ).toBeInTheDocument();
     expect(panel).toHaveTextContent("no such key exists in this workspace");
     expect(panel).toHaveTextContent("this root key lacks api.*.read_key on the key's API");
     const fixes = within(panel).getByRole("region", { name: "How to fix it" });
-    expect(texts(within(fixes).getAllByRole("listitem")).some((step) => step.includes("api.<apiId>.read_key for one API"))).toBe(true);
+    expect(
+      texts(within(fixes).getAllByRole("listitem")).some((step) => step.includes("api.<apiId>.read_key for one API")),
+    ).toBe(true);
   });
 
   test("an apis.listKeys 404 says the API may not exist or may not be readable by this root key, and names the permission", () => {
     const { panel } = renderPanel(
-      apiError({ status: 404, title: "Not Found", path: "unkey/data/api_not_found", url: `${BASE_URL}/v2/apis.listKeys` }),
+      apiError({
+        status: 404,
+        title: "Not Found",
+        path: "unkey/data/api_not_found",
+        url: `${BASE_URL}/v2/apis.listKeys`,
+      }),
     );
 
-    expect(within(panel).getByRole("heading", { level: 2, name: "The API was not found, or this root key may not read it" })).toBeInTheDocument();
+    expect(
+      within(panel).getByRole("heading", { level: 2, name: "The API was not found, or this root key may not read it" }),
+    ).toBeInTheDocument();
     expect(panel).toHaveTextContent("api.*.read_key");
   });
 });

@@ -8,8 +8,8 @@ import {
   UnexpectedResponseError,
   type ApiErrorInit,
   type KeyscopeError,
-} from "../../../../src/lib/api-errors";
-import { CodeLoadError } from "../../../../src/lib/retryable-lazy";
+} from "@/lib/api-errors";
+import { CodeLoadError } from "@/lib/retryable-lazy";
 
 export const DOCS = "https://docs.example.com";
 export const BASE_URL = "https://api.example.com";
@@ -31,8 +31,19 @@ export function apiError(overrides: Partial<ApiErrorInit> & { path?: string } = 
   });
 }
 
-export function unexpected(reason: UnexpectedResponseError["reason"], status: number, bodyExcerpt = ""): UnexpectedResponseError {
-  return new UnexpectedResponseError({ status, contentType: "text/html", reason, bodyExcerpt, requestId: null, url: REQUEST_URL });
+export function unexpected(
+  reason: UnexpectedResponseError["reason"],
+  status: number,
+  bodyExcerpt = "",
+): UnexpectedResponseError {
+  return new UnexpectedResponseError({
+    status,
+    contentType: "text/html",
+    reason,
+    bodyExcerpt,
+    requestId: null,
+    url: REQUEST_URL,
+  });
 }
 
 export interface Sample {
@@ -47,7 +58,11 @@ export function samples(): Sample[] {
   return [
     {
       entryId: "authentication:missing",
-      error: apiError({ path: "svc/authentication/missing", detail: "Authentication credentials were not provided", keySent: false }),
+      error: apiError({
+        path: "svc/authentication/missing",
+        detail: "Authentication credentials were not provided",
+        keySent: false,
+      }),
       heading: /without an API key/,
       fix: "the word Bearer, exactly one space, then the key",
     },
@@ -89,25 +104,42 @@ export function samples(): Sample[] {
     },
     {
       entryId: "unprocessable_entity:query_execution_timeout",
-      error: apiError({ status: 422, title: "Unprocessable Entity", path: "user/unprocessable_entity/query_execution_timeout" }),
+      error: apiError({
+        status: 422,
+        title: "Unprocessable Entity",
+        path: "user/unprocessable_entity/query_execution_timeout",
+      }),
       heading: /longer than 30 seconds/,
       fix: "Narrow the time range",
     },
     {
       entryId: "unprocessable_entity:query_memory_limit_exceeded",
-      error: apiError({ status: 422, title: "Unprocessable Entity", path: "user/unprocessable_entity/query_memory_limit_exceeded" }),
+      error: apiError({
+        status: 422,
+        title: "Unprocessable Entity",
+        path: "user/unprocessable_entity/query_memory_limit_exceeded",
+      }),
       heading: /more than 1 GB/,
       fix: "coarser time buckets",
     },
     {
       entryId: "unprocessable_entity:query_rows_limit_exceeded",
-      error: apiError({ status: 422, title: "Unprocessable Entity", path: "user/unprocessable_entity/query_rows_limit_exceeded" }),
+      error: apiError({
+        status: 422,
+        title: "Unprocessable Entity",
+        path: "user/unprocessable_entity/query_rows_limit_exceeded",
+      }),
       heading: /too many rows/,
       fix: "Add a LIMIT",
     },
     {
       entryId: "too_many_requests:query_quota_exceeded",
-      error: apiError({ status: 429, title: "Too Many Requests", path: "user/too_many_requests/query_quota_exceeded", retryAfterSeconds: 120 }),
+      error: apiError({
+        status: 429,
+        title: "Too Many Requests",
+        path: "user/too_many_requests/query_quota_exceeded",
+        retryAfterSeconds: 120,
+      }),
       heading: /1,000 analytics queries/,
       fix: "Wait until the countdown ends",
     },
@@ -125,7 +157,11 @@ export function samples(): Sample[] {
     },
     {
       entryId: "authorization:insufficient_permissions",
-      error: apiError({ status: 403, title: "Insufficient Permissions", path: "svc/authorization/insufficient_permissions" }),
+      error: apiError({
+        status: 403,
+        title: "Insufficient Permissions",
+        path: "svc/authorization/insufficient_permissions",
+      }),
       heading: /may not list keys/,
       fix: "api.*.read_key",
     },
@@ -154,13 +190,22 @@ export function samples(): Sample[] {
     },
     {
       entryId: "bad_request:request_body_too_large",
-      error: apiError({ status: 413, title: "Request Entity Too Large", path: "user/bad_request/request_body_too_large" }),
+      error: apiError({
+        status: 413,
+        title: "Request Entity Too Large",
+        path: "user/bad_request/request_body_too_large",
+      }),
       heading: /request was too large/,
       fix: "client_max_body_size",
     },
     {
       entryId: "too_many_requests:rate_limited",
-      error: apiError({ status: 429, title: "Too Many Requests", path: "user/too_many_requests/rate_limited", retryAfterSeconds: 12 }),
+      error: apiError({
+        status: 429,
+        title: "Too Many Requests",
+        path: "user/too_many_requests/rate_limited",
+        retryAfterSeconds: 12,
+      }),
       heading: /Too many requests/,
       fix: "Wait until the countdown ends",
     },
@@ -250,7 +295,12 @@ export function samples(): Sample[] {
     },
     {
       entryId: "network:blocked-by-page",
-      error: new NetworkError({ url: "http://10.0.0.5:8787/v2/keys.listKeys", offline: false, crossOrigin: true, failure: "blocked-by-page" }),
+      error: new NetworkError({
+        url: "http://10.0.0.5:8787/v2/keys.listKeys",
+        offline: false,
+        crossOrigin: true,
+        failure: "blocked-by-page",
+      }),
       heading: /The browser sent nothing/,
       fix: "Use the API's https:// address",
     },
@@ -321,7 +371,9 @@ export function samples(): Sample[] {
     },
     {
       entryId: "code-load",
-      error: new CodeLoadError(new TypeError("Failed to fetch dynamically imported module: https://keyscope.example.com/assets/page.js")),
+      error: new CodeLoadError(
+        new TypeError("Failed to fetch dynamically imported module: https://keyscope.example.com/assets/page.js"),
+      ),
       heading: /could not be loaded/,
       fix: "Retry once the server",
     },

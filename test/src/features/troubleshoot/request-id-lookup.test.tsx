@@ -3,10 +3,10 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { beforeEach, describe, expect, test, vi } from "vitest";
-import { RequestIdLookup } from "../../../../src/features/troubleshoot/components/request-id-lookup";
-import { getKey } from "../../../../src/lib/api/get-key";
-import type { Connection } from "../../../../src/lib/api/transport";
-import { clearJournal } from "../../../../src/lib/request-journal";
+import { RequestIdLookup } from "@/features/troubleshoot/components/request-id-lookup";
+import { getKey } from "@/lib/api/get-key";
+import type { Connection } from "@/lib/api/transport";
+import { clearJournal } from "@/lib/request-journal";
 import { errorEnvelope, jsonResponse } from "../../support/keys-api";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 
@@ -20,7 +20,14 @@ function renderLookup(connection: Connection | null, initialRequestId: string | 
     [
       {
         path: "/",
-        element: <RequestIdLookup connection={connection} initialRequestId={initialRequestId} keyHref={(keyId) => `/keys/${keyId}`} now={now} />,
+        element: (
+          <RequestIdLookup
+            connection={connection}
+            initialRequestId={initialRequestId}
+            keyHref={(keyId) => `/keys/${keyId}`}
+            now={now}
+          />
+        ),
       },
     ],
     { initialEntries: ["/"] },
@@ -40,7 +47,9 @@ function stubFetch(answer: (url: string, body: Record<string, unknown>) => Respo
     vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
       const url = input instanceof Request ? input.url : input.toString();
       calls.push(url);
-      return Promise.resolve(answer(url, JSON.parse(typeof init?.body === "string" ? init.body : "{}") as Record<string, unknown>));
+      return Promise.resolve(
+        answer(url, JSON.parse(typeof init?.body === "string" ? init.body : "{}") as Record<string, unknown>),
+      );
     }),
   );
   return calls;
@@ -53,15 +62,37 @@ describe("the request-id lookup", () => {
       url.endsWith("/v2/analytics.getVerifications")
         ? jsonResponse(200, {
             meta: { requestId: "req_Q1" },
-            data: [{ request_id: "req_4VmxDkT9", time: Date.now() - 60_000, key_id: "key_3ZbK9", outcome: "EXPIRED", region: "eu-west-1", tags: ["path=/x"] }],
+            data: [
+              {
+                request_id: "req_4VmxDkT9",
+                time: Date.now() - 60_000,
+                key_id: "key_3ZbK9",
+                outcome: "EXPIRED",
+                region: "eu-west-1",
+                tags: ["path=/x"],
+              },
+            ],
           })
-        : jsonResponse(200, { meta: { requestId: "req_K1" }, data: { keyId: body.keyId, name: "Nightly export", start: "sk", enabled: true, createdAt: 1, expires: expiredAt } }),
+        : jsonResponse(200, {
+            meta: { requestId: "req_K1" },
+            data: {
+              keyId: body.keyId,
+              name: "Nightly export",
+              start: "sk",
+              enabled: true,
+              createdAt: 1,
+              expires: expiredAt,
+            },
+          }),
     );
     const user = renderLookup(CONNECTION);
     await user.type(screen.getByLabelText("Request id"), "req_4VmxDkT9{Enter}");
     const found = await screen.findByRole("article", { name: "The verification" });
     expect(within(found).getByText("EXPIRED", { selector: "dd code" })).toBeVisible();
-    expect(await within(found).findByRole("link", { name: /Nightly export key_3ZbK9/ })).toHaveAttribute("href", "/keys/key_3ZbK9");
+    expect(await within(found).findByRole("link", { name: /Nightly export key_3ZbK9/ })).toHaveAttribute(
+      "href",
+      "/keys/key_3ZbK9",
+    );
     expect(within(found).getByRole("heading", { name: /Refused: the key has expired/ })).toBeVisible();
     expect(within(found).getByText("Expired 3 days ago.")).toBeVisible();
     expect(calls[0]).toBe("http://127.0.0.1:8799/v2/analytics.getVerifications");
@@ -71,8 +102,23 @@ describe("the request-id lookup", () => {
     const now = Date.now();
     stubFetch((url, body) =>
       url.endsWith("/v2/analytics.getVerifications")
-        ? jsonResponse(200, { meta: { requestId: "req_Q2" }, data: [{ request_id: "req_Later1", time: now + 20_000, key_id: "key_3ZbK9", outcome: "VALID", region: "", tags: [] }] })
-        : jsonResponse(200, { meta: { requestId: "req_K2" }, data: { keyId: body.keyId, name: "Checkout", start: "sk", enabled: true, createdAt: 1 } }),
+        ? jsonResponse(200, {
+            meta: { requestId: "req_Q2" },
+            data: [
+              {
+                request_id: "req_Later1",
+                time: now + 20_000,
+                key_id: "key_3ZbK9",
+                outcome: "VALID",
+                region: "",
+                tags: [],
+              },
+            ],
+          })
+        : jsonResponse(200, {
+            meta: { requestId: "req_K2" },
+            data: { keyId: body.keyId, name: "Checkout", start: "sk", enabled: true, createdAt: 1 },
+          }),
     );
     const user = renderLookup(CONNECTION, null, now);
     await user.type(screen.getByLabelText("Request id"), "req_Later1{Enter}");
@@ -81,7 +127,14 @@ describe("the request-id lookup", () => {
   });
 
   test("one of this tab's own requests sent after the page's clock read reads 'just now'", async () => {
-    stubFetch(() => errorEnvelope(404, "Not Found", "The key does not exist", "http://127.0.0.1:8799/docs/errors/svc/data/key_not_found"));
+    stubFetch(() =>
+      errorEnvelope(
+        404,
+        "Not Found",
+        "The key does not exist",
+        "http://127.0.0.1:8799/docs/errors/svc/data/key_not_found",
+      ),
+    );
     const now = Date.now() - 30_000;
     await expect(getKey(CONNECTION, "key_Missing1")).rejects.toThrow();
     stubFetch(() => jsonResponse(200, { meta: { requestId: "req_Q3" }, data: [] }));
@@ -100,7 +153,14 @@ describe("the request-id lookup", () => {
   });
 
   test("one of this tab's own requests shows what was sent, with the key redacted, and what came back", async () => {
-    stubFetch(() => errorEnvelope(404, "Not Found", "The key does not exist", "http://127.0.0.1:8799/docs/errors/svc/data/key_not_found"));
+    stubFetch(() =>
+      errorEnvelope(
+        404,
+        "Not Found",
+        "The key does not exist",
+        "http://127.0.0.1:8799/docs/errors/svc/data/key_not_found",
+      ),
+    );
     await expect(getKey(CONNECTION, "key_Missing1")).rejects.toThrow();
     stubFetch(() => jsonResponse(200, { meta: { requestId: "req_Q2" }, data: [] }));
     const user = renderLookup(CONNECTION);
@@ -116,7 +176,12 @@ describe("the request-id lookup", () => {
 
   test("without read_analytics the lookup says which permission is missing", async () => {
     stubFetch(() =>
-      errorEnvelope(403, "Insufficient Permissions", "Missing one of these permissions: api.*.read_analytics", "http://127.0.0.1:8799/docs/errors/svc/authorization/insufficient_permissions"),
+      errorEnvelope(
+        403,
+        "Insufficient Permissions",
+        "Missing one of these permissions: api.*.read_analytics",
+        "http://127.0.0.1:8799/docs/errors/svc/authorization/insufficient_permissions",
+      ),
     );
     renderLookup(CONNECTION, "req_4VmxDkT9");
     expect(await screen.findByTestId("analytics-notice")).toHaveTextContent("api.*.read_analytics");

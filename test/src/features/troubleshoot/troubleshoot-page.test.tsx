@@ -1,7 +1,7 @@
 import { render, screen, within, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { TroubleshootPage, type TroubleshootPageProps } from "../../../../src/features/troubleshoot/components/troubleshoot-page";
+import { TroubleshootPage, type TroubleshootPageProps } from "@/features/troubleshoot/components/troubleshoot-page";
 import { errorEnvelope, keysEnvelope, makeKeys } from "../../support/keys-api";
 
 const BASE = "https://dev.example.com";
@@ -20,9 +20,24 @@ function stubNetwork() {
     const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
     const authorization = new Headers(init?.headers).get("authorization");
     requests.push({ url, authorization, mode: init?.mode });
-    if (authorization === null) return Promise.resolve(errorEnvelope(401, "Unauthorized", "Authentication credentials were not provided", `${DOCS}/authentication/missing`));
+    if (authorization === null)
+      return Promise.resolve(
+        errorEnvelope(
+          401,
+          "Unauthorized",
+          "Authentication credentials were not provided",
+          `${DOCS}/authentication/missing`,
+        ),
+      );
     if (url.startsWith(PROD) && authorization === `Bearer ${STORED}`) return Promise.resolve(keysEnvelope(makeKeys(7)));
-    return Promise.resolve(errorEnvelope(401, "Unauthorized", "The provided root key does not exist or has been revoked", `${DOCS}/authentication/key_not_found`));
+    return Promise.resolve(
+      errorEnvelope(
+        401,
+        "Unauthorized",
+        "The provided root key does not exist or has been revoked",
+        `${DOCS}/authentication/key_not_found`,
+      ),
+    );
   });
   vi.stubGlobal("fetch", fetch);
   return requests;
@@ -58,10 +73,9 @@ describe("Run diagnostics", () => {
     const steps = screen.getAllByRole("listitem").slice(0, 3);
     expect(steps[0]).toHaveTextContent(/Pass: Answered, readable by this page/i);
     expect(steps[1]).toHaveTextContent(/Asked for credentials/);
-    expect(within(steps[1] as HTMLElement).getByRole("link", { name: /err:svc:authentication:missing/ })).toHaveAttribute(
-      "href",
-      `${DOCS}/authentication/missing`,
-    );
+    expect(
+      within(steps[1] as HTMLElement).getByRole("link", { name: /err:svc:authentication:missing/ }),
+    ).toHaveAttribute("href", `${DOCS}/authentication/missing`);
     expect(steps[2]).toHaveTextContent(/Fail.*err:svc:authentication:key_not_found.*req_8Hq2Lm/);
     expect(screen.getByRole("heading", { name: "Diagnosis" })).toHaveFocus();
   });
@@ -94,7 +108,9 @@ describe("Run diagnostics", () => {
     await user.type(screen.getByLabelText("Key to test"), '"ks_root_abcd1234"');
     await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
     const diagnosis = await screen.findByRole("region", { name: "Diagnosis" });
-    expect(diagnosis).toHaveTextContent("The key was not sent, because key entry's checks refuse it: The key is wrapped in quotes");
+    expect(diagnosis).toHaveTextContent(
+      "The key was not sent, because key entry's checks refuse it: The key is wrapped in quotes",
+    );
     expect(requests.some((request) => request.authorization !== null)).toBe(false);
     expect(screen.getAllByRole("listitem")[2]).toHaveTextContent("Skipped: key entry's checks refuse the key");
   });
@@ -105,7 +121,9 @@ describe("Run diagnostics", () => {
     await user.click(screen.getByRole("button", { name: "Run diagnostics" }));
     const diagnosis = await screen.findByRole("region", { name: "Diagnosis" });
     expect(diagnosis).toHaveTextContent("The base URL cannot be used.");
-    expect(diagnosis).toHaveTextContent("Start the address with http:// or https://, for example https://localhost:8787.");
+    expect(diagnosis).toHaveTextContent(
+      "Start the address with http:// or https://, for example https://localhost:8787.",
+    );
     expect(screen.getByRole("button", { name: "Run diagnostics" })).not.toHaveTextContent("Running");
     expect(requests).toEqual([]);
   });
@@ -165,7 +183,12 @@ describe("Run diagnostics", () => {
     const keyField = screen.getByLabelText("Key to test");
     await user.click(keyField);
     await user.keyboard("ks_root_");
-    rerender({ otherEnvironments: [{ id: "env_prod", name: "Production", baseUrl: PROD }, { id: "env_stage", name: "Staging", baseUrl: "https://stage.example.com" }] });
+    rerender({
+      otherEnvironments: [
+        { id: "env_prod", name: "Production", baseUrl: PROD },
+        { id: "env_stage", name: "Staging", baseUrl: "https://stage.example.com" },
+      ],
+    });
     // The new environment is offered, and typing goes on in the field.
     expect(await screen.findByRole("button", { name: "Try this key in Staging" })).toBeInTheDocument();
     expect(keyField).toHaveFocus();

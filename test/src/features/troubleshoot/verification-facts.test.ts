@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
-import { verificationFacts } from "../../../../src/features/troubleshoot/verification-facts";
-import { refusalVerdict } from "../../../../src/features/key-insight/refusal-sentence";
-import { emptyCounts } from "../../../../src/features/key-insight/usage-series";
-import { describeVerification } from "../../../../src/lib/verification-outcomes";
+import { verificationFacts } from "@/features/troubleshoot/verification-facts";
+import { refusalVerdict } from "@/features/key-insight/refusal-sentence";
+import { emptyCounts } from "@/features/key-insight/usage-series";
+import { describeVerification } from "@/lib/verification-outcomes";
 
 const SHARED = { id: "rl_org", name: "requests", limit: 100, duration: 60_000, autoApply: true };
 const KEY = { keyId: "key_acme", identity: { id: "id_1", externalId: "org_acme", ratelimits: [SHARED] } };
@@ -19,7 +19,10 @@ test("a key refused by its identity's rate limit names that limit, its window's 
 
 test("a key's own limit of the same name takes the identity's place, as on the server", () => {
   const own = { ...SHARED, id: "rl_own", limit: 5 };
-  expect(verificationFacts("RATE_LIMITED", { ...KEY, ratelimits: [own] }, AT).ratelimit).toEqual({ name: "requests", reset: Date.UTC(2026, 10, 25, 13, 51) });
+  expect(verificationFacts("RATE_LIMITED", { ...KEY, ratelimits: [own] }, AT).ratelimit).toEqual({
+    name: "requests",
+    reset: Date.UTC(2026, 10, 25, 13, 51),
+  });
 });
 
 test("the 'why refused' sentence says the identity's counter is shared too", () => {

@@ -1,10 +1,12 @@
 import { renderHook } from "@testing-library/react";
 import { expect, test, vi } from "vitest";
-import { useBackOnline } from "../../../../src/lib/hooks/use-back-online";
+import { useBackOnline } from "@/lib/hooks/use-back-online";
 
 test("the callback runs when the connection comes back, not on the first render nor while online", () => {
   const onBackOnline = vi.fn();
-  const { rerender } = renderHook(({ online }) => useBackOnline(online, onBackOnline), { initialProps: { online: true } });
+  const { rerender } = renderHook(({ online }) => useBackOnline(online, onBackOnline), {
+    initialProps: { online: true },
+  });
   rerender({ online: true });
   expect(onBackOnline).not.toHaveBeenCalled();
   rerender({ online: false });
@@ -17,7 +19,9 @@ test("the callback runs when the connection comes back, not on the first render 
 
 test("a page opened offline calls back once it is online", () => {
   const onBackOnline = vi.fn();
-  const { rerender } = renderHook(({ online }) => useBackOnline(online, onBackOnline), { initialProps: { online: false } });
+  const { rerender } = renderHook(({ online }) => useBackOnline(online, onBackOnline), {
+    initialProps: { online: false },
+  });
   expect(onBackOnline).not.toHaveBeenCalled();
   rerender({ online: true });
   expect(onBackOnline).toHaveBeenCalledTimes(1);

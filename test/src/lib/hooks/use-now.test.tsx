@@ -1,6 +1,6 @@
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, expect, test, vi } from "vitest";
-import { useNow, useTickAt } from "../../../../src/lib/hooks/use-now";
+import { useNow, useTickAt } from "@/lib/hooks/use-now";
 
 const MINUTE = 60_000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { fitColumns } from "../../../../../src/features/keys/columns/fit-columns";
-import type { ColumnId } from "../../../../../src/features/keys/columns/column-specs";
+import { fitColumns } from "@/features/keys/columns/fit-columns";
+import type { ColumnId } from "@/features/keys/columns/column-specs";
 
 const DEFAULT: ColumnId[] = ["name", "keyId", "status", "lastUsed", "usage", "credits", "externalId", "expires"];
 
@@ -18,7 +18,14 @@ describe("fitColumns", () => {
       shown: ["name", "status", "lastUsed", "usage"],
       folded: ["keyId", "credits", "externalId", "expires"],
     });
-    expect(fitColumns(DEFAULT, { width: 976, compact: false }).shown).toEqual(["name", "keyId", "status", "lastUsed", "usage", "credits"]);
+    expect(fitColumns(DEFAULT, { width: 976, compact: false }).shown).toEqual([
+      "name",
+      "keyId",
+      "status",
+      "lastUsed",
+      "usage",
+      "credits",
+    ]);
   });
 
   test("the name shows however narrow the table", () => {

@@ -1,13 +1,17 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
-import { keyCell } from "../../../../../src/features/keys/components/key-cells";
-import type { ColumnId } from "../../../../../src/features/keys/columns/column-specs";
-import type { Key } from "../../../../../src/lib/contract";
+import { keyCell } from "@/features/keys/components/key-cells";
+import type { ColumnId } from "@/features/keys/columns/column-specs";
+import type { Key } from "@/lib/contract";
 
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
 
 function cellText(column: ColumnId, keyData: Key): string {
-  render(<div data-testid="cell">{keyCell({ column, keyData, now: NOW, usage: undefined, compact: false, followLink: undefined })}</div>);
+  render(
+    <div data-testid="cell">
+      {keyCell({ column, keyData, now: NOW, usage: undefined, compact: false, followLink: undefined })}
+    </div>,
+  );
   return screen.getByTestId("cell").querySelector("time")?.textContent ?? "";
 }
 

@@ -8,14 +8,14 @@ import { layKeysListOut } from "../../../support/viewport";
 // Neither the sorting code nor the scrolling code can load the first time (offline for a moment); each loads on
 // its next try.
 const failing = vi.hoisted(() => ({ sorting: true, scrolling: true }));
-vi.mock("../../../../../src/features/keys/columns/key-sorting", async (importOriginal) => {
+vi.mock("@/features/keys/columns/key-sorting", async (importOriginal) => {
   if (failing.sorting) {
     failing.sorting = false;
     throw new Error("Failed to fetch dynamically imported module: /assets/key-sorting-1234.js");
   }
   return importOriginal();
 });
-vi.mock("../../../../../src/features/keys/components/virtual-key-rows", async (importOriginal) => {
+vi.mock("@/features/keys/components/virtual-key-rows", async (importOriginal) => {
   if (failing.scrolling) {
     failing.scrolling = false;
     throw new Error("Failed to fetch dynamically imported module: /assets/virtual-key-rows-1234.js");
@@ -36,7 +36,9 @@ test("after another part's Retry loads the sorting code again, its alert goes aw
   const user = userEvent.setup();
   await user.click(within(scrollingFailed).getByRole("button", { name: "Retry" }));
   await user.click(screen.getByRole("button", { name: "Name" }));
-  await waitFor(() => expect(screen.getByRole("columnheader", { name: "Name" })).toHaveAttribute("aria-sort", "ascending"));
+  await waitFor(() =>
+    expect(screen.getByRole("columnheader", { name: "Name" })).toHaveAttribute("aria-sort", "ascending"),
+  );
   expect(shownKeyNames()).toEqual(["Service 0", "Service 1", "Service 2"]);
   await waitFor(() => expect(screen.queryByRole("alert")).not.toBeInTheDocument());
 });

@@ -4,11 +4,11 @@ import userEvent from "@testing-library/user-event";
 import { ErrorBoundary } from "react-error-boundary";
 import { MemoryRouter, Route, Routes, useParams } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { KeysList } from "../../../../../src/features/keys/components/keys-list";
-import type { Connection } from "../../../../../src/lib/api/transport";
-import { listKeysInfiniteQueryOptions } from "../../../../../src/features/keys/api/list-keys";
-import { fingerprint } from "../../../../../src/lib/fingerprint";
-import { createQueryClient } from "../../../../../src/lib/query-client";
+import { KeysList } from "@/features/keys/components/keys-list";
+import type { Connection } from "@/lib/api/transport";
+import { listKeysInfiniteQueryOptions } from "@/features/keys/api/list-keys";
+import { fingerprint } from "@/lib/fingerprint";
+import { createQueryClient } from "@/lib/query-client";
 import {
   errorEnvelope,
   keyNotFound,
@@ -46,21 +46,21 @@ function renderKeysList() {
   const user = userEvent.setup();
   render(
     <MemoryRouter>
-    <QueryClientProvider client={queryClient}>
-      <ErrorBoundary fallbackRender={({ error }) => <p role="alert">Boundary: {String(error)}</p>}>
-        <KeysList
-          connection={CONNECTION}
-          renderRefreshError={({ onRetry }) => (
-            <div role="alert">
-              Refresh failed
-              <button type="button" onClick={onRetry}>
-                Retry
-              </button>
-            </div>
-          )}
-        />
-      </ErrorBoundary>
-    </QueryClientProvider>
+      <QueryClientProvider client={queryClient}>
+        <ErrorBoundary fallbackRender={({ error }) => <p role="alert">Boundary: {String(error)}</p>}>
+          <KeysList
+            connection={CONNECTION}
+            renderRefreshError={({ onRetry }) => (
+              <div role="alert">
+                Refresh failed
+                <button type="button" onClick={onRetry}>
+                  Retry
+                </button>
+              </div>
+            )}
+          />
+        </ErrorBoundary>
+      </QueryClientProvider>
     </MemoryRouter>,
   );
   return { user };
@@ -68,7 +68,9 @@ function renderKeysList() {
 
 function rows() {
   // The first row is the header.
-  return within(screen.getByRole("table", { name: "API keys" })).getAllByRole("row").slice(1);
+  return within(screen.getByRole("table", { name: "API keys" }))
+    .getAllByRole("row")
+    .slice(1);
 }
 
 function columnHeaders() {
@@ -116,7 +118,14 @@ describe("the keys list", () => {
       keysEnvelope([
         { keyId: "key_1", name: "Live", start: "sk_live_3fA", enabled: true, createdAt: now - 3 * DAY },
         { keyId: "key_2", name: "Paused", start: "sk_live_9Qb", enabled: false, createdAt: now - DAY },
-        { keyId: "key_3", name: "Old", start: "sk_test_1Zx", enabled: true, createdAt: now - 90 * DAY, expires: now - 2 * DAY },
+        {
+          keyId: "key_3",
+          name: "Old",
+          start: "sk_test_1Zx",
+          enabled: true,
+          createdAt: now - 90 * DAY,
+          expires: now - 2 * DAY,
+        },
         { keyId: "key_4", name: "Soon", enabled: true, createdAt: now, expires: now + 61 * DAY },
       ]),
     );
@@ -136,7 +145,16 @@ describe("the keys list", () => {
     await user.click(screen.getByText("Columns", { exact: true }));
     await user.click(screen.getByRole("checkbox", { name: "Prefix" }));
     await user.click(screen.getByRole("checkbox", { name: "Created" }));
-    expect(columnHeaders()).toEqual(["Name", "Key ID", "Status", "Last used", "Usage, 36 h", "Prefix", "Created", "Expires"]);
+    expect(columnHeaders()).toEqual([
+      "Name",
+      "Key ID",
+      "Status",
+      "Last used",
+      "Usage, 36 h",
+      "Prefix",
+      "Created",
+      "Expires",
+    ]);
     const [liveAgain] = rows();
     expect(within(liveAgain!).getByText("sk_live_3fA…")).toBeVisible();
     const created = within(liveAgain!).getByText("3 days ago");
@@ -337,7 +355,12 @@ describe("the keys list", () => {
   test("a failed refresh keeps the keys on screen under an error", async () => {
     stubApi(
       keysEnvelope([{ keyId: "key_1", name: "Still here" }]),
-      errorEnvelope(429, "Too Many Requests", "Slow down", "http://localhost:3000/docs/errors/user/too_many_requests/rate_limited"),
+      errorEnvelope(
+        429,
+        "Too Many Requests",
+        "Slow down",
+        "http://localhost:3000/docs/errors/user/too_many_requests/rate_limited",
+      ),
     );
     const { user } = renderKeysList();
     await screen.findByText("Still here");
@@ -410,11 +433,18 @@ describe("the keys list", () => {
     stubApi(keysEnvelope(makeKeys(1)));
     renderKeysList();
     await screen.findByText("Service 0");
-    const all = queryClient.getQueryCache().getAll().map((query) => query.queryKey);
+    const all = queryClient
+      .getQueryCache()
+      .getAll()
+      .map((query) => query.queryKey);
     expect(JSON.stringify(all)).not.toContain(CONNECTION.apiKey);
     const keys = all.filter((key) => key[1] === "list");
     expect(keys).toHaveLength(1);
-    expect(keys[0]).toEqual(["keys", "list", { baseUrl: CONNECTION.baseUrl, apiId: null, keyFingerprint: fingerprint(CONNECTION.apiKey) }]);
+    expect(keys[0]).toEqual([
+      "keys",
+      "list",
+      { baseUrl: CONNECTION.baseUrl, apiId: null, keyFingerprint: fingerprint(CONNECTION.apiKey) },
+    ]);
   });
 
   test("the query key holds the API ID the request is made for", () => {

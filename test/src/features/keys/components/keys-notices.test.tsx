@@ -1,6 +1,6 @@
 import { render, screen } from "@testing-library/react";
 import { expect, test } from "vitest";
-import { OfflineNotice } from "../../../../../src/features/keys/components/keys-notices";
+import { OfflineNotice } from "@/features/keys/components/keys-notices";
 
 test("offline, the notice says when the keys were loaded in UTC, as every time in Keyscope", () => {
   render(<OfflineNotice loadedAt={Date.UTC(2026, 10, 25, 18, 16, 27)} refreshQueued={false} />);

@@ -4,11 +4,11 @@ import { useState } from "react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { KeysList } from "../../../../../src/features/keys/components/keys-list";
-import type { KeysPage } from "../../../../../src/lib/api/list-keys";
-import type { Connection } from "../../../../../src/lib/api/transport";
-import type { Key } from "../../../../../src/lib/contract";
-import { createQueryClient } from "../../../../../src/lib/query-client";
+import { KeysList } from "@/features/keys/components/keys-list";
+import type { KeysPage } from "@/lib/api/list-keys";
+import type { Connection } from "@/lib/api/transport";
+import type { Key } from "@/lib/contract";
+import { createQueryClient } from "@/lib/query-client";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { layKeysListOut, onAPhone } from "../../../support/viewport";
 
@@ -32,7 +32,15 @@ afterEach(() => {
 function StubBulkActions({ keys }: { keys: readonly Key[] }) {
   const deleteFirst = () =>
     queryClient.setQueriesData<InfiniteData<KeysPage>>({ queryKey: ["keys", "list"] }, (data) =>
-      data === undefined ? data : { ...data, pages: data.pages.map((page) => ({ ...page, keys: page.keys.filter((key) => key.keyId !== keys[0]?.keyId) })) },
+      data === undefined
+        ? data
+        : {
+            ...data,
+            pages: data.pages.map((page) => ({
+              ...page,
+              keys: page.keys.filter((key) => key.keyId !== keys[0]?.keyId),
+            })),
+          },
     );
   return (
     <div>
@@ -97,7 +105,9 @@ describe("selecting keys", () => {
     expect(selectionCount()).toHaveTextContent("4 keys selected");
     for (const n of [1, 2, 3, 4]) expect(checkbox(`Service ${n}`)).toBeChecked();
     for (const n of [0, 5]) expect(checkbox(`Service ${n}`)).not.toBeChecked();
-    expect(screen.getByText(/Acting on/)).toHaveTextContent("Acting on: key_000001, key_000002, key_000003, key_000004");
+    expect(screen.getByText(/Acting on/)).toHaveTextContent(
+      "Acting on: key_000001, key_000002, key_000003, key_000004",
+    );
   });
 
   test("the keyboard selects too: Space on a focused checkbox", async () => {
@@ -120,7 +130,9 @@ describe("selecting keys", () => {
     expect(selectionCount()).toHaveTextContent("4 keys selected · 1 of them hidden by the filters");
     await filterBy(user, "Service 10");
     expect(selectionCount()).toHaveTextContent("4 keys selected · 3 of them hidden by the filters");
-    expect(screen.getByText(/Acting on/)).toHaveTextContent("Acting on: key_000001, key_000002, key_000010, key_000011");
+    expect(screen.getByText(/Acting on/)).toHaveTextContent(
+      "Acting on: key_000001, key_000002, key_000010, key_000011",
+    );
     // Unselecting all shown unselects those alone.
     expect(screen.getByRole("checkbox", { name: "Select all 1 shown" })).toBeChecked();
     await user.click(screen.getByRole("checkbox", { name: "Select all 1 shown" }));
@@ -157,34 +169,55 @@ describe("selecting keys", () => {
   });
 
   test.each([
-    { case: "some of the keys", selected: ["Service 0", "Service 2"], kept: ["key_000001"], deleted: "key_000000, key_000002" },
+    {
+      case: "some of the keys",
+      selected: ["Service 0", "Service 2"],
+      kept: ["key_000001"],
+      deleted: "key_000000, key_000002",
+    },
     // The list then switches to its "no keys yet" view.
-    { case: "every key", selected: ["Service 0", "Service 1", "Service 2"], kept: [], deleted: "key_000000, key_000001, key_000002" },
-  ])("what the bulk actions show stays when their keys leave the selection (deleted keys a refresh no longer lists): $case", async ({ selected, kept, deleted }) => {
-    function StubWithResult({ keys }: { keys: readonly Key[] }) {
-      const [result, setResult] = useState<string | null>(null);
-      return result === null ? (
-        <button type="button" onClick={() => setResult(`Deleted ${keys.map((key) => key.keyId).join(", ")}`)}>
-          Stub delete all
-        </button>
-      ) : (
-        <p>{result}</p>
-      );
-    }
-    const { user } = await renderList(3, (keys) => <StubWithResult keys={keys} />);
-    await startSelecting(user);
-    for (const name of selected) await user.click(checkbox(name));
-    await user.click(screen.getByRole("button", { name: "Stub delete all" }));
-    // The service's next list (a refresh when the connection comes back) no longer holds them.
-    act(() => {
-      queryClient.setQueriesData<InfiniteData<KeysPage>>({ queryKey: ["keys", "list"] }, (data) =>
-        data === undefined ? data : { ...data, pages: data.pages.map((page) => ({ ...page, keys: page.keys.filter((key) => kept.includes(key.keyId)) })) },
-      );
-    });
-    await waitFor(() => expect(selectionCount()).toHaveTextContent("No keys selected"));
-    expect(screen.queryByText("Service 0")).not.toBeInTheDocument();
-    expect(screen.getByText(`Deleted ${deleted}`)).toBeInTheDocument();
-  });
+    {
+      case: "every key",
+      selected: ["Service 0", "Service 1", "Service 2"],
+      kept: [],
+      deleted: "key_000000, key_000001, key_000002",
+    },
+  ])(
+    "what the bulk actions show stays when their keys leave the selection (deleted keys a refresh no longer lists): $case",
+    async ({ selected, kept, deleted }) => {
+      function StubWithResult({ keys }: { keys: readonly Key[] }) {
+        const [result, setResult] = useState<string | null>(null);
+        return result === null ? (
+          <button type="button" onClick={() => setResult(`Deleted ${keys.map((key) => key.keyId).join(", ")}`)}>
+            Stub delete all
+          </button>
+        ) : (
+          <p>{result}</p>
+        );
+      }
+      const { user } = await renderList(3, (keys) => <StubWithResult keys={keys} />);
+      await startSelecting(user);
+      for (const name of selected) await user.click(checkbox(name));
+      await user.click(screen.getByRole("button", { name: "Stub delete all" }));
+      // The service's next list (a refresh when the connection comes back) no longer holds them.
+      act(() => {
+        queryClient.setQueriesData<InfiniteData<KeysPage>>({ queryKey: ["keys", "list"] }, (data) =>
+          data === undefined
+            ? data
+            : {
+                ...data,
+                pages: data.pages.map((page) => ({
+                  ...page,
+                  keys: page.keys.filter((key) => kept.includes(key.keyId)),
+                })),
+              },
+        );
+      });
+      await waitFor(() => expect(selectionCount()).toHaveTextContent("No keys selected"));
+      expect(screen.queryByText("Service 0")).not.toBeInTheDocument();
+      expect(screen.getByText(`Deleted ${deleted}`)).toBeInTheDocument();
+    },
+  );
 
   test("on a phone, whose cards have no header, Select all N shown is a button anyone can touch", async () => {
     onAPhone();

@@ -3,19 +3,19 @@ import { act, render, screen } from "@testing-library/react";
 import { Profiler } from "react";
 import { MemoryRouter } from "react-router-dom";
 import { expect, test, vi } from "vitest";
-import { KeysList } from "../../../../../src/features/keys/components/keys-list";
-import { createQueryClient } from "../../../../../src/lib/query-client";
+import { KeysList } from "@/features/keys/components/keys-list";
+import { createQueryClient } from "@/lib/query-client";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { layKeysListOut } from "../../../support/viewport";
 
 // The sorting code arrives when the test says so, after the first rows.
 const arrival = await vi.hoisted(async () => (await import("../../../../support/held")).held());
-vi.mock("../../../../../src/features/keys/columns/key-sorting", async (importOriginal) => {
+vi.mock("@/features/keys/columns/key-sorting", async (importOriginal) => {
   await arrival.released;
   return importOriginal();
 });
 // The virtualizer's code never arrives here: its own arrival renders the table again, on purpose.
-vi.mock("../../../../../src/features/keys/components/virtual-key-rows", () => new Promise(() => undefined));
+vi.mock("@/features/keys/components/virtual-key-rows", () => new Promise(() => undefined));
 
 test("the sorting code's arrival renders nothing again while the keys are unsorted", async () => {
   layKeysListOut(1600, 600);
@@ -25,7 +25,10 @@ test("the sorting code's arrival renders nothing again while the keys are unsort
     <Profiler id="keys" onRender={() => (commits += 1)}>
       <MemoryRouter>
         <QueryClientProvider client={createQueryClient()}>
-          <KeysList connection={{ baseUrl: "http://127.0.0.1:8799", apiKey: "ks_root_S3cr3tValue42" }} renderRefreshError={() => null} />
+          <KeysList
+            connection={{ baseUrl: "http://127.0.0.1:8799", apiKey: "ks_root_S3cr3tValue42" }}
+            renderRefreshError={() => null}
+          />
         </QueryClientProvider>
       </MemoryRouter>
     </Profiler>,
@@ -36,7 +39,7 @@ test("the sorting code's arrival renders nothing again while the keys are unsort
   arrival.release();
   // The same module the list imports: here once this resolves, and the list's own wait ends with it.
   await act(async () => {
-    await import("../../../../../src/features/keys/columns/key-sorting");
+    await import("@/features/keys/columns/key-sorting");
   });
   expect(commits).toBe(before);
 });

@@ -7,7 +7,7 @@ import { layKeysListOut } from "../../../support/viewport";
 
 // The sorting code cannot load the first time (offline for a moment, a stale deploy); it loads on the next try.
 const failing = vi.hoisted(() => ({ sorting: true }));
-vi.mock("../../../../../src/features/keys/columns/key-sorting", async (importOriginal) => {
+vi.mock("@/features/keys/columns/key-sorting", async (importOriginal) => {
   if (failing.sorting) {
     failing.sorting = false;
     throw new Error("Failed to fetch dynamically imported module: /assets/key-sorting-1234.js");
@@ -31,6 +31,8 @@ test("when the sorting code cannot load, the rows stay usable in the loaded orde
   await user.click(within(alert).getByRole("button", { name: "Retry" }));
   await waitFor(() => expect(screen.queryByRole("alert")).not.toBeInTheDocument());
   await user.click(screen.getByRole("button", { name: "Name" }));
-  await waitFor(() => expect(screen.getByRole("columnheader", { name: "Name" })).toHaveAttribute("aria-sort", "ascending"));
+  await waitFor(() =>
+    expect(screen.getByRole("columnheader", { name: "Name" })).toHaveAttribute("aria-sort", "ascending"),
+  );
   expect(shownKeyNames()).toEqual(["Service 0", "Service 1", "Service 2"]);
 });

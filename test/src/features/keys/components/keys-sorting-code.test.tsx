@@ -11,8 +11,9 @@ const sortingCode = vi.hoisted(() => {
   const arrived = new Promise<boolean>((resolve) => (release = resolve));
   return { arrived, release };
 });
-vi.mock("../../../../../src/features/keys/columns/key-sorting", async (importOriginal) => {
-  if (!(await sortingCode.arrived)) throw new Error("Failed to fetch dynamically imported module: /assets/key-sorting-1234.js");
+vi.mock("@/features/keys/columns/key-sorting", async (importOriginal) => {
+  if (!(await sortingCode.arrived))
+    throw new Error("Failed to fetch dynamically imported module: /assets/key-sorting-1234.js");
   return importOriginal();
 });
 

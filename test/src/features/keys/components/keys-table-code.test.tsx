@@ -6,7 +6,7 @@ import { renderKeysListAlone } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
 
 // The virtualizer's code cannot load (offline, a stale deploy): its module fails to import.
-vi.mock("../../../../../src/features/keys/components/virtual-key-rows", () => {
+vi.mock("@/features/keys/components/virtual-key-rows", () => {
   throw new Error("Failed to fetch dynamically imported module: /assets/virtual-key-rows-1234.js");
 });
 
@@ -15,7 +15,9 @@ test("when the table's scrolling code cannot load, the first rows stay usable an
   stubApi(keysEnvelope(makeKeys(100)));
   renderKeysListAlone();
   const alert = await screen.findByRole("alert");
-  expect(alert).toHaveTextContent(/^Only the first \d+ keys can be shown: the table's scrolling code could not be loaded from the server\./);
+  expect(alert).toHaveTextContent(
+    /^Only the first \d+ keys can be shown: the table's scrolling code could not be loaded from the server\./,
+  );
   const shown = Number(/first (\d+) keys/.exec(alert.textContent ?? "")?.[1]);
   // The rows the window shows and the overscan below them, drawn by the table's own rows; not all 100.
   expect(shown).toBe(Math.ceil(window.innerHeight / 52) + 10);

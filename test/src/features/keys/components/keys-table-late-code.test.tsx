@@ -1,13 +1,13 @@
 import { screen, within } from "@testing-library/react";
 import { expect, test, vi } from "vitest";
-import { ROW_HEIGHT } from "../../../../../src/features/keys/columns/keys-layout";
+import { ROW_HEIGHT } from "@/features/keys/columns/keys-layout";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { renderKeysListAlone } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
 
 // The virtualizer's code arrives when the test says so, as on a slow network after the first rows are drawn.
 const arrival = await vi.hoisted(async () => (await import("../../../../support/held")).held());
-vi.mock("../../../../../src/features/keys/components/virtual-key-rows", async (importOriginal) => {
+vi.mock("@/features/keys/components/virtual-key-rows", async (importOriginal) => {
   await arrival.released;
   return importOriginal();
 });
@@ -27,7 +27,10 @@ test("until the virtualizer's code arrives, the table draws the rows a window sh
 
 test("a table scrolled to its end before the virtualizer's code arrives draws the rows there and loads the next page", async () => {
   layKeysListOut(1600, 600);
-  const api = stubApi(keysEnvelope(makeKeys(100, 0), { cursor: "key_000099", hasMore: true }), keysEnvelope(makeKeys(100, 100), { hasMore: false }));
+  const api = stubApi(
+    keysEnvelope(makeKeys(100, 0), { cursor: "key_000099", hasMore: true }),
+    keysEnvelope(makeKeys(100, 100), { hasMore: false }),
+  );
   renderKeysListAlone();
   await screen.findByText("Service 0");
   // Scrolled to the end while the first rows are drawn without the virtualizer (no scroll event reaches it).

@@ -3,9 +3,9 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { KeysList } from "../../../../../src/features/keys/components/keys-list";
-import type { Connection } from "../../../../../src/lib/api/transport";
-import { createQueryClient } from "../../../../../src/lib/query-client";
+import { KeysList } from "@/features/keys/components/keys-list";
+import type { Connection } from "@/lib/api/transport";
+import { createQueryClient } from "@/lib/query-client";
 import { held } from "../../../../support/held";
 import { answerAnalytics, keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { layKeysListOut, onAPhone } from "../../../support/viewport";
@@ -39,7 +39,10 @@ function renderKeysList() {
 }
 
 const table = () => screen.getByRole("table", { name: "API keys" });
-const columnHeaders = () => within(table()).getAllByRole("columnheader").map((header) => header.textContent);
+const columnHeaders = () =>
+  within(table())
+    .getAllByRole("columnheader")
+    .map((header) => header.textContent);
 const rowNames = () =>
   within(table())
     .getAllByRole("row")
@@ -48,7 +51,16 @@ const rowNames = () =>
 
 const NOW = Date.now();
 const DETAILED_KEYS = [
-  { keyId: "key_1", name: "Live", enabled: true, createdAt: NOW - 3 * DAY, lastUsedAt: NOW - DAY, credits: { remaining: 5 }, identity: { id: "id_1", externalId: "user_1" }, expires: NOW + 60 * DAY },
+  {
+    keyId: "key_1",
+    name: "Live",
+    enabled: true,
+    createdAt: NOW - 3 * DAY,
+    lastUsedAt: NOW - DAY,
+    credits: { remaining: 5 },
+    identity: { id: "id_1", externalId: "user_1" },
+    expires: NOW + 60 * DAY,
+  },
   { keyId: "key_2", name: "Paused", enabled: false, createdAt: NOW - DAY },
 ];
 
@@ -75,7 +87,9 @@ describe("at a narrow width", () => {
     renderKeysList();
     await screen.findByText("Live");
     expect(columnHeaders()).toEqual(["Name", "Status", "Last used", "Usage, 36 h"]);
-    const widthReads = measured.mock.contexts.filter((element) => element instanceof HTMLElement && element.classList.contains("keys-list"));
+    const widthReads = measured.mock.contexts.filter(
+      (element) => element instanceof HTMLElement && element.classList.contains("keys-list"),
+    );
     expect(widthReads).toEqual([]);
   });
 
@@ -106,7 +120,16 @@ describe("at a narrow width", () => {
     stubApi(keysEnvelope(DETAILED_KEYS));
     renderKeysList();
     await screen.findByText("Live");
-    expect(columnHeaders()).toEqual(["Name", "Key ID", "Status", "Last used", "Usage, 36 h", "Credits", "External ID", "Expires"]);
+    expect(columnHeaders()).toEqual([
+      "Name",
+      "Key ID",
+      "Status",
+      "Last used",
+      "Usage, 36 h",
+      "Credits",
+      "External ID",
+      "Expires",
+    ]);
     expect(screen.queryByText(/folded/)).not.toBeInTheDocument();
   });
 });
@@ -115,7 +138,13 @@ describe("on a phone", () => {
   test("a labelled Sort by control and its direction sort the cards", async () => {
     layKeysListOut(375);
     onAPhone();
-    stubApi(keysEnvelope([{ keyId: "key_b", name: "Bravo" }, { keyId: "key_a", name: "Alpha" }, { keyId: "key_c", name: "Charlie" }]));
+    stubApi(
+      keysEnvelope([
+        { keyId: "key_b", name: "Bravo" },
+        { keyId: "key_a", name: "Alpha" },
+        { keyId: "key_c", name: "Charlie" },
+      ]),
+    );
     const { user } = renderKeysList();
     await screen.findByText("Bravo");
     expect(rowNames()).toEqual(["Bravo", "Alpha", "Charlie"]);
@@ -159,7 +188,9 @@ describe("sorting by usage", () => {
     await user.click(within(table()).getByRole("button", { name: "Usage, 36 h" }));
     expect(await screen.findByText("Sorted by the 36-hour usage of the 300 loaded keys.")).toBeVisible();
     expect(rowNames().slice(0, 2)).toEqual(["Service 299", "Service 150"]);
-    const totalsQueries = api.analytics.map(({ body }) => String(body.query)).filter((query) => query.includes("AS total"));
+    const totalsQueries = api.analytics
+      .map(({ body }) => String(body.query))
+      .filter((query) => query.includes("AS total"));
     expect(totalsQueries).toHaveLength(1);
     expect(totalsQueries[0]).toContain("'key_000000'");
     expect(totalsQueries[0]).toContain("'key_000299'");
@@ -184,12 +215,20 @@ describe("sorting by usage", () => {
     const { user } = renderKeysList();
     await screen.findByText("Service 0");
     await user.click(within(table()).getByRole("button", { name: "Usage, 36 h" }));
-    expect(await screen.findByText("Sorted by the 36-hour usage of the 100 loaded keys. Keys not loaded yet are not part of the order.")).toBeVisible();
+    expect(
+      await screen.findByText(
+        "Sorted by the 36-hour usage of the 100 loaded keys. Keys not loaded yet are not part of the order.",
+      ),
+    ).toBeVisible();
     expect(rowNames()[0]).toBe("Service 50");
 
     await user.click(screen.getByRole("button", { name: "Load more" }));
 
-    expect(await screen.findByText(/^Sorted by the 36-hour usage of 100 of the 200 loaded keys; the other 100 come last until theirs is fetched\.$/)).toBeVisible();
+    expect(
+      await screen.findByText(
+        /^Sorted by the 36-hour usage of 100 of the 200 loaded keys; the other 100 come last until theirs is fetched\.$/,
+      ),
+    ).toBeVisible();
     expect(rowNames()[0]).toBe("Service 50");
 
     release();

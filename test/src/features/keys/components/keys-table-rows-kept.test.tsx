@@ -1,13 +1,13 @@
 import { screen, within } from "@testing-library/react";
 import { expect, test, vi } from "vitest";
-import { ROW_HEIGHT } from "../../../../../src/features/keys/columns/keys-layout";
+import { ROW_HEIGHT } from "@/features/keys/columns/keys-layout";
 import { keysEnvelope, makeKeys, stubApi } from "../../../support/keys-api";
 import { renderKeysListAlone } from "../../../support/render-keys-list";
 import { layKeysListOut } from "../../../support/viewport";
 
 // The virtualizer's code arrives when the test says so, after the first rows are drawn.
 const arrival = await vi.hoisted(async () => (await import("../../../../support/held")).held());
-vi.mock("../../../../../src/features/keys/components/virtual-key-rows", async (importOriginal) => {
+vi.mock("@/features/keys/components/virtual-key-rows", async (importOriginal) => {
   await arrival.released;
   return importOriginal();
 });

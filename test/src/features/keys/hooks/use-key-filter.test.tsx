@@ -1,7 +1,7 @@
 import { act, renderHook } from "@testing-library/react";
 import { expect, test } from "vitest";
-import { useKeyFilter } from "../../../../../src/features/keys/hooks/use-key-filter";
-import type { Key } from "../../../../../src/lib/contract";
+import { useKeyFilter } from "@/features/keys/hooks/use-key-filter";
+import type { Key } from "@/lib/contract";
 
 const KEYS: Key[] = [
   { keyId: "key_Alpha1", name: "Checkout service", start: "ks_ab", createdAt: 0, enabled: true },

@@ -1,6 +1,6 @@
 import { renderHook } from "@testing-library/react";
 import { expect, test } from "vitest";
-import { useRateLimitWait } from "../../../../../src/features/keys/hooks/use-rate-limit-wait";
+import { useRateLimitWait } from "@/features/keys/hooks/use-rate-limit-wait";
 import { apiError } from "../../troubleshoot/error-samples";
 
 test("a 429 on the list's own query makes refresh and paging wait until Retry-After", () => {
@@ -11,12 +11,20 @@ test("a 429 on the list's own query makes refresh and paging wait until Retry-Af
 });
 
 test("a load of pages that met the rate limit waits until the time it was told", () => {
-  const { result } = renderHook(() => useRateLimitWait({ phase: "rate-limited", purpose: "all", until: Date.now() + 5_000 }, null));
+  const { result } = renderHook(() =>
+    useRateLimitWait({ phase: "rate-limited", purpose: "all", until: Date.now() + 5_000 }, null),
+  );
   expect(result.current.waitSeconds).toBe(5);
 });
 
 test("without a rate limit, or once it has passed, nothing waits", () => {
-  expect(renderHook(() => useRateLimitWait({ phase: "idle" }, apiError({ status: 500 }))).result.current).toEqual({ secondsLeft: null, waitSeconds: null });
+  expect(renderHook(() => useRateLimitWait({ phase: "idle" }, apiError({ status: 500 }))).result.current).toEqual({
+    secondsLeft: null,
+    waitSeconds: null,
+  });
   const passed = apiError({ status: 429, retryAfterSeconds: 1, receivedAt: Date.now() - 10_000 });
-  expect(renderHook(() => useRateLimitWait({ phase: "idle" }, passed)).result.current).toEqual({ secondsLeft: 0, waitSeconds: null });
+  expect(renderHook(() => useRateLimitWait({ phase: "idle" }, passed)).result.current).toEqual({
+    secondsLeft: 0,
+    waitSeconds: null,
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { csvField, exportFileName, keysToCsv, keysToJson, neutralizeFormula } from "../../../../../src/features/keys/utils/export-keys";
-import type { ColumnId } from "../../../../../src/features/keys/columns/column-specs";
-import type { Key } from "../../../../../src/lib/contract";
+import { csvField, exportFileName, keysToCsv, keysToJson, neutralizeFormula } from "@/features/keys/utils/export-keys";
+import type { ColumnId } from "@/features/keys/columns/column-specs";
+import type { Key } from "@/lib/contract";
 
 const NOW = Date.UTC(2026, 10, 22);
 const ID_AND_NAME: ColumnId[] = ["keyId", "name"];
@@ -12,7 +12,9 @@ describe("CSV", () => {
       { keyId: "key_1", name: 'Billing, "main"' },
       { keyId: "key_2", name: "two\nlines" },
     ];
-    expect(keysToCsv(keys, ID_AND_NAME, NOW)).toBe('\uFEFFkeyId,name\r\nkey_1,"Billing, ""main"""\r\nkey_2,"two\nlines"\r\n');
+    expect(keysToCsv(keys, ID_AND_NAME, NOW)).toBe(
+      '\uFEFFkeyId,name\r\nkey_1,"Billing, ""main"""\r\nkey_2,"two\nlines"\r\n',
+    );
   });
 
   test("starts with a UTF-8 byte-order mark, so spreadsheets on Windows read non-ASCII names right (14.16)", () => {
@@ -22,9 +24,18 @@ describe("CSV", () => {
   });
 
   test("only the table's visible columns, in its order, usage left out (14.5)", () => {
-    const key: Key = { keyId: "key_1", name: "n", enabled: false, credits: { remaining: 0 }, identity: { id: "id_1", externalId: "org_1" } };
+    const key: Key = {
+      keyId: "key_1",
+      name: "n",
+      enabled: false,
+      credits: { remaining: 0 },
+      identity: { id: "id_1", externalId: "org_1" },
+    };
     const csv = keysToCsv([key], ["name", "usage", "status", "credits", "externalId"], NOW);
-    expect(csv.slice(1).split("\r\n").slice(0, 2)).toEqual(["name,status,creditsRemaining,externalId", "n,Disabled; Out of credits,0,org_1"]);
+    expect(csv.slice(1).split("\r\n").slice(0, 2)).toEqual([
+      "name,status,creditsRemaining,externalId",
+      "n,Disabled; Out of credits,0,org_1",
+    ]);
   });
 
   test("the status column holds what the table shows: Active, Rate limited and Many refusals too (#28.13)", () => {
@@ -39,10 +50,15 @@ describe("CSV", () => {
       ["key_refused", { valid: 2, rateLimited: 0, refused: 8 }],
     ]);
     const csv = keysToCsv(keys, ["name", "status"], NOW, (keyId) => usage.get(keyId));
-    expect(csv.slice(1).split("\r\n").slice(1, 5)).toEqual(["active,Active", "limited,Rate limited", "refused,Many refusals", "bare,"]);
+    expect(csv.slice(1).split("\r\n").slice(1, 5)).toEqual([
+      "active,Active",
+      "limited,Rate limited",
+      "refused,Many refusals",
+      "bare,",
+    ]);
   });
 
-  test.each(["=HYPERLINK(\"http://evil\")", "+1+2", "-2+3", "@SUM(A1)", "\t=1", "\r=1"])(
+  test.each(['=HYPERLINK("http://evil")', "+1+2", "-2+3", "@SUM(A1)", "\t=1", "\r=1"])(
     "a cell starting like a formula (%j) gets a leading apostrophe",
     (value) => {
       expect(neutralizeFormula(value)).toBe(`'${value}`);
@@ -56,7 +72,14 @@ describe("CSV", () => {
   });
 
   test("the optional fields: dates as ISO", () => {
-    const key: Key = { keyId: "key_1", name: "n", start: "sk_", createdAt: 0, expires: Date.UTC(2027, 0, 1), lastUsedAt: Date.UTC(2026, 0, 1) };
+    const key: Key = {
+      keyId: "key_1",
+      name: "n",
+      start: "sk_",
+      createdAt: 0,
+      expires: Date.UTC(2027, 0, 1),
+      lastUsedAt: Date.UTC(2026, 0, 1),
+    };
     expect(keysToCsv([key], ["keyId", "start", "createdAt", "expires", "lastUsed"], NOW).split("\r\n")[1]).toBe(
       "key_1,sk_,1970-01-01T00:00:00.000Z,2027-01-01T00:00:00.000Z,2026-01-01T00:00:00.000Z",
     );

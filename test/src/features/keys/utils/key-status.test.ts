@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { keyStatuses, statusFacets, usageStatuses } from "../../../../../src/features/keys/utils/key-status";
-import type { Key } from "../../../../../src/lib/contract";
+import { keyStatuses, statusFacets, usageStatuses } from "@/features/keys/utils/key-status";
+import type { Key } from "@/lib/contract";
 
 const NOW = Date.UTC(2026, 5, 15);
 const HOUR = 60 * 60 * 1000;
@@ -14,8 +14,16 @@ describe("keyStatuses", () => {
     ["a key expiring in two days", { keyId: "key_1", expires: NOW + 48 * HOUR }, []],
     ["out of credits", { keyId: "key_1", credits: { remaining: 0 } }, ["no-credits"]],
     ["low on credits, no refill", { keyId: "key_1", credits: { remaining: 7 } }, ["low-credits"]],
-    ["under a tenth of its refill", { keyId: "key_1", credits: { remaining: 40, refill: { interval: "daily", amount: 500 } } }, ["low-credits"]],
-    ["plenty of credits", { keyId: "key_1", credits: { remaining: 400, refill: { interval: "daily", amount: 500 } } }, []],
+    [
+      "under a tenth of its refill",
+      { keyId: "key_1", credits: { remaining: 40, refill: { interval: "daily", amount: 500 } } },
+      ["low-credits"],
+    ],
+    [
+      "plenty of credits",
+      { keyId: "key_1", credits: { remaining: 400, refill: { interval: "daily", amount: 500 } } },
+      [],
+    ],
     ["unlimited credits", { keyId: "key_1", credits: { remaining: null } }, []],
     ["disabled and expired", { keyId: "key_1", enabled: false, expires: NOW - 1 }, ["disabled", "expired"]],
   ])("%s", (_, key, statuses) => {

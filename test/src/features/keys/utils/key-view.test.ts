@@ -1,7 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { countText, exactKeyId, filterKeys, statusCountScope } from "../../../../../src/features/keys/utils/key-view";
-import type { Key } from "../../../../../src/lib/contract";
-
+import { countText, exactKeyId, filterKeys, statusCountScope } from "@/features/keys/utils/key-view";
+import type { Key } from "@/lib/contract";
 
 describe("filterKeys", () => {
   const keys: Key[] = [
@@ -47,7 +46,13 @@ describe("statusCountScope", () => {
     [35, 35, "", false, "Counted among all 35 keys."],
     [100, 100, "", true, "Counted among the 100 keys looked at so far; more are not loaded."],
     [8, 35, "bill", false, "Counted among the 8 keys that match “bill”, of 35."],
-    [1, 100, "bill", true, "Counted among the 1 key that matches “bill”, of the 100 looked at so far; more are not loaded."],
+    [
+      1,
+      100,
+      "bill",
+      true,
+      "Counted among the 1 key that matches “bill”, of the 100 looked at so far; more are not loaded.",
+    ],
   ])("%i counted of %i loaded, filter %j, more %s: %s", (counted, loaded, filter, hasMore, text) => {
     expect(statusCountScope(counted, loaded, filter, hasMore)).toBe(text);
   });

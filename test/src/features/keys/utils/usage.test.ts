@@ -8,7 +8,7 @@ import {
   usageTotalsFromRows,
   usageTotalsSql,
   UsageShapeError,
-} from "../../../../../src/features/keys/utils/usage";
+} from "@/features/keys/utils/usage";
 
 const NOW = Date.UTC(2026, 10, 23, 18, 30);
 
@@ -40,7 +40,9 @@ describe("usageFromRows", () => {
     expect(a?.hours.at(-1)).toEqual({ valid: 120, refused: 0 });
     expect(a?.hours.at(-2)).toEqual({ valid: 0, refused: 8 });
     expect(usage.get("key_B")?.totals).toEqual({ valid: 0, rateLimited: 0, refused: 0 });
-    expect(usageText(a ?? { hours: [], totals: { valid: 0, rateLimited: 0, refused: 0 } })).toBe("36 h: 120 valid, 8 refused");
+    expect(usageText(a ?? { hours: [], totals: { valid: 0, rateLimited: 0, refused: 0 } })).toBe(
+      "36 h: 120 valid, 8 refused",
+    );
   });
   test("an answer of the wrong shape is an error, not wrong bars", () => {
     expect(() => usageFromRows([{ key: "key_A" }], ["key_A"], NOW)).toThrow(UsageShapeError);
@@ -75,7 +77,15 @@ describe("usage totals, for sorting every loaded key by use", () => {
   });
 
   test("every asked key gets a total, 0 without a row; ClickHouse's string counts read too", () => {
-    expect(usageTotalsFromRows([{ key_id: "key_A", total: "12" }, { key_id: "key_other", total: 3 }], ["key_A", "key_B"])).toEqual(
+    expect(
+      usageTotalsFromRows(
+        [
+          { key_id: "key_A", total: "12" },
+          { key_id: "key_other", total: 3 },
+        ],
+        ["key_A", "key_B"],
+      ),
+    ).toEqual(
       new Map([
         ["key_A", 12],
         ["key_B", 0],

@@ -4,14 +4,10 @@ import {
   type DiagnoseContext,
   type Finding,
   type OtherEnvironmentResult,
-} from "../../../../../src/features/troubleshoot/diagnostics/diagnose";
-import { checkKey } from "../../../../../src/lib/check-key";
-import type { ApiOutcome, ProbeResults } from "../../../../../src/features/troubleshoot/diagnostics/probes";
-import {
-  InvalidConnectionError,
-  NetworkError,
-  TimeoutError,
-} from "../../../../../src/lib/api-errors";
+} from "@/features/troubleshoot/diagnostics/diagnose";
+import { checkKey } from "@/lib/check-key";
+import type { ApiOutcome, ProbeResults } from "@/features/troubleshoot/diagnostics/probes";
+import { InvalidConnectionError, NetworkError, TimeoutError } from "@/lib/api-errors";
 import { apiError, BASE_URL, unexpected } from "../error-samples";
 
 const PAGE = "http://127.0.0.1:8787";
@@ -27,10 +23,18 @@ const context: DiagnoseContext = {
 const readable: ProbeResults["reach"] = { kind: "readable", status: 401, redirectedTo: null, ms: 12 };
 const askedForKey: ApiOutcome = {
   kind: "error",
-  error: apiError({ path: "svc/authentication/missing", keySent: false, detail: "Authentication credentials were not provided" }),
+  error: apiError({
+    path: "svc/authentication/missing",
+    keySent: false,
+    detail: "Authentication credentials were not provided",
+  }),
   ms: 8,
 };
-const refused = (error: Parameters<typeof apiError>[0]): ApiOutcome => ({ kind: "error", error: apiError(error), ms: 9 });
+const refused = (error: Parameters<typeof apiError>[0]): ApiOutcome => ({
+  kind: "error",
+  error: apiError(error),
+  ms: 9,
+});
 const withKey = (outcome: ApiOutcome): ProbeResults => ({ reach: readable, withoutKey: askedForKey, withKey: outcome });
 
 interface Row {
@@ -46,7 +50,18 @@ interface Row {
 const rows: Row[] = [
   {
     name: "an unusable base URL ends the run with the catalog's finding, not a spinner",
-    results: { reach: { kind: "invalid", error: new InvalidConnectionError("base-url-not-http", "Start the address with http:// or https://, for example https://api.example.com."), ms: 0 }, withoutKey: null, withKey: null },
+    results: {
+      reach: {
+        kind: "invalid",
+        error: new InvalidConnectionError(
+          "base-url-not-http",
+          "Start the address with http:// or https://, for example https://api.example.com.",
+        ),
+        ms: 0,
+      },
+      withoutKey: null,
+      withKey: null,
+    },
     cause: "invalid-connection:base-url",
     summary: /^The base URL cannot be used\.$/,
     detail: /Start the address with http:\/\//,
@@ -97,7 +112,8 @@ const rows: Row[] = [
     results: { reach: { kind: "page-blocked", ms: 1 }, withoutKey: null, withKey: null },
     context: { baseUrl: "http://10.0.0.5:8787" },
     cause: "insecure-blocked",
-    summary: /^The browser sent nothing to http:\/\/10\.0\.0\.5:8787: this page may call plain http only on this computer/,
+    summary:
+      /^The browser sent nothing to http:\/\/10\.0\.0\.5:8787: this page may call plain http only on this computer/,
   },
   {
     name: "no answer while offline is the browser being offline",
@@ -120,7 +136,11 @@ const rows: Row[] = [
   {
     name: "the real service's 400 security answer to a sent key is stripping too",
     results: withKey(
-      refused({ status: 400, path: "unkey/application/invalid_input", errors: [{ location: "security", message: "missing" }] }),
+      refused({
+        status: 400,
+        path: "unkey/application/invalid_input",
+        errors: [{ location: "security", message: "missing" }],
+      }),
     ),
     cause: "authentication:missing:stripped",
     summary: /stripped the Authorization header/,
@@ -128,14 +148,21 @@ const rows: Row[] = [
   {
     name: "an answer from another origin after a redirect is the redirect",
     results: withKey(
-      refused({ path: "svc/authentication/missing", keySent: true, redirectedTo: "https://login.example.net/v2/keys.listKeys" }),
+      refused({
+        path: "svc/authentication/missing",
+        keySent: true,
+        redirectedTo: "https://login.example.net/v2/keys.listKeys",
+      }),
     ),
     cause: "redirect",
-    summary: /^The base URL redirects to https:\/\/login\.example\.net, another origin, and browsers drop the Authorization header/,
+    summary:
+      /^The base URL redirects to https:\/\/login\.example\.net, another origin, and browsers drop the Authorization header/,
   },
   {
     name: "a redirect within the same origin is not blamed",
-    results: withKey(refused({ path: "svc/authentication/missing", keySent: true, redirectedTo: `${BASE_URL}/v2/keys.listKeys` })),
+    results: withKey(
+      refused({ path: "svc/authentication/missing", keySent: true, redirectedTo: `${BASE_URL}/v2/keys.listKeys` }),
+    ),
     cause: "authentication:missing:stripped",
     summary: /stripped/,
   },
@@ -144,7 +171,8 @@ const rows: Row[] = [
     results: { reach: readable, withoutKey: askedForKey, withKey: null },
     context: { keyCheck: checkKey("ks_root_abc def") },
     cause: "key-refused",
-    summary: /^The key was not sent, because key entry's checks refuse it: The key contains a space after “ks_root_…”\./,
+    summary:
+      /^The key was not sent, because key entry's checks refuse it: The key contains a space after “ks_root_…”\./,
   },
   {
     name: "malformed, because Bearer was pasted along with the key",
@@ -202,7 +230,11 @@ const rows: Row[] = [
   },
   {
     name: "a CORS failure on the keyed request alone",
-    results: withKey({ kind: "error", error: new NetworkError({ url: BASE_URL, offline: false, crossOrigin: true }), ms: 5 }),
+    results: withKey({
+      kind: "error",
+      error: new NetworkError({ url: BASE_URL, offline: false, crossOrigin: true }),
+      ms: 5,
+    }),
     cause: "network:cors",
     summary: /sends no CORS headers/,
   },
@@ -234,7 +266,11 @@ const rows: Row[] = [
   },
   {
     name: "an API that lists keys without a key is open",
-    results: { reach: readable, withoutKey: { kind: "keys", count: 3, hasMore: false, requestId: null, ms: 4 }, withKey: null },
+    results: {
+      reach: readable,
+      withoutKey: { kind: "keys", count: 3, hasMore: false, requestId: null, ms: 4 },
+      withKey: null,
+    },
     cause: "open-api",
     summary: /without any key/,
   },
@@ -252,7 +288,12 @@ describe("diagnose", () => {
   });
 
   test("a rate-limited finding carries when the next request may go, for its countdown", () => {
-    const error = apiError({ status: 429, path: "user/too_many_requests/rate_limited", retryAfterSeconds: 42, receivedAt: 1_000_000 });
+    const error = apiError({
+      status: 429,
+      path: "user/too_many_requests/rate_limited",
+      retryAfterSeconds: 42,
+      receivedAt: 1_000_000,
+    });
     expect(diagnose(withKey({ kind: "error", error, ms: 3 }), context).retryAt).toBe(1_042_000);
   });
 
@@ -262,7 +303,10 @@ describe("diagnose", () => {
   });
 
   test("no finding ever suggests a proxy pointed at this page itself", () => {
-    for (const reach of [{ kind: "cors-blocked", ms: 1 }, { kind: "page-blocked", ms: 1 }] as const) {
+    for (const reach of [
+      { kind: "cors-blocked", ms: 1 },
+      { kind: "page-blocked", ms: 1 },
+    ] as const) {
       const found = diagnose({ reach, withoutKey: null, withKey: null }, { ...context, baseUrl: PAGE });
       expect(found.command?.text ?? "").not.toContain(`--upstream ${PAGE}`);
     }
@@ -276,7 +320,11 @@ describe("diagnose", () => {
   test("a key that works in another environment names it and offers to switch", () => {
     const others: OtherEnvironmentResult[] = [
       { id: "env_a", name: "Staging", outcome: { kind: "error", error: apiError({}), ms: 3 } },
-      { id: "env_b", name: "Production", outcome: { kind: "keys", count: 7, hasMore: false, requestId: "req_9", ms: 3 } },
+      {
+        id: "env_b",
+        name: "Production",
+        outcome: { kind: "keys", count: 7, hasMore: false, requestId: "req_9", ms: 3 },
+      },
     ];
     const found = diagnose(withKey(refused({})), { ...context, otherEnvironmentCount: 2, otherEnvironments: others });
     expect(found.cause).toBe("wrong-environment");
@@ -287,7 +335,11 @@ describe("diagnose", () => {
   });
 
   test("refused in every other environment too, it stays an unknown key", () => {
-    const others: OtherEnvironmentResult[] = [{ id: "env_a", name: "Staging", outcome: { kind: "error", error: apiError({}), ms: 3 } }];
-    expect(diagnose(withKey(refused({})), { ...context, otherEnvironmentCount: 1, otherEnvironments: others }).cause).toBe("authentication:key_not_found");
+    const others: OtherEnvironmentResult[] = [
+      { id: "env_a", name: "Staging", outcome: { kind: "error", error: apiError({}), ms: 3 } },
+    ];
+    expect(
+      diagnose(withKey(refused({})), { ...context, otherEnvironmentCount: 1, otherEnvironments: others }).cause,
+    ).toBe("authentication:key_not_found");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
-import { probeList, probeReach, runProbes } from "../../../../../src/features/troubleshoot/diagnostics/probes";
-import { ApiError, InvalidConnectionError } from "../../../../../src/lib/api-errors";
+import { probeList, probeReach, runProbes } from "@/features/troubleshoot/diagnostics/probes";
+import { ApiError, InvalidConnectionError } from "@/lib/api-errors";
 import { errorEnvelope, jsonResponse, keysEnvelope, makeKeys } from "../../../support/keys-api";
 
 const TARGET = { baseUrl: "https://api.example.com" };
@@ -42,9 +42,13 @@ describe("reachability", () => {
 
 describe("the list probes", () => {
   test("without a key, no Authorization header is sent", async () => {
-    const { fetch, calls } = fakeFetch(() => errorEnvelope(401, "Unauthorized", "no", "https://d/errors/svc/authentication/missing"));
+    const { fetch, calls } = fakeFetch(() =>
+      errorEnvelope(401, "Unauthorized", "no", "https://d/errors/svc/authentication/missing"),
+    );
     const outcome = await probeList(TARGET, null, { fetch });
-    expect(outcome.kind === "error" && outcome.error instanceof ApiError && outcome.error.missingCredentials).toBe(true);
+    expect(outcome.kind === "error" && outcome.error instanceof ApiError && outcome.error.missingCredentials).toBe(
+      true,
+    );
     expect(new Headers(calls[0]?.init.headers).has("authorization")).toBe(false);
   });
 
@@ -68,7 +72,9 @@ describe("the list probes", () => {
   });
 
   test("with an API ID, the real service's apis.listKeys is called with it", async () => {
-    const { fetch, calls } = fakeFetch(() => jsonResponse(200, { meta: { requestId: "req_1" }, data: makeKeys(3), pagination: { hasMore: false } }));
+    const { fetch, calls } = fakeFetch(() =>
+      jsonResponse(200, { meta: { requestId: "req_1" }, data: makeKeys(3), pagination: { hasMore: false } }),
+    );
     const outcome = await probeList({ ...TARGET, apiId: "api_1" }, { value: "k_123", asHeader: false }, { fetch });
     expect(outcome).toMatchObject({ kind: "keys", count: 3, requestId: "req_1" });
     expect(calls[0]?.url).toBe("https://api.example.com/v2/apis.listKeys");
@@ -81,7 +87,12 @@ test("a run stops after reachability when nothing readable answered, and reports
     throw new TypeError("Failed to fetch");
   });
   const progress: string[] = [];
-  const results = await runProbes(TARGET, { value: "k_1", asHeader: false }, (id, state) => progress.push(`${id}:${state}`), { fetch });
+  const results = await runProbes(
+    TARGET,
+    { value: "k_1", asHeader: false },
+    (id, state) => progress.push(`${id}:${state}`),
+    { fetch },
+  );
   expect(results).toMatchObject({ reach: { kind: "unreachable" }, withoutKey: null, withKey: null });
   expect(progress).toEqual(["reach:running", "reach:done"]);
 });

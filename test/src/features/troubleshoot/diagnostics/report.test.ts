@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { diagnose } from "../../../../../src/features/troubleshoot/diagnostics/diagnose";
-import type { ProbeResults } from "../../../../../src/features/troubleshoot/diagnostics/probes";
-import { buildReport } from "../../../../../src/features/troubleshoot/diagnostics/report";
-import { scrubSecrets } from "../../../../../src/lib/api-errors";
-import { stepsOf } from "../../../../../src/features/troubleshoot/diagnostics/steps";
-import type { JournalEntry } from "../../../../../src/lib/request-journal";
+import { diagnose } from "@/features/troubleshoot/diagnostics/diagnose";
+import type { ProbeResults } from "@/features/troubleshoot/diagnostics/probes";
+import { buildReport } from "@/features/troubleshoot/diagnostics/report";
+import { scrubSecrets } from "@/lib/api-errors";
+import { stepsOf } from "@/features/troubleshoot/diagnostics/steps";
+import type { JournalEntry } from "@/lib/request-journal";
 import { apiError, BASE_URL } from "../error-samples";
 
 const KEY = "ks_root_7xQ9mZpL3vRt8sKw2NcB";
@@ -33,7 +33,11 @@ function reportFor(results: ProbeResults, secrets: string[] = [KEY], journal: Jo
 
 const unknownKey: ProbeResults = {
   reach: { kind: "readable", status: 401, redirectedTo: null, ms: 14 },
-  withoutKey: { kind: "error", error: apiError({ path: "svc/authentication/missing", keySent: false, requestId: "req_NoKey1" }), ms: 9 },
+  withoutKey: {
+    kind: "error",
+    error: apiError({ path: "svc/authentication/missing", keySent: false, requestId: "req_NoKey1" }),
+    ms: 9,
+  },
   withKey: { kind: "error", error: apiError({ requestId: "req_WithKey2" }), ms: 21 },
 };
 
@@ -44,8 +48,12 @@ describe("the report", () => {
     expect(report).toContain(`- Base URL: ${BASE_URL}`);
     expect(report).toContain("- Environment: Production");
     expect(report).toMatch(/\| PASS: Answered, readable by this page \| 401 \|/);
-    expect(report).toMatch(/\| PASS: Asked for credentials.* \| 401 \| err:svc:authentication:missing \| req_NoKey1 \| 9 ms \|/);
-    expect(report).toMatch(/\| FAIL: Refused: Unauthorized \| 401 \| err:svc:authentication:key_not_found \| req_WithKey2 \| 21 ms \|/);
+    expect(report).toMatch(
+      /\| PASS: Asked for credentials.* \| 401 \| err:svc:authentication:missing \| req_NoKey1 \| 9 ms \|/,
+    );
+    expect(report).toMatch(
+      /\| FAIL: Refused: Unauthorized \| 401 \| err:svc:authentication:key_not_found \| req_WithKey2 \| 21 ms \|/,
+    );
     expect(report).toContain("**Diagnosis:** The API does not know this root key. The key arrived in the right form");
     expect(report).toContain("**Fix:**");
   });
@@ -75,7 +83,11 @@ describe("the report", () => {
   });
 
   test("a skipped step says so once, with its reason", () => {
-    const unreachable: ProbeResults = { reach: { kind: "unreachable", offline: false, ms: 4 }, withoutKey: null, withKey: null };
+    const unreachable: ProbeResults = {
+      reach: { kind: "unreachable", offline: false, ms: 4 },
+      withoutKey: null,
+      withKey: null,
+    };
     const report = reportFor(unreachable);
     expect(report).toContain("skipped: nothing readable answered");
     expect(report).not.toMatch(/skipped: skipped/i);
@@ -84,21 +96,25 @@ describe("the report", () => {
 
 describe("the report's journal", () => {
   test("lists this tab's last API calls with what was sent and what came back, never the key", () => {
-    const report = reportFor(unknownKey, [KEY], [
-      {
-        seq: 1,
-        at: Date.parse("2026-11-22T13:29:00Z"),
-        method: "POST",
-        url: `${BASE_URL}/v2/keys.getKey`,
-        requestBody: '{"keyId":"key_3ZbK9"}',
-        keySent: true,
-        status: 404,
-        requestId: "req_8Hq2Lm",
-        // A server that echoed the key back: the report still never holds it.
-        responseBody: `{"meta":{"requestId":"req_8Hq2Lm"},"error":{"detail":"no key ${KEY}"}}`,
-        durationMs: 12,
-      },
-    ]);
+    const report = reportFor(
+      unknownKey,
+      [KEY],
+      [
+        {
+          seq: 1,
+          at: Date.parse("2026-11-22T13:29:00Z"),
+          method: "POST",
+          url: `${BASE_URL}/v2/keys.getKey`,
+          requestBody: '{"keyId":"key_3ZbK9"}',
+          keySent: true,
+          status: 404,
+          requestId: "req_8Hq2Lm",
+          // A server that echoed the key back: the report still never holds it.
+          responseBody: `{"meta":{"requestId":"req_8Hq2Lm"},"error":{"detail":"no key ${KEY}"}}`,
+          durationMs: 12,
+        },
+      ],
+    );
     expect(report).toContain("### This tab's last 1 API calls (oldest first; the key redacted)");
     expect(report).toContain(`- 2026-11-22T13:29:00.000Z POST ${BASE_URL}/v2/keys.getKey → 404, req_8Hq2Lm, 12 ms`);
     expect(report).toContain('  - sent: `{"keyId":"key_3ZbK9"}`');
