@@ -399,9 +399,16 @@ test("Disable shows at once, is rolled back with the service's words when refuse
   );
   await user.click(screen.getByRole("button", { name: "Disable" }));
   expect(cache.patchKey).toHaveBeenCalledWith("key_1", { enabled: false });
-  expect(await screen.findByRole("alert")).toHaveTextContent("Missing one of these permissions: api.*.update_key");
+  // The service's words, said once: in the note above the buttons, not again in a panel below them (issue 42).
+  expect(await screen.findByRole("note")).toHaveTextContent("Missing one of these permissions: api.*.update_key");
+  expect(screen.queryByRole("alert")).toBeNull();
   expect(cache.rollbacks).toBe(1);
   expect(screen.getByRole("note")).toHaveTextContent("Changing this key needs api.*.update_key");
+  // The button it disabled had the focus: it goes on to the note's Check again, which the note describes.
+  expect(screen.getByRole("button", { name: "Granted since? Check again" })).toHaveFocus();
+  expect(screen.getByRole("button", { name: "Granted since? Check again" })).toHaveAccessibleDescription(
+    /^Changing this key needs/,
+  );
   expect(screen.getByRole("button", { name: "Edit" })).toBeDisabled();
   expect(screen.getByRole("button", { name: "Credits" })).toBeDisabled();
   // Reroll and Delete need other permissions, not known to be missing: still offered.
