@@ -1,4 +1,3 @@
-import * as v from "valibot";
 import type { Connection } from "./api/transport";
 import { fingerprint } from "./fingerprint";
 
@@ -7,8 +6,10 @@ import { fingerprint } from "./fingerprint";
  * root key's fingerprint, never the key itself. The connection's API is not part of it: only what reads the API
  * (the keys list) adds it where it is read.
  */
-export const ConnectionScopeSchema = v.object({ baseUrl: v.string(), keyFingerprint: v.string() });
-export type ConnectionScope = v.InferOutput<typeof ConnectionScopeSchema>;
+export interface ConnectionScope {
+  baseUrl: string;
+  keyFingerprint: string;
+}
 
 export function connectionScope(connection: Connection): ConnectionScope {
   return { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey) };

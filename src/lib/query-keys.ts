@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { UsageWindow } from "./analytics-sql";
 import type { ListKeysParams } from "./api/list-keys";
 import type { Connection } from "./api/transport";
-import { connectionScope, ConnectionScopeSchema, type ConnectionScope } from "./connection-scope";
+import { connectionScope, type ConnectionScope } from "./connection-scope";
 import { fingerprint } from "./fingerprint";
 
 /**
@@ -81,15 +81,13 @@ export const queryKeys = {
   },
 };
 
-const ListKeySchema = v.tuple([
-  v.literal("keys"),
-  v.literal("list"),
-  v.looseObject({
-    ...ConnectionScopeSchema.entries,
-    apiId: v.nullish(v.string()),
-    externalId: v.optional(v.string()),
-  }),
-]);
+/** What a list's key holds beyond its kind (see `queryKeys.keys.list`). */
+const ListedBySchema = v.looseObject({
+  baseUrl: v.string(),
+  keyFingerprint: v.string(),
+  apiId: v.nullish(v.string()),
+  externalId: v.optional(v.string()),
+});
 
 /** What a list's key says it lists (read back from a key `queryKeys.keys.list` made). */
 export interface ListedBy {
@@ -101,9 +99,11 @@ export interface ListedBy {
 }
 
 export function listedBy(queryKey: QueryKey): ListedBy | undefined {
-  const parsed = v.safeParse(ListKeySchema, queryKey);
+  const [resource, kind] = queryKeys.keys.lists();
+  if (queryKey[0] !== resource || queryKey[1] !== kind) return undefined;
+  const parsed = v.safeParse(ListedBySchema, queryKey[2]);
   if (!parsed.success) return undefined;
-  const { baseUrl, keyFingerprint, apiId, externalId } = parsed.output[2];
+  const { baseUrl, keyFingerprint, apiId, externalId } = parsed.output;
   return {
     scope: { baseUrl, keyFingerprint },
     apiId: apiId?.trim() || undefined,
