@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { ApiError } from "@/lib/api-errors";
+import { ApiError, isApiErrorOf } from "@/lib/api-errors";
 import { getApi } from "@/lib/api/get-api";
 import type { Connection } from "@/lib/api/transport";
 import { queryKeys } from "@/lib/query-keys";
@@ -25,8 +25,8 @@ export function useApiCheck(connection: Connection, apiId: string | null, knownT
   });
   // getApi checks read_api before it looks: its 404 (or a 400 for an id that cannot be one) means there is none.
   const missing =
-    api.error instanceof ApiError &&
-    ((api.error.status === 404 && api.error.type.includes("api_not_found")) || api.error.status === 400);
+    (isApiErrorOf(api.error, "data:api_not_found") && api.error.status === 404) ||
+    (api.error instanceof ApiError && api.error.status === 400);
   const exists = knownToExist || api.isSuccess;
   const permission = useQuery({
     queryKey: queryKeys.apis.mayCreateKey(connection, apiId, exists),
