@@ -43,44 +43,30 @@ export function dominantRefusal(counts: OutcomeCounts): AnalyticsOutcome | null 
   return best;
 }
 
-/** What would let the key's verifications pass, in the order they are offered. */
+/** What would let the key's verifications pass. */
 export type Fix = "enable" | "add-credits" | "extend-expiry" | "remove-expiry" | "add-permission" | "raise-limit";
-
-const FIX_ORDER: readonly Fix[] = [
-  "enable",
-  "add-credits",
-  "extend-expiry",
-  "remove-expiry",
-  "add-permission",
-  "raise-limit",
-];
-
-/** The fixes for what refuses the key now. */
-const FIELD_FIXES: Record<FieldRefusal, readonly Fix[]> = {
-  disabled: ["enable"],
-  "no-credits": ["add-credits"],
-  expired: ["extend-expiry", "remove-expiry"],
-};
-/** The fixes for what its recent verifications were mostly refused as that its fields do not show. */
-const RECORDED_FIXES: Partial<Record<AnalyticsOutcome, readonly Fix[]>> = {
-  INSUFFICIENT_PERMISSIONS: ["add-permission"],
-  RATE_LIMITED: ["raise-limit"],
-};
 
 export interface KeyRefusal {
   /** What in the key's fields refuses it now, in the server's order (none: they let it pass). */
   fields: FieldRefusal[];
   /** The refusal most of its recent verifications got, when known. */
   recorded: AnalyticsOutcome | null;
+  /** In the order they are offered. */
   fixes: Fix[];
 }
 
-/** Why the key is refused, from its fields now and what its recent verifications were mostly refused as. */
+/**
+ * Why the key is refused, from its fields now and what its recent verifications were mostly refused as, and the
+ * fixes: for each field that refuses it, and for a recorded refusal its fields cannot show (a permission asked for,
+ * a rate limit); a recorded refusal its fields no longer show (disabled, since enabled) needs none.
+ */
 export function keyRefusal(key: KeyFacts, now: number, recorded: AnalyticsOutcome | null): KeyRefusal {
   const fields = fieldRefusals(key, now);
-  const wanted = new Set([
-    ...fields.flatMap((field) => FIELD_FIXES[field]),
-    ...((recorded === null ? undefined : RECORDED_FIXES[recorded]) ?? []),
-  ]);
-  return { fields, recorded, fixes: FIX_ORDER.filter((fix) => wanted.has(fix)) };
+  const fixes: Fix[] = [];
+  if (fields.includes("disabled")) fixes.push("enable");
+  if (fields.includes("no-credits")) fixes.push("add-credits");
+  if (fields.includes("expired")) fixes.push("extend-expiry", "remove-expiry");
+  if (recorded === "INSUFFICIENT_PERMISSIONS") fixes.push("add-permission");
+  if (recorded === "RATE_LIMITED") fixes.push("raise-limit");
+  return { fields, recorded, fixes };
 }
