@@ -7,7 +7,7 @@
 import { useSyncExternalStore } from "react";
 import type { Connection } from "../../lib/api/transport";
 import { ApiError } from "../../lib/api-errors";
-import { fingerprint } from "../../lib/fingerprint";
+import { connectionScopeId as scopeOf } from "../../lib/connection-scope";
 import { forgetKnownApis, rememberApi } from "./known-apis";
 
 /** The key actions, by the permission each needs (the rbac ones need the key's `update_key` as well). */
@@ -48,10 +48,6 @@ const allowed = new Set<string>();
 /** The API of a key, as a refusal named it (the Key object does not carry it). */
 const apiOfKey = new Map<string, string>();
 const listeners = new Set<() => void>();
-
-function scopeOf(connection: Connection): string {
-  return `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
-}
 
 /**
  * The API an action on `target` touches: the one given; for a key, the one it was listed in or a refusal named,
