@@ -6,8 +6,8 @@
  */
 import { useSyncExternalStore } from "react";
 import type { Connection } from "../../lib/api/transport";
-import { ApiError } from "../../lib/api-errors";
-import { fingerprint } from "../../lib/fingerprint";
+import { ApiError, isApiErrorOf } from "../../lib/api-errors";
+import { connectionScopeId as scopeOf } from "../../lib/connection-scope";
 import { forgetKnownApis, rememberApi } from "./known-apis";
 
 /** The key actions, by the permission each needs (the rbac ones need the key's `update_key` as well). */
@@ -48,10 +48,6 @@ const allowed = new Set<string>();
 /** The API of a key, as a refusal named it (the Key object does not carry it). */
 const apiOfKey = new Map<string, string>();
 const listeners = new Set<() => void>();
-
-function scopeOf(connection: Connection): string {
-  return `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
-}
 
 /**
  * The API an action on `target` touches: the one given; for a key, the one it was listed in or a refusal named,
@@ -103,7 +99,7 @@ export function isAmbiguousCreateNotFound(error: unknown): boolean {
 
 /** Whether `error` is the service refusing the root key a permission (a 403 insufficient_permissions). */
 export function isPermissionRefusal(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.status === 403 && error.type.includes("insufficient_permissions");
+  return isApiErrorOf(error, "authorization:insufficient_permissions") && error.status === 403;
 }
 
 /** Remembers a refusal when `error` is a 403 for a permission; else nothing. */

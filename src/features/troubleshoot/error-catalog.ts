@@ -23,7 +23,6 @@ import {
   GET_KEY_PATH,
   GET_VERIFICATIONS_PATH,
   LIST_KEYS_PATH,
-  parseErrorCode,
   READ_ANALYTICS_PERMISSION,
   READ_KEYS_PERMISSION,
   UPDATE_KEY_PATH,
@@ -960,16 +959,9 @@ export const CATALOG_IDS: readonly string[] = [
 // ---------------------------------------------------------------------------------------------------------------
 // Choosing and filling in
 
-/** `<category>:<kind>` of an error code, whatever its `<system>`. */
-export function catalogKeyOf(code: string | null): string | null {
-  const parts = code === null ? null : parseErrorCode(code);
-  return parts ? `${parts.category}:${parts.kind}` : null;
-}
-
 function apiEntry(error: ApiError): CatalogEntry<ApiError> {
   if (error.missingCredentials) return error.keySent ? missingStripped : missing;
-  const key = catalogKeyOf(error.code);
-  return (key === null ? undefined : API_ENTRIES[key]) ?? statusEntry(error.status);
+  return (error.kind === null ? undefined : API_ENTRIES[error.kind]) ?? statusEntry(error.status);
 }
 
 function resolveContext(error: KeyscopeError, context: DiagnosisContext): Resolved {

@@ -8,7 +8,7 @@
  * An answer is remembered per action and API for the session (see refusals.ts), so a probe is sent at most once
  * per root key and API (per key, when the key's API is unknown).
  */
-import { ApiError } from "@/lib/api-errors";
+import { ApiError, isApiErrorOf } from "@/lib/api-errors";
 import { changeKeyPermissions } from "@/lib/api/key-permissions";
 import { changeKeyRoles } from "@/lib/api/key-roles";
 import type { Connection } from "@/lib/api/transport";
@@ -152,8 +152,8 @@ function absentName(): string {
   return `keyscope.probe.${Array.from(random, (part) => part.toString(36)).join("")}`;
 }
 
-const notFoundOf = (kind: string) => (error: ApiError) =>
-  error.status === 404 && error.type.includes(`${kind}_not_found`);
+const notFoundOf = (kind: "data:permission_not_found" | "data:role_not_found") => (error: ApiError) =>
+  error.status === 404 && isApiErrorOf(error, kind);
 
 /**
  * addPermissions of a permission the key already holds directly: nothing to add. Honest only when all of the key's
@@ -183,7 +183,7 @@ export function probeRemovePermission(connection: Connection, key: Key): Promise
     "remove_permission_from_key",
     { keyId: key.keyId },
     () => changeKeyPermissions(connection, key.keyId, "remove", [absentName()]),
-    notFoundOf("permission"),
+    notFoundOf("data:permission_not_found"),
   );
 }
 
@@ -194,7 +194,7 @@ export function probeAddRole(connection: Connection, key: Key): Promise<ProbeAns
     "add_role_to_key",
     { keyId: key.keyId },
     () => changeKeyRoles(connection, key.keyId, "add", [absentName()]),
-    notFoundOf("role"),
+    notFoundOf("data:role_not_found"),
   );
 }
 

@@ -3,25 +3,24 @@ import { ApiError, NetworkError, TimeoutError } from "@/lib/api-errors";
 import { listPermissions } from "@/lib/api/list-permissions";
 import { listRoles } from "@/lib/api/list-roles";
 import type { Connection } from "@/lib/api/transport";
-import { fingerprint } from "@/lib/fingerprint";
+import { queryKeys } from "@/lib/query-keys";
 
-function scope(connection: Connection) {
-  return { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey) };
-}
+/** As many names as one request lists: a longer catalogue is typed. */
+const CHOICES = { limit: 100 };
 
 /** The workspace's permissions to pick from (the first 100); a root key that may not read them types names instead. */
 export function useWorkspacePermissions(connection: Connection) {
   return useQuery({
-    queryKey: ["workspace", "permissions", scope(connection)] as const,
-    queryFn: async ({ signal }) => (await listPermissions(connection, { limit: 100 }, { signal })).permissions,
+    queryKey: queryKeys.permissions.list(connection, CHOICES),
+    queryFn: async ({ signal }) => (await listPermissions(connection, CHOICES, { signal })).permissions,
     retry: false,
   });
 }
 
 export function useWorkspaceRoles(connection: Connection) {
   return useQuery({
-    queryKey: ["workspace", "roles", scope(connection)] as const,
-    queryFn: async ({ signal }) => (await listRoles(connection, { limit: 100 }, { signal })).roles,
+    queryKey: queryKeys.roles.list(connection, CHOICES),
+    queryFn: async ({ signal }) => (await listRoles(connection, CHOICES, { signal })).roles,
     retry: false,
   });
 }

@@ -1,11 +1,12 @@
 import { useMemo, useState, type ReactNode } from "react";
 import type { Connection } from "@/lib/api/transport";
+import type { ListKeysParams } from "@/lib/api/list-keys";
 import type { Key } from "@/lib/contract";
 import { useElementWidth } from "@/lib/hooks/use-element-width";
 import { useMediaQuery } from "@/lib/hooks/use-media-query";
 import { useNow } from "@/lib/hooks/use-now";
 import { useOnline } from "@/lib/hooks/use-online";
-import { useListKeys, type ListKeysParams } from "../api/list-keys";
+import { useListKeys } from "../api/list-keys";
 import { COMPACT_QUERY, estimatedListWidth, SELECT_COLUMN_WIDTH } from "../columns/keys-layout";
 import { useKeyFilter } from "../hooks/use-key-filter";
 import { useKeyIdLookup } from "../hooks/use-key-id-lookup";

@@ -1,8 +1,7 @@
 import { USAGE_WINDOWS, type UsageWindow } from "../../lib/analytics-sql";
 import { ANALYTICS_OUTCOMES, type AnalyticsOutcome } from "../../lib/verification-outcomes";
 import type { UsageRow } from "../../lib/analytics-rows";
-
-export type OutcomeCounts = Record<AnalyticsOutcome, number>;
+import type { OutcomeCounts } from "../../lib/key-refusal";
 
 export interface UsageSeries {
   window: UsageWindow;

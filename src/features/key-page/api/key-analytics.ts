@@ -9,11 +9,11 @@ import {
   type RefusalsCursor,
   type UsageWindow,
 } from "@/lib/analytics-sql";
-import { connectionScope } from "./get-key";
+import { queryKeys } from "@/lib/query-keys";
 
 export function usageQueryOptions(connection: Connection, keyId: string, window: UsageWindow) {
   return queryOptions({
-    queryKey: ["analytics", "usage", { ...connectionScope(connection), keyId, window }] as const,
+    queryKey: queryKeys.analytics.usage(connection, keyId, window),
     queryFn: ({ signal }): Promise<UsageRow[]> =>
       runAnalytics(connection, usageQuery(keyId, window), parseUsageRows, { signal }),
   });
@@ -32,7 +32,7 @@ export interface RefusalsPage {
 
 export function refusalsQueryOptions(connection: Connection, keyId: string, tagLiteral: string | undefined) {
   return infiniteQueryOptions({
-    queryKey: ["analytics", "refusals", { ...connectionScope(connection), keyId, tag: tagLiteral ?? null }] as const,
+    queryKey: queryKeys.analytics.refusals(connection, keyId, tagLiteral ?? null),
     queryFn: async ({ pageParam, signal }): Promise<RefusalsPage> => {
       const rows = await runAnalytics(
         connection,

@@ -1,7 +1,7 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
-import { ENTRIES_SHOWN, MetaTree, STRING_SHOWN } from "@/features/key-insight/components/meta-tree";
+import { ENTRIES_SHOWN, MetaTree, STRING_SHOWN } from "@/features/key-page/components/meta-tree";
 
 describe("the meta tree", () => {
   test("hostile values show as text: no link, no markup, direction overrides made visible", () => {

@@ -2,8 +2,14 @@ import type { AnalyticsOutcome } from "../../lib/verification-outcomes";
 import { formatCount } from "../../lib/format-number";
 import { formatPastTime, formatRelativeTime, formatUtcDay } from "../../lib/format-time";
 import type { KeyFacts } from "../../lib/key-facts";
+import {
+  dominantRefusal,
+  fieldRefusals,
+  FIELD_REFUSAL_OUTCOMES,
+  type FieldRefusal,
+  type OutcomeCounts,
+} from "../../lib/key-refusal";
 import { appliedRateLimits, describeReset, formatRateLimit, nextRefill, windowReset } from "../../lib/key-limits";
-import type { OutcomeCounts } from "./usage-series";
 
 export type VerdictTone = "ok" | "refused" | "warning" | "quiet";
 
@@ -21,26 +27,27 @@ function times(count: number): string {
   return count === 1 ? "once" : `${formatCount(count)} times`;
 }
 
-/**
- * Why the key's own fields refuse every verification now, each with the outcome it produces, in the order the
- * server checks them (server/keys/verify-key.ts: disabled, then expired, then credits): the first is what it records.
- */
+/** What refuses the key now (lib/key-refusal.ts decides), said, each with the outcome it produces: the first is recorded. */
 function fieldReasons(key: KeyFacts, now: number): { outcome: AnalyticsOutcome; reason: string }[] {
-  const reasons: { outcome: AnalyticsOutcome; reason: string }[] = [];
-  if (key.enabled === false) reasons.push({ outcome: "DISABLED", reason: "it is disabled" });
-  if (key.expires !== undefined && key.expires <= now)
-    reasons.push({ outcome: "EXPIRED", reason: `it expired ${when(key.expires, now)}` });
-  if (key.credits?.remaining === 0) {
-    const refill = nextRefill(key.credits, now);
-    reasons.push({
-      outcome: "USAGE_EXCEEDED",
-      reason:
-        refill === null
-          ? "it is out of credits and none are refilled"
-          : `it is out of credits until they refill ${formatRelativeTime(refill, now)} (${formatUtcDay(refill)})`,
-    });
+  return fieldRefusals(key, now).map((refusal) => ({
+    outcome: FIELD_REFUSAL_OUTCOMES[refusal],
+    reason: fieldReason(refusal, key, now),
+  }));
+}
+
+function fieldReason(refusal: FieldRefusal, key: KeyFacts, now: number): string {
+  switch (refusal) {
+    case "disabled":
+      return "it is disabled";
+    case "expired":
+      return `it expired ${when(key.expires ?? now, now)}`;
+    case "no-credits": {
+      const refill = nextRefill(key.credits, now);
+      return refill === null
+        ? "it is out of credits and none are refilled"
+        : `it is out of credits until they refill ${formatRelativeTime(refill, now)} (${formatUtcDay(refill)})`;
+    }
   }
-  return reasons;
 }
 
 /** When the newest verification refused with an outcome was, when the page has read it. */
@@ -105,16 +112,6 @@ function rateLimitReset(key: KeyFacts, now: number, latest: LatestRefusal | unde
       ? `; the key was changed since, ${formatPastTime(key.updatedAt, now)}`
       : "";
   return `${reset === null ? "" : `; the window that refused last ${reset}`}${changed}`;
-}
-
-/** The refusal most verifications got, or null when none was refused. */
-export function dominantRefusal(counts: OutcomeCounts): AnalyticsOutcome | null {
-  let best: AnalyticsOutcome | null = null;
-  for (const [outcome, count] of Object.entries(counts) as [AnalyticsOutcome, number][]) {
-    if (outcome === "VALID" || count === 0) continue;
-    if (best === null || count > counts[best]) best = outcome;
-  }
-  return best;
 }
 
 /**
