@@ -2,7 +2,8 @@
  * What a form's number and date fields hold, read from their text as typed: a value, empty, or a problem in words.
  * Never through a browser's number parsing: an `<input type="number">`'s value is empty for `1e309`, `50-` or `1e`,
  * which a form would read as nothing typed. Each reader is a valibot schema from the text to the value, ending in the
- * schema of the value itself (the service's bounds, src/lib/api/key-fields.ts).
+ * schema of the value itself (the service's bounds, src/lib/api/key-fields.ts). Written here: valibot's `toNumber`
+ * reads `1e3` and `" "` as numbers, and Temporal, which would refuse a time in a gap, is not in Node 20 (the tests).
  */
 import * as v from "valibot";
 
