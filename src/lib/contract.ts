@@ -44,6 +44,26 @@ export const LIST_KEYS_LIMIT_MAX = 100;
 export const LIST_KEYS_LIMIT_DEFAULT = 100;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * The bounds of the fields keys.createKey and keys.updateKey take, as the real service's OpenAPI description states
+ * them (its whole numbers are int64; a client reads JSON numbers exactly only up to 2^53 - 1, the reference server's
+ * bound).
+ */
+export const KEY_FIELD_BOUNDS = {
+  /** The latest expiry, Unix milliseconds: 2100-01-01 00:00 UTC. */
+  expiresMax: 4_102_444_800_000,
+  wholeNumberMax: Number.MAX_SAFE_INTEGER,
+  nameMaxLength: 255,
+  prefix: { maxLength: 16, pattern: /^[a-zA-Z0-9_]+$/ },
+  externalId: { maxLength: 255, pattern: /^[a-zA-Z0-9_.-]+$/ },
+  permission: { maxLength: 128, pattern: /^[a-zA-Z0-9_:\-.*]+$/ },
+  roleMaxLength: 128,
+  ratelimitName: { minLength: 3, maxLength: 128 },
+  /** A rate limit's shortest window, milliseconds. */
+  ratelimitDurationMin: 1000,
+  refillDay: { min: 1, max: 31 },
+} as const;
+
 /** The `Authorization` header's value that carries a key. */
 export function bearer(apiKey: string): string {
   return `Bearer ${apiKey}`;

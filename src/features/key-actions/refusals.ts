@@ -6,7 +6,7 @@
  */
 import { useSyncExternalStore } from "react";
 import type { Connection } from "../../lib/api/transport";
-import { ApiError } from "../../lib/api-errors";
+import { ApiError, isApiErrorOf } from "../../lib/api-errors";
 import { connectionScopeId as scopeOf } from "../../lib/connection-scope";
 import { forgetKnownApis, rememberApi } from "./known-apis";
 
@@ -97,6 +97,11 @@ export function isAmbiguousCreateNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404 && error.type.includes("api_not_found");
 }
 
+/** Whether `error` is the service refusing the root key a permission (a 403 insufficient_permissions). */
+export function isPermissionRefusal(error: unknown): error is ApiError {
+  return isApiErrorOf(error, "authorization:insufficient_permissions") && error.status === 403;
+}
+
 /** Remembers a refusal when `error` is a 403 for a permission; else nothing. */
 export function learnRefusal(
   connection: Connection,
@@ -104,8 +109,7 @@ export function learnRefusal(
   error: unknown,
   target: ActionTarget = {},
 ): void {
-  if (!(error instanceof ApiError)) return;
-  if (error.status !== 403 || !error.type.includes("insufficient_permissions")) return;
+  if (!isPermissionRefusal(error)) return;
   const named = apiNamedIn(error.detail);
   if (named !== undefined) rememberApi(connection, named);
   if (named !== undefined && target.keyId !== undefined) apiOfKey.set(`${scopeOf(connection)}|${target.keyId}`, named);

@@ -106,6 +106,16 @@ function forOneApi(permission: string): string {
   return permission.replace(".*.", ".<apiId>.");
 }
 
+/**
+ * The API-specific form of the permission, with the API's id when the service's words name it (both services list
+ * `api.<apiId>.<action>` in a 403's detail), else with `<apiId>` for the reader to fill in.
+ */
+function perApiNamed(error: ApiError, permission: NeededPermission): string {
+  const action = permission.name.split(".").at(-1) ?? "";
+  const named = new RegExp(`\\bapi\\.([A-Za-z0-9_]+)\\.${action}\\b`).exec(error.detail)?.[1];
+  return named === undefined ? permission.perApi : `api.${named}.${action}`;
+}
+
 /** Which permission an operation needs, by its path; listing keys unless the request was another operation. */
 function neededPermission(requestUrl: string): NeededPermission {
   if (requestUrl.endsWith(GET_VERIFICATIONS_PATH)) {
@@ -263,10 +273,10 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     id: "authorization:insufficient_permissions",
     tone: "danger",
     heading: (_error, context) => `This root key may not ${context.permission.action}`,
-    whatHappened: (_error, context) =>
-      `The API knows the root key, but it lacks the permission to ${context.permission.action}: \`${context.permission.name}\`.`,
-    fix: (_error, context) => [
-      `Give the root key \`${context.permission.name}\` (or \`${context.permission.perApi}\` for one API).`,
+    whatHappened: (error, context) =>
+      `The API knows the root key, but it lacks the permission to ${context.permission.action}: \`${context.permission.name}\` (every API) or \`${perApiNamed(error, context.permission)}\` (that API only).`,
+    fix: (error, context) => [
+      `Give the root key \`${context.permission.name}\` (or \`${perApiNamed(error, context.permission)}\` for one API).`,
       "Or use a root key that already has it, with Re-enter key.",
       "On Keyscope's reference server, the command below creates such a root key.",
     ],

@@ -9,13 +9,12 @@
  * per root key and API (per key, when the key's API is unknown).
  */
 import { ApiError, isApiErrorOf } from "@/lib/api-errors";
-import { createKey } from "@/lib/api/create-key";
 import { changeKeyPermissions } from "@/lib/api/key-permissions";
 import { changeKeyRoles } from "@/lib/api/key-roles";
 import type { Connection } from "@/lib/api/transport";
 import { callOperation } from "@/lib/api/call-operation";
-import { EmptyDataSchema } from "@/lib/api/key-changes";
-import { UPDATE_KEY_PATH, type Key } from "@/lib/contract";
+import { EmptyDataSchema, NewSecretSchema } from "@/lib/api/key-changes";
+import { CREATE_KEY_PATH, UPDATE_KEY_PATH, type Key } from "@/lib/contract";
 import { rememberApi } from "../known-apis";
 import {
   apiOf,
@@ -112,12 +111,18 @@ export async function probeCreate(connection: Connection, apiId: string, knownTo
     "create_key",
     target,
     () =>
-      createKey(connection, {
-        apiId,
-        name: "Keyscope permission check (refused by design; safe to delete)",
-        enabled: false,
-        credits: { remaining: null, refill: { interval: "daily", amount: 1 } },
-      }),
+      // Not through createKey, whose request type takes valid credits only: this body is refused by design.
+      callOperation(
+        connection,
+        CREATE_KEY_PATH,
+        {
+          apiId,
+          name: "Keyscope permission check (refused by design; safe to delete)",
+          enabled: false,
+          credits: { remaining: null, refill: { interval: "daily", amount: 1 } },
+        },
+        NewSecretSchema,
+      ),
     (error) => {
       if (isAmbiguousCreateNotFound(error)) seen.notFound = error;
       return isRefillWithoutRemaining(error);

@@ -26,14 +26,14 @@ export function useWorkspaceRoles(connection: Connection) {
 }
 
 /**
- * Why the workspace's names are not offered, said where they are typed instead; undefined when they were listed. A
- * refusal for want of permission is said as one; any other failure (a disabled root key, a server down) by what it
- * was, never as a missing permission.
+ * Why the workspace's `noun` ("permissions", "roles") are not offered, said where they are typed instead; undefined
+ * when they were listed. A refusal for want of permission is said as one; any other failure (a disabled root key, a
+ * server down) by what it was, never as a missing permission.
  */
-export function choicesUnlisted(error: Error | null): string | undefined {
+export function choicesUnlisted(error: Error | null, noun: "permissions" | "roles"): string | undefined {
   if (error === null) return undefined;
   if (error instanceof ApiError && error.status === 403 && error.type.includes("insufficient_permissions")) {
-    return "This root key may not list the workspace’s; type the names.";
+    return `This root key may not list the workspace’s ${noun}; type the names.`;
   }
   const why =
     error instanceof ApiError
@@ -41,5 +41,5 @@ export function choicesUnlisted(error: Error | null): string | undefined {
       : error instanceof NetworkError || error instanceof TimeoutError
         ? "the API did not answer"
         : "its answer could not be read";
-  return `The workspace’s could not be listed (${why}); type the names.`;
+  return `The workspace’s ${noun} could not be listed (${why}); type the names.`;
 }

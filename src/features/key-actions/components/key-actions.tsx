@@ -9,7 +9,7 @@ import type { AnalyticsOutcome } from "@/lib/verification-outcomes";
 import { useUpdateKey } from "../api/use-key-mutations";
 import { probeAccess, probeAddPermission, probeReroll, probeUpdate, type ProbeAnswer } from "../api/probes";
 import type { KeyCache } from "../key-cache";
-import { forgetRefusal, learnKeysApi, useRefusal, type KeyAction } from "../refusals";
+import { forgetRefusal, isPermissionRefusal, learnKeysApi, useRefusal, type KeyAction } from "../refusals";
 import { CreditsDialog, type CreditsMode } from "./credits-dialog";
 import { DeleteDialog } from "./delete-dialog";
 import { EditDialog } from "./edit-dialog";
@@ -135,6 +135,13 @@ export function KeyActions(props: KeyActionsProps) {
   const enabled = apiKey.enabled !== false;
   // The verdict's fixes, decided with the page's sentence and the keys table's statuses (lib/key-refusal.ts).
   const { fixes: verdictFixes } = keyRefusal(apiKey, now, refusedAs);
+
+  // Enable, Disable or Remove expiry refused for want of update_key: the note above the buttons says so, once (no
+  // panel of the same refusal below them), and the focus, whose button the refusal disabled, goes on to its Check again.
+  const toggleRefused = toggle.isError && updateRefusal !== undefined && isPermissionRefusal(toggle.error);
+  useEffect(() => {
+    if (toggleRefused && !focusKept()) checkAgainButtons.get("update_key")?.focus();
+  }, [toggleRefused, checkAgainButtons]);
 
   // One change of these at a time (the mutation ignores another meanwhile): the buttons that send it wait for it.
   const setEnabled = (value: boolean, from: Element) => {
@@ -352,7 +359,7 @@ export function KeyActions(props: KeyActionsProps) {
           checkAgainRef={keptAs(checkAgainButtons, "add_permission_to_key")}
         />
       )}
-      {toggle.isError && (
+      {toggle.isError && !toggleRefused && (
         <div className="key-actions__result">{renderError(toggle.error, () => toggle.mutate(toggle.variables))}</div>
       )}
 
