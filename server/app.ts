@@ -27,32 +27,32 @@ import {
   WHOAMI_PATH,
 } from "../src/lib/contract";
 import type { AnalyticsEngine } from "./analytics/engine";
-import { HOURLY_ANALYTICS_QUOTA, getVerificationsHandler } from "./analytics/get-verifications";
-import type { ApiEnv, AppEnv } from "./api-env";
-import type { AuthDependencies } from "./auth";
-import { corsMiddleware } from "./cors";
-import { errorEnvelopeJson, errorResponse, FailedWith, JSON_HEADERS } from "./errors";
-import { newId } from "./ids";
-import { proxyHandler } from "./proxy";
-import type { RateLimit } from "./rate-limit";
-import type { RequestLog } from "./request-log";
+import { HOURLY_ANALYTICS_QUOTA, getVerificationsHandler } from "./routes/analytics/get-verifications";
+import type { ApiEnv, AppEnv } from "./http/api-env";
+import type { AuthDependencies } from "./auth/root-key";
+import { corsMiddleware } from "./http/cors";
+import { errorEnvelopeJson, errorResponse, FailedWith, JSON_HEADERS } from "./http/errors";
+import { newId } from "./db/ids";
+import { proxyHandler } from "./http/proxy";
+import type { RateLimit } from "./auth/rate-limit";
+import type { RequestLog } from "./http/request-log";
 import { docsRoutes } from "./routes/docs";
-import { createApiHandler, deleteApiHandler, getApiHandler } from "./routes/apis";
-import { createKeyHandler } from "./routes/create-key";
-import { deleteKeyHandler, rerollKeyHandler, updateCreditsHandler } from "./routes/credits-reroll-delete";
-import { getKeyHandler, whoamiHandler } from "./routes/get-key";
-import { listKeysHandler } from "./routes/list-keys";
-import { keyPermissionsHandler, keyRolesHandler } from "./routes/key-permissions";
+import { createApiHandler, deleteApiHandler, getApiHandler } from "./routes/apis/get-api";
+import { createKeyHandler } from "./routes/keys/create-key";
+import { deleteKeyHandler, rerollKeyHandler, updateCreditsHandler } from "./routes/keys/update-credits";
+import { getKeyHandler, whoamiHandler } from "./routes/keys/get-key";
+import { listKeysHandler } from "./routes/keys/list-keys";
+import { keyPermissionsHandler, keyRolesHandler } from "./routes/keys/key-permissions";
 import { livenessHandler } from "./routes/liveness";
-import { updateKeyHandler } from "./routes/update-key";
-import { verifyKeyHandler } from "./routes/verify-key";
+import { updateKeyHandler } from "./routes/keys/update-key";
+import { verifyKeyHandler } from "./routes/keys/verify-key";
 import {
   getIdentityHandler,
   listIdentitiesHandler,
   listPermissionsHandler,
   listRolesHandler,
-} from "./routes/workspace-lists";
-import { dashboardHandler } from "./static-dashboard";
+} from "./routes/permissions/list-permissions";
+import { dashboardHandler } from "./dashboard/static-dashboard";
 
 export type AppMode =
   | ({ kind: "direct" } & AuthDependencies)

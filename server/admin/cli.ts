@@ -56,9 +56,9 @@ import {
 import { createKeyStore } from "../db/key-store";
 import { openDatabase } from "../db/open";
 import { recordTraffic } from "../keys/traffic";
-import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "../demo-data";
-import { DEFAULT_DATA_DIR } from "../paths";
-import { createdSecret, newApiKeySecret, rerolledSecret } from "../secrets";
+import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "../db/demo-data";
+import { DEFAULT_DATA_DIR } from "../process/paths";
+import { createdSecret, newApiKeySecret, rerolledSecret } from "../keys/secrets";
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--data-dir DIR] [--workspace ws_…]
 

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
-import type { ServerErrorCode } from "../errors";
-import { newId } from "../ids";
+import type { ServerErrorCode } from "../http/errors";
+import { newId } from "./ids";
 import {
   addPermissions,
   ensureIdentity,

@@ -1,7 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { DEFAULT_RETENTION_DAYS } from "../analytics/time-column";
-import { newId } from "../ids";
-import { hashSecret, newRootKeySecret, secretStart, type KeySpaceDefaults } from "../secrets";
+import { newId } from "./ids";
+import { hashSecret, newRootKeySecret, secretStart, type KeySpaceDefaults } from "../keys/secrets";
 
 /** Reads and writes of the admin CLI and the demo data; the request path has its own statements in key-store.ts. */
 

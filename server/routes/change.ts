@@ -1,11 +1,11 @@
 import type { Context } from "hono";
 import type { Database } from "better-sqlite3";
 import { missingPermissionsDetail } from "../../src/lib/contract";
-import type { ApiEnv } from "../api-env";
+import type { ApiEnv } from "../http/api-env";
 import type { KeyStore } from "../db/key-store";
 import { ChangeRefused, findLiveKey, type ChangedKey } from "../db/key-changes";
-import { errorResponse, okJson } from "../errors";
-import { isAllowed, missingFor, type PermissionRule } from "../permissions";
+import { errorResponse, okJson } from "../http/errors";
+import { isAllowed, missingFor, type PermissionRule } from "../auth/permissions";
 
 /** What the key-changing routes share: one transaction per change, the real service's not-found and 403 answers. */
 

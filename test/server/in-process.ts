@@ -15,10 +15,10 @@ import {
   type RootKeyChange,
 } from "../../server/db/management";
 import { openDatabase } from "../../server/db/open";
-import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "../../server/demo-data";
-import { createRequestLog, type RequestLog } from "../../server/request-log";
-import { newApiKeySecret } from "../../server/secrets";
-import { directMode } from "../../server/start";
+import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "../../server/db/demo-data";
+import { createRequestLog, type RequestLog } from "../../server/http/request-log";
+import { newApiKeySecret } from "../../server/keys/secrets";
+import { directMode } from "../../server/process/start";
 import type { ApiTarget } from "./http";
 
 /**

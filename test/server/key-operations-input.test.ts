@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../../server/app";
 import { createRootKey, findApi, findWorkspace, keyInserter } from "../../server/db/management";
 import { openDatabase } from "../../server/db/open";
-import { ensureDemoData } from "../../server/demo-data";
-import { directMode } from "../../server/start";
+import { ensureDemoData } from "../../server/db/demo-data";
+import { directMode } from "../../server/process/start";
 
 /** Every body field of the key operations, in-process: each bad value gets the invalid_input envelope naming it. */
 

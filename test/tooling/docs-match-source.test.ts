@@ -8,7 +8,7 @@ import {
   ALLOWED_FUNCTIONS,
   WINDOW_FUNCTIONS,
 } from "../../server/analytics/dialect";
-import { SERVER_OPTIONS, SERVER_USAGE } from "../../server/config";
+import { SERVER_OPTIONS, SERVER_USAGE } from "../../server/process/config";
 
 // The docs name the server's and the admin CLI's flags, and the analytics functions, by hand. These tests compare
 // them with what the code accepts, so that a flag or a function added on one side only fails here.

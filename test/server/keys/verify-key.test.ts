@@ -20,7 +20,7 @@ import { latestRefillMoment } from "../../../server/keys/credits";
 import { parsePermissionQuery, type PermissionQuery } from "../../../server/keys/permission-query";
 import { createKeyRateLimiter, type KeyRateLimiter } from "../../../server/keys/key-rate-limiter";
 import { verifyKey, type VerifyRequest } from "../../../server/keys/verify-key";
-import { hashSecret } from "../../../server/secrets";
+import { hashSecret } from "../../../server/keys/secrets";
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 15, 12);

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
-import { newId } from "../../../server/ids";
+import { newId } from "../../../server/db/ids";
 import type { InProcessServer } from "../in-process";
 import { dataOf, errorOf, type RealHarness } from "./real-harness";
 

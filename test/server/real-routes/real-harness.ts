@@ -7,8 +7,8 @@ import {
   type ApiSettings,
   type NewKey,
 } from "../../../server/db/management";
-import { newId } from "../../../server/ids";
-import { newApiKeySecret } from "../../../server/secrets";
+import { newId } from "../../../server/db/ids";
+import { newApiKeySecret } from "../../../server/keys/secrets";
 import { callApi, type ApiAnswer } from "../http";
 import type { InProcessServer } from "../in-process";
 

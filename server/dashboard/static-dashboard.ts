@@ -10,7 +10,7 @@ import {
   type ContentCoding,
   type PrecompressedCoding,
 } from "./content-coding";
-import { COMMON_SECURITY_HEADERS, DASHBOARD_CSP, staticPageCsp, styleHash } from "./security-headers";
+import { COMMON_SECURITY_HEADERS, DASHBOARD_CSP, staticPageCsp, styleHash } from "../http/security-headers";
 
 // Vite puts a content hash in every name under assets/: such a file never changes, so it can be cached for good.
 const HASHED_ASSET_CACHE = "public, max-age=31536000, immutable";

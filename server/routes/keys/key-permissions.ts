@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { Database } from "better-sqlite3";
 import * as v from "valibot";
-import type { ApiEnv } from "../api-env";
-import { authenticateRootKey, type AuthDependencies } from "../auth";
+import type { ApiEnv } from "../../http/api-env";
+import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
 import {
   ChangeRefused,
   ensurePermissions,
@@ -14,10 +14,10 @@ import {
   type ChangedKey,
   type PermissionRow,
   type RoleRow,
-} from "../db/key-changes";
-import { permissionsFor, resources, type PermissionRule } from "../permissions";
-import { applyChange, dataAnswer, requireLiveKey, requirePermissions } from "./change";
-import { readValidBody, type BodySpec } from "./json-body";
+} from "../../db/key-changes";
+import { permissionsFor, resources, type PermissionRule } from "../../auth/permissions";
+import { applyChange, dataAnswer, requireLiveKey, requirePermissions } from "../change";
+import { readValidBody, type BodySpec } from "../../http/json-body";
 import { FIELD_FIXES, keyIdField, permissionsField, rolesField } from "./key-fields";
 
 /**

@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import { secretBase58 } from "./ids";
+import { secretBase58 } from "../db/ids";
 
 export const ROOT_KEY_PREFIX = "ks_root_";
 export const ROOT_KEY_RANDOM_LENGTH = 28;

@@ -1,11 +1,11 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import type { ApiEnv } from "../api-env";
-import { authenticateRootKey, type AuthDependencies } from "../auth";
-import { updateKey, type KeyUpdate } from "../db/key-changes";
-import { keyRule } from "../permissions";
-import { applyChange, dataAnswer, InvalidInputRefused, requireLiveKey, requirePermissions } from "./change";
-import { readValidBody, type BodySpec } from "./json-body";
+import type { ApiEnv } from "../../http/api-env";
+import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
+import { updateKey, type KeyUpdate } from "../../db/key-changes";
+import { keyRule } from "../../auth/permissions";
+import { applyChange, dataAnswer, InvalidInputRefused, requireLiveKey, requirePermissions } from "../change";
+import { readValidBody, type BodySpec } from "../../http/json-body";
 import {
   creditsValueField,
   enabledField,

@@ -1,14 +1,14 @@
 import type { Context } from "hono";
 import type { Database } from "better-sqlite3";
 import * as v from "valibot";
-import type { ApiEnv } from "../api-env";
-import { authenticateRootKey, type AuthDependencies } from "../auth";
-import { ChangeRefused, permissionRows, type PermissionRow } from "../db/key-changes";
-import { parsePermissionList } from "../db/management";
-import { okJson } from "../errors";
-import { resources, type PermissionRule } from "../permissions";
-import { applyRead, dataAnswer, requirePermissions } from "./change";
-import { readValidBody, type BodySpec } from "./json-body";
+import type { ApiEnv } from "../../http/api-env";
+import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
+import { ChangeRefused, permissionRows, type PermissionRow } from "../../db/key-changes";
+import { parsePermissionList } from "../../db/management";
+import { okJson } from "../../http/errors";
+import { resources, type PermissionRule } from "../../auth/permissions";
+import { applyRead, dataAnswer, requirePermissions } from "../change";
+import { readValidBody, type BodySpec } from "../../http/json-body";
 
 /**
  * permissions.listPermissions, permissions.listRoles, identities.listIdentities and identities.getIdentity: what a

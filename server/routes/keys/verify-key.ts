@@ -1,15 +1,15 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import * as v from "valibot";
-import type { ApiEnv } from "../api-env";
-import { authenticateRootKey, DEFAULT_REGION, type AuthDependencies } from "../auth";
-import { errorResponse, okJson } from "../errors";
-import { createKeyRateLimiter } from "../keys/key-rate-limiter";
-import { parsePermissionQuery, PERMISSION_QUERY_MAX_LENGTH } from "../keys/permission-query";
-import { verifyKey, type VerifyRequest } from "../keys/verify-key";
-import { hashSecret } from "../secrets";
+import type { ApiEnv } from "../../http/api-env";
+import { authenticateRootKey, DEFAULT_REGION, type AuthDependencies } from "../../auth/root-key";
+import { errorResponse, okJson } from "../../http/errors";
+import { createKeyRateLimiter } from "../../keys/key-rate-limiter";
+import { parsePermissionQuery, PERMISSION_QUERY_MAX_LENGTH } from "../../keys/permission-query";
+import { verifyKey, type VerifyRequest } from "../../keys/verify-key";
+import { hashSecret } from "../../keys/secrets";
 import { KEY_MAX_LENGTH } from "./get-key";
-import { readValidBody, type BodySpec } from "./json-body";
+import { readValidBody, type BodySpec } from "../../http/json-body";
 
 const MAX_TAGS = 20;
 const MAX_TAG_LENGTH = 128;

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { ERROR_KINDS, errorTypeUrl, type ErrorBody, type ErrorDetailEntry } from "../src/lib/contract";
+import { ERROR_KINDS, errorTypeUrl, type ErrorBody, type ErrorDetailEntry } from "../../src/lib/contract";
 import type { ApiEnv } from "./api-env";
 
 /** Kinds only this server produces, beside the contract's: failures of its own routing and proxy. */

@@ -1,13 +1,13 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import type { ApiEnv } from "../api-env";
-import { authenticateRootKey, type AuthDependencies } from "../auth";
-import { creditsOf, deleteKey, rerollKey, updateCredits } from "../db/key-changes";
-import { keySpaceDefaults } from "../db/management";
-import { keyRule, keySpaceRule } from "../permissions";
-import { rerolledSecret } from "../secrets";
-import { applyChange, dataAnswer, InvalidInputRefused, requireLiveKey, requirePermissions } from "./change";
-import { readValidBody, type BodySpec } from "./json-body";
+import type { ApiEnv } from "../../http/api-env";
+import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
+import { creditsOf, deleteKey, rerollKey, updateCredits } from "../../db/key-changes";
+import { keySpaceDefaults } from "../../db/management";
+import { keyRule, keySpaceRule } from "../../auth/permissions";
+import { rerolledSecret } from "../../keys/secrets";
+import { applyChange, dataAnswer, InvalidInputRefused, requireLiveKey, requirePermissions } from "../change";
+import { readValidBody, type BodySpec } from "../../http/json-body";
 import { creditsValueField, FIELD_FIXES, keyIdField } from "./key-fields";
 
 /** keys.updateCredits, keys.rerollKey and keys.deleteKey: one key's credits, secret, or existence. */

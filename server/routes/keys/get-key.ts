@@ -1,15 +1,15 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { missingPermissionsDetail } from "../../src/lib/contract";
-import type { ApiEnv } from "../api-env";
-import { authenticateRootKey, type AuthDependencies } from "../auth";
-import type { KeyRecord } from "../db/key-store";
-import { errorResponse, FailedWith, okJson } from "../errors";
-import { BASE58_PATTERN } from "../ids";
-import { keyJson } from "../keys/key-json";
-import { isAllowed, keyRule, missingFor } from "../permissions";
-import { hashSecret } from "../secrets";
-import { readValidBody, type BodySpec } from "./json-body";
+import { missingPermissionsDetail } from "../../../src/lib/contract";
+import type { ApiEnv } from "../../http/api-env";
+import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
+import type { KeyRecord } from "../../db/key-store";
+import { errorResponse, FailedWith, okJson } from "../../http/errors";
+import { BASE58_PATTERN } from "../../db/ids";
+import { keyJson } from "../../keys/key-json";
+import { isAllowed, keyRule, missingFor } from "../../auth/permissions";
+import { hashSecret } from "../../keys/secrets";
+import { readValidBody, type BodySpec } from "../../http/json-body";
 
 const KEY_ID = new RegExp(`^key_${BASE58_PATTERN}{1,64}$`);
 /** The real service's bound on a key's length. */

@@ -1,10 +1,10 @@
 import type { Context } from "hono";
-import type { ApiEnv } from "./api-env";
-import type { KeyStore, RootKeyRecord } from "./db/key-store";
-import type { KeyRateLimiter } from "./keys/key-rate-limiter";
-import { errorResponse } from "./errors";
+import type { ApiEnv } from "../http/api-env";
+import type { KeyStore, RootKeyRecord } from "../db/key-store";
+import type { KeyRateLimiter } from "../keys/key-rate-limiter";
+import { errorResponse } from "../http/errors";
 import type { RateLimiter } from "./rate-limit";
-import { hashSecret } from "./secrets";
+import { hashSecret } from "../keys/secrets";
 
 export type Credential = { kind: "missing" } | { kind: "malformed" } | { kind: "token"; token: string };
 

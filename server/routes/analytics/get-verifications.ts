@@ -6,17 +6,17 @@ import {
   missingPermissionsDetail,
   READ_ANALYTICS_PERMISSION,
   type ErrorDetailEntry,
-} from "../../src/lib/contract";
-import type { ApiEnv } from "../api-env";
-import { authenticateRootKey, type AuthDependencies } from "../auth";
-import { errorResponse, okJson, type ServerErrorCode } from "../errors";
-import { analyticsSettings } from "../db/management";
-import { analyticsApis } from "../permissions";
-import type { RateLimit } from "../rate-limit";
-import { readJsonBody } from "../request-body";
-import type { QueryRefusal } from "./check-query";
-import type { AnalyticsEngine } from "./engine";
-import type { QueryOutcome } from "./query-outcome";
+} from "../../../src/lib/contract";
+import type { ApiEnv } from "../../http/api-env";
+import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
+import { errorResponse, okJson, type ServerErrorCode } from "../../http/errors";
+import { analyticsSettings } from "../../db/management";
+import { analyticsApis } from "../../auth/permissions";
+import type { RateLimit } from "../../auth/rate-limit";
+import { readJsonBody } from "../../http/request-body";
+import type { QueryRefusal } from "../../analytics/check-query";
+import type { AnalyticsEngine } from "../../analytics/engine";
+import type { QueryOutcome } from "../../analytics/query-outcome";
 
 export interface AnalyticsRouteDependencies extends AuthDependencies {
   engine: AnalyticsEngine;

@@ -1,10 +1,10 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Context } from "hono";
-import { MAX_BODY_BYTES } from "../src/lib/contract";
+import { MAX_BODY_BYTES } from "../../src/lib/contract";
 import type { ApiEnv } from "./api-env";
 import { errorResponse } from "./errors";
-import { newId } from "./ids";
+import { newId } from "../db/ids";
 import { BODY_CUT_OFF, readBodyBytes } from "./request-body";
 
 /** Request headers the upstream needs; nothing else of the browser's (cookies above all) is passed on. */

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import * as v from "valibot";
 import { MAX_BODY_BYTES, type ErrorDetailEntry } from "../../src/lib/contract";
-import type { ApiEnv } from "../api-env";
-import { errorResponse } from "../errors";
-import { readJsonBody } from "../request-body";
+import type { ApiEnv } from "./api-env";
+import { errorResponse } from "./errors";
+import { readJsonBody } from "./request-body";
 
 /** An operation's body: its schema (a strict object), what to do about each field, and a body that works. */
 export interface BodySpec<TSchema extends v.GenericSchema> {

@@ -5,16 +5,23 @@ import {
   LIST_KEYS_LIMIT_MAX,
   missingPermissionsDetail,
   type Pagination,
-} from "../../src/lib/contract";
-import type { ApiEnv } from "../api-env";
-import { authenticateRootKey, type AuthDependencies } from "../auth";
-import type { ListKeysQuery } from "../db/key-store";
-import { errorResponse, okJson } from "../errors";
-import { BASE58_PATTERN } from "../ids";
-import { keysJson } from "../keys/key-json";
-import { anyKeyRule, isAllowed, missingFor, permissionsFor, resources, type PermissionRule } from "../permissions";
-import { createVersionedCache } from "../versioned-cache";
-import { readValidBody, type BodySpec } from "./json-body";
+} from "../../../src/lib/contract";
+import type { ApiEnv } from "../../http/api-env";
+import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
+import type { ListKeysQuery } from "../../db/key-store";
+import { errorResponse, okJson } from "../../http/errors";
+import { BASE58_PATTERN } from "../../db/ids";
+import { keysJson } from "../../keys/key-json";
+import {
+  anyKeyRule,
+  isAllowed,
+  missingFor,
+  permissionsFor,
+  resources,
+  type PermissionRule,
+} from "../../auth/permissions";
+import { createVersionedCache } from "../../db/versioned-cache";
+import { readValidBody, type BodySpec } from "../../http/json-body";
 
 /** Rendered pages kept until the data changes: about 20 KB each at 100 keys, so at most ~10 MB. */
 const CACHED_PAGES = 500;

@@ -1,13 +1,13 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import type { ApiEnv } from "../api-env";
-import { authenticateRootKey, type AuthDependencies } from "../auth";
-import { ChangeRefused, deleteApi } from "../db/key-changes";
-import { createApi } from "../db/management";
-import { permissionsFor } from "../permissions";
-import { applyChange, applyRead, dataAnswer, requirePermissions } from "./change";
-import { readValidBody, type BodySpec } from "./json-body";
-import { apiIdField } from "./key-fields";
+import type { ApiEnv } from "../../http/api-env";
+import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
+import { ChangeRefused, deleteApi } from "../../db/key-changes";
+import { createApi } from "../../db/management";
+import { permissionsFor } from "../../auth/permissions";
+import { applyChange, applyRead, dataAnswer, requirePermissions } from "../change";
+import { readValidBody, type BodySpec } from "../../http/json-body";
+import { apiIdField } from "../keys/key-fields";
 
 /** apis.createApi, apis.getApi and apis.deleteApi: the APIs of the root key's workspace. */
 

@@ -2,15 +2,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Database } from "better-sqlite3";
-import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "./analytics/engine";
-import { createApp, type AppMode } from "./app";
-import type { AuthDependencies } from "./auth";
+import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../analytics/engine";
+import { createApp, type AppMode } from "../app";
+import type { AuthDependencies } from "../auth/root-key";
 import type { ServerConfig } from "./config";
-import { createKeyStore } from "./db/key-store";
-import { openDatabase } from "./db/open";
-import { ensureDemoData } from "./demo-data";
-import { createRateLimiter } from "./rate-limit";
-import { createRequestLog } from "./request-log";
+import { createKeyStore } from "../db/key-store";
+import { openDatabase } from "../db/open";
+import { ensureDemoData } from "../db/demo-data";
+import { createRateLimiter } from "../auth/rate-limit";
+import { createRequestLog } from "../http/request-log";
 
 export interface RunningServer {
   /** `http://<host>:<port>` with the port actually bound. */

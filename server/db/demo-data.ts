@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { createKeyStore } from "./db/key-store";
+import { createKeyStore } from "./key-store";
 import {
   createApi,
   createIdentity,
@@ -9,11 +9,11 @@ import {
   keyInserter,
   type NewIdentity,
   type NewKey,
-} from "./db/management";
-import { recordTraffic, trafficReplayer, TRAFFIC_TAGS } from "./keys/traffic";
-import { READ_ANALYTICS_PERMISSION, READ_APIS_PERMISSION, READ_KEYS_PERMISSION } from "../src/lib/contract";
-import { VERIFY_ANY_API_KEYS } from "./permissions";
-import { hashSecret, newApiKeySecret } from "./secrets";
+} from "./management";
+import { recordTraffic, trafficReplayer, TRAFFIC_TAGS } from "../keys/traffic";
+import { READ_ANALYTICS_PERMISSION, READ_APIS_PERMISSION, READ_KEYS_PERMISSION } from "../../src/lib/contract";
+import { VERIFY_ANY_API_KEYS } from "../auth/permissions";
+import { hashSecret, newApiKeySecret } from "../keys/secrets";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,13 +1,13 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import type { ApiEnv } from "../api-env";
-import { authenticateRootKey, type AuthDependencies } from "../auth";
-import { ChangeRefused, insertKey, requireRoles } from "../db/key-changes";
-import { keySpaceDefaults, type NewKey } from "../db/management";
-import { anyKeyRule, isAllowed, keySpaceRule } from "../permissions";
-import { createdSecret } from "../secrets";
-import { applyChange, dataAnswer, InvalidInputRefused } from "./change";
-import { readValidBody, type BodySpec } from "./json-body";
+import type { ApiEnv } from "../../http/api-env";
+import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
+import { ChangeRefused, insertKey, requireRoles } from "../../db/key-changes";
+import { keySpaceDefaults, type NewKey } from "../../db/management";
+import { anyKeyRule, isAllowed, keySpaceRule } from "../../auth/permissions";
+import { createdSecret } from "../../keys/secrets";
+import { applyChange, dataAnswer, InvalidInputRefused } from "../change";
+import { readValidBody, type BodySpec } from "../../http/json-body";
 import {
   apiIdField,
   creditsValueField,
