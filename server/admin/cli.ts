@@ -20,39 +20,20 @@ import {
   UsageError,
 } from "./values";
 import { seedKeys } from "./seed-keys";
+import { changeRootKey, createRootKey, listRootKeys, type RootKeyChange } from "../db/root-keys";
+import { createApi, findApi, keySpaceDefaults, listApis, updateApi, type ApiSettings } from "../db/apis";
+import { createIdentity, deleteIdentity, listIdentities } from "../db/identities";
+import { createRole, grantRole, listRoles } from "../db/rbac";
 import {
-  changeRootKey,
-  createApi,
-  createIdentity,
-  createRole,
-  createRootKey,
   createWorkspace,
-  deleteIdentity,
-  findApi,
   findWorkspace,
-  grantRole,
-  keyInserter,
-  keySpaceDefaults,
-  listApis,
-  listIdentities,
-  listRoles,
-  listRootKeys,
   setAnalyticsQueriesPerHour,
   setAnalyticsRetentionDays,
-  updateApi,
-  type ApiSettings,
-  type RootKeyChange,
   type WorkspaceRow,
-} from "../db/management";
-import {
-  ChangeRefused,
-  deleteKey,
-  findLiveKey,
-  rerollKey,
-  updateKey,
-  type ChangedKey,
-  type KeyUpdate,
-} from "../db/key-changes";
+} from "../db/workspaces";
+import { keyInserter } from "../db/keys";
+import { ChangeRefused } from "../http/api-refusal";
+import { deleteKey, findLiveKey, rerollKey, updateKey, type ChangedKey, type KeyUpdate } from "../db/keys";
 import { createKeyStore } from "../db/key-store";
 import { openDatabase } from "../db/open";
 import { recordTraffic } from "../keys/traffic";

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { keyInserter } from "../db/management";
+import { keyInserter } from "../db/keys";
 import { generatedKeyName } from "../keys/key-names";
 import { newApiKeySecret } from "../keys/secrets";
 

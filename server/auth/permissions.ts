@@ -1,5 +1,5 @@
 import { READ_ANALYTICS_PERMISSION } from "../../src/lib/contract";
-import { parsePermissionList } from "../db/management";
+import { parsePermissionList } from "../db/rbac";
 
 /** What a root key may do with the keys of an API: `api.*.<action>` for every API, `api.<apiId>.<action>` for one. */
 export type ApiAction =

@@ -1,15 +1,11 @@
 import type { Database } from "better-sqlite3";
 import { createKeyStore } from "./key-store";
-import {
-  createApi,
-  createIdentity,
-  createRole,
-  createRootKey,
-  createWorkspace,
-  keyInserter,
-  type NewIdentity,
-  type NewKey,
-} from "./management";
+import { createApi } from "./apis";
+import { createIdentity, type NewIdentity } from "./identities";
+import { createRole } from "./rbac";
+import { createRootKey } from "./root-keys";
+import { createWorkspace } from "./workspaces";
+import { keyInserter, type NewKey } from "./keys";
 import { recordTraffic, trafficReplayer, TRAFFIC_TAGS } from "../keys/traffic";
 import { READ_ANALYTICS_PERMISSION, READ_APIS_PERMISSION, READ_KEYS_PERMISSION } from "../../src/lib/contract";
 import { VERIFY_ANY_API_KEYS } from "../auth/permissions";

@@ -3,7 +3,8 @@ import type { Database } from "better-sqlite3";
 import { missingPermissionsDetail } from "../../src/lib/contract";
 import type { ApiEnv } from "../http/api-env";
 import type { KeyStore } from "../db/key-store";
-import { ChangeRefused, findLiveKey, type ChangedKey } from "../db/key-changes";
+import { ChangeRefused } from "../http/api-refusal";
+import { findLiveKey, type ChangedKey } from "../db/keys";
 import { errorResponse, okJson } from "../http/errors";
 import { isAllowed, missingFor, type PermissionRule } from "../auth/permissions";
 

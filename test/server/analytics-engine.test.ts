@@ -19,7 +19,8 @@ import {
 } from "../../server/analytics/engine";
 import { createApp } from "../../server/app";
 import { createKeyStore } from "../../server/db/key-store";
-import { createRootKey, createWorkspace } from "../../server/db/management";
+import { createRootKey } from "../../server/db/root-keys";
+import { createWorkspace } from "../../server/db/workspaces";
 import { hashSecret, secretStart } from "../../server/keys/secrets";
 import { openDatabase } from "../../server/db/open";
 import { createRateLimiter, type RateLimit } from "../../server/auth/rate-limit";

@@ -10,7 +10,7 @@ import {
 import type { ApiEnv } from "../../http/api-env";
 import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
 import { errorResponse, okJson, type ServerErrorCode } from "../../http/errors";
-import { analyticsSettings } from "../../db/management";
+import { analyticsSettings } from "../../db/workspaces";
 import { analyticsApis } from "../../auth/permissions";
 import type { RateLimit } from "../../auth/rate-limit";
 import { readJsonBody } from "../../http/request-body";

@@ -3,18 +3,16 @@ import type { Database } from "better-sqlite3";
 import * as v from "valibot";
 import type { ApiEnv } from "../../http/api-env";
 import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
+import { ChangeRefused } from "../../http/api-refusal";
 import {
-  ChangeRefused,
   ensurePermissions,
   findPermissions,
   permissionRows,
   requireRoles,
-  setKeyPermissions,
-  setKeyRoles,
-  type ChangedKey,
   type PermissionRow,
   type RoleRow,
-} from "../../db/key-changes";
+} from "../../db/rbac";
+import { setKeyPermissions, setKeyRoles, type ChangedKey } from "../../db/keys";
 import { permissionsFor, resources, type PermissionRule } from "../../auth/permissions";
 import { applyChange, dataAnswer, requireLiveKey, requirePermissions } from "../change";
 import { readValidBody, type BodySpec } from "../../http/json-body";

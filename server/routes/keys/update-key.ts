@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import * as v from "valibot";
 import type { ApiEnv } from "../../http/api-env";
 import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
-import { updateKey, type KeyUpdate } from "../../db/key-changes";
+import { updateKey, type KeyUpdate } from "../../db/keys";
 import { keyRule } from "../../auth/permissions";
 import { applyChange, dataAnswer, InvalidInputRefused, requireLiveKey, requirePermissions } from "../change";
 import { readValidBody, type BodySpec } from "../../http/json-body";

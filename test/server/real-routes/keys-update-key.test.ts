@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { NewKey } from "../../../server/db/management";
-import { createRole } from "../../../server/db/management";
+import type { NewKey } from "../../../server/db/keys";
+import { createRole } from "../../../server/db/rbac";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { dataOf, errorOf, realHarness, type RealHarness } from "./real-harness";
 

@@ -1,12 +1,8 @@
 import * as v from "valibot";
-import {
-  createApi,
-  createRootKey,
-  createWorkspace,
-  keyInserter,
-  type ApiSettings,
-  type NewKey,
-} from "../../../server/db/management";
+import { createApi, type ApiSettings } from "../../../server/db/apis";
+import { createRootKey } from "../../../server/db/root-keys";
+import { createWorkspace } from "../../../server/db/workspaces";
+import { keyInserter, type NewKey } from "../../../server/db/keys";
 import { newId } from "../../../server/db/ids";
 import { newApiKeySecret } from "../../../server/keys/secrets";
 import { callApi, type ApiAnswer } from "../http";

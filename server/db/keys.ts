@@ -1,41 +1,36 @@
 import type { Database } from "better-sqlite3";
-import type { ServerErrorCode } from "../http/errors";
+import { ChangeRefused } from "../http/api-refusal";
 import { newId } from "./ids";
-import {
-  addPermissions,
-  ensureIdentity,
-  keyInserter,
-  parsePermissionList,
-  type NewKey,
-  type NewKeyRateLimit,
-} from "./management";
+import { ensureIdentity } from "./identities";
+import { addPermissions, ensurePermissions, parsePermissionList, requireRoles } from "./rbac";
+import type { NewRateLimit } from "./rate-limits";
+import { hashSecret, secretStart } from "../keys/secrets";
 
 /**
- * The writes of the key-changing operations (keys.createKey, updateKey, updateCredits, rerollKey, deleteKey, the
- * permission and role operations, apis.createApi and deleteApi). Each runs inside the caller's transaction
- * (KeyStore.change): a refusal found half-way is thrown as a ChangeRefused, which undoes every write before it.
+ * Keys: inserting them (the admin CLI, the demo data and keys.createKey), and the writes of the key-changing
+ * operations (keys.updateKey, updateCredits, rerollKey, deleteKey, the permission and role operations). Each runs
+ * inside the caller's transaction (KeyStore.change): a refusal found half-way is thrown, which undoes every write
+ * before it.
  */
 
-/** A change the request may not make, as the error envelope to answer; thrown so the transaction keeps nothing. */
-export class ChangeRefused extends Error {
-  constructor(
-    readonly code: ServerErrorCode,
-    readonly detail: string,
-  ) {
-    super(detail);
-  }
-}
-
-export interface PermissionRow {
-  id: string;
+export interface NewKey {
+  workspaceId: string;
+  apiId: string;
   name: string;
-  slug: string;
-}
-
-export interface RoleRow {
-  id: string;
-  name: string;
-  permissions: PermissionRow[];
+  secret: string;
+  enabled: boolean;
+  createdAt: number;
+  expires?: number;
+  meta?: Record<string, unknown>;
+  /** Puts the key in this identity of the workspace, created when it does not exist yet. */
+  externalId?: string;
+  /** Remaining credits; unlimited when left out. */
+  credits?: number;
+  refill?: { interval: "daily" | "monthly"; amount: number; refillDay?: number };
+  permissions?: readonly string[];
+  roles?: readonly string[];
+  ratelimits?: readonly NewRateLimit[];
+  lastUsedAt?: number;
 }
 
 /** The key as the change operations need it: its API and its own (direct) permissions and roles. */
@@ -104,52 +99,51 @@ export function findLiveKey(db: Database, workspaceId: string, keyId: string): C
   };
 }
 
-/** The workspace's permissions with these slugs (or ids), in the order asked; the ones it lacks are left out. */
-export function findPermissions(db: Database, workspaceId: string, slugsOrIds: readonly string[]): PermissionRow[] {
-  const find = db.prepare<[string, string, string], PermissionRow>(
-    "SELECT id, name, slug FROM permissions WHERE workspace_id = ? AND (slug = ? OR id = ?)",
+/** One prepared insert for many keys; the caller decides the transaction. Returns the new key's id. */
+export function keyInserter(db: Database): (key: NewKey) => string {
+  const insert = db.prepare(
+    `INSERT INTO keys (id, workspace_id, api_id, name, start, hash, enabled, created_at, expires, meta, external_id,
+                       credits_remaining, refill_interval, refill_amount, refill_day, permissions, roles, last_used_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const found: PermissionRow[] = [];
-  for (const wanted of slugsOrIds) {
-    const row = find.get(workspaceId, wanted, wanted);
-    if (row !== undefined && !found.some((known) => known.id === row.id)) found.push(row);
-  }
-  return found;
-}
-
-/** Creates the permissions the workspace lacks among `slugs` (a permission's name is its slug) and returns them all. */
-export function ensurePermissions(
-  db: Database,
-  workspaceId: string,
-  slugs: readonly string[],
-  createdAt: number,
-): PermissionRow[] {
-  addPermissions(db, workspaceId, slugs, createdAt);
-  return findPermissions(db, workspaceId, slugs);
-}
-
-/** The workspace's permissions with these slugs, in their order; a slug the workspace lacks is left out. */
-export function permissionRows(db: Database, workspaceId: string, slugs: readonly string[]): PermissionRow[] {
-  return findPermissions(db, workspaceId, slugs).filter((row) => slugs.includes(row.slug));
-}
-
-/** The roles of the workspace with these names, each with its permissions; a ChangeRefused (404) for the first missing. */
-export function requireRoles(db: Database, workspaceId: string, names: readonly string[]): RoleRow[] {
-  const find = db.prepare<[string, string, string], { id: string; name: string; permissions: string }>(
-    "SELECT id, name, permissions FROM roles WHERE workspace_id = ? AND (name = ? OR id = ?)",
+  const insertRateLimit = db.prepare(
+    `INSERT INTO key_ratelimits (id, key_id, name, "limit", duration_ms, auto_apply) VALUES (?, ?, ?, ?, ?, ?)`,
   );
-  const roles: RoleRow[] = [];
-  for (const name of names) {
-    const row = find.get(workspaceId, name, name);
-    if (row === undefined) throw new ChangeRefused("err:svc:data:role_not_found", `Role '${name}' was not found.`);
-    if (roles.some((role) => role.id === row.id)) continue;
-    roles.push({
-      id: row.id,
-      name: row.name,
-      permissions: permissionRows(db, workspaceId, parsePermissionList(row.permissions)),
-    });
-  }
-  return roles;
+  // A role a key names exists in the workspace, as on the real service; a new one carries no permissions yet.
+  const insertRole = db.prepare(
+    "INSERT INTO roles (id, workspace_id, name, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+  );
+  return (key) => {
+    const id = newId("key");
+    if (key.externalId !== undefined) ensureIdentity(db, key.workspaceId, key.externalId, key.createdAt);
+    // So is every permission it names (permissions.listPermissions lists them).
+    addPermissions(db, key.workspaceId, key.permissions ?? [], key.createdAt);
+    for (const role of key.roles ?? []) insertRole.run(newId("role"), key.workspaceId, role, key.createdAt);
+    insert.run(
+      id,
+      key.workspaceId,
+      key.apiId,
+      key.name,
+      secretStart(key.secret),
+      hashSecret(key.secret),
+      key.enabled ? 1 : 0,
+      key.createdAt,
+      key.expires ?? null,
+      key.meta === undefined ? null : JSON.stringify(key.meta),
+      key.externalId ?? null,
+      key.credits ?? null,
+      key.refill?.interval ?? null,
+      key.refill?.amount ?? null,
+      key.refill?.interval === "monthly" ? (key.refill.refillDay ?? 1) : null,
+      JSON.stringify(key.permissions ?? []),
+      JSON.stringify(key.roles ?? []),
+      key.lastUsedAt ?? null,
+    );
+    for (const limit of key.ratelimits ?? []) {
+      insertRateLimit.run(newId("rl"), id, limit.name, limit.limit, limit.durationMs, limit.autoApply ? 1 : 0);
+    }
+    return id;
+  };
 }
 
 /** Inserts a key (its identity, rate limits, and the permissions it names but the workspace lacks); returns its id. */
@@ -168,7 +162,7 @@ export interface KeyUpdate {
     remaining?: number | null;
     refill?: { interval: "daily" | "monthly"; amount: number; refillDay?: number } | null;
   } | null;
-  ratelimits?: readonly NewKeyRateLimit[];
+  ratelimits?: readonly NewRateLimit[];
   roles?: readonly string[];
   permissions?: readonly string[];
 }
@@ -217,7 +211,7 @@ export function updateKey(db: Database, key: ChangedKey, update: KeyUpdate, now:
 }
 
 /** Replaces the key's rate limits by name: one kept keeps its id (and so its counter), one left out is deleted. */
-function setRateLimits(db: Database, keyId: string, limits: readonly NewKeyRateLimit[]): void {
+function setRateLimits(db: Database, keyId: string, limits: readonly NewRateLimit[]): void {
   const wanted = new Map(limits.map((limit) => [limit.name, limit]));
   const existing = db
     .prepare<[string], { id: string; name: string }>("SELECT id, name FROM key_ratelimits WHERE key_id = ?")
@@ -346,10 +340,4 @@ export function setKeyRoles(db: Database, keyId: string, names: readonly string[
     now,
     keyId,
   );
-}
-
-/** apis.deleteApi: the API and its keys are deleted (soft: kept, found by nothing). */
-export function deleteApi(db: Database, apiId: string, now: number): void {
-  db.prepare("UPDATE apis SET deleted_at = ? WHERE id = ?").run(now, apiId);
-  db.prepare("UPDATE keys SET deleted_at = coalesce(deleted_at, ?) WHERE api_id = ?").run(now, apiId);
 }
