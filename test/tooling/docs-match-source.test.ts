@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { describe, expect, test } from "vitest";
-import { ADMIN_COMMANDS, ADMIN_OPTIONS, runAdmin } from "../../server/admin/cli";
+import { ADMIN_COMMANDS, runAdmin } from "../../server/admin/cli";
+import { ADMIN_OPTIONS } from "../../server/admin/command";
 import {
   CLICKHOUSE_MACROS,
   DOCUMENTED_FUNCTIONS,
