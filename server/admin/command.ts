@@ -3,7 +3,7 @@ import type { Database } from "better-sqlite3";
 import { findApi } from "../db/apis";
 import { findLiveKey, type ChangedKey } from "../db/keys";
 import type { WorkspaceRow } from "../db/workspaces";
-import { ChangeRefused } from "../http/api-refusal";
+import { ApiRefusal } from "../http/api-refusal";
 import { UsageError } from "./values";
 
 /** What every admin command is, and what several share: the flags, the output table, the workspace's API and key. */
@@ -102,7 +102,7 @@ export function changeKey<T>(db: Database, workspace: WorkspaceRow, keyId: strin
       })
       .immediate();
   } catch (error) {
-    if (error instanceof ChangeRefused) throw new CommandError(error.detail);
+    if (error instanceof ApiRefusal) throw new CommandError(error.detail);
     throw error;
   }
 }

@@ -1,4 +1,5 @@
-import { READ_ANALYTICS_PERMISSION } from "../../src/lib/contract";
+import { missingPermissionsDetail, READ_ANALYTICS_PERMISSION } from "../../src/lib/contract";
+import { ApiRefusal } from "../http/api-refusal";
 import { parsePermissionList } from "../db/rbac";
 
 /** What a root key may do with the keys of an API: `api.*.<action>` for every API, `api.<apiId>.<action>` for one. */
@@ -170,6 +171,11 @@ export function permissionsFor(action: ApiAction, apiId?: string): string[] {
   return apiId === undefined ? [`api.*.${action}`] : [`api.*.${action}`, `api.${apiId}.${action}`];
 }
 
+/** `action` on an API (on every API when no id is given): `api.*.<action>` or `api.<apiId>.<action>`. */
+export function apiRule(action: ApiAction, apiId?: string): PermissionRule {
+  return { oneOfEach: [permissionsFor(action, apiId)] };
+}
+
 /**
  * Which APIs' verifications a root key may query (`analytics.getVerifications`), as the real service's handler reads
  * it: every API's with `api.*.read_analytics` ("all"); else those named by `api.<apiId>.read_analytics`, whether or
@@ -201,4 +207,13 @@ export function keySpaceRule(action: ApiAction, workspaceId: string, apiId: stri
 /** `action` on every key of an API (encrypt_key, decrypt_key): the legacy tuples, or `keyspaces/<apiId>/keys/*#<action>`. */
 export function anyKeyRule(action: ApiAction, workspaceId: string, apiId: string): PermissionRule {
   return { oneOfEach: [permissionsFor(action, apiId)], resource: [resources.anyKeyOf(workspaceId, apiId, action)] };
+}
+
+/** A 403 unless the root key's permissions allow `rule`; the detail names what would (the real service's words). */
+export function requirePermission(storedPermissions: string, rule: PermissionRule): void {
+  if (!isAllowed(storedPermissions, rule)) {
+    throw new ApiRefusal("err:svc:authorization:insufficient_permissions", {
+      detail: missingPermissionsDetail(missingFor(storedPermissions, rule)),
+    });
+  }
 }

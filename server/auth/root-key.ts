@@ -1,10 +1,9 @@
-import type { Context } from "hono";
-import type { ApiEnv } from "../http/api-env";
+import { createMiddleware } from "hono/factory";
 import type { KeyStore, RootKeyRecord } from "../db/key-store";
-import type { KeyRateLimiter } from "../keys/key-rate-limiter";
-import { errorResponse } from "../http/errors";
-import type { RateLimiter } from "./rate-limit";
+import type { ApiEnv, OperationEnv } from "../http/api-env";
+import { ApiRefusal } from "../http/api-refusal";
 import { hashSecret } from "../keys/secrets";
+import type { RateLimiter } from "./rate-limit";
 
 export type Credential = { kind: "missing" } | { kind: "malformed" } | { kind: "token"; token: string };
 
@@ -18,48 +17,50 @@ export function parseAuthorization(header: string | undefined): Credential {
   return match?.[1] === undefined ? { kind: "malformed" } : { kind: "token", token: match[1] };
 }
 
-export interface AuthDependencies {
-  store: KeyStore;
-  /** The root keys' own rate limits. */
-  rateLimiter: RateLimiter;
-  /** The verified keys' rate limits; a fresh one per app when not given. */
-  keyRateLimiter?: KeyRateLimiter;
-  /** Recorded as each verification's `region` (default {@link DEFAULT_REGION}). */
-  region?: string;
-  /** When a verification happens (default the wall clock): tests move it, as the real service's route tests move theirs. */
-  clock?: () => number;
+/**
+ * A request without an Authorization header is the seed's 401 before anything else is looked at; the real service
+ * finds a missing header when it validates the request too, before the body's fields (its answer is a 400).
+ */
+export const requireAuthorizationHeader = createMiddleware<ApiEnv>(async (c, next) => {
+  if (c.req.header("authorization") === undefined) throw new ApiRefusal("err:svc:authentication:missing");
+  await next();
+});
+
+function malformed(): ApiRefusal {
+  return new ApiRefusal("err:svc:authentication:malformed", {
+    errors: [
+      {
+        location: "header.Authorization",
+        message: "The header is not the word Bearer, one space, then the key",
+        fix: "Send the header as Authorization: Bearer <ROOT_KEY>.",
+      },
+    ],
+  });
 }
 
-export const DEFAULT_REGION = "local";
-
 /**
- * The checks every operation starts with, in the contract's order: header, key lookup, disabled, rate limit.
- * Returns the root key, or the error response to send.
+ * Who the root key is, once per request, in hono/bearer-auth's shape: the header, the key's lookup, whether it is
+ * disabled, its rate limit, in the contract's order; the handler reads the root key from `c.var.rootKey`. It runs
+ * after the body is validated, as the real service authenticates only a request that passed validation.
  */
-export function authenticateRootKey(c: Context<ApiEnv>, deps: AuthDependencies): RootKeyRecord | Response {
-  const credential = parseAuthorization(c.req.header("authorization"));
-  if (credential.kind === "missing") return errorResponse(c, "err:svc:authentication:missing");
-  if (credential.kind === "malformed") {
-    return errorResponse(c, "err:svc:authentication:malformed", {
-      errors: [
-        {
-          location: "header.Authorization",
-          message: "The header is not the word Bearer, one space, then the key",
-          fix: "Send the header as Authorization: Bearer <ROOT_KEY>.",
-        },
-      ],
-    });
-  }
+export function rootKeyAuth(deps: { store: KeyStore; rateLimiter: RateLimiter }) {
+  return createMiddleware<OperationEnv>(async (c, next) => {
+    c.set("rootKey", authenticate(parseAuthorization(c.req.header("authorization")), deps));
+    await next();
+  });
+}
 
+function authenticate(credential: Credential, deps: { store: KeyStore; rateLimiter: RateLimiter }): RootKeyRecord {
+  if (credential.kind === "missing") throw new ApiRefusal("err:svc:authentication:missing");
+  if (credential.kind === "malformed") throw malformed();
   // Unknown and revoked keys get the same answer: nothing tells a caller which one it holds.
   const rootKey = deps.store.findRootKey(hashSecret(credential.token));
-  if (rootKey === undefined) return errorResponse(c, "err:svc:authentication:key_not_found");
-  if (!rootKey.enabled) return errorResponse(c, "err:svc:authorization:key_disabled");
-
+  if (rootKey === undefined) throw new ApiRefusal("err:svc:authentication:key_not_found");
+  if (!rootKey.enabled) throw new ApiRefusal("err:svc:authorization:key_disabled");
   if (rootKey.ratelimit !== null) {
     const retryAfterSeconds = deps.rateLimiter.take(rootKey.id, rootKey.ratelimit);
     if (retryAfterSeconds !== undefined) {
-      return errorResponse(c, "err:user:too_many_requests:rate_limited", {
+      throw new ApiRefusal("err:user:too_many_requests:rate_limited", {
         headers: { "retry-after": String(retryAfterSeconds) },
       });
     }

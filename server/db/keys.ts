@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { ChangeRefused } from "../http/api-refusal";
+import { ApiRefusal } from "../http/api-refusal";
 import { newId } from "./ids";
 import { ensureIdentity } from "./identities";
 import { addPermissions, ensurePermissions, parsePermissionList, requireRoles } from "./rbac";
@@ -97,6 +97,18 @@ export function findLiveKey(db: Database, workspaceId: string, keyId: string): C
     permissions: parsePermissionList(row.permissions),
     roles: parsePermissionList(row.roles),
   };
+}
+
+/** The real service's words for an unknown key in rerollKey and the permission and role operations (else the kind's). */
+export const SPECIFIED_KEY_NOT_FOUND = "The specified key was not found.";
+
+/** The live key of the workspace, or the 404 of a key it does not have (deleted or never made), in the route's words. */
+export function requireLiveKey(db: Database, workspaceId: string, keyId: string, notFoundDetail?: string): ChangedKey {
+  const key = findLiveKey(db, workspaceId, keyId);
+  if (key === undefined) {
+    throw new ApiRefusal("err:svc:data:key_not_found", notFoundDetail === undefined ? {} : { detail: notFoundDetail });
+  }
+  return key;
 }
 
 /** One prepared insert for many keys; the caller decides the transaction. Returns the new key's id. */
@@ -265,7 +277,7 @@ export function creditsOf(
       "SELECT credits_remaining, refill_interval, refill_amount, refill_day FROM keys WHERE id = ?",
     )
     .get(keyId);
-  if (row === undefined) throw new ChangeRefused("err:svc:data:key_not_found", "We could not find the requested key.");
+  if (row === undefined) throw new ApiRefusal("err:svc:data:key_not_found");
   return {
     creditsRemaining: row.credits_remaining,
     refillInterval: row.refill_interval,

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { ChangeRefused } from "../http/api-refusal";
+import { ApiRefusal } from "../http/api-refusal";
 import { ConflictError } from "./conflict-error";
 import { newId } from "./ids";
 
@@ -127,7 +127,7 @@ export function permissionRows(db: Database, workspaceId: string, slugs: readonl
   return findPermissions(db, workspaceId, slugs).filter((row) => slugs.includes(row.slug));
 }
 
-/** The roles of the workspace with these names, each with its permissions; a ChangeRefused (404) for the first missing. */
+/** The roles of the workspace with these names, each with its permissions; an ApiRefusal (404) for the first missing. */
 export function requireRoles(db: Database, workspaceId: string, names: readonly string[]): RoleRow[] {
   const find = db.prepare<[string, string, string], { id: string; name: string; permissions: string }>(
     "SELECT id, name, permissions FROM roles WHERE workspace_id = ? AND (name = ? OR id = ?)",
@@ -135,7 +135,8 @@ export function requireRoles(db: Database, workspaceId: string, names: readonly 
   const roles: RoleRow[] = [];
   for (const name of names) {
     const row = find.get(workspaceId, name, name);
-    if (row === undefined) throw new ChangeRefused("err:svc:data:role_not_found", `Role '${name}' was not found.`);
+    if (row === undefined)
+      throw new ApiRefusal("err:svc:data:role_not_found", { detail: `Role '${name}' was not found.` });
     if (roles.some((role) => role.id === row.id)) continue;
     roles.push({
       id: row.id,

@@ -1,6 +1,5 @@
-import type { Context } from "hono";
 import { ERROR_KINDS, errorTypeUrl, type ErrorBody, type ErrorDetailEntry } from "../../src/lib/contract";
-import type { ApiEnv } from "./api-env";
+import { JSON_HEADERS } from "./answers";
 
 /** Kinds only this server produces, beside the contract's: failures of its own routing and proxy. */
 export const LOCAL_ERROR_KINDS = {
@@ -32,32 +31,6 @@ export const SERVER_ERROR_CODES = Object.keys(SERVER_ERROR_KINDS).filter(isServe
 
 export function isServerErrorCode(code: string): code is ServerErrorCode {
   return Object.hasOwn(SERVER_ERROR_KINDS, code);
-}
-
-/**
- * An unexpected failure (a 500) that the real service answers in words of its own, such as "We could not load the
- * requested key." when its database fails: the envelope says `detail`, the server's log reports the `cause` (the error itself).
- */
-export class FailedWith extends Error {
-  constructor(
-    readonly detail: string,
-    cause: unknown,
-  ) {
-    super(detail, { cause });
-  }
-}
-
-export const JSON_HEADERS = {
-  "content-type": "application/json",
-  "cache-control": "no-store",
-} as const;
-
-/**
- * A 200 answer of JSON text. A Response of its own rather than `c.body(json, 200, JSON_HEADERS)`: Hono turns two or
- * more headers into a Headers object, which @hono/node-server then turns back into the plain object it writes.
- */
-export function okJson(json: string): Response {
-  return new Response(json, { status: 200, headers: JSON_HEADERS });
 }
 
 export interface ErrorExtras {
@@ -112,9 +85,8 @@ function headersFor(code: ServerErrorCode): Record<string, string> {
   return code === "err:user:too_many_requests:rate_limited" ? PROBLEM_JSON_HEADERS : JSON_HEADERS;
 }
 
-export function errorResponse(c: Context<ApiEnv>, code: ServerErrorCode, extras: ErrorExtras = {}): Response {
-  const json = errorEnvelopeJson(c.get("requestId"), c.get("docsUrl"), code, extras);
-  const status = SERVER_ERROR_KINDS[code].status;
+/** The headers of an error envelope: JSON, never cached, and what the case adds (Retry-After, Allow, …). */
+export function errorHeaders(code: ServerErrorCode, extra: Record<string, string> | undefined): Record<string, string> {
   const headers = headersFor(code);
-  return c.body(json, status, extras.headers === undefined ? headers : { ...headers, ...extras.headers });
+  return extra === undefined ? headers : { ...headers, ...extra };
 }

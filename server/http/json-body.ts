@@ -1,9 +1,10 @@
-import type { Context } from "hono";
+import { vValidator } from "@hono/valibot-validator";
+import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import { MAX_BODY_BYTES, type ErrorDetailEntry } from "../../src/lib/contract";
 import type { ApiEnv } from "./api-env";
-import { errorResponse } from "./errors";
-import { readJsonBody } from "./request-body";
+import { ApiRefusal } from "./api-refusal";
+import { BODY_CUT_OFF, readBodyText } from "./request-body";
 
 /** An operation's body: its schema (a strict object), what to do about each field, and a body that works. */
 export interface BodySpec<TSchema extends v.GenericSchema> {
@@ -12,8 +13,6 @@ export interface BodySpec<TSchema extends v.GenericSchema> {
   /** A valid body, shown in the fix for a body that is not an object or not JSON. */
   example: string;
 }
-
-export type BodyResult<T> = { ok: true; value: T } | { ok: false; response: Response };
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[], spec: BodySpec<v.GenericSchema>): ErrorDetailEntry[] {
   const fieldNames = Object.keys(spec.fixes).join(", ");
@@ -49,45 +48,71 @@ function withoutQuotedInput(message: string): string {
   return quote === -1 ? message : `${message.slice(0, quote)} (the body is not valid JSON)`;
 }
 
+function notJson(spec: BodySpec<v.GenericSchema>, message: string): ApiRefusal {
+  return new ApiRefusal("err:svc:application:invalid_input", {
+    detail: "The request body is not valid JSON",
+    errors: [{ location: "body", message, fix: `Send a JSON object such as ${spec.example}.` }],
+  });
+}
+
+// Hono's own test of a JSON label (hono/validator), which decides whether its json validator reads a body at all.
+const JSON_LABEL = /^application\/([\w.-]+\+)?json$/i;
+
+function isJsonLabelled(contentType: string | undefined): boolean {
+  return contentType !== undefined && JSON_LABEL.test(contentType.split(";")[0]?.trim() ?? "");
+}
+
 /**
- * Reads and validates an operation's JSON body. Every failure is the contract's envelope: 413 for a body over
- * 1 MiB, 400 `invalid_input` with one `errors[]` entry per problem otherwise.
+ * Reads the body, at most 1 MiB (else 413), as JSON (else 400 with JSON.parse's reason, never the body), whatever
+ * its Content-Type, as the real service does; an empty body is `{}`. The validator after it reads the body with
+ * c.req.json(), which Hono answers from the text kept here when it is labelled JSON; any other body (another label,
+ * none, empty, or streamed without a length) is handed on as the JSON it was read as.
  */
-export async function readValidBody<TSchema extends v.GenericSchema>(
-  c: Context<ApiEnv>,
-  spec: BodySpec<TSchema>,
-): Promise<BodyResult<v.InferOutput<TSchema>>> {
-  const body = await readJsonBody(c.req.raw, MAX_BODY_BYTES);
-  if (body.kind === "too_large") {
-    return {
-      ok: false,
-      response: errorResponse(c, "err:user:bad_request:request_body_too_large", { headers: { connection: "close" } }),
-    };
-  }
-  if (body.kind === "invalid_json") {
-    return {
-      ok: false,
-      response: errorResponse(c, "err:svc:application:invalid_input", {
-        detail: "The request body is not valid JSON",
-        errors: [
-          {
-            location: "body",
-            message: withoutQuotedInput(body.message),
-            fix: `Send a JSON object such as ${spec.example}.`,
-          },
-        ],
-      }),
-    };
-  }
-  // valibot accepts an array as an object; the body must be a plain one.
-  const result = v.safeParse(spec.schema, Array.isArray(body.value) ? null : body.value, { abortPipeEarly: true });
-  if (result.success) return { ok: true, value: result.output };
-  return {
-    ok: false,
-    // The real service's words for a body its schema refuses (its route tests check them).
-    response: errorResponse(c, "err:svc:application:invalid_input", {
-      detail: `POST request body for '${new URL(c.req.url).pathname}' failed to validate schema`,
-      errors: describeIssues(result.issues, spec),
-    }),
+function readBody(spec: BodySpec<v.GenericSchema>): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const body = await readBodyText(c, MAX_BODY_BYTES);
+    if (body.kind === "too_large") {
+      throw new ApiRefusal("err:user:bad_request:request_body_too_large", { headers: { connection: "close" } });
+    }
+    if (body.kind === "cut_off") throw notJson(spec, BODY_CUT_OFF);
+    const blank = body.text.trim() === "";
+    try {
+      if (!blank) JSON.parse(body.text);
+    } catch (error) {
+      throw notJson(spec, withoutQuotedInput(error instanceof Error ? error.message : String(error)));
+    }
+    if (blank || !body.kept || !isJsonLabelled(c.req.header("content-type"))) {
+      const headers = new Headers(c.req.raw.headers);
+      headers.set("content-type", "application/json");
+      c.req.raw = new Request(c.req.url, { method: c.req.method, headers, body: blank ? "{}" : body.text });
+      c.req.bodyCache = {};
+    }
+    await next();
   };
+}
+
+// valibot takes an array for an object (a strict one with no required field takes `[]`): the body must be a plain one.
+const JSON_OBJECT = v.custom<unknown>(
+  (input) => typeof input === "object" && input !== null && !Array.isArray(input),
+  "The body must be a JSON object",
+);
+
+/**
+ * An operation's body, declared: read as readBody says, then validated by @hono/valibot-validator against the
+ * spec's schema (each field's first problem), into c.req.valid("json"). A body the schema refuses is the real
+ * service's 400, with one errors[] entry per problem and the spec's fix for each field.
+ */
+export function jsonBody<TSchema extends v.GenericSchema>(spec: BodySpec<TSchema>) {
+  const schema = v.config(v.pipe(JSON_OBJECT, spec.schema), { abortPipeEarly: true });
+  return [
+    readBody(spec),
+    vValidator("json", schema, (result, c: Context<ApiEnv>) => {
+      if (result.success) return;
+      // The real service's words for a body its schema refuses (its route tests check them).
+      throw new ApiRefusal("err:svc:application:invalid_input", {
+        detail: `POST request body for '${c.req.path}' failed to validate schema`,
+        errors: describeIssues(result.issues, spec),
+      });
+    }),
+  ] as const;
 }

@@ -3,8 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Context } from "hono";
 import { MAX_BODY_BYTES } from "../../src/lib/contract";
 import type { ApiEnv } from "./api-env";
-import { errorResponse } from "./errors";
-import { newId } from "../db/ids";
+import { ApiRefusal } from "./api-refusal";
 import { BODY_CUT_OFF, readBodyBytes } from "./request-body";
 
 /** Request headers the upstream needs; nothing else of the browser's (cookies above all) is passed on. */
@@ -130,22 +129,19 @@ export function proxyHandler(upstream: URL, timeoutMs = UPSTREAM_TIMEOUT_MS) {
     const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
     const body = hasBody ? await readBodyBytes(c.req.raw, MAX_BODY_BYTES) : undefined;
     if (hasBody && body === undefined) {
-      c.set("requestId", newId("req"));
-      return errorResponse(c, "err:user:bad_request:request_body_too_large", { headers: { connection: "close" } });
+      throw new ApiRefusal("err:user:bad_request:request_body_too_large", { headers: { connection: "close" } });
     }
     if (body === BODY_CUT_OFF) {
-      c.set("requestId", newId("req"));
-      return errorResponse(c, "err:svc:application:invalid_input", {
+      throw new ApiRefusal("err:svc:application:invalid_input", {
         errors: [{ location: "body", message: BODY_CUT_OFF }],
       });
     }
 
     const result = await forward(c, body);
     if (result.kind === "failed" || result.status < 200 || result.status > 599) {
-      c.set("requestId", newId("req"));
       const reason = result.kind === "failed" ? result.reason : `it answered with status ${result.status}`;
       // The API behind is not at fault: this proxy's --upstream is, and the operator can fix it.
-      return errorResponse(c, "err:keyscope:proxy:upstream_unreachable", {
+      throw new ApiRefusal("err:keyscope:proxy:upstream_unreachable", {
         detail:
           `This proxy could not reach its upstream API at ${upstreamAddress} (--upstream): ${reason}. ` +
           "Check that the API runs there, or restart the proxy with --upstream set to the API's address.",
@@ -154,8 +150,7 @@ export function proxyHandler(upstream: URL, timeoutMs = UPSTREAM_TIMEOUT_MS) {
     const redirectedTo = crossOriginRedirect(result, upstream);
     if (redirectedTo !== null) {
       // The browser would follow it to another origin, without the key and blocked by CORS: say where it leads.
-      c.set("requestId", newId("req"));
-      return errorResponse(c, "err:keyscope:proxy:upstream_redirect", {
+      throw new ApiRefusal("err:keyscope:proxy:upstream_redirect", {
         detail: `The upstream API at ${upstream.origin} answered ${result.status}, a redirect to ${redirectedTo}`,
         errors: [{ location: "header.location", message: redirectedTo }],
       });

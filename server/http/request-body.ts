@@ -1,5 +1,4 @@
-export type JsonBody =
-  { kind: "json"; value: unknown } | { kind: "too_large" } | { kind: "invalid_json"; message: string };
+import type { Context } from "hono";
 
 /** The client closed its connection before its whole body arrived (Node's "aborted", ECONNRESET). */
 export const BODY_CUT_OFF = "the connection closed before the whole body arrived";
@@ -10,31 +9,30 @@ function isCutOff(error: unknown): boolean {
 
 const decoder = new TextDecoder();
 
-// Hand-written rather than hono/body-limit: that middleware refuses a large body before the handler runs, but the
-// contract checks the key first (no key: 401 whatever the size), and the proxy needs the bytes themselves.
+export type BodyText =
+  | { kind: "text"; text: string; /** Read through Hono, which keeps it for c.req.json(). */ kept: boolean }
+  | { kind: "too_large" }
+  | { kind: "cut_off" };
 
-/** Reads at most `limitBytes` of the body and parses it as JSON; an empty body reads as `{}`. */
-export async function readJsonBody(request: Request, limitBytes: number): Promise<JsonBody> {
-  let text: string;
+// Hand-written rather than hono/body-limit: that middleware answers a bare 413 of its own, and the proxy needs the
+// bytes themselves.
+
+/**
+ * Reads at most `limitBytes` of a request's body as text. One whose declared length is in bounds is read through
+ * Hono (c.req.text()), which keeps the text for whatever reads the body next; the HTTP parser holds a body to its
+ * declared length (see readBoundedBytes).
+ */
+export async function readBodyText(c: Context, limitBytes: number): Promise<BodyText> {
   try {
-    // A declared length in bounds (see readBoundedBytes): text() decodes the bytes as read, where arrayBuffer() copies them.
-    const declared = request.headers.get("content-length");
-    if (declared !== null && !(Number(declared) > limitBytes)) {
-      text = await request.text();
-    } else {
-      const bytes = await readBoundedBytes(request, limitBytes);
-      if (bytes === undefined) return { kind: "too_large" };
-      text = decoder.decode(bytes);
+    const declared = c.req.header("content-length");
+    if (declared !== undefined && !(Number(declared) > limitBytes)) {
+      return { kind: "text", text: await c.req.text(), kept: true };
     }
+    const bytes = await readBoundedBytes(c.req.raw, limitBytes);
+    return bytes === undefined ? { kind: "too_large" } : { kind: "text", text: decoder.decode(bytes), kept: false };
   } catch (error) {
-    if (isCutOff(error)) return { kind: "invalid_json", message: BODY_CUT_OFF };
+    if (isCutOff(error)) return { kind: "cut_off" };
     throw error;
-  }
-  if (text.trim() === "") return { kind: "json", value: {} };
-  try {
-    return { kind: "json", value: JSON.parse(text) };
-  } catch (error) {
-    return { kind: "invalid_json", message: error instanceof Error ? error.message : String(error) };
   }
 }
 

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_REGION } from "../auth/root-key";
+import { DEFAULT_REGION } from "../http/api-env";
 import { DEFAULT_DATA_DIR, DEFAULT_DIST_DIR } from "./paths";
 
 export interface ServerConfig {

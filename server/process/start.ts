@@ -4,7 +4,7 @@ import { getRequestListener } from "@hono/node-server";
 import type { Database } from "better-sqlite3";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../analytics/engine";
 import { createApp, type AppMode } from "../app";
-import type { AuthDependencies } from "../auth/root-key";
+import type { ApiDependencies } from "../http/api-env";
 import type { ServerConfig } from "./config";
 import { createKeyStore } from "../db/key-store";
 import { openDatabase } from "../db/open";
@@ -67,7 +67,7 @@ function urlHost(host: string): string {
 export function directMode(
   db: Database,
   dataDir: string,
-  extras: Pick<AuthDependencies, "region" | "clock"> = {},
+  extras: Pick<ApiDependencies, "region" | "clock"> = {},
 ): AppMode {
   // Attached before the store prepares its statements.
   const rateLimiter = createRateLimiter(db, dataDir);

@@ -58,6 +58,38 @@ describe("the Authorization header", () => {
   });
 });
 
+describe("the order of the checks: the header's presence, the body, then the root key, as the real service", () => {
+  const invalid = { limit: "ten" };
+  const oversized = `{"pad":"${"x".repeat(2 * 1024 * 1024)}"}`;
+
+  test("no Authorization header is the seed's 401 whatever the body", async () => {
+    expectError(await callApi(server, { body: invalid }), "err:svc:authentication:missing");
+    expectError(await callApi(server, { body: oversized }), "err:svc:authentication:missing");
+  });
+
+  test.each([
+    ["a malformed header", "Bearer two words"],
+    ["an unknown root key", "Bearer ks_root_unknown"],
+  ])("%s with an invalid body is the body's 400, with a body over 1 MiB the 413", async (_case, authorization) => {
+    const envelope = expectError(
+      await callApi(server, { authorization, body: invalid }),
+      "err:svc:application:invalid_input",
+    );
+    expect(envelope.error.errors?.map((entry) => entry.location)).toEqual(["body.limit"]);
+    expectError(
+      await callApi(server, { authorization, body: oversized }),
+      "err:user:bad_request:request_body_too_large",
+    );
+  });
+
+  test("a disabled root key with an invalid body is the body's 400, with a valid one the 403", async () => {
+    const disabled = server.admin.createRootKey({ name: "disabled" });
+    server.admin.changeRootKey(disabled.id, "disable");
+    expectError(await callApi(server, { key: disabled.secret, body: invalid }), "err:svc:application:invalid_input");
+    expectError(await callApi(server, { key: disabled.secret, body: {} }), "err:svc:authorization:key_disabled");
+  });
+});
+
 describe("content types", () => {
   test.each([
     ["a form body", "application/x-www-form-urlencoded", "limit=10&cursor=x"],

@@ -1,24 +1,23 @@
-import type { Context } from "hono";
 import * as v from "valibot";
 import {
   MAX_ANALYTICS_QUERY_LENGTH,
-  MAX_BODY_BYTES,
   missingPermissionsDetail,
   READ_ANALYTICS_PERMISSION,
-  type ErrorDetailEntry,
 } from "../../../src/lib/contract";
-import type { ApiEnv } from "../../http/api-env";
-import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
-import { errorResponse, okJson, type ServerErrorCode } from "../../http/errors";
-import { analyticsSettings } from "../../db/workspaces";
-import { analyticsApis } from "../../auth/permissions";
-import type { RateLimit } from "../../auth/rate-limit";
-import { readJsonBody } from "../../http/request-body";
 import type { QueryRefusal } from "../../analytics/check-query";
 import type { AnalyticsEngine } from "../../analytics/engine";
 import type { QueryOutcome } from "../../analytics/query-outcome";
+import { analyticsApis } from "../../auth/permissions";
+import type { RateLimit } from "../../auth/rate-limit";
+import { analyticsSettings } from "../../db/workspaces";
+import { dataJsonAnswer } from "../../http/answers";
+import type { ApiDependencies } from "../../http/api-env";
+import { ApiRefusal } from "../../http/api-refusal";
+import type { ServerErrorCode } from "../../http/errors";
+import type { BodySpec } from "../../http/json-body";
+import { operation } from "../../http/operation";
 
-export interface AnalyticsRouteDependencies extends AuthDependencies {
+export interface AnalyticsRouteDependencies extends ApiDependencies {
   engine: AnalyticsEngine;
   /** Queries per workspace and window, counted by the root keys' rate limiter under the workspace's own name. */
   quota: RateLimit;
@@ -26,24 +25,13 @@ export interface AnalyticsRouteDependencies extends AuthDependencies {
 
 export const HOURLY_ANALYTICS_QUOTA: RateLimit = { limit: 1000, windowMs: 60 * 60 * 1000 };
 
-const Body = v.strictObject({ query: v.string("query must be a string") });
-
-const QUERY_FIX =
-  'Send {"query": "SELECT …"} over the public tables, e.g. SELECT count(*) AS n FROM key_verifications_v1.';
-
-function bodyErrors(issues: readonly v.BaseIssue<unknown>[]): ErrorDetailEntry[] {
-  return issues.map((issue) => {
-    const field = issue.path?.map((item) => String(item.key)).join(".");
-    if (field === undefined) return { location: "body", message: "The body must be a JSON object", fix: QUERY_FIX };
-    if (field !== "query")
-      return {
-        location: `body.${field}`,
-        message: `Unknown field "${field}"`,
-        fix: "Remove it: the body accepts only query.",
-      };
-    return { location: "body.query", message: issue.message, fix: QUERY_FIX };
-  });
-}
+const GET_VERIFICATIONS = {
+  schema: v.strictObject({ query: v.string("query must be a string") }),
+  fixes: {
+    query: 'Send {"query": "SELECT …"} over the public tables, e.g. SELECT count(*) AS n FROM key_verifications_v1.',
+  },
+  example: '{"query": "SELECT count(*) AS n FROM key_verifications_v1"}',
+} satisfies BodySpec<v.GenericSchema>;
 
 const REFUSALS: Record<QueryRefusal, ServerErrorCode> = {
   query: "err:user:bad_request:invalid_analytics_query",
@@ -73,47 +61,29 @@ function refusalMessage(message: string): string {
   return column === undefined ? message : `Unknown column '${column}': ${message}`;
 }
 
-function queryRefused(c: Context<ApiEnv>, message: string): Response {
-  return errorResponse(c, "err:user:bad_request:invalid_analytics_query", {
+function queryRefused(message: string): ApiRefusal {
+  return new ApiRefusal("err:user:bad_request:invalid_analytics_query", {
     detail: message,
     errors: [{ location: "body.query", message }],
   });
 }
 
-function outcomeResponse(c: Context<ApiEnv>, outcome: QueryOutcome): Response {
-  if (outcome.kind === "rows") return okJson(`{"meta":{"requestId":"${c.get("requestId")}"},"data":${outcome.json}}`);
+function outcomeResponse(c: Parameters<typeof dataJsonAnswer>[0], outcome: QueryOutcome): Response {
+  if (outcome.kind === "rows") return dataJsonAnswer(c, outcome.json);
   if (outcome.kind === "refused") {
     const message = refusalMessage(outcome.message);
-    return errorResponse(c, REFUSALS[outcome.refusal], {
-      detail: message,
-      errors: [{ location: "body.query", message }],
-    });
+    throw new ApiRefusal(REFUSALS[outcome.refusal], { detail: message, errors: [{ location: "body.query", message }] });
   }
-  return errorResponse(c, LIMITS[outcome.limit], { detail: outcome.message });
+  throw new ApiRefusal(LIMITS[outcome.limit], { detail: outcome.message });
 }
 
 /** `POST /v2/analytics.getVerifications`: the workspace's verifications through a checked SQL query. */
-export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
-  return async (c: Context<ApiEnv>): Promise<Response> => {
-    const rootKey = authenticateRootKey(c, deps);
-    if (rootKey instanceof Response) return rootKey;
-
-    const body = await readJsonBody(c.req.raw, MAX_BODY_BYTES);
-    if (body.kind === "too_large") {
-      return errorResponse(c, "err:user:bad_request:request_body_too_large", { headers: { connection: "close" } });
-    }
-    if (body.kind === "invalid_json") {
-      return errorResponse(c, "err:svc:application:invalid_input", {
-        detail: "The request body is not valid JSON",
-        errors: [{ location: "body", message: body.message, fix: QUERY_FIX }],
-      });
-    }
-    const parsed = v.safeParse(Body, Array.isArray(body.value) ? null : body.value, { abortPipeEarly: true });
-    if (!parsed.success)
-      return errorResponse(c, "err:svc:application:invalid_input", { errors: bodyErrors(parsed.issues) });
+export function getVerifications(deps: AnalyticsRouteDependencies) {
+  return operation(deps, { body: GET_VERIFICATIONS }, async (c) => {
+    const { rootKey } = c.var;
     const readable = analyticsApis(rootKey.permissions);
     if (readable === undefined) {
-      return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
+      throw new ApiRefusal("err:svc:authorization:insufficient_permissions", {
         detail: missingPermissionsDetail([READ_ANALYTICS_PERMISSION]),
       });
     }
@@ -122,15 +92,15 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
     const keySpaceIds =
       readable === "all" ? undefined : readable.filter((apiId) => deps.store.apiBelongsTo(apiId, rootKey.workspaceId));
     // As the real service: an empty or over-long query is an invalid analytics query, told before any parsing.
-    const { query } = parsed.output;
-    if (query.trim() === "") return queryRefused(c, "No SQL statements found");
+    const { query } = c.req.valid("json");
+    if (query.trim() === "") throw queryRefused("No SQL statements found");
     if (Buffer.byteLength(query) > MAX_ANALYTICS_QUERY_LENGTH) {
-      return queryRefused(c, `Analytics query exceeds the maximum length of ${MAX_ANALYTICS_QUERY_LENGTH} bytes`);
+      throw queryRefused(`Analytics query exceeds the maximum length of ${MAX_ANALYTICS_QUERY_LENGTH} bytes`);
     }
     const physical = DEFAULT_DATABASE_TABLE.exec(query)?.[1];
     if (physical !== undefined) {
       const message = `Access to table 'default.${physical}' is not allowed: only the public tables may be queried, by their bare names`;
-      return errorResponse(c, "err:user:bad_request:invalid_analytics_table", {
+      throw new ApiRefusal("err:user:bad_request:invalid_analytics_table", {
         detail: message,
         errors: [{ location: "body.query", message }],
       });
@@ -144,11 +114,11 @@ export function getVerificationsHandler(deps: AnalyticsRouteDependencies) {
         : { limit: settings.queriesPerHour, windowMs: HOURLY_ANALYTICS_QUOTA.windowMs };
     const retryAfterSeconds = deps.rateLimiter.take(`analytics-quota:${rootKey.workspaceId}`, quota);
     if (retryAfterSeconds !== undefined) {
-      return errorResponse(c, "err:user:too_many_requests:query_quota_exceeded", {
+      throw new ApiRefusal("err:user:too_many_requests:query_quota_exceeded", {
         detail: `The workspace has used its ${quota.limit} analytics queries for this window`,
         headers: { "retry-after": String(retryAfterSeconds) },
       });
     }
     return outcomeResponse(c, await deps.engine.query(rootKey.workspaceId, query, settings.retentionDays, keySpaceIds));
-  };
+  });
 }

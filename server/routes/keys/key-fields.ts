@@ -159,3 +159,12 @@ export const FIELD_FIXES = {
   roles: "Pass names of roles of your workspace (permissions.listRoles).",
   permissions: 'Pass permission slugs like "documents.read".',
 } as const;
+
+/** The real service's bound on a key's secret, as verifyKey and whoami take it. */
+export const KEY_MAX_LENGTH = 512;
+
+export const secretField = v.pipe(
+  v.string("key is required and must be a string"),
+  v.nonEmpty("key must not be empty"),
+  v.maxLength(KEY_MAX_LENGTH, `key must be at most ${KEY_MAX_LENGTH} characters`),
+);

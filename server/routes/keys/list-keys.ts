@@ -1,27 +1,22 @@
-import type { Context } from "hono";
 import * as v from "valibot";
-import {
-  LIST_KEYS_LIMIT_DEFAULT,
-  LIST_KEYS_LIMIT_MAX,
-  missingPermissionsDetail,
-  type Pagination,
-} from "../../../src/lib/contract";
-import type { ApiEnv } from "../../http/api-env";
-import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
-import type { ListKeysQuery } from "../../db/key-store";
-import { errorResponse, okJson } from "../../http/errors";
-import { BASE58_PATTERN } from "../../db/ids";
-import { keysJson } from "../../keys/key-json";
+import { LIST_KEYS_LIMIT_DEFAULT, LIST_KEYS_LIMIT_MAX, type Pagination } from "../../../src/lib/contract";
 import {
   anyKeyRule,
   isAllowed,
-  missingFor,
   permissionsFor,
+  requirePermission,
   resources,
   type PermissionRule,
 } from "../../auth/permissions";
+import { BASE58_PATTERN } from "../../db/ids";
+import type { ListKeysQuery } from "../../db/key-store";
 import { createVersionedCache } from "../../db/versioned-cache";
-import { readValidBody, type BodySpec } from "../../http/json-body";
+import { okJson } from "../../http/answers";
+import type { ApiDependencies } from "../../http/api-env";
+import { ApiRefusal } from "../../http/api-refusal";
+import type { BodySpec } from "../../http/json-body";
+import { operation } from "../../http/operation";
+import { keysJson } from "../../keys/key-json";
 
 /** Rendered pages kept until the data changes: about 20 KB each at 100 keys, so at most ~10 MB. */
 const CACHED_PAGES = 500;
@@ -106,29 +101,28 @@ function listRule(operation: ListOperation, workspaceId: string, apiId: string |
   };
 }
 
-/** `POST /v2/keys.listKeys` or `/v2/apis.listKeys`: checks in the contract's order, then one keyset page. */
-export function listKeysHandler(deps: AuthDependencies, operation: ListOperation = "keys.listKeys") {
+/**
+ * `POST /v2/keys.listKeys` (the seed's: `data.keys`) or `/v2/apis.listKeys` (the real service's: `apiId` required,
+ * `data` the array itself), checks in the contract's order, then one keyset page.
+ */
+function listKeys(deps: ApiDependencies, operationName: ListOperation) {
   // Serialising a page is most of a request's cost: a page is rendered once per version of the data (which
   // the admin CLI's commits and this server's own verifications change), whoever asks for it.
   const pages = createVersionedCache<string>(() => deps.store.changeVersion(), CACHED_PAGES);
-  const spec = operation === "apis.listKeys" ? APIS_LIST_KEYS : KEYS_LIST_KEYS;
+  const spec = operationName === "apis.listKeys" ? APIS_LIST_KEYS : KEYS_LIST_KEYS;
 
   function renderPage(query: ListKeysQuery): string {
     const page = deps.store.listKeys(query);
     const lastKeyId = page.rows.at(-1)?.id;
     const pagination: Pagination =
       page.hasMore && lastKeyId !== undefined ? { cursor: lastKeyId, hasMore: true } : { hasMore: false };
-    const keys = keysJson(page.rows, operation === "keys.listKeys" ? "empty name" : "without name");
-    const data = operation === "apis.listKeys" ? keys : `{"keys":${keys}}`;
+    const keys = keysJson(page.rows, operationName === "keys.listKeys" ? "empty name" : "without name");
+    const data = operationName === "apis.listKeys" ? keys : `{"keys":${keys}}`;
     return `"data":${data},"pagination":${JSON.stringify(pagination)}`;
   }
 
-  return async (c: Context<ApiEnv>): Promise<Response> => {
-    const rootKey = authenticateRootKey(c, deps);
-    if (rootKey instanceof Response) return rootKey;
-
-    const body = await readValidBody(c, spec);
-    if (!body.ok) return body.response;
+  return operation(deps, { body: spec }, (c) => {
+    const { rootKey } = c.var;
     const {
       apiId,
       externalId,
@@ -136,40 +130,39 @@ export function listKeysHandler(deps: AuthDependencies, operation: ListOperation
       limit = LIST_KEYS_LIMIT_DEFAULT,
       decrypt = false,
       revalidateKeysCache = false,
-    } = body.value;
+    } = c.req.valid("json");
 
-    const needed = listRule(operation, rootKey.workspaceId, apiId);
+    const needed = listRule(operationName, rootKey.workspaceId, apiId);
     const mayRead = isAllowed(rootKey.permissions, needed);
-    if (operation === "apis.listKeys") {
+    if (operationName === "apis.listKeys") {
       // As the real service: an API the root key may not read is not found, so nothing tells it exists.
       if (!mayRead || (apiId !== undefined && !deps.store.apiBelongsTo(apiId, rootKey.workspaceId))) {
-        return errorResponse(c, "err:svc:data:api_not_found");
+        throw new ApiRefusal("err:svc:data:api_not_found");
       }
-    } else if (!mayRead) {
-      return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
-        detail: missingPermissionsDetail(missingFor(rootKey.permissions, needed)),
-      });
+    } else {
+      requirePermission(rootKey.permissions, needed);
     }
     // As the real service: decrypting needs its own permission, and keys here are never stored recoverable.
     if (decrypt) {
-      const decryptKeys = anyKeyRule("decrypt_key", rootKey.workspaceId, apiId ?? "*");
-      if (!isAllowed(rootKey.permissions, decryptKeys)) {
-        return errorResponse(c, "err:svc:authorization:insufficient_permissions", {
-          detail: missingPermissionsDetail(missingFor(rootKey.permissions, decryptKeys)),
-        });
-      }
-      return errorResponse(c, "err:svc:application:precondition_failed", {
+      requirePermission(rootKey.permissions, anyKeyRule("decrypt_key", rootKey.workspaceId, apiId ?? "*"));
+      throw new ApiRefusal("err:svc:application:precondition_failed", {
         detail: "The requested API does not support key encryption.",
       });
     }
     if (apiId !== undefined && !deps.store.apiBelongsTo(apiId, rootKey.workspaceId)) {
-      return errorResponse(c, "err:svc:data:api_not_found");
+      throw new ApiRefusal("err:svc:data:api_not_found");
     }
 
     const query: ListKeysQuery = { workspaceId: rootKey.workspaceId, apiId, externalId, after: cursor, limit };
     const page = revalidateKeysCache
       ? renderPage(query)
       : pages.get(JSON.stringify([query.workspaceId, apiId, externalId, cursor, limit]), () => renderPage(query));
-    return okJson(`{"meta":{"requestId":"${c.get("requestId")}"},${page}}`);
-  };
+    return okJson(`{"meta":{"requestId":"${c.var.requestId}"},${page}}`);
+  });
 }
+
+/** `POST /v2/keys.listKeys`: the seed's operation, every API's keys unless `apiId` names one. */
+export const keysListKeys = (deps: ApiDependencies) => listKeys(deps, "keys.listKeys");
+
+/** `POST /v2/apis.listKeys`: the real service's, mounted with the apis (routes/apis.ts). */
+export const apisListKeys = (deps: ApiDependencies) => listKeys(deps, "apis.listKeys");

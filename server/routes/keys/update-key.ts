@@ -1,11 +1,11 @@
-import type { Context } from "hono";
 import * as v from "valibot";
-import type { ApiEnv } from "../../http/api-env";
-import { authenticateRootKey, type AuthDependencies } from "../../auth/root-key";
-import { updateKey, type KeyUpdate } from "../../db/keys";
-import { keyRule } from "../../auth/permissions";
-import { applyChange, dataAnswer, InvalidInputRefused, requireLiveKey, requirePermissions } from "../change";
-import { readValidBody, type BodySpec } from "../../http/json-body";
+import { keyRule, requirePermission } from "../../auth/permissions";
+import { requireLiveKey, updateKey as updateStoredKey, type KeyUpdate } from "../../db/keys";
+import { dataAnswer } from "../../http/answers";
+import type { ApiDependencies } from "../../http/api-env";
+import { invalidInput } from "../../http/api-refusal";
+import type { BodySpec } from "../../http/json-body";
+import { operation } from "../../http/operation";
 import {
   creditsValueField,
   enabledField,
@@ -21,63 +21,56 @@ import {
   rolesField,
 } from "./key-fields";
 
-const UPDATE_KEY_SCHEMA = v.strictObject({
-  keyId: keyIdField,
-  name: v.optional(v.nullable(nameField)),
-  externalId: v.optional(v.nullable(externalIdField)),
-  meta: v.optional(v.nullable(metaField)),
-  expires: v.optional(v.nullable(expiresField)),
-  credits: v.optional(
-    v.nullable(
-      v.strictObject(
-        {
-          remaining: v.optional(v.nullable(creditsValueField("credits.remaining"))),
-          refill: v.optional(v.nullable(refillField)),
-        },
-        'credits must be an object like {"remaining": 100}, or null',
+const UPDATE_KEY = {
+  schema: v.strictObject({
+    keyId: keyIdField,
+    name: v.optional(v.nullable(nameField)),
+    externalId: v.optional(v.nullable(externalIdField)),
+    meta: v.optional(v.nullable(metaField)),
+    expires: v.optional(v.nullable(expiresField)),
+    credits: v.optional(
+      v.nullable(
+        v.strictObject(
+          {
+            remaining: v.optional(v.nullable(creditsValueField("credits.remaining"))),
+            refill: v.optional(v.nullable(refillField)),
+          },
+          'credits must be an object like {"remaining": 100}, or null',
+        ),
       ),
     ),
-  ),
-  ratelimits: v.optional(ratelimitsField),
-  enabled: v.optional(enabledField),
-  roles: v.optional(rolesField(0)),
-  permissions: v.optional(permissionsField(0, 1000)),
-});
-
-const UPDATE_KEY: BodySpec<typeof UPDATE_KEY_SCHEMA> = {
-  schema: UPDATE_KEY_SCHEMA,
+    ratelimits: v.optional(ratelimitsField),
+    enabled: v.optional(enabledField),
+    roles: v.optional(rolesField(0)),
+    permissions: v.optional(permissionsField(0, 1000)),
+  }),
   fixes: FIELD_FIXES,
   example: '{"keyId": "key_…", "name": "renamed"}',
-};
-
-const KEY_NOT_FOUND = "We could not find the requested key.";
+} satisfies BodySpec<v.GenericSchema>;
 
 /** `POST /v2/keys.updateKey`: every field given replaces the key's; `null` clears it. */
-export function updateKeyHandler(deps: AuthDependencies) {
-  return async (c: Context<ApiEnv>): Promise<Response> => {
-    const rootKey = authenticateRootKey(c, deps);
-    if (rootKey instanceof Response) return rootKey;
-    const body = await readValidBody(c, UPDATE_KEY);
-    if (!body.ok) return body.response;
-    const { keyId, credits, ratelimits, ...fields } = body.value;
+export function updateKey(deps: ApiDependencies) {
+  return operation(deps, { body: UPDATE_KEY }, async (c) => {
+    const { keyId, credits, ratelimits, ...fields } = c.req.valid("json");
+    const { rootKey } = c.var;
 
-    const result = await applyChange(c, deps.store, (db) => {
-      const key = requireLiveKey(db, rootKey.workspaceId, keyId, KEY_NOT_FOUND);
+    await deps.store.change((db) => {
+      const key = requireLiveKey(db, rootKey.workspaceId, keyId);
       // Unlike reading a key, the real service answers a root key that may not update it with a 403.
       // update_key is all it asks, also of roles and permissions set here (no rbac.* check, see #29).
-      requirePermissions(
+      requirePermission(
         rootKey.permissions,
         keyRule("update_key", { workspaceId: rootKey.workspaceId, apiId: key.apiId, keyId: key.id }),
       );
       const refill = credits?.refill;
       if (refill?.interval === "monthly" && refill.refillDay === undefined) {
-        throw new InvalidInputRefused(
+        throw invalidInput(
           "body.credits.refill.refillDay",
           "`refillDay` must be provided when the refill interval is `monthly`.",
         );
       }
       if (refill?.interval === "daily" && refill.refillDay !== undefined) {
-        throw new InvalidInputRefused(
+        throw invalidInput(
           "body.credits.refill.refillDay",
           "`refillDay` must not be provided when the refill interval is `daily`.",
         );
@@ -92,9 +85,8 @@ export function updateKeyHandler(deps: AuthDependencies) {
           autoApply: limit.autoApply,
         }));
       }
-      updateKey(db, key, update, Date.now());
+      updateStoredKey(db, key, update, Date.now());
     });
-    if (!result.ok) return result.response;
     return dataAnswer(c, {});
-  };
+  });
 }

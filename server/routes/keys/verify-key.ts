@@ -1,15 +1,16 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import * as v from "valibot";
-import type { ApiEnv } from "../../http/api-env";
-import { authenticateRootKey, DEFAULT_REGION, type AuthDependencies } from "../../auth/root-key";
-import { errorResponse, okJson } from "../../http/errors";
+import { dataAnswer } from "../../http/answers";
+import { DEFAULT_REGION, type ApiDependencies } from "../../http/api-env";
+import { ApiRefusal } from "../../http/api-refusal";
+import type { BodySpec } from "../../http/json-body";
+import { operation } from "../../http/operation";
 import { createKeyRateLimiter } from "../../keys/key-rate-limiter";
 import { parsePermissionQuery, PERMISSION_QUERY_MAX_LENGTH } from "../../keys/permission-query";
-import { verifyKey, type VerifyRequest } from "../../keys/verify-key";
+import { verifyKey as verifyKeyNow, type VerifyRequest } from "../../keys/verify-key";
 import { hashSecret } from "../../keys/secrets";
-import { KEY_MAX_LENGTH } from "./get-key";
-import { readValidBody, type BodySpec } from "../../http/json-body";
+import { secretField } from "./key-fields";
 
 const MAX_TAGS = 20;
 const MAX_TAG_LENGTH = 128;
@@ -33,11 +34,7 @@ interface VerifyKeyBody {
 
 const VERIFY_KEY: BodySpec<v.GenericSchema<unknown, VerifyKeyBody>> = {
   schema: v.strictObject({
-    key: v.pipe(
-      v.string("key is required and must be a string"),
-      v.nonEmpty("key must not be empty"),
-      v.maxLength(KEY_MAX_LENGTH, `key must be at most ${KEY_MAX_LENGTH} characters`),
-    ),
+    key: secretField,
     tags: v.optional(
       v.pipe(
         v.array(
@@ -124,7 +121,7 @@ function withoutPort(address: string): string {
  * caller or a proxy put in it: a whitelist holds against callers that can only reach the API through a proxy that
  * sets it.
  */
-function clientAddress(c: Context<ApiEnv>): string | undefined {
+function clientAddress(c: Context): string | undefined {
   const forwarded = c.req
     .header("x-forwarded-for")
     ?.split(",")
@@ -140,17 +137,13 @@ function clientAddress(c: Context<ApiEnv>): string | undefined {
 }
 
 /** `POST /v2/keys.verifyKey`: 200 with the key's fate whatever it is; errors only for the call itself. */
-export function verifyKeyHandler(deps: AuthDependencies) {
+export function verifyKey(deps: ApiDependencies) {
   const limiter = deps.keyRateLimiter ?? createKeyRateLimiter();
   const region = deps.region ?? DEFAULT_REGION;
   const clock = deps.clock ?? Date.now;
 
-  return async (c: Context<ApiEnv>): Promise<Response> => {
-    const rootKey = authenticateRootKey(c, deps);
-    if (rootKey instanceof Response) return rootKey;
-    const body = await readValidBody(c, VERIFY_KEY);
-    if (!body.ok) return body.response;
-    const { key, tags, permissions, credits, ratelimits } = body.value;
+  return operation(deps, { body: VERIFY_KEY }, async (c) => {
+    const { key, tags, permissions, credits, ratelimits } = c.req.valid("json");
 
     const request: VerifyRequest = { keyHash: hashSecret(key) };
     const address = clientAddress(c);
@@ -161,7 +154,7 @@ export function verifyKeyHandler(deps: AuthDependencies) {
     if (permissions !== undefined) {
       const parsed = parsePermissionQuery(permissions);
       if (!parsed.ok) {
-        return errorResponse(c, "err:user:bad_request:permissions_query_syntax_error", {
+        throw new ApiRefusal("err:user:bad_request:permissions_query_syntax_error", {
           detail: parsed.message,
           errors: [{ location: "body.permissions", message: parsed.message, fix: VERIFY_KEY.fixes.permissions }],
         });
@@ -172,16 +165,16 @@ export function verifyKeyHandler(deps: AuthDependencies) {
     const context = {
       store: deps.store,
       limiter,
-      caller: rootKey,
-      requestId: c.get("requestId"),
+      caller: c.var.rootKey,
+      requestId: c.var.requestId,
       now: clock(),
       region,
     };
     // Answered once the verification is committed, together with the others of this turn of the event loop.
-    const result = await deps.store.inGroupCommit(() => verifyKey(request, context));
+    const result = await deps.store.inGroupCommit(() => verifyKeyNow(request, context));
     if (result.kind === "unknown_ratelimit") {
-      return errorResponse(c, "err:svc:application:precondition_failed", { detail: unknownRateLimitDetail(result) });
+      throw new ApiRefusal("err:svc:application:precondition_failed", { detail: unknownRateLimitDetail(result) });
     }
-    return okJson(JSON.stringify({ meta: { requestId: c.get("requestId") }, data: result.data }));
-  };
+    return dataAnswer(c, result.data);
+  });
 }

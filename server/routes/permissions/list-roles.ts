@@ -1,0 +1,36 @@
+import { requirePermission } from "../../auth/permissions";
+import { parsePermissionList, permissionRows } from "../../db/rbac";
+import type { ApiDependencies } from "../../http/api-env";
+import { containsPattern, pagedList } from "../paged-list";
+import { withDescription } from "./described-row";
+
+const READ_ROLE = "rbac.*.read_role";
+
+interface RoleListRow {
+  id: string;
+  name: string;
+  description: string | null;
+  permissions: string;
+}
+
+/** `POST /v2/permissions.listRoles` (`rbac.*.read_role`): each role with its permissions; `search` finds part of an id, name or description. */
+export function listRoles(deps: ApiDependencies) {
+  return pagedList<RoleListRow>(
+    deps,
+    (db, workspaceId, { cursor, search, limit }) =>
+      db
+        .prepare<{ workspaceId: string; cursor: string; pattern: string; limit: number }, RoleListRow>(
+          `SELECT id, name, description, permissions FROM roles
+            WHERE workspace_id = :workspaceId AND id > :cursor
+              AND (id LIKE :pattern ESCAPE '\\' OR name LIKE :pattern ESCAPE '\\' OR description LIKE :pattern ESCAPE '\\')
+            ORDER BY id LIMIT :limit`,
+        )
+        .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
+    (permissions) => requirePermission(permissions, { oneOfEach: [[READ_ROLE]] }),
+    (db, workspaceId, row) => {
+      const rolePermissions = permissionRows(db, workspaceId, parsePermissionList(row.permissions));
+      const role = withDescription({ id: row.id, name: row.name }, row.description);
+      return rolePermissions.length === 0 ? role : { ...role, permissions: rolePermissions };
+    },
+  );
+}
