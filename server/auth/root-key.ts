@@ -40,7 +40,7 @@ function malformed(): ApiRefusal {
 
 /**
  * Who the root key is, once per request, in hono/bearer-auth's shape: the header, the key's lookup, whether it is
- * disabled, its rate limit, in the contract's order; the handler reads the root key from `c.var.rootKey`. It runs
+ * disabled, its rate limit, in the contract's order; the handler reads the root key from `c.get("rootKey")`. It runs
  * after the body is validated, as the real service authenticates only a request that passed validation.
  */
 export function rootKeyAuth(deps: { store: KeyStore; rateLimiter: RateLimiter }) {

@@ -4,7 +4,7 @@ import type { Pagination } from "../../src/lib/contract";
 
 /** Any `/v2` handler's context: its request id is set before any handler runs (app.ts). */
 interface WithRequestId {
-  var: { requestId: string };
+  get(key: "requestId"): string;
 }
 
 export const JSON_HEADERS = {
@@ -22,14 +22,14 @@ export function okJson(json: string): Response {
 
 /** `data` already written as JSON text (a key, a page of keys, analytics rows): spliced in, not parsed again. */
 export function dataJsonAnswer(c: WithRequestId, dataJson: string): Response {
-  return okJson(`{"meta":{"requestId":"${c.var.requestId}"},"data":${dataJson}}`);
+  return okJson(`{"meta":{"requestId":"${c.get("requestId")}"},"data":${dataJson}}`);
 }
 
 export function dataAnswer(c: WithRequestId, data: unknown): Response {
-  return okJson(JSON.stringify({ meta: { requestId: c.var.requestId }, data }));
+  return okJson(JSON.stringify({ meta: { requestId: c.get("requestId") }, data }));
 }
 
 /** A page of a list: `pagination` beside `data`, its cursor left out on the last page. */
 export function pageAnswer(c: WithRequestId, data: unknown, pagination: Pagination): Response {
-  return okJson(JSON.stringify({ meta: { requestId: c.var.requestId }, data, pagination }));
+  return okJson(JSON.stringify({ meta: { requestId: c.get("requestId") }, data, pagination }));
 }

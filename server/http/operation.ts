@@ -16,7 +16,7 @@ export interface OperationSpec<TSchema extends v.GenericSchema> {
   permission?: (body: v.InferOutput<TSchema>, rootKey: RootKeyRecord) => PermissionRule;
 }
 
-/** The handler's context: the validated body in `c.req.valid("json")`, the root key in `c.var.rootKey`. */
+/** The handler's context: the validated body in `c.req.valid("json")`, the root key in `c.get("rootKey")`. */
 export type OperationContext<TSchema extends v.GenericSchema> = Context<
   OperationEnv,
   string,
@@ -43,7 +43,7 @@ export function operation<TSchema extends v.GenericSchema>(
     permission === undefined
       ? handler
       : (c) => {
-          requirePermission(c.var.rootKey.permissions, permission(c.req.valid("json"), c.var.rootKey));
+          requirePermission(c.get("rootKey").permissions, permission(c.req.valid("json"), c.get("rootKey")));
           return handler(c);
         };
   return [requireAuthorizationHeader, ...jsonBody(spec.body), rootKeyAuth(deps), permitted] as const;

@@ -74,7 +74,7 @@ export function pagedList<T extends { id: string }>(
   toJson: (db: Database, workspaceId: string, row: T) => unknown,
 ) {
   return operation(deps, { body: LIST }, (c) => {
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
     const request = c.req.valid("json");
     const limit = request.limit ?? LIMIT_MAX;
     const { data, pagination } = deps.store.read((db) => {

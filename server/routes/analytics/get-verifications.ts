@@ -80,7 +80,7 @@ function outcomeResponse(c: Parameters<typeof dataJsonAnswer>[0], outcome: Query
 /** `POST /v2/analytics.getVerifications`: the workspace's verifications through a checked SQL query. */
 export function getVerifications(deps: AnalyticsRouteDependencies) {
   return operation(deps, { body: GET_VERIFICATIONS }, async (c) => {
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
     const readable = analyticsApis(rootKey.permissions);
     if (readable === undefined) {
       throw new ApiRefusal("err:svc:authorization:insufficient_permissions", {

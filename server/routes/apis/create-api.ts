@@ -22,7 +22,7 @@ const CREATE_API = {
 export function createApi(deps: ApiDependencies) {
   return operation(deps, { body: CREATE_API, permission: () => apiRule("create_api") }, async (c) => {
     const { name } = c.req.valid("json");
-    const apiId = await deps.store.change((db) => createStoredApi(db, c.var.rootKey.workspaceId, name));
+    const apiId = await deps.store.change((db) => createStoredApi(db, c.get("rootKey").workspaceId, name));
     return dataAnswer(c, { apiId });
   });
 }

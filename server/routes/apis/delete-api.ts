@@ -18,7 +18,7 @@ export function deleteApi(deps: ApiDependencies) {
         .prepare<[string, string], { delete_protection: number }>(
           "SELECT delete_protection FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL",
         )
-        .get(apiId, c.var.rootKey.workspaceId);
+        .get(apiId, c.get("rootKey").workspaceId);
       if (api === undefined) throw new ApiRefusal("err:svc:data:api_not_found");
       if (api.delete_protection === 1) {
         throw new ApiRefusal("err:svc:application:protected_resource", {

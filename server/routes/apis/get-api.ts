@@ -19,7 +19,7 @@ export function getApi(deps: ApiDependencies) {
         .prepare<[string, string], ApiRow>(
           "SELECT id, name FROM apis WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL",
         )
-        .get(apiId, c.var.rootKey.workspaceId),
+        .get(apiId, c.get("rootKey").workspaceId),
     );
     if (api === undefined) throw new ApiRefusal("err:svc:data:api_not_found");
     return dataAnswer(c, { id: api.id, name: api.name });

@@ -22,7 +22,7 @@ const GET_IDENTITY = {
 export function getIdentity(deps: ApiDependencies) {
   return operation(deps, { body: GET_IDENTITY }, (c) => {
     const { identity } = c.req.valid("json");
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
     const found = deps.store.read((db) => {
       const row = db
         .prepare<[string, string, string], IdentityRow>(

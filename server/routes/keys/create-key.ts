@@ -74,7 +74,7 @@ const API_NOT_FOUND = "The specified API was not found.";
 export function createKey(deps: ApiDependencies) {
   return operation(deps, { body: CREATE_KEY }, async (c) => {
     const request = c.req.valid("json");
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
 
     let secret = "";
     const keyId = await deps.store.change((db) => {

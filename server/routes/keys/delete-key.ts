@@ -23,7 +23,7 @@ const DELETE_KEY = {
 export function deleteKey(deps: ApiDependencies) {
   return operation(deps, { body: DELETE_KEY }, async (c) => {
     const { keyId, permanent = false } = c.req.valid("json");
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
 
     await deps.store.change((db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId);

@@ -45,7 +45,7 @@ export function loadKey(load: () => KeyRecord | undefined): KeyRecord | undefine
 export function getKey(deps: ApiDependencies) {
   return operation(deps, { body: GET_KEY }, (c) => {
     const { keyId, decrypt = false } = c.req.valid("json");
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
     const key = loadKey(() => deps.store.findKeyById(keyId, rootKey.workspaceId));
     if (key === undefined) throw new ApiRefusal("err:svc:data:key_not_found");
     const theKey = { workspaceId: key.workspace_id, apiId: key.api_id, keyId: key.id };

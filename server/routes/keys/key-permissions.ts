@@ -82,7 +82,7 @@ function changePermissions(
 function permissionsChange(deps: ApiDependencies, change: Change) {
   return operation(deps, { body: permissionsSpec(change) }, async (c) => {
     const { keyId, permissions } = c.req.valid("json");
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
     const result = await deps.store.change((db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, SPECIFIED_KEY_NOT_FOUND);
       requirePermission(rootKey.permissions, changeRule(key, PERMISSION_CHANGE_NEEDS[change]));

@@ -50,7 +50,7 @@ function roleJson(role: RoleRow): object {
 function rolesChange(deps: ApiDependencies, change: Change) {
   return operation(deps, { body: rolesSpec(change) }, async (c) => {
     const { keyId, roles } = c.req.valid("json");
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
     const result = await deps.store.change((db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId, SPECIFIED_KEY_NOT_FOUND);
       requirePermission(rootKey.permissions, changeRule(key, ROLE_CHANGE_NEEDS[change]));

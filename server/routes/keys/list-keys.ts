@@ -122,7 +122,7 @@ function listKeys(deps: ApiDependencies, operationName: ListOperation) {
   }
 
   return operation(deps, { body: spec }, (c) => {
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
     const {
       apiId,
       externalId,
@@ -157,7 +157,7 @@ function listKeys(deps: ApiDependencies, operationName: ListOperation) {
     const page = revalidateKeysCache
       ? renderPage(query)
       : pages.get(JSON.stringify([query.workspaceId, apiId, externalId, cursor, limit]), () => renderPage(query));
-    return okJson(`{"meta":{"requestId":"${c.var.requestId}"},${page}}`);
+    return okJson(`{"meta":{"requestId":"${c.get("requestId")}"},${page}}`);
   });
 }
 

@@ -30,7 +30,7 @@ const REROLL_KEY = {
 export function rerollKey(deps: ApiDependencies) {
   return operation(deps, { body: REROLL_KEY }, async (c) => {
     const { keyId, expiration } = c.req.valid("json");
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
 
     let secret = "";
     const newKeyId = await deps.store.change((db) => {

@@ -26,7 +26,7 @@ const UPDATE_CREDITS = {
 export function updateCredits(deps: ApiDependencies) {
   return operation(deps, { body: UPDATE_CREDITS }, async (c) => {
     const { keyId, operation: change, value = null } = c.req.valid("json");
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
 
     const credits = await deps.store.change((db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId);

@@ -52,7 +52,7 @@ const UPDATE_KEY = {
 export function updateKey(deps: ApiDependencies) {
   return operation(deps, { body: UPDATE_KEY }, async (c) => {
     const { keyId, credits, ratelimits, ...fields } = c.req.valid("json");
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
 
     await deps.store.change((db) => {
       const key = requireLiveKey(db, rootKey.workspaceId, keyId);

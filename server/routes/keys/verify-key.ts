@@ -165,8 +165,8 @@ export function verifyKey(deps: ApiDependencies) {
     const context = {
       store: deps.store,
       limiter,
-      caller: c.var.rootKey,
-      requestId: c.var.requestId,
+      caller: c.get("rootKey"),
+      requestId: c.get("requestId"),
       now: clock(),
       region,
     };

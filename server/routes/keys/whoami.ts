@@ -19,7 +19,7 @@ const WHOAMI = {
 /** `POST /v2/keys.whoami`: the key a secret belongs to, found by the secret's hash. */
 export function whoami(deps: ApiDependencies) {
   return operation(deps, { body: WHOAMI }, (c) => {
-    const { rootKey } = c.var;
+    const rootKey = c.get("rootKey");
     const found = loadKey(() => deps.store.findKeyByHash(hashSecret(c.req.valid("json").key)));
     // Another workspace's key, or one the root key may not read, is not found (as on the real service), so nothing
     // tells the caller it exists.
