@@ -1,20 +1,27 @@
 import { createMiddleware } from "hono/factory";
+import { ERROR_KINDS } from "../../src/lib/contract";
 import type { KeyStore, RootKeyRecord } from "../db/key-store";
 import type { ApiEnv, OperationEnv } from "../http/api-env";
 import { ApiRefusal } from "../http/api-refusal";
 import { hashSecret } from "../keys/secrets";
 import type { RateLimiter } from "./rate-limit";
 
-export type Credential = { kind: "missing" } | { kind: "malformed" } | { kind: "token"; token: string };
+export type Credential =
+  { kind: "missing" } | { kind: "malformed"; prefixMissing: boolean } | { kind: "token"; token: string };
 
-// Case-sensitive `Bearer`, exactly one space, a token without whitespace. (HTTP itself strips
-// whitespace around a header value, so a trailing space never reaches this.)
-const BEARER = /^Bearer (\S+)$/;
+const PREFIX = "Bearer ";
 
+/**
+ * The header as the real service reads it (its zen.Bearer): trimmed, the case-sensitive word `Bearer` and a space,
+ * then the key, trimmed too, so `Bearer   <key>   ` carries that key. A key with whitespace inside is none: two
+ * Authorization headers arrive joined by a comma and a space, and are not two chances.
+ */
 export function parseAuthorization(header: string | undefined): Credential {
   if (header === undefined) return { kind: "missing" };
-  const match = BEARER.exec(header);
-  return match?.[1] === undefined ? { kind: "malformed" } : { kind: "token", token: match[1] };
+  const value = header.trim();
+  if (!value.startsWith(PREFIX)) return { kind: "malformed", prefixMissing: true };
+  const token = value.slice(PREFIX.length).trim();
+  return token === "" || /\s/.test(token) ? { kind: "malformed", prefixMissing: false } : { kind: "token", token };
 }
 
 /**
@@ -26,12 +33,15 @@ export const requireAuthorizationHeader = createMiddleware<ApiEnv>(async (c, nex
   await next();
 });
 
-function malformed(): ApiRefusal {
+function malformed(prefixMissing: boolean): ApiRefusal {
+  // The real service's words, which its route tests look for ("valid root key"), and its reason for a missing prefix.
+  const detail = ERROR_KINDS["err:svc:authentication:malformed"].detail;
   return new ApiRefusal("err:svc:authentication:malformed", {
+    detail: prefixMissing ? `${detail} Your authorization header is missing the 'Bearer ' prefix.` : detail,
     errors: [
       {
         location: "header.Authorization",
-        message: "The header is not the word Bearer, one space, then the key",
+        message: "The header is not the word Bearer, a space, then the key",
         fix: "Send the header as Authorization: Bearer <ROOT_KEY>.",
       },
     ],
@@ -52,7 +62,7 @@ export function rootKeyAuth(deps: { store: KeyStore; rateLimiter: RateLimiter })
 
 function authenticate(credential: Credential, deps: { store: KeyStore; rateLimiter: RateLimiter }): RootKeyRecord {
   if (credential.kind === "missing") throw new ApiRefusal("err:svc:authentication:missing");
-  if (credential.kind === "malformed") throw malformed();
+  if (credential.kind === "malformed") throw malformed(credential.prefixMissing);
   // Unknown and revoked keys get the same answer: nothing tells a caller which one it holds.
   const rootKey = deps.store.findRootKey(hashSecret(credential.token));
   if (rootKey === undefined) throw new ApiRefusal("err:svc:authentication:key_not_found");

@@ -70,13 +70,17 @@ interface KeyRow {
   roles: string;
 }
 
-/** A live (not deleted) key of the workspace. */
+/**
+ * A live key of the workspace: neither it nor its API deleted, as the real service's FindLiveKeyByID (a key whose
+ * API is gone is not found, whatever is asked of it).
+ */
 export function findLiveKey(db: Database, workspaceId: string, keyId: string): ChangedKey | undefined {
   const row = db
     .prepare<[string, string], KeyRow>(
-      `SELECT id, api_id, workspace_id, name, start, enabled, expires, meta, external_id, credits_remaining,
-              refill_interval, refill_amount, refill_day, permissions, roles
-         FROM keys WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL`,
+      `SELECT k.id, k.api_id, k.workspace_id, k.name, k.start, k.enabled, k.expires, k.meta, k.external_id,
+              k.credits_remaining, k.refill_interval, k.refill_amount, k.refill_day, k.permissions, k.roles
+         FROM keys k JOIN apis a ON a.id = k.api_id AND a.deleted_at IS NULL
+        WHERE k.id = ? AND k.workspace_id = ? AND k.deleted_at IS NULL`,
     )
     .get(keyId, workspaceId);
   if (row === undefined) return undefined;

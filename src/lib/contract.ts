@@ -92,7 +92,7 @@ export const ERROR_KINDS = {
   "err:svc:authentication:malformed": {
     status: 400,
     title: "Bad Request",
-    detail: "The Authorization header must be the word Bearer, one space, then the key",
+    detail: "You must provide a valid root key in the Authorization header in the format 'Bearer ROOT_KEY'.",
   },
   "err:svc:authentication:key_not_found": {
     status: 401,

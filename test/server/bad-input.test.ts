@@ -56,6 +56,30 @@ describe("the Authorization header", () => {
   ] as const)("%s gets its envelope", async (_case, header, code) => {
     expectError(await callApi(server, { authorization: header.replaceAll("KEY", key), body: {} }), code);
   });
+
+  test("spaces around the key are read past, as the real service reads the header", async () => {
+    expect(
+      asKeyList(await callApi(server, { authorization: `Bearer   ${key}   `, body: { limit: 1 } })).data.keys,
+    ).toHaveLength(1);
+    expectError(
+      await callApi(server, { authorization: "Bearer   ks_root_unknown   ", body: {} }),
+      "err:svc:authentication:key_not_found",
+    );
+  });
+
+  test("a malformed header is told in the real service's words, with the missing prefix named", async () => {
+    const base = "You must provide a valid root key in the Authorization header in the format 'Bearer ROOT_KEY'.";
+    const noPrefix = expectError(
+      await callApi(server, { authorization: "Token abc", body: {} }),
+      "err:svc:authentication:malformed",
+    );
+    expect(noPrefix.error.detail).toBe(`${base} Your authorization header is missing the 'Bearer ' prefix.`);
+    const twoWords = expectError(
+      await callApi(server, { authorization: "Bearer two words", body: {} }),
+      "err:svc:authentication:malformed",
+    );
+    expect(twoWords.error.detail).toBe(base);
+  });
 });
 
 describe("the order of the checks: the header's presence, the body, then the root key, as the real service", () => {

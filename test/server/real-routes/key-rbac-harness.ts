@@ -58,8 +58,8 @@ export function describePermissionRouteAuthentication(
 
     test.each([
       ["invalid bearer token", "Bearer invalid_token", 401, "key"],
-      ["malformed authorization header", "invalid_format", 400, "Bearer"],
-      ["empty bearer token", "Bearer ", 400, "Bearer"],
+      ["malformed authorization header", "invalid_format", 400, "valid root key"],
+      ["empty bearer token", "Bearer ", 400, "valid root key"],
       ["disabled root key", "Bearer invalid_disabled_key", 401, "key"],
     ])("%s", async (_, authorization, status, detail) => {
       const error = errorOf(await harness().call(operation, request, { authorization }));
