@@ -1,22 +1,17 @@
-import { missingPermissionsDetail, READ_ANALYTICS_PERMISSION } from "../../src/lib/contract";
+import {
+  apiGrants,
+  apiPermission,
+  missingPermissionsDetail,
+  READ_ANALYTICS_PERMISSION,
+  URN_PREFIX,
+  URN_RESOURCES,
+  urnPermission,
+  type ApiAction,
+} from "../../src/lib/contract";
 import { ApiRefusal } from "../http/api-refusal";
 import { parsePermissionList } from "../db/rbac";
 
-/** What a root key may do with the keys of an API: `api.*.<action>` for every API, `api.<apiId>.<action>` for one. */
-export type ApiAction =
-  | "read_key"
-  | "verify_key"
-  | "read_analytics"
-  | "decrypt_key"
-  | "encrypt_key"
-  | "create_key"
-  | "update_key"
-  | "delete_key"
-  | "read_api"
-  | "create_api"
-  | "delete_api";
-
-export const VERIFY_ANY_API_KEYS = "api.*.verify_key";
+export const VERIFY_ANY_API_KEYS = apiPermission("verify_key");
 
 const PERMISSION = /^[a-z_]+\.(?:\*|[A-Za-z0-9_]+)\.[a-z_]+$/;
 
@@ -37,8 +32,6 @@ export interface ResourcePermission {
   descendants: boolean;
   action: string;
 }
-
-const URN_PREFIX = "unkey:v1:";
 
 export function parseResourcePermission(value: string): ResourcePermission | undefined {
   const [urn, action, extra] = value.split("#");
@@ -79,27 +72,27 @@ function resourcePermission(workspaceId: string, segments: readonly string[], ac
 }
 
 export function resourcePermissionText(permission: ResourcePermission): string {
-  const path = [...permission.segments, ...(permission.descendants ? ["**"] : [])].join("/");
-  return `${URN_PREFIX}${permission.workspaceId}:${path}#${permission.action}`;
+  const path = [...permission.segments, ...(permission.descendants ? ["**"] : [])];
+  return urnPermission(permission.workspaceId, path, permission.action);
 }
 
-/** The resources the real service's handlers check URN permissions on (`keyspaces/<apiId>` is an API's key space here). */
+/** The URN permissions the real service's handlers check (src/lib/contract.ts names each resource's path). */
 export const resources = {
   /** One key of an API: read_key, verify_key, update_key, delete_key, decrypt_key. */
   key: (workspaceId: string, apiId: string, keyId: string, action: string) =>
-    resourcePermission(workspaceId, ["keyspaces", apiId, "keys", keyId], action),
+    resourcePermission(workspaceId, URN_RESOURCES.key(apiId, keyId), action),
   /** Every key of an API (`*` for every API): listing them, encrypt_key and decrypt_key for the API. */
   anyKeyOf: (workspaceId: string, apiId: string, action: string) =>
-    resourcePermission(workspaceId, ["keyspaces", apiId, "keys", "*"], action),
+    resourcePermission(workspaceId, URN_RESOURCES.anyKeyOf(apiId), action),
   /** An API's key space: create_key, read_keyspace. */
   keySpace: (workspaceId: string, apiId: string, action: string) =>
-    resourcePermission(workspaceId, ["keyspaces", apiId], action),
+    resourcePermission(workspaceId, URN_RESOURCES.keySpace(apiId), action),
   /** Creating permissions: `rbac/permissions/*#create_permission`. */
   anyPermission: (workspaceId: string, action: string) =>
-    resourcePermission(workspaceId, ["rbac", "permissions", "*"], action),
+    resourcePermission(workspaceId, URN_RESOURCES.anyPermission(), action),
   /** Any identity of any project: `projects/*\/identities/*#read_identity`. */
   anyIdentity: (workspaceId: string, action: string) =>
-    resourcePermission(workspaceId, ["projects", "*", "identities", "*"], action),
+    resourcePermission(workspaceId, URN_RESOURCES.anyIdentity(), action),
 };
 
 /**
@@ -166,14 +159,9 @@ export function missingFor(storedPermissions: string, rule: PermissionRule): str
   return rule.resource === undefined ? legacy : [...legacy, rule.resource.map(resourcePermissionText).join(" and ")];
 }
 
-/** The permissions that each allow `action` on `apiId`'s keys (on every API's when no id is given), wildcard first. */
-export function permissionsFor(action: ApiAction, apiId?: string): string[] {
-  return apiId === undefined ? [`api.*.${action}`] : [`api.*.${action}`, `api.${apiId}.${action}`];
-}
-
 /** `action` on an API (on every API when no id is given): `api.*.<action>` or `api.<apiId>.<action>`. */
 export function apiRule(action: ApiAction, apiId?: string): PermissionRule {
-  return { oneOfEach: [permissionsFor(action, apiId)] };
+  return { oneOfEach: [apiGrants(action, apiId)] };
 }
 
 /**
@@ -194,19 +182,19 @@ export function analyticsApis(storedPermissions: string): "all" | string[] | und
 /** `action` on one key: `api.*.<action>`, `api.<apiId>.<action>`, or the key's URN (`keyspaces/<apiId>/keys/<keyId>#<action>`). */
 export function keyRule(action: ApiAction, key: { workspaceId: string; apiId: string; keyId: string }): PermissionRule {
   return {
-    oneOfEach: [permissionsFor(action, key.apiId)],
+    oneOfEach: [apiGrants(action, key.apiId)],
     resource: [resources.key(key.workspaceId, key.apiId, key.keyId, action)],
   };
 }
 
 /** `action` on an API's key space (create_key): the legacy tuples, or `keyspaces/<apiId>#<action>`. */
 export function keySpaceRule(action: ApiAction, workspaceId: string, apiId: string): PermissionRule {
-  return { oneOfEach: [permissionsFor(action, apiId)], resource: [resources.keySpace(workspaceId, apiId, action)] };
+  return { oneOfEach: [apiGrants(action, apiId)], resource: [resources.keySpace(workspaceId, apiId, action)] };
 }
 
 /** `action` on every key of an API (encrypt_key, decrypt_key): the legacy tuples, or `keyspaces/<apiId>/keys/*#<action>`. */
 export function anyKeyRule(action: ApiAction, workspaceId: string, apiId: string): PermissionRule {
-  return { oneOfEach: [permissionsFor(action, apiId)], resource: [resources.anyKeyOf(workspaceId, apiId, action)] };
+  return { oneOfEach: [apiGrants(action, apiId)], resource: [resources.anyKeyOf(workspaceId, apiId, action)] };
 }
 
 /** A 403 unless the root key's permissions allow `rule`; the detail names what would (the real service's words). */

@@ -7,7 +7,15 @@ import { createRootKey } from "./root-keys";
 import { createWorkspace } from "./workspaces";
 import { keyInserter, type NewKey } from "./keys";
 import { recordTraffic, trafficReplayer, TRAFFIC_TAGS } from "../keys/traffic";
-import { READ_ANALYTICS_PERMISSION, READ_APIS_PERMISSION, READ_KEYS_PERMISSION } from "../../src/lib/contract";
+import {
+  apiPermission,
+  DELETE_KEY_PERMISSION,
+  rbacPermission,
+  READ_ANALYTICS_PERMISSION,
+  READ_APIS_PERMISSION,
+  READ_KEYS_PERMISSION,
+  UPDATE_KEY_PERMISSION,
+} from "../../src/lib/contract";
 import { VERIFY_ANY_API_KEYS } from "../auth/permissions";
 import { hashSecret, newApiKeySecret } from "../keys/secrets";
 
@@ -24,17 +32,21 @@ export const DEMO_ROOT_KEY_PERMISSIONS = [
   READ_APIS_PERMISSION,
   READ_ANALYTICS_PERMISSION,
   VERIFY_ANY_API_KEYS,
-  "api.*.create_key",
-  "api.*.update_key",
-  "api.*.delete_key",
-  "rbac.*.read_permission",
-  "rbac.*.read_role",
-  "rbac.*.create_permission",
-  "rbac.*.add_permission_to_key",
-  "rbac.*.remove_permission_from_key",
-  "rbac.*.add_role_to_key",
-  "rbac.*.remove_role_from_key",
-] as const;
+  apiPermission("create_key"),
+  UPDATE_KEY_PERMISSION,
+  DELETE_KEY_PERMISSION,
+  ...(
+    [
+      "read_permission",
+      "read_role",
+      "create_permission",
+      "add_permission_to_key",
+      "remove_permission_from_key",
+      "add_role_to_key",
+      "remove_role_from_key",
+    ] as const
+  ).map(rbacPermission),
+];
 export const DEMO_ROOT_KEY_RATELIMIT = { limit: 300, windowMs: 60_000 } as const;
 /** Verifications of the demo keys over the last 30 days: enough for every chart, small enough for a fast first start. */
 export const DEMO_VERIFICATIONS = 8_000;

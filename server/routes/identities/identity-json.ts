@@ -1,9 +1,8 @@
+import { identityPermission } from "../../../src/lib/contract";
 import type { Database } from "better-sqlite3";
 import { resources, type PermissionRule } from "../../auth/permissions";
 
 /** What identities.listIdentities and identities.getIdentity share: an identity's row, its JSON, and reading it. */
-
-const READ_ANY_IDENTITY = "identity.*.read_identity";
 
 export interface IdentityRow {
   id: string;
@@ -39,7 +38,7 @@ export function identityJson(db: Database, row: IdentityRow): object {
 /** `identity.*.read_identity`, the identity's own, or the URN of any identity of any project (as the real service). */
 export function readIdentityRule(workspaceId: string, identityId: string): PermissionRule {
   return {
-    oneOfEach: [[READ_ANY_IDENTITY, `identity.${identityId}.read_identity`]],
+    oneOfEach: [[identityPermission("read_identity"), identityPermission("read_identity", identityId)]],
     resource: [resources.anyIdentity(workspaceId, "read_identity")],
   };
 }

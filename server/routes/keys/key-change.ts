@@ -1,4 +1,5 @@
-import { permissionsFor, resources, type PermissionRule } from "../../auth/permissions";
+import { apiGrants } from "../../../src/lib/contract";
+import { resources, type PermissionRule } from "../../auth/permissions";
 import type { ChangedKey } from "../../db/keys";
 
 /** What keys.{add,remove,set}Permissions and keys.{add,remove,set}Roles share. */
@@ -11,7 +12,7 @@ export type Change = "add" | "remove" | "set";
  */
 export function changeRule(key: ChangedKey, needs: readonly string[]): PermissionRule {
   return {
-    oneOfEach: [permissionsFor("update_key", key.apiId), ...needs.map((permission) => [permission])],
+    oneOfEach: [apiGrants("update_key", key.apiId), ...needs.map((permission) => [permission])],
     resource: [resources.key(key.workspaceId, key.apiId, key.id, "update_key")],
   };
 }

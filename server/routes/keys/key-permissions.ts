@@ -1,3 +1,4 @@
+import { rbacPermission } from "../../../src/lib/contract";
 import type { Database } from "better-sqlite3";
 import * as v from "valibot";
 import { requirePermission, resources } from "../../auth/permissions";
@@ -16,10 +17,6 @@ import { FIELD_FIXES, keyIdField, permissionsField } from "./key-fields";
  * the key has directly afterwards; set replaces them, and the permissions of its roles stay as they are.
  */
 
-const ADD_PERMISSION_TO_KEY = "rbac.*.add_permission_to_key";
-const REMOVE_PERMISSION_FROM_KEY = "rbac.*.remove_permission_from_key";
-const CREATE_PERMISSION = "rbac.*.create_permission";
-
 function permissionsSpec(change: Change) {
   const schema = v.strictObject({ keyId: keyIdField, permissions: permissionsField(change === "set" ? 0 : 1, 1000) });
   const spec: BodySpec<typeof schema> = {
@@ -32,9 +29,9 @@ function permissionsSpec(change: Change) {
 
 /** The permissions a change of permissions needs, beside update_key on the key's API (the real service's rules). */
 const PERMISSION_CHANGE_NEEDS: Record<Change, string[]> = {
-  add: [ADD_PERMISSION_TO_KEY],
-  remove: [REMOVE_PERMISSION_FROM_KEY],
-  set: [ADD_PERMISSION_TO_KEY, REMOVE_PERMISSION_FROM_KEY],
+  add: [rbacPermission("add_permission_to_key")],
+  remove: [rbacPermission("remove_permission_from_key")],
+  set: [rbacPermission("add_permission_to_key"), rbacPermission("remove_permission_from_key")],
 };
 
 /** Finds the named permissions, creating the missing ones when the root key may create permissions (else a 403). */
@@ -48,7 +45,7 @@ function permissionsToGrant(
   const missing = wanted.filter((name) => !found.some((row) => row.slug === name || row.id === name));
   if (missing.length === 0) return found;
   requirePermission(rootKeyPermissions, {
-    oneOfEach: [[CREATE_PERMISSION]],
+    oneOfEach: [[rbacPermission("create_permission")]],
     resource: [resources.anyPermission(workspaceId, "create_permission")],
   });
   return [...found, ...ensurePermissions(db, workspaceId, missing, Date.now())];

@@ -1,3 +1,4 @@
+import { rbacPermission } from "../../../src/lib/contract";
 import type { Database } from "better-sqlite3";
 import * as v from "valibot";
 import { requirePermission } from "../../auth/permissions";
@@ -15,8 +16,6 @@ import { FIELD_FIXES, keyIdField, rolesField } from "./key-fields";
  * with their permissions; set replaces them.
  */
 
-const ADD_ROLE_TO_KEY = "rbac.*.add_role_to_key";
-
 function rolesSpec(change: Change) {
   const schema = v.strictObject({ keyId: keyIdField, roles: rolesField(change === "set" ? 0 : 1) });
   const spec: BodySpec<typeof schema> = {
@@ -28,7 +27,7 @@ function rolesSpec(change: Change) {
 }
 
 /** The real service lets addRoles need add_role_to_key, while removeRoles and setRoles need update_key alone. */
-const ROLE_CHANGE_NEEDS: Record<Change, string[]> = { add: [ADD_ROLE_TO_KEY], remove: [], set: [] };
+const ROLE_CHANGE_NEEDS: Record<Change, string[]> = { add: [rbacPermission("add_role_to_key")], remove: [], set: [] };
 
 function changeRoles(db: Database, key: ChangedKey, change: Change, wanted: readonly string[]): RoleRow[] {
   const named = requireRoles(db, key.workspaceId, wanted).map((role) => role.name);

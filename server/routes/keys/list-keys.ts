@@ -1,13 +1,6 @@
 import * as v from "valibot";
-import { LIST_KEYS_LIMIT_DEFAULT, LIST_KEYS_LIMIT_MAX, type Pagination } from "../../../src/lib/contract";
-import {
-  anyKeyRule,
-  isAllowed,
-  permissionsFor,
-  requirePermission,
-  resources,
-  type PermissionRule,
-} from "../../auth/permissions";
+import { apiGrants, LIST_KEYS_LIMIT_DEFAULT, LIST_KEYS_LIMIT_MAX, type Pagination } from "../../../src/lib/contract";
+import { anyKeyRule, isAllowed, requirePermission, resources, type PermissionRule } from "../../auth/permissions";
 import { BASE58_PATTERN } from "../../db/ids";
 import type { ListKeysQuery } from "../../db/key-store";
 import { createVersionedCache } from "../../db/versioned-cache";
@@ -94,9 +87,9 @@ export type ListOperation = "keys.listKeys" | "apis.listKeys";
 function listRule(operation: ListOperation, workspaceId: string, apiId: string | undefined): PermissionRule {
   const keySpace = apiId ?? "*";
   const readKeys = resources.anyKeyOf(workspaceId, keySpace, "read_key");
-  if (operation === "keys.listKeys") return { oneOfEach: [permissionsFor("read_key", apiId)], resource: [readKeys] };
+  if (operation === "keys.listKeys") return { oneOfEach: [apiGrants("read_key", apiId)], resource: [readKeys] };
   return {
-    oneOfEach: [permissionsFor("read_key", apiId), permissionsFor("read_api", apiId)],
+    oneOfEach: [apiGrants("read_key", apiId), apiGrants("read_api", apiId)],
     resource: [readKeys, resources.keySpace(workspaceId, keySpace, "read_keyspace")],
   };
 }

@@ -1,10 +1,9 @@
+import { rbacPermission } from "../../../src/lib/contract";
 import type { PermissionRow } from "../../db/rbac";
 import { requirePermission } from "../../auth/permissions";
 import type { ApiDependencies } from "../../http/api-env";
 import { containsPattern, pagedList } from "../paged-list";
 import { withDescription, type DescribedRow } from "./described-row";
-
-const READ_PERMISSION = "rbac.*.read_permission";
 
 /** `POST /v2/permissions.listPermissions` (`rbac.*.read_permission`): `search` finds part of an id, name, slug or description. */
 export function listPermissions(deps: ApiDependencies) {
@@ -20,7 +19,7 @@ export function listPermissions(deps: ApiDependencies) {
             ORDER BY id LIMIT :limit`,
         )
         .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
-    (permissions) => requirePermission(permissions, { oneOfEach: [[READ_PERMISSION]] }),
+    (permissions) => requirePermission(permissions, { oneOfEach: [[rbacPermission("read_permission")]] }),
     (_db, _workspaceId, { description, ...row }) => withDescription(row, description),
   );
 }

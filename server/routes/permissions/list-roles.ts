@@ -1,10 +1,9 @@
+import { rbacPermission } from "../../../src/lib/contract";
 import { requirePermission } from "../../auth/permissions";
 import { parsePermissionList, permissionRows } from "../../db/rbac";
 import type { ApiDependencies } from "../../http/api-env";
 import { containsPattern, pagedList } from "../paged-list";
 import { withDescription } from "./described-row";
-
-const READ_ROLE = "rbac.*.read_role";
 
 interface RoleListRow {
   id: string;
@@ -26,7 +25,7 @@ export function listRoles(deps: ApiDependencies) {
             ORDER BY id LIMIT :limit`,
         )
         .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
-    (permissions) => requirePermission(permissions, { oneOfEach: [[READ_ROLE]] }),
+    (permissions) => requirePermission(permissions, { oneOfEach: [[rbacPermission("read_role")]] }),
     (db, workspaceId, row) => {
       const rolePermissions = permissionRows(db, workspaceId, parsePermissionList(row.permissions));
       const role = withDescription({ id: row.id, name: row.name }, row.description);
