@@ -8,7 +8,7 @@ import { UsageError } from "./values";
 
 /** What every admin command is, and what several share: the flags, the output table, the workspace's API and key. */
 
-/** The flags parseArgs accepts; the usage and docs/admin-cli.md describe each (test/tooling/cli-docs.test.ts). */
+/** The flags parseArgs accepts; the usage and docs/admin-cli.md describe each (test/tooling/docs-match-source.test.ts). */
 export const ADMIN_OPTIONS = {
   "data-dir": { type: "string" },
   workspace: { type: "string" },

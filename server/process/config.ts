@@ -54,7 +54,7 @@ Options:
   --help                 show this help
 `;
 
-/** The flags parseArgs accepts; `SERVER_USAGE` and the README's table describe each (test/tooling/cli-docs.test.ts). */
+/** The flags parseArgs accepts; `SERVER_USAGE` and the README's table describe each (test/tooling/docs-match-source.test.ts). */
 export const SERVER_OPTIONS = {
   port: { type: "string" },
   host: { type: "string" },
