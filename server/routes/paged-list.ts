@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import * as v from "valibot";
 import type { Pagination } from "../../src/lib/contract";
+import type { PermissionRule } from "../auth/permissions";
 import { pageAnswer } from "../http/answers";
 import type { ApiDependencies } from "../http/api-env";
 import type { BodySpec } from "../http/json-body";
@@ -63,24 +64,28 @@ function page<T extends { id: string }>(rows: T[], limit: number): { rows: T[]; 
   };
 }
 
-/**
- * A list operation of the workspace's catalogue: `read` a page (one row more than asked, to tell whether another
- * exists), `authorize` what it holds (a 403 thrown), answer each row as `toJson` writes it.
- */
-export function pagedList<T extends { id: string }>(
-  deps: ApiDependencies,
-  read: (db: Database, workspaceId: string, request: ListRequest & { limit: number }) => T[],
-  authorize: (permissions: string, rows: readonly T[], workspaceId: string) => void,
-  toJson: (db: Database, workspaceId: string, row: T) => unknown,
-) {
-  return operation(deps, { body: LIST }, (c) => {
+/** A list of the workspace's catalogue, declared. */
+export interface PagedList<T extends { id: string }> {
+  /** The rows after the cursor, ordered by id: at most `limit + 1`, the one more telling whether another page exists. */
+  read: (db: Database, workspaceId: string, request: ListRequest & { limit: number }) => T[];
+  /** What the root key must hold to list at all, checked before anything is read. */
+  permission?: PermissionRule;
+  /** What it must hold for the rows read (a 403 thrown), where that depends on them. */
+  authorizeRows?: (permissions: string, rows: readonly T[], workspaceId: string) => void;
+  toJson: (db: Database, workspaceId: string, row: T) => unknown;
+}
+
+/** A list operation of the workspace's catalogue: one page of `read`'s rows, each as `toJson` writes it. */
+export function pagedList<T extends { id: string }>(deps: ApiDependencies, list: PagedList<T>) {
+  const { permission } = list;
+  return operation(deps, { body: LIST, ...(permission !== undefined && { permission: () => permission }) }, (c) => {
     const rootKey = c.get("rootKey");
     const request = c.req.valid("json");
     const limit = request.limit ?? LIMIT_MAX;
     const { data, pagination } = deps.store.read((db) => {
-      const { rows, pagination } = page(read(db, rootKey.workspaceId, { ...request, limit }), limit);
-      authorize(rootKey.permissions, rows, rootKey.workspaceId);
-      return { data: rows.map((row) => toJson(db, rootKey.workspaceId, row)), pagination };
+      const { rows, pagination } = page(list.read(db, rootKey.workspaceId, { ...request, limit }), limit);
+      list.authorizeRows?.(rootKey.permissions, rows, rootKey.workspaceId);
+      return { data: rows.map((row) => list.toJson(db, rootKey.workspaceId, row)), pagination };
     });
     return pageAnswer(c, data, pagination);
   });

@@ -5,9 +5,8 @@ import { identityJson, readIdentityRule, type IdentityRow } from "./identity-jso
 
 /** `POST /v2/identities.listIdentities`: every identity listed needs `identity.*.read_identity` or its own; `search` finds part of an id or external id. */
 export function listIdentities(deps: ApiDependencies) {
-  return pagedList<IdentityRow>(
-    deps,
-    (db, workspaceId, { cursor, search, limit }) =>
+  return pagedList<IdentityRow>(deps, {
+    read: (db, workspaceId, { cursor, search, limit }) =>
       db
         .prepare<{ workspaceId: string; cursor: string; pattern: string; limit: number }, IdentityRow>(
           `SELECT id, external_id AS externalId, meta FROM identities
@@ -16,9 +15,9 @@ export function listIdentities(deps: ApiDependencies) {
             ORDER BY id LIMIT :limit`,
         )
         .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
-    (permissions, rows, workspaceId) => {
+    authorizeRows: (permissions, rows, workspaceId) => {
       for (const row of rows) requirePermission(permissions, readIdentityRule(workspaceId, row.id));
     },
-    (db, _workspaceId, row) => identityJson(db, row),
-  );
+    toJson: (db, _workspaceId, row) => identityJson(db, row),
+  });
 }

@@ -1,5 +1,4 @@
 import { rbacPermission } from "../../../src/lib/contract";
-import { requirePermission } from "../../auth/permissions";
 import { parsePermissionList, permissionRows } from "../../db/rbac";
 import type { ApiDependencies } from "../../http/api-env";
 import { containsPattern, pagedList } from "../paged-list";
@@ -14,9 +13,8 @@ interface RoleListRow {
 
 /** `POST /v2/permissions.listRoles` (`rbac.*.read_role`): each role with its permissions; `search` finds part of an id, name or description. */
 export function listRoles(deps: ApiDependencies) {
-  return pagedList<RoleListRow>(
-    deps,
-    (db, workspaceId, { cursor, search, limit }) =>
+  return pagedList<RoleListRow>(deps, {
+    read: (db, workspaceId, { cursor, search, limit }) =>
       db
         .prepare<{ workspaceId: string; cursor: string; pattern: string; limit: number }, RoleListRow>(
           `SELECT id, name, description, permissions FROM roles
@@ -25,11 +23,11 @@ export function listRoles(deps: ApiDependencies) {
             ORDER BY id LIMIT :limit`,
         )
         .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
-    (permissions) => requirePermission(permissions, { oneOfEach: [[rbacPermission("read_role")]] }),
-    (db, workspaceId, row) => {
+    permission: { oneOfEach: [[rbacPermission("read_role")]] },
+    toJson: (db, workspaceId, row) => {
       const rolePermissions = permissionRows(db, workspaceId, parsePermissionList(row.permissions));
       const role = withDescription({ id: row.id, name: row.name }, row.description);
       return rolePermissions.length === 0 ? role : { ...role, permissions: rolePermissions };
     },
-  );
+  });
 }
