@@ -28,9 +28,9 @@ export function parseAuthorization(header: string | undefined): Credential {
  * A request without an Authorization header is the seed's 401 before anything else is looked at; the real service
  * finds a missing header when it validates the request too, before the body's fields (its answer is a 400).
  */
-export const requireAuthorizationHeader = createMiddleware<ApiEnv>(async (c, next) => {
+export const requireAuthorizationHeader = createMiddleware<ApiEnv>((c, next) => {
   if (c.req.header("authorization") === undefined) throw new ApiRefusal("err:svc:authentication:missing");
-  await next();
+  return next();
 });
 
 function malformed(prefixMissing: boolean): ApiRefusal {
@@ -54,9 +54,9 @@ function malformed(prefixMissing: boolean): ApiRefusal {
  * after the body is validated, as the real service authenticates only a request that passed validation.
  */
 export function rootKeyAuth(deps: { store: KeyStore; rateLimiter: RateLimiter }) {
-  return createMiddleware<OperationEnv>(async (c, next) => {
+  return createMiddleware<OperationEnv>((c, next) => {
     c.set("rootKey", authenticate(parseAuthorization(c.req.header("authorization")), deps));
-    await next();
+    return next();
   });
 }
 
