@@ -8,7 +8,7 @@ import {
 import type { Database } from "better-sqlite3";
 import { boundRows } from "./bound-rows";
 import { checkQuery } from "./check-query";
-import { DEFAULT_RETENTION_DAYS } from "./time-column";
+import { DEFAULT_RETENTION_DAYS } from "../db/workspaces";
 import { rewriteLongInLists } from "./in-list";
 import { createKeyRollup } from "./key-rollup";
 import { planRollupQuery, type RollupPlan } from "./key-rollup-plan";

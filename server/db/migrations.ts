@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { newId } from "../ids";
+import { newId } from "./ids";
 
 export interface Migration {
   version: number;

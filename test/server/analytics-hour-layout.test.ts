@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
 import { rewriteLongInLists } from "../../server/analytics/in-list";
 import { filtersByKey } from "../../server/analytics/key-filter";
-import { createWorkspace } from "../../server/db/management";
+import { createWorkspace } from "../../server/db/workspaces";
 import { seedTwoWorkspaces } from "./analytics-data";
 
 /**

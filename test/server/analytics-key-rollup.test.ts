@@ -9,7 +9,7 @@ import { checkQuery } from "../../server/analytics/check-query";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
 import { createKeyRollup, ROLLUP_ROWS } from "../../server/analytics/key-rollup";
 import { planRollupQuery } from "../../server/analytics/key-rollup-plan";
-import { createWorkspace } from "../../server/db/management";
+import { createWorkspace } from "../../server/db/workspaces";
 import { openDatabase } from "../../server/db/open";
 import { usageQuery } from "../../src/lib/analytics-sql";
 import { usageSql, usageTotalsSql } from "../../src/features/keys/utils/usage";
