@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { KEY_FIELD_BOUNDS as BOUNDS } from "../../../src/lib/contract";
 import { anyKeyRule, isAllowed, keySpaceRule } from "../../auth/permissions";
 import { keySpaceDefaults } from "../../db/apis";
 import { insertKey, type NewKey } from "../../db/keys";
@@ -31,8 +32,8 @@ const CREATE_KEY = {
       v.pipe(
         v.string("prefix must be a string"),
         v.minLength(1, "prefix must not be empty"),
-        v.maxLength(16, "prefix must be at most 16 characters"),
-        v.regex(/^[a-zA-Z0-9_]+$/, "prefix may hold only letters, digits and _"),
+        v.maxLength(BOUNDS.prefix.maxLength, `prefix must be at most ${BOUNDS.prefix.maxLength} characters`),
+        v.regex(BOUNDS.prefix.pattern, "prefix may hold only letters, digits and _"),
       ),
     ),
     name: v.optional(nameField),

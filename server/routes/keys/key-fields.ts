@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { KEY_FIELD_BOUNDS as BOUNDS } from "../../../src/lib/contract";
 
 /**
  * The body fields the key-changing operations share, with the real service's bounds (its OpenAPI description,
@@ -6,10 +7,6 @@ import * as v from "valibot";
  */
 
 const IDENTIFIER = /^[a-zA-Z0-9_]+$/;
-const PERMISSION_SLUG = /^[a-zA-Z0-9_:\-.*]+$/;
-const EXTERNAL_ID = /^[a-zA-Z0-9_.-]+$/;
-/** The real service's latest expiry: 2100-01-01. */
-const EXPIRES_MAX = 4_102_444_800_000;
 
 export const keyIdField = v.pipe(
   v.string("keyId is required and must be a string"),
@@ -27,7 +24,7 @@ export function apiIdField(minLength: number) {
   );
 }
 
-const wholeNumber = (field: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+const wholeNumber = (field: string, min: number, max = BOUNDS.wholeNumberMax) =>
   v.pipe(
     v.number(`${field} must be a number`),
     v.integer(`${field} must be a whole number`),
@@ -38,14 +35,14 @@ const wholeNumber = (field: string, min: number, max = Number.MAX_SAFE_INTEGER) 
 export const nameField = v.pipe(
   v.string("name must be a string"),
   v.minLength(1, "name must not be empty"),
-  v.maxLength(255, "name must be at most 255 characters"),
+  v.maxLength(BOUNDS.nameMaxLength, `name must be at most ${BOUNDS.nameMaxLength} characters`),
 );
 
 export const externalIdField = v.pipe(
   v.string("externalId must be a string"),
   v.minLength(1, "externalId must not be empty"),
-  v.maxLength(255, "externalId must be at most 255 characters"),
-  v.regex(EXTERNAL_ID, "externalId may hold only letters, digits, _, . and -"),
+  v.maxLength(BOUNDS.externalId.maxLength, `externalId must be at most ${BOUNDS.externalId.maxLength} characters`),
+  v.regex(BOUNDS.externalId.pattern, "externalId may hold only letters, digits, _, . and -"),
 );
 
 /**
@@ -75,7 +72,7 @@ export const metaField = v.pipe(
   ),
 );
 
-export const expiresField = wholeNumber("expires", 0, EXPIRES_MAX);
+export const expiresField = wholeNumber("expires", 0, BOUNDS.expiresMax);
 
 export const enabledField = v.boolean("enabled must be true or false");
 
@@ -85,7 +82,7 @@ export const refillField = v.strictObject(
   {
     interval: v.picklist(["daily", "monthly"], 'refill.interval must be "daily" or "monthly"'),
     amount: wholeNumber("refill.amount", 1),
-    refillDay: v.optional(wholeNumber("refill.refillDay", 1, 31)),
+    refillDay: v.optional(wholeNumber("refill.refillDay", BOUNDS.refillDay.min, BOUNDS.refillDay.max)),
   },
   'refill must be an object like {"interval": "monthly", "amount": 100, "refillDay": 1}',
 );
@@ -96,11 +93,17 @@ export const ratelimitsField = v.pipe(
       {
         name: v.pipe(
           v.string("a rate limit's name must be a string"),
-          v.minLength(3, "a rate limit's name must be at least 3 characters"),
-          v.maxLength(128, "a rate limit's name must be at most 128 characters"),
+          v.minLength(
+            BOUNDS.ratelimitName.minLength,
+            `a rate limit's name must be at least ${BOUNDS.ratelimitName.minLength} characters`,
+          ),
+          v.maxLength(
+            BOUNDS.ratelimitName.maxLength,
+            `a rate limit's name must be at most ${BOUNDS.ratelimitName.maxLength} characters`,
+          ),
         ),
         limit: wholeNumber("limit", 1),
-        duration: wholeNumber("duration", 1000),
+        duration: wholeNumber("duration", BOUNDS.ratelimitDurationMin),
         autoApply: v.optional(v.boolean("autoApply must be true or false"), false),
       },
       'each rate limit must be an object like {"name": "requests", "limit": 10, "duration": 60000, "autoApply": true}',
@@ -120,8 +123,11 @@ export function permissionsField(minItems: number, maxItems: number) {
       v.pipe(
         v.string("each permission must be a string"),
         v.minLength(1, "a permission must not be empty"),
-        v.maxLength(128, "a permission must be at most 128 characters"),
-        v.regex(PERMISSION_SLUG, "a permission may hold only letters, digits and _ : - . *"),
+        v.maxLength(
+          BOUNDS.permission.maxLength,
+          `a permission must be at most ${BOUNDS.permission.maxLength} characters`,
+        ),
+        v.regex(BOUNDS.permission.pattern, "a permission may hold only letters, digits and _ : - . *"),
       ),
       "permissions must be an array of strings",
     ),
@@ -136,7 +142,7 @@ export function rolesField(minItems: number) {
       v.pipe(
         v.string("each role must be a string"),
         v.minLength(1, "a role must not be empty"),
-        v.maxLength(128, "a role must be at most 128 characters"),
+        v.maxLength(BOUNDS.roleMaxLength, `a role must be at most ${BOUNDS.roleMaxLength} characters`),
       ),
       "roles must be an array of strings",
     ),
