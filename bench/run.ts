@@ -16,8 +16,9 @@ import { APP_DIST, BENCHMARKS_DOC_PATH, RESULTS_PATH, workFile } from "./lib/pat
 import { markdownTable, updateResultsDoc } from "./lib/report";
 import type { BenchResults, BenchRow } from "./lib/results";
 import { benchDeepPaging } from "./paging";
+import { benchRatelimit } from "./ratelimit";
 
-const SECTIONS = ["bundle", "api", "browser", "paging", "analytics"] as const;
+const SECTIONS = ["bundle", "api", "browser", "paging", "analytics", "ratelimit"] as const;
 type Section = (typeof SECTIONS)[number];
 
 function isSection(name: string): name is Section {
@@ -116,6 +117,18 @@ async function main(): Promise<void> {
     await withServer(100_000, async (server, rootKey) => {
       rows.push(...(await benchDeepPaging({ url: server.url, rootKey, requests: quick ? 100 : 300, log })));
     });
+  }
+
+  if (sections.has("ratelimit")) {
+    rows.push(
+      ...(await benchRatelimit({
+        rounds: quick ? 1 : 5,
+        durationSeconds: quick ? 2 : 3,
+        connections: 10,
+        bursts: quick ? 1 : 3,
+        log,
+      })),
+    );
   }
 
   if (sections.has("analytics")) {
