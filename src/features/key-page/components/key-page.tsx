@@ -56,7 +56,7 @@ function KeyPageContent(props: KeyPageProps & { apiKey: Key }) {
   const title = apiKey.name !== undefined && apiKey.name.trim() !== "" ? apiKey.name : apiKey.keyId;
 
   return (
-    <div className="key-page">
+    <div className="key-page outcome-palette">
       <KeyBreadcrumb keysHref={props.keysHref}>{title}</KeyBreadcrumb>
       <h1 className="key-page__title">
         <SafeName>{title}</SafeName>
