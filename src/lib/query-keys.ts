@@ -5,6 +5,7 @@ import type { ListKeysParams } from "./api/list-keys";
 import type { Connection } from "./api/transport";
 import { connectionScope, type ConnectionScope } from "./connection-scope";
 import { fingerprint } from "./fingerprint";
+import type { Grain, LogFilter } from "./log-sql";
 
 /**
  * Every query key of the dashboard, made here and nowhere else (TanStack Query's "Effective React Query Keys"): what
@@ -65,6 +66,22 @@ export const queryKeys = {
       scoped("analytics", "refusals", connection, { keyId, tag }),
     /** The verification recorded under a request id. */
     request: (connection: Connection, requestId: string) => scoped("analytics", "request", connection, { requestId }),
+  },
+  logs: {
+    /** The log's pages, newest first, for one filter (its range resolved to instants). */
+    page: (connection: Connection, filter: LogFilter) => scoped("logs", "page", connection, { filter }),
+    /** Verifications per bucket and outcome for the chart (and the overview's counts). */
+    chart: (connection: Connection, filter: LogFilter, grain: Grain) =>
+      scoped("logs", "chart", connection, { filter, grain }),
+    /** The keys and identities with the most refusals. */
+    top: (connection: Connection, filter: LogFilter, grain: Grain) =>
+      scoped("logs", "top", connection, { filter, grain }),
+    /** One verification by its request id, within the filter (a link to a row's details). */
+    row: (connection: Connection, filter: LogFilter, requestId: string) =>
+      scoped("logs", "row", connection, { filter, requestId }),
+    /** The keys the key filter finds by name: the connection's list, a few pages (its API picks the operation). */
+    keySearch: (connection: Connection) =>
+      scoped("logs", "key-search", connection, { apiId: connection.apiId ?? null }),
   },
   apis: {
     /** `apis.getApi`. */
