@@ -138,6 +138,23 @@ function toLogRow(row: v.InferOutput<typeof LogRowSchema>): LogRow {
   };
 }
 
+/** A verification with the analytics table's column names, as an export or a copy gives it. */
+export function logRowColumns(row: LogRow): Record<string, unknown> {
+  return {
+    request_id: row.requestId,
+    time: row.time,
+    outcome: row.outcome,
+    key_id: row.keyId,
+    key_space_id: row.keySpaceId,
+    external_id: row.externalId,
+    tags: row.tags,
+    region: row.region,
+    spent_credits: row.spentCredits,
+    source: row.source,
+    app_id: row.appId,
+  };
+}
+
 export function parseLogRows(rows: readonly unknown[]): LogRow[] {
   return parseRows(LogRowSchema, rows).map(toLogRow);
 }
