@@ -4,6 +4,7 @@ import { CopyButton } from "@/components/copy-button";
 import { Loading } from "@/components/offline-notice";
 import { OutcomeBadge } from "@/components/outcome-badge";
 import { SafeName } from "@/components/safe-name";
+import { revealBidiControls } from "@/lib/bidi";
 import { logRowColumns, type LogRow } from "@/lib/analytics-rows";
 import { formatCount } from "@/lib/format-number";
 import { formatIsoTime, formatPastTime } from "@/lib/format-time";
@@ -179,7 +180,10 @@ function DetailsBody({
                       <code>
                         <SafeName>{tag}</SafeName>
                       </code>{" "}
-                      <Link to={narrowHref({ tag: { match: "is", value: tag } })} aria-label={`Only the tag ${tag}`}>
+                      <Link
+                        to={narrowHref({ tag: { match: "is", value: tag } })}
+                        aria-label={`Only this tag: ${revealBidiControls(tag)}`}
+                      >
                         Only this tag
                       </Link>
                     </li>
@@ -223,7 +227,7 @@ function DetailsBody({
               <Link to={lookupHref(row.requestId)}>Look up this request id</Link>
             </li>
             <li>
-              <CopyButton value={rowAsJson(row)} label="Copy the verification as JSON" text="Copy as JSON" />
+              <CopyButton value={rowAsJson(row)} label="Copy as JSON" text="Copy as JSON" />
             </li>
           </ul>
           {row.keyId !== "" && (

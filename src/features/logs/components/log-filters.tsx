@@ -8,7 +8,7 @@ import { toKeyscopeError } from "@/lib/api-errors";
 import { formatCount } from "@/lib/format-number";
 import { ANALYTICS_OUTCOMES } from "@/lib/verification-outcomes";
 import { findKeysByName, listedKeys, type KeyName } from "../api/key-names";
-import { checkText, sortOutcomes, type LogView } from "../log-view";
+import { checkText, DEFAULT_VIEW, logViewSearch, sortOutcomes, type LogView } from "../log-view";
 import {
   formatUtcInstant,
   fromLocalInput,
@@ -33,7 +33,16 @@ export interface LogFiltersProps {
 
 /** The range, the outcomes, and the text filters (key, identity, tag, region, key space), each change a new view. */
 export function LogFilters({ connection, compact, view, range, now, names, onView }: LogFiltersProps) {
-  const textFilters = <TextFilters connection={connection} view={view} names={names} onView={onView} />;
+  // What was typed starts again from the view whenever the view's filters change (Back, a link, a chip removed).
+  const textFilters = (
+    <TextFilters
+      key={logViewSearch({ ...view, range: DEFAULT_VIEW.range, outcomes: [], row: undefined })}
+      connection={connection}
+      view={view}
+      names={names}
+      onView={onView}
+    />
+  );
   const inForce = [view.keyIds.length > 0, view.externalId, view.tag, view.region, view.keySpaceId].filter(
     Boolean,
   ).length;
@@ -172,9 +181,16 @@ function OutcomePicker({
   onChange: (outcomes: string[]) => void;
 }) {
   const labelId = useId();
+  // The box just ticked stays ticked while the address changes (a navigation renders a moment later).
+  const [ticked, setTicked] = useState<{ from: string; outcomes: string[] } | null>(null);
+  const current = outcomes.join(" ");
+  const shown = ticked !== null && ticked.from === current ? ticked.outcomes : outcomes;
+  const change = (next: string[]) => {
+    setTicked({ from: current, outcomes: next });
+    onChange(next);
+  };
   const offered = sortOutcomes([...ANALYTICS_OUTCOMES, ...outcomes]);
-  const summary =
-    outcomes.length === 0 ? "All outcomes" : outcomes.length === 1 ? outcomes[0] : `${outcomes.length} outcomes`;
+  const summary = shown.length === 0 ? "All outcomes" : shown.length === 1 ? shown[0] : `${shown.length} outcomes`;
   return (
     <div className="log-filters__outcome-field">
       <span id={labelId} className="field__label">
@@ -190,11 +206,9 @@ function OutcomePicker({
             <label key={outcome} className="log-filters__choice">
               <input
                 type="checkbox"
-                checked={outcomes.includes(outcome)}
+                checked={shown.includes(outcome)}
                 onChange={(event) =>
-                  onChange(
-                    event.target.checked ? sortOutcomes([...outcomes, outcome]) : outcomes.filter((o) => o !== outcome),
-                  )
+                  change(event.target.checked ? sortOutcomes([...shown, outcome]) : shown.filter((o) => o !== outcome))
                 }
               />
               {outcome}
@@ -203,7 +217,7 @@ function OutcomePicker({
           <button
             type="button"
             className="button button--small"
-            onClick={() => onChange(ANALYTICS_OUTCOMES.filter((outcome) => outcome !== "VALID"))}
+            onClick={() => change(ANALYTICS_OUTCOMES.filter((outcome) => outcome !== "VALID"))}
           >
             Refused only
           </button>

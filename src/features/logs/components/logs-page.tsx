@@ -208,13 +208,11 @@ export function LogsPage(props: LogsPageProps) {
   return (
     <div className="logs-page outcome-palette">
       <header className="logs-page__header">
-        <div>
-          <h1>Logs</h1>
-          <p className="logs-page__scope">
-            Every verification this root key may read, newest first, from {rangeText}
-            {range.endsNow && ` (as of ${formatUtcInstant(range.to, now)})`}. Times in UTC.
-          </p>
-        </div>
+        <h1>Logs</h1>
+        <p className="logs-page__scope">
+          Every verification this root key may read, newest first, from {rangeText}
+          {range.endsNow && ` (as of ${formatUtcInstant(range.to, now)})`}. Times in UTC.
+        </p>
         <div className="logs-page__actions">
           <button
             type="button"
@@ -271,7 +269,6 @@ export function LogsPage(props: LogsPageProps) {
       )}
 
       <LogFilters
-        key={dataKey}
         connection={connection}
         compact={compact}
         view={view}

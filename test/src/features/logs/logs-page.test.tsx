@@ -180,7 +180,7 @@ describe("the Logs page", () => {
     const details = await screen.findByRole("dialog", { name: "Verification details" });
     expect(within(details).getAllByText("req_Row1").length).toBeGreaterThan(0);
     expect(within(details).getByText("⟨U+202E⟩")).toBeInTheDocument();
-    expect(within(details).getByRole("button", { name: "Copy the verification as JSON" })).toBeInTheDocument();
+    expect(within(details).getByRole("button", { name: "Copy as JSON" })).toBeInTheDocument();
     expect(within(details).getByRole("link", { name: "Open the key's page" })).toHaveAttribute(
       "href",
       `/keys/${KEY_ID}`,
