@@ -48,13 +48,20 @@ export function LogFilters({ connection, compact, view, range, now, names, onVie
   ).length;
   return (
     <div className="log-filters">
-      <RangePicker
-        choice={view.range}
-        range={range}
-        now={now}
-        onChange={(choice) => onView({ ...view, range: choice, row: undefined })}
-      />
-      <OutcomePicker outcomes={view.outcomes} onChange={(outcomes) => onView({ ...view, outcomes, row: undefined })} />
+      <div className="log-filters__top">
+        <RangePicker
+          // A range changed elsewhere (Back, the chart) is the one its custom fields start from.
+          key={logViewSearch({ ...DEFAULT_VIEW, range: view.range })}
+          choice={view.range}
+          range={range}
+          now={now}
+          onChange={(choice) => onView({ ...view, range: choice, row: undefined })}
+        />
+        <OutcomePicker
+          outcomes={view.outcomes}
+          onChange={(outcomes) => onView({ ...view, outcomes, row: undefined })}
+        />
+      </div>
       {compact ? (
         <details className="log-filters__more" open={inForce > 0}>
           <summary>Key, identity, tag, region{inForce > 0 ? ` (${inForce} in force)` : ""}</summary>
@@ -200,8 +207,10 @@ function OutcomePicker({
         <summary className="button" aria-describedby={labelId}>
           {summary}
         </summary>
-        <fieldset className="log-filters__menu">
-          <legend>Show only these outcomes (none checked: all)</legend>
+        <div className="log-filters__menu" role="group" aria-labelledby={`${labelId}-legend`}>
+          <p id={`${labelId}-legend`} className="log-filters__legend">
+            Show only these outcomes (none checked: all)
+          </p>
           {offered.map((outcome) => (
             <label key={outcome} className="log-filters__choice">
               <input
@@ -221,7 +230,7 @@ function OutcomePicker({
           >
             Refused only
           </button>
-        </fieldset>
+        </div>
       </details>
     </div>
   );

@@ -406,8 +406,11 @@ function LogCell({
         </Link>
       );
     case "identity":
+      // A card leaves out an identity there is none of; a table's column says so.
       return row.externalId === "" ? (
-        <Empty />
+        compact ? null : (
+          <Empty />
+        )
       ) : (
         <>
           {label}

@@ -243,17 +243,20 @@ export function LogsPage(props: LogsPageProps) {
               />
             </div>
           </details>
-          <LogColumnsMenu
-            chosen={chosen}
-            folded={fitted.folded}
-            onChoose={(id, on) =>
-              setChoice((previous) => {
-                const next = { ...previous, [id]: on };
-                saveLogColumnChoice(next);
-                return next;
-              })
-            }
-          />
+          {/* A phone's cards show a set of their own; every field is in a row's details. */}
+          {!compact && (
+            <LogColumnsMenu
+              chosen={chosen}
+              folded={fitted.folded}
+              onChoose={(id, on) =>
+                setChoice((previous) => {
+                  const next = { ...previous, [id]: on };
+                  saveLogColumnChoice(next);
+                  return next;
+                })
+              }
+            />
+          )}
         </div>
       </header>
 
