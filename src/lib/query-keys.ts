@@ -48,6 +48,9 @@ export const queryKeys = {
     /** One list: the connection's API picks the operation and filters it (lib/api/list-keys.ts). */
     list: (connection: Connection, params: ListKeysParams) =>
       scoped("keys", "list", connection, { apiId: connection.apiId ?? null, ...params }),
+    /** The first page of an identity's keys (the keys page's search by external id): not a list the key caches follow. */
+    byExternalId: (connection: Connection, externalId: string) =>
+      scoped("keys", "by-external-id", connection, { apiId: connection.apiId ?? null, externalId }),
     /** One key by its id (`keys.getKey` does not send the connection's API). */
     detail: (connection: Connection, keyId: string) => scoped("keys", "get", connection, { keyId }),
     /** The usage bars of a set of keys (the rows in view). */
@@ -79,9 +82,6 @@ export const queryKeys = {
     /** One verification by its request id, within the filter (a link to a row's details). */
     row: (connection: Connection, filter: LogFilter, requestId: string) =>
       scoped("logs", "row", connection, { filter, requestId }),
-    /** The keys the key filter finds by name: the connection's list, a few pages (its API picks the operation). */
-    keySearch: (connection: Connection) =>
-      scoped("logs", "key-search", connection, { apiId: connection.apiId ?? null }),
   },
   apis: {
     /** `apis.getApi`. */
