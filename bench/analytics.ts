@@ -91,7 +91,7 @@ export function seedVerifications(dataDir: string, count: number): void {
 }
 
 /** Resolves once the server has folded every verification into SQLite's per-hour sums (it does so from its start). */
-async function sumsFolded(dataDir: string): Promise<void> {
+export async function sumsFolded(dataDir: string): Promise<void> {
   const db = new Database(join(dataDir, "keyscope.sqlite"), { readonly: true });
   try {
     const behind = db
