@@ -200,6 +200,43 @@ test("a verification made while Live is on appears within 10 seconds, without mo
   await expect(page.getByText(/Live is off/)).toBeVisible();
 });
 
+test("Live puts a new verification above the rows being read without moving them, and says it came", async ({
+  page,
+  server,
+}) => {
+  const made = await makeTraffic(server);
+  // The demo traffic of 30 days: rows enough to scroll.
+  await openLogs(page, server, "?range=30d");
+  const scroller = page.locator(".log-table__scroller");
+  await expect(
+    logTable(page)
+      .getByRole("button", { name: /: details$/ })
+      .first(),
+  ).toBeVisible();
+  await page.getByRole("button", { name: "Live", pressed: false }).click();
+  await expect(page.getByText(/Live asks every 9 s/)).toBeVisible();
+  // What turning Live on adds to the page above is drawn; from here on, only rows arrive.
+  await scroller.evaluate((element) => element.scrollBy(0, 600));
+  // The first row wholly below the sticky header: the one being read.
+  const read = await scroller.evaluate((element) => {
+    const top = element.getBoundingClientRect().top + 40;
+    const rows = [...element.querySelectorAll<HTMLElement>(".log-table__body [data-item-key]")];
+    const row = rows
+      .filter((candidate) => candidate.getBoundingClientRect().top >= top)
+      .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
+    return { key: row?.dataset.itemKey ?? "", top: row?.getBoundingClientRect().top ?? 0 };
+  });
+  expect(read.key).not.toBe("");
+  await verify(server, made.other.secret);
+  await expect(page.getByRole("button", { name: "↑ 1 newer verification" })).toBeVisible({ timeout: 10_000 });
+  const after = await page
+    .locator(`.log-table__body [data-item-key="${read.key}"]`)
+    .evaluate((element) => element.getBoundingClientRect().top);
+  expect(after).toBe(read.top);
+  await page.getByRole("button", { name: "↑ 1 newer verification" }).click();
+  await expect(scroller).toHaveJSProperty("scrollTop", 0);
+});
+
 test("the chart's totals and the overview's counts equal direct analytics queries over the same range", async ({
   page,
   server,

@@ -33,7 +33,8 @@ export type LiveState =
   /** The tab is hidden: nothing is asked until it shows again. */
   | { phase: "hidden" }
   | { phase: "waiting"; nextAt: number; intervalMs: number; quiet: boolean }
-  | { phase: "polling" }
+  /** Asking; `intervalMs`: the wait it asks at. */
+  | { phase: "polling"; intervalMs: number }
   /** This hour's budget is spent: the next query waits for the oldest to leave the hour. */
   | { phase: "budget"; nextAt: number }
   | { phase: "quota"; resumeAt: number }
@@ -162,7 +163,7 @@ export class LiveScheduler {
     this.inFlight = true;
     this.lastStart = this.clock.now();
     this.sent.push(this.lastStart);
-    this.set({ phase: "polling" });
+    this.set({ phase: "polling", intervalMs: this.intervalMs() });
     let result: PollResult;
     try {
       result = await this.poll();

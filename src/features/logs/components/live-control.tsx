@@ -42,17 +42,19 @@ export function LiveControl({
   if (!available) status = "Live follows a range that ends now: pick a “Last …” range to turn it on.";
   else if (state.phase === "off") status = "Live is off: the log shows what was there when it loaded (or on Refresh).";
   else if (state.phase === "hidden") status = `Live is paused while this tab is hidden (${budget}).`;
-  else if (state.phase === "polling")
+  else if (state.phase === "polling" || state.phase === "waiting") {
+    // Asking or waiting, the same words (a spinner while it asks): a sentence that changed would move the page.
+    const interval = state.intervalMs;
+    const quiet = interval > LIVE_POLICY.baseMs;
     status = (
       <>
-        <Spinner /> Live is asking for new verifications ({budget}).
+        {state.phase === "polling" && <Spinner />}
+        {quiet
+          ? `Nothing new for a while, so Live asks every ${seconds(interval)} instead of every ${seconds(LIVE_POLICY.baseMs)} (${budget}).`
+          : `Live asks every ${seconds(interval)}: a verification shows within about that (${budget}).`}
       </>
     );
-  else if (state.phase === "waiting")
-    status = state.quiet
-      ? `Nothing new for a while, so Live asks every ${seconds(state.intervalMs)} instead of every ${seconds(LIVE_POLICY.baseMs)} (${budget}).`
-      : `Live asks every ${seconds(state.intervalMs)}: a verification shows within about that (${budget}).`;
-  else if (state.phase === "budget")
+  } else if (state.phase === "budget")
     status = `Live has used its ${LIVE_POLICY.budgetPerHour} queries of the last hour; it asks again at ${formatUtcInstant(state.nextAt, now)}.`;
   else if (state.phase === "quota")
     status = waitingForQuota

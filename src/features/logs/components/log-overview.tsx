@@ -18,8 +18,8 @@ export interface LogOverviewProps {
   names: ReadonlyMap<string, KeyName>;
   /** A link to the log narrowed to one outcome, key or identity (the range and the other filters kept). */
   narrowHref: (change: Partial<LogView>) => string;
-  /** Verifications Live listed since the lists of keys and identities were counted. */
-  liveSince: number;
+  /** Live is on, or has listed verifications since the lists of keys and identities were counted. */
+  liveSince: boolean;
   /** Why the lists could not be read, in place. */
   topError: ReactNode;
 }
@@ -114,7 +114,7 @@ function TopList({
   label: (row: TopRow) => ReactNode;
   href: (row: TopRow) => string;
   empty: string;
-  stale: number;
+  stale: boolean;
 }) {
   return (
     <section className="log-overview__part" aria-label={title}>
@@ -139,10 +139,9 @@ function TopList({
               </li>
             ))}
           </ol>
-          {stale > 0 && (
-            <p className="log-overview__note">
-              Counted before Live listed {formatCount(stale)} more; Refresh counts them too.
-            </p>
+          {/* The same words whatever Live adds: a line that grew would move the rows being read below. */}
+          {stale && (
+            <p className="log-overview__note">Counted when the view was read: Refresh counts what Live adds.</p>
           )}
         </>
       )}

@@ -302,7 +302,7 @@ export function LogsPage(props: LogsPageProps) {
           top={top.data}
           names={names}
           narrowHref={narrowHref}
-          liveSince={live.arrived.length}
+          liveSince={live.on || live.arrived.length > 0}
           topError={
             top.error === null
               ? null
