@@ -53,9 +53,8 @@ import {
   type ChangedKey,
   type KeyUpdate,
 } from "../db/key-changes";
-import { createKeyStore } from "../db/key-store";
 import { openDatabase } from "../db/open";
-import { recordTraffic } from "../keys/traffic";
+import { runTraffic } from "./bulk";
 import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "../demo-data";
 import { DEFAULT_DATA_DIR } from "../paths";
 import { createdSecret, newApiKeySecret, rerolledSecret } from "../secrets";
@@ -630,14 +629,18 @@ const COMMANDS: Record<string, Command> = {
       const days = parseCount(requireText("--days", values.days), MAX_TRAFFIC_DAYS);
       const count = parseCount(requireText("--count", values.count), MAX_TRAFFIC_COUNT);
       const apiId = values.api === undefined ? undefined : apiOf(db, workspace, values.api);
-      const outcomes = recordTraffic(db, createKeyStore(db), {
-        workspaceId: workspace.id,
-        days,
-        count,
-        ...(apiId !== undefined && { apiId }),
-        ...(io.stderrIsTTY && { onProgress: progressBar(io) }),
-      });
-      if (io.stderrIsTTY) io.stderr("\n");
+      const { outcomes, analytics } = runTraffic(
+        db,
+        {
+          workspaceId: workspace.id,
+          days,
+          count,
+          ...(apiId !== undefined && { apiId }),
+          ...(io.stderrIsTTY && { onProgress: progressBar(io) }),
+        },
+        { progress: io.stderrIsTTY, stderr: (text) => io.stderr(text) },
+      );
+      io.stderr(`${analytics}\n`);
       return Object.entries(outcomes)
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([outcome, n]) => `${outcome} ${n}`)

@@ -89,6 +89,12 @@ function outcomeResponse(c: Context<ApiEnv>, outcome: QueryOutcome): Response {
       errors: [{ location: "body.query", message }],
     });
   }
+  if (outcome.kind === "unavailable") {
+    return errorResponse(c, "err:svc:application:service_unavailable", {
+      detail: outcome.message,
+      headers: { "retry-after": String(outcome.retryAfterSeconds) },
+    });
+  }
   return errorResponse(c, LIMITS[outcome.limit], { detail: outcome.message });
 }
 
