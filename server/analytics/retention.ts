@@ -104,7 +104,8 @@ export async function enforceRetention(sources: RetentionSources, now: number): 
       "DELETE FROM store.verifications WHERE workspace_id = $workspace AND time < $cutoff AND seq <= $keepFrom",
       old,
     );
-    let bucket = "epoch_ms($cutoff::BIGINT)";
+    // The cut's bucket in each rollup, finest first (the first bucket takes Unix ms).
+    let bucket = "$cutoff::BIGINT";
     for (const rollup of ROLLUPS) {
       bucket = rollup.bucket(bucket);
       await duckdb.run(`DELETE FROM ${rollup.table} WHERE workspace_id = $workspace AND time < ${bucket}`, {

@@ -9,8 +9,11 @@ import { GROUP_COLUMNS, ROLLUPS, STAGE_TABLE_SQL, type Rollup } from "./store-sc
  * committed in one DuckDB transaction, so a crash (kill -9 included) loses no row and copies none twice.
  */
 
-/** Rows per transaction: bounds the staging table (about 15 MB of text and as much in DuckDB) and each commit. */
-const BATCH_ROWS = 100_000;
+/**
+ * Rows per transaction: bounds the staging table (about 15 MB of text and as much in DuckDB) and each commit. A batch
+ * that runs out of memory (queries hold the rest) is tried again at a quarter of the size, down to the least.
+ */
+const BATCH_ROWS = { most: 100_000, least: 1_000 };
 /** After a failed batch, the next attempt waits this long, doubling up to the last: never once per query. */
 const RETRY_AFTER_MS = [2_000, 5_000, 15_000, 60_000];
 /** Assumed until measured: rows a second a catch-up copies. */
@@ -79,8 +82,13 @@ export interface StoreSync {
   stop(): Promise<void>;
 }
 
+/** An error's first line: DuckDB adds paragraphs of advice meant for whoever runs it by hand. */
 function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+}
+
+function isOutOfMemory(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("Out of Memory Error");
 }
 
 /** A TIMESTAMP or DATE as DuckDB writes it, checked before it goes into SQL as a literal. */
@@ -160,19 +168,20 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection, 
   let failures = 0;
   let rowsPerSecond = FIRST_RATE;
   let staged = false;
+  let batchRows = BATCH_ROWS.most;
 
   async function stageBatch(upTo: number): Promise<{ last: number; count: number } | undefined> {
     if (!staged) {
       await connection.run(STAGE_TABLE_SQL);
       staged = true;
     }
-    const batch = textBatch.get(copied, upTo, BATCH_ROWS);
+    const batch = textBatch.get(copied, upTo, batchRows);
     if (batch?.last == null || batch.rows === null) return undefined;
     await connection.run("DELETE FROM temp.stage");
     await connection.run(STAGE_FROM_TEXT, { rows: batch.rows });
     const [stagedRows] = (await connection.runAndReadAll("SELECT count(*) FROM temp.stage")).getRowsJS()[0] ?? [];
     if (Number(stagedRows) !== batch.count) {
-      const json = jsonBatch.get(copied, upTo, BATCH_ROWS);
+      const json = jsonBatch.get(copied, upTo, batchRows);
       await connection.run("DELETE FROM temp.stage");
       await connection.run(STAGE_FROM_JSON, { rows: json?.rows ?? "[]" });
     }
@@ -203,9 +212,17 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection, 
     try {
       // Stops at the newest row committed (one may be numbered and not yet committed), or at `upTo`.
       while (!stopped && copied < upTo) {
-        const count = await copyBatch(upTo);
+        let count: number;
+        try {
+          count = await copyBatch(upTo);
+        } catch (error) {
+          if (!isOutOfMemory(error) || batchRows === BATCH_ROWS.least) throw error;
+          batchRows = Math.max(BATCH_ROWS.least, Math.floor(batchRows / 4));
+          continue;
+        }
         if (count === 0) break;
         rows += count;
+        batchRows = Math.min(BATCH_ROWS.most, batchRows * 2);
         // Queries and other work get their turn between two batches.
         await new Promise((resolve) => setImmediate(resolve));
       }
