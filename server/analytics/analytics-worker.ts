@@ -28,20 +28,16 @@ function stateOf(store: OpenStore): CatchUpState {
   return { copiedSeq: store.sync.copiedSeq, foldedSeq: store.keyRollup?.foldedSeq() };
 }
 
-/** Copies and folds everything committed now; both in turn, so a server's copy takes one core at most. */
-async function catchUpAll(store: OpenStore, together: boolean): Promise<void> {
+/**
+ * Copies and folds everything committed now, the copy first (sums far behind it are then made anew from it, faster
+ * than folded). In the background (a server's own catch-up) both pace themselves, so that verification keeps most of
+ * the machine; for someone waiting (the admin CLI, a test) they run at full speed.
+ */
+async function catchUpAll(store: OpenStore, { background }: { background: boolean }): Promise<void> {
   const newest = store.sync.newestSeq();
-  const copy = () => (newest > store.sync.copiedSeq ? store.sync.catchUp(newest) : Promise.resolve());
-  const fold = () =>
-    store.keyRollup !== undefined && newest > store.keyRollup.foldedSeq()
-      ? store.keyRollup.catchUp(newest)
-      : Promise.resolve();
-  if (together) {
-    await Promise.all([copy(), fold()]);
-    return;
-  }
-  await copy();
-  await fold();
+  if (newest > store.sync.copiedSeq) await store.sync.catchUp(newest, { background });
+  if (store.keyRollup !== undefined && newest > store.keyRollup.foldedSeq())
+    await store.keyRollup.catchUp(newest, { background });
 }
 
 /** `analytics: 1,234,567 of 10,000,000 verifications copied, 1,000,000 summed by key` on a terminal's line. */
@@ -70,7 +66,7 @@ async function catchUpOnce(once: NonNullable<WorkerConfig["once"]>): Promise<voi
     try {
       const done = config.progress ? progressReporter(store) : () => undefined;
       try {
-        await catchUpAll(store, true);
+        await catchUpAll(store, { background: false });
       } finally {
         done();
       }
@@ -116,7 +112,7 @@ async function main(): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let background: Promise<void> = Promise.resolve();
   const tick = () => {
-    background = catchUpAll(store, false)
+    background = catchUpAll(store, { background: true })
       .catch(() => undefined)
       .then(() => {
         if (!closing && config.backgroundMs !== undefined) timer = setTimeout(tick, config.backgroundMs);
@@ -132,7 +128,7 @@ async function main(): Promise<void> {
       case "catch-up": {
         const done = config.progress ? progressReporter(store) : () => undefined;
         try {
-          await catchUpAll(store, true);
+          await catchUpAll(store, { background: false });
         } finally {
           done();
         }
@@ -141,7 +137,7 @@ async function main(): Promise<void> {
       }
       case "retention": {
         // Only rows both copies hold leave SQLite: first everything committed now.
-        await catchUpAll(store, false);
+        await catchUpAll(store, { background: true });
         const settledSeq = Math.min(store.sync.copiedSeq, store.keyRollup?.foldedSeq() ?? Infinity);
         const result = await enforceRetention({ sqlite: store.sqlite, duckdb: store.admin, settledSeq }, message.now);
         send({ type: "retained", id: message.id, result });

@@ -3,6 +3,7 @@ import { catchUpSteps } from "./catch-up-steps";
 import type { RollupPlan } from "./key-rollup-plan";
 import type { QueryOutcome } from "./query-outcome";
 import { exactInteger } from "./result-json";
+import { REFILL_BEHIND, sumsTableSql } from "./sums-refill";
 
 /**
  * The per-hour sums by key (`key_verifications_per_hour` in `analytics-sums.sqlite`, beside the analytics store),
@@ -42,9 +43,10 @@ export interface KeyRollup {
   foldedSeq(): number;
   /**
    * Folds the verifications newer than the sums into them up to seq `upTo` (all there are now by default), a batch at
-   * a time, yielding between batches.
+   * a time, yielding between batches; `background`: nobody waits for it, so it pauses as long as each batch took
+   * unless a caller that waits comes.
    */
-  catchUp(upTo?: number): Promise<void>;
+  catchUp(upTo?: number, options?: { background?: boolean }): Promise<void>;
   /** Ends the folding at its next batch; resolves once it has stopped. */
   stop(): Promise<void>;
 }
@@ -75,17 +77,7 @@ export function attachSums(sqlite: Database, path: string, sourceId: string): vo
     PRAGMA sums.synchronous = NORMAL;
     -- A row is one key, hour (Unix ms of its start), outcome, key space and external id, as SQLite's index reads them:
     -- the usage of a page of keys is a range per key.
-    CREATE TABLE IF NOT EXISTS sums.key_verifications_per_hour (
-      workspace_id TEXT NOT NULL,
-      key_id TEXT NOT NULL,
-      time INTEGER NOT NULL,
-      outcome TEXT NOT NULL,
-      key_space_id TEXT NOT NULL,
-      external_id TEXT NOT NULL,
-      count INTEGER NOT NULL,
-      spent_credits INTEGER NOT NULL,
-      PRIMARY KEY (workspace_id, key_id, time, outcome, key_space_id, external_id)
-    ) STRICT, WITHOUT ROWID;
+    ${sumsTableSql("sums.key_verifications_per_hour")};
     -- The sums hold the verifications up to seq, of the database source_id.
     CREATE TABLE IF NOT EXISTS sums.folded (
       only INTEGER PRIMARY KEY CHECK (only = 1),
@@ -102,11 +94,20 @@ export function attachSums(sqlite: Database, path: string, sourceId: string): vo
   })();
 }
 
+/** How the sums are made anew from the analytics store when far behind it (sums-refill.ts). */
+export interface StoreRefill {
+  /** The seq of the newest verification the store holds. */
+  copiedSeq(): number;
+  /** Makes the sums anew from the store; resolves the seq they then hold. */
+  refill(paced: boolean): Promise<number>;
+}
+
 /**
  * The sums in the `sums` database attached to `sqlite` (attachSums), kept by folding in new verifications from its
- * main database by seq; `now` is the clock a plan's `now() - INTERVAL …` bounds are read from when a query gives none.
+ * main database by seq, or made anew from the store (`fromStore`) when far behind it; `now` is the clock a plan's
+ * `now() - INTERVAL …` bounds are read from when a query gives none.
  */
-export function createKeyRollup(sqlite: Database, now: () => number = Date.now): KeyRollup {
+export function createKeyRollup(sqlite: Database, now: () => number = Date.now, fromStore?: StoreRefill): KeyRollup {
   const foldedSeq = sqlite.prepare<[], number>("SELECT seq FROM sums.folded WHERE only = 1").pluck();
   const maxSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM main.key_verifications").pluck();
   // Sorted by key by the GROUP BY, a batch writes each page of the sums once.
@@ -160,6 +161,10 @@ export function createKeyRollup(sqlite: Database, now: () => number = Date.now):
   async function catchUpTo(upTo: number): Promise<void> {
     // Nothing new (the common case): one lookup.
     if (upTo <= (foldedSeq.get() ?? 0)) return;
+    if (fromStore !== undefined && fromStore.copiedSeq() - (foldedSeq.get() ?? 0) > REFILL_BEHIND) {
+      await fromStore.refill(urgent === 0);
+      if (stopped) throw new Stopped();
+    }
     for (;;) {
       // Sums folded only in part must not answer: a query waiting for this fold goes to DuckDB.
       if (stopped) throw new Stopped();
@@ -171,8 +176,9 @@ export function createKeyRollup(sqlite: Database, now: () => number = Date.now):
       if (covered === batchRows && elapsed < FOLD_TARGET_MS / 2) batchRows = Math.min(batchRows * 2, FOLD_ROWS.max);
       else if (elapsed > FOLD_TARGET_MS * 2) batchRows = Math.max(Math.floor(batchRows / 2), FOLD_ROWS.min);
       if (!more) return;
-      // Other requests run between two batches.
-      await new Promise((resolve) => setImmediate(resolve));
+      // Other queries run between two batches; with none waiting for the fold, it paces itself.
+      const pauseMs = urgent > 0 ? 0 : elapsed;
+      await new Promise((resolve) => (pauseMs > 0 ? setTimeout(resolve, pauseMs) : setImmediate(resolve)));
     }
   }
 
@@ -193,9 +199,17 @@ export function createKeyRollup(sqlite: Database, now: () => number = Date.now):
   );
   const waiting = () => failed !== undefined && Date.now() < failed.retryAt;
   let running: Promise<void> | undefined;
-  function catchUp(upTo = maxSeq.get() ?? 0): Promise<void> {
+  // Callers waiting for the fold (queries, the admin CLI): while there are none, it paces itself.
+  let urgent = 0;
+  function catchUp(upTo = maxSeq.get() ?? 0, { background = false } = {}): Promise<void> {
     if (waiting()) return Promise.reject(new Error("the last fold failed; it is tried again later"));
     running = step(upTo);
+    if (background) return running;
+    urgent += 1;
+    const settled = () => {
+      urgent -= 1;
+    };
+    running.then(settled, settled);
     return running;
   }
 

@@ -7,6 +7,7 @@ import type { AnalyticsLimits } from "./limits";
 import { prepareStore } from "./store-schema";
 import { isLockConflict, privateStore, STORE_FILE, SUMS_FILE, type StoreLocation } from "./store-files";
 import { createStoreSync, type StoreSync } from "./store-sync";
+import { refillSums } from "./sums-refill";
 
 /** The analytics thread's databases: its SQLite connection, DuckDB with the store attached, and the copies' state. */
 export interface OpenStore {
@@ -89,7 +90,12 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStore> {
 
     attachSums(sqlite, join(location.dir, SUMS_FILE), sourceId);
     const sync = createStoreSync(sqlite, admin, state.copiedSeq);
-    const keyRollup = options.rollup ? createKeyRollup(sqlite) : undefined;
+    const keyRollup = options.rollup
+      ? createKeyRollup(sqlite, Date.now, {
+          copiedSeq: () => sync.copiedSeq,
+          refill: (paced) => refillSums(sqlite, instance, paced),
+        })
+      : undefined;
     return {
       sqlite,
       instance,

@@ -81,8 +81,17 @@ function createTablesSql(): string {
   `;
 }
 
-/** The staging table a batch of rows crosses into before it is committed to the store (temporary, never on disk). */
-export const STAGE_TABLE_SQL = `CREATE TEMP TABLE IF NOT EXISTS stage (${RAW_TABLE_COLUMNS})`;
+/**
+ * The staging table a batch of rows crosses into before it is committed to the store (temporary, never on disk): made
+ * anew for each batch and dropped after it, since rows deleted from a temporary table keep their memory.
+ */
+export const STAGE_TABLE_SQL = `CREATE OR REPLACE TEMP TABLE stage (${RAW_TABLE_COLUMNS})`;
+
+/** What a batch leaves in memory: dropped once it is committed, so queries have that memory between batches. */
+export const DROP_BATCH_TABLES_SQL = [
+  "DROP TABLE IF EXISTS temp.stage",
+  ...ROLLUPS.map((_, index) => `DROP TABLE IF EXISTS temp.delta_${index}`),
+].join(";\n");
 
 export interface StoreState {
   /** The seq of the last verification the store holds (with its sums). */
