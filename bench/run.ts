@@ -3,6 +3,8 @@
  * Prints a table of ratios, writes bench/results.json and rewrites the benchmark block of docs/benchmarks.md.
  *
  * `npm run bench -- --only api,paging --quick` measures a part, with fewer rounds, into bench/.work/ only.
+ * `npm run bench -- --big` runs the scale section at 10 million verifications and a million keys (beside a tenth of
+ * that) instead of a million and 100,000; `--fresh` makes its data again.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -16,8 +18,9 @@ import { APP_DIST, BENCHMARKS_DOC_PATH, RESULTS_PATH, workFile } from "./lib/pat
 import { markdownTable, updateResultsDoc } from "./lib/report";
 import type { BenchResults, BenchRow } from "./lib/results";
 import { benchDeepPaging } from "./paging";
+import { benchScale } from "./scale";
 
-const SECTIONS = ["bundle", "api", "browser", "paging", "analytics"] as const;
+const SECTIONS = ["bundle", "api", "browser", "paging", "analytics", "scale"] as const;
 type Section = (typeof SECTIONS)[number];
 
 function isSection(name: string): name is Section {
@@ -64,7 +67,12 @@ async function withServer<T>(
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { only: { type: "string" }, quick: { type: "boolean" } },
+    options: {
+      only: { type: "string" },
+      quick: { type: "boolean" },
+      big: { type: "boolean" },
+      fresh: { type: "boolean" },
+    },
     strict: true,
   });
   const only = values.only?.split(",").map((name) => name.trim()) ?? [...SECTIONS];
@@ -125,6 +133,19 @@ async function main(): Promise<void> {
         keys: 10_000,
         requests: quick ? 100 : 300,
         costRounds: quick ? 2 : 5,
+        log,
+      })),
+    );
+  }
+
+  if (sections.has("scale")) {
+    const big = values.big === true;
+    rows.push(
+      ...(await benchScale({
+        size: big ? { keys: 1_000_000, verifications: 10_000_000 } : { keys: 100_000, verifications: 1_000_000 },
+        fresh: values.fresh === true,
+        requests: quick ? 50 : 200,
+        verifyRounds: quick ? 2 : 4,
         log,
       })),
     );
