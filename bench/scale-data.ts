@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -127,12 +127,16 @@ export async function scaleData(
   return { ...made, dir: join(dir, "data") };
 }
 
-/** A fresh copy of the pristine data directory, for one server to run on. */
+/**
+ * A fresh copy of the pristine data directory, for one server to run on; written out to the disk before it is used
+ * (gigabytes the kernel would write back meanwhile stall the server's own writes).
+ */
 export function copyOf(data: ScaleData, name: string): string {
   const copy = join(SCALE_DIR, "runs", `${sizeName(data.size)}-${name}`);
   rmSync(copy, { recursive: true, force: true });
   mkdirSync(join(SCALE_DIR, "runs"), { recursive: true });
   cpSync(data.dir, copy, { recursive: true });
+  execFileSync("sync");
   return copy;
 }
 
