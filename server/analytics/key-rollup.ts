@@ -75,6 +75,8 @@ export function attachSums(sqlite: Database, path: string, sourceId: string): vo
   sqlite.exec(`
     PRAGMA sums.journal_mode = WAL;
     PRAGMA sums.synchronous = NORMAL;
+    -- The sums' pages of a busy day stay in memory (a fold touches a page per key it adds to).
+    PRAGMA sums.cache_size = -32768;
     -- A row is one key, hour (Unix ms of its start), outcome, key space and external id, as SQLite's index reads them:
     -- the usage of a page of keys is a range per key.
     ${sumsTableSql("sums.key_verifications_per_hour")};

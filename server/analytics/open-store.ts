@@ -60,8 +60,6 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStore> {
   const sqlite = new Database(options.sqlitePath);
   // This thread may wait for the write lock (retention's deletes); verification never waits for it long.
   sqlite.pragma("busy_timeout = 10000");
-  // The sums' pages of a busy day stay in memory (a fold touches a page per key it adds to).
-  sqlite.pragma("cache_size = -32768");
   const sourceId = sqlite.prepare<[], string>("SELECT id FROM database_id").pluck().get();
   if (sourceId === undefined) throw new Error("the database has no id (it is older than this server: start it once)");
   const sourceMaxSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM key_verifications").pluck().get() ?? 0;
