@@ -3,6 +3,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { openStore, type OpenStore } from "./open-store";
 import { isLockConflict } from "./store-files";
 import { createQueryEngine } from "./query-engine";
+import { requestLoadPacing } from "./pacing";
 import { enforceRetention } from "./retention";
 import type { CatchUpState, FromWorker, OnceResult, ToWorker, WorkerConfig } from "./worker-protocol";
 
@@ -87,6 +88,8 @@ async function catchUpOnce(once: NonNullable<WorkerConfig["once"]>): Promise<voi
   once.reply.close();
 }
 
+const pacing = requestLoadPacing();
+
 async function main(): Promise<void> {
   if (config.once !== undefined) {
     await catchUpOnce(config.once);
@@ -94,7 +97,7 @@ async function main(): Promise<void> {
   }
   let store: OpenStore;
   try {
-    store = await openStore({ ...config, whenHeld: "private" });
+    store = await openStore({ ...config, whenHeld: "private", pacing });
   } catch (error) {
     send({ type: "failed", message: errorMessage(error) });
     return;
@@ -159,6 +162,10 @@ async function main(): Promise<void> {
 
   const handling = new Set<Promise<void>>();
   port?.on("message", (message: ToWorker) => {
+    if (message.type === "load") {
+      pacing.setLoad(message.utilization);
+      return;
+    }
     const done = handle(message).catch((error: unknown) =>
       send({ type: "error", id: message.id, message: errorMessage(error) }),
     );

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { Worker } from "node:worker_threads";
 import type { Database } from "better-sqlite3";
 import { DEFAULT_ANALYTICS_LIMITS, type AnalyticsLimits } from "./limits";
@@ -55,6 +56,8 @@ export interface AnalyticsEngineOptions {
 
 const DEFAULT_OPTIONS: AnalyticsEngineOptions = { rollup: true };
 const CATCH_UP_EVERY_MS = 1_000;
+/** How often the analytics thread hears how busy the request thread is. */
+const LOAD_EVERY_MS = 500;
 /** After the analytics thread died, a new one is started for the next query, at most this often. */
 const RESTART_AFTER_MS = 5_000;
 
@@ -180,7 +183,7 @@ export async function createAnalyticsEngine(
     return current;
   }
 
-  function ask(current: Thread, message: ToWorker, waiting: Pending): void {
+  function ask(current: Thread, message: Exclude<ToWorker, { type: "load" }>, waiting: Pending): void {
     current.pending.set(message.id, waiting);
     current.worker.postMessage(message);
   }
@@ -194,6 +197,14 @@ export async function createAnalyticsEngine(
   }
 
   let retentionTimer: NodeJS.Timeout | undefined;
+  // How busy this thread is, told to the analytics thread twice a second: its background work yields to requests.
+  let utilization = performance.eventLoopUtilization();
+  const loadTimer = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const lately = performance.eventLoopUtilization(now, utilization);
+    utilization = now;
+    thread?.worker.postMessage({ type: "load", utilization: lately.utilization } satisfies ToWorker);
+  }, LOAD_EVERY_MS).unref();
   const engine: AnalyticsEngine = {
     get runningQueries() {
       return running;
@@ -239,6 +250,7 @@ export async function createAnalyticsEngine(
       if (closed) return;
       closed = true;
       clearTimeout(retentionTimer);
+      clearInterval(loadTimer);
       const current = thread;
       if (current === undefined) return;
       await new Promise<void>((resolve, reject) => {

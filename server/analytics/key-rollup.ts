@@ -2,6 +2,7 @@ import type { Database, Statement } from "better-sqlite3";
 import { catchUpSteps } from "./catch-up-steps";
 import type { RollupPlan } from "./key-rollup-plan";
 import type { QueryOutcome } from "./query-outcome";
+import { FULL_SPEED, type Pacing } from "./pacing";
 import { exactInteger } from "./result-json";
 import { REFILL_BEHIND, sumsTableSql } from "./sums-refill";
 
@@ -43,8 +44,8 @@ export interface KeyRollup {
   foldedSeq(): number;
   /**
    * Folds the verifications newer than the sums into them up to seq `upTo` (all there are now by default), a batch at
-   * a time, yielding between batches; `background`: nobody waits for it, so it pauses as long as each batch took
-   * unless a caller that waits comes.
+   * a time, yielding between batches; `background`: nobody waits for it, so it paces itself (pacing.ts) unless a
+   * caller that waits comes.
    */
   catchUp(upTo?: number, options?: { background?: boolean }): Promise<void>;
   /** Ends the folding at its next batch; resolves once it has stopped. */
@@ -101,7 +102,7 @@ export interface StoreRefill {
   /** The seq of the newest verification the store holds. */
   copiedSeq(): number;
   /** Makes the sums anew from the store; resolves the seq they then hold. */
-  refill(paced: boolean): Promise<number>;
+  refill(pacing: Pacing): Promise<number>;
 }
 
 /**
@@ -109,7 +110,12 @@ export interface StoreRefill {
  * main database by seq, or made anew from the store (`fromStore`) when far behind it; `now` is the clock a plan's
  * `now() - INTERVAL …` bounds are read from when a query gives none.
  */
-export function createKeyRollup(sqlite: Database, now: () => number = Date.now, fromStore?: StoreRefill): KeyRollup {
+export function createKeyRollup(
+  sqlite: Database,
+  now: () => number = Date.now,
+  fromStore?: StoreRefill,
+  pacing: Pacing = FULL_SPEED,
+): KeyRollup {
   const foldedSeq = sqlite.prepare<[], number>("SELECT seq FROM sums.folded WHERE only = 1").pluck();
   const maxSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM main.key_verifications").pluck();
   // Sorted by key by the GROUP BY, a batch writes each page of the sums once.
@@ -164,7 +170,7 @@ export function createKeyRollup(sqlite: Database, now: () => number = Date.now, 
     // Nothing new (the common case): one lookup.
     if (upTo <= (foldedSeq.get() ?? 0)) return;
     if (fromStore !== undefined && fromStore.copiedSeq() - (foldedSeq.get() ?? 0) > REFILL_BEHIND) {
-      await fromStore.refill(urgent === 0);
+      await fromStore.refill(urgent === 0 ? pacing : FULL_SPEED);
       if (stopped) throw new Stopped();
     }
     for (;;) {
@@ -179,7 +185,7 @@ export function createKeyRollup(sqlite: Database, now: () => number = Date.now, 
       else if (elapsed > FOLD_TARGET_MS * 2) batchRows = Math.max(Math.floor(batchRows / 2), FOLD_ROWS.min);
       if (!more) return;
       // Other queries run between two batches; with none waiting for the fold, it paces itself.
-      const pauseMs = urgent > 0 ? 0 : elapsed;
+      const pauseMs = urgent > 0 ? 0 : pacing.pauseAfter(elapsed);
       await new Promise((resolve) => (pauseMs > 0 ? setTimeout(resolve, pauseMs) : setImmediate(resolve)));
     }
   }

@@ -8,6 +8,7 @@ import { prepareStore } from "./store-schema";
 import { isLockConflict, privateStore, STORE_FILE, SUMS_FILE, type StoreLocation } from "./store-files";
 import { createStoreSync, type StoreSync } from "./store-sync";
 import { refillSums } from "./sums-refill";
+import type { Pacing } from "./pacing";
 
 /** The analytics thread's databases: its SQLite connection, DuckDB with the store attached, and the copies' state. */
 export interface OpenStore {
@@ -33,6 +34,8 @@ export interface OpenStoreOptions {
   rollup: boolean;
   /** When another process holds the data directory's store: keep a private one (a server), or fail (the admin CLI). */
   whenHeld: "private" | "fail";
+  /** How background work paces itself (full speed unless given). */
+  pacing?: Pacing;
 }
 
 /** The WAL beyond which DuckDB folds it into the file: what a restart replays at most. */
@@ -87,12 +90,17 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStore> {
     await admin.run("SET lock_configuration = true");
 
     attachSums(sqlite, join(location.dir, SUMS_FILE), sourceId);
-    const sync = createStoreSync(sqlite, admin, state.copiedSeq);
+    const sync = createStoreSync(sqlite, admin, state.copiedSeq, options.pacing);
     const keyRollup = options.rollup
-      ? createKeyRollup(sqlite, Date.now, {
-          copiedSeq: () => sync.copiedSeq,
-          refill: (paced) => refillSums(sqlite, instance, paced),
-        })
+      ? createKeyRollup(
+          sqlite,
+          Date.now,
+          {
+            copiedSeq: () => sync.copiedSeq,
+            refill: (pacing) => refillSums(sqlite, instance, pacing),
+          },
+          options.pacing,
+        )
       : undefined;
     return {
       sqlite,

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Database, Statement } from "better-sqlite3";
 import { catchUpSteps } from "./catch-up-steps";
+import { FULL_SPEED, type Pacing } from "./pacing";
 import { DROP_BATCH_TABLES_SQL, GROUP_COLUMNS, ROLLUPS, STAGE_TABLE_SQL, type Rollup } from "./store-schema";
 
 /**
@@ -72,7 +73,7 @@ export interface StoreSync {
   /**
    * Copies the rows SQLite has beyond the store's, up to `upTo` and no further however fast new ones come; rejects
    * with CatchUpFailed while a failed copy waits for its retry. `background`: nobody waits for it, so it paces itself
-   * (a pause as long as each batch) unless a caller that waits comes.
+   * (pacing.ts) unless a caller that waits comes.
    */
   catchUp(upTo: number, options?: { background?: boolean }): Promise<void>;
   /** About how long copying `rows` more would take, from the rate of the copies so far. */
@@ -156,7 +157,12 @@ async function addToRollups(connection: DuckDBConnection): Promise<void> {
  * The copy of `sqlite`'s verifications (read on this connection, the source database as `main`) into the store on
  * DuckDB's `connection`, which holds the rows up to `copiedSeq`.
  */
-export function createStoreSync(sqlite: Database, connection: DuckDBConnection, copiedSeq: number): StoreSync {
+export function createStoreSync(
+  sqlite: Database,
+  connection: DuckDBConnection,
+  copiedSeq: number,
+  pacing: Pacing = FULL_SPEED,
+): StoreSync {
   const batchOf = (row: string): Statement<[number, number, number], Batch> =>
     sqlite.prepare<[number, number, number], Batch>(
       `SELECT group_concat(${row}, ${LINE} ORDER BY seq) AS rows, max(seq) AS last, count(*) AS count
@@ -237,8 +243,8 @@ export function createStoreSync(sqlite: Database, connection: DuckDBConnection, 
         busyMs += performance.now() - batchStartedAt;
         batchRows = Math.min(BATCH_ROWS.most, batchRows * 2);
         // Queries and other work get their turn between two batches. With no query waiting for it, the copy pauses
-        // as long as its batch took: a rebuild of millions of rows leaves verification most of the machine.
-        await pause(urgent > 0 ? 0 : performance.now() - batchStartedAt);
+        // as the request thread's load says (pacing.ts): a rebuild of millions of rows leaves requests the machine.
+        await pause(urgent > 0 ? 0 : pacing.pauseAfter(performance.now() - batchStartedAt));
       }
     } catch (error) {
       failures += 1;

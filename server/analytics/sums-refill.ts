@@ -1,5 +1,6 @@
 import type { DuckDBInstance } from "@duckdb/node-api";
 import type { Database } from "better-sqlite3";
+import type { Pacing } from "./pacing";
 
 /**
  * The per-hour sums by key made anew from the store's per-hour rollup (which holds the same sums, by tags too),
@@ -29,9 +30,9 @@ export function sumsTableSql(name: string): string {
 
 /**
  * Makes the sums anew from the store as of now (one snapshot: the rollup and the seq it holds), part by part of the
- * key ids in order, pausing between parts when `paced`; resolves the seq the new sums hold.
+ * key ids in order, pausing between parts as `pacing` says; resolves the seq the new sums hold.
  */
-export async function refillSums(sqlite: Database, instance: DuckDBInstance, paced: boolean): Promise<number> {
+export async function refillSums(sqlite: Database, instance: DuckDBInstance, pacing: Pacing): Promise<number> {
   const connection = await instance.connect();
   try {
     // One transaction: every part read from the same snapshot of the store, whatever the copy commits meanwhile.
@@ -63,7 +64,8 @@ export async function refillSums(sqlite: Database, instance: DuckDBInstance, pac
         insertRows(chunk.getRows());
       }
       const elapsed = performance.now() - startedAt;
-      await new Promise((resolve) => (paced ? setTimeout(resolve, elapsed) : setImmediate(resolve)));
+      const pause = pacing.pauseAfter(elapsed);
+      await new Promise((resolve) => (pause > 0 ? setTimeout(resolve, pause) : setImmediate(resolve)));
     }
     await connection.run("COMMIT");
     sqlite.transaction(() => {

@@ -32,7 +32,9 @@ export type ToWorker =
   | { type: "query"; id: number; request: QueryRequest }
   | { type: "catch-up"; id: number }
   | { type: "retention"; id: number; now: number }
-  | { type: "close"; id: number };
+  | { type: "close"; id: number }
+  /** How busy the request thread has been lately (its event-loop utilization, 0 to 1): background work yields to it. */
+  | { type: "load"; utilization: number };
 
 /** What `catch-up` and `close` report: how far the store and the sums have got. */
 export interface CatchUpState {

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { DEFAULT_ANALYTICS_LIMITS } from "../../server/analytics/limits";
 import { openStore } from "../../server/analytics/open-store";
+import { FULL_SPEED } from "../../server/analytics/pacing";
 import { refillSums } from "../../server/analytics/sums-refill";
 import { seedTwoWorkspaces } from "./analytics-data";
 
@@ -42,7 +43,7 @@ test("sums made anew from the store are the folded sums, row for row, at the sto
     const folded = sums.all();
     expect(folded.length).toBeGreaterThan(1_000);
 
-    expect(await refillSums(store.sqlite, store.instance, false)).toBe(newest);
+    expect(await refillSums(store.sqlite, store.instance, FULL_SPEED)).toBe(newest);
     expect(sums.all()).toEqual(folded);
     expect(store.sqlite.prepare("SELECT seq FROM sums.folded").pluck().get()).toBe(newest);
     expect(store.sqlite.prepare("SELECT count(*) FROM sums.sqlite_master WHERE name = 'refill'").pluck().get()).toBe(0);
