@@ -56,6 +56,8 @@ export interface AnalyticsEngineOptions {
 
 const DEFAULT_OPTIONS: AnalyticsEngineOptions = { rollup: true };
 const CATCH_UP_EVERY_MS = 1_000;
+/** The analytics thread's JavaScript heap: a batch's text (about 12 MB), a result's JSON (at most 64 MiB, twice). */
+const WORKER_HEAP_MIB = 256;
 /** How often the analytics thread hears how busy the request thread is. */
 const LOAD_EVERY_MS = 500;
 /** After the analytics thread died, a new one is started for the next query, at most this often. */
@@ -139,7 +141,11 @@ export async function createAnalyticsEngine(
       backgroundMs: options.catchUpEveryMs === 0 ? undefined : (options.catchUpEveryMs ?? CATCH_UP_EVERY_MS),
       progress: false,
     };
-    const worker = startTypeScriptWorker(new URL("./analytics-worker.ts", import.meta.url), { workerData: config });
+    const worker = startTypeScriptWorker(new URL("./analytics-worker.ts", import.meta.url), {
+      workerData: config,
+      // The thread's own JavaScript heap, bounded: batches of rows pass through it as text, and a result as JSON.
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MIB },
+    });
     let markReady: (ok: boolean) => void = () => undefined;
     const current: Thread = {
       worker,
