@@ -113,6 +113,39 @@ export default tseslint.config(
     rules: { "no-console": "error" },
   },
   {
+    // One place per fact: every query key comes from the factory, with the connection's scope in it.
+    files: ["src/**/*.{ts,tsx}"],
+    ignores: ["src/lib/query-keys.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "Property[key.name='queryKey'] > ArrayExpression",
+          message: "Ask src/lib/query-keys.ts for the key (queryKeys.…): every query key is made there.",
+        },
+      ],
+    },
+  },
+  {
+    // The connection's scope is made by one module; a fingerprint made elsewhere is a second scope.
+    files: ["src/**/*.{ts,tsx}"],
+    ignores: ["src/lib/connection-scope.ts", "src/lib/query-keys.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/fingerprint", "@/lib/fingerprint"],
+              message:
+                "Ask src/lib/connection-scope.ts (connectionScope, connectionScopeId) for the connection's scope.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Command-line programs print their results.
     files: ["server/**/*.ts", "bench/**/*.ts", "test/**/*.ts", "scripts/**/*.{js,mjs,ts}", "*.config.{js,ts}"],
     rules: { "no-console": "off" },

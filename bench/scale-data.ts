@@ -8,8 +8,8 @@ import { REPO_ROOT, WORK_DIR } from "./lib/paths";
 /**
  * The data the scale bench runs on, made as a user makes it: `npm run admin -- keys seed` and `traffic` (which also
  * brings the analytics store up to date), in processes of their own, timed. Kept under bench/.work/scale/ and reused
- * by the next run (made again with --fresh, or when the server's migrations changed); each measurement works on a
- * copy, since a server and its load write to it.
+ * by the next run (made again with --fresh, when the server's migrations changed, or when it is a day old); each
+ * measurement works on a copy, since a server and its load write to it.
  */
 
 export interface ScaleSize {
@@ -38,6 +38,12 @@ export interface ScaleData extends MadeData {
 }
 
 const SCALE_DIR = join(WORK_DIR, "scale");
+/**
+ * Data this old is made again: `traffic` spreads it over the 30 days before it was made, so a day later the Logs
+ * page's last 24 hours would hold none of it, and the server would delete its first day (past the 30-day retention)
+ * while being measured.
+ */
+const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 function admin(dataDir: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -72,7 +78,8 @@ export async function scaleData(
   const migrations = await latestMigration();
   if (!fresh && existsSync(madePath)) {
     const made = JSON.parse(readFileSync(madePath, "utf8")) as MadeData;
-    if (made.migrations === migrations) return { ...made, dir: join(dir, "data") };
+    if (made.migrations === migrations && Date.now() - Date.parse(made.madeAt) < MAX_AGE_MS)
+      return { ...made, dir: join(dir, "data") };
   }
   rmSync(dir, { recursive: true, force: true });
   const making = `${dir}.making`;

@@ -14,15 +14,16 @@ import { APP_DIST } from "./lib/paths";
 import { runLoad } from "./lib/processes";
 import { makeRow, type BenchRow } from "./lib/results";
 import { median, round } from "./lib/stats";
+import { viewQueries } from "./logs";
 import { copyOf, removeCopy, scaleData, type ScaleData, type ScaleSize } from "./scale-data";
 
 /**
  * The reference server at scale (#41): a data directory made by the admin CLI (`keys seed`, `traffic`), started as a
  * user starts it, measured from outside: start to the first analytics answer, peak and steady resident memory, the
  * keys page's first and a deep page, a page of keys' usage, a key's 30-day chart, the workspace's counts by outcome,
- * verifyKey against a server of a thousand keys, while the analytics store is rebuilt, and a restart after kill -9
- * during a verification flood. Every figure at the size asked beside its figure at a tenth of the data. (The logs
- * view's first page and 24-hour chart join the per-size measures when that view lands.)
+ * the Logs page's first page and 24-hour chart, verifyKey against a server of a thousand keys, while the analytics
+ * store is rebuilt, and a restart after kill -9 during a verification flood. Every figure at the size asked beside its
+ * figure at a tenth of the data.
  */
 
 export interface ScaleBenchOptions {
@@ -158,6 +159,10 @@ interface SizeFigures {
   usagePageMs: number[];
   keyChartMs: number[];
   workspaceCountsMs: number[];
+  logsPageMs: number[];
+  logsDayChartMs: number[];
+  /** Rows of the Logs page's first page (its page size and one when the last 24 hours hold more). */
+  logsPageRows: number;
   loadAtStart: number;
 }
 
@@ -189,10 +194,15 @@ async function measureSize(
   const firstPage = await postListKeys(url, data.rootKey, { limit: 100 });
   const pageIds = parsePage(firstPage.body).data.keys.map((key) => key.keyId);
   const usage = usageSql(pageIds);
+  let answeredRows = 0;
   const ask = (query: string) => async () => {
     const answer = await analytics(url, data.rootKey, query);
     if (answer.status !== 200) throw new Error(`analytics answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+    answeredRows = (JSON.parse(answer.body) as { data: unknown[] }).data.length;
   };
+  // The Logs page's own queries for its default view, resolved at each ask as a Refresh would.
+  const logsPage = () => ask(viewQueries("24h", Date.now()).page)();
+  const logsDayChart = () => ask(viewQueries("24h", Date.now()).chart)();
   // Warm-up: JIT, statements, the OS page cache, the check of each query text.
   for (let index = 0; index < 20; index += 1) {
     await first(1_000_000 + index);
@@ -200,6 +210,8 @@ async function measureSize(
     await ask(usage)();
     await ask(usageQuery(pages.busiestKey, "30d"))();
     await ask(WORKSPACE_COUNTS)();
+    await logsPage();
+    await logsDayChart();
   }
   const figures: SizeFigures = {
     verifications: data.size.verifications,
@@ -214,6 +226,9 @@ async function measureSize(
     usagePageMs: [],
     keyChartMs: [],
     workspaceCountsMs: [],
+    logsPageMs: [],
+    logsDayChartMs: [],
+    logsPageRows: 0,
     loadAtStart,
   };
   for (let index = 0; index < options.requests; index += 1) {
@@ -225,6 +240,9 @@ async function measureSize(
   for (let index = 0; index < Math.ceil(options.requests / 5); index += 1) {
     figures.keyChartMs.push(await timed(ask(usageQuery(pages.busiestKey, "30d"))));
     figures.workspaceCountsMs.push(await timed(ask(WORKSPACE_COUNTS)));
+    figures.logsPageMs.push(await timed(logsPage));
+    figures.logsPageRows = answeredRows;
+    figures.logsDayChartMs.push(await timed(logsDayChart));
   }
   figures.peakRssMiB = memory.peak();
   // Steady: the median of a few seconds' samples once the server has been idle for a while.
@@ -237,7 +255,7 @@ async function measureSize(
   figures.steadyRssMiB = median(steady);
   figures.peakRssMiB = await memory.stop();
   log(
-    `scale ${data.size.verifications.toLocaleString("en")}: pages ${round(median(figures.firstPageMs))}/${round(median(figures.deepPageMs))} ms, usage ${round(median(figures.usagePageMs))} ms vs list ${round(median(figures.listPageMs))} ms, chart ${round(median(figures.keyChartMs))} ms, counts ${round(median(figures.workspaceCountsMs))} ms, RSS peak ${Math.round(figures.peakRssMiB)} steady ${Math.round(figures.steadyRssMiB)} MiB`,
+    `scale ${data.size.verifications.toLocaleString("en")}: pages ${round(median(figures.firstPageMs))}/${round(median(figures.deepPageMs))} ms, usage ${round(median(figures.usagePageMs))} ms vs list ${round(median(figures.listPageMs))} ms, chart ${round(median(figures.keyChartMs))} ms, counts ${round(median(figures.workspaceCountsMs))} ms, logs page ${round(median(figures.logsPageMs))} ms (${figures.logsPageRows} rows) and 24-hour chart ${round(median(figures.logsDayChartMs))} ms, RSS peak ${Math.round(figures.peakRssMiB)} steady ${Math.round(figures.steadyRssMiB)} MiB`,
   );
   return { figures, server, dir, pages };
 }
@@ -520,6 +538,25 @@ export async function benchScale(options: ScaleBenchOptions): Promise<BenchRow[]
       floor: t.workspaceCountsMs,
       goal: { kind: "value-at-most", target: 1_000 },
       method: `The contract's example (SUM(count) by outcome over key_verifications_per_day_v1, 30 days); median of ${b.workspaceCountsMs.length}; ${beside("the same")}`,
+    }),
+    makeRow({
+      id: "scale-logs-first-page",
+      label: `The log's first page, last 24 hours, ${at} (vs ${atTenth})`,
+      unit: "ms",
+      ours: b.logsPageMs,
+      floor: t.logsPageMs,
+      goal: { kind: "value-at-most", target: 500 },
+      method: `The Logs page's own first page (src/lib/log-sql.ts: ${b.logsPageRows} rows, newest first, no filter; its range resolved by the page's code at each ask); median of ${b.logsPageMs.length}; ${beside("the same")}`,
+      details: { rows: b.logsPageRows, tenthRows: t.logsPageRows },
+    }),
+    makeRow({
+      id: "scale-logs-chart-24h",
+      label: `The log's 24-hour chart, ${at} (vs ${atTenth})`,
+      unit: "ms",
+      ours: b.logsDayChartMs,
+      floor: t.logsDayChartMs,
+      goal: { kind: "value-at-most", target: 500 },
+      method: `The Logs page's own chart query for the last 24 hours (by hour and outcome: the per-hour table for whole hours, single verifications for the last one); median of ${b.logsDayChartMs.length}; ${beside("the same")}`,
     }),
     makeRow({
       id: "scale-verify",

@@ -1,61 +1,27 @@
-import { Hono, type Context } from "hono";
-import {
-  ADD_PERMISSIONS_PATH,
-  ADD_ROLES_PATH,
-  CREATE_API_PATH,
-  CREATE_KEY_PATH,
-  DELETE_API_PATH,
-  DELETE_KEY_PATH,
-  GET_API_PATH,
-  GET_IDENTITY_PATH,
-  GET_KEY_PATH,
-  GET_VERIFICATIONS_PATH,
-  LIST_IDENTITIES_PATH,
-  LIST_KEYS_PATH,
-  LIST_PERMISSIONS_PATH,
-  LIST_ROLES_PATH,
-  LIVENESS_PATH,
-  REAL_SERVICE_LIST_KEYS_PATH,
-  REMOVE_PERMISSIONS_PATH,
-  REMOVE_ROLES_PATH,
-  REROLL_KEY_PATH,
-  SET_PERMISSIONS_PATH,
-  SET_ROLES_PATH,
-  UPDATE_CREDITS_PATH,
-  UPDATE_KEY_PATH,
-  VERIFY_KEY_PATH,
-  WHOAMI_PATH,
-} from "../src/lib/contract";
+import { Hono, type MiddlewareHandler } from "hono";
+import { METHOD_NAME_ALL } from "hono/router";
 import type { AnalyticsEngine } from "./analytics/engine";
-import { HOURLY_ANALYTICS_QUOTA, getVerificationsHandler } from "./analytics/get-verifications";
-import type { ApiEnv, AppEnv } from "./api-env";
-import type { AuthDependencies } from "./auth";
-import { corsMiddleware } from "./cors";
-import { errorEnvelopeJson, errorResponse, FailedWith, JSON_HEADERS } from "./errors";
-import { newId } from "./ids";
-import { proxyHandler } from "./proxy";
-import type { RateLimit } from "./rate-limit";
-import type { RequestLog } from "./request-log";
+import type { RateLimit } from "./auth/rate-limit";
+import { dashboardHandler } from "./dashboard/static-dashboard";
+import { newId } from "./db/ids";
+import type { ApiDependencies, ApiEnv, AppEnv } from "./http/api-env";
+import { ApiRefusal, refusalResponse } from "./http/api-refusal";
+import { corsMiddleware } from "./http/cors";
+import { proxyHandler } from "./http/proxy";
+import type { RequestLog } from "./http/request-log";
+import { analyticsRoutes } from "./routes/analytics";
+import { HOURLY_ANALYTICS_QUOTA } from "./routes/analytics/get-verifications";
+import { apisRoutes } from "./routes/apis";
 import { docsRoutes } from "./routes/docs";
-import { createApiHandler, deleteApiHandler, getApiHandler } from "./routes/apis";
-import { createKeyHandler } from "./routes/create-key";
-import { deleteKeyHandler, rerollKeyHandler, updateCreditsHandler } from "./routes/credits-reroll-delete";
-import { getKeyHandler, whoamiHandler } from "./routes/get-key";
-import { listKeysHandler } from "./routes/list-keys";
-import { keyPermissionsHandler, keyRolesHandler } from "./routes/key-permissions";
-import { livenessHandler } from "./routes/liveness";
-import { updateKeyHandler } from "./routes/update-key";
-import { verifyKeyHandler } from "./routes/verify-key";
-import {
-  getIdentityHandler,
-  listIdentitiesHandler,
-  listPermissionsHandler,
-  listRolesHandler,
-} from "./routes/workspace-lists";
-import { dashboardHandler } from "./static-dashboard";
+import { identitiesRoutes } from "./routes/identities";
+import { keysRoutes } from "./routes/keys";
+import { livenessRoutes } from "./routes/liveness";
+import { permissionsRoutes } from "./routes/permissions";
+
+const UNEXPECTED = "err:svc:application:unexpected_error";
 
 export type AppMode =
-  | ({ kind: "direct" } & AuthDependencies)
+  | ({ kind: "direct" } & ApiDependencies)
   /** `upstreamTimeoutMs`: how long a whole upstream answer may take (15 s by default). */
   | { kind: "proxy"; upstream: URL; upstreamTimeoutMs?: number };
 
@@ -87,69 +53,52 @@ function docsUrlResolver(configured: string | undefined): DocsUrlResolver {
   return (requestUrl) => `${requestUrl.slice(0, requestUrl.indexOf("/", requestUrl.indexOf("//") + 2))}/docs`;
 }
 
-function methodNotAllowed(allow: string) {
-  return (c: Context<ApiEnv>) => errorResponse(c, "err:keyscope:routing:method_not_allowed", { headers: { allow } });
+/** Sets what every `/v2` answer carries: its request id, and where its error types point. */
+function apiContext(docsUrlFor: DocsUrlResolver): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    c.set("requestId", newId("req"));
+    c.set("docsUrl", docsUrlFor(c.req.url));
+    await next();
+  };
 }
 
+/** Each operation's path answers any other method with 405 and the method it takes. */
+function refuseOtherMethods(api: Hono<ApiEnv>): void {
+  const methods = new Map<string, string>();
+  for (const route of api.routes) if (route.method !== METHOD_NAME_ALL) methods.set(route.path, route.method);
+  for (const [path, allow] of methods) {
+    api.all(path, () => {
+      throw new ApiRefusal("err:keyscope:routing:method_not_allowed", { headers: { allow } });
+    });
+  }
+}
+
+/** The API served here: each resource's operations (routes/), mounted with one line each. */
 function directApi(
-  deps: AuthDependencies,
+  deps: ApiDependencies,
   docsUrlFor: DocsUrlResolver,
   corsOrigins: readonly string[],
   analytics: AppOptions["analytics"],
 ): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
-  api.use(async (c, next) => {
-    c.set("requestId", newId("req"));
-    c.set("docsUrl", docsUrlFor(c.req.url));
-    await next();
-  });
-  if (corsOrigins.length > 0) api.use(corsMiddleware(corsOrigins));
-  const listKeysPath = LIST_KEYS_PATH.slice(API_PREFIX.length);
-  const livenessPath = LIVENESS_PATH.slice(API_PREFIX.length);
-  const apisListKeysPath = REAL_SERVICE_LIST_KEYS_PATH.slice(API_PREFIX.length);
-  api.post(listKeysPath, listKeysHandler(deps, "keys.listKeys"));
-  api.all(listKeysPath, methodNotAllowed("POST"));
-  api.post(apisListKeysPath, listKeysHandler(deps, "apis.listKeys"));
-  api.all(apisListKeysPath, methodNotAllowed("POST"));
-  // The real service's key operations (docs/api.md#operations).
-  const keyOperations = {
-    [GET_KEY_PATH]: getKeyHandler(deps),
-    [WHOAMI_PATH]: whoamiHandler(deps),
-    [VERIFY_KEY_PATH]: verifyKeyHandler(deps),
-    [CREATE_KEY_PATH]: createKeyHandler(deps),
-    [UPDATE_KEY_PATH]: updateKeyHandler(deps),
-    [UPDATE_CREDITS_PATH]: updateCreditsHandler(deps),
-    [REROLL_KEY_PATH]: rerollKeyHandler(deps),
-    [DELETE_KEY_PATH]: deleteKeyHandler(deps),
-    [ADD_PERMISSIONS_PATH]: keyPermissionsHandler(deps, "add"),
-    [REMOVE_PERMISSIONS_PATH]: keyPermissionsHandler(deps, "remove"),
-    [SET_PERMISSIONS_PATH]: keyPermissionsHandler(deps, "set"),
-    [ADD_ROLES_PATH]: keyRolesHandler(deps, "add"),
-    [REMOVE_ROLES_PATH]: keyRolesHandler(deps, "remove"),
-    [SET_ROLES_PATH]: keyRolesHandler(deps, "set"),
-    [CREATE_API_PATH]: createApiHandler(deps),
-    [GET_API_PATH]: getApiHandler(deps),
-    [DELETE_API_PATH]: deleteApiHandler(deps),
-    [LIST_PERMISSIONS_PATH]: listPermissionsHandler(deps),
-    [LIST_ROLES_PATH]: listRolesHandler(deps),
-    [LIST_IDENTITIES_PATH]: listIdentitiesHandler(deps),
-    [GET_IDENTITY_PATH]: getIdentityHandler(deps),
-  };
-  for (const [fullPath, handler] of Object.entries(keyOperations)) {
-    const path = fullPath.slice(API_PREFIX.length);
-    api.post(path, handler);
-    api.all(path, methodNotAllowed("POST"));
-  }
-  api.get(livenessPath, livenessHandler);
-  api.all(livenessPath, methodNotAllowed("GET"));
+  api.use(`${API_PREFIX}/*`, apiContext(docsUrlFor));
+  if (corsOrigins.length > 0) api.use(`${API_PREFIX}/*`, corsMiddleware(corsOrigins));
+  api.route("/", keysRoutes(deps));
+  api.route("/", apisRoutes(deps));
+  api.route("/", permissionsRoutes(deps));
+  api.route("/", identitiesRoutes(deps));
   if (analytics !== undefined) {
-    const analyticsPath = GET_VERIFICATIONS_PATH.slice(API_PREFIX.length);
-    const quota = analytics.quota ?? HOURLY_ANALYTICS_QUOTA;
     // The quota is counted like a root key's rate limit, per workspace, by the same (persistent) limiter.
-    api.post(analyticsPath, getVerificationsHandler({ ...deps, engine: analytics.engine, quota }));
-    api.all(analyticsPath, methodNotAllowed("POST"));
+    api.route(
+      "/",
+      analyticsRoutes({ ...deps, engine: analytics.engine, quota: analytics.quota ?? HOURLY_ANALYTICS_QUOTA }),
+    );
   }
-  api.all("*", (c) => errorResponse(c, "err:keyscope:routing:not_found"));
+  api.route("/", livenessRoutes());
+  refuseOtherMethods(api);
+  api.all(`${API_PREFIX}/*`, () => {
+    throw new ApiRefusal("err:keyscope:routing:not_found");
+  });
   return api;
 }
 
@@ -161,7 +110,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   if (options.requestLog !== undefined) app.use(options.requestLog.middleware);
 
   if (options.mode.kind === "direct") {
-    app.route(API_PREFIX, directApi(options.mode, docsUrlFor, options.corsOrigins ?? [], options.analytics));
+    app.route("/", directApi(options.mode, docsUrlFor, options.corsOrigins ?? [], options.analytics));
   } else {
     // Relayed answers carry the upstream's request id; this server makes one only for errors of its own.
     const proxy = new Hono<ApiEnv>();
@@ -176,18 +125,19 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.route("/docs", docsRoutes());
   app.get("*", dashboardHandler(options.distDir));
 
+  // The one place an answer other than success is written: every refusal is thrown, wherever it is found.
   app.onError((error, c) => {
+    const api = c.req.path.startsWith(`${API_PREFIX}/`);
+    if (api && error instanceof ApiRefusal && error.code !== UNEXPECTED) {
+      return refusalResponse(c, error, docsUrlFor(c.req.url));
+    }
     const requestId = c.get("requestId") ?? newId("req");
-    options.reportError?.(error instanceof FailedWith ? (error.cause ?? error) : error, requestId);
-    if (!c.req.path.startsWith(`${API_PREFIX}/`)) return c.text("Internal Server Error", 500);
-    const json = errorEnvelopeJson(
-      requestId,
-      c.get("docsUrl") ?? docsUrlFor(c.req.url),
-      "err:svc:application:unexpected_error",
-      error instanceof FailedWith ? { detail: error.detail } : {},
-    );
     c.set("requestId", requestId);
-    return c.body(json, 500, JSON_HEADERS);
+    options.reportError?.(error instanceof ApiRefusal ? (error.cause ?? error) : error, requestId);
+    if (!api) return c.text("Internal Server Error", 500);
+    // Anything else is a failure of this server: the generic envelope, or the real service's words for it.
+    const refusal = error instanceof ApiRefusal ? error : new ApiRefusal(UNEXPECTED);
+    return refusalResponse(c, refusal, docsUrlFor(c.req.url));
   });
   return app;
 }

@@ -1,7 +1,7 @@
-import { parseServerArgs, SERVER_USAGE } from "./config";
-import { installShutdown } from "./lifecycle";
-import { REPO_ROOT } from "./paths";
-import { demoNotice, startKeyscope } from "./start";
+import { parseServerArgs, SERVER_USAGE } from "./process/config";
+import { installShutdown } from "./process/lifecycle";
+import { REPO_ROOT } from "./process/paths";
+import { demoNotice, startKeyscope } from "./process/start";
 
 /**
  * `npm run dev`: the API exactly as `npm start` runs it (never building the dashboard), and Vite's dev server

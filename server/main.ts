@@ -1,8 +1,8 @@
-import { buildDashboard, dashboardIsStale } from "./build-dashboard";
-import { displayUrl, parseServerArgs, SERVER_USAGE } from "./config";
-import { installShutdown } from "./lifecycle";
-import { REPO_ROOT } from "./paths";
-import type { RunningServer } from "./start";
+import { buildDashboard, dashboardIsStale } from "./dashboard/build-dashboard";
+import { displayUrl, parseServerArgs, SERVER_USAGE } from "./process/config";
+import { installShutdown } from "./process/lifecycle";
+import { REPO_ROOT } from "./process/paths";
+import type { RunningServer } from "./process/start";
 
 // stdout is a contract that tests parse: the demo key line (first start only), the running line, then request lines.
 function say(line: string): void {
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   }
   const { config } = parsed;
   // Loaded only now (DuckDB, SQLite, Hono): --help and a mistyped flag answer at once.
-  const { startKeyscope, demoNotice } = await import("./start");
+  const { startKeyscope, demoNotice } = await import("./process/start");
 
   // Installed before the (possibly long) build, so a signal or a vanished parent stops the process at any point.
   let running: RunningServer | undefined = undefined;

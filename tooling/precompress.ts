@@ -3,7 +3,7 @@ import { extname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { Plugin } from "vite";
-import { PRECOMPRESSED_CODINGS, type PrecompressedCoding } from "../server/content-coding.ts";
+import { PRECOMPRESSED_CODINGS, type PrecompressedCoding } from "../server/dashboard/content-coding.ts";
 
 /** Text the browser fetches; images and fonts are compressed already, and source maps are for developer tools only. */
 const COMPRESSIBLE = new Set([".js", ".mjs", ".css", ".html", ".svg", ".json", ".txt", ".xml", ".webmanifest"]);
@@ -42,7 +42,7 @@ export async function precompressDir(dir: string): Promise<void> {
 
 /**
  * Brotli and gzip copies of the built files, made once at build time at the best ratio, for the reference server to
- * send by `Accept-Encoding` (server/static-dashboard.ts) instead of compressing on every request.
+ * send by `Accept-Encoding` (server/dashboard/static-dashboard.ts) instead of compressing on every request.
  */
 export function precompress(): Plugin {
   let outDir = "";

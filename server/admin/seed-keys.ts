@@ -1,8 +1,8 @@
 import type { Database } from "better-sqlite3";
-import { keyInserter } from "../db/management";
+import { keyInserter } from "../db/keys";
+import { generatedKeyName } from "../keys/key-names";
+import { newApiKeySecret } from "../keys/secrets";
 import { withBulkCache } from "./bulk";
-import { generatedKeyName } from "../key-names";
-import { newApiKeySecret } from "../secrets";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PROGRESS_EVERY = 2_000;

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { isPermissionName } from "../keys/permission-query";
-import { isPermission, parseResourcePermission } from "../permissions";
-import type { RateLimit } from "../rate-limit";
+import { isPermission, parseResourcePermission } from "../auth/permissions";
+import type { RateLimit } from "../auth/rate-limit";
 
 /** Parsers for the admin CLI's option values; each throws a UsageError naming the flag. */
 

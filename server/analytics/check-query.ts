@@ -1,7 +1,8 @@
 import { ALLOWED_FUNCTIONS, ALLOWED_WINDOW_FUNCTIONS, PUBLIC_TABLES } from "./dialect";
 import { rewriteGroupedArrayJoins } from "./array-join";
 import { isObject, type JsonObject } from "./json-object";
-import { DEFAULT_RETENTION_DAYS, RetentionExceeded, rewriteTimeComparisons } from "./time-column";
+import { DEFAULT_RETENTION_DAYS } from "../db/workspaces";
+import { RetentionExceeded, rewriteTimeComparisons } from "./time-column";
 
 /** Why a query is refused, mapped to the contract's error codes by the route. */
 export type QueryRefusal = "query_type" | "query" | "table" | "function" | "retention";

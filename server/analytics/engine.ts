@@ -4,7 +4,7 @@ import type { Database } from "better-sqlite3";
 import { DEFAULT_ANALYTICS_LIMITS, type AnalyticsLimits } from "./limits";
 import type { QueryOutcome } from "./query-outcome";
 import type { RetentionResult } from "./retention";
-import { DEFAULT_RETENTION_DAYS } from "./time-column";
+import { DEFAULT_RETENTION_DAYS } from "../db/workspaces";
 import { claimStore, releaseStore, type StoreLocation } from "./store-files";
 import type { CatchUpState, FromWorker, ToWorker, WorkerConfig } from "./worker-protocol";
 import { startTypeScriptWorker } from "./worker-thread";

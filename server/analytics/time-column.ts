@@ -10,8 +10,6 @@ import { isObject, type JsonObject } from "./json-object";
  * answer what ClickHouse answers.
  */
 
-/** Days of data a query may reach back unless its workspace says otherwise, as the real service's default retention. */
-export const DEFAULT_RETENTION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 type TimeKind = "milliseconds" | "datetime" | "date";

@@ -1,5 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
-import { createVersionedCache } from "../versioned-cache";
+import { createVersionedCache } from "./versioned-cache";
 import { createGroupCommit } from "./group-commit";
 
 /** What a request needs to know about the root key it carries. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
-import { newId } from "../ids";
+import { newId } from "./ids";
 
 export interface Migration {
   version: number;

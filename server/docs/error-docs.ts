@@ -6,7 +6,7 @@ import {
   LIST_KEYS_PATH,
   READ_KEYS_PERMISSION,
 } from "../../src/lib/contract";
-import type { ServerErrorCode } from "../errors";
+import type { ServerErrorCode } from "../http/errors";
 
 /** What a docs page says about one error kind. Text may hold `code spans` in backticks. */
 export interface ErrorDoc {

@@ -1,5 +1,5 @@
 import { parseErrorCode } from "../../src/lib/contract";
-import { SERVER_ERROR_CODES, SERVER_ERROR_KINDS, type ServerErrorCode } from "../errors";
+import { SERVER_ERROR_CODES, SERVER_ERROR_KINDS, type ServerErrorCode } from "../http/errors";
 import { ERROR_DOCS } from "./error-docs";
 
 /** Self-contained pages: inline CSS only, no script, readable in light and dark. Its hash is in their CSP. */

@@ -1,7 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { KeyStore } from "../db/key-store";
-import { newId } from "../ids";
-import { VERIFY_ANY_API_KEYS } from "../permissions";
+import { newId } from "../db/ids";
+import { VERIFY_ANY_API_KEYS } from "../auth/permissions";
 import { createKeyRateLimiter, type KeyRateLimiter } from "./key-rate-limiter";
 import { parsePermissionQuery, type PermissionQuery } from "./permission-query";
 import { verifyKey, type VerifyCode, type VerifyRequest } from "./verify-key";

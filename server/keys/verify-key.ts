@@ -1,5 +1,5 @@
 import type { KeyRecord, KeyStore } from "../db/key-store";
-import { isAllowed, keyRule } from "../permissions";
+import { isAllowed, keyRule } from "../auth/permissions";
 import { creditsAt } from "./credits";
 import type { KeyRateLimiter, RateLimitCheck } from "./key-rate-limiter";
 import { satisfies, type PermissionQuery } from "./permission-query";

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
-import { isServerErrorCode } from "../errors";
+import { isServerErrorCode } from "../http/errors";
 import { renderErrorPage, renderIndexPage, renderUnknownKindPage, STYLE } from "../docs/render";
-import { COMMON_SECURITY_HEADERS, staticPageCsp, styleHash } from "../security-headers";
+import { COMMON_SECURITY_HEADERS, staticPageCsp, styleHash } from "../http/security-headers";
 
 const HTML_HEADERS = {
   "content-type": "text/html; charset=utf-8",

@@ -1,14 +1,11 @@
 import { lazy, Suspense } from "react";
-import { Link, NavLink } from "react-router-dom";
 import { useConnection } from "../features/connect/key-store";
 import { maskKey } from "../features/connect/mask-key";
 import { useActiveEnvironment } from "./use-active-environment";
-import { BrandMark } from "./brand-mark";
-import { PRODUCT_NAME } from "./product";
+import { HeaderBar } from "./header-bar";
 import { useForgetKey } from "./use-forget-key";
 import { useSwitchEnvironment } from "./use-switch-environment";
 import { displayBaseUrl } from "./display-base-url";
-import { paths } from "./paths";
 
 /**
  * Only those who saved environments see the switcher, so its code is not part of the first screen's: it loads
@@ -29,45 +26,31 @@ export function AppHeader() {
   const switchEnvironment = useSwitchEnvironment();
 
   return (
-    <header className="app-header">
-      <div className="app-header__inner">
-        <Link to={paths.home} className="app-header__brand">
-          <BrandMark />
-          <span>{PRODUCT_NAME}</span>
-        </Link>
-        <nav aria-label="Main" className="app-header__nav">
-          <NavLink to={paths.keys} className="app-header__link">
-            Keys
-          </NavLink>
-          <NavLink to={paths.troubleshoot} className="app-header__link">
-            Troubleshoot
-          </NavLink>
-        </nav>
-        {environments.length > 0 && (
-          <Suspense fallback={null}>
-            <EnvironmentSwitcher environments={environments} active={active} onChoose={switchEnvironment} />
-          </Suspense>
-        )}
-        {connection !== null && (
-          <div className="app-header__connection">
-            <dl className="app-header__facts">
-              <div className="app-header__fact app-header__fact--url">
-                <dt className="visually-hidden">Base URL</dt>
-                <dd title={connection.baseUrl}>{displayBaseUrl(connection.baseUrl)}</dd>
-              </div>
-              <div className="app-header__fact">
-                <dt className="visually-hidden">Key</dt>
-                <dd>
-                  <code className="app-header__key">{maskKey(connection.apiKey)}</code>
-                </dd>
-              </div>
-            </dl>
-            <button type="button" className="button button--small app-header__forget" onClick={forgetKey}>
-              Forget key
-            </button>
-          </div>
-        )}
-      </div>
-    </header>
+    <HeaderBar links="router">
+      {environments.length > 0 && (
+        <Suspense fallback={null}>
+          <EnvironmentSwitcher environments={environments} active={active} onChoose={switchEnvironment} />
+        </Suspense>
+      )}
+      {connection !== null && (
+        <div className="app-header__connection">
+          <dl className="app-header__facts">
+            <div className="app-header__fact app-header__fact--url">
+              <dt className="visually-hidden">Base URL</dt>
+              <dd title={connection.baseUrl}>{displayBaseUrl(connection.baseUrl)}</dd>
+            </div>
+            <div className="app-header__fact">
+              <dt className="visually-hidden">Key</dt>
+              <dd>
+                <code className="app-header__key">{maskKey(connection.apiKey)}</code>
+              </dd>
+            </div>
+          </dl>
+          <button type="button" className="button button--small app-header__forget" onClick={forgetKey}>
+            Forget key
+          </button>
+        </div>
+      )}
+    </HeaderBar>
   );
 }

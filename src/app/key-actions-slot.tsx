@@ -4,6 +4,7 @@ import { LateCodeBoundary } from "../components/late-code-boundary";
 import type { Connection } from "../lib/api/transport";
 import type { Key } from "../lib/contract";
 import { retryableLazy } from "../lib/retryable-lazy";
+import type { AnalyticsOutcome } from "../lib/verification-outcomes";
 import { HoldPageProvider } from "./hold-page-provider";
 import { keyPath, paths } from "./paths";
 import { apiOfListedKey, useKeyCache } from "./use-key-cache";
@@ -24,7 +25,7 @@ export function KeyActionsSlot({
 }: {
   connection: Connection;
   apiKey: Key;
-  refusedAs: string | null;
+  refusedAs: AnalyticsOutcome | null;
   now: number;
 }) {
   const cache = useKeyCache(connection);

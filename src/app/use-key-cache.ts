@@ -3,18 +3,16 @@ import { useMemo } from "react";
 import * as v from "valibot";
 import type { KeysPage } from "../lib/api/list-keys";
 import type { Connection } from "../lib/api/transport";
+import { connectionScopeId, isScopeOf } from "../lib/connection-scope";
 import type { Key } from "../lib/contract";
-import { fingerprint } from "../lib/fingerprint";
 import { keyQueryOptions } from "../lib/key-query";
+import { listedBy, queryKeys } from "../lib/query-keys";
 import type { KeyCache } from "../features/key-actions/key-cache";
 import { KEY_CHANGES_CHANNEL } from "./key-changes-channel";
 
-/** Every loaded keys list (any filter) of this query client: the list queries' keys start with these two. */
-const LIST_PREFIX = ["keys", "list"] as const;
-
 type Pages = InfiniteData<KeysPage>;
 
-/** `scope`: the connection's base URL and the root key's fingerprint, so a tab of another connection ignores it. */
+/** `scope`: the connection's (connectionScopeId), so a tab of another connection ignores it. */
 const ChangeMessageSchema = v.variant("change", [
   v.object({
     scope: v.string(),
@@ -33,48 +31,26 @@ const ChangeMessageSchema = v.variant("change", [
 ]);
 type ChangeMessage = v.InferOutput<typeof ChangeMessageSchema>;
 
-function scopeOf(connection: Connection): string {
-  return `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
-}
-
-/** What a list query's key says it lists (see `listKeysQueryKey`): its connection, its API, its externalId filter. */
-const ListScopeSchema = v.looseObject({
-  baseUrl: v.string(),
-  keyFingerprint: v.string(),
-  apiId: v.nullish(v.string()),
-  externalId: v.optional(v.string()),
-});
-
 /** Whether a list query shows a key just created in `apiId` through `connection`: same connection, same API, no externalId filter. */
 function listHoldsNewKey(queryKey: readonly unknown[], connection: Connection, apiId: string | undefined): boolean {
-  const scope = v.safeParse(ListScopeSchema, queryKey[2]);
-  if (!scope.success) return false;
-  const list = scope.output;
-  if (list.baseUrl !== connection.baseUrl || list.keyFingerprint !== fingerprint(connection.apiKey)) return false;
-  if (list.externalId !== undefined && list.externalId !== "") return false;
+  const list = listedBy(queryKey);
+  if (list === undefined || !isScopeOf(list.scope, connection) || list.externalId !== undefined) return false;
   // A list without an API lists every key of the workspace (the reference server); one with an API, that API's keys.
-  const listApi = list.apiId?.trim() || undefined;
-  return listApi === undefined || listApi === (apiId ?? connection.apiId)?.trim();
+  return list.apiId === undefined || list.apiId === (apiId ?? connection.apiId)?.trim();
 }
 
 /** The API of a loaded list of this connection that shows `keyId` (a list scoped to one API), if any. */
 export function apiOfListedKey(queryClient: QueryClient, connection: Connection, keyId: string): string | undefined {
-  for (const [queryKey, data] of queryClient.getQueriesData<Pages>({ queryKey: LIST_PREFIX })) {
-    const scope = v.safeParse(ListScopeSchema, queryKey[2]);
-    if (
-      !scope.success ||
-      scope.output.baseUrl !== connection.baseUrl ||
-      scope.output.keyFingerprint !== fingerprint(connection.apiKey)
-    )
-      continue;
-    const apiId = scope.output.apiId?.trim();
-    if (apiId && data?.pages.some((page) => page.keys.some((key) => key.keyId === keyId))) return apiId;
+  for (const [queryKey, data] of queryClient.getQueriesData<Pages>({ queryKey: queryKeys.keys.lists() })) {
+    const list = listedBy(queryKey);
+    if (list === undefined || !isScopeOf(list.scope, connection) || list.apiId === undefined) continue;
+    if (data?.pages.some((page) => page.keys.some((key) => key.keyId === keyId))) return list.apiId;
   }
   return undefined;
 }
 
 function mapListKeys(queryClient: QueryClient, change: (keys: Key[], pageIndex: number) => Key[]): void {
-  queryClient.setQueriesData<Pages>({ queryKey: LIST_PREFIX }, (data) =>
+  queryClient.setQueriesData<Pages>({ queryKey: queryKeys.keys.lists() }, (data) =>
     data === undefined
       ? data
       : { ...data, pages: data.pages.map((page, index) => ({ ...page, keys: change(page.keys, index) })) },
@@ -82,7 +58,7 @@ function mapListKeys(queryClient: QueryClient, change: (keys: Key[], pageIndex: 
 }
 
 function findListedKey(queryClient: QueryClient, keyId: string): Key | undefined {
-  for (const [, data] of queryClient.getQueriesData<Pages>({ queryKey: LIST_PREFIX })) {
+  for (const [, data] of queryClient.getQueriesData<Pages>({ queryKey: queryKeys.keys.lists() })) {
     const key = data?.pages.flatMap((page) => page.keys).find((listed) => listed.keyId === keyId);
     if (key !== undefined) return key;
   }
@@ -137,7 +113,7 @@ function localCache(
       const created = await queryClient
         .fetchQuery({ ...keyQuery(keyId), staleTime: 0 })
         .catch(() => ({ keyId }) satisfies Key);
-      for (const [queryKey, data] of queryClient.getQueriesData<Pages>({ queryKey: LIST_PREFIX })) {
+      for (const [queryKey, data] of queryClient.getQueriesData<Pages>({ queryKey: queryKeys.keys.lists() })) {
         if (data === undefined) continue;
         if (!listHoldsNewKey(queryKey, connection, apiId)) {
           // Another connection, API or filter: whether the key is listed there is the service's to say.
@@ -173,7 +149,7 @@ function post(message: ChangeMessage): void {
 }
 
 function tell(connection: Connection, change: "changed" | "created" | "deleted", keyId: string, apiId?: string): void {
-  post({ scope: scopeOf(connection), change, keyId, ...(apiId !== undefined && { apiId }) });
+  post({ scope: connectionScopeId(connection), change, keyId, ...(apiId !== undefined && { apiId }) });
 }
 
 /**
@@ -189,7 +165,7 @@ export function useKeyCache(connection: Connection): KeyCache {
       patchKey: local.patchKey,
       keysPatched: (keyIds, patch) => {
         local.keysPatched(keyIds, patch);
-        post({ scope: scopeOf(connection), change: "patched", keyIds: [...keyIds], patch });
+        post({ scope: connectionScopeId(connection), change: "patched", keyIds: [...keyIds], patch });
       },
       refreshKey: async (keyId) => {
         await local.refreshKey(keyId);
@@ -214,7 +190,7 @@ export function useKeyCache(connection: Connection): KeyCache {
  */
 export function keyChangeApplier(queryClient: QueryClient, connection: Connection): (data: unknown) => void {
   const local = localCache(queryClient, connection);
-  const scope = scopeOf(connection);
+  const scope = connectionScopeId(connection);
   return (data) => {
     const parsed = v.safeParse(ChangeMessageSchema, data);
     if (!parsed.success || parsed.output.scope !== scope) return;
@@ -228,5 +204,5 @@ export function keyChangeApplier(queryClient: QueryClient, connection: Connectio
 
 /** More changes came from other tabs than were kept before this code arrived: the keys shown are the service's to say again. */
 export function keyChangesMissed(queryClient: QueryClient): void {
-  void queryClient.invalidateQueries({ queryKey: ["keys"] });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.keys.all() });
 }

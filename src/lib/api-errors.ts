@@ -2,8 +2,12 @@
  * The errors Keyscope can meet, as values with names. Every one renders a guided panel
  * (features/troubleshoot); none of them ever carries the API key.
  */
-import { errorCodeFromType, parseErrorCode, type ErrorDetailEntry } from "./contract";
+import { errorCodeFromType, parseErrorCode, type ErrorCode, type ErrorDetailEntry } from "./contract";
 import { CodeLoadError } from "./retryable-lazy";
+
+type KindOf<Code> = Code extends `err:${string}:${infer Category}:${infer Kind}` ? `${Category}:${Kind}` : never;
+/** `<category>:<kind>` of each error code the contract names (docs/api.md#errors-and-their-codes). */
+export type ErrorKind = KindOf<ErrorCode>;
 
 export interface ApiErrorInit {
   status: number;
@@ -25,6 +29,11 @@ export class ApiError extends Error {
   readonly status: number;
   /** `err:<system>:<category>:<kind>` from `error.type`, whatever the system; null when the type names none. */
   readonly code: string | null;
+  /**
+   * `<category>:<kind>` of the code, whatever its `<system>` (the real service's `unkey`, the reference server's
+   * `svc`): what the error catalog's entries and the dashboard's checks go by. Null when the type names no code.
+   */
+  readonly kind: string | null;
   readonly title: string;
   readonly detail: string;
   readonly type: string;
@@ -50,6 +59,8 @@ export class ApiError extends Error {
     super(`${init.title} (HTTP ${init.status}${code ? `, ${code}` : ""}): ${init.detail}`);
     this.status = init.status;
     this.code = code;
+    const parts = code === null ? null : parseErrorCode(code);
+    this.kind = parts === null ? null : `${parts.category}:${parts.kind}`;
     this.title = init.title;
     this.detail = init.detail;
     this.type = init.type;
@@ -67,6 +78,11 @@ export class ApiError extends Error {
   get retryAt(): number | null {
     return this.retryAfterSeconds === null ? null : this.receivedAt + this.retryAfterSeconds * 1000;
   }
+}
+
+/** An ApiError of one of the contract's kinds (a kind it does not name does not compile). */
+export function isApiErrorOf(error: unknown, kind: ErrorKind): error is ApiError {
+  return error instanceof ApiError && error.kind === kind;
 }
 
 function isMissingCredentials(code: string | null, errors: ErrorDetailEntry[]): boolean {

@@ -116,7 +116,7 @@ export type BaseUrlWarning = "cross-origin" | "mixed-content" | "plain-http" | "
 
 /**
  * Plain http hosts the served page's Content-Security-Policy lets Keyscope reach besides its own origin
- * (server/security-headers.ts): a root key travels over plain http only to this computer. `[::1]` is this
+ * (server/http/security-headers.ts): a root key travels over plain http only to this computer. `[::1]` is this
  * computer too, but no CSP source can name it, so it gets its own warning.
  */
 const CSP_HTTP_HOSTS = new Set(["127.0.0.1", "localhost"]);

@@ -44,6 +44,26 @@ export const LIST_KEYS_LIMIT_MAX = 100;
 export const LIST_KEYS_LIMIT_DEFAULT = 100;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * The bounds of the fields keys.createKey and keys.updateKey take, as the real service's OpenAPI description states
+ * them (its whole numbers are int64; a client reads JSON numbers exactly only up to 2^53 - 1, the reference server's
+ * bound).
+ */
+export const KEY_FIELD_BOUNDS = {
+  /** The latest expiry, Unix milliseconds: 2100-01-01 00:00 UTC. */
+  expiresMax: 4_102_444_800_000,
+  wholeNumberMax: Number.MAX_SAFE_INTEGER,
+  nameMaxLength: 255,
+  prefix: { maxLength: 16, pattern: /^[a-zA-Z0-9_]+$/ },
+  externalId: { maxLength: 255, pattern: /^[a-zA-Z0-9_.-]+$/ },
+  permission: { maxLength: 128, pattern: /^[a-zA-Z0-9_:\-.*]+$/ },
+  roleMaxLength: 128,
+  ratelimitName: { minLength: 3, maxLength: 128 },
+  /** A rate limit's shortest window, milliseconds. */
+  ratelimitDurationMin: 1000,
+  refillDay: { min: 1, max: 31 },
+} as const;
+
 /** The `Authorization` header's value that carries a key. */
 export function bearer(apiKey: string): string {
   return `Bearer ${apiKey}`;
@@ -53,13 +73,120 @@ export function bearer(apiKey: string): string {
 export const AUTHORIZATION_HEADER_EXAMPLE = `Authorization: ${bearer("<API_KEY>")}`;
 
 /** The root-key permissions that list and read the keys of every API, and that query analytics. */
-export const READ_KEYS_PERMISSION = "api.*.read_key";
-export const READ_ANALYTICS_PERMISSION = "api.*.read_analytics";
+export const READ_KEYS_PERMISSION = apiPermission("read_key");
+export const READ_ANALYTICS_PERMISSION = apiPermission("read_analytics");
 /** With READ_KEYS_PERMISSION, what the real service's `apis.listKeys` asks (the seed's `keys.listKeys` asks read_key alone). */
-export const READ_APIS_PERMISSION = "api.*.read_api";
+export const READ_APIS_PERMISSION = apiPermission("read_api");
 /** The root-key permissions that change (enable, disable, edit) and delete the keys of every API. */
-export const UPDATE_KEY_PERMISSION = "api.*.update_key";
-export const DELETE_KEY_PERMISSION = "api.*.delete_key";
+export const UPDATE_KEY_PERMISSION = apiPermission("update_key");
+export const DELETE_KEY_PERMISSION = apiPermission("delete_key");
+
+/**
+ * Root-key permissions, as the real service names them (its pkg/rbac): `<resource>.<id or *>.<action>`, where `*`
+ * grants the action on every resource of its kind and an id on that one alone (docs/api.md#root-key-permissions).
+ */
+export const API_ACTIONS = [
+  "read_api",
+  "create_api",
+  "delete_api",
+  "update_api",
+  "create_key",
+  "read_key",
+  "update_key",
+  "delete_key",
+  "verify_key",
+  "encrypt_key",
+  "decrypt_key",
+  "read_analytics",
+] as const;
+export type ApiAction = (typeof API_ACTIONS)[number];
+
+export const RBAC_ACTIONS = [
+  "create_permission",
+  "read_permission",
+  "update_permission",
+  "delete_permission",
+  "create_role",
+  "read_role",
+  "update_role",
+  "delete_role",
+  "add_permission_to_key",
+  "remove_permission_from_key",
+  "add_role_to_key",
+  "remove_role_from_key",
+  "add_permission_to_role",
+  "remove_permission_from_role",
+] as const;
+export type RbacAction = (typeof RBAC_ACTIONS)[number];
+
+export const IDENTITY_ACTIONS = ["create_identity", "read_identity", "update_identity", "delete_identity"] as const;
+export type IdentityAction = (typeof IDENTITY_ACTIONS)[number];
+
+export const RATELIMIT_ACTIONS = [
+  "limit",
+  "create_namespace",
+  "read_namespace",
+  "update_namespace",
+  "delete_namespace",
+  "set_override",
+  "read_override",
+  "delete_override",
+  "list_overrides",
+  "read_analytics",
+] as const;
+export type RatelimitAction = (typeof RATELIMIT_ACTIONS)[number];
+
+/** `api.<apiId>.<action>`, or `api.*.<action>` for every API. */
+export function apiPermission(action: ApiAction, apiId = "*"): string {
+  return `api.${apiId}.${action}`;
+}
+
+/** `rbac.*.<action>`: the workspace's permissions and roles have no ids of their own in a permission. */
+export function rbacPermission(action: RbacAction): string {
+  return `rbac.*.${action}`;
+}
+
+/** `identity.<identityId>.<action>`, or `identity.*.<action>` for every identity. */
+export function identityPermission(action: IdentityAction, identityId = "*"): string {
+  return `identity.${identityId}.${action}`;
+}
+
+/** `ratelimit.<namespaceId>.<action>`, or `ratelimit.*.<action>` for every namespace. */
+export function ratelimitPermission(action: RatelimitAction, namespaceId = "*"): string {
+  return `ratelimit.${namespaceId}.${action}`;
+}
+
+/**
+ * The grant rule for an API's keys: the permissions that each allow `action` there, every API's first
+ * (`api.*.<action>`), then that API's own (`api.<apiId>.<action>`); without an id, every API's alone.
+ */
+export function apiGrants(action: ApiAction, apiId?: string): string[] {
+  return apiId === undefined ? [apiPermission(action)] : [apiPermission(action), apiPermission(action, apiId)];
+}
+
+/**
+ * The same grants in the real service's URN form, `unkey:v1:<workspaceId>:<resource path>#<action>` (its pkg/urn):
+ * an API is its key space here, `*` stands for any one segment, and a granted path ending in `**` covers all below.
+ */
+export const URN_PREFIX = "unkey:v1:";
+
+/** The resource paths the operations check URN permissions on. */
+export const URN_RESOURCES = {
+  /** One key of an API. */
+  key: (apiId: string, keyId: string) => ["keyspaces", apiId, "keys", keyId],
+  /** Every key of an API (`*` for every API's). */
+  anyKeyOf: (apiId: string) => ["keyspaces", apiId, "keys", "*"],
+  /** An API's key space itself. */
+  keySpace: (apiId: string) => ["keyspaces", apiId],
+  /** Any permission of the workspace's catalogue. */
+  anyPermission: () => ["rbac", "permissions", "*"],
+  /** Any identity of any project. */
+  anyIdentity: () => ["projects", "*", "identities", "*"],
+} as const satisfies Record<string, (...ids: string[]) => string[]>;
+
+export function urnPermission(workspaceId: string, path: readonly string[], action: string): string {
+  return `${URN_PREFIX}${workspaceId}:${path.join("/")}#${action}`;
+}
 
 /** A 403's detail for a root key that has none of `wanted`, worded as the real service's current one. */
 export function missingPermissionsDetail(wanted: readonly string[]): string {
@@ -92,7 +219,7 @@ export const ERROR_KINDS = {
   "err:svc:authentication:malformed": {
     status: 400,
     title: "Bad Request",
-    detail: "The Authorization header must be the word Bearer, one space, then the key",
+    detail: "You must provide a valid root key in the Authorization header in the format 'Bearer ROOT_KEY'.",
   },
   "err:svc:authentication:key_not_found": {
     status: 401,

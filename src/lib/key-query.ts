@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { getKey } from "./api/get-key";
 import type { Connection } from "./api/transport";
-import { fingerprint } from "./fingerprint";
+import { queryKeys } from "./query-keys";
 
 /**
  * One key by its id (`keys.getKey`), under one query key wherever it is shown: the key's page, the keys list's
@@ -10,11 +10,7 @@ import { fingerprint } from "./fingerprint";
  */
 export function keyQueryOptions(connection: Connection, keyId: string) {
   return queryOptions({
-    queryKey: [
-      "keys",
-      "get",
-      { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey), keyId },
-    ] as const,
+    queryKey: queryKeys.keys.detail(connection, keyId),
     queryFn: async ({ signal }) => (await getKey(connection, keyId, { signal })).key,
   });
 }

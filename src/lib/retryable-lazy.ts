@@ -57,18 +57,18 @@ export function retryFailedLoads(): void {
     link.replaceWith(fresh);
   }
   failedStylesheets.clear();
+  tries += 1;
   for (const reset of resets) reset();
 }
 
 /**
- * The address of the module whose import failed, when the browser names it and it is on this page's origin
+ * The address of the file whose load failed, when the message names it and it is on this page's origin: a module
  * (Chromium: "Failed to fetch dynamically imported module: <url>", Firefox: "error loading dynamically imported
- * module: <url>"); null otherwise (Safari names none).
+ * module: <url>") or a page's stylesheet (Vite: "Unable to preload CSS for <url>"); null otherwise (Safari names none).
  */
-export function failedModuleUrl(error: unknown, origin: string): string | null {
+export function failedFileUrl(error: unknown, origin: string): string | null {
   const message = error instanceof Error ? error.message : "";
-  // Only a failed import names the module; Vite's "Unable to preload CSS for <url>" names a stylesheet.
-  const match = /dynamically imported module: (https?:\/\/[^\s'"]+)/i.exec(message);
+  const match = /(?:dynamically imported module|Unable to preload CSS for):? (https?:\/\/[^\s'"]+)/i.exec(message);
   if (match === null) return null;
   try {
     const url = new URL(match[1] ?? "");
@@ -98,66 +98,70 @@ export interface RetryableModule<M> {
 }
 
 /**
- * The module in a file imported under a fresh address. A file that is one module's own chunk is that module; a
- * chunk the bundler shares between modules (the keys page's holds the list's query too) exports each module's
- * namespace under a short alias, which its own imports read (`import(chunk).then((c) => c.t)`), tagged "Module".
- * `fits` tells the module asked for from another in the same chunk.
+ * Whether a page loaded afresh would get the file at `url`: the server serves it now, or it is gone (404: a new
+ * version was deployed, whose page names other files). False while the server is down or failing.
  */
-function moduleInChunk<M>(chunk: M, fits: (candidate: M) => boolean): M {
-  if (fits(chunk)) return chunk;
-  const namespaces = Object.values(chunk as object).filter(isNamespace);
-  // The same file the failed import named: what it exports is that module, or holds it.
-  return (namespaces as M[]).find(fits) ?? chunk;
+async function reloadWouldLoad(url: string): Promise<boolean> {
+  try {
+    // Past the browser's cache: what matters is whether the server answers now.
+    const response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
+    void response.body?.cancel();
+    return response.ok || response.status === 404;
+  } catch {
+    return false;
+  }
 }
 
-/** Without a `fits` of its own: the file itself unless it exports namespaces, else the first of them that exports none. */
-const onlyModule = (candidate: unknown) => !Object.values(candidate as object).some(isNamespace);
+/** Each try (`retryFailedLoads`) reloads the page at most once, however many of its loads failed. */
+let tries = 0;
+let reloadedOnTry = -1;
 
-/** A module namespace object (what `import()` gives), which the bundler's shared chunks export under aliases. */
-function isNamespace(value: unknown): boolean {
-  return typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object Module]";
+/**
+ * The next try of code that failed again although its server now serves it: the browser kept the failure. A browser
+ * may remember a failed import of an address for the life of the page (the HTML standard required it until 2026;
+ * Chromium 150 does, for the file and for each file it imports), and then every import of it, and of every file
+ * that imports it, fails at once. Importing it under another address would not help (its own imports keep their
+ * addresses, and two copies of one module would hold two states), so the page is loaded afresh, which forgets: the
+ * same address, the key and connection (sessionStorage); a secret shown once holds the page (the browser asks).
+ * Only on a try after a failure, which a person asked for (Retry or a navigation): never by itself.
+ */
+async function reloadIfKeptFailure(error: unknown): Promise<void> {
+  if (typeof location === "undefined") return;
+  const currentTry = tries;
+  // Safari names no file: then the page's own address tells whether the server is back.
+  const url = failedFileUrl(error, location.origin) ?? location.href;
+  if (!(await reloadWouldLoad(url)) || reloadedOnTry === currentTry) return;
+  reloadedOnTry = currentTry;
+  location.reload();
 }
 
 /**
- * A browser may remember a failed import of an address for the life of the page (Chromium 150 does: every later
- * import() of it fails at once), so a try after a failure imports the same file under a fresh address
- * (`?retry=N`) when the browser named it, and takes the module from it (moduleInChunk). `onRetry` runs when a
- * failed load is reset for the next try; `fits` tells whether what was imported is the module asked for.
+ * A module imported when first asked for; a failed import is kept until the next try (`retryFailedLoads`), which
+ * imports it again (a browser that follows today's HTML standard fetches it again) and, when that fails too while the
+ * server serves the file, reloads the page (reloadIfKeptFailure). `onRetry` runs when a failed load is reset for the
+ * next try.
  */
-export function retryableModule<M>(
-  load: () => Promise<M>,
-  onRetry?: () => void,
-  fits: (candidate: M) => boolean = onlyModule,
-): RetryableModule<M> {
+export function retryableModule<M>(load: () => Promise<M>, onRetry?: () => void): RetryableModule<M> {
   let loaded: M | undefined;
   let attempt: Promise<M> | undefined;
   let failed = false;
-  let failedUrl: string | null = null;
-  let retries = 0;
+  let failedBefore = false;
   const listeners = new Set<() => void>();
   const notify = () => {
     for (const listener of listeners) listener();
   };
 
-  function importModule(): Promise<M> {
-    if (failedUrl === null) return load();
-    retries += 1;
-    const fresh = new URL(failedUrl);
-    fresh.searchParams.set("retry", String(retries));
-    // The same file as `load` imports, under another address: the module it gives is an M.
-    return (import(/* @vite-ignore */ fresh.href) as Promise<M>).then((chunk) => moduleInChunk(chunk, fits));
-  }
-
   function start(): Promise<M> {
-    attempt ??= importModule().then(
+    attempt ??= load().then(
       (module) => {
         loaded = module;
         notify();
         return module;
       },
-      (error: unknown) => {
+      async (error: unknown) => {
+        if (failedBefore) await reloadIfKeptFailure(error);
         failed = true;
-        failedUrl = (typeof location === "undefined" ? null : failedModuleUrl(error, location.origin)) ?? failedUrl;
+        failedBefore = true;
         notify();
         throw new CodeLoadError(error);
       },
@@ -196,11 +200,7 @@ export function retryableLazy<M, P extends object>(
 ): RetryableLazy<P> {
   const makeLazy = (): LazyExoticComponent<ComponentType<P>> =>
     lazy(async () => ({ default: pick(await code.load()) }));
-  const code = retryableModule(
-    load,
-    () => (Current = makeLazy()),
-    (module) => (pick(module) as unknown) !== undefined,
-  );
+  const code = retryableModule(load, () => (Current = makeLazy()));
   let Current = makeLazy();
 
   function Lazy(props: P) {

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { enterKey, expect, test } from "./fixtures";
 
 /**
- * The built dashboard runs under the CSP its server sends (server/security-headers.ts) without a single
+ * The built dashboard runs under the CSP its server sends (server/http/security-headers.ts) without a single
  * violation: every "securitypolicyviolation" event and every CSP message in the console is collected across
  * the main screens.
  */

@@ -1,5 +1,5 @@
 import { errorDocsPath } from "../../server/docs/render";
-import { SERVER_ERROR_CODES } from "../../server/errors";
+import { SERVER_ERROR_CODES } from "../../server/http/errors";
 import { expect, saveScreenshot, test } from "./fixtures";
 
 test.describe("on a 360 px screen", () => {

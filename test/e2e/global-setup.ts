@@ -1,5 +1,5 @@
-import { buildDashboard, dashboardIsStale } from "../../server/build-dashboard";
-import { DEFAULT_DIST_DIR, REPO_ROOT } from "../../server/paths";
+import { buildDashboard, dashboardIsStale } from "../../server/dashboard/build-dashboard";
+import { DEFAULT_DIST_DIR, REPO_ROOT } from "../../server/process/paths";
 
 /** Every end-to-end run drives the dashboard as its sources are now: build it once, before any server starts. */
 export default async function globalSetup(): Promise<void> {

@@ -8,7 +8,7 @@ import { enterKey, expect, saveScreenshot, test } from "./fixtures";
  * Authorization header of requests to the configured base URL — nowhere else.
  *
  * The query cache keys are covered by the unit test "the query key holds a fingerprint of the key, never the key"
- * (test/src/features/keys/keys-list.test.tsx): the production build exposes no handle on the cache, on purpose.
+ * (test/src/features/keys/components/keys-list.test.tsx): the production build exposes no handle on the cache, on purpose.
  */
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });

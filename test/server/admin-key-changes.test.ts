@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { hashSecret } from "../../server/secrets";
+import { hashSecret } from "../../server/keys/secrets";
 import { adminOnFreshDataDir } from "../support/admin-in-process";
 
 /** The admin CLI's key changes (keys update, reroll, delete), named auto-applied limits, and the new root-key permissions. */

@@ -7,7 +7,7 @@ import { runAdminInProcess } from "../support/admin-in-process";
 import { runTsx } from "./cli";
 import { asKeyList, callApi } from "./http";
 import { startInProcess, type InProcessServer } from "./in-process";
-import { DEMO_ROOT_KEY_PERMISSIONS } from "../../server/demo-data";
+import { DEMO_ROOT_KEY_PERMISSIONS } from "../../server/db/demo-data";
 
 /**
  * The admin CLI on the database a running server reads: here the server is the app in this process (its own

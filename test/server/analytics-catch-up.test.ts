@@ -4,7 +4,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { expect, test } from "vitest";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS } from "../../server/analytics/engine";
-import { createWorkspace } from "../../server/db/management";
+import { createWorkspace } from "../../server/db/workspaces";
 import { openDatabase } from "../../server/db/open";
 import { usageSql } from "../../src/features/keys/utils/usage";
 

@@ -9,10 +9,10 @@ import { prepareStore } from "../../server/analytics/store-schema";
 import { CatchUpFailed, createStoreSync } from "../../server/analytics/store-sync";
 import { createApp } from "../../server/app";
 import { createKeyStore } from "../../server/db/key-store";
-import { createWorkspace } from "../../server/db/management";
+import { createWorkspace } from "../../server/db/workspaces";
 import { openDatabase } from "../../server/db/open";
-import { createRateLimiter } from "../../server/rate-limit";
-import { hashSecret, secretStart } from "../../server/secrets";
+import { createRateLimiter } from "../../server/auth/rate-limit";
+import { hashSecret, secretStart } from "../../server/keys/secrets";
 import { GET_VERIFICATIONS_PATH } from "../../src/lib/contract";
 import { usageSql } from "../../src/features/keys/utils/usage";
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "better-sqlite3";
-import { createWorkspace } from "../../server/db/management";
+import { createWorkspace } from "../../server/db/workspaces";
 import { openDatabase } from "../../server/db/open";
 
 export const OUTCOMES = ["VALID", "RATE_LIMITED", "USAGE_EXCEEDED", "DISABLED"] as const;

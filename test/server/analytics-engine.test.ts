@@ -19,10 +19,11 @@ import {
 } from "../../server/analytics/engine";
 import { createApp } from "../../server/app";
 import { createKeyStore } from "../../server/db/key-store";
-import { createRootKey, createWorkspace } from "../../server/db/management";
-import { hashSecret, secretStart } from "../../server/secrets";
+import { createRootKey } from "../../server/db/root-keys";
+import { createWorkspace } from "../../server/db/workspaces";
+import { hashSecret, secretStart } from "../../server/keys/secrets";
 import { openDatabase } from "../../server/db/open";
-import { createRateLimiter, type RateLimit } from "../../server/rate-limit";
+import { createRateLimiter, type RateLimit } from "../../server/auth/rate-limit";
 import { seedVerifications } from "./analytics-data";
 
 /** In-process: the app with a real engine over a real SQLite file, with limits small enough to reach in a test. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { GET_VERIFICATIONS_PATH, ERROR_KINDS, LIVENESS_PATH, type ErrorCode } from "../../src/lib/contract";
-import { createWorkspace } from "../../server/db/management";
+import { createWorkspace } from "../../server/db/workspaces";
 import { startServer, type StartedServer } from "../support/server-process";
 import { seedVerifications } from "./analytics-data";
 import { asError, callApi, typeFor } from "./http";

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
 import { rewriteLongInLists } from "../../server/analytics/in-list";
-import { createWorkspace } from "../../server/db/management";
+import { createWorkspace } from "../../server/db/workspaces";
 import { seedTwoWorkspaces } from "./analytics-data";
 
 /**

@@ -10,7 +10,7 @@ import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine }
 import { attachSums, createKeyRollup, ROLLUP_ROWS } from "../../server/analytics/key-rollup";
 import { SUMS_FILE } from "../../server/analytics/store-files";
 import { planRollupQuery } from "../../server/analytics/key-rollup-plan";
-import { createWorkspace } from "../../server/db/management";
+import { createWorkspace } from "../../server/db/workspaces";
 import { openDatabase } from "../../server/db/open";
 import { usageQuery } from "../../src/lib/analytics-sql";
 import { usageSql, usageTotalsSql } from "../../src/features/keys/utils/usage";

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { afterEach, describe, expect, test } from "vitest";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
 import { STORE_FILE, SUMS_FILE } from "../../server/analytics/store-files";
-import { createWorkspace } from "../../server/db/management";
+import { createWorkspace } from "../../server/db/workspaces";
 import { DATABASE_FILE_NAME, openDatabase } from "../../server/db/open";
 import { usageSql } from "../../src/features/keys/utils/usage";
 import { runAdminInProcess } from "../support/admin-in-process";

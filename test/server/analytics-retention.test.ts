@@ -5,7 +5,7 @@ import BetterSqlite3, { type Database } from "better-sqlite3";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
 import { SUMS_FILE } from "../../server/analytics/store-files";
-import { createWorkspace, setAnalyticsRetentionDays } from "../../server/db/management";
+import { createWorkspace, setAnalyticsRetentionDays } from "../../server/db/workspaces";
 import { openDatabase } from "../../server/db/open";
 
 /**

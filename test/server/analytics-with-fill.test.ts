@@ -5,7 +5,7 @@ import type { Database } from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
 import { splitWithFill } from "../../server/analytics/with-fill";
-import { createWorkspace } from "../../server/db/management";
+import { createWorkspace } from "../../server/db/workspaces";
 import { openDatabase } from "../../server/db/open";
 
 /** ClickHouse's ORDER BY … WITH FILL on the reference server's engine (server/analytics/with-fill.ts). */

@@ -17,7 +17,7 @@ import { asKeyList, callApi } from "./http";
 let server: StartedServer;
 let key: string;
 // The server's limits, short here so the slow clients below wait seconds rather than tens of them: headers within
-// the client timeout, the whole request within 1.5 times it (server/start.ts).
+// the client timeout, the whole request within 1.5 times it (server/process/start.ts).
 const CLIENT_TIMEOUT_MS = 2_000;
 const REQUEST_TIMEOUT_MS = CLIENT_TIMEOUT_MS * 1.5;
 // Room for a busy machine: the server checks its timeouts every half second here, and a loaded event loop is late.

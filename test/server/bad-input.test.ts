@@ -56,6 +56,62 @@ describe("the Authorization header", () => {
   ] as const)("%s gets its envelope", async (_case, header, code) => {
     expectError(await callApi(server, { authorization: header.replaceAll("KEY", key), body: {} }), code);
   });
+
+  test("spaces around the key are read past, as the real service reads the header", async () => {
+    expect(
+      asKeyList(await callApi(server, { authorization: `Bearer   ${key}   `, body: { limit: 1 } })).data.keys,
+    ).toHaveLength(1);
+    expectError(
+      await callApi(server, { authorization: "Bearer   ks_root_unknown   ", body: {} }),
+      "err:svc:authentication:key_not_found",
+    );
+  });
+
+  test("a malformed header is told in the real service's words, with the missing prefix named", async () => {
+    const base = "You must provide a valid root key in the Authorization header in the format 'Bearer ROOT_KEY'.";
+    const noPrefix = expectError(
+      await callApi(server, { authorization: "Token abc", body: {} }),
+      "err:svc:authentication:malformed",
+    );
+    expect(noPrefix.error.detail).toBe(`${base} Your authorization header is missing the 'Bearer ' prefix.`);
+    const twoWords = expectError(
+      await callApi(server, { authorization: "Bearer two words", body: {} }),
+      "err:svc:authentication:malformed",
+    );
+    expect(twoWords.error.detail).toBe(base);
+  });
+});
+
+describe("the order of the checks: the header's presence, the body, then the root key, as the real service", () => {
+  const invalid = { limit: "ten" };
+  const oversized = `{"pad":"${"x".repeat(2 * 1024 * 1024)}"}`;
+
+  test("no Authorization header is the seed's 401 whatever the body", async () => {
+    expectError(await callApi(server, { body: invalid }), "err:svc:authentication:missing");
+    expectError(await callApi(server, { body: oversized }), "err:svc:authentication:missing");
+  });
+
+  test.each([
+    ["a malformed header", "Bearer two words"],
+    ["an unknown root key", "Bearer ks_root_unknown"],
+  ])("%s with an invalid body is the body's 400, with a body over 1 MiB the 413", async (_case, authorization) => {
+    const envelope = expectError(
+      await callApi(server, { authorization, body: invalid }),
+      "err:svc:application:invalid_input",
+    );
+    expect(envelope.error.errors?.map((entry) => entry.location)).toEqual(["body.limit"]);
+    expectError(
+      await callApi(server, { authorization, body: oversized }),
+      "err:user:bad_request:request_body_too_large",
+    );
+  });
+
+  test("a disabled root key with an invalid body is the body's 400, with a valid one the 403", async () => {
+    const disabled = server.admin.createRootKey({ name: "disabled" });
+    server.admin.changeRootKey(disabled.id, "disable");
+    expectError(await callApi(server, { key: disabled.secret, body: invalid }), "err:svc:application:invalid_input");
+    expectError(await callApi(server, { key: disabled.secret, body: {} }), "err:svc:authorization:key_disabled");
+  });
 });
 
 describe("content types", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { preferredCodings } from "../../server/content-coding";
+import { preferredCodings } from "../../server/dashboard/content-coding";
 
 describe("the codings an Accept-Encoding value prefers", () => {
   test.each([

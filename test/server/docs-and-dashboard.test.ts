@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { precompressDir } from "../../tooling/precompress";
-import { SERVER_ERROR_CODES, SERVER_ERROR_KINDS } from "../../server/errors";
+import { SERVER_ERROR_CODES, SERVER_ERROR_KINDS } from "../../server/http/errors";
 import { asError, callApi } from "./http";
 import { startInProcess, type InProcessServer } from "./in-process";
 

@@ -6,19 +6,14 @@ import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine }
 import { createApp } from "../../server/app";
 import { parseRateLimit } from "../../server/admin/values";
 import { seedKeys } from "../../server/admin/seed-keys";
-import {
-  changeRootKey,
-  createApi,
-  createRootKey,
-  findApi,
-  keyInserter,
-  type RootKeyChange,
-} from "../../server/db/management";
+import { changeRootKey, createRootKey, type RootKeyChange } from "../../server/db/root-keys";
+import { createApi, findApi } from "../../server/db/apis";
+import { keyInserter } from "../../server/db/keys";
 import { openDatabase } from "../../server/db/open";
-import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "../../server/demo-data";
-import { createRequestLog, type RequestLog } from "../../server/request-log";
-import { newApiKeySecret } from "../../server/secrets";
-import { directMode } from "../../server/start";
+import { DEFAULT_ROOT_KEY_PERMISSIONS, ensureDemoData } from "../../server/db/demo-data";
+import { createRequestLog, type RequestLog } from "../../server/http/request-log";
+import { newApiKeySecret } from "../../server/keys/secrets";
+import { directMode } from "../../server/process/start";
 import type { ApiTarget } from "./http";
 
 /**

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { parseServerArgs } from "../../server/config";
+import { parseServerArgs } from "../../server/process/config";
 
 test("--region names the region recorded with each verification; local by default", () => {
   const region = (args: string[]) => {

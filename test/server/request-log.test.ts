@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { afterEach, expect, test, vi } from "vitest";
-import type { AppEnv } from "../../server/api-env";
-import { createRequestLog } from "../../server/request-log";
+import type { AppEnv } from "../../server/http/api-env";
+import { createRequestLog } from "../../server/http/request-log";
 
 afterEach(() => {
   vi.useRealTimers();

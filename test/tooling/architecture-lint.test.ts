@@ -66,6 +66,19 @@ describe("the architecture lint", () => {
     ).toEqual([]);
   });
 
+  test("a query key is made only by the factory, and the connection's scope only by its module", async () => {
+    const messages = async (filePath: string, code: string) => {
+      const [result] = await eslint.lintText(code, { filePath });
+      return (result?.messages ?? []).map((message) => message.ruleId);
+    };
+    const ownKey = 'export const options = { queryKey: ["keys", "list"] };\n';
+    expect(await messages("src/features/keys/api/list-keys.ts", ownKey)).toEqual(["no-restricted-syntax"]);
+    expect(await messages("src/lib/query-keys.ts", ownKey)).toEqual([]);
+    const ownScope = 'import { fingerprint } from "@/lib/fingerprint";\nexport const scope = fingerprint("");\n';
+    expect(await messages("src/features/key-actions/known-apis.ts", ownScope)).toEqual(["no-restricted-imports"]);
+    expect(await messages("src/lib/connection-scope.ts", ownScope)).toEqual([]);
+  });
+
   test("the server shares only the contract module with the dashboard", async () => {
     expect(await boundaryMessages("server/app.ts", 'export { LIST_KEYS_PATH } from "../src/lib/contract";\n')).toEqual(
       [],

@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { describe, expect, test } from "vitest";
-import { ADMIN_COMMANDS, ADMIN_OPTIONS, runAdmin } from "../../server/admin/cli";
+import { ADMIN_COMMANDS, runAdmin } from "../../server/admin/cli";
+import { ADMIN_OPTIONS } from "../../server/admin/command";
 import {
   CLICKHOUSE_MACROS,
   DOCUMENTED_FUNCTIONS,
   ALLOWED_FUNCTIONS,
   WINDOW_FUNCTIONS,
 } from "../../server/analytics/dialect";
-import { SERVER_OPTIONS, SERVER_USAGE } from "../../server/config";
+import { SERVER_OPTIONS, SERVER_USAGE } from "../../server/process/config";
 
 // The docs name the server's and the admin CLI's flags, and the analytics functions, by hand. These tests compare
 // them with what the code accepts, so that a flag or a function added on one side only fails here.

@@ -2,7 +2,9 @@ import { QueryErrorResetBoundary } from "@tanstack/react-query";
 import { ErrorBoundary } from "react-error-boundary";
 import { useParams } from "react-router-dom";
 import { OfflineNotice } from "../../components/offline-notice";
-import { isPlausibleKeyId, KeyInsight, NotAKeyId } from "../../features/key-insight/components/key-insight";
+import { KeyPage } from "../../features/key-page/components/key-page";
+import { NotAKeyId } from "../../features/key-page/components/not-a-key-id";
+import { isPlausibleKeyId } from "../../features/key-page/plausible-key-id";
 import { revealBidiControls } from "../../lib/bidi";
 import { useNow } from "../../lib/hooks/use-now";
 import { AnalyticsErrorNotice } from "../../features/troubleshoot/components/analytics-error-notice";
@@ -17,7 +19,7 @@ import { useKeyChangesFromOtherTabs } from "../use-key-changes-from-other-tabs";
 import { usePageTitle } from "../use-page-title";
 
 /**
- * A key's page, composed: key insight shows the key and its use; troubleshoot explains each outcome from the
+ * A key's page, composed: the key-page feature shows the key and its use; troubleshoot explains each outcome from the
  * catalog, says why analytics cannot be read, and gives the panel when the key itself cannot be.
  */
 export function KeyRoute() {
@@ -51,7 +53,7 @@ export function KeyRoute() {
               </div>
             )}
           >
-            <KeyInsight
+            <KeyPage
               // One key's page state (an open dialog, a usage window, a typed tag, paged refusals) is never another's:
               // the route stays mounted from one key id to the next, and a cached key draws at once.
               key={keyId}

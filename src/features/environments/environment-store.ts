@@ -97,6 +97,26 @@ export function checkEnvironment(
   return { ok: true, value: apiId ? { name, baseUrl: url.baseUrl, apiId } : { name, baseUrl: url.baseUrl } };
 }
 
+/**
+ * The environment form's fields read by checkEnvironment: the environment, or its reason as an issue at the field it
+ * is about (`name` or `baseUrl`).
+ */
+export function environmentSchema(others: readonly Environment[]) {
+  return v.pipe(
+    v.object({ name: v.string(), baseUrl: v.string(), apiId: v.optional(v.string()) }),
+    v.rawTransform(({ dataset, addIssue, NEVER }): EnvironmentInput => {
+      const check = checkEnvironment(dataset.value, others);
+      if (check.ok) return check.value;
+      const input = dataset.value;
+      addIssue({
+        message: check.reason,
+        path: [{ type: "object", origin: "value", input, key: check.field, value: input[check.field] }],
+      });
+      return NEVER;
+    }),
+  );
+}
+
 /** A saved environment at the same address (base URL and API ID) as `input`: allowed, but worth a warning. */
 export function sameAddressAs(input: EnvironmentInput, others: readonly Environment[]): Environment | undefined {
   return others.find((other) => other.baseUrl === input.baseUrl && (other.apiId ?? "") === (input.apiId ?? ""));

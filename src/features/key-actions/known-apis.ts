@@ -5,7 +5,7 @@
  */
 import { useSyncExternalStore } from "react";
 import type { Connection } from "../../lib/api/transport";
-import { fingerprint } from "../../lib/fingerprint";
+import { connectionScopeId as scopeOf } from "../../lib/connection-scope";
 
 export interface KnownApi {
   apiId: string;
@@ -16,10 +16,6 @@ export interface KnownApi {
 const known = new Map<string, ReadonlyMap<string, KnownApi>>();
 const listeners = new Set<() => void>();
 const NONE: ReadonlyMap<string, KnownApi> = new Map();
-
-function scopeOf(connection: Connection): string {
-  return `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
-}
 
 /** Remembers that `apiId` exists (a name, once told, is kept). */
 export function rememberApi(connection: Connection, apiId: string, name?: string): void {

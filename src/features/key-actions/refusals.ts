@@ -5,19 +5,16 @@
  * action there is remembered so that its button says what is missing before anyone fills a form again.
  */
 import { useSyncExternalStore } from "react";
+import { apiGrants, RBAC_ACTIONS, rbacPermission, type ApiAction, type RbacAction } from "../../lib/contract";
 import type { Connection } from "../../lib/api/transport";
-import { ApiError } from "../../lib/api-errors";
-import { fingerprint } from "../../lib/fingerprint";
+import { ApiError, isApiErrorOf } from "../../lib/api-errors";
+import { connectionScopeId as scopeOf } from "../../lib/connection-scope";
 import { forgetKnownApis, rememberApi } from "./known-apis";
 
 /** The key actions, by the permission each needs (the rbac ones need the key's `update_key` as well). */
 export type KeyAction =
-  | "create_key"
-  | "update_key"
-  | "delete_key"
-  | "add_permission_to_key"
-  | "remove_permission_from_key"
-  | "add_role_to_key";
+  | Extract<ApiAction, "create_key" | "update_key" | "delete_key">
+  | Extract<RbacAction, "add_permission_to_key" | "remove_permission_from_key" | "add_role_to_key">;
 
 /** What an action is taken on: the key, and its API when known (for createKey, the API chosen). */
 export interface ActionTarget {
@@ -33,13 +30,19 @@ export interface Refusal {
   detail: string;
 }
 
-const RBAC_ACTIONS = new Set<KeyAction>(["add_permission_to_key", "remove_permission_from_key", "add_role_to_key"]);
+function isRbacAction(action: KeyAction): action is KeyAction & RbacAction {
+  return (RBAC_ACTIONS as readonly string[]).includes(action);
+}
 
-/** The permissions that each grant `action` on `apiId`'s keys: every API's form first, then that API's own. */
+/**
+ * The permissions that each grant `action` on `apiId`'s keys, by the contract's grant rule: every API's form first,
+ * then that API's own (`<apiId>` when it is unknown).
+ */
 export function grantsOf(action: KeyAction, apiId: string | undefined): { anyOf: string[]; alsoNeeds: string[] } {
-  const api = (name: string) => [`api.*.${name}`, `api.${apiId ?? "<apiId>"}.${name}`];
-  if (RBAC_ACTIONS.has(action)) return { anyOf: api("update_key"), alsoNeeds: [`rbac.*.${action}`] };
-  return { anyOf: api(action), alsoNeeds: [] };
+  if (isRbacAction(action)) {
+    return { anyOf: apiGrants("update_key", apiId ?? "<apiId>"), alsoNeeds: [rbacPermission(action)] };
+  }
+  return { anyOf: apiGrants(action, apiId ?? "<apiId>"), alsoNeeds: [] };
 }
 
 const refusals = new Map<string, Refusal>();
@@ -48,10 +51,6 @@ const allowed = new Set<string>();
 /** The API of a key, as a refusal named it (the Key object does not carry it). */
 const apiOfKey = new Map<string, string>();
 const listeners = new Set<() => void>();
-
-function scopeOf(connection: Connection): string {
-  return `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
-}
 
 /**
  * The API an action on `target` touches: the one given; for a key, the one it was listed in or a refusal named,
@@ -101,6 +100,11 @@ export function isAmbiguousCreateNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404 && error.type.includes("api_not_found");
 }
 
+/** Whether `error` is the service refusing the root key a permission (a 403 insufficient_permissions). */
+export function isPermissionRefusal(error: unknown): error is ApiError {
+  return isApiErrorOf(error, "authorization:insufficient_permissions") && error.status === 403;
+}
+
 /** Remembers a refusal when `error` is a 403 for a permission; else nothing. */
 export function learnRefusal(
   connection: Connection,
@@ -108,8 +112,7 @@ export function learnRefusal(
   error: unknown,
   target: ActionTarget = {},
 ): void {
-  if (!(error instanceof ApiError)) return;
-  if (error.status !== 403 || !error.type.includes("insufficient_permissions")) return;
+  if (!isPermissionRefusal(error)) return;
   const named = apiNamedIn(error.detail);
   if (named !== undefined) rememberApi(connection, named);
   if (named !== undefined && target.keyId !== undefined) apiOfKey.set(`${scopeOf(connection)}|${target.keyId}`, named);

@@ -23,7 +23,6 @@ import {
   GET_KEY_PATH,
   GET_VERIFICATIONS_PATH,
   LIST_KEYS_PATH,
-  parseErrorCode,
   READ_ANALYTICS_PERMISSION,
   READ_KEYS_PERMISSION,
   UPDATE_KEY_PATH,
@@ -105,6 +104,16 @@ interface NeededPermission {
 /** `api.*.<action>` for one API: `api.<apiId>.<action>`. */
 function forOneApi(permission: string): string {
   return permission.replace(".*.", ".<apiId>.");
+}
+
+/**
+ * The API-specific form of the permission, with the API's id when the service's words name it (both services list
+ * `api.<apiId>.<action>` in a 403's detail), else with `<apiId>` for the reader to fill in.
+ */
+function perApiNamed(error: ApiError, permission: NeededPermission): string {
+  const action = permission.name.split(".").at(-1) ?? "";
+  const named = new RegExp(`\\bapi\\.([A-Za-z0-9_]+)\\.${action}\\b`).exec(error.detail)?.[1];
+  return named === undefined ? permission.perApi : `api.${named}.${action}`;
 }
 
 /** Which permission an operation needs, by its path; listing keys unless the request was another operation. */
@@ -264,10 +273,10 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     id: "authorization:insufficient_permissions",
     tone: "danger",
     heading: (_error, context) => `This root key may not ${context.permission.action}`,
-    whatHappened: (_error, context) =>
-      `The API knows the root key, but it lacks the permission to ${context.permission.action}: \`${context.permission.name}\`.`,
-    fix: (_error, context) => [
-      `Give the root key \`${context.permission.name}\` (or \`${context.permission.perApi}\` for one API).`,
+    whatHappened: (error, context) =>
+      `The API knows the root key, but it lacks the permission to ${context.permission.action}: \`${context.permission.name}\` (every API) or \`${perApiNamed(error, context.permission)}\` (that API only).`,
+    fix: (error, context) => [
+      `Give the root key \`${context.permission.name}\` (or \`${perApiNamed(error, context.permission)}\` for one API).`,
       "Or use a root key that already has it, with Re-enter key.",
       "On Keyscope's reference server, the command below creates such a root key.",
     ],
@@ -492,6 +501,22 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     likelyCauses: [
       "A dashboard or script that refreshes analytics often.",
       "Several people querying the same workspace.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  },
+  "bad_request:query_range_exceeds_retention": {
+    id: "bad_request:query_range_exceeds_retention",
+    tone: "warning",
+    heading: "The range reaches further back than the workspace keeps its verifications",
+    whatHappened:
+      "Analytics keeps a workspace's verifications for a limited time (30 days unless its plan keeps them longer), and the query's time range starts before that, so it was not run. The API's words below say from when data is kept.",
+    fix: [
+      "Choose a range inside the retention, such as the last 30 days.",
+      "If older verifications are needed, the workspace's plan sets how long they are kept (the reference server: `npm run admin -- workspaces update --retention-days N`).",
+    ],
+    likelyCauses: [
+      "A custom range that starts more than 30 days ago.",
+      "A link made while its range was still inside the retention.",
     ],
     actions: ["retry", "troubleshoot"],
   },
@@ -967,16 +992,9 @@ export const CATALOG_IDS: readonly string[] = [
 // ---------------------------------------------------------------------------------------------------------------
 // Choosing and filling in
 
-/** `<category>:<kind>` of an error code, whatever its `<system>`. */
-export function catalogKeyOf(code: string | null): string | null {
-  const parts = code === null ? null : parseErrorCode(code);
-  return parts ? `${parts.category}:${parts.kind}` : null;
-}
-
 function apiEntry(error: ApiError): CatalogEntry<ApiError> {
   if (error.missingCredentials) return error.keySent ? missingStripped : missing;
-  const key = catalogKeyOf(error.code);
-  return (key === null ? undefined : API_ENTRIES[key]) ?? statusEntry(error.status);
+  return (error.kind === null ? undefined : API_ENTRIES[error.kind]) ?? statusEntry(error.status);
 }
 
 function resolveContext(error: KeyscopeError, context: DiagnosisContext): Resolved {

@@ -1,15 +1,6 @@
 /** What the key-changing operations send and answer, shared by their one-file clients. */
 import * as v from "valibot";
-import type { KeyCredits } from "../contract";
-import { FiniteNumber } from "./schemas";
-
-export interface RatelimitInput {
-  name: string;
-  limit: number;
-  /** Milliseconds. */
-  duration: number;
-  autoApply?: boolean;
-}
+import type { CreditsInput, RatelimitInput, RefillInput } from "./key-fields";
 
 /** The fields keys.createKey and keys.updateKey share; on update, `null` clears a field. */
 export interface KeyFieldsInput {
@@ -18,7 +9,7 @@ export interface KeyFieldsInput {
   meta?: Record<string, unknown> | null;
   /** Unix milliseconds. */
   expires?: number | null;
-  credits?: KeyCredits | null;
+  credits?: CreditsInput | null;
   ratelimits?: RatelimitInput[];
   enabled?: boolean;
   roles?: string[];
@@ -31,7 +22,7 @@ export interface KeyFieldsInput {
  */
 export interface CreditsUpdate {
   remaining?: number | null;
-  refill?: KeyCredits["refill"] | null;
+  refill?: RefillInput | null;
 }
 
 /**
@@ -66,14 +57,3 @@ export const RoleSchema = v.looseObject({
   permissions: v.optional(v.array(PermissionSchema)),
 });
 export type Role = v.InferOutput<typeof RoleSchema>;
-
-export const CreditsAnswerSchema = v.looseObject({
-  remaining: v.nullable(FiniteNumber),
-  refill: v.optional(
-    v.looseObject({
-      interval: v.picklist(["daily", "monthly"]),
-      amount: FiniteNumber,
-      refillDay: v.optional(FiniteNumber),
-    }),
-  ),
-});

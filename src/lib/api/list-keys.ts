@@ -4,6 +4,9 @@ import { callOperation } from "./call-operation";
 import { KeysDataSchema } from "./schemas";
 import type { Connection, RequestOptions } from "./transport";
 
+/** What the keys list asks for besides the page cursor. */
+export type ListKeysParams = Omit<ListKeysRequest, "cursor">;
+
 export interface KeysPage {
   keys: Key[];
   cursor: string | undefined;

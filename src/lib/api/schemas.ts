@@ -59,7 +59,8 @@ const RatelimitSchema = v.pipe(
   v.transform(({ id, name, limit, duration, autoApply }): KeyRatelimit => ({ id, name, limit, duration, autoApply })),
 );
 
-const CreditsSchema = v.pipe(
+/** A key's credits as answered (a Key's, and keys.updateCredits'): its refill kept with its day when it has one. */
+export const CreditsSchema = v.pipe(
   v.looseObject({
     remaining: v.nullable(Integer),
     refill: lenient(

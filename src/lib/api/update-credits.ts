@@ -1,6 +1,6 @@
 import { UPDATE_CREDITS_PATH, type KeyCredits } from "../contract";
 import { callOperation } from "./call-operation";
-import { CreditsAnswerSchema } from "./key-changes";
+import { CreditsSchema } from "./schemas";
 import type { Connection, RequestOptions } from "./transport";
 
 /** set: the new remaining (null: unlimited); increment / decrement: by how many. */
@@ -14,17 +14,13 @@ export async function updateCredits(
   change: CreditsChange,
   options: RequestOptions = {},
 ): Promise<{ credits: KeyCredits; requestId: string | null }> {
+  // The same credits a Key carries, parsed by the same schema.
   const { data, requestId } = await callOperation(
     connection,
     UPDATE_CREDITS_PATH,
     { keyId, ...change },
-    CreditsAnswerSchema,
+    CreditsSchema,
     options,
   );
-  const credits: KeyCredits = { remaining: data.remaining };
-  if (data.refill) {
-    credits.refill = { interval: data.refill.interval, amount: data.refill.amount };
-    if (data.refill.refillDay !== undefined) credits.refill.refillDay = data.refill.refillDay;
-  }
-  return { credits, requestId };
+  return { credits: data, requestId };
 }

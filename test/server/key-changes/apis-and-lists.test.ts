@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createIdentity, createRole, deleteIdentity } from "../../../server/db/management";
+import { createIdentity, deleteIdentity } from "../../../server/db/identities";
+import { createRole } from "../../../server/db/rbac";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { call, createKey, dataOf, errorOf, verify } from "./support";
 

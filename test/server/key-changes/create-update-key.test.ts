@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createRole } from "../../../server/db/management";
-import { hashSecret } from "../../../server/secrets";
+import { createRole } from "../../../server/db/rbac";
+import { hashSecret } from "../../../server/keys/secrets";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { ALL_KEY_PERMISSIONS, call, createKey, dataOf, errorOf, getKey, listedKeyIds, verify } from "./support";
 

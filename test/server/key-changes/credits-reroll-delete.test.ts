@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { updateApi } from "../../../server/db/management";
+import { updateApi } from "../../../server/db/apis";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { ALL_KEY_PERMISSIONS, call, createKey, dataOf, errorOf, getKey, listedKeyIds, verify } from "./support";
 

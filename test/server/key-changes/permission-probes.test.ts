@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createRole } from "../../../server/db/management";
+import { createRole } from "../../../server/db/rbac";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { call, createKey, dataOf, errorOf, getKey } from "./support";
 

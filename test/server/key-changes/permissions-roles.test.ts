@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createRole } from "../../../server/db/management";
+import { createRole } from "../../../server/db/rbac";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { ALL_KEY_PERMISSIONS, call, createKey, dataOf, errorOf, getKey, verify } from "./support";
 

@@ -4,23 +4,18 @@ import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createKeyStore, type KeyStore } from "../../../server/db/key-store";
-import {
-  changeRootKey,
-  createApi,
-  createIdentity,
-  createRole,
-  createRootKey,
-  createWorkspace,
-  grantRole,
-  keyInserter,
-  type NewKey,
-} from "../../../server/db/management";
+import { changeRootKey, createRootKey } from "../../../server/db/root-keys";
+import { createApi } from "../../../server/db/apis";
+import { createIdentity } from "../../../server/db/identities";
+import { createRole, grantRole } from "../../../server/db/rbac";
+import { createWorkspace } from "../../../server/db/workspaces";
+import { keyInserter, type NewKey } from "../../../server/db/keys";
 import { openDatabase } from "../../../server/db/open";
 import { latestRefillMoment } from "../../../server/keys/credits";
 import { parsePermissionQuery, type PermissionQuery } from "../../../server/keys/permission-query";
 import { createKeyRateLimiter, type KeyRateLimiter } from "../../../server/keys/key-rate-limiter";
 import { verifyKey, type VerifyRequest } from "../../../server/keys/verify-key";
-import { hashSecret } from "../../../server/secrets";
+import { hashSecret } from "../../../server/keys/secrets";
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 15, 12);

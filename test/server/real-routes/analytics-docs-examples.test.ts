@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { seedVerifications } from "../analytics-data";
 import { callApi } from "../http";
-import { createRootKey, createWorkspace, setAnalyticsRetentionDays } from "../../../server/db/management";
+import { createRootKey } from "../../../server/db/root-keys";
+import { createWorkspace, setAnalyticsRetentionDays } from "../../../server/db/workspaces";
 import { startInProcessWithAnalytics } from "../in-process";
 import examples from "./analytics-docs-examples.json";
 

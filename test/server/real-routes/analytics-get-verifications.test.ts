@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { seedVerifications } from "../analytics-data";
-import { setAnalyticsQueriesPerHour, setAnalyticsRetentionDays } from "../../../server/db/management";
+import { setAnalyticsQueriesPerHour, setAnalyticsRetentionDays } from "../../../server/db/workspaces";
 import { startInProcessWithAnalytics } from "../in-process";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { updateApi } from "../../../server/db/management";
+import { updateApi } from "../../../server/db/apis";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";
 
@@ -88,9 +88,17 @@ describe("401", () => {
   });
 
   test("malformed authorization header", async () => {
-    const error = errorOf(await h.call("apis.deleteApi", { apiId: "api_1234" }, { authorization: "invalid_format" }));
+    const error = errorOf(
+      await h.call(
+        "apis.deleteApi",
+        { apiId: "api_1234" },
+        { authorization: "malformed_header_without_bearer_prefix" },
+      ),
+    );
     expect(error.status).toBe(400);
-    expect(error.detail).toContain("Bearer");
+    expect(error.detail).toBe(
+      "You must provide a valid root key in the Authorization header in the format 'Bearer ROOT_KEY'. Your authorization header is missing the 'Bearer ' prefix.",
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createApi } from "../../../server/db/management";
+import { createApi } from "../../../server/db/apis";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";
 

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
-import { newId } from "../../../server/ids";
+import { newId } from "../../../server/db/ids";
 import type { InProcessServer } from "../in-process";
 import { dataOf, errorOf, type RealHarness } from "./real-harness";
 
@@ -58,8 +58,8 @@ export function describePermissionRouteAuthentication(
 
     test.each([
       ["invalid bearer token", "Bearer invalid_token", 401, "key"],
-      ["malformed authorization header", "invalid_format", 400, "Bearer"],
-      ["empty bearer token", "Bearer ", 400, "Bearer"],
+      ["malformed authorization header", "invalid_format", 400, "valid root key"],
+      ["empty bearer token", "Bearer ", 400, "valid root key"],
       ["disabled root key", "Bearer invalid_disabled_key", 401, "key"],
     ])("%s", async (_, authorization, status, detail) => {
       const error = errorOf(await harness().call(operation, request, { authorization }));

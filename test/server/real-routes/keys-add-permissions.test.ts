@@ -27,6 +27,14 @@ const added = (body: object, key = rootKey) => listData(h, "keys.addPermissions"
 const permission = (slug: string) => insertPermission(server, h.workspaceId, slug);
 const newKey = (permissions: string[] = []) => h.key(apiId, { name: "Test Key", permissions }).keyId;
 
+/** A key as the real 400 tests make theirs, in a key space no API owns: here its API's row is deleted under it. */
+function keyWithoutApi(): string {
+  const orphanApiId = h.api();
+  const { keyId } = h.key(orphanApiId, { name: "Test Key" });
+  server.admin.db.prepare("UPDATE apis SET deleted_at = ? WHERE id = ?").run(Date.now(), orphanApiId);
+  return keyId;
+}
+
 describe("200", () => {
   test("add single permission by name", async () => {
     const keyId = newKey();
@@ -131,15 +139,21 @@ describe("400", () => {
   test.each([
     ["permission not found by id", "perm_2ZxY8kz7NwVhR4vZ3G9f"],
     ["permission not found by slug", "nonexistent.permission"],
-  ])(
-    "%s (served differently: 403, the real handler's answer without create_permission; the real test's 404 is its key's, which has no API)",
-    async (_, wanted) => {
-      const error = errorOf(await add({ keyId, permissions: [wanted] }, validator));
-      expect(error.status).toBe(403);
-      expect(error.detail).toContain("rbac.*.create_permission");
-      expect(keyPermissions(server, keyId)).toEqual([]);
-    },
-  );
+  ])("%s", async (_, wanted) => {
+    // As the real test's key, which it inserts into a key space no API owns: the key is not found first.
+    const orphan = keyWithoutApi();
+    const error = errorOf(await add({ keyId: orphan, permissions: [wanted] }, validator));
+    expect(error.status).toBe(404);
+    expect(error.detail).toContain("was not found");
+    expect(keyPermissions(server, orphan)).toEqual([]);
+  });
+
+  test("this server's own check: a live key naming a permission the workspace lacks, without rbac.*.create_permission, is the real handler's 403 naming it", async () => {
+    const error = errorOf(await add({ keyId, permissions: ["nonexistent.permission"] }, validator));
+    expect(error.status).toBe(403);
+    expect(error.detail).toContain("rbac.*.create_permission");
+    expect(keyPermissions(server, keyId)).toEqual([]);
+  });
 
   test("key not found", async () => {
     const error = errorOf(

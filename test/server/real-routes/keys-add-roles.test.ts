@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createRole } from "../../../server/db/management";
+import { createRole } from "../../../server/db/rbac";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { keyRoles, listData } from "./key-rbac-harness";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createRole } from "../../../server/db/management";
-import { newId } from "../../../server/ids";
+import { createRole } from "../../../server/db/rbac";
+import { newId } from "../../../server/db/ids";
 import { startInProcess, type InProcessServer } from "../in-process";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";
 

@@ -1,14 +1,10 @@
 import * as v from "valibot";
-import {
-  createApi,
-  createRootKey,
-  createWorkspace,
-  keyInserter,
-  type ApiSettings,
-  type NewKey,
-} from "../../../server/db/management";
-import { newId } from "../../../server/ids";
-import { newApiKeySecret } from "../../../server/secrets";
+import { createApi, type ApiSettings } from "../../../server/db/apis";
+import { createRootKey } from "../../../server/db/root-keys";
+import { createWorkspace } from "../../../server/db/workspaces";
+import { keyInserter, type NewKey } from "../../../server/db/keys";
+import { newId } from "../../../server/db/ids";
+import { newApiKeySecret } from "../../../server/keys/secrets";
 import { callApi, type ApiAnswer } from "../http";
 import type { InProcessServer } from "../in-process";
 

@@ -5,11 +5,11 @@ import { expect, test, vi } from "vitest";
 import { keyChangeApplier, useKeyCache } from "@/app/use-key-cache";
 import { useKeyLookup } from "@/features/keys/api/get-key";
 import { keyQueryOptions } from "@/lib/key-query";
-import { listKeysQueryKey } from "@/features/keys/api/list-keys";
 import type { KeysPage } from "@/lib/api/list-keys";
 import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
-import { fingerprint } from "@/lib/fingerprint";
+import { connectionScopeId } from "@/lib/connection-scope";
+import { queryKeys } from "@/lib/query-keys";
 import { freshQueryClientPerTest } from "../support/query-tests";
 
 const queryClient = freshQueryClientPerTest();
@@ -65,10 +65,10 @@ const idsOf = (queryKey: readonly unknown[]) =>
 
 test("a created key is added to the lists of its connection and API without an externalId filter; the others reload", async () => {
   keyNotFetchable();
-  const same = listKeysQueryKey(connection, {});
-  const byExternalId = listKeysQueryKey(connection, { externalId: "user_1" });
-  const otherApi = listKeysQueryKey({ ...connection, apiId: "api_2" }, {});
-  const otherRootKey = listKeysQueryKey({ ...connection, apiKey: "ks_root_AnotherKeyAltogether000" }, {});
+  const same = queryKeys.keys.list(connection, {});
+  const byExternalId = queryKeys.keys.list(connection, { externalId: "user_1" });
+  const otherApi = queryKeys.keys.list({ ...connection, apiId: "api_2" }, {});
+  const otherRootKey = queryKeys.keys.list({ ...connection, apiKey: "ks_root_AnotherKeyAltogether000" }, {});
   for (const queryKey of [same, byExternalId, otherApi, otherRootKey])
     queryClient().setQueryData(queryKey, pages(page([{ keyId: "key_old" }])));
   const cache = useCache();
@@ -85,7 +85,7 @@ test("a created key is added to the lists of its connection and API without an e
 
 test("a key created in another API than the connection's is not added to the connection's list", async () => {
   keyNotFetchable();
-  const same = listKeysQueryKey(connection, {});
+  const same = queryKeys.keys.list(connection, {});
   queryClient().setQueryData(same, pages(page([{ keyId: "key_old" }])));
 
   await useCache().keyCreated("key_new", "api_9");
@@ -95,7 +95,7 @@ test("a key created in another API than the connection's is not added to the con
 });
 
 test("undoing a refused change puts back that key's patched fields only: pages loaded since and other keys' changes stay", () => {
-  const list = listKeysQueryKey(connection, {});
+  const list = queryKeys.keys.list(connection, {});
   queryClient().setQueryData(
     list,
     pages(
@@ -173,7 +173,7 @@ test("a bulk change reaches another tab as the change itself: its lists show it 
   const fetch = vi.fn(() => Promise.reject(new Error("no request expected")));
   vi.stubGlobal("fetch", fetch);
   const otherTab = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const list = listKeysQueryKey(connection, {});
+  const list = queryKeys.keys.list(connection, {});
   otherTab.setQueryData(
     list,
     pages(
@@ -194,7 +194,7 @@ test("a bulk change reaches another tab as the change itself: its lists show it 
 
   // A message carrying more than the fields a bulk run sets is not applied (one sender's messages arrive in order).
   const channel = new BroadcastChannel("keyscope-key-changes");
-  const scope = `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
+  const scope = connectionScopeId(connection);
   channel.postMessage({ scope, change: "patched", keyIds: ["key_3"], patch: { enabled: false, name: "x" } });
   channel.postMessage({ scope, change: "patched", keyIds: ["key_2"], patch: { enabled: false } });
   await waitFor(() => expect(enabledIn()).toEqual([false, false, true]));
@@ -227,7 +227,7 @@ test("a key deleted in another tab is not shown as it was on its page here: the 
     );
   vi.stubGlobal("fetch", fetch);
   const otherTab = queryClient();
-  const list = listKeysQueryKey(connection, {});
+  const list = queryKeys.keys.list(connection, {});
   otherTab.setQueryData(list, pages(page([shown, { keyId: "key_2" }])));
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={otherTab}>{children}</QueryClientProvider>
@@ -236,7 +236,7 @@ test("a key deleted in another tab is not shown as it was on its page here: the 
   const keyPage = renderHook(() => useQuery(keyQueryOptions(connection, "key_1")), { wrapper });
   await waitFor(() => expect(keyPage.result.current.data).toEqual(shown));
 
-  const scope = `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
+  const scope = connectionScopeId(connection);
   keyChangeApplier(otherTab, connection)({ scope, change: "deleted", keyId: "key_1" });
 
   expect(idsOf(list)).toEqual([["key_2"]]);

@@ -2,10 +2,10 @@ import { QueryClientProvider, type InfiniteData } from "@tanstack/react-query";
 import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { beforeEach, expect, test, vi } from "vitest";
-import { listKeysQueryKey } from "@/features/keys/api/list-keys";
 import type { KeysPage } from "@/lib/api/list-keys";
 import type { Connection } from "@/lib/api/transport";
-import { fingerprint } from "@/lib/fingerprint";
+import { connectionScopeId } from "@/lib/connection-scope";
+import { queryKeys } from "@/lib/query-keys";
 import { freshQueryClientPerTest } from "../support/query-tests";
 
 // Each import of the caches' code arrives when the test says so, or fails: as on a slow or broken network.
@@ -13,8 +13,8 @@ const cacheCode = { imports: [] as ((loads: boolean) => void)[] };
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210" };
-const scope = `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
-const list = listKeysQueryKey(connection, {});
+const scope = connectionScopeId(connection);
+const list = queryKeys.keys.list(connection, {});
 const keys = [
   { keyId: "key_1", enabled: true },
   { keyId: "key_2", enabled: true },

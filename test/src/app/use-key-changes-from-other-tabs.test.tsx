@@ -3,17 +3,17 @@ import { renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { expect, test } from "vitest";
 import { useKeyChangesFromOtherTabs } from "@/app/use-key-changes-from-other-tabs";
-import { listKeysQueryKey } from "@/features/keys/api/list-keys";
 import type { KeysPage } from "@/lib/api/list-keys";
 import type { Connection } from "@/lib/api/transport";
-import { fingerprint } from "@/lib/fingerprint";
+import { connectionScopeId } from "@/lib/connection-scope";
+import { queryKeys } from "@/lib/query-keys";
 import { freshQueryClientPerTest } from "../support/query-tests";
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks_root_S3cretK3yValue9876543210" };
 
 test("a page that follows the other tabs applies their changes once its code is here, and stops when it goes", async () => {
-  const list = listKeysQueryKey(connection, {});
+  const list = queryKeys.keys.list(connection, {});
   const page: KeysPage = {
     keys: [{ keyId: "key_1" }, { keyId: "key_2" }],
     cursor: undefined,
@@ -31,7 +31,7 @@ test("a page that follows the other tabs applies their changes once its code is 
       ?.pages[0]?.keys.map((key) => key.keyId);
 
   const channel = new BroadcastChannel("keyscope-key-changes");
-  const scope = `${connection.baseUrl}|${fingerprint(connection.apiKey)}`;
+  const scope = connectionScopeId(connection);
   // Sent once: the page listens from its first render and applies it once its code has loaded, a moment after.
   channel.postMessage({ scope, change: "deleted", keyId: "key_1" });
   await waitFor(() => expect(ids()).toEqual(["key_2"]));

@@ -3,8 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { startTransition, Suspense, useEffect, useState } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { ErrorBoundary } from "react-error-boundary";
-import { expect, test, vi } from "vitest";
-import { CodeLoadError, failedModuleUrl, retryableLazy, retryableModule, retryFailedLoads } from "@/lib/retryable-lazy";
+import { expect, onTestFinished, test, vi } from "vitest";
+import { CodeLoadError, failedFileUrl, retryableLazy, retryableModule, retryFailedLoads } from "@/lib/retryable-lazy";
 import { takeConsoleErrors } from "../setup";
 
 function Page() {
@@ -118,22 +118,21 @@ test("preloading never rejects, and a preloaded component renders without loadin
   expect(load).toHaveBeenCalledTimes(2);
 });
 
-test("the failed module's address is read from Chromium's and Firefox's messages, only on this origin, never from a stylesheet's", () => {
+test("the failed file's address is read from Chromium's, Firefox's and Vite's messages, only on this origin", () => {
   const origin = "http://127.0.0.1:8787";
   expect(
-    failedModuleUrl(new TypeError(`Failed to fetch dynamically imported module: ${origin}/assets/a-1.js`), origin),
+    failedFileUrl(new TypeError(`Failed to fetch dynamically imported module: ${origin}/assets/a-1.js`), origin),
   ).toBe(`${origin}/assets/a-1.js`);
   expect(
-    failedModuleUrl(new TypeError(`error loading dynamically imported module: ${origin}/assets/a-1.js`), origin),
+    failedFileUrl(new TypeError(`error loading dynamically imported module: ${origin}/assets/a-1.js`), origin),
   ).toBe(`${origin}/assets/a-1.js`);
-  expect(failedModuleUrl(new TypeError("Importing a module script failed."), origin)).toBeNull();
+  expect(failedFileUrl(new TypeError("Importing a module script failed."), origin)).toBeNull();
   expect(
-    failedModuleUrl(
-      new TypeError("Failed to fetch dynamically imported module: https://elsewhere.example/a.js"),
-      origin,
-    ),
+    failedFileUrl(new TypeError("Failed to fetch dynamically imported module: https://elsewhere.example/a.js"), origin),
   ).toBeNull();
-  expect(failedModuleUrl(new Error(`Unable to preload CSS for ${origin}/assets/a.css`), origin)).toBeNull();
+  expect(failedFileUrl(new Error(`Unable to preload CSS for ${origin}/assets/a.css`), origin)).toBe(
+    `${origin}/assets/a.css`,
+  );
 });
 
 test("a module that failed to load is asked for again on the next try, and not before", async () => {
@@ -164,4 +163,66 @@ test("a module tells its subscribers when a load settles and when a failed one i
   unsubscribe();
   retryFailedLoads();
   expect(seen).toEqual(["failed", "idle", "loaded"]);
+});
+
+/** A browser's failed import of `url`, as Chromium words it. */
+const importFailure = (url: string) => new TypeError(`Failed to fetch dynamically imported module: ${url}`);
+
+/** The page's reload, and the server's answers to `fetch` (a status, or none: a network failure). */
+function stubPage(answer: number | "none") {
+  const reload = vi.spyOn(window.location, "reload").mockImplementation(() => undefined);
+  const fetched = vi.fn<typeof fetch>(() =>
+    answer === "none"
+      ? Promise.reject(new TypeError("Failed to fetch"))
+      : Promise.resolve(new Response(null, { status: answer })),
+  );
+  vi.stubGlobal("fetch", fetched);
+  onTestFinished(() => {
+    reload.mockRestore();
+    vi.unstubAllGlobals();
+  });
+  return { reload, fetched };
+}
+
+test("a try that fails again while the server serves the file reloads the page once: the browser kept the failure", async () => {
+  const page = stubPage(200);
+  const url = `${location.origin}/assets/page-1.js`;
+  const load = vi.fn().mockRejectedValue(importFailure(url));
+  const first = retryableModule(load);
+  const second = retryableModule(load);
+  // The first failure is the network's: no question to the server, no reload.
+  await Promise.all([first.preload(), second.preload()]);
+  expect(page.fetched).not.toHaveBeenCalled();
+
+  retryFailedLoads();
+  await expect(first.load()).rejects.toBeInstanceOf(CodeLoadError);
+  await expect(second.load()).rejects.toBeInstanceOf(CodeLoadError);
+  expect(page.fetched).toHaveBeenCalledWith(url, expect.objectContaining({ cache: "no-cache" }));
+  // One reload for the try, however many of its loads failed.
+  expect(page.reload).toHaveBeenCalledTimes(1);
+});
+
+test.each([
+  ["the server is still away", "none" as const, 0],
+  ["the server fails", 503, 0],
+  ["the file is gone (a new version was deployed)", 404, 1],
+])("a try that fails again when %s: reloads of the page, %i", async (_when, answer, reloads) => {
+  const page = stubPage(answer);
+  const load = vi.fn().mockRejectedValue(importFailure(`${location.origin}/assets/page-2.js`));
+  const code = retryableModule(load);
+  await code.preload();
+  retryFailedLoads();
+  await code.preload();
+  expect(page.fetched).toHaveBeenCalledTimes(1);
+  expect(page.reload).toHaveBeenCalledTimes(reloads);
+});
+
+test("a failure that names no file (Safari) asks the page's own address whether the server is back", async () => {
+  const page = stubPage(200);
+  const code = retryableModule(vi.fn().mockRejectedValue(new TypeError("Importing a module script failed.")));
+  await code.preload();
+  retryFailedLoads();
+  await code.preload();
+  expect(page.fetched).toHaveBeenCalledWith(location.href, expect.anything());
+  expect(page.reload).toHaveBeenCalledTimes(1);
 });

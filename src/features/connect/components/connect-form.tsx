@@ -1,4 +1,7 @@
-import { useId, useRef, useState, type ClipboardEvent, type FormEvent } from "react";
+import { useStore } from "@tanstack/react-form";
+import { useId, useRef, useState, type ClipboardEvent } from "react";
+import * as v from "valibot";
+import { useAppForm } from "@/components/form/app-form";
 import { baseUrlWarnings, checkBaseUrl, type BaseUrlWarning } from "@/lib/check-base-url";
 import { checkKey, KEY_FIX_MESSAGES } from "@/lib/check-key";
 import { saveConnection } from "../key-store";
@@ -25,13 +28,57 @@ const WARNING_MESSAGES: Record<BaseUrlWarning, string> = {
     "This API is on another origin than Keyscope. The browser shows its answers only if it sends CORS headers (the real service does not): serve Keyscope from the reference server, with --upstream to proxy a real deployment, or start the API with --cors-origin.",
 };
 
+/** The key entry read into a connection: the key and the base URL as their checks make them, an API id if any. */
+const ConnectSchema = v.object({
+  key: v.pipe(
+    v.string(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const check = checkKey(dataset.value);
+      if (check.ok) return check.key;
+      addIssue({ message: check.reason });
+      return NEVER;
+    }),
+  ),
+  baseUrl: v.pipe(
+    v.string(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const check = checkBaseUrl(dataset.value);
+      if (check.ok) return check.baseUrl;
+      addIssue({ message: check.reason });
+      return NEVER;
+    }),
+  ),
+  apiId: v.pipe(
+    v.string(),
+    v.trim(),
+    v.transform((apiId) => apiId || undefined),
+  ),
+});
+
 export function ConnectForm({ initialBaseUrl, initialApiId = "", pageOrigin, onConnected }: ConnectFormProps) {
-  const [keyInput, setKeyInput] = useState("");
-  const [baseUrlInput, setBaseUrlInput] = useState(initialBaseUrl);
-  const [apiIdInput, setApiIdInput] = useState(initialApiId);
   const [showKey, setShowKey] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const form = useAppForm({
+    defaultValues: { key: "", baseUrl: initialBaseUrl, apiId: initialApiId },
+    validators: { onSubmit: ConnectSchema },
+    onSubmit: ({ value }) => {
+      const read = v.safeParse(ConnectSchema, value);
+      if (!read.success) return;
+      try {
+        saveConnection({ baseUrl: read.output.baseUrl, apiKey: read.output.key, apiId: read.output.apiId });
+      } catch {
+        setSaveError(
+          "This browser refused to keep the key for this tab (session storage is blocked). Allow site data for this page and try again.",
+        );
+        return;
+      }
+      onConnected();
+    },
+    // The first field in the way gets the focus, its error said beside it.
+    onSubmitInvalid: () => (checkKey(keyInput).ok ? baseUrlRef : keyRef).current?.focus(),
+  });
+  const { key: keyInput, baseUrl: baseUrlInput } = useStore(form.store, (state) => state.values);
+  const submitted = useStore(form.store, (state) => state.submissionAttempts > 0);
   const keyRef = useRef<HTMLInputElement>(null);
   const baseUrlRef = useRef<HTMLInputElement>(null);
   const id = useId();
@@ -70,30 +117,7 @@ export function ConnectForm({ initialBaseUrl, initialApiId = "", pageOrigin, onC
     const input = event.currentTarget;
     const start = input.selectionStart ?? keyInput.length;
     const end = input.selectionEnd ?? keyInput.length;
-    setKeyInput(keyInput.slice(0, start) + pasted + keyInput.slice(end));
-  }
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    setSaveError(null);
-    if (!keyCheck.ok) {
-      keyRef.current?.focus();
-      return;
-    }
-    if (!urlCheck.ok) {
-      baseUrlRef.current?.focus();
-      return;
-    }
-    try {
-      saveConnection({ baseUrl: urlCheck.baseUrl, apiKey: keyCheck.key, apiId: apiIdInput.trim() || undefined });
-    } catch {
-      setSaveError(
-        "This browser refused to keep the key for this tab (session storage is blocked). Allow site data for this page and try again.",
-      );
-      return;
-    }
-    onConnected();
+    form.setFieldValue("key", keyInput.slice(0, start) + pasted + keyInput.slice(end));
   }
 
   const keyDescribedBy = [keyError ? ids.keyError : null, keyNotes.length > 0 ? ids.keyNote : null, ids.keyHint]
@@ -109,31 +133,45 @@ export function ConnectForm({ initialBaseUrl, initialApiId = "", pageOrigin, onC
     .join(" ");
 
   return (
-    <form className="connect-form" noValidate onSubmit={handleSubmit} aria-label="Connect to the API">
+    <form
+      className="connect-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        setSaveError(null);
+        void form.handleSubmit();
+      }}
+      aria-label="Connect to the API"
+    >
       <div className="field">
         <label className="field__label" htmlFor={ids.key}>
           API key
         </label>
         <div className="connect-form__secret">
-          <input
-            ref={keyRef}
-            id={ids.key}
-            className="input input--mono"
-            type={showKey ? "text" : "password"}
-            name="api-key"
-            value={keyInput}
-            onChange={(event) => setKeyInput(event.target.value)}
-            onPaste={handleKeyPaste}
-            autoComplete="off"
-            autoCapitalize="off"
-            autoCorrect="off"
-            spellCheck={false}
-            placeholder="ks_root_…"
-            aria-invalid={keyError ? true : undefined}
-            aria-describedby={keyDescribedBy}
-            // eslint-disable-next-line jsx-a11y/no-autofocus -- the key is the one thing this page asks for
-            autoFocus
-          />
+          <form.Field name="key">
+            {(field) => (
+              <input
+                ref={keyRef}
+                id={ids.key}
+                className="input input--mono"
+                type={showKey ? "text" : "password"}
+                name="api-key"
+                value={field.state.value}
+                onChange={(event) => field.handleChange(event.target.value)}
+                onBlur={field.handleBlur}
+                onPaste={handleKeyPaste}
+                autoComplete="off"
+                autoCapitalize="off"
+                autoCorrect="off"
+                spellCheck={false}
+                placeholder="ks_root_…"
+                aria-invalid={keyError ? true : undefined}
+                aria-describedby={keyDescribedBy}
+                // eslint-disable-next-line jsx-a11y/no-autofocus -- the key is the one thing this page asks for
+                autoFocus
+              />
+            )}
+          </form.Field>
           <button
             type="button"
             className="button button--ghost button--small connect-form__toggle"
@@ -168,23 +206,28 @@ export function ConnectForm({ initialBaseUrl, initialApiId = "", pageOrigin, onC
         <label className="field__label" htmlFor={ids.baseUrl}>
           Base URL
         </label>
-        <input
-          ref={baseUrlRef}
-          id={ids.baseUrl}
-          className="input input--mono"
-          type="url"
-          inputMode="url"
-          name="base-url"
-          value={baseUrlInput}
-          onChange={(event) => setBaseUrlInput(event.target.value)}
-          autoComplete="url"
-          autoCapitalize="off"
-          autoCorrect="off"
-          spellCheck={false}
-          placeholder="https://api.example.com"
-          aria-invalid={urlError ? true : undefined}
-          aria-describedby={urlDescribedBy}
-        />
+        <form.Field name="baseUrl">
+          {(field) => (
+            <input
+              ref={baseUrlRef}
+              id={ids.baseUrl}
+              className="input input--mono"
+              type="url"
+              inputMode="url"
+              name="base-url"
+              value={field.state.value}
+              onChange={(event) => field.handleChange(event.target.value)}
+              onBlur={field.handleBlur}
+              autoComplete="url"
+              autoCapitalize="off"
+              autoCorrect="off"
+              spellCheck={false}
+              placeholder="https://api.example.com"
+              aria-invalid={urlError ? true : undefined}
+              aria-describedby={urlDescribedBy}
+            />
+          )}
+        </form.Field>
         {urlError && (
           <p className="field__error" id={ids.baseUrlError}>
             {urlError}
@@ -211,20 +254,25 @@ export function ConnectForm({ initialBaseUrl, initialApiId = "", pageOrigin, onC
         <label className="field__label" htmlFor={ids.apiId}>
           API ID <span className="field__optional">(optional)</span>
         </label>
-        <input
-          id={ids.apiId}
-          className="input input--mono"
-          type="text"
-          name="api-id"
-          value={apiIdInput}
-          onChange={(event) => setApiIdInput(event.target.value)}
-          autoComplete="off"
-          autoCapitalize="off"
-          autoCorrect="off"
-          spellCheck={false}
-          placeholder="api_…"
-          aria-describedby={ids.apiIdHint}
-        />
+        <form.Field name="apiId">
+          {(field) => (
+            <input
+              id={ids.apiId}
+              className="input input--mono"
+              type="text"
+              name="api-id"
+              value={field.state.value}
+              onChange={(event) => field.handleChange(event.target.value)}
+              onBlur={field.handleBlur}
+              autoComplete="off"
+              autoCapitalize="off"
+              autoCorrect="off"
+              spellCheck={false}
+              placeholder="api_…"
+              aria-describedby={ids.apiIdHint}
+            />
+          )}
+        </form.Field>
         <p className="field__hint" id={ids.apiIdHint}>
           Needed for the real service, which lists keys per API (<code>POST /v2/apis.listKeys</code>). Leave empty for
           Keyscope&apos;s reference server.

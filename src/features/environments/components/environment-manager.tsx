@@ -1,8 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState } from "react";
+import * as v from "valibot";
+import { useAppForm } from "@/components/form/app-form";
 import { SafeName } from "@/components/safe-name";
 import {
   addEnvironment,
-  checkEnvironment,
+  environmentSchema,
   removeEnvironment,
   renameEnvironment,
   sameAddressAs,
@@ -85,35 +87,35 @@ interface EnvironmentRowProps {
 
 function EnvironmentRow({ environment, active, others, onChoose, onRemove }: EnvironmentRowProps) {
   const [renaming, setRenaming] = useState(false);
-  const [name, setName] = useState(environment.name);
   const [error, setError] = useState<string | null>(null);
   const [removeError, setRemoveError] = useState<string | null>(null);
   const inputId = useId();
   const errorId = useId();
   // After Save, Cancel or Escape, focus returns to this item's Rename button (which names the new name).
   const focusRename = useRef(false);
+  const form = useAppForm({
+    defaultValues: { name: environment.name },
+    onSubmit: ({ value }) => {
+      const read = v.safeParse(environmentSchema(others), { name: value.name, baseUrl: environment.baseUrl });
+      if (!read.success) {
+        setError(read.issues[0].message);
+        return;
+      }
+      try {
+        renameEnvironment(environment.id, read.output.name);
+      } catch {
+        // The typed name stays in the field, to save again once storage works.
+        setError(STORAGE_REFUSED);
+        return;
+      }
+      endRename();
+    },
+  });
 
   function endRename() {
     focusRename.current = true;
     setRenaming(false);
     setError(null);
-  }
-
-  function saveName(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const check = checkEnvironment({ name, baseUrl: environment.baseUrl }, others);
-    if (!check.ok) {
-      setError(check.reason);
-      return;
-    }
-    try {
-      renameEnvironment(environment.id, check.value.name);
-    } catch {
-      // The typed name stays in the field, to save again once storage works.
-      setError(STORAGE_REFUSED);
-      return;
-    }
-    endRename();
   }
 
   function remove() {
@@ -127,25 +129,38 @@ function EnvironmentRow({ environment, active, others, onChoose, onRemove }: Env
   return (
     <li className="environments__item">
       {renaming ? (
-        <form className="environments__rename" onSubmit={saveName} aria-label={`Rename ${environment.name}`} noValidate>
+        <form
+          className="environments__rename"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void form.handleSubmit();
+          }}
+          aria-label={`Rename ${environment.name}`}
+          noValidate
+        >
           <label htmlFor={inputId} className="visually-hidden">
             New name for <SafeName>{environment.name}</SafeName>
           </label>
-          <input
-            id={inputId}
-            className="input"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key !== "Escape") return;
-              event.preventDefault();
-              endRename();
-            }}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-            // eslint-disable-next-line jsx-a11y/no-autofocus -- the field appears because the user asked to rename
-            autoFocus
-          />
+          <form.Field name="name">
+            {(field) => (
+              <input
+                id={inputId}
+                className="input"
+                value={field.state.value}
+                onChange={(event) => field.handleChange(event.target.value)}
+                onBlur={field.handleBlur}
+                onKeyDown={(event) => {
+                  if (event.key !== "Escape") return;
+                  event.preventDefault();
+                  endRename();
+                }}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? errorId : undefined}
+                // eslint-disable-next-line jsx-a11y/no-autofocus -- the field appears because the user asked to rename
+                autoFocus
+              />
+            )}
+          </form.Field>
           <button type="submit" className="button button--small button--primary">
             Save
           </button>
@@ -182,7 +197,7 @@ function EnvironmentRow({ environment, active, others, onChoose, onRemove }: Env
               element.focus();
             }}
             onClick={() => {
-              setName(environment.name);
+              form.reset({ name: environment.name });
               setRenaming(true);
             }}
           >
@@ -211,87 +226,110 @@ function AddEnvironmentForm({
   initialBaseUrl: string;
   initialApiId: string;
 }) {
-  const [name, setName] = useState("");
-  const [baseUrl, setBaseUrl] = useState(initialBaseUrl);
-  const [apiId, setApiId] = useState(initialApiId);
   const [error, setError] = useState<{ field: "name" | "baseUrl" | "storage"; reason: string } | null>(null);
   // The saved environment at the same address, once the user was told; a second submit adds anyway.
   const [duplicateOf, setDuplicateOf] = useState<Environment | null>(null);
   const id = useId();
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const check = checkEnvironment({ name, baseUrl, apiId }, environments);
-    if (!check.ok) {
-      setError({ field: check.field, reason: check.reason });
-      return;
-    }
-    setError(null);
-    const duplicate = sameAddressAs(check.value, environments);
-    if (duplicate !== undefined && duplicate.id !== duplicateOf?.id) {
-      setDuplicateOf(duplicate);
-      return;
-    }
-    try {
-      addEnvironment(check.value);
-    } catch {
-      setError({ field: "storage", reason: STORAGE_REFUSED });
-      return;
-    }
-    setDuplicateOf(null);
-    setName("");
-    setBaseUrl(initialBaseUrl);
-    setApiId(initialApiId);
-  }
+  const blank = { name: "", baseUrl: initialBaseUrl, apiId: initialApiId };
+  const form = useAppForm({
+    defaultValues: blank,
+    onSubmit: ({ value }) => {
+      const read = v.safeParse(environmentSchema(environments), value);
+      if (!read.success) {
+        const field = read.issues[0].path?.[0]?.key === "name" ? "name" : "baseUrl";
+        setError({ field, reason: read.issues[0].message });
+        return;
+      }
+      setError(null);
+      const duplicate = sameAddressAs(read.output, environments);
+      if (duplicate !== undefined && duplicate.id !== duplicateOf?.id) {
+        setDuplicateOf(duplicate);
+        return;
+      }
+      try {
+        addEnvironment(read.output);
+      } catch {
+        setError({ field: "storage", reason: STORAGE_REFUSED });
+        return;
+      }
+      setDuplicateOf(null);
+      form.reset(blank);
+    },
+  });
 
   return (
-    <form className="environments__add" onSubmit={submit} noValidate aria-label="Add an environment">
+    <form
+      className="environments__add"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void form.handleSubmit();
+      }}
+      noValidate
+      aria-label="Add an environment"
+    >
       <div className="field">
         <label className="field__label" htmlFor={`${id}-name`}>
           Environment name
         </label>
-        <input
-          id={`${id}-name`}
-          className="input"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          placeholder="Production"
-          aria-invalid={error?.field === "name" ? true : undefined}
-          aria-describedby={error?.field === "name" ? `${id}-error` : undefined}
-        />
+        <form.Field name="name">
+          {(field) => (
+            <input
+              id={`${id}-name`}
+              className="input"
+              value={field.state.value}
+              onChange={(event) => field.handleChange(event.target.value)}
+              onBlur={field.handleBlur}
+              placeholder="Production"
+              aria-invalid={error?.field === "name" ? true : undefined}
+              aria-describedby={error?.field === "name" ? `${id}-error` : undefined}
+            />
+          )}
+        </form.Field>
       </div>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-url`}>
           Environment URL
         </label>
-        <input
-          id={`${id}-url`}
-          className="input input--mono"
-          type="url"
-          value={baseUrl}
-          onChange={(event) => {
-            setBaseUrl(event.target.value);
-            setDuplicateOf(null);
-          }}
-          placeholder="https://api.example.com"
-          aria-invalid={error?.field === "baseUrl" ? true : undefined}
-          aria-describedby={error?.field === "baseUrl" ? `${id}-error` : duplicateOf ? `${id}-duplicate` : undefined}
-        />
+        <form.Field name="baseUrl">
+          {(field) => (
+            <input
+              id={`${id}-url`}
+              className="input input--mono"
+              type="url"
+              value={field.state.value}
+              onChange={(event) => {
+                field.handleChange(event.target.value);
+                setDuplicateOf(null);
+              }}
+              onBlur={field.handleBlur}
+              placeholder="https://api.example.com"
+              aria-invalid={error?.field === "baseUrl" ? true : undefined}
+              aria-describedby={
+                error?.field === "baseUrl" ? `${id}-error` : duplicateOf ? `${id}-duplicate` : undefined
+              }
+            />
+          )}
+        </form.Field>
       </div>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-api`}>
           Environment API ID <span className="field__optional">(optional, for the real service)</span>
         </label>
-        <input
-          id={`${id}-api`}
-          className="input input--mono"
-          value={apiId}
-          onChange={(event) => {
-            setApiId(event.target.value);
-            setDuplicateOf(null);
-          }}
-          placeholder="api_…"
-        />
+        <form.Field name="apiId">
+          {(field) => (
+            <input
+              id={`${id}-api`}
+              className="input input--mono"
+              value={field.state.value}
+              onChange={(event) => {
+                field.handleChange(event.target.value);
+                setDuplicateOf(null);
+              }}
+              onBlur={field.handleBlur}
+              placeholder="api_…"
+            />
+          )}
+        </form.Field>
       </div>
       {error && (
         <p className="field__error" id={`${id}-error`} role="alert">

@@ -8,14 +8,13 @@
  * An answer is remembered per action and API for the session (see refusals.ts), so a probe is sent at most once
  * per root key and API (per key, when the key's API is unknown).
  */
-import { ApiError } from "@/lib/api-errors";
-import { createKey } from "@/lib/api/create-key";
+import { ApiError, isApiErrorOf } from "@/lib/api-errors";
 import { changeKeyPermissions } from "@/lib/api/key-permissions";
 import { changeKeyRoles } from "@/lib/api/key-roles";
 import type { Connection } from "@/lib/api/transport";
 import { callOperation } from "@/lib/api/call-operation";
-import { EmptyDataSchema } from "@/lib/api/key-changes";
-import { UPDATE_KEY_PATH, type Key } from "@/lib/contract";
+import { EmptyDataSchema, NewSecretSchema } from "@/lib/api/key-changes";
+import { CREATE_KEY_PATH, UPDATE_KEY_PATH, type Key } from "@/lib/contract";
 import { rememberApi } from "../known-apis";
 import {
   apiOf,
@@ -112,12 +111,18 @@ export async function probeCreate(connection: Connection, apiId: string, knownTo
     "create_key",
     target,
     () =>
-      createKey(connection, {
-        apiId,
-        name: "Keyscope permission check (refused by design; safe to delete)",
-        enabled: false,
-        credits: { remaining: null, refill: { interval: "daily", amount: 1 } },
-      }),
+      // Not through createKey, whose request type takes valid credits only: this body is refused by design.
+      callOperation(
+        connection,
+        CREATE_KEY_PATH,
+        {
+          apiId,
+          name: "Keyscope permission check (refused by design; safe to delete)",
+          enabled: false,
+          credits: { remaining: null, refill: { interval: "daily", amount: 1 } },
+        },
+        NewSecretSchema,
+      ),
     (error) => {
       if (isAmbiguousCreateNotFound(error)) seen.notFound = error;
       return isRefillWithoutRemaining(error);
@@ -147,8 +152,8 @@ function absentName(): string {
   return `keyscope.probe.${Array.from(random, (part) => part.toString(36)).join("")}`;
 }
 
-const notFoundOf = (kind: string) => (error: ApiError) =>
-  error.status === 404 && error.type.includes(`${kind}_not_found`);
+const notFoundOf = (kind: "data:permission_not_found" | "data:role_not_found") => (error: ApiError) =>
+  error.status === 404 && isApiErrorOf(error, kind);
 
 /**
  * addPermissions of a permission the key already holds directly: nothing to add. Honest only when all of the key's
@@ -178,7 +183,7 @@ export function probeRemovePermission(connection: Connection, key: Key): Promise
     "remove_permission_from_key",
     { keyId: key.keyId },
     () => changeKeyPermissions(connection, key.keyId, "remove", [absentName()]),
-    notFoundOf("permission"),
+    notFoundOf("data:permission_not_found"),
   );
 }
 
@@ -189,7 +194,7 @@ export function probeAddRole(connection: Connection, key: Key): Promise<ProbeAns
     "add_role_to_key",
     { keyId: key.keyId },
     () => changeKeyRoles(connection, key.keyId, "add", [absentName()]),
-    notFoundOf("role"),
+    notFoundOf("data:role_not_found"),
   );
 }
 

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { ApiError } from "@/lib/api-errors";
+import { ApiError, isApiErrorOf } from "@/lib/api-errors";
 import { getApi } from "@/lib/api/get-api";
 import type { Connection } from "@/lib/api/transport";
-import { fingerprint } from "@/lib/fingerprint";
+import { queryKeys } from "@/lib/query-keys";
 import { rememberApi } from "../known-apis";
 import { probeCreate } from "./probes";
 
@@ -12,9 +12,8 @@ import { probeCreate } from "./probes";
  * `knownToExist`: the connection's API or one seen before; then the probe's 404 is the masked refusal.
  */
 export function useApiCheck(connection: Connection, apiId: string | null, knownToExist: boolean) {
-  const scope = { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey) };
   const api = useQuery({
-    queryKey: ["key-actions", "api", scope, apiId] as const,
+    queryKey: queryKeys.apis.detail(connection, apiId),
     queryFn: async ({ signal }) => {
       const { api: found } = await getApi(connection, apiId ?? "", { signal });
       rememberApi(connection, found.id, found.name);
@@ -26,11 +25,11 @@ export function useApiCheck(connection: Connection, apiId: string | null, knownT
   });
   // getApi checks read_api before it looks: its 404 (or a 400 for an id that cannot be one) means there is none.
   const missing =
-    api.error instanceof ApiError &&
-    ((api.error.status === 404 && api.error.type.includes("api_not_found")) || api.error.status === 400);
+    (isApiErrorOf(api.error, "data:api_not_found") && api.error.status === 404) ||
+    (api.error instanceof ApiError && api.error.status === 400);
   const exists = knownToExist || api.isSuccess;
   const permission = useQuery({
-    queryKey: ["key-actions", "may-create", scope, apiId, exists] as const,
+    queryKey: queryKeys.apis.mayCreateKey(connection, apiId, exists),
     queryFn: () => probeCreate(connection, apiId ?? "", exists),
     enabled: apiId !== null && !api.isPending && !missing,
     retry: false,

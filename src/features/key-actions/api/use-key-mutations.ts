@@ -21,8 +21,9 @@ import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
  * `variables`): it goes straight to the `reveal` callback of the dialog that shows it, and only the key id is data.
  * Mutations are dropped from the cache as soon as no dialog uses them (gcTime 0).
  *
- * The cache work after a new key (reloading it can take a getKey's whole timeout) is started, not awaited: the
- * mutation settles, and the dialog shows the secret, as soon as the answer is here. Neither cache call rejects.
+ * The cache work after a change (reloading the key can take a getKey's whole timeout, and waits for the connection
+ * while the browser is offline) is started, not awaited: the mutation settles, and the dialog says what came (a new
+ * secret, a refusal, "You are offline"), as soon as the answer is here. No cache call rejects.
  */
 
 /** What the dialog of a secret-returning request says while it cannot be closed. */
@@ -119,7 +120,7 @@ export function useUpdateKey(connection: Connection, cache: KeyCache) {
       learnRefusal(connection, "update_key", error, { keyId });
     },
     onSuccess: (_data, { keyId }) => learnAllowed(connection, "update_key", { keyId }),
-    onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
+    onSettled: (_data, _error, { keyId }) => void cache.refreshKey(keyId),
   });
 }
 
@@ -133,7 +134,7 @@ export function useUpdateCredits(connection: Connection, cache: KeyCache) {
       learnAllowed(connection, "update_key", { keyId });
       cache.patchKey(keyId, { credits });
     },
-    onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
+    onSettled: (_data, _error, { keyId }) => void cache.refreshKey(keyId),
   });
 }
 
@@ -202,6 +203,6 @@ export function useChangeAccess(connection: Connection, cache: KeyCache) {
     },
     onMutate: ({ keyId, optimistic }) => ({ rollback: cache.patchKey(keyId, optimistic) }),
     onError: (_error, _variables, context) => context?.rollback(),
-    onSettled: (_data, _error, { keyId }) => cache.refreshKey(keyId),
+    onSettled: (_data, _error, { keyId }) => void cache.refreshKey(keyId),
   });
 }

@@ -1,4 +1,8 @@
-import { useState, type FormEvent } from "react";
+import { useStore } from "@tanstack/react-form";
+import { useState } from "react";
+import * as v from "valibot";
+import { useAppForm } from "@/components/form/app-form";
+import { useProblemFocus } from "@/components/form/use-problem-focus";
 import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
 import { ANSWER_ON_ITS_WAY, useChangeAccess } from "../api/use-key-mutations";
@@ -6,11 +10,15 @@ import { useWorkspaceRoles } from "../api/use-workspace-choices";
 import { effectivePermissions, keyAccess, namesChange } from "../key-access";
 import type { KeyCache } from "../key-cache";
 import { apiOf, useRefusal } from "../refusals";
-import { AccessFields, accessChanges, UNTOUCHED_ACCESS, type AccessDraft } from "./access-fields";
+import { changedFields, describeChange, listed } from "../changed-under";
+import { AccessDraftSchema, AccessFields, accessChanges, UNTOUCHED_ACCESS } from "./access-fields";
 import { ActionDialog } from "./action-dialog";
 import { FormEnd } from "./form-parts";
+import { KeyChangedNote } from "./key-changed-note";
 import { RefusalNote, UnknownPermissionNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
+
+const AccessFormSchema = v.object({ access: AccessDraftSchema });
 
 export interface AccessDialogProps {
   connection: Connection;
@@ -37,8 +45,10 @@ export function AccessDialog({
   refused = false,
   addPermissionUnknown = false,
 }: AccessDialogProps) {
-  const [draft, setDraft] = useState<AccessDraft>(UNTOUCHED_ACCESS);
   const [problem, setProblem] = useState<string | null>(null);
+  // The key as the form opened on it, or as it was when its new values were taken.
+  const [opened, setOpened] = useState(apiKey);
+  const [overwrite, setOverwrite] = useState(false);
   const roles = useWorkspaceRoles(connection);
   const target = { keyId: apiKey.keyId };
   const refusals = [
@@ -48,13 +58,39 @@ export function AccessDialog({
   ];
   const mutation = useChangeAccess(connection, cache);
   const access = keyAccess(apiKey, roles.data);
-  const wanted = accessChanges(draft, apiKey, access);
+  const { formRef, focusFirstProblem } = useProblemFocus(setProblem);
+  const form = useAppForm({
+    defaultValues: { access: UNTOUCHED_ACCESS },
+    validators: { onChange: AccessFormSchema },
+    onSubmit: send,
+    onSubmitInvalid: focusFirstProblem,
+  });
+  const draft = useStore(form.store, (state) => state.values.access);
+  // Names typed that are not names yet are left out of what the form says it will do; Save says why.
+  const read = v.safeParse(AccessDraftSchema, draft);
+  const wanted = accessChanges(
+    read.success ? read.output : { ...draft, typedPermissions: [], typedRoles: [] },
+    apiKey,
+    access,
+  );
   const permissions = wanted.permissions === undefined ? undefined : namesChange(access.direct, wanted.permissions);
   const roleChange = wanted.roles === undefined ? undefined : namesChange(apiKey.roles ?? [], wanted.roles);
+  // While this form's own change is on its way (shown at once) or made, the key differs for that reason alone.
+  const changedUnder =
+    mutation.isPending || mutation.isSuccess ? [] : changedFields(opened, apiKey, ["permissions", "roles"]);
+  const touched = JSON.stringify(draft) !== JSON.stringify(UNTOUCHED_ACCESS);
 
   function send() {
     if (permissions === undefined && roleChange === undefined) {
       setProblem("Nothing changed.");
+      return;
+    }
+    // Picks made on the lists as they were would take back what changed under the form: said before, sent when asked.
+    if (changedUnder.length > 0 && touched && !overwrite) {
+      setOverwrite(true);
+      setProblem(
+        `Changed both here and elsewhere since this form opened: ${listed(changedUnder.map((field) => describeChange(field, apiKey)))}. Save again to replace that with what this form has, or take the new values.`,
+      );
       return;
     }
     setProblem(null);
@@ -77,9 +113,11 @@ export function AccessDialog({
     );
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    send();
+  function takeNewValues() {
+    form.setFieldValue("access", UNTOUCHED_ACCESS);
+    setOpened(apiKey);
+    setOverwrite(false);
+    setProblem(null);
   }
 
   return (
@@ -88,7 +126,16 @@ export function AccessDialog({
       onClose={onClose}
       busy={mutation.isPending ? ANSWER_ON_ITS_WAY : undefined}
     >
-      <form className="action-form" onSubmit={submit} noValidate>
+      <form
+        ref={formRef}
+        className="action-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void form.handleSubmit();
+        }}
+        noValidate
+      >
+        {changedUnder.length > 0 && <KeyChangedNote changed={changedUnder} now={apiKey} onTake={takeNewValues} />}
         {refused && (
           <p className="access-dialog__refused">
             Its verifications were refused as <code>INSUFFICIENT_PERMISSIONS</code>. Which permission they asked for is
@@ -104,7 +151,7 @@ export function AccessDialog({
             what="Adding a permission"
           />
         )}
-        <AccessFields connection={connection} apiKey={apiKey} value={draft} onChange={setDraft} />
+        <AccessFields form={form} fields="access" connection={connection} apiKey={apiKey} />
         <p className="field__hint" aria-live="polite">
           {[describe("permissions", permissions), describe("roles", roleChange)]
             .filter((said) => said !== "")
@@ -112,7 +159,7 @@ export function AccessDialog({
         </p>
         <FormEnd
           problem={problem}
-          error={mutation.isError && renderError(mutation.error, send)}
+          error={mutation.isError && renderError(mutation.error, () => void form.handleSubmit())}
           pending={mutation.isPending}
           label="Save permissions and roles"
           pendingLabel="Saving…"

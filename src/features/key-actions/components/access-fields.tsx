@@ -1,8 +1,11 @@
+import { useStore } from "@tanstack/react-form";
+import * as v from "valibot";
+import { withFieldGroup } from "@/components/form/app-form";
 import type { Key } from "@/lib/contract";
 import type { Connection } from "@/lib/api/transport";
 import { choicesUnlisted, useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
 import { keyAccess, sameNames, type KeyAccess } from "../key-access";
-import { splitNames } from "./key-form-fields";
+import { PermissionNamesTextSchema, RoleNamesTextSchema } from "./key-form-fields";
 import { NamePicker } from "./name-picker";
 
 /** The key's own permissions and its roles as picked; `null`: left as they are. */
@@ -17,69 +20,81 @@ export interface AccessDraft {
 
 export const UNTOUCHED_ACCESS: AccessDraft = { permissions: null, typedPermissions: "", roles: null, typedRoles: "" };
 
-/** What the draft asks for: the key's own permissions and its roles, each only when it differs from what the key has. */
+/** The picks as they are, and the names typed, each read as a permission's or a role's name. */
+export const AccessDraftSchema = v.object({
+  permissions: v.nullable(v.array(v.string())),
+  typedPermissions: PermissionNamesTextSchema,
+  roles: v.nullable(v.array(v.string())),
+  typedRoles: RoleNamesTextSchema,
+});
+
+export type AccessRead = v.InferOutput<typeof AccessDraftSchema>;
+
+/** What the picks ask for: the key's own permissions and its roles, each only when it differs from what the key has. */
 export function accessChanges(
-  draft: AccessDraft,
+  read: AccessRead,
   apiKey: Key,
   access: KeyAccess,
 ): { permissions?: string[]; roles?: string[] } {
-  const permissions = [...new Set([...(draft.permissions ?? access.direct), ...splitNames(draft.typedPermissions)])];
-  const roles = [...new Set([...(draft.roles ?? apiKey.roles ?? []), ...splitNames(draft.typedRoles)])];
+  const permissions = [...new Set([...(read.permissions ?? access.direct), ...read.typedPermissions])];
+  const roles = [...new Set([...(read.roles ?? apiKey.roles ?? []), ...read.typedRoles])];
   return {
     ...(!sameNames(permissions, access.direct) && { permissions }),
     ...(!sameNames(roles, apiKey.roles ?? []) && { roles }),
   };
 }
 
-interface AccessFieldsProps {
-  connection: Connection;
-  apiKey: Key;
-  value: AccessDraft;
-  onChange: (value: AccessDraft) => void;
-}
-
 /**
  * The key's own permissions and its roles, picked from the workspace's (new permission names may be typed); what its
  * roles give is listed apart, since only removing the role takes it away.
  */
-export function AccessFields({ connection, apiKey, value, onChange }: AccessFieldsProps) {
-  const permissionsQuery = useWorkspacePermissions(connection);
-  const rolesQuery = useWorkspaceRoles(connection);
-  const access = keyAccess(apiKey, rolesQuery.data);
-  const ownNames = (listed: readonly string[] | undefined, own: readonly string[]) =>
-    listed === undefined ? undefined : [...new Set([...own, ...listed])];
-  return (
-    <>
-      <NamePicker
-        legend="Permissions"
-        choices={ownNames(
-          permissionsQuery.data?.map((permission) => permission.slug ?? permission.name),
-          access.direct,
-        )}
-        choicesNote={choicesUnlisted(permissionsQuery.error)}
-        picked={value.permissions ?? access.direct}
-        onPickedChange={(permissions) => onChange({ ...value, permissions })}
-        typed={value.typedPermissions}
-        onTypedChange={(typedPermissions) => onChange({ ...value, typedPermissions })}
-      >
-        <RoleGiven access={access} hasRoles={(apiKey.roles ?? []).length > 0} />
-      </NamePicker>
-      <NamePicker
-        legend="Roles"
-        choices={ownNames(
-          rolesQuery.data?.map((role) => role.name),
-          apiKey.roles ?? [],
-        )}
-        choicesNote={choicesUnlisted(rolesQuery.error)}
-        picked={value.roles ?? apiKey.roles ?? []}
-        onPickedChange={(roles) => onChange({ ...value, roles })}
-        typed={value.typedRoles}
-        onTypedChange={(typedRoles) => onChange({ ...value, typedRoles })}
-        existingOnly
-      />
-    </>
-  );
-}
+export const AccessFields = withFieldGroup({
+  defaultValues: UNTOUCHED_ACCESS,
+  props: {} as { connection: Connection; apiKey: Key },
+  render: function AccessFields({ group, connection, apiKey }) {
+    const permissionsQuery = useWorkspacePermissions(connection);
+    const rolesQuery = useWorkspaceRoles(connection);
+    const value = useStore(group.store, (state) => state.values);
+    const access = keyAccess(apiKey, rolesQuery.data);
+    const ownNames = (listed: readonly string[] | undefined, own: readonly string[]) =>
+      listed === undefined ? undefined : [...new Set([...own, ...listed])];
+    return (
+      <>
+        <NamePicker
+          legend="Permissions"
+          choices={ownNames(
+            permissionsQuery.data?.map((permission) => permission.slug ?? permission.name),
+            access.direct,
+          )}
+          choicesNote={choicesUnlisted(permissionsQuery.error, "permissions")}
+          picked={value.permissions ?? access.direct}
+          onPickedChange={(permissions) => group.setFieldValue("permissions", permissions)}
+          typedField={(label) => (
+            <group.AppField name="typedPermissions">
+              {(field) => <field.TextField label={label} mono live />}
+            </group.AppField>
+          )}
+        >
+          <RoleGiven access={access} hasRoles={(apiKey.roles ?? []).length > 0} />
+        </NamePicker>
+        <NamePicker
+          legend="Roles"
+          choices={ownNames(
+            rolesQuery.data?.map((role) => role.name),
+            apiKey.roles ?? [],
+          )}
+          choicesNote={choicesUnlisted(rolesQuery.error, "roles")}
+          picked={value.roles ?? apiKey.roles ?? []}
+          onPickedChange={(roles) => group.setFieldValue("roles", roles)}
+          typedField={(label) => (
+            <group.AppField name="typedRoles">{(field) => <field.TextField label={label} mono live />}</group.AppField>
+          )}
+          existingOnly
+        />
+      </>
+    );
+  },
+});
 
 /** What the key's roles give: not its own, so not removable here. */
 function RoleGiven({ access, hasRoles }: { access: KeyAccess; hasRoles: boolean }) {

@@ -14,6 +14,8 @@ export interface ApiFieldProps {
   /** What is typed. */
   value: string;
   onChange: (value: string) => void;
+  /** What is wrong with it, once the form was sent. */
+  problem?: string | undefined;
   /** The API id checked (the one chosen, or typed and left), null before any. */
   checked: string | null;
   onCheck: (apiId: string) => void;
@@ -34,6 +36,7 @@ export function ApiField({
   id,
   value,
   onChange,
+  problem,
   checked,
   onCheck,
   offers,
@@ -71,7 +74,14 @@ export function ApiField({
           }}
           required
           autoComplete="off"
+          aria-invalid={problem !== undefined}
+          aria-describedby={problem === undefined ? undefined : `${id}-api-problem`}
         />
+        {problem !== undefined && (
+          <span id={`${id}-api-problem`} className="field__error">
+            {problem}
+          </span>
+        )}
       </Field>
       {offers.length > 0 && (
         <ul className="api-field__offers" aria-label="APIs this dashboard knows">

@@ -1,4 +1,6 @@
+import { useStore } from "@tanstack/react-form";
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
+import { useAppForm } from "@/components/form/app-form";
 import { SafeName } from "@/components/safe-name";
 import { deleteKey } from "@/lib/api/delete-key";
 import type { Connection } from "@/lib/api/transport";
@@ -207,12 +209,18 @@ function ConfirmDialog({
   onClose: () => void;
   onConfirm: () => void;
 }) {
-  const [typed, setTyped] = useState("");
-  const inputId = useId();
   const online = useOnline();
   const phrase = `delete ${count} keys`;
   // Deleting many is confirmed by typing the count: one click too many cannot delete them.
-  const confirmed = action !== "delete" || [String(count), phrase].includes(typed.trim().toLowerCase());
+  const isConfirmed = (typed: string) =>
+    action !== "delete" || [String(count), phrase].includes(typed.trim().toLowerCase());
+  const form = useAppForm({
+    defaultValues: { typed: "" },
+    onSubmit: ({ value }) => {
+      if (isConfirmed(value.typed) && online) onConfirm();
+    },
+  });
+  const confirmed = useStore(form.store, (state) => isConfirmed(state.values.typed));
   const noun = formatCountOf(count, "key");
   return (
     <ActionDialog title={`${WORDS[action].verb} ${noun}?`} onClose={onClose}>
@@ -220,24 +228,23 @@ function ConfirmDialog({
         className="action-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (confirmed && online) onConfirm();
+          void form.handleSubmit();
         }}
       >
         <p>{CONSEQUENCES[action](noun)}</p>
         {action === "delete" && (
-          <div className="field">
-            <label className="field__label" htmlFor={inputId}>
-              Type <strong>{count}</strong> or <strong>{phrase}</strong> to confirm
-            </label>
-            <input
-              id={inputId}
-              className="input"
-              value={typed}
-              onChange={(event) => setTyped(event.target.value)}
-              autoComplete="off"
-              spellCheck={false}
-            />
-          </div>
+          <form.AppField name="typed">
+            {(field) => (
+              <field.TextField
+                label={
+                  <>
+                    Type <strong>{count}</strong> or <strong>{phrase}</strong> to confirm
+                  </>
+                }
+                spellCheck={false}
+              />
+            )}
+          </form.AppField>
         )}
         {!online && <OfflineNote />}
         <div className="action-form__buttons">

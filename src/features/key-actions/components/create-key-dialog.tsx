@@ -1,17 +1,12 @@
-import {
-  CreditsFields,
-  EnabledField,
-  ExpiresField,
-  ExternalIdField,
-  Field,
-  FormEnd,
-  MetaField,
-  NameField,
-  RatelimitFields,
-} from "./form-parts";
-import { useId, useState, type FormEvent } from "react";
+import { useStore } from "@tanstack/react-form";
+import { useId, useMemo, useState } from "react";
+import * as v from "valibot";
+import { useAppForm } from "@/components/form/app-form";
+import { firstProblem } from "@/components/form/fields";
+import { useProblemFocus } from "@/components/form/use-problem-focus";
 import type { CreateKeyRequest } from "@/lib/api/create-key";
 import type { Connection } from "@/lib/api/transport";
+import { ambiguousTimeNote, NO_DATE_TIME } from "@/lib/field-text";
 import { useHoldPage } from "@/lib/hooks/use-hold-page";
 import { useNow } from "@/lib/hooks/use-now";
 import { SECRET_LOST_BY_LEAVING, SECRET_ON_ITS_WAY, useCreateKey } from "../api/use-key-mutations";
@@ -24,21 +19,67 @@ import { ApiError } from "@/lib/api-errors";
 import { forgetRefusal, isAmbiguousCreateNotFound, learnCreateRefusedAsNotFound, useRefusal } from "../refusals";
 import { ActionDialog } from "./action-dialog";
 import { ApiField, type SuggestedApi } from "./api-field";
+import { CreditsFields, FormEnd, RatelimitFields } from "./form-parts";
 import {
   creditsDraft,
+  CreditsDraftSchema,
   EMPTY_RATELIMIT,
-  parseCredits,
-  parseExpires,
-  parseMeta,
-  parseRatelimits,
-  splitNames,
-  type RatelimitRow,
+  expiresFieldMax,
+  expiresText,
+  ExternalIdTextSchema,
+  MetaTextSchema,
+  NameTextSchema,
+  PermissionNamesTextSchema,
+  PrefixTextSchema,
+  RatelimitRowsSchema,
+  RoleNamesTextSchema,
 } from "./key-form-fields";
 import { NamePicker } from "./name-picker";
 import { AmbiguousNotFoundNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
 import { SecretField } from "./secret-field";
 import { UnansweredCreate } from "./unanswered-create";
+
+/**
+ * The Create key form read into keys.createKey's request: each field's problem at the field; what is empty is left
+ * out. Expires must be in the future (the service says a past one is wrong too; this says it before sending).
+ */
+function createKeySchema(now: number) {
+  return v.pipe(
+    v.object({
+      apiId: v.pipe(v.string(), v.trim(), v.nonEmpty("Say which API the key belongs to (its id, api_…).")),
+      name: NameTextSchema,
+      prefix: PrefixTextSchema,
+      expires: expiresText(now),
+      credits: CreditsDraftSchema,
+      ratelimits: RatelimitRowsSchema,
+      permissions: v.array(v.string()),
+      typedPermissions: PermissionNamesTextSchema,
+      roles: v.array(v.string()),
+      typedRoles: RoleNamesTextSchema,
+      externalId: ExternalIdTextSchema,
+      meta: MetaTextSchema,
+      enabled: v.boolean(),
+    }),
+    v.transform((read): CreateKeyRequest => {
+      const permissions = [...new Set([...read.permissions, ...read.typedPermissions])];
+      const roles = [...new Set([...read.roles, ...read.typedRoles])];
+      return {
+        apiId: read.apiId,
+        enabled: read.enabled,
+        ...(read.name !== undefined && { name: read.name }),
+        ...(read.prefix !== undefined && { prefix: read.prefix }),
+        ...(read.expires !== undefined && { expires: read.expires }),
+        ...(read.credits !== undefined && { credits: read.credits }),
+        ...(read.ratelimits.length > 0 && { ratelimits: read.ratelimits }),
+        ...(permissions.length > 0 && { permissions }),
+        ...(roles.length > 0 && { roles }),
+        ...(read.externalId !== undefined && { externalId: read.externalId }),
+        ...(read.meta !== undefined && { meta: read.meta }),
+      };
+    }),
+  );
+}
 
 export interface CreateKeyDialogProps {
   connection: Connection;
@@ -95,7 +136,6 @@ interface CreateKeyFormProps {
 
 function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError, onCreated }: CreateKeyFormProps) {
   const id = useId();
-  // The server says a past expiry is wrong too; this catches it before sending (a minute's precision is enough).
   const now = useNow();
   const permissionsQuery = useWorkspacePermissions(connection);
   const rolesQuery = useWorkspaceRoles(connection);
@@ -110,7 +150,40 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
     .filter((offer, index, all) => all.findIndex((other) => other.apiId === offer.apiId) === index)
     .map((offer) => ({ ...offer, name: seen.get(offer.apiId)?.name }));
 
-  const [apiId, setApiId] = useState(offers[0]?.apiId ?? "");
+  const [problem, setProblem] = useState<string | null>(null);
+  const schema = useMemo(() => createKeySchema(now), [now]);
+  const { formRef, focusFirstProblem } = useProblemFocus(setProblem);
+  const form = useAppForm({
+    defaultValues: {
+      apiId: offers[0]?.apiId ?? "",
+      name: "",
+      prefix: "",
+      expires: NO_DATE_TIME,
+      credits: creditsDraft(undefined, now),
+      ratelimits: [EMPTY_RATELIMIT],
+      permissions: [] as string[],
+      typedPermissions: "",
+      roles: [] as string[],
+      typedRoles: "",
+      externalId: "",
+      meta: "",
+      enabled: true,
+    },
+    validators: { onChange: schema },
+    onSubmit: ({ value }) => {
+      const read = v.safeParse(schema, value);
+      if (read.success) send(read.output);
+    },
+    onSubmitInvalid: focusFirstProblem,
+  });
+  const apiId = useStore(form.store, (state) => state.values.apiId);
+  const sent = useStore(form.store, (state) => state.submissionAttempts > 0);
+  const picked = useStore(form.store, (state) => ({
+    permissions: state.values.permissions,
+    roles: state.values.roles,
+  }));
+  const expires = useStore(form.store, (state) => state.values.expires);
+
   // The API id checked (getApi and the createKey probe): the one offered first, then each one chosen or typed.
   const [checkedApiId, setCheckedApiId] = useState<string | null>(offers[0]?.apiId ?? null);
   const existsForSure = (api: string) => api === connectionApi || seen.has(api);
@@ -118,60 +191,9 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
   const check = useApiCheck(connection, checkedApiId, knownToExist);
   const refusal = useRefusal(connection, "create_key", { apiId: checkedApiId ?? undefined });
   const blocked = checkedApiId !== null && checkedApiId === apiId.trim() && (check.missing || refusal !== undefined);
-  const [name, setName] = useState("");
-  const [prefix, setPrefix] = useState("");
-  const [expires, setExpires] = useState("");
-  const [credits, setCredits] = useState(() => creditsDraft(undefined, Date.now()));
-  const [limits, setLimits] = useState<RatelimitRow[]>([EMPTY_RATELIMIT]);
-  const [pickedPermissions, setPickedPermissions] = useState<string[]>([]);
-  const [newPermissions, setNewPermissions] = useState("");
-  const [pickedRoles, setPickedRoles] = useState<string[]>([]);
-  const [newRoles, setNewRoles] = useState("");
-  const [externalId, setExternalId] = useState("");
-  const [meta, setMeta] = useState("");
-  const [enabled, setEnabled] = useState(true);
-  const [problem, setProblem] = useState<string | null>(null);
+  const retry = () => void form.handleSubmit();
 
-  const metaCheck = parseMeta(meta);
-
-  function request(now: number): CreateKeyRequest | string {
-    if (apiId.trim() === "") return "Say which API the key belongs to (its id, api_…).";
-    if (prefix !== "" && !/^[a-zA-Z0-9_]{1,16}$/.test(prefix)) return "A prefix is up to 16 letters, digits or _.";
-    const expiresAt = parseExpires(expires, now);
-    if (!expiresAt.ok) return `Expires: ${expiresAt.error}`;
-    const creditsValue = parseCredits(credits);
-    if (!creditsValue.ok) return `Credits: ${creditsValue.error}`;
-    const ratelimits = parseRatelimits(limits);
-    if (!ratelimits.ok) return ratelimits.error;
-    if (!metaCheck.ok) return `Meta: ${metaCheck.error}`;
-    const permissions = [...new Set([...pickedPermissions, ...splitNames(newPermissions)])];
-    const roles = [...new Set([...pickedRoles, ...splitNames(newRoles)])];
-    return {
-      apiId: apiId.trim(),
-      enabled,
-      ...(name.trim() !== "" && { name: name.trim() }),
-      ...(prefix !== "" && { prefix }),
-      ...(expiresAt.value !== undefined && { expires: expiresAt.value }),
-      ...(creditsValue.value !== undefined && { credits: creditsValue.value }),
-      ...(ratelimits.value.length > 0 && { ratelimits: ratelimits.value }),
-      ...(permissions.length > 0 && { permissions }),
-      ...(roles.length > 0 && { roles }),
-      ...(externalId.trim() !== "" && { externalId: externalId.trim() }),
-      ...(metaCheck.value !== undefined && { meta: metaCheck.value }),
-    };
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    send();
-  }
-
-  function send() {
-    const built = request(now);
-    if (typeof built === "string") {
-      setProblem(built);
-      return;
-    }
+  function send(built: CreateKeyRequest) {
     setProblem(null);
     if (built.apiId !== checkedApiId) setCheckedApiId(built.apiId);
     let secret = "";
@@ -192,59 +214,78 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
   }
 
   return (
-    <form className="action-form" onSubmit={submit} noValidate>
-      <ApiField
-        id={id}
-        value={apiId}
-        onChange={setApiId}
-        checked={checkedApiId}
-        onCheck={setCheckedApiId}
-        offers={offers}
-        check={check}
-        refusal={refusal}
-        onCheckAgain={() => {
-          if (checkedApiId === null) return;
-          forgetRefusal(connection, "create_key", { apiId: checkedApiId });
-          void check.permission.refetch();
-        }}
-      />
-      <fieldset className="action-form__rest" disabled={blocked}>
-        <NameField id={id} value={name} onChange={setName} />
-        <Field inputId={`${id}-prefix`} label="Prefix">
-          <input
-            id={`${id}-prefix`}
-            className="input input--mono"
-            value={prefix}
-            onChange={(event) => setPrefix(event.target.value)}
-            autoComplete="off"
-            maxLength={16}
+    <form
+      ref={formRef}
+      className="action-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void form.handleSubmit();
+      }}
+      noValidate
+    >
+      <form.Field name="apiId">
+        {(field) => (
+          <ApiField
+            id={id}
+            value={field.state.value}
+            onChange={field.handleChange}
+            problem={sent ? firstProblem(field.state.meta.errors) : undefined}
+            checked={checkedApiId}
+            onCheck={setCheckedApiId}
+            offers={offers}
+            check={check}
+            refusal={refusal}
+            onCheckAgain={() => {
+              if (checkedApiId === null) return;
+              forgetRefusal(connection, "create_key", { apiId: checkedApiId });
+              void check.permission.refetch();
+            }}
           />
-        </Field>
-        <ExpiresField id={id} value={expires} onChange={setExpires} />
-        <CreditsFields id={id} value={credits} onChange={setCredits} />
-        <RatelimitFields id={id} rows={limits} onChange={setLimits} />
+        )}
+      </form.Field>
+      <fieldset className="action-form__rest" disabled={blocked}>
+        <form.AppField name="name">{(field) => <field.TextField label="Name" />}</form.AppField>
+        <form.AppField name="prefix">{(field) => <field.TextField label="Prefix" mono maxLength={16} />}</form.AppField>
+        <form.AppField name="expires">
+          {(field) => (
+            <field.DateTimeField
+              label="Expires"
+              hint="Empty: never expires."
+              note={ambiguousTimeNote(expires)}
+              max={expiresFieldMax()}
+            />
+          )}
+        </form.AppField>
+        <CreditsFields form={form} fields="credits" />
+        <RatelimitFields form={form} fields={{ ratelimits: "ratelimits" }} />
         <NamePicker
           legend="Permissions"
           choices={permissionsQuery.data?.map((permission) => permission.slug ?? permission.name)}
-          choicesNote={choicesUnlisted(permissionsQuery.error)}
-          picked={pickedPermissions}
-          onPickedChange={setPickedPermissions}
-          typed={newPermissions}
-          onTypedChange={setNewPermissions}
+          choicesNote={choicesUnlisted(permissionsQuery.error, "permissions")}
+          picked={picked.permissions}
+          onPickedChange={(permissions) => form.setFieldValue("permissions", permissions)}
+          typedField={(label) => (
+            <form.AppField name="typedPermissions">
+              {(field) => <field.TextField label={label} mono live />}
+            </form.AppField>
+          )}
         />
         <NamePicker
           legend="Roles"
           choices={rolesQuery.data?.map((role) => role.name)}
-          choicesNote={choicesUnlisted(rolesQuery.error)}
-          picked={pickedRoles}
-          onPickedChange={setPickedRoles}
-          typed={newRoles}
-          onTypedChange={setNewRoles}
+          choicesNote={choicesUnlisted(rolesQuery.error, "roles")}
+          picked={picked.roles}
+          onPickedChange={(roles) => form.setFieldValue("roles", roles)}
+          typedField={(label) => (
+            <form.AppField name="typedRoles">{(field) => <field.TextField label={label} mono live />}</form.AppField>
+          )}
           existingOnly
         />
-        <ExternalIdField id={id} value={externalId} onChange={setExternalId} />
-        <MetaField id={id} value={meta} onChange={setMeta} check={metaCheck} rows={3} />
-        <EnabledField value={enabled} onChange={setEnabled} />
+        <form.AppField name="externalId">{(field) => <field.TextField label="External id" mono />}</form.AppField>
+        <form.AppField name="meta">
+          {(field) => <field.TextAreaField label="Meta (JSON)" rows={3} mono live />}
+        </form.AppField>
+        <form.AppField name="enabled">{(field) => <field.CheckboxField label="Enabled" />}</form.AppField>
         <FormEnd
           problem={problem}
           error={
@@ -258,11 +299,11 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
                 error={mutation.error}
                 cache={cache}
                 renderError={renderError}
-                onRetry={send}
+                onRetry={retry}
               />
             ) : (
               <>
-                {renderError(mutation.error, send)}
+                {renderError(mutation.error, retry)}
                 {isAmbiguousCreateNotFound(mutation.error) &&
                   mutation.variables &&
                   !existsForSure(mutation.variables.request.apiId) && (

@@ -1,13 +1,18 @@
-import { Field, FormEnd } from "./form-parts";
-import { useId, useState, type FormEvent } from "react";
+import { useStore } from "@tanstack/react-form";
+import { useId, useState } from "react";
+import * as v from "valibot";
+import { useAppForm } from "@/components/form/app-form";
+import { useProblemFocus } from "@/components/form/use-problem-focus";
+import { CreditCountSchema, RefillAmountSchema } from "@/lib/api/key-fields";
 import type { Connection } from "@/lib/api/transport";
 import type { CreditsChange } from "@/lib/api/update-credits";
 import type { Key } from "@/lib/contract";
+import { wholeNumberText } from "@/lib/field-text";
 import { formatCount } from "@/lib/format-number";
 import { ANSWER_ON_ITS_WAY, useUpdateCredits } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { ActionDialog } from "./action-dialog";
-import { parseWhole } from "./key-form-fields";
+import { FormEnd } from "./form-parts";
 import type { RenderError } from "./render-error";
 
 export type CreditsMode = "set" | "increment" | "decrement" | "unlimited";
@@ -18,6 +23,27 @@ const MODES: { mode: CreditsMode; label: string }[] = [
   { mode: "set", label: "Set to" },
   { mode: "unlimited", label: "Unlimited" },
 ];
+
+/**
+ * The change as the form has it read: unlimited needs no number; set takes 0 or more, add and remove 1 or more (the
+ * service's bounds); the number's problem at its field.
+ */
+const CreditsChangeSchema = v.pipe(
+  v.object({ mode: v.picklist(["set", "increment", "decrement", "unlimited"]), value: v.string() }),
+  v.rawTransform(({ dataset, addIssue, NEVER }): CreditsChange => {
+    const { mode, value } = dataset.value;
+    if (mode === "unlimited") return { operation: "set", value: null };
+    const count = v.safeParse(wholeNumberText(mode === "set" ? CreditCountSchema : RefillAmountSchema), value);
+    if (!count.success || count.output === undefined) {
+      addIssue({
+        message: count.success ? "Enter a number of credits" : count.issues[0].message,
+        path: [{ type: "object", origin: "value", input: dataset.value, key: "value", value }],
+      });
+      return NEVER;
+    }
+    return mode === "set" ? { operation: "set", value: count.output } : { operation: mode, value: count.output };
+  }),
+);
 
 export interface CreditsDialogProps {
   connection: Connection;
@@ -40,35 +66,34 @@ export function CreditsDialog({
   initialValue,
 }: CreditsDialogProps) {
   const id = useId();
-  const [mode, setMode] = useState<CreditsMode>(initialMode);
-  const [value, setValue] = useState(initialValue === undefined ? "" : String(initialValue));
   const [problem, setProblem] = useState<string | null>(null);
   const mutation = useUpdateCredits(connection, cache);
   const remaining = apiKey.credits?.remaining;
-
-  function send() {
-    let change: CreditsChange;
-    if (mode === "unlimited") change = { operation: "set", value: null };
-    else {
-      const number = parseWhole(value, mode === "set" ? 0 : 1);
-      if (!number.ok || number.value === undefined) {
-        setProblem(number.ok ? "Enter a number of credits" : number.error);
-        return;
-      }
-      change = mode === "set" ? { operation: "set", value: number.value } : { operation: mode, value: number.value };
-    }
-    setProblem(null);
-    mutation.mutate({ keyId: apiKey.keyId, change }, { onSuccess: onClose });
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    send();
-  }
+  const { formRef, focusFirstProblem } = useProblemFocus(setProblem);
+  const form = useAppForm({
+    defaultValues: { mode: initialMode, value: initialValue === undefined ? "" : String(initialValue) },
+    validators: { onChange: CreditsChangeSchema },
+    onSubmit: ({ value }) => {
+      const change = v.safeParse(CreditsChangeSchema, value);
+      if (!change.success) return;
+      setProblem(null);
+      mutation.mutate({ keyId: apiKey.keyId, change: change.output }, { onSuccess: onClose });
+    },
+    onSubmitInvalid: focusFirstProblem,
+  });
+  const mode = useStore(form.store, (state) => state.values.mode);
 
   return (
     <ActionDialog title="Credits" onClose={onClose} busy={mutation.isPending ? ANSWER_ON_ITS_WAY : undefined}>
-      <form className="action-form" onSubmit={submit} noValidate>
+      <form
+        ref={formRef}
+        className="action-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void form.handleSubmit();
+        }}
+        noValidate
+      >
         <p>
           Now: {remaining === undefined || remaining === null ? "unlimited" : `${formatCount(remaining)} remaining`}
           {apiKey.credits?.refill &&
@@ -77,34 +102,30 @@ export function CreditsDialog({
         </p>
         <fieldset className="action-form__group">
           <legend>Change</legend>
-          {MODES.map((choice) => (
-            <label key={choice.mode} className="action-form__check">
-              <input
-                type="radio"
-                name={`${id}-mode`}
-                checked={mode === choice.mode}
-                onChange={() => setMode(choice.mode)}
-              />{" "}
-              {choice.label}
-            </label>
-          ))}
+          <form.Field name="mode">
+            {(field) =>
+              MODES.map((choice) => (
+                <label key={choice.mode} className="action-form__check">
+                  <input
+                    type="radio"
+                    name={`${id}-mode`}
+                    checked={field.state.value === choice.mode}
+                    onChange={() => field.handleChange(choice.mode)}
+                  />{" "}
+                  {choice.label}
+                </label>
+              ))
+            }
+          </form.Field>
         </fieldset>
         {mode !== "unlimited" && (
-          <Field inputId={`${id}-value`} label="Credits">
-            <input
-              id={`${id}-value`}
-              type="number"
-              min={0}
-              step={1}
-              className="input"
-              value={value}
-              onChange={(event) => setValue(event.target.value)}
-            />
-          </Field>
+          <form.AppField name="value">
+            {(field) => <field.NumberField label="Credits" min={mode === "set" ? 0 : 1} />}
+          </form.AppField>
         )}
         <FormEnd
           problem={problem}
-          error={mutation.isError && renderError(mutation.error, send)}
+          error={mutation.isError && renderError(mutation.error, () => void form.handleSubmit())}
           pending={mutation.isPending}
           label="Save credits"
           pendingLabel="Saving…"

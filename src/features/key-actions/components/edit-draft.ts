@@ -1,25 +1,33 @@
-/** The Edit form's state and what it sends: the fields keys.updateKey takes, each sent only when it was changed. */
+/** The Edit form's fields, the schema that reads them, and what it sends: each field only when it was changed. */
+import * as v from "valibot";
 import type { KeyUpdateInput, Role } from "@/lib/api/key-changes";
 import type { Key, KeyRatelimit } from "@/lib/contract";
+import { localDateTimeText, NO_DATE_TIME, type DateTimeText } from "@/lib/field-text";
 import type { RateLimit } from "@/lib/key-facts";
+import type { KeyField } from "../changed-under";
 import { effectivePermissions, type KeyAccess } from "../key-access";
-import { accessChanges, UNTOUCHED_ACCESS, type AccessDraft } from "./access-fields";
+import { accessChanges, AccessDraftSchema, UNTOUCHED_ACCESS, type AccessDraft } from "./access-fields";
 import {
   creditsDraft,
+  CreditsDraftSchema,
   creditsUpdate,
+  ExternalIdTextSchema,
+  expiresText,
+  KEPT,
+  MetaTextSchema,
+  NameTextSchema,
   parseCredits,
-  parseExpires,
-  parseMeta,
-  parseRatelimits,
   ratelimitRows,
+  RatelimitRowsSchema,
+  unlessAsOpened,
   type CreditsDraft,
   type RatelimitRow,
 } from "./key-form-fields";
 
 export interface EditDraft {
   name: string;
-  /** A `datetime-local` value; empty: never expires. */
-  expires: string;
+  /** Empty: never expires. */
+  expires: DateTimeText;
   externalId: string;
   /** JSON text. */
   meta: string;
@@ -29,19 +37,16 @@ export interface EditDraft {
   access: AccessDraft;
 }
 
-/** A `datetime-local` value for an instant, in the user's time zone. */
-export function localInput(at: number | undefined): string {
-  if (at === undefined) return "";
-  const date = new Date(at);
-  const pad = (value: number) => String(value).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+/** The Expires field at an instant, in the user's time zone. */
+export function expiresAt(at: number | undefined): DateTimeText {
+  return at === undefined ? NO_DATE_TIME : { text: localDateTimeText(at), incomplete: false };
 }
 
 /** The form as the key is now. */
 export function editDraft(key: Key, now: number): EditDraft {
   return {
     name: key.name ?? "",
-    expires: localInput(key.expires),
+    expires: expiresAt(key.expires),
     externalId: key.identity?.externalId ?? "",
     meta: key.meta === undefined ? "" : JSON.stringify(key.meta, null, 2),
     enabled: key.enabled !== false,
@@ -50,6 +55,19 @@ export function editDraft(key: Key, now: number): EditDraft {
     access: UNTOUCHED_ACCESS,
   };
 }
+
+/** The form's fields that show each of the key's fields another tab may change. */
+export const EDIT_FIELDS: Record<KeyField, keyof EditDraft> = {
+  name: "name",
+  expires: "expires",
+  externalId: "externalId",
+  meta: "meta",
+  enabled: "enabled",
+  credits: "credits",
+  ratelimits: "ratelimits",
+  permissions: "access",
+  roles: "access",
+};
 
 /**
  * The verdict's "Raise limit": the key's limit of that name at twice its requests (one of the key's own of the same
@@ -75,76 +93,88 @@ export function raiseLimit(draft: EditDraft, limit: RateLimit): { draft: EditDra
   return { draft: { ...draft, ratelimits: [...draft.ratelimits, added] }, row: draft.ratelimits.length };
 }
 
+/** Rows nobody began count as none: adding an empty row changes nothing. */
+const begun = (rows: readonly RatelimitRow[]) =>
+  rows.filter((row) => row.name.trim() !== "" || row.limit.trim() !== "" || row.seconds.trim() !== "");
+
+/**
+ * The Edit form read: each field as typed, or KEPT while it is as the form opened on the key (`opened`), so that a
+ * value the key had (a past expiry, a limit named before the bounds) is not refused, nor sent again.
+ */
+export function editSchema(opened: EditDraft, now: number) {
+  return v.object({
+    name: unlessAsOpened(NameTextSchema, opened.name, (name) => name.trim()),
+    expires: unlessAsOpened(expiresText(now), opened.expires),
+    externalId: unlessAsOpened(ExternalIdTextSchema, opened.externalId, (id) => id.trim()),
+    meta: unlessAsOpened(MetaTextSchema, opened.meta),
+    enabled: v.boolean(),
+    credits: unlessAsOpened(CreditsDraftSchema, opened.credits),
+    ratelimits: unlessAsOpened(RatelimitRowsSchema, opened.ratelimits, begun),
+    access: AccessDraftSchema,
+  });
+}
+
+export type EditRead = v.InferOutput<ReturnType<typeof editSchema>>;
+
 interface EditContext {
+  /** The form's fields as it opened. */
+  opened: EditDraft;
   key: Key;
   access: KeyAccess;
   workspaceRoles: readonly Role[] | undefined;
-  now: number;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * What to send for the changes from `initial` (the form as it opened) to `draft`, and what the page may show at once;
- * or what is wrong with the form. Compared with the form as it opened, not the key as it is now: credits spent while
- * the form is open are not put back by a field nobody touched.
+ * What to send for the fields changed since the form opened, and what the page may show at once. Compared with the
+ * form as it opened, not the key as it is now: credits spent while the form is open are not put back by a field
+ * nobody touched.
  */
 export function editChanges(
-  initial: EditDraft,
-  draft: EditDraft,
-  { key, access, workspaceRoles, now }: EditContext,
-): { changes: KeyUpdateInput; optimistic: Partial<Key> } | string {
+  read: EditRead,
+  { opened, key, access, workspaceRoles }: EditContext,
+): { changes: KeyUpdateInput; optimistic: Partial<Key> } {
   const changes: KeyUpdateInput = {};
   const optimistic: Partial<Key> = {};
-  if (draft.name.trim() !== initial.name.trim()) {
-    changes.name = draft.name.trim() === "" ? null : draft.name.trim();
-    optimistic.name = changes.name ?? undefined;
+  if (read.name !== KEPT) {
+    changes.name = read.name ?? null;
+    optimistic.name = read.name;
   }
-  if (draft.expires !== initial.expires) {
-    const at = parseExpires(draft.expires, now);
-    if (!at.ok) return `Expires: ${at.error}`;
-    changes.expires = at.value ?? null;
-    optimistic.expires = at.value;
+  if (read.expires !== KEPT) {
+    changes.expires = read.expires ?? null;
+    optimistic.expires = read.expires;
   }
-  if (draft.externalId.trim() !== initial.externalId.trim())
-    changes.externalId = draft.externalId.trim() === "" ? null : draft.externalId.trim();
-  if (draft.meta !== initial.meta) {
-    const meta = parseMeta(draft.meta);
-    if (!meta.ok) return `Meta: ${meta.error}`;
-    const before = parseMeta(initial.meta);
-    if (!before.ok || !same(meta.value, before.value)) {
-      changes.meta = meta.value ?? null;
-      optimistic.meta = meta.value;
+  if (read.externalId !== KEPT) changes.externalId = read.externalId ?? null;
+  if (read.meta !== KEPT) {
+    const before = v.safeParse(MetaTextSchema, opened.meta);
+    if (!before.success || !same(read.meta, before.output)) {
+      changes.meta = read.meta ?? null;
+      optimistic.meta = read.meta;
     }
   }
-  if (draft.enabled !== initial.enabled) {
-    changes.enabled = draft.enabled;
-    optimistic.enabled = draft.enabled;
+  if (read.enabled !== opened.enabled) {
+    changes.enabled = read.enabled;
+    optimistic.enabled = read.enabled;
   }
-  if (!same(draft.credits, initial.credits)) {
-    const after = parseCredits(draft.credits);
-    if (!after.ok) return `Credits: ${after.error}`;
-    const before = parseCredits(initial.credits);
-    const update = creditsUpdate(before.ok ? before.value : key.credits, after.value);
+  if (read.credits !== KEPT) {
+    const before = parseCredits(opened.credits);
+    const update = creditsUpdate(before.ok ? before.value : key.credits, read.credits);
     if (update !== undefined) {
       changes.credits = update;
-      optimistic.credits = after.value;
+      optimistic.credits = read.credits;
     }
   }
-  const rows = (list: readonly RatelimitRow[]) =>
-    list.filter((row) => row.name.trim() !== "" || row.limit.trim() !== "" || row.seconds.trim() !== "");
-  if (!same(rows(draft.ratelimits), rows(initial.ratelimits))) {
-    const limits = parseRatelimits(draft.ratelimits);
-    if (!limits.ok) return limits.error;
+  if (read.ratelimits !== KEPT) {
     // The service replaces the key's limits with the list: one left out is removed, an empty list removes them all.
-    changes.ratelimits = limits.value;
-    optimistic.ratelimits = limits.value.map((limit): KeyRatelimit => ({
+    changes.ratelimits = read.ratelimits;
+    optimistic.ratelimits = read.ratelimits.map((limit): KeyRatelimit => ({
       id: key.ratelimits?.find((old) => old.name === limit.name)?.id ?? "",
       autoApply: false,
       ...limit,
     }));
   }
-  const picked = accessChanges(draft.access, key, access);
+  const picked = accessChanges(read.access, key, access);
   if (picked.roles !== undefined) {
     changes.roles = picked.roles;
     optimistic.roles = picked.roles;

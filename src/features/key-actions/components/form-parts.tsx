@@ -1,45 +1,8 @@
+import { useStore } from "@tanstack/react-form";
 import type { ReactNode } from "react";
-import {
-  EMPTY_RATELIMIT,
-  type CreditsDraft,
-  type Parsed,
-  type RatelimitRow,
-  type RefillChoice,
-} from "./key-form-fields";
-
-interface MetaFieldProps {
-  id: string;
-  value: string;
-  onChange: (value: string) => void;
-  check: Parsed<unknown>;
-  rows: number;
-}
-
-/** Meta as JSON text, its problem said under it as it is typed. */
-export function MetaField({ id, value, onChange, check, rows }: MetaFieldProps) {
-  return (
-    <div className="field">
-      <label className="field__label" htmlFor={`${id}-meta`}>
-        Meta (JSON)
-      </label>
-      <textarea
-        id={`${id}-meta`}
-        className="input input--mono"
-        rows={rows}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={!check.ok}
-        aria-describedby={check.ok ? undefined : `${id}-meta-error`}
-        spellCheck={false}
-      />
-      {!check.ok && (
-        <span id={`${id}-meta-error`} className="field__error">
-          {check.error}
-        </span>
-      )}
-    </div>
-  );
-}
+import { withFieldGroup } from "@/components/form/app-form";
+import { useOnline } from "@/lib/hooks/use-online";
+import { EMPTY_RATELIMIT, type CreditsDraft, type RatelimitRow, type RefillChoice } from "./key-form-fields";
 
 interface FormEndProps {
   /** What the form itself finds wrong before sending, if anything. */
@@ -53,7 +16,13 @@ interface FormEndProps {
   danger?: boolean;
 }
 
-/** The end of every key-changing form: what stops it, the request's failure, and the submit button. */
+/** What a form says while the browser is offline: at once, not once a request sent meanwhile has failed. */
+export const OFFLINE_NOTE = "You are offline: nothing can be changed until the connection is back.";
+
+/**
+ * The end of every key-changing form: what stops it (offline, said the moment the browser is), the request's failure,
+ * and the submit button.
+ */
 export function FormEnd({
   problem = null,
   error,
@@ -63,6 +32,7 @@ export function FormEnd({
   disabled = false,
   danger = false,
 }: FormEndProps) {
+  const online = useOnline();
   return (
     <>
       {problem !== null && (
@@ -71,11 +41,16 @@ export function FormEnd({
         </p>
       )}
       {error}
+      {!online && (
+        <p className="action-form__offline" role="status">
+          {OFFLINE_NOTE}
+        </p>
+      )}
       <div className="action-form__buttons">
         <button
           type="submit"
           className={danger ? "button button--danger" : "button button--primary"}
-          disabled={disabled || pending}
+          disabled={disabled || pending || !online}
         >
           {pending ? pendingLabel : label}
         </button>
@@ -88,7 +63,7 @@ interface FieldProps {
   /** The id of the control the label names. */
   inputId: string;
   label: string;
-  hint?: string;
+  hint?: string | undefined;
   children: ReactNode;
 }
 
@@ -105,225 +80,105 @@ export function Field({ inputId, label, hint, children }: FieldProps) {
   );
 }
 
-interface CreditsFieldsProps {
-  id: string;
-  value: CreditsDraft;
-  onChange: (value: CreditsDraft) => void;
-}
+const REFILLS: readonly { value: RefillChoice; label: string }[] = [
+  { value: "none", label: "No refill" },
+  { value: "daily", label: "Daily" },
+  { value: "monthly", label: "Monthly" },
+];
+
+const NO_CREDITS: CreditsDraft = { remaining: "", refill: "none", amount: "", refillDay: "1" };
 
 /** Credits with their refill: the count (empty: unlimited), daily or monthly, the amount, a monthly refill's day. */
-export function CreditsFields({ id, value, onChange }: CreditsFieldsProps) {
-  const set = (patch: Partial<CreditsDraft>) => onChange({ ...value, ...patch });
-  return (
-    <fieldset className="action-form__group">
-      <legend>Credits</legend>
-      <Field inputId={`${id}-credits`} label="Credits" hint="Empty: unlimited.">
-        <input
-          id={`${id}-credits`}
-          type="number"
-          min={0}
-          step={1}
-          className="input"
-          value={value.remaining}
-          onChange={(event) => set({ remaining: event.target.value })}
-        />
-      </Field>
-      <Field inputId={`${id}-refill`} label="Refill">
-        <select
-          id={`${id}-refill`}
-          className="input"
-          value={value.refill}
-          onChange={(event) => set({ refill: refillChoice(event.target.value) })}
-        >
-          <option value="none">No refill</option>
-          <option value="daily">Daily</option>
-          <option value="monthly">Monthly</option>
-        </select>
-      </Field>
-      {value.refill !== "none" && (
-        <Field
-          inputId={`${id}-refill-amount`}
-          label="Refill amount"
-          hint="A refill sets the credits to this, whatever is left."
-        >
-          <input
-            id={`${id}-refill-amount`}
-            type="number"
-            min={1}
-            step={1}
-            className="input"
-            value={value.amount}
-            onChange={(event) => set({ amount: event.target.value })}
-          />
-        </Field>
-      )}
-      {value.refill === "monthly" && (
-        <Field
-          inputId={`${id}-refill-day`}
-          label="Refill day"
-          hint="Day of the month, 1–31 (UTC); in a shorter month, its last day."
-        >
-          <input
-            id={`${id}-refill-day`}
-            type="number"
-            min={1}
-            max={31}
-            step={1}
-            className="input"
-            value={value.refillDay}
-            onChange={(event) => set({ refillDay: event.target.value })}
-          />
-        </Field>
-      )}
-    </fieldset>
-  );
-}
+export const CreditsFields = withFieldGroup({
+  defaultValues: NO_CREDITS,
+  render: function CreditsFields({ group }) {
+    const refill = useStore(group.store, (state) => state.values.refill);
+    return (
+      <fieldset className="action-form__group">
+        <legend>Credits</legend>
+        <group.AppField name="remaining">
+          {(field) => <field.NumberField label="Credits" hint="Empty: unlimited." min={0} />}
+        </group.AppField>
+        <group.AppField name="refill">
+          {(field) => <field.SelectField label="Refill" options={REFILLS} />}
+        </group.AppField>
+        {refill !== "none" && (
+          <group.AppField name="amount">
+            {(field) => (
+              <field.NumberField
+                label="Refill amount"
+                hint="A refill sets the credits to this, whatever is left."
+                min={1}
+              />
+            )}
+          </group.AppField>
+        )}
+        {refill === "monthly" && (
+          <group.AppField name="refillDay">
+            {(field) => (
+              <field.NumberField
+                label="Refill day"
+                hint="Day of the month, 1–31 (UTC); in a shorter month, its last day."
+                min={1}
+                max={31}
+              />
+            )}
+          </group.AppField>
+        )}
+      </fieldset>
+    );
+  },
+});
 
-function refillChoice(value: string): RefillChoice {
-  return value === "daily" || value === "monthly" ? value : "none";
-}
-
-interface RatelimitFieldsProps {
-  id: string;
-  rows: readonly RatelimitRow[];
-  onChange: (rows: RatelimitRow[]) => void;
-  /** The row whose request count takes the focus when the form opens (the verdict's "Raise limit"). */
-  focusRow?: number | undefined;
-}
-
-/**
- * The verdict's "Raise limit" opens the form at a field: the HTML `autofocus` attribute, which the modal dialog's
- * `showModal` honours when it opens (React's `autoFocus` focuses the field before that, and `showModal` moves it away).
- */
-function markAutofocus(input: HTMLInputElement | null) {
-  input?.setAttribute("autofocus", "");
-}
+/** RatelimitFields' own props: the row whose request count takes the focus when the dialog opens (Raise limit). */
+const RATELIMIT_PROPS: { focusRow?: number | undefined } = {};
+const NO_RATELIMITS: { ratelimits: RatelimitRow[] } = { ratelimits: [] };
 
 /** Named rate limits: requests per window, whether every verification is checked against it; added and removed by row. */
-export function RatelimitFields({ id, rows, onChange, focusRow }: RatelimitFieldsProps) {
-  const setRow = (index: number, patch: Partial<RatelimitRow>) =>
-    onChange(rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
-  return (
-    <fieldset className="action-form__group">
-      <legend>Rate limits</legend>
-      {rows.length === 0 && <p className="field__hint">No rate limits.</p>}
-      {rows.map((row, index) => (
-        <div className="action-form__row" key={index}>
-          <Field inputId={`${id}-rl-name-${index}`} label="Limit name">
-            <input
-              id={`${id}-rl-name-${index}`}
-              className="input"
-              value={row.name}
-              onChange={(event) => setRow(index, { name: event.target.value })}
-              autoComplete="off"
-            />
-          </Field>
-          <Field inputId={`${id}-rl-limit-${index}`} label="Requests">
-            <input
-              id={`${id}-rl-limit-${index}`}
-              type="number"
-              min={1}
-              className="input"
-              value={row.limit}
-              onChange={(event) => setRow(index, { limit: event.target.value })}
-              ref={index === focusRow ? markAutofocus : undefined}
-            />
-          </Field>
-          <Field inputId={`${id}-rl-window-${index}`} label="Per seconds">
-            <input
-              id={`${id}-rl-window-${index}`}
-              type="number"
-              min={1}
-              step="any"
-              className="input"
-              value={row.seconds}
-              onChange={(event) => setRow(index, { seconds: event.target.value })}
-            />
-          </Field>
-          <label className="action-form__check">
-            <input
-              type="checkbox"
-              checked={row.autoApply}
-              onChange={(event) => setRow(index, { autoApply: event.target.checked })}
-            />{" "}
-            Every verification
-          </label>
-          <button
-            type="button"
-            className="button button--small"
-            aria-label={`Remove rate limit ${row.name.trim() === "" ? index + 1 : row.name.trim()}`}
-            onClick={() => onChange(rows.filter((_row, at) => at !== index))}
-          >
-            Remove
-          </button>
-        </div>
-      ))}
-      <button type="button" className="button button--small" onClick={() => onChange([...rows, EMPTY_RATELIMIT])}>
-        Add a rate limit
-      </button>
-      <p className="field__hint">
-        “Every verification”: checked on each one; otherwise only when a verification names the limit.
-      </p>
-    </fieldset>
-  );
-}
-
-interface ValueFieldProps<T> {
-  id: string;
-  value: T;
-  onChange: (value: T) => void;
-}
-
-/** The key's name. */
-export function NameField({ id, value, onChange }: ValueFieldProps<string>) {
-  return (
-    <Field inputId={`${id}-name`} label="Name">
-      <input
-        id={`${id}-name`}
-        className="input"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        autoComplete="off"
-      />
-    </Field>
-  );
-}
-
-/** When the key expires, in the user's time zone; empty is never. */
-export function ExpiresField({ id, value, onChange }: ValueFieldProps<string>) {
-  return (
-    <Field inputId={`${id}-expires`} label="Expires" hint="Empty: never expires.">
-      <input
-        id={`${id}-expires`}
-        type="datetime-local"
-        className="input"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      />
-    </Field>
-  );
-}
-
-/** The identity the key belongs to, by the caller's own id for it. */
-export function ExternalIdField({ id, value, onChange }: ValueFieldProps<string>) {
-  return (
-    <Field inputId={`${id}-external`} label="External id">
-      <input
-        id={`${id}-external`}
-        className="input input--mono"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        autoComplete="off"
-      />
-    </Field>
-  );
-}
-
-/** Whether verifications of the key may pass at all. */
-export function EnabledField({ value, onChange }: Omit<ValueFieldProps<boolean>, "id">) {
-  return (
-    <label className="action-form__check">
-      <input type="checkbox" checked={value} onChange={(event) => onChange(event.target.checked)} /> Enabled
-    </label>
-  );
-}
+export const RatelimitFields = withFieldGroup({
+  defaultValues: NO_RATELIMITS,
+  props: RATELIMIT_PROPS,
+  render: function RatelimitFields({ group, focusRow }) {
+    const rows = useStore(group.store, (state) => state.values.ratelimits);
+    return (
+      <fieldset className="action-form__group">
+        <legend>Rate limits</legend>
+        {rows.length === 0 && <p className="field__hint">No rate limits.</p>}
+        {rows.map((row, index) => (
+          <div className="action-form__row" key={index}>
+            <group.AppField name={`ratelimits[${index}].name`}>
+              {(field) => <field.TextField label="Limit name" />}
+            </group.AppField>
+            <group.AppField name={`ratelimits[${index}].limit`}>
+              {(field) => <field.NumberField label="Requests" min={1} autoFocusOnOpen={index === focusRow} />}
+            </group.AppField>
+            <group.AppField name={`ratelimits[${index}].seconds`}>
+              {(field) => <field.NumberField label="Per seconds" min={1} decimal />}
+            </group.AppField>
+            <group.AppField name={`ratelimits[${index}].autoApply`}>
+              {(field) => <field.CheckboxField label="Every verification" />}
+            </group.AppField>
+            <button
+              type="button"
+              className="button button--small"
+              aria-label={`Remove rate limit ${row.name.trim() === "" ? index + 1 : row.name.trim()}`}
+              onClick={() => void group.removeFieldValue("ratelimits", index)}
+            >
+              Remove
+            </button>
+          </div>
+        ))}
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => group.pushFieldValue("ratelimits", EMPTY_RATELIMIT)}
+        >
+          Add a rate limit
+        </button>
+        <p className="field__hint">
+          “Every verification”: checked on each one; otherwise only when a verification names the limit.
+        </p>
+      </fieldset>
+    );
+  },
+});

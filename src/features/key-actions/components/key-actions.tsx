@@ -1,13 +1,15 @@
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { flushSync } from "react-dom";
 import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
 import type { RateLimit } from "@/lib/key-facts";
 import { appliedRateLimits } from "@/lib/key-limits";
+import { keyRefusal, type Fix } from "@/lib/key-refusal";
+import type { AnalyticsOutcome } from "@/lib/verification-outcomes";
 import { useUpdateKey } from "../api/use-key-mutations";
 import { probeAccess, probeAddPermission, probeReroll, probeUpdate, type ProbeAnswer } from "../api/probes";
 import type { KeyCache } from "../key-cache";
-import { forgetRefusal, learnKeysApi, useRefusal, type KeyAction } from "../refusals";
+import { forgetRefusal, isPermissionRefusal, learnKeysApi, useRefusal, type KeyAction } from "../refusals";
 import { CreditsDialog, type CreditsMode } from "./credits-dialog";
 import { DeleteDialog } from "./delete-dialog";
 import { EditDialog } from "./edit-dialog";
@@ -24,8 +26,8 @@ export interface KeyActionsProps {
   apiKey: Key;
   cache: KeyCache;
   now: number;
-  /** The refusal most of the key's recent verifications got (an outcome code), when there is one. */
-  refusedAs: string | null;
+  /** The refusal most of the key's recent verifications got, when there is one. */
+  refusedAs: AnalyticsOutcome | null;
   renderError: RenderError;
   keyHref: (keyId: string) => string;
   onDeleted: () => void;
@@ -131,8 +133,15 @@ export function KeyActions(props: KeyActionsProps) {
   const addPermissionRefusal = useRefusal(connection, "add_permission_to_key", target);
   const toggle = useUpdateKey(connection, cache);
   const enabled = apiKey.enabled !== false;
-  const expired = apiKey.expires !== undefined && apiKey.expires <= now;
-  const outOfCredits = apiKey.credits?.remaining === 0;
+  // The verdict's fixes, decided with the page's sentence and the keys table's statuses (lib/key-refusal.ts).
+  const { fixes: verdictFixes } = keyRefusal(apiKey, now, refusedAs);
+
+  // Enable, Disable or Remove expiry refused for want of update_key: the note above the buttons says so, once (no
+  // panel of the same refusal below them), and the focus, whose button the refusal disabled, goes on to its Check again.
+  const toggleRefused = toggle.isError && updateRefusal !== undefined && isPermissionRefusal(toggle.error);
+  useEffect(() => {
+    if (toggleRefused && !focusKept()) checkAgainButtons.get("update_key")?.focus();
+  }, [toggleRefused, checkAgainButtons]);
 
   // One change of these at a time (the mutation ignores another meanwhile): the buttons that send it wait for it.
   const setEnabled = (value: boolean, from: Element) => {
@@ -184,8 +193,8 @@ export function KeyActions(props: KeyActionsProps) {
     onClick,
   });
 
-  const fixes = [
-    !enabled && (
+  const fixButtons: Record<Fix, ReactNode> = {
+    enable: (
       <button
         key="enable"
         ref={keptAs(actionButtons, "enable")}
@@ -198,7 +207,7 @@ export function KeyActions(props: KeyActionsProps) {
         Enable
       </button>
     ),
-    outOfCredits && (
+    "add-credits": (
       <button
         key="credits"
         type="button"
@@ -210,7 +219,7 @@ export function KeyActions(props: KeyActionsProps) {
         Add credits
       </button>
     ),
-    expired && (
+    "extend-expiry": (
       <button
         key="extend"
         type="button"
@@ -222,7 +231,7 @@ export function KeyActions(props: KeyActionsProps) {
         Extend expiry
       </button>
     ),
-    expired && (
+    "remove-expiry": (
       <button
         key="remove-expiry"
         type="button"
@@ -237,7 +246,7 @@ export function KeyActions(props: KeyActionsProps) {
         Remove expiry
       </button>
     ),
-    refusedAs === "INSUFFICIENT_PERMISSIONS" && (
+    "add-permission": (
       <button
         key="permission"
         type="button"
@@ -251,7 +260,7 @@ export function KeyActions(props: KeyActionsProps) {
         Add permission
       </button>
     ),
-    refusedAs === "RATE_LIMITED" && (
+    "raise-limit": (
       <button
         key="raise"
         type="button"
@@ -265,7 +274,8 @@ export function KeyActions(props: KeyActionsProps) {
         Raise limit
       </button>
     ),
-  ].filter(Boolean);
+  };
+  const fixes = verdictFixes.map((fix) => fixButtons[fix]);
 
   return (
     <div className="key-actions__wrap">
@@ -349,7 +359,7 @@ export function KeyActions(props: KeyActionsProps) {
           checkAgainRef={keptAs(checkAgainButtons, "add_permission_to_key")}
         />
       )}
-      {toggle.isError && (
+      {toggle.isError && !toggleRefused && (
         <div className="key-actions__result">{renderError(toggle.error, () => toggle.mutate(toggle.variables))}</div>
       )}
 

@@ -1,38 +1,143 @@
-import type { KeyCredits } from "@/lib/contract";
-import type { CreditsUpdate, RatelimitInput } from "@/lib/api/key-changes";
+/**
+ * The key forms' fields as typed (text) and the schemas that read them into what the requests send: each value typed
+ * is read, empty, or refused with its problem at its field, never read as something else. The bounds and the refill
+ * rule are the request schemas' (src/lib/api/key-fields.ts); the text is read by src/lib/field-text.ts.
+ */
+import * as v from "valibot";
+import type { CreditsUpdate } from "@/lib/api/key-changes";
+import {
+  CreditCountSchema,
+  CreditsInputSchema,
+  ExpiresSchema,
+  ExternalIdSchema,
+  KeyNameSchema,
+  PermissionNameSchema,
+  PrefixSchema,
+  RatelimitDurationSchema,
+  RatelimitLimitSchema,
+  RatelimitNameSchema,
+  RefillAmountSchema,
+  RefillDaySchema,
+  RoleNameSchema,
+  type CreditsInput,
+  type RatelimitInput,
+} from "@/lib/api/key-fields";
+import { KEY_FIELD_BOUNDS, type KeyCredits } from "@/lib/contract";
+import { dateTimeText, decimalText, localDateTimeText, wholeNumberText } from "@/lib/field-text";
 
-/** The form's text, read into the request fields; each problem is said by field so the form can point at it. */
+/** What a reader made of a form's text: the value, or the first problem, in words. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** Meta is checked as it is typed: empty is none, else a JSON object. */
-export function parseMeta(text: string): Parsed<Record<string, unknown> | undefined> {
-  if (text.trim() === "") return { ok: true, value: undefined };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: `Not JSON: ${error instanceof Error ? error.message : "cannot be read"}` };
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return { ok: false, error: 'Meta must be a JSON object, like {"plan": "pro"}' };
-  return { ok: true, value: { ...value } };
+/** `schema`'s reading of `input`, its first problem said when there is one. */
+export function readWith<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  input: v.InferInput<TSchema>,
+): Parsed<v.InferOutput<TSchema>> {
+  const parsed = v.safeParse(schema, input);
+  return parsed.success ? { ok: true, value: parsed.output } : { ok: false, error: parsed.issues[0].message };
 }
 
-/** A `datetime-local` value (the user's time zone) as Unix milliseconds; empty is no expiry. It must be in the future. */
-export function parseExpires(text: string, now: number): Parsed<number | undefined> {
-  if (text.trim() === "") return { ok: true, value: undefined };
-  const at = new Date(text).getTime();
-  if (!Number.isFinite(at)) return { ok: false, error: "Not a date and time" };
-  if (at <= now) return { ok: false, error: "Pick a time in the future" };
-  return { ok: true, value: at };
+/** An issue of a rule across fields, said at `key` (where TanStack Form shows it beside its field). */
+function issueAt(
+  addIssue: (info: { message: string; path: [v.ObjectPathItem] }) => void,
+  input: Record<string, unknown>,
+  key: string,
+  message: string,
+) {
+  addIssue({ message, path: [{ type: "object", origin: "value", input, key, value: input[key] }] });
 }
 
-/** A whole number of at least `min`, or empty for none. */
-export function parseWhole(text: string, min: number): Parsed<number | undefined> {
-  if (text.trim() === "") return { ok: true, value: undefined };
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min) return { ok: false, error: `A whole number of at least ${min}` };
-  return { ok: true, value };
+/** Meta as JSON text: empty is none, else a JSON object, said as it is typed. */
+export const MetaTextSchema = v.pipe(
+  v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }): Record<string, unknown> | undefined => {
+    const text = dataset.value;
+    if (text.trim() === "") return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      addIssue({ message: `Not JSON: ${error instanceof Error ? error.message : "cannot be read"}` });
+      return NEVER;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      addIssue({ message: 'Meta must be a JSON object, like {"plan": "pro"}' });
+      return NEVER;
+    }
+    return { ...value };
+  }),
+);
+
+/** A text field read by `schema` once trimmed; empty is none. */
+function emptyIsNone(schema: v.GenericSchema<string, string>) {
+  return v.pipe(
+    v.string(),
+    v.trim(),
+    v.rawTransform(({ dataset, addIssue, NEVER }): string | undefined => {
+      if (dataset.value === "") return undefined;
+      const parsed = v.safeParse(schema, dataset.value);
+      if (parsed.success) return parsed.output;
+      addIssue({ message: parsed.issues[0].message });
+      return NEVER;
+    }),
+  );
+}
+
+/** The key's name: empty is none. */
+export const NameTextSchema = emptyIsNone(KeyNameSchema);
+
+/** The identity's external id: empty is none. */
+export const ExternalIdTextSchema = emptyIsNone(ExternalIdSchema);
+
+/** A new key's prefix: empty is none. */
+export const PrefixTextSchema = emptyIsNone(PrefixSchema);
+
+/** `a, b c` → ["a", "b", "c"], without repeats. */
+export function splitNames(text: string): string[] {
+  return [...new Set(text.split(/[\s,]+/).filter((name) => name !== ""))];
+}
+
+/** Names typed, comma or space separated, each read by `name` (a permission's, a role's). */
+function namesText(name: v.GenericSchema<string, string>) {
+  return v.pipe(
+    v.string(),
+    v.rawTransform(({ dataset, addIssue, NEVER }): string[] => {
+      const names = splitNames(dataset.value);
+      for (const one of names) {
+        const parsed = v.safeParse(name, one);
+        if (!parsed.success) {
+          addIssue({ message: `“${one}”: ${parsed.issues[0].message.replace(/^A /, "a ")}` });
+          return NEVER;
+        }
+      }
+      return names;
+    }),
+  );
+}
+
+export const PermissionNamesTextSchema = namesText(PermissionNameSchema);
+export const RoleNamesTextSchema = namesText(RoleNameSchema);
+
+/** The latest expiry the service takes, as a time here and in UTC. */
+function latestExpiry(): string {
+  return `At most ${localDateTimeText(KEY_FIELD_BOUNDS.expiresMax).replace("T", " ")} here (2100-01-01 00:00 UTC), the latest expiry the service takes`;
+}
+
+/** Expires as the browser's date-and-time field has it, in the user's time zone; empty is never. In the future. */
+export function expiresText(now: number) {
+  return dateTimeText(
+    v.pipe(
+      v.number(),
+      v.maxValue(KEY_FIELD_BOUNDS.expiresMax, latestExpiry()),
+      v.minValue(now + 1, "Pick a time in the future"),
+      ExpiresSchema,
+    ),
+  );
+}
+
+/** The `max` of the Expires field: the latest time the service takes, in the user's time zone. */
+export function expiresFieldMax(): string {
+  return localDateTimeText(KEY_FIELD_BOUNDS.expiresMax);
 }
 
 export type RefillChoice = "none" | "daily" | "monthly";
@@ -58,30 +163,50 @@ export function creditsDraft(credits: KeyCredits | undefined, now: number): Cred
   };
 }
 
-/** Credits: empty is unlimited; a refill needs an amount, and a monthly one its day of the month (the service requires it). */
-export function parseCredits(draft: CreditsDraft): Parsed<KeyCredits | undefined> {
-  const count = parseWhole(draft.remaining, 0);
-  if (!count.ok) return count;
-  if (count.value === undefined)
-    return draft.refill === "none"
-      ? { ok: true, value: undefined }
-      : { ok: false, error: "A refill needs a number of credits to start with" };
-  if (draft.refill === "none") return { ok: true, value: { remaining: count.value } };
-  const refillAmount = parseWhole(draft.amount, 1);
-  if (!refillAmount.ok) return refillAmount;
-  if (refillAmount.value === undefined) return { ok: false, error: "Say how many credits each refill gives" };
-  if (draft.refill === "daily")
-    return { ok: true, value: { remaining: count.value, refill: { interval: "daily", amount: refillAmount.value } } };
-  const day = parseWhole(draft.refillDay, 1);
-  if (!day.ok || day.value === undefined || day.value > 31)
-    return { ok: false, error: "A monthly refill needs its day of the month, 1 to 31" };
-  return {
-    ok: true,
-    value: {
-      remaining: count.value,
-      refill: { interval: "monthly", amount: refillAmount.value, refillDay: day.value },
-    },
-  };
+/**
+ * Credits: empty is unlimited; a refill needs a count to start with and an amount, a monthly one its day of the
+ * month. Each problem at its field; the credits read are the request schema's (its refill rule).
+ */
+export const CreditsDraftSchema = v.pipe(
+  v.object({
+    remaining: wholeNumberText(CreditCountSchema),
+    refill: v.picklist(["none", "daily", "monthly"]),
+    amount: v.string(),
+    refillDay: v.string(),
+  }),
+  v.rawTransform(({ dataset, addIssue, NEVER }): CreditsInput | undefined => {
+    const draft = dataset.value;
+    if (draft.refill === "none") return draft.remaining === undefined ? undefined : { remaining: draft.remaining };
+    const amount = v.safeParse(wholeNumberText(RefillAmountSchema), draft.amount);
+    const day = v.safeParse(wholeNumberText(RefillDaySchema), draft.refillDay);
+    let problems = false;
+    const at = (key: string, message: string) => {
+      issueAt(addIssue, draft, key, message);
+      problems = true;
+    };
+    if (draft.remaining === undefined) at("remaining", "A refill needs a number of credits to start with");
+    if (!amount.success) at("amount", amount.issues[0].message);
+    else if (amount.output === undefined) at("amount", "Say how many credits each refill gives");
+    if (draft.refill === "monthly") {
+      if (!day.success) at("refillDay", day.issues[0].message);
+      else if (day.output === undefined) at("refillDay", "A monthly refill needs its day of the month, 1 to 31");
+    }
+    if (problems || draft.remaining === undefined || !amount.success || !day.success) return NEVER;
+    const refill =
+      draft.refill === "daily"
+        ? { interval: draft.refill, amount: amount.output }
+        : { interval: draft.refill, amount: amount.output, refillDay: day.output };
+    // The request schema is the last word: the refill-day rule is its.
+    const credits = v.safeParse(CreditsInputSchema, { remaining: draft.remaining, refill });
+    if (credits.success) return credits.output;
+    addIssue({ message: credits.issues[0].message });
+    return NEVER;
+  }),
+);
+
+/** The credits as the form has them read, or its first problem. */
+export function parseCredits(draft: CreditsDraft): Parsed<CreditsInput | undefined> {
+  return readWith(CreditsDraftSchema, draft);
 }
 
 /**
@@ -90,7 +215,7 @@ export function parseCredits(draft: CreditsDraft): Parsed<KeyCredits | undefined
  */
 export function creditsUpdate(
   before: KeyCredits | undefined,
-  after: KeyCredits | undefined,
+  after: CreditsInput | undefined,
 ): CreditsUpdate | null | undefined {
   const limitedBefore = before !== undefined && before.remaining !== null;
   if (after === undefined) return limitedBefore ? null : undefined;
@@ -123,33 +248,85 @@ export function ratelimitRows(limits: readonly RatelimitInput[] | undefined): Ra
   }));
 }
 
-/** Seconds to milliseconds: at least 1 second (the service's shortest window), to the millisecond. */
-function parseSeconds(text: string): number | undefined {
-  const seconds = Number(text);
-  if (text.trim() === "" || !Number.isFinite(seconds) || seconds < 1) return undefined;
-  const ms = Math.round(seconds * 1000);
-  return Math.abs(ms - seconds * 1000) < 1e-6 ? ms : undefined;
-}
+/** A window in seconds, at least 1, to the millisecond: read into milliseconds. */
+const WindowSecondsSchema = v.pipe(
+  v.number(),
+  v.minValue(1, "The window must be at least 1 second"),
+  v.check((seconds) => Math.abs(Math.round(seconds * 1000) - seconds * 1000) < 1e-6, "Seconds to the millisecond"),
+  v.transform((seconds) => Math.round(seconds * 1000)),
+  RatelimitDurationSchema,
+);
+
+const RatelimitRowSchema = v.object({
+  name: v.pipe(v.string(), v.trim()),
+  limit: wholeNumberText(RatelimitLimitSchema),
+  seconds: decimalText(WindowSecondsSchema),
+  autoApply: v.boolean(),
+});
+
+/**
+ * Named rate limits: a row left blank is none; a row begun needs a name, its requests and its window, and each name is
+ * the key's once. Each problem at its row's field.
+ */
+export const RatelimitRowsSchema = v.pipe(
+  v.array(RatelimitRowSchema),
+  v.rawTransform(({ dataset, addIssue, NEVER }): RatelimitInput[] => {
+    const limits: RatelimitInput[] = [];
+    const named = new Set<string>();
+    let problems = false;
+    for (const [index, row] of dataset.value.entries()) {
+      if (row.name === "" && row.limit === undefined && row.seconds === undefined) continue;
+      let rowProblems = false;
+      const at = (key: string, message: string) => {
+        addIssue({
+          message,
+          path: [
+            { type: "array", origin: "value", input: dataset.value, key: index, value: row },
+            { type: "object", origin: "value", input: row, key, value: row[key as keyof typeof row] },
+          ],
+        });
+        rowProblems = true;
+      };
+      const label = row.name === "" ? `Rate limit ${index + 1}` : `Rate limit ${row.name}`;
+      const name = v.safeParse(RatelimitNameSchema, row.name);
+      if (row.name === "") at("name", "Each rate limit needs a name");
+      else if (!name.success) at("name", name.issues[0].message);
+      else if (named.has(row.name)) at("name", `${label} is there twice: each needs its own name`);
+      named.add(row.name);
+      if (row.limit === undefined) at("limit", `${label}: requests must be a whole number of at least 1`);
+      if (row.seconds === undefined)
+        at("seconds", `${label}: the window must be at least 1 second (to the millisecond)`);
+      if (rowProblems || row.limit === undefined || row.seconds === undefined) problems = true;
+      else limits.push({ name: row.name, limit: row.limit, duration: row.seconds, autoApply: row.autoApply });
+    }
+    return problems ? NEVER : limits;
+  }),
+);
 
 export function parseRatelimits(rows: readonly RatelimitRow[]): Parsed<RatelimitInput[]> {
-  const limits: RatelimitInput[] = [];
-  for (const row of rows) {
-    if (row.name.trim() === "" && row.limit.trim() === "" && row.seconds.trim() === "") continue;
-    if (row.name.trim() === "") return { ok: false, error: "Each rate limit needs a name" };
-    const limit = parseWhole(row.limit, 1);
-    const duration = parseSeconds(row.seconds);
-    if (!limit.ok || limit.value === undefined)
-      return { ok: false, error: `Rate limit ${row.name}: requests must be a whole number of at least 1` };
-    if (duration === undefined)
-      return { ok: false, error: `Rate limit ${row.name}: the window must be at least 1 second (to the millisecond)` };
-    if (limits.some((other) => other.name === row.name.trim()))
-      return { ok: false, error: `Rate limit ${row.name} is there twice: each needs its own name` };
-    limits.push({ name: row.name.trim(), limit: limit.value, duration, autoApply: row.autoApply });
-  }
-  return { ok: true, value: limits };
+  return readWith(RatelimitRowsSchema, [...rows]);
 }
 
-/** `a, b c` → ["a", "b", "c"], without repeats. */
-export function splitNames(text: string): string[] {
-  return [...new Set(text.split(/[\s,]+/).filter((name) => name !== ""))];
+/** A field's reading that ignores its value while it is as the form opened (a key's past expiry, say). */
+export const KEPT = Symbol("kept as the form opened");
+
+/**
+ * `schema`'s reading of a field, or KEPT while the field is as the form opened (`comparable` says what counts: a
+ * name's spaces, a rate limit row nobody began).
+ */
+export function unlessAsOpened<TInput, TOutput>(
+  schema: v.GenericSchema<TInput, TOutput>,
+  opened: TInput,
+  comparable: (value: TInput) => unknown = (value) => value,
+) {
+  return v.pipe(
+    v.custom<TInput>(() => true),
+    v.rawTransform(({ dataset, addIssue, NEVER }): TOutput | typeof KEPT => {
+      if (JSON.stringify(comparable(dataset.value)) === JSON.stringify(comparable(opened))) return KEPT;
+      const parsed = v.safeParse(schema, dataset.value);
+      if (parsed.success) return parsed.output;
+      for (const issue of parsed.issues) addIssue({ message: issue.message, ...(issue.path && { path: issue.path }) });
+      return NEVER;
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from "react";
+import type { ReactNode } from "react";
 
 export interface NamePickerProps {
   legend: string;
@@ -8,9 +8,8 @@ export interface NamePickerProps {
   choicesNote?: string | undefined;
   picked: readonly string[];
   onPickedChange: (picked: string[]) => void;
-  /** Names, typed: comma or space separated. */
-  typed: string;
-  onTypedChange: (typed: string) => void;
+  /** The field where names are typed (comma or space separated), under the label given. */
+  typedField: (label: string) => ReactNode;
   /**
    * Roles are never created by a key operation (the service answers role_not_found): only the workspace's are
    * offered, and names are typed only when the workspace's cannot be listed.
@@ -27,12 +26,10 @@ export function NamePicker({
   choicesNote,
   picked,
   onPickedChange,
-  typed,
-  onTypedChange,
+  typedField,
   existingOnly = false,
   children,
 }: NamePickerProps) {
-  const typedId = useId();
   const listed = choices !== undefined && choices.length > 0;
   const noun = legend.toLowerCase();
   const showTyped = !existingOnly || (choices === undefined && choicesNote !== undefined);
@@ -66,20 +63,8 @@ export function NamePicker({
           given {noun} that already exist in the workspace; changing a key never creates them.
         </p>
       )}
-      {showTyped && (
-        <div className="field">
-          <label className="field__label" htmlFor={typedId}>
-            {existingOnly ? `Existing ${noun}` : listed ? `Other ${noun}` : legend} (comma separated)
-          </label>
-          <input
-            id={typedId}
-            className="input input--mono"
-            value={typed}
-            onChange={(event) => onTypedChange(event.target.value)}
-            autoComplete="off"
-          />
-        </div>
-      )}
+      {showTyped &&
+        typedField(`${existingOnly ? `Existing ${noun}` : listed ? `Other ${noun}` : legend} (comma separated)`)}
     </fieldset>
   );
 }

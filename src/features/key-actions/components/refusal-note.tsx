@@ -1,4 +1,4 @@
-import type { Ref } from "react";
+import { useId, type Ref } from "react";
 import { grantsOf, type KeyAction, type Refusal } from "../refusals";
 
 /** The permissions that grant `action` on `apiId`, said both ways: for every API, or for this API only. */
@@ -35,9 +35,10 @@ export function RefusalNote({
 }) {
   const { anyOf, alsoNeeds } = grantsOf(refusal.action, refusal.apiId);
   const grant = [...alsoNeeds, anyOf[0]].join(",");
+  const saysId = useId();
   return (
     <div className="refusal-note" role="note">
-      <p>
+      <p id={saysId}>
         <strong>
           {action} needs <NeededPermissions action={refusal.action} apiId={refusal.apiId} />
         </strong>
@@ -58,7 +59,13 @@ export function RefusalNote({
         with it.
       </p>
       {onCheckAgain !== undefined && (
-        <button ref={checkAgainRef} type="button" className="button button--small" onClick={onCheckAgain}>
+        <button
+          ref={checkAgainRef}
+          type="button"
+          className="button button--small"
+          onClick={onCheckAgain}
+          aria-describedby={saysId}
+        >
           Granted since? Check again
         </button>
       )}

@@ -1,5 +1,6 @@
+import { useId, useState } from "react";
+import { useAppForm } from "@/components/form/app-form";
 import { FormEnd } from "./form-parts";
-import { useId, useState, type FormEvent } from "react";
 import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
 import { formatPastTime, formatRelativeTime, formatUtcTime } from "@/lib/format-time";
@@ -22,6 +23,8 @@ export const GRACE_PERIODS = [
   { ms: 24 * 60 * MINUTE, label: "24 hours" },
   { ms: 7 * 24 * 60 * MINUTE, label: "7 days" },
 ] as const;
+
+const DEFAULT_GRACE: number = GRACE_PERIODS[2].ms;
 
 export interface RerollDialogProps {
   connection: Connection;
@@ -70,12 +73,16 @@ export function RerollDialog({
   permissionUnknown = false,
 }: RerollDialogProps) {
   const id = useId();
-  const [grace, setGrace] = useState<number>(GRACE_PERIODS[2].ms);
   const [rerolled, setRerolled] = useState<{ keyId: string; secret: string } | null>(null);
   const mutation = useRerollKey(connection, cache);
   useHoldPage(mutation.isPending || rerolled !== null ? SECRET_LOST_BY_LEAVING : null);
 
-  function send() {
+  const form = useAppForm({
+    defaultValues: { grace: DEFAULT_GRACE },
+    onSubmit: ({ value }) => send(value.grace),
+  });
+
+  function send(grace: number) {
     let secret = "";
     mutation.mutate(
       { keyId: apiKey.keyId, expirationMs: grace, reveal: (value) => (secret = value) },
@@ -88,11 +95,6 @@ export function RerollDialog({
     );
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    send();
-  }
-
   return (
     <ActionDialog
       title={rerolled === null ? "Reroll key" : "Key rerolled"}
@@ -100,7 +102,13 @@ export function RerollDialog({
       busy={mutation.isPending ? SECRET_ON_ITS_WAY : undefined}
     >
       {rerolled === null ? (
-        <form className="action-form" onSubmit={submit}>
+        <form
+          className="action-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void form.handleSubmit();
+          }}
+        >
           {permissionUnknown && (
             <UnknownPermissionNote
               action="create_key"
@@ -110,25 +118,29 @@ export function RerollDialog({
           )}
           <p>A new key with the same settings replaces this one. Callers need the new secret.</p>
           {apiKey.expires !== undefined && <InheritedExpiry expires={apiKey.expires} />}
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-grace`}>
-              Old key keeps working for
-            </label>
-            <select
-              id={`${id}-grace`}
-              className="input"
-              value={grace}
-              onChange={(event) => setGrace(Number(event.target.value))}
-            >
-              {GRACE_PERIODS.map((period) => (
-                <option key={period.ms} value={period.ms}>
-                  {period.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <form.Field name="grace">
+            {(field) => (
+              <div className="field">
+                <label className="field__label" htmlFor={`${id}-grace`}>
+                  Old key keeps working for
+                </label>
+                <select
+                  id={`${id}-grace`}
+                  className="input"
+                  value={field.state.value}
+                  onChange={(event) => field.handleChange(Number(event.target.value))}
+                >
+                  {GRACE_PERIODS.map((period) => (
+                    <option key={period.ms} value={period.ms}>
+                      {period.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+          </form.Field>
           <FormEnd
-            error={mutation.isError && renderError(mutation.error, send)}
+            error={mutation.isError && renderError(mutation.error, () => void form.handleSubmit())}
             pending={mutation.isPending}
             label="Reroll key"
             pendingLabel="Rerolling…"

@@ -2,19 +2,15 @@ import { keepPreviousData, useQuery, type QueryClient, type QueryKey } from "@ta
 import { getVerifications } from "@/lib/api/get-verifications";
 import type { Connection } from "@/lib/api/transport";
 import { ApiError } from "@/lib/api-errors";
-import { fingerprint } from "@/lib/fingerprint";
+import { queryKeys } from "@/lib/query-keys";
 import type { UsageTotals } from "../utils/key-status";
 import { usageFromRows, usageQueryIds, usageSql, type KeyUsage } from "../utils/usage";
-
-function keysUsageQueryPrefix(connection: Connection) {
-  return ["keys", "usage", { baseUrl: connection.baseUrl, keyFingerprint: fingerprint(connection.apiKey) }] as const;
-}
 
 /** One analytics query for a set of keys (the rows in view), cached per set: scrolling back asks nothing again. */
 export function keysUsageQueryOptions(connection: Connection, keyIds: readonly string[]) {
   const ids = usageQueryIds(keyIds);
   return {
-    queryKey: [...keysUsageQueryPrefix(connection), { ids }] as const,
+    queryKey: queryKeys.keys.usage(connection, ids),
     queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Map<string, KeyUsage>> => {
       const { rows } = await getVerifications(connection, usageSql(ids), { signal });
       return usageFromRows(rows, ids, Date.now());
@@ -51,7 +47,7 @@ export function cachedUsageTotals(
 ): (keyId: string) => UsageTotals | undefined {
   const updatedAt = (key: QueryKey) => queryClient.getQueryState(key)?.dataUpdatedAt ?? 0;
   const answers = queryClient
-    .getQueriesData<Map<string, KeyUsage>>({ queryKey: keysUsageQueryPrefix(connection) })
+    .getQueriesData<Map<string, KeyUsage>>({ queryKey: queryKeys.keys.usages(connection) })
     .sort(([a], [b]) => updatedAt(b) - updatedAt(a))
     .flatMap(([, usage]) => (usage === undefined ? [] : [usage]));
   return (keyId) => answers.find((usage) => usage.has(keyId))?.get(keyId)?.totals;

@@ -2,21 +2,13 @@ import { useQueries, type UseQueryResult } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { getVerifications } from "@/lib/api/get-verifications";
 import type { Connection } from "@/lib/api/transport";
-import { fingerprint } from "@/lib/fingerprint";
+import { queryKeys } from "@/lib/query-keys";
 import { usageTotalsChunks, usageTotalsFromRows, usageTotalsSql } from "../utils/usage";
 
 /** One chunk of the loaded keys' ids: its 36-hour totals, cached by the chunk's ids (a fingerprint of them). */
 export function usageTotalsQueryOptions(connection: Connection, ids: readonly string[]) {
   return {
-    queryKey: [
-      "keys",
-      "usage-totals",
-      {
-        baseUrl: connection.baseUrl,
-        keyFingerprint: fingerprint(connection.apiKey),
-        ids: `${ids.length}:${fingerprint(ids.join(" "))}`,
-      },
-    ] as const,
+    queryKey: queryKeys.keys.usageTotals(connection, ids),
     queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Map<string, number>> => {
       const { rows } = await getVerifications(connection, usageTotalsSql(ids), { signal });
       return usageTotalsFromRows(rows, ids);

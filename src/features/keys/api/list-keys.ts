@@ -1,13 +1,9 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { adoptFirstRequest } from "@/lib/api/first-request";
-import { listKeys, type KeysPage } from "@/lib/api/list-keys";
+import { listKeys, type KeysPage, type ListKeysParams } from "@/lib/api/list-keys";
 import type { Connection } from "@/lib/api/transport";
 import { ApiError } from "@/lib/api-errors";
-import type { ListKeysRequest } from "@/lib/contract";
-import { fingerprint } from "@/lib/fingerprint";
-
-/** What the keys list asks for besides the page cursor. */
-export type ListKeysParams = Omit<ListKeysRequest, "cursor">;
+import { queryKeys } from "@/lib/query-keys";
 
 export function fetchKeysPage(
   connection: Connection,
@@ -23,26 +19,9 @@ export function fetchKeysPage(
   );
 }
 
-/**
- * Everything the query reads is in its key, the API key only as a fingerprint: the key itself never
- * reaches the cache, devtools or an error report.
- */
-export function listKeysQueryKey(connection: Connection, params: ListKeysParams) {
-  return [
-    "keys",
-    "list",
-    {
-      baseUrl: connection.baseUrl,
-      apiId: connection.apiId ?? null,
-      keyFingerprint: fingerprint(connection.apiKey),
-      ...params,
-    },
-  ] as const;
-}
-
 export function listKeysInfiniteQueryOptions(connection: Connection, params: ListKeysParams = {}) {
   return infiniteQueryOptions({
-    queryKey: listKeysQueryKey(connection, params),
+    queryKey: queryKeys.keys.list(connection, params),
     queryFn: ({ pageParam, signal }) => fetchKeysPage(connection, params, pageParam, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage) => (lastPage.hasMore && lastPage.cursor !== undefined ? lastPage.cursor : undefined),

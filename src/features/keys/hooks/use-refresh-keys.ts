@@ -1,9 +1,9 @@
 import { useQueryClient, type InfiniteData } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
-import type { KeysPage } from "@/lib/api/list-keys";
+import type { KeysPage, ListKeysParams } from "@/lib/api/list-keys";
 import type { Connection } from "@/lib/api/transport";
 import { useBackOnline } from "@/lib/hooks/use-back-online";
-import { listKeysQueryKey, type ListKeysParams } from "../api/list-keys";
+import { queryKeys } from "@/lib/query-keys";
 import type { KeysLoader } from "./use-keys-loader";
 
 interface Options {
@@ -51,7 +51,7 @@ export function useRefreshKeys({ connection, params, refetch, loader, online }: 
       loadState.phase !== "done" &&
       loadState.phase !== "stopped";
     resetLoading();
-    const queryKey = listKeysQueryKey(connection, params);
+    const queryKey = queryKeys.keys.list(connection, params);
     const current = queryClient.getQueryData<InfiniteData<KeysPage, unknown>>(queryKey);
     const loadedNow: ReloadTarget | null =
       current !== undefined && current.pages.length > 1

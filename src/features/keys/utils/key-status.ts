@@ -1,10 +1,11 @@
 import type { Key } from "@/lib/contract";
+import { fieldRefusals, type FieldRefusal } from "@/lib/key-refusal";
 
 /**
  * A key's status as badges: what its fields say (disabled, expired, expiring, credits) and what its recent
  * verifications say (rate limited, many refusals). Pure, so every threshold is tested without a browser.
  */
-export type FieldStatus = "disabled" | "expired" | "expiring" | "no-credits" | "low-credits";
+export type FieldStatus = FieldRefusal | "expiring" | "low-credits";
 export type UsageStatus = "rate-limited" | "many-refusals";
 export type KeyStatusKind = FieldStatus | UsageStatus;
 /** The status filter's choices: the field statuses, and "ok" for a key with none of them. */
@@ -45,19 +46,19 @@ export const STATUS_TONES: Record<KeyStatusKind, Exclude<KeyStatusTone, "ok">> =
   "many-refusals": "warn",
 };
 
-/** The statuses a key's own fields give it, most severe first. An expired key is not also "expiring". */
+/**
+ * The statuses a key's own fields give it, most severe first: what refuses it (lib/key-refusal.ts decides), and the
+ * warnings of what soon will. An expired key is not also "expiring", nor one out of credits "low".
+ */
 export function fieldStatuses(key: Key, now: number): FieldStatus[] {
+  const refused = fieldRefusals(key, now);
   const statuses: FieldStatus[] = [];
-  if (key.enabled === false) statuses.push("disabled");
-  if (key.expires !== undefined) {
-    if (key.expires <= now) statuses.push("expired");
-    else if (key.expires - now <= EXPIRING_WITHIN_MS) statuses.push("expiring");
-  }
+  if (refused.includes("disabled")) statuses.push("disabled");
+  if (refused.includes("expired")) statuses.push("expired");
+  else if (key.expires !== undefined && key.expires - now <= EXPIRING_WITHIN_MS) statuses.push("expiring");
   const remaining = key.credits?.remaining;
-  if (typeof remaining === "number") {
-    if (remaining <= 0) statuses.push("no-credits");
-    else if (remaining <= lowCreditsThreshold(key)) statuses.push("low-credits");
-  }
+  if (refused.includes("no-credits")) statuses.push("no-credits");
+  else if (typeof remaining === "number" && remaining <= lowCreditsThreshold(key)) statuses.push("low-credits");
   return statuses;
 }
 

@@ -5,7 +5,7 @@ import { runAnalytics } from "@/lib/analytics-query";
 import { parseVerificationRows, type Verification } from "@/lib/analytics-rows";
 import { verificationByRequestIdQuery } from "@/lib/analytics-sql";
 import type { Key } from "@/lib/contract";
-import { fingerprint } from "@/lib/fingerprint";
+import { queryKeys } from "@/lib/query-keys";
 
 export interface FoundVerification {
   verification: Verification;
@@ -39,16 +39,7 @@ async function findVerification(
 
 export function findVerificationQueryOptions(connection: Connection, requestId: string) {
   return queryOptions({
-    queryKey: [
-      "analytics",
-      "request",
-      {
-        baseUrl: connection.baseUrl,
-        apiId: connection.apiId ?? null,
-        keyFingerprint: fingerprint(connection.apiKey),
-        requestId,
-      },
-    ] as const,
+    queryKey: queryKeys.analytics.request(connection, requestId),
     queryFn: ({ signal }) => findVerification(connection, requestId, signal),
   });
 }

@@ -100,12 +100,12 @@ test("a list of the workspace's names that failed for another reason than a perm
   );
   expect(
     await screen.findByText(
-      "The workspace’s could not be listed (the API answered 403 Key is disabled); type the names.",
+      "The workspace’s permissions could not be listed (the API answered 403 Key is disabled); type the names.",
     ),
   ).toBeInTheDocument();
   expect(
     await screen.findByText(
-      "The workspace’s could not be listed (the API answered 503 Service Unavailable); type the names.",
+      "The workspace’s roles could not be listed (the API answered 503 Service Unavailable); type the names.",
     ),
   ).toBeInTheDocument();
   expect(screen.queryByText(/may not list/)).toBeNull();
@@ -139,7 +139,9 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
   await user.click(await screen.findByRole("checkbox", { name: "documents.read" }));
   await user.type(screen.getByLabelText("Meta (JSON)"), "[[1");
   expect(screen.getByLabelText("Meta (JSON)")).toHaveAttribute("aria-invalid", "true");
-  expect(await screen.findByText("This root key may not list the workspace’s; type the names.")).toBeInTheDocument();
+  expect(
+    await screen.findByText("This root key may not list the workspace’s roles; type the names."),
+  ).toBeInTheDocument();
   await user.clear(screen.getByLabelText("Meta (JSON)"));
   await user.type(screen.getByLabelText("Meta (JSON)"), '{{"plan": "pro"}');
   expect(screen.getByLabelText("Meta (JSON)")).toHaveAttribute("aria-invalid", "false");
@@ -397,9 +399,16 @@ test("Disable shows at once, is rolled back with the service's words when refuse
   );
   await user.click(screen.getByRole("button", { name: "Disable" }));
   expect(cache.patchKey).toHaveBeenCalledWith("key_1", { enabled: false });
-  expect(await screen.findByRole("alert")).toHaveTextContent("Missing one of these permissions: api.*.update_key");
+  // The service's words, said once: in the note above the buttons, not again in a panel below them (issue 42).
+  expect(await screen.findByRole("note")).toHaveTextContent("Missing one of these permissions: api.*.update_key");
+  expect(screen.queryByRole("alert")).toBeNull();
   expect(cache.rollbacks).toBe(1);
   expect(screen.getByRole("note")).toHaveTextContent("Changing this key needs api.*.update_key");
+  // The button it disabled had the focus: it goes on to the note's Check again, which the note describes.
+  expect(screen.getByRole("button", { name: "Granted since? Check again" })).toHaveFocus();
+  expect(screen.getByRole("button", { name: "Granted since? Check again" })).toHaveAccessibleDescription(
+    /^Changing this key needs/,
+  );
   expect(screen.getByRole("button", { name: "Edit" })).toBeDisabled();
   expect(screen.getByRole("button", { name: "Credits" })).toBeDisabled();
   // Reroll and Delete need other permissions, not known to be missing: still offered.
@@ -574,7 +583,7 @@ test("the verdict's fixes: a disabled key out of credits offers Enable and Add c
     { path: "/v2/keys.updateKey", body: { keyId: "key_1", credits: { refill: { interval: "monthly", amount: 1 } } } },
   ]);
   expect(screen.getByRole("radio", { name: "Add" })).toBeChecked();
-  expect(screen.getByRole("spinbutton", { name: "Credits" })).toHaveValue(25);
+  expect(screen.getByRole("spinbutton", { name: "Credits" })).toHaveValue("25");
 });
 
 const keyActions = (key: Key) => (
@@ -633,7 +642,7 @@ test("a monthly refill is sent with its day of the month, today's (UTC) unless c
   expect(screen.queryByLabelText("Refill day")).not.toBeInTheDocument();
   await user.selectOptions(screen.getByLabelText("Refill"), "monthly");
   await user.type(screen.getByLabelText("Refill amount"), "100");
-  expect(screen.getByLabelText("Refill day")).toHaveValue(31);
+  expect(screen.getByLabelText("Refill day")).toHaveValue("31");
   await user.clear(screen.getByLabelText("Refill day"));
   await user.type(screen.getByLabelText("Refill day"), "32");
   await user.click(screen.getByRole("button", { name: "Create key" }));

@@ -272,4 +272,26 @@ describe("a refused key change", () => {
       expect(diagnosis.fixSteps[0]).toContain(permission);
     },
   );
+
+  test.each([
+    ["keys.deleteKey", "delete_key", "api.*.delete_key or api.api_1.delete_key", "api.api_1.delete_key"],
+    ["keys.updateKey", "update_key", "api.*.update_key or api.api_9.update_key", "api.api_9.update_key"],
+    ["keys.deleteKey", "delete_key", "unkey:v1:ws_1:keyspaces/ks_1/keys/*#delete_key", "api.<apiId>.delete_key"],
+  ])(
+    "a 403 for %s says both forms of %s at once: every API's and the one API's, named when the service named it",
+    (operation, action, detail, perApi) => {
+      const diagnosis = describeError(
+        apiError({
+          status: 403,
+          title: "Forbidden",
+          detail: `Missing one of these permissions: ${detail}`,
+          path: "unkey/authorization/insufficient_permissions",
+          url: `${BASE_URL}/v2/${operation}`,
+        }),
+        { baseUrl: BASE_URL },
+      );
+      expect(diagnosis.whatHappened).toContain(`: \`api.*.${action}\` (every API) or \`${perApi}\` (that API only).`);
+      expect(diagnosis.fixSteps[0]).toContain(`(or \`${perApi}\` for one API)`);
+    },
+  );
 });

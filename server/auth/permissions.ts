@@ -1,0 +1,207 @@
+import {
+  apiGrants,
+  apiPermission,
+  missingPermissionsDetail,
+  READ_ANALYTICS_PERMISSION,
+  URN_PREFIX,
+  URN_RESOURCES,
+  urnPermission,
+  type ApiAction,
+} from "../../src/lib/contract";
+import { ApiRefusal } from "../http/api-refusal";
+import { parsePermissionList } from "../db/rbac";
+
+export const VERIFY_ANY_API_KEYS = apiPermission("verify_key");
+
+const PERMISSION = /^[a-z_]+\.(?:\*|[A-Za-z0-9_]+)\.[a-z_]+$/;
+
+/** A root-key permission in either form: `<resource>.<id or *>.<action>`, or a resource permission URN. */
+export function isPermission(value: string): boolean {
+  return PERMISSION.test(value) || parseResourcePermission(value) !== undefined;
+}
+
+/**
+ * A resource permission in the real service's URN form, `unkey:v1:<workspaceId>:<resource path>#<action>` (its
+ * `pkg/urn` and `pkg/rbac/urn.go`). Here an API is its own key space: a key is `keyspaces/<apiId>/keys/<keyId>`.
+ * A granted path may use `*` for one segment and end in `**` for everything below; `#*` (any action) only on `**`.
+ */
+export interface ResourcePermission {
+  workspaceId: string;
+  /** The path's segments; for a grant ending in `**`, without it. */
+  segments: readonly string[];
+  descendants: boolean;
+  action: string;
+}
+
+export function parseResourcePermission(value: string): ResourcePermission | undefined {
+  const [urn, action, extra] = value.split("#");
+  if (urn === undefined || action === undefined || extra !== undefined || !urn.startsWith(URN_PREFIX)) return undefined;
+  const rest = urn.slice(URN_PREFIX.length);
+  const colon = rest.indexOf(":");
+  if (colon <= 0) return undefined;
+  const workspaceId = rest.slice(0, colon);
+  const segments = rest.slice(colon + 1).split("/");
+  if (/[#/]/.test(workspaceId)) return undefined;
+  for (const [index, segment] of segments.entries()) {
+    if (segment === "" || /[:#]/.test(segment)) return undefined;
+    if (segment === "**" && index !== segments.length - 1) return undefined;
+    if (segment.includes("*") && segment !== "*" && segment !== "**") return undefined;
+  }
+  const descendants = segments.at(-1) === "**";
+  if (action === "*") {
+    // The action wildcard belongs to the workspace-wide grant alone (the admin grant, `unkey:v1:<ws>:**#*`).
+    if (segments.length !== 1 || !descendants) return undefined;
+  } else if (action === "" || /[:#/*]/.test(action) || action.startsWith("_") || action.endsWith("_")) {
+    return undefined;
+  }
+  return { workspaceId, segments: descendants ? segments.slice(0, -1) : segments, descendants, action };
+}
+
+/** Whether a granted URN permission covers a required one: the same workspace, its action or `*`, its path patterns. */
+function covers(granted: ResourcePermission, required: ResourcePermission): boolean {
+  if (granted.workspaceId !== required.workspaceId) return false;
+  if (granted.action !== "*" && granted.action !== required.action) return false;
+  const target = required.segments;
+  if (granted.descendants ? target.length < granted.segments.length : target.length !== granted.segments.length)
+    return false;
+  return granted.segments.every((segment, index) => segment === "*" || segment === target[index]);
+}
+
+function resourcePermission(workspaceId: string, segments: readonly string[], action: string): ResourcePermission {
+  return { workspaceId, segments, descendants: false, action };
+}
+
+export function resourcePermissionText(permission: ResourcePermission): string {
+  const path = [...permission.segments, ...(permission.descendants ? ["**"] : [])];
+  return urnPermission(permission.workspaceId, path, permission.action);
+}
+
+/** The URN permissions the real service's handlers check (src/lib/contract.ts names each resource's path). */
+export const resources = {
+  /** One key of an API: read_key, verify_key, update_key, delete_key, decrypt_key. */
+  key: (workspaceId: string, apiId: string, keyId: string, action: string) =>
+    resourcePermission(workspaceId, URN_RESOURCES.key(apiId, keyId), action),
+  /** Every key of an API (`*` for every API): listing them, encrypt_key and decrypt_key for the API. */
+  anyKeyOf: (workspaceId: string, apiId: string, action: string) =>
+    resourcePermission(workspaceId, URN_RESOURCES.anyKeyOf(apiId), action),
+  /** An API's key space: create_key, read_keyspace. */
+  keySpace: (workspaceId: string, apiId: string, action: string) =>
+    resourcePermission(workspaceId, URN_RESOURCES.keySpace(apiId), action),
+  /** Creating permissions: `rbac/permissions/*#create_permission`. */
+  anyPermission: (workspaceId: string, action: string) =>
+    resourcePermission(workspaceId, URN_RESOURCES.anyPermission(), action),
+  /** Any identity of any project: `projects/*\/identities/*#read_identity`. */
+  anyIdentity: (workspaceId: string, action: string) =>
+    resourcePermission(workspaceId, URN_RESOURCES.anyIdentity(), action),
+};
+
+/**
+ * What an operation asks of a root key, as the real service's permission queries: one legacy tuple (matched exactly)
+ * of each group of `oneOfEach`; or, where the real service takes them, all of `resource` (URN-form, matched by the
+ * granted URNs' wildcards).
+ */
+export interface PermissionRule {
+  oneOfEach: readonly (readonly string[])[];
+  resource?: readonly ResourcePermission[];
+}
+
+interface Granted {
+  exact: ReadonlySet<string>;
+  /** The granted URN-form permissions, parsed; most root keys have none. */
+  resources: readonly ResourcePermission[];
+}
+
+// Root keys carry few distinct permission lists: each stored JSON text is parsed once.
+const parsedLists = new Map<string, Granted>();
+const PARSED_LIST_LIMIT = 10_000;
+
+function granted(stored: string): Granted {
+  let set = parsedLists.get(stored);
+  if (set === undefined) {
+    if (parsedLists.size >= PARSED_LIST_LIMIT) parsedLists.clear();
+    const list = parsePermissionList(stored);
+    const resources = list.flatMap((permission) => parseResourcePermission(permission) ?? []);
+    set = { exact: new Set(list), resources };
+    parsedLists.set(stored, set);
+  }
+  return set;
+}
+
+function holdsLegacy(held: Granted, rule: PermissionRule): boolean {
+  return rule.oneOfEach.every((group) => group.some((permission) => held.exact.has(permission)));
+}
+
+function holdsResources(held: Granted, rule: PermissionRule): boolean {
+  return (
+    rule.resource !== undefined &&
+    held.resources.length > 0 &&
+    rule.resource.every((required) => held.resources.some((grant) => covers(grant, required)))
+  );
+}
+
+export function isAllowed(storedPermissions: string, rule: PermissionRule): boolean {
+  const held = granted(storedPermissions);
+  return holdsLegacy(held, rule) || holdsResources(held, rule);
+}
+
+/**
+ * What would allow `rule` to a root key refused it, each entry enough alone, for the real service's 403 ("Missing one
+ * of these permissions: …"): the first group's tuples when it holds none of them, else the groups it lacks; then the
+ * URN-form ones.
+ */
+export function missingFor(storedPermissions: string, rule: PermissionRule): string[] {
+  const held = granted(storedPermissions).exact;
+  const lacking = rule.oneOfEach.filter((group) => !group.some((permission) => held.has(permission)));
+  const legacy =
+    lacking[0] === rule.oneOfEach[0]
+      ? [...(lacking[0] ?? [])]
+      : [lacking.map((group) => group.join(" or ")).join(" and ")];
+  return rule.resource === undefined ? legacy : [...legacy, rule.resource.map(resourcePermissionText).join(" and ")];
+}
+
+/** `action` on an API (on every API when no id is given): `api.*.<action>` or `api.<apiId>.<action>`. */
+export function apiRule(action: ApiAction, apiId?: string): PermissionRule {
+  return { oneOfEach: [apiGrants(action, apiId)] };
+}
+
+/**
+ * Which APIs' verifications a root key may query (`analytics.getVerifications`), as the real service's handler reads
+ * it: every API's with `api.*.read_analytics` ("all"); else those named by `api.<apiId>.read_analytics`, whether or
+ * not they exist; undefined when none (a 403). No URN form: the real handler reads none.
+ */
+export function analyticsApis(storedPermissions: string): "all" | string[] | undefined {
+  const held = granted(storedPermissions).exact;
+  if (held.has(READ_ANALYTICS_PERMISSION)) return "all";
+  const apiIds = [...held].flatMap((permission) => {
+    const [resource, apiId, action, ...rest] = permission.split(".");
+    return resource === "api" && action === "read_analytics" && apiId !== undefined && rest.length === 0 ? [apiId] : [];
+  });
+  return apiIds.length === 0 ? undefined : apiIds;
+}
+
+/** `action` on one key: `api.*.<action>`, `api.<apiId>.<action>`, or the key's URN (`keyspaces/<apiId>/keys/<keyId>#<action>`). */
+export function keyRule(action: ApiAction, key: { workspaceId: string; apiId: string; keyId: string }): PermissionRule {
+  return {
+    oneOfEach: [apiGrants(action, key.apiId)],
+    resource: [resources.key(key.workspaceId, key.apiId, key.keyId, action)],
+  };
+}
+
+/** `action` on an API's key space (create_key): the legacy tuples, or `keyspaces/<apiId>#<action>`. */
+export function keySpaceRule(action: ApiAction, workspaceId: string, apiId: string): PermissionRule {
+  return { oneOfEach: [apiGrants(action, apiId)], resource: [resources.keySpace(workspaceId, apiId, action)] };
+}
+
+/** `action` on every key of an API (encrypt_key, decrypt_key): the legacy tuples, or `keyspaces/<apiId>/keys/*#<action>`. */
+export function anyKeyRule(action: ApiAction, workspaceId: string, apiId: string): PermissionRule {
+  return { oneOfEach: [apiGrants(action, apiId)], resource: [resources.anyKeyOf(workspaceId, apiId, action)] };
+}
+
+/** A 403 unless the root key's permissions allow `rule`; the detail names what would (the real service's words). */
+export function requirePermission(storedPermissions: string, rule: PermissionRule): void {
+  if (!isAllowed(storedPermissions, rule)) {
+    throw new ApiRefusal("err:svc:authorization:insufficient_permissions", {
+      detail: missingPermissionsDetail(missingFor(storedPermissions, rule)),
+    });
+  }
+}
