@@ -1,10 +1,10 @@
 /**
- * Migration 10: rate-limit namespaces, their overrides, every limit decision (ratelimit.limit, multiLimit) and the
+ * Migration 12: rate-limit namespaces, their overrides, every limit decision (ratelimit.limit, multiLimit) and the
  * counters they spent. A `Migration` (../migrations.ts checks it there: importing the type here would make an import
  * circle).
  */
 export const RATELIMITS_MIGRATION = {
-  version: 10,
+  version: 12,
   name: "rate-limit namespaces, their overrides, every limit decision and what each window spent",
   sql: `
     -- A namespace is found by its id or its name in the workspace; a deleted one keeps its row and its name (limiting
