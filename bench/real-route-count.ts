@@ -82,6 +82,7 @@ export const ROWS: Row[] = [
       ["ratelimit.getOverride", "v2_ratelimit_get_override", "ratelimit-get-override.test.ts"],
       ["ratelimit.listOverrides", "v2_ratelimit_list_overrides", "ratelimit-list-overrides.test.ts"],
       ["ratelimit.deleteOverride", "v2_ratelimit_delete_override", "ratelimit-delete-override.test.ts"],
+      ["analytics.getRatelimits", "v2_analytics_get_ratelimits", "analytics-get-ratelimits.test.ts"],
     ] as const
   ).map(([label, dir, file, describe]) => ({
     label: `\`${label}\``,
