@@ -193,6 +193,11 @@ export function missingPermissionsDetail(wanted: readonly string[]): string {
   return `Missing one of these permissions: ${wanted.join(" or ")}`;
 }
 
+/** A 403's detail where the real service asks one permission alone (not one of several), in its words. */
+export function missingPermissionDetail(wanted: string): string {
+  return `Missing permission: '${wanted}'`;
+}
+
 /**
  * The reference server's admin command that creates a root key and prints its secret. The permissions are
  * quoted: a shell would expand the `*` of `api.*.read_key` against the files of the current folder.
