@@ -341,6 +341,26 @@ export const ERROR_KINDS = {
     title: "Bad Request",
     detail: "The analytics query reads further back than the data is kept",
   },
+  "err:svc:data:identity_already_exists": {
+    status: 409,
+    title: "Conflicting Resource",
+    detail: "The workspace already has an identity with this external id",
+  },
+  "err:svc:data:permission_already_exists": {
+    status: 409,
+    title: "Conflicting Resource",
+    detail: "The workspace already has a permission with this slug",
+  },
+  "err:svc:data:role_already_exists": {
+    status: 409,
+    title: "Conflicting Resource",
+    detail: "The workspace already has a role with this name",
+  },
+  "err:svc:data:migration_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "The requested Migration does not exist or has been deleted.",
+  },
   "err:svc:application:unexpected_error": {
     status: 500,
     title: "Internal Server Error",
