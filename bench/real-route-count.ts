@@ -76,6 +76,9 @@ export const ROWS: Row[] = [
       ],
       ["identities.listIdentities", "v2_identities_list_identities", "identities.test.ts", "listIdentities"],
       ["identities.getIdentity", "v2_identities_get_identity", "identities.test.ts", "getIdentity"],
+      ["identities.createIdentity", "v2_identities_create_identity", "identities-changes.test.ts", "createIdentity"],
+      ["identities.updateIdentity", "v2_identities_update_identity", "identities-changes.test.ts", "updateIdentity"],
+      ["identities.deleteIdentity", "v2_identities_delete_identity", "identities-changes.test.ts", "deleteIdentity"],
     ] as const
   ).map(([label, dir, file, describe]) => ({
     label: `\`${label}\``,
