@@ -205,10 +205,21 @@ function caseNames(src: string, masked: string, nameArg: string, loop: { header:
   return found(/\{\s*"/g, { start: typeEnd + 1, end: span.end });
 }
 
+/** A map literal's keys, its own only: a key of a map or struct inside one of its values is not a case. */
 function keysOf(src: string, masked: string, span: Span): string[] {
   const names: string[] = [];
-  for (const m of masked.slice(span.start, span.end).matchAll(/"[^"\n]*"\s*:/g))
-    names.push(literalAt(src, span.start + m.index));
+  const open = masked.indexOf("{", span.start);
+  if (open === -1 || open >= span.end) return names;
+  let depth = 0;
+  for (let k = open; k < span.end; k++) {
+    const c = masked[k];
+    if (c === "{") depth++;
+    else if (c === "}") depth--;
+    else if (c === '"' && depth === 1 && /^"[^"\n]*"\s*:/.test(masked.slice(k))) {
+      names.push(literalAt(src, k));
+      k = masked.indexOf('"', k + 1);
+    }
+  }
   return names;
 }
 
