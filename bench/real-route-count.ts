@@ -79,6 +79,33 @@ export const ROWS: Row[] = [
       ["identities.createIdentity", "v2_identities_create_identity", "identities-changes.test.ts", "createIdentity"],
       ["identities.updateIdentity", "v2_identities_update_identity", "identities-changes.test.ts", "updateIdentity"],
       ["identities.deleteIdentity", "v2_identities_delete_identity", "identities-changes.test.ts", "deleteIdentity"],
+      [
+        "permissions.createPermission",
+        "v2_permissions_create_permission",
+        "permissions-permission-changes.test.ts",
+        "createPermission",
+      ],
+      [
+        "permissions.getPermission",
+        "v2_permissions_get_permission",
+        "permissions-permission-changes.test.ts",
+        "getPermission",
+      ],
+      [
+        "permissions.deletePermission",
+        "v2_permissions_delete_permission",
+        "permissions-permission-changes.test.ts",
+        "deletePermission",
+      ],
+      ["permissions.createRole", "v2_permissions_create_role", "permissions-role-changes.test.ts", "createRole"],
+      ["permissions.getRole", "v2_permissions_get_role", "permissions-role-changes.test.ts", "getRole"],
+      ["permissions.deleteRole", "v2_permissions_delete_role", "permissions-role-changes.test.ts", "deleteRole"],
+      [
+        "permissions.setRolePermissions",
+        "v2_permissions_set_role_permissions",
+        "permissions-role-changes.test.ts",
+        "setRolePermissions",
+      ],
     ] as const
   ).map(([label, dir, file, describe]) => ({
     label: `\`${label}\``,
@@ -288,6 +315,9 @@ interface Slot {
 
 /** Titles that join the names of the real scenarios they replay otherwise than with " / ", split by hand. */
 export const JOINED_TITLES: Record<string, string[]> = {
+  // permissions-permission-changes.test.ts: real names that hold " / " themselves (getPermission's TestValidationErrors).
+  "missing permission id / slug": ["missing permission id / slug"],
+  "empty permission id / slug": ["empty permission id / slug"],
   // keys-verify-key.test.ts: one key, both real checks of the "key with permissions" group, one after the other.
   "key with permissions: with direct permission valid, missing permissions": [
     "key with permissions: with direct permission valid",

@@ -212,9 +212,22 @@ export function anyIdentityRule(action: IdentityAction, workspaceId: string): Pe
   return { oneOfEach: [[identityPermission(action)]], resource: [resources.anyIdentity(workspaceId, action)] };
 }
 
-/** Each `rbac.*.<action>` alone, all of them (the real service's `rbac.T`, or `rbac.And` of several). */
-export function rbacRule(...actions: readonly RbacAction[]): PermissionRule {
+/** `rbac.*.<action>`, as one of the permissions that would allow it (the real service's `rbac.Or` of it alone). */
+export function rbacRule(action: RbacAction): PermissionRule {
+  return { oneOfEach: [[rbacPermission(action)]] };
+}
+
+/** Each `rbac.*.<action>` asked alone, all of them (the real service's `rbac.T`, or `rbac.And` of several). */
+export function rbacTuples(...actions: readonly RbacAction[]): PermissionRule {
   return { oneOfEach: actions.map((action) => [rbacPermission(action)]), alone: true };
+}
+
+/** Creating a permission the workspace lacks, while naming it: `rbac.*.create_permission`, or `rbac/permissions/*#create_permission`. */
+export function createPermissionRule(workspaceId: string): PermissionRule {
+  return {
+    oneOfEach: [[rbacPermission("create_permission")]],
+    resource: [resources.anyPermission(workspaceId, "create_permission")],
+  };
 }
 
 /** The 403's detail for a root key refused `rule`, in the real service's words for the shape of its query. */

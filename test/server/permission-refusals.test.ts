@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { anyIdentityRule, rbacRule, requirePermission, type PermissionRule } from "../../server/auth/permissions";
+import { anyIdentityRule, rbacTuples, requirePermission, type PermissionRule } from "../../server/auth/permissions";
 import { ApiRefusal } from "../../server/http/api-refusal";
 
 /** A 403's detail says what the real service's permission query says, by the query's shape (its pkg/rbac). */
@@ -16,13 +16,13 @@ function refusal(held: readonly string[], rule: PermissionRule): string {
 
 describe("the 403's words", () => {
   test("one tuple asked alone (rbac.T) names it: Missing permission: '…'", () => {
-    expect(refusal(["rbac.*.read_permission"], rbacRule("create_permission"))).toBe(
+    expect(refusal(["rbac.*.read_permission"], rbacTuples("create_permission"))).toBe(
       "Missing permission: 'rbac.*.create_permission'",
     );
   });
 
   test("tuples asked together (rbac.And) name the first one lacking", () => {
-    const rule = rbacRule("add_permission_to_role", "remove_permission_from_role");
+    const rule = rbacTuples("add_permission_to_role", "remove_permission_from_role");
     expect(refusal([], rule)).toBe("Missing permission: 'rbac.*.add_permission_to_role'");
     expect(refusal(["rbac.*.add_permission_to_role"], rule)).toBe(
       "Missing permission: 'rbac.*.remove_permission_from_role'",
