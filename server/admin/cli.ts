@@ -8,6 +8,7 @@ import { ADMIN_OPTIONS, CommandError, type AdminIo, type Command, type OptionNam
 import { API_COMMANDS } from "./commands/apis";
 import { IDENTITY_COMMANDS } from "./commands/identities";
 import { KEY_COMMANDS } from "./commands/keys";
+import { MIGRATION_COMMANDS } from "./commands/migrations";
 import { ROLE_COMMANDS } from "./commands/roles";
 import { ROOT_KEY_COMMANDS } from "./commands/root-keys";
 import { TRAFFIC_COMMANDS } from "./commands/traffic";
@@ -39,6 +40,11 @@ Commands:
   identities list                                                        external id, id, keys, rate limits
   identities delete ID_OR_EXTERNAL_ID                                    found by nothing from then on; its keys lose
                                                                          it and its rate limits
+  migrations create --algorithm sha256|github.com/seamapi/prefixed-api-key
+                                                                         prints the migration id keys.migrateKeys
+                                                                         imports keys under
+  migrations list                                                        id, algorithm, keys waiting for their first
+                                                                         verification
   keys seed --count N [--api API_ID]                                     prints how many keys were created
   traffic --days N --count M [--api API_ID]                              records M verifications over N days
   apis list                                                              id, name, keys, key-space defaults,
@@ -82,6 +88,7 @@ const COMMANDS: Record<string, Command> = {
   ...KEY_COMMANDS,
   ...ROLE_COMMANDS,
   ...IDENTITY_COMMANDS,
+  ...MIGRATION_COMMANDS,
   ...API_COMMANDS,
   ...WORKSPACE_COMMANDS,
   ...TRAFFIC_COMMANDS,

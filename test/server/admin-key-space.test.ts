@@ -143,3 +143,17 @@ describe("roles, identities, workspaces", () => {
     expect(admin("workspaces", "update", "--workspace", limited, "--analytics-quota", "0").code).toBe(2);
   });
 });
+
+describe("key migrations", () => {
+  test("migrations create takes the real service's two algorithms and prints the id; migrations list shows them", () => {
+    const id = succeeded("migrations", "create", "--algorithm", "github.com/seamapi/prefixed-api-key");
+    expect(id).toMatch(/^mig_[1-9A-HJ-NP-Za-km-z]+$/);
+    expect(query("SELECT algorithm FROM key_migrations WHERE id = ?", id)).toEqual([
+      { algorithm: "github.com/seamapi/prefixed-api-key" },
+    ]);
+    const refused = admin("migrations", "create", "--algorithm", "bcrypt");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("sha256 or github.com/seamapi/prefixed-api-key");
+    expect(succeeded("migrations", "list")).toMatch(new RegExp(`${id}\\s+github\\.com/seamapi/prefixed-api-key\\s+0`));
+  });
+});
