@@ -259,3 +259,32 @@ describe("keys.migrateKeys", () => {
     ).rejects.toBeInstanceOf(NotFoundErrorResponse);
   });
 });
+
+describe("the demo workspace of the first start", () => {
+  test("Acme's keys share its two limits; roles carry described permissions; the demo root key may change them", async () => {
+    if (server.rootKey === undefined) throw new Error("a first start prints the demo root key");
+    const demo = clientWith(server.rootKey);
+
+    const acme = (await demo.identities.getIdentity({ identity: "org_acme" })).data;
+    expect(acme.ratelimits?.map((limit) => [limit.name, limit.limit, limit.duration])).toEqual([
+      ["exports", 50, 86_400_000],
+      ["requests", 100, 60_000],
+    ]);
+    const demoApiId = /^Demo API id \(Create key asks for it\): (\S+)$/m.exec(server.output())?.[1] ?? "";
+    const acmeKeys = (await demo.apis.listKeys({ apiId: demoApiId, externalId: "org_acme" })).result.data;
+    expect(acmeKeys.map((key) => key.name).sort()).toEqual(["Acme Corp integration", "Edge functions"]);
+
+    const editor = (await demo.permissions.getRole({ role: "editor" })).data;
+    expect(editor).toMatchObject({ name: "editor", description: "Writes and publishes documents" });
+    expect(editor.permissions?.map((permission) => [permission.slug, permission.name])).toEqual([
+      ["documents.read", "Read documents"],
+      ["documents.write", "Write documents"],
+    ]);
+
+    // The next pages' changes are allowed: a role made and removed, an identity updated.
+    const { roleId } = (await demo.permissions.createRole({ name: "auditor", permissions: ["documents.read"] })).data;
+    await demo.permissions.deleteRole({ role: roleId });
+    const updated = (await demo.identities.updateIdentity({ identity: "org_acme", meta: { plan: "enterprise" } })).data;
+    expect(updated.meta).toEqual({ plan: "enterprise" });
+  });
+});
