@@ -39,7 +39,7 @@ const OUTCOMES = [
   "EXPIRED",
 ];
 /** The shared test server (its own node process: its pid is the one whose memory counts), timed from spawn. */
-async function startServerProcess(dataDir: string): Promise<StartedServer & { startMs: number }> {
+export async function startServerProcess(dataDir: string): Promise<StartedServer & { startMs: number }> {
   const startedAt = performance.now();
   const server = await startServer({ dataDir, args: ["--dist-dir", APP_DIST, "--analytics-quota", "1000000"] });
   return { ...server, startMs: performance.now() - startedAt };
@@ -56,7 +56,7 @@ function residentMiB(pid: number): Promise<number> {
 }
 
 /** Verifications straight into SQLite, spread over 30 days and over every key, with the usual mix of outcomes. */
-function seedVerifications(dataDir: string, count: number): void {
+export function seedVerifications(dataDir: string, count: number): void {
   const db = new Database(join(dataDir, "keyscope.sqlite"));
   try {
     const keys = db
@@ -91,7 +91,7 @@ function seedVerifications(dataDir: string, count: number): void {
 }
 
 /** Resolves once the server has folded every verification into SQLite's per-hour sums (it does so from its start). */
-async function sumsFolded(dataDir: string): Promise<void> {
+export async function sumsFolded(dataDir: string): Promise<void> {
   const db = new Database(join(dataDir, "keyscope.sqlite"), { readonly: true });
   try {
     const behind = db
@@ -110,7 +110,11 @@ async function sumsFolded(dataDir: string): Promise<void> {
   }
 }
 
-async function postAnalytics(url: string, rootKey: string, query: string): Promise<{ status: number; body: string }> {
+export async function postAnalytics(
+  url: string,
+  rootKey: string,
+  query: string,
+): Promise<{ status: number; body: string }> {
   const response = await fetch(`${url}${GET_VERIFICATIONS}`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${rootKey}` },

@@ -7,6 +7,7 @@ import { PRODUCT_NAME } from "./product";
 /** The header's sections, in order: a new page is one entry here. */
 export const NAV_SECTIONS: readonly { path: string; label: string }[] = [
   { path: paths.keys, label: "Keys" },
+  { path: paths.logs, label: "Logs" },
   { path: paths.troubleshoot, label: "Troubleshoot" },
 ];
 

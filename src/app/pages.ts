@@ -5,7 +5,8 @@ import { retryableLazy, type RetryableLazy } from "../lib/retryable-lazy";
 import { PageLoading } from "./page-loading";
 
 /**
- * Each page's own code (key entry, the keys page with its virtualizer, troubleshooting, not found) loads when
+ * Each page's own code (key entry, the keys page with its virtualizer, a key's page, the logs, troubleshooting, not
+ * found) loads when
  * it is first visited, and a load that failed is tried again on the next visit or Retry.
  */
 export const ConnectPage = retryableLazy(
@@ -20,6 +21,11 @@ export const KeysPage = retryableLazy(
 export const KeyPage = retryableLazy(
   () => import("./routes/key-route"),
   (module) => module.KeyRoute,
+);
+/** Not preloaded when idle either: those who open it pay for its table, chart and Live. */
+export const LogsPage = retryableLazy(
+  () => import("./routes/logs-route"),
+  (module) => module.LogsRoute,
 );
 export const TroubleshootPage = retryableLazy(
   () => import("./routes/troubleshoot-route"),

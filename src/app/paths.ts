@@ -5,6 +5,8 @@ export const paths = {
   keys: "/keys",
   /** A key's page (the route pattern); links use keyPath. */
   key: "/keys/:keyId",
+  /** Every verification of the workspace, filtered by the query (src/features/logs/log-view.ts). */
+  logs: "/logs",
   troubleshoot: "/troubleshoot",
 } as const;
 

@@ -89,3 +89,93 @@ export function parseVerificationRows(rows: readonly unknown[]): Verification[] 
     ...(row.key_id !== undefined && { keyId: row.key_id }),
   }));
 }
+
+/** An outcome as written, known to Keyscope or newer (shown as it is, never refused: the log lists every verification). */
+const OutcomeName = v.pipe(v.string(), v.regex(/^[A-Z][A-Z_]{0,63}$/, "not an outcome"));
+
+const LogRowSchema = v.looseObject({
+  request_id: Text,
+  time: Instant,
+  outcome: OutcomeName,
+  key_id: v.fallback(Text, ""),
+  key_space_id: v.fallback(Text, ""),
+  external_id: v.fallback(Text, ""),
+  tags: v.fallback(v.array(Text), []),
+  region: v.fallback(Text, ""),
+  spent_credits: v.fallback(Count, 0),
+  source: v.fallback(Text, ""),
+  app_id: v.fallback(Text, ""),
+});
+
+/** One verification as the log shows it: every column of `key_verifications_v1` but the workspace. */
+export interface LogRow {
+  requestId: string;
+  time: number;
+  outcome: string;
+  keyId: string;
+  keySpaceId: string;
+  externalId: string;
+  tags: string[];
+  region: string;
+  spentCredits: number;
+  source: string;
+  appId: string;
+}
+
+function toLogRow(row: v.InferOutput<typeof LogRowSchema>): LogRow {
+  return {
+    requestId: row.request_id,
+    time: row.time,
+    outcome: row.outcome,
+    keyId: row.key_id,
+    keySpaceId: row.key_space_id,
+    externalId: row.external_id,
+    tags: row.tags,
+    region: row.region,
+    spentCredits: row.spent_credits,
+    source: row.source,
+    appId: row.app_id,
+  };
+}
+
+/** A verification with the analytics table's column names, as an export or a copy gives it. */
+export function logRowColumns(row: LogRow): Record<string, unknown> {
+  return {
+    request_id: row.requestId,
+    time: row.time,
+    outcome: row.outcome,
+    key_id: row.keyId,
+    key_space_id: row.keySpaceId,
+    external_id: row.externalId,
+    tags: row.tags,
+    region: row.region,
+    spent_credits: row.spentCredits,
+    source: row.source,
+    app_id: row.appId,
+  };
+}
+
+export function parseLogRows(rows: readonly unknown[]): LogRow[] {
+  return parseRows(LogRowSchema, rows).map(toLogRow);
+}
+
+/** Live's answer: the newest rows, and how many of all the rows it counted are newer than the newest shown. */
+export function parseLiveRows(rows: readonly unknown[]): { rows: LogRow[]; newer: number } {
+  const parsed = parseRows(v.looseObject({ ...LogRowSchema.entries, newer: Count }), rows);
+  return { rows: parsed.map(toLogRow), newer: parsed[0]?.newer ?? 0 };
+}
+
+const BucketRowSchema = v.looseObject({ bucket: Instant, outcome: OutcomeName, total: Count });
+export type BucketRow = v.InferOutput<typeof BucketRowSchema>;
+
+/** Verifications per bucket and outcome (a bucket may come in several rows: they add up). */
+export function parseBucketRows(rows: readonly unknown[]): BucketRow[] {
+  return parseRows(BucketRowSchema, rows);
+}
+
+const TopRowSchema = v.looseObject({ kind: v.picklist(["key", "identity"]), id: Text, refusals: Count });
+export type TopRow = v.InferOutput<typeof TopRowSchema>;
+
+export function parseTopRows(rows: readonly unknown[]): TopRow[] {
+  return parseRows(TopRowSchema, rows);
+}

@@ -18,19 +18,23 @@ export function isRequestId(value: string): boolean {
   return value.length <= 64 && REQUEST_ID.test(value);
 }
 
+/** The longest text a filter puts into a query (a tag, an external id, a region). */
+export const MAX_TEXT_LENGTH = 500;
+
 export type SqlStringCheck = { ok: true; literal: string } | { ok: false; reason: string };
 
 /**
  * A text value as a string literal both ClickHouse and the reference engine read the same way: quotes doubled.
  * Backslashes escape in ClickHouse but not in standard SQL, and control characters are never in a tag, so
- * both are refused rather than guessed at.
+ * both are refused rather than guessed at. `what` names the value in the reason ("A tag", "An external id").
  */
-export function sqlString(value: string): SqlStringCheck {
-  if (value.includes("\\")) return { ok: false, reason: "A tag with a backslash cannot be searched for." };
+export function sqlString(value: string, what = "A tag"): SqlStringCheck {
+  if (value.includes("\\")) return { ok: false, reason: `${what} with a backslash cannot be searched for.` };
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u001f\u007f]/.test(value))
-    return { ok: false, reason: "A tag with a line break or control character cannot be searched for." };
-  if (value.length > 500) return { ok: false, reason: "A tag is at most 500 characters long." };
+    return { ok: false, reason: `${what} with a line break or control character cannot be searched for.` };
+  if (value.length > MAX_TEXT_LENGTH)
+    return { ok: false, reason: `${what} is at most ${MAX_TEXT_LENGTH} characters long.` };
   return { ok: true, literal: `'${value.replaceAll("'", "''")}'` };
 }
 
@@ -80,11 +84,36 @@ export function usageQuery(keyId: string, window: UsageWindow): string {
 
 export const REFUSALS_PAGE_SIZE = 50;
 
-/** The last refusal a page showed: the next page starts after it, in the order `refusalsQuery` reads them. */
-export interface RefusalsCursor {
+/**
+ * A verification's place in the order every list of verifications reads them, newest first: by time, then by request
+ * id (a burst shares one millisecond). The last row a page showed is where the next page starts.
+ */
+export interface VerificationCursor {
   time: number;
   requestId: string;
 }
+
+/** One page of verifications read newest first, and where the next one starts (none after the last). */
+export interface CursorPage<T> {
+  items: T[];
+  next: VerificationCursor | undefined;
+}
+
+/**
+ * A page of `size` rows from a query that asked for one more (`LIMIT size + 1`): the extra row only says that another
+ * page exists, which starts after the page's last row.
+ */
+export function cursorPage<T extends VerificationCursor>(rows: readonly T[], size: number): CursorPage<T> {
+  const items = rows.slice(0, size);
+  const last = items.at(-1);
+  return {
+    items,
+    next: rows.length > size && last !== undefined ? { time: last.time, requestId: last.requestId } : undefined,
+  };
+}
+
+/** The last refusal a page showed: the next page starts after it, in the order `refusalsQuery` reads them. */
+export type RefusalsCursor = VerificationCursor;
 
 /**
  * One page of a key's refused verifications, newest first: rows `{request_id, time, outcome, region, tags}`.
@@ -107,16 +136,27 @@ export function refusalsQuery(
   );
 }
 
-/**
- * The rows after `cursor` in the order time DESC, request_id DESC. Without `time = …`: an equality is a lower time
- * bound, which the query layer refuses when it is further back than the retention (a row older than it, shown by a
- * server that does not filter those out, would end the paging with an error).
- */
-function olderThan({ time, requestId }: RefusalsCursor): string {
+function cursorLiteral({ time, requestId }: VerificationCursor): string {
   if (!Number.isSafeInteger(time)) throw new Error(`not a time in ms: ${time}`);
   const id = sqlString(requestId);
   if (!id.ok) throw new Error(`not a request id to page from: ${JSON.stringify(requestId.slice(0, 80))}`);
-  return `time <= ${time} AND (time < ${time} OR request_id < ${id.literal})`;
+  return id.literal;
+}
+
+/**
+ * The rows after `cursor` in the order time DESC, request_id DESC (older ones). Without `time = …`: an equality is a
+ * lower time bound, which the query layer refuses when it is further back than the retention (a row older than it,
+ * shown by a server that does not filter those out, would end the paging with an error).
+ */
+export function olderThan(cursor: VerificationCursor): string {
+  const id = cursorLiteral(cursor);
+  return `time <= ${cursor.time} AND (time < ${cursor.time} OR request_id < ${id})`;
+}
+
+/** The rows before `cursor` in that order: the newer ones (a lower bound of `time`, recent, so inside the retention). */
+export function newerThan(cursor: VerificationCursor): string {
+  const id = cursorLiteral(cursor);
+  return `time >= ${cursor.time} AND (time > ${cursor.time} OR request_id > ${id})`;
 }
 
 /** The verification recorded under one request id: rows `{request_id, time, key_id, outcome, region, tags}`. */

@@ -5,6 +5,7 @@ import type { ListKeysParams } from "./api/list-keys";
 import type { Connection } from "./api/transport";
 import { connectionScope, type ConnectionScope } from "./connection-scope";
 import { fingerprint } from "./fingerprint";
+import type { Grain, LogFilter } from "./log-sql";
 
 /**
  * Every query key of the dashboard, made here and nowhere else (TanStack Query's "Effective React Query Keys"): what
@@ -47,6 +48,9 @@ export const queryKeys = {
     /** One list: the connection's API picks the operation and filters it (lib/api/list-keys.ts). */
     list: (connection: Connection, params: ListKeysParams) =>
       scoped("keys", "list", connection, { apiId: connection.apiId ?? null, ...params }),
+    /** The first page of an identity's keys (the keys page's search by external id): not a list the key caches follow. */
+    byExternalId: (connection: Connection, externalId: string) =>
+      scoped("keys", "by-external-id", connection, { apiId: connection.apiId ?? null, externalId }),
     /** One key by its id (`keys.getKey` does not send the connection's API). */
     detail: (connection: Connection, keyId: string) => scoped("keys", "get", connection, { keyId }),
     /** The usage bars of a set of keys (the rows in view). */
@@ -65,6 +69,19 @@ export const queryKeys = {
       scoped("analytics", "refusals", connection, { keyId, tag }),
     /** The verification recorded under a request id. */
     request: (connection: Connection, requestId: string) => scoped("analytics", "request", connection, { requestId }),
+  },
+  logs: {
+    /** The log's pages, newest first, for one filter (its range resolved to instants). */
+    page: (connection: Connection, filter: LogFilter) => scoped("logs", "page", connection, { filter }),
+    /** Verifications per bucket and outcome for the chart (and the overview's counts). */
+    chart: (connection: Connection, filter: LogFilter, grain: Grain) =>
+      scoped("logs", "chart", connection, { filter, grain }),
+    /** The keys and identities with the most refusals. */
+    top: (connection: Connection, filter: LogFilter, grain: Grain) =>
+      scoped("logs", "top", connection, { filter, grain }),
+    /** One verification by its request id, within the filter (a link to a row's details). */
+    row: (connection: Connection, filter: LogFilter, requestId: string) =>
+      scoped("logs", "row", connection, { filter, requestId }),
   },
   apis: {
     /** `apis.getApi`. */

@@ -83,6 +83,32 @@ test("environments on key entry and in the header have no serious accessibility 
   ).toEqual({ light: [], dark: [] });
 });
 
+test("the Logs page with its filters, overview, chart, table and a row's details has no serious violation, light or dark", async ({
+  page,
+  server,
+}) => {
+  await page.goto(server.url);
+  await enterKey(page, server.rootKey ?? "");
+  await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+  await page.goto(`${server.url}/logs?range=7d`);
+  const table = page.getByRole("table", { name: "Verifications, newest first" });
+  await table
+    .getByRole("button", { name: /: details$/ })
+    .first()
+    .click();
+  await expect(
+    page.getByRole("complementary", { name: "Verification details" }).getByTestId("key-verdict"),
+  ).toBeVisible();
+  await page.getByText("All outcomes").click();
+  await expect(page.getByTestId("log-total")).toBeVisible();
+  await expect(
+    page.getByRole("application", { name: "Verifications over time, by outcome" }).getByRole("img"),
+  ).toBeVisible();
+  expect(
+    await seriousViolationsInBothThemes(page, (colorScheme) => saveScreenshot(page, `logs-${colorScheme}`)),
+  ).toEqual({ light: [], dark: [] });
+});
+
 test("the not-found page has no serious accessibility violation, light or dark", async ({ page, server }) => {
   await page.goto(`${server.url}/no/such/page`);
   await expect(page.getByRole("link", { name: /home|keys|back/i }).first()).toBeVisible();
@@ -104,6 +130,29 @@ test.describe("on a phone", () => {
     expect(overflow, "the page itself must not scroll sideways").toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
     await saveScreenshot(page, "troubleshoot-phone");
+  });
+
+  test("the Logs page fits and stays accessible, its details over it", async ({ page, server }) => {
+    await page.goto(server.url);
+    await enterKey(page, server.rootKey ?? "");
+    await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
+    await page.goto(`${server.url}/logs`);
+    await expect(page.getByTestId("log-total")).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, "the page itself must not scroll sideways").toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await saveScreenshot(page, "logs-phone-light");
+    await page
+      .getByRole("table", { name: "Verifications, newest first" })
+      .getByRole("button", { name: /: details$/ })
+      .first()
+      .click();
+    await expect(page.getByRole("dialog", { name: "Verification details" })).toBeVisible();
+    expect(
+      await seriousViolationsInBothThemes(page, (colorScheme) =>
+        saveScreenshot(page, `logs-phone-details-${colorScheme}`),
+      ),
+    ).toEqual({ light: [], dark: [] });
   });
 
   test("the keys page fits and stays accessible", async ({ page, server, rootKey }) => {

@@ -541,6 +541,22 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     ],
     actions: ["retry", "troubleshoot"],
   },
+  "bad_request:query_range_exceeds_retention": {
+    id: "bad_request:query_range_exceeds_retention",
+    tone: "warning",
+    heading: "The range reaches further back than the workspace keeps its verifications",
+    whatHappened:
+      "Analytics keeps a workspace's verifications for a limited time (30 days unless its plan keeps them longer), and the query's time range starts before that, so it was not run. The API's words below say from when data is kept.",
+    fix: [
+      "Choose a range inside the retention, such as the last 30 days.",
+      "If older verifications are needed, the workspace's plan sets how long they are kept (the reference server: `npm run admin -- workspaces update --retention-days N`).",
+    ],
+    likelyCauses: [
+      "A custom range that starts more than 30 days ago.",
+      "A link made while its range was still inside the retention.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  },
   "proxy:upstream_redirect": {
     id: "proxy:upstream_redirect",
     tone: "danger",

@@ -8,11 +8,14 @@ const connection: Connection = { baseUrl: "https://api.example.com", apiKey: "ks
 const otherRootKey: Connection = { ...connection, apiKey: "ks_root_AnotherKeyAltogether000" };
 const otherBaseUrl: Connection = { ...connection, baseUrl: "https://eu.api.example.com" };
 
+const LOG_FILTER = { from: 1, to: 2, outcomes: ["VALID"], keyIds: [], tag: { match: "is" as const, value: "a" } };
+
 /** One key of every kind the factory makes: a kind added to it and missing here fails the first test. */
 const everyKind: Record<string, (connection: Connection) => QueryKey> = {
   "keys.all": () => queryKeys.keys.all(),
   "keys.lists": () => queryKeys.keys.lists(),
   "keys.list": (c) => queryKeys.keys.list(c, { externalId: "user_1" }),
+  "keys.byExternalId": (c) => queryKeys.keys.byExternalId(c, "user_1"),
   "keys.detail": (c) => queryKeys.keys.detail(c, "key_1"),
   "keys.usage": (c) => queryKeys.keys.usage(c, ["key_1", "key_2"]),
   "keys.usages": (c) => queryKeys.keys.usages(c),
@@ -20,6 +23,10 @@ const everyKind: Record<string, (connection: Connection) => QueryKey> = {
   "analytics.usage": (c) => queryKeys.analytics.usage(c, "key_1", "24h"),
   "analytics.refusals": (c) => queryKeys.analytics.refusals(c, "key_1", "'path=/'"),
   "analytics.request": (c) => queryKeys.analytics.request(c, "req_1"),
+  "logs.page": (c) => queryKeys.logs.page(c, LOG_FILTER),
+  "logs.chart": (c) => queryKeys.logs.chart(c, LOG_FILTER, "hour"),
+  "logs.top": (c) => queryKeys.logs.top(c, LOG_FILTER, "hour"),
+  "logs.row": (c) => queryKeys.logs.row(c, LOG_FILTER, "req_1"),
   "apis.detail": (c) => queryKeys.apis.detail(c, "api_1"),
   "apis.mayCreateKey": (c) => queryKeys.apis.mayCreateKey(c, "api_1", true),
   "permissions.list": (c) => queryKeys.permissions.list(c, { limit: 100 }),

@@ -3,9 +3,11 @@ import type { Connection } from "@/lib/api/transport";
 import { runAnalytics } from "@/lib/analytics-query";
 import { parseUsageRows, parseVerificationRows, type UsageRow, type Verification } from "@/lib/analytics-rows";
 import {
+  cursorPage,
   REFUSALS_PAGE_SIZE,
   refusalsQuery,
   usageQuery,
+  type CursorPage,
   type RefusalsCursor,
   type UsageWindow,
 } from "@/lib/analytics-sql";
@@ -24,11 +26,7 @@ export function useKeyUsage(connection: Connection, keyId: string, window: Usage
   return useQuery({ ...usageQueryOptions(connection, keyId, window), enabled });
 }
 
-export interface RefusalsPage {
-  items: Verification[];
-  /** Where the next page starts; undefined on the last page. */
-  next: RefusalsCursor | undefined;
-}
+export type RefusalsPage = CursorPage<Verification>;
 
 export function refusalsQueryOptions(connection: Connection, keyId: string, tagLiteral: string | undefined) {
   return infiniteQueryOptions({
@@ -40,15 +38,7 @@ export function refusalsQueryOptions(connection: Connection, keyId: string, tagL
         parseVerificationRows,
         { signal },
       );
-      const items = rows.slice(0, REFUSALS_PAGE_SIZE);
-      const last = items.at(-1);
-      return {
-        items,
-        next:
-          rows.length > REFUSALS_PAGE_SIZE && last !== undefined
-            ? { time: last.time, requestId: last.requestId }
-            : undefined,
-      };
+      return cursorPage(rows, REFUSALS_PAGE_SIZE);
     },
     initialPageParam: null as RefusalsCursor | null,
     getNextPageParam: (last) => last.next,

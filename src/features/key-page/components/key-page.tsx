@@ -2,7 +2,6 @@ import { useId, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { Loading } from "@/components/offline-notice";
 import { SafeName } from "@/components/safe-name";
-import { Spinner } from "@/components/spinner";
 import { isKeyId } from "@/lib/analytics-sql";
 import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
@@ -11,6 +10,7 @@ import { useKey } from "../api/get-key";
 import { useKeyVerdict } from "../hooks/use-key-verdict";
 import { KeyBreadcrumb } from "./key-breadcrumb";
 import { KeyFields } from "./key-fields";
+import { KeyVerdictSentence } from "./key-verdict";
 import { RefusalsSection } from "./refusals-section";
 import { UsageSection } from "./usage-section";
 import "./key-page.css";
@@ -56,15 +56,12 @@ function KeyPageContent(props: KeyPageProps & { apiKey: Key }) {
   const title = apiKey.name !== undefined && apiKey.name.trim() !== "" ? apiKey.name : apiKey.keyId;
 
   return (
-    <div className="key-page">
+    <div className="key-page outcome-palette">
       <KeyBreadcrumb keysHref={props.keysHref}>{title}</KeyBreadcrumb>
       <h1 className="key-page__title">
         <SafeName>{title}</SafeName>
       </h1>
-      <p className={`key-verdict key-verdict--${verdict.tone}`} data-testid="key-verdict">
-        {pending ? <Spinner /> : null}
-        {verdict.text}
-      </p>
+      <KeyVerdictSentence verdict={verdict} pending={pending} />
       {props.renderActions?.(apiKey, refusedAs)}
       <p className="key-page__lookup">
         <Link to={props.lookupHref()}>Look up a request id</Link> from this key’s verifications or from Keyscope’s own

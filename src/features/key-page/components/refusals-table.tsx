@@ -1,9 +1,9 @@
 import type { Ref } from "react";
 import { Link } from "react-router-dom";
+import { OutcomeBadge } from "@/components/outcome-badge";
 import { SafeName } from "@/components/safe-name";
 import type { Verification } from "@/lib/analytics-rows";
 import { Timestamp } from "./key-fields";
-import { outcomeColorVar } from "./usage-chart";
 
 /** Refused verifications, newest first: when, as what, from where, with which tags, and a link to look each up. */
 export function RefusalsTable({
@@ -38,9 +38,7 @@ export function RefusalsTable({
                 <Timestamp time={item.time} now={now} past />
               </td>
               <td>
-                <span className="outcome-badge" style={{ borderColor: `var(${outcomeColorVar(item.outcome)})` }}>
-                  {item.outcome}
-                </span>
+                <OutcomeBadge outcome={item.outcome} />
               </td>
               <td>{item.region === "" ? "—" : <SafeName>{item.region}</SafeName>}</td>
               <td className="refusals__tags">

@@ -1,22 +1,9 @@
 import { COLUMN_SPECS, type ColumnId } from "../columns/column-specs";
 import type { Key } from "@/lib/contract";
 import type { KeysLoader } from "../hooks/use-keys-loader";
+import { downloadFile as download } from "@/lib/download-file";
 import { formatCount, formatCountOf } from "@/lib/format-number";
 import { exportFileName, isExportedColumn, keysToCsv, keysToJson, type UsageOf } from "../utils/export-keys";
-
-/** Saves a file through a temporary link: no server round trip, nothing kept after the click. */
-function download(content: string, type: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers read the blob after the click returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 export interface ExportPanelProps {
   /** How many keys the table shows, and the keys themselves in its order (read on a click, not on every render). */

@@ -9,6 +9,7 @@ import { useOnline } from "@/lib/hooks/use-online";
 import { useListKeys } from "../api/list-keys";
 import { COMPACT_QUERY, estimatedListWidth, SELECT_COLUMN_WIDTH } from "../columns/keys-layout";
 import { useKeyFilter } from "../hooks/use-key-filter";
+import { useExternalIdLookup } from "../hooks/use-external-id-lookup";
 import { useKeyIdLookup } from "../hooks/use-key-id-lookup";
 import { useKeysLoader } from "../hooks/use-keys-loader";
 import { useKeysSorting } from "../hooks/use-keys-sorting";
@@ -19,11 +20,17 @@ import { useRateLimitWait } from "../hooks/use-rate-limit-wait";
 import { useRefreshKeys } from "../hooks/use-refresh-keys";
 import { useSearchUntilFound } from "../hooks/use-search-until-found";
 import { useVisibleUsage } from "../hooks/use-visible-usage";
-import { countText, FOUND_BY_ID_COUNT } from "../utils/key-view";
+import { countText, FOUND_BY_ID_COUNT, identityCount } from "../utils/key-view";
 import { ColumnPicker } from "./column-picker";
 import { NoKeysYet, NoMatchingKeys } from "./empty-states";
 import { ExportPanel } from "./export-panel";
-import { FoundByIdNotice, OfflineNotice, UsageErrorNotice, UsageForbiddenNotice } from "./keys-notices";
+import {
+  FoundByIdentityNotice,
+  FoundByIdNotice,
+  OfflineNotice,
+  UsageErrorNotice,
+  UsageForbiddenNotice,
+} from "./keys-notices";
 import { KeysListSkeleton } from "./keys-list-skeleton";
 import { KeysTable } from "./keys-table";
 import { KeysToolbar } from "./keys-toolbar";
@@ -84,7 +91,8 @@ function KeysListContent({
   const loader = useKeysLoader(query.fetchNextPage);
   const filter = useKeyFilter(keys);
   const lookup = useKeyIdLookup(connection, filter.query, filter.matches);
-  const matching = lookup.matches;
+  const identity = useExternalIdLookup(connection, filter.query, lookup.matches);
+  const matching = identity.matches;
   const { usage, forbidden: usageForbidden, onKeysInView, usageSeen } = useVisibleUsage(connection);
   const sort = useKeysSorting(connection, keys, !usageForbidden);
   const compact = useMediaQuery(COMPACT_QUERY);
@@ -101,7 +109,15 @@ function KeysListContent({
   });
   const rateLimit = useRateLimitWait(loader.state, query.error);
   const refresher = useRefreshKeys({ connection, params, refetch: query.refetch, loader, online });
-  useSearchUntilFound({ query: filter.query, matchCount: matching.length, hasNextPage, online, lookup, loader });
+  useSearchUntilFound({
+    query: filter.query,
+    matchCount: matching.length,
+    hasNextPage,
+    online,
+    lookup,
+    loader,
+    serverLookupPending: identity.pending,
+  });
   const paging = useLoadMore({
     loader,
     hasNextPage,
@@ -174,7 +190,11 @@ function KeysListContent({
           if (loader.state.phase !== "idle" && loader.state.purpose === "search") loader.reset();
         }}
         count={
-          lookup.found === undefined ? countText(keys.length, shown.length, narrowed, hasNextPage) : FOUND_BY_ID_COUNT
+          lookup.found !== undefined
+            ? FOUND_BY_ID_COUNT
+            : identity.added > 0
+              ? identityCount(shown.length)
+              : countText(keys.length, shown.length, narrowed, hasNextPage)
         }
         stale={stale}
       >
@@ -212,6 +232,15 @@ function KeysListContent({
         <UsageErrorNotice message={usage.error.message} onRetry={() => void usage.refetch()} />
       )}
       {lookup.found !== undefined && <FoundByIdNotice loaded={keys.length} />}
+      {identity.externalId !== null && (identity.added > 0 || identity.error !== null) && (
+        <FoundByIdentityNotice
+          externalId={identity.externalId}
+          found={identity.found?.length ?? 0}
+          added={identity.added}
+          hasMore={identity.hasMore}
+          error={identity.error}
+        />
+      )}
 
       <StatusFilter
         model={model}

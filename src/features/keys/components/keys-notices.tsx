@@ -1,4 +1,5 @@
 import { CopyButton } from "@/components/copy-button";
+import { SafeName } from "@/components/safe-name";
 import { formatCount } from "@/lib/format-number";
 import { createRootKeyCommand, READ_ANALYTICS_PERMISSION, READ_KEYS_PERMISSION } from "@/lib/contract";
 import { formatUtcTime } from "@/lib/format-time";
@@ -56,6 +57,37 @@ export function FoundByIdNotice({ loaded }: { loaded: number }) {
   return (
     <p className="keys-notice" role="status">
       Found with <code>keys.getKey</code>: this key is not among the {formatCount(loaded)} keys loaded.
+    </p>
+  );
+}
+
+/** The filter's text, asked of the server as an external id: the identity's keys that are not among those loaded. */
+export function FoundByIdentityNotice({
+  externalId,
+  found,
+  added,
+  hasMore,
+  error,
+}: {
+  externalId: string;
+  found: number;
+  added: number;
+  hasMore: boolean;
+  error: Error | null;
+}) {
+  if (error !== null) {
+    return (
+      <p className="keys-notice keys-notice--warn" role="status">
+        The server could not be asked for the keys of the external id “<SafeName>{externalId}</SafeName>” (
+        {error.message}): only the loaded keys are matched.
+      </p>
+    );
+  }
+  return (
+    <p className="keys-notice" role="status">
+      Found with <code>apis.listKeys</code>: {formatCount(found)} {found === 1 ? "key" : "keys"} of the external id “
+      <SafeName>{externalId}</SafeName>”, {formatCount(added)} of {added === 1 ? "it" : "them"} not among the loaded
+      keys{hasMore ? " (the first 100 of its keys: type a key's name or id to find another)" : ""}.
     </p>
   );
 }

@@ -12,13 +12,23 @@ interface Options {
   online: boolean;
   lookup: KeyIdLookup;
   loader: KeysLoader;
+  /** The server is being asked for the text another way (an external id): wait for its answer first. */
+  serverLookupPending?: boolean;
 }
 
 /**
  * A filter that finds nothing among the loaded keys keeps loading until it does, or the person stops it (14.8);
  * "Keep looking" resumes the loader with the same goal.
  */
-export function useSearchUntilFound({ query, matchCount, hasNextPage, online, lookup, loader }: Options) {
+export function useSearchUntilFound({
+  query,
+  matchCount,
+  hasNextPage,
+  online,
+  lookup,
+  loader,
+  serverLookupPending = false,
+}: Options) {
   const searchGoal = useCallback(
     (pages: readonly KeysPage[]) =>
       filterKeys(
@@ -34,6 +44,7 @@ export function useSearchUntilFound({ query, matchCount, hasNextPage, online, lo
     loader.state.phase === "idle" &&
     online &&
     !lookup.pending &&
+    !serverLookupPending &&
     !lookup.notFound &&
     lookup.settledWithoutAnswer;
   const { start } = loader;

@@ -1,24 +1,11 @@
 /**
- * What the table shows, as files: CSV (RFC 4180, UTF-8 with a byte-order mark, safe to open in a spreadsheet)
- * and JSON. Pure, so the quoting and the formula neutralising are tested without a browser.
+ * What the table shows, as files: CSV (RFC 4180, UTF-8 with a byte-order mark, safe to open in a spreadsheet: the
+ * fields written by src/lib/csv.ts) and JSON. Pure.
  */
+import { csvField, UTF8_BOM } from "@/lib/csv";
 import type { ColumnId } from "../columns/column-specs";
 import type { Key } from "@/lib/contract";
 import { statusLabels, type UsageTotals } from "./key-status";
-
-/** Spreadsheet programs on Windows read a CSV as UTF-8 only when it starts with this. */
-export const UTF8_BOM = "\uFEFF";
-
-/** A cell a spreadsheet would run as a formula (=, +, -, @, or a tab/CR that hides one) gets a leading '. */
-export function neutralizeFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/** RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled. */
-export function csvField(value: string): string {
-  const safe = neutralizeFormula(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 function isoOrEmpty(ms: number | undefined): string {
   if (ms === undefined) return "";

@@ -32,6 +32,11 @@ export function countText(loaded: number, shown: number, narrowed: boolean, hasM
 /** The count while the filter is a key id found with `keys.getKey`: that key is not one of the loaded ones. */
 export const FOUND_BY_ID_COUNT = "1 key, found by its id";
 
+/** The count while the filter found keys of an identity with the server, not only among the loaded ones. */
+export function identityCount(shown: number): string {
+  return `${formatCountOf(shown, "key")}, found by external id`;
+}
+
 /** Which keys the status counts count: all loaded, or those the text filter matches (#28.12), and whether more exist. */
 export function statusCountScope(counted: number, loaded: number, filter: string, hasMore: boolean): string {
   if (filter !== "") {

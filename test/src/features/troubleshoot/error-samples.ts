@@ -144,6 +144,16 @@ export function samples(): Sample[] {
       fix: "Wait until the countdown ends",
     },
     {
+      entryId: "bad_request:query_range_exceeds_retention",
+      error: apiError({
+        status: 400,
+        title: "Bad Request",
+        path: "user/bad_request/query_range_exceeds_retention",
+      }),
+      heading: /further back than the workspace keeps/,
+      fix: "Choose a range inside the retention",
+    },
+    {
       entryId: "authentication:malformed",
       error: apiError({ status: 400, title: "Bad Request", path: "svc/authentication/malformed" }),
       heading: /not in the form the API expects/,

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { csvField, exportFileName, keysToCsv, keysToJson, neutralizeFormula } from "@/features/keys/utils/export-keys";
+import { exportFileName, keysToCsv, keysToJson } from "@/features/keys/utils/export-keys";
+import { csvField, neutralizeFormula } from "@/lib/csv";
 import type { ColumnId } from "@/features/keys/columns/column-specs";
 import type { Key } from "@/lib/contract";
 
