@@ -99,7 +99,7 @@ const DEMO_IDENTITIES: readonly Omit<NewIdentity, "workspaceId">[] = [
     meta: { plan: "enterprise", seats: 40 },
     ratelimits: [
       { name: "requests", limit: 100, durationMs: 60_000, autoApply: true },
-      { name: "exports", limit: 50, durationMs: DAY_MS, autoApply: false },
+      { name: "tokens", limit: 50_000, durationMs: DAY_MS, autoApply: false },
     ],
   },
 ];

@@ -267,8 +267,8 @@ describe("the demo workspace of the first start", () => {
 
     const acme = (await demo.identities.getIdentity({ identity: "org_acme" })).data;
     expect(acme.ratelimits?.map((limit) => [limit.name, limit.limit, limit.duration])).toEqual([
-      ["exports", 50, 86_400_000],
       ["requests", 100, 60_000],
+      ["tokens", 50_000, 86_400_000],
     ]);
     const demoApiId = /^Demo API id \(Create key asks for it\): (\S+)$/m.exec(server.output())?.[1] ?? "";
     const acmeKeys = (await demo.apis.listKeys({ apiId: demoApiId, externalId: "org_acme" })).result.data;
