@@ -10,6 +10,8 @@ import { recordTraffic, trafficReplayer, TRAFFIC_TAGS } from "../keys/traffic";
 import {
   apiPermission,
   DELETE_KEY_PERMISSION,
+  IDENTITY_ACTIONS,
+  identityPermission,
   rbacPermission,
   READ_ANALYTICS_PERMISSION,
   READ_APIS_PERMISSION,
@@ -24,8 +26,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** What a root key may do unless told otherwise: read every API and its keys (the real service's apis.listKeys asks both). */
 export const DEFAULT_ROOT_KEY_PERMISSIONS = [READ_KEYS_PERMISSION, READ_APIS_PERMISSION] as const;
 /**
- * The demo root key may do what the dashboard does: read keys and their analytics, verify keys, and create, change
- * and delete keys with their permissions and roles (a demo whose actions were all refused would show nothing).
+ * The demo root key may do what the dashboard does: read keys and their analytics, verify keys, create, change
+ * and delete keys with their permissions and roles, and read, create, change and delete identities (a demo whose
+ * actions were all refused would show nothing).
  */
 export const DEMO_ROOT_KEY_PERMISSIONS = [
   READ_KEYS_PERMISSION,
@@ -46,6 +49,7 @@ export const DEMO_ROOT_KEY_PERMISSIONS = [
       "remove_role_from_key",
     ] as const
   ).map(rbacPermission),
+  ...IDENTITY_ACTIONS.map((action) => identityPermission(action)),
 ];
 export const DEMO_ROOT_KEY_RATELIMIT = { limit: 300, windowMs: 60_000 } as const;
 /** Verifications of the demo keys over the last 30 days: enough for every chart, small enough for a fast first start. */
