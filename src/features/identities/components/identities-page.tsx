@@ -93,7 +93,7 @@ export function IdentitiesPage({
         </SectionAccessNotice>
       ) : (
         <>
-          <search className="identities-page__search">
+          <div role="search" className="identities-page__search">
             <label htmlFor={searchId} className="field__label">
               Search
             </label>
@@ -111,7 +111,7 @@ export function IdentitiesPage({
             <span id={`${searchId}-hint`} className="field__hint">
               The service finds identities whose id or external id holds it (case aside).
             </span>
-          </search>
+          </div>
           {query.isError && identities.length === 0 ? (
             renderError(query.error, () => void query.refetch())
           ) : query.data === undefined ? (

@@ -231,7 +231,7 @@ function IdentityContent(props: IdentityPageProps & { identity: KeyIdentity }) {
           <pre
             className="identity-page__meta"
             role="region"
-            aria-labelledby={`${id}-meta`}
+            aria-label="Meta as JSON"
             // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard to be scrolled
             tabIndex={0}
           >
