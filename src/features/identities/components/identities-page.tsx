@@ -89,7 +89,9 @@ export function IdentitiesPage({
           baseUrl={connection.baseUrl}
           onCheckAgain={checkAgain}
         >
-          <p>The keys, their pages and the logs need other permissions and work as before.</p>
+          {access.kind === "refused" && (
+            <p>The keys, their pages and the logs need other permissions and work as before.</p>
+          )}
         </SectionAccessNotice>
       ) : (
         <>
