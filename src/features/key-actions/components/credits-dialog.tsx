@@ -9,10 +9,11 @@ import type { CreditsChange } from "@/lib/api/update-credits";
 import type { Key } from "@/lib/contract";
 import { wholeNumberText } from "@/lib/field-text";
 import { formatCount } from "@/lib/format-number";
-import { ANSWER_ON_ITS_WAY, useUpdateCredits } from "../api/use-key-mutations";
+import { useUpdateCredits } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
-import { ActionDialog } from "./action-dialog";
-import { FormEnd } from "./form-parts";
+import { ActionDialog, ANSWER_ON_ITS_WAY } from "@/components/action-dialog";
+import "./key-actions.css";
+import { FormEnd } from "@/components/form/form-end";
 import type { RenderError } from "./render-error";
 
 export type CreditsMode = "set" | "increment" | "decrement" | "unlimited";

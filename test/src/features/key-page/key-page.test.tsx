@@ -12,7 +12,7 @@ import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 
 // happy-dom draws no canvas: the chart stands in as its accessible image; its numbers are in the table anyway.
-vi.mock("@/features/key-page/components/usage-chart", () => ({
+vi.mock("@/components/usage-chart", () => ({
   UsageChart: ({ label }: { label: string }) => <div role="img" aria-label={label} />,
   outcomeColorVar: (outcome: string) => `--outcome-${outcome.toLowerCase()}`,
 }));
@@ -189,6 +189,8 @@ describe("a key's page", () => {
     expect(within(fields).getByText(/12 remaining; set to 100 every day, next/)).toBeVisible();
     expect(within(fields).getByText(/10 per 1 minute, on every verification/)).toBeVisible();
     expect(within(fields).getByText("org_acme")).toBeVisible();
+    // Its identity is a link to the identity's page, by the identity's id.
+    expect(within(fields).getByRole("link", { name: "Identity org_acme" })).toHaveAttribute("href", "/identities/id_1");
     expect(within(fields).getByText("reader")).toBeVisible();
     expect(within(fields).getByText(/500 per 1 hour, when a verification asks for it/)).toBeVisible();
 
