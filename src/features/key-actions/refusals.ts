@@ -7,9 +7,21 @@
 import { useSyncExternalStore } from "react";
 import { apiGrants, RBAC_ACTIONS, rbacPermission, type ApiAction, type RbacAction } from "../../lib/contract";
 import type { Connection } from "../../lib/api/transport";
-import { ApiError, isApiErrorOf } from "../../lib/api-errors";
+import { ApiError } from "../../lib/api-errors";
+import { isPermissionRefusal } from "../../lib/access-probe";
+import {
+  forgetAccess,
+  forgetAccessMemory,
+  isAllowedAt,
+  learnAllowed as learnAllowedAt,
+  learnRefused,
+  refusalAt,
+  subscribeAccessMemory,
+  type AccessSlot,
+  type LearntRefusal,
+} from "../../lib/access-memory";
 import { connectionScopeId as scopeOf } from "../../lib/connection-scope";
-import { forgetKnownApis, rememberApi } from "./known-apis";
+import { forgetKnownApis, rememberApi } from "../../lib/known-apis";
 
 /** The key actions, by the permission each needs (the rbac ones need the key's `update_key` as well). */
 export type KeyAction =
@@ -45,9 +57,6 @@ export function grantsOf(action: KeyAction, apiId: string | undefined): { anyOf:
   return { anyOf: apiGrants(action, apiId ?? "<apiId>"), alsoNeeds: [] };
 }
 
-const refusals = new Map<string, Refusal>();
-/** Actions a root key was seen to be allowed (a probe or a change that went through), per API. */
-const allowed = new Set<string>();
 /** The API of a key, as a refusal named it (the Key object does not carry it). */
 const apiOfKey = new Map<string, string>();
 const listeners = new Set<() => void>();
@@ -76,10 +85,12 @@ export function learnKeysApi(connection: Connection, keyIds: readonly string[], 
 }
 
 /** Where an answer is remembered: per API when it is known, else for the key alone, else for the unknown API. */
-function slotOf(connection: Connection, action: KeyAction, target: ActionTarget): string {
+export function keyActionSlot(connection: Connection, action: KeyAction, target: ActionTarget): AccessSlot {
   const apiId = apiOf(connection, target);
-  const where = apiId !== undefined ? `api ${apiId}` : target.keyId !== undefined ? `key ${target.keyId}` : "api ?";
-  return `${scopeOf(connection)}|${action}|${where}`;
+  return {
+    action,
+    on: apiId !== undefined ? `api ${apiId}` : target.keyId !== undefined ? `key ${target.keyId}` : "api ?",
+  };
 }
 
 function changed(): void {
@@ -100,11 +111,6 @@ export function isAmbiguousCreateNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404 && error.type.includes("api_not_found");
 }
 
-/** Whether `error` is the service refusing the root key a permission (a 403 insufficient_permissions). */
-export function isPermissionRefusal(error: unknown): error is ApiError {
-  return isApiErrorOf(error, "authorization:insufficient_permissions") && error.status === 403;
-}
-
 /** Remembers a refusal when `error` is a 403 for a permission; else nothing. */
 export function learnRefusal(
   connection: Connection,
@@ -115,45 +121,61 @@ export function learnRefusal(
   if (!isPermissionRefusal(error)) return;
   const named = apiNamedIn(error.detail);
   if (named !== undefined) rememberApi(connection, named);
-  if (named !== undefined && target.keyId !== undefined) apiOfKey.set(`${scopeOf(connection)}|${target.keyId}`, named);
-  const where = { ...target, apiId: target.apiId ?? named };
-  refusals.set(slotOf(connection, action, where), { action, apiId: apiOf(connection, where), detail: error.detail });
-  changed();
+  if (named !== undefined && target.keyId !== undefined) {
+    apiOfKey.set(`${scopeOf(connection)}|${target.keyId}`, named);
+    changed();
+  }
+  learnRefused(
+    connection,
+    keyActionSlot(connection, action, { ...target, apiId: target.apiId ?? named }),
+    error.detail,
+  );
 }
 
 /** createKey answered 404 for an API known to exist: the masked refusal of create_key there. */
 export function learnCreateRefusedAsNotFound(connection: Connection, apiId: string, error: ApiError): void {
-  refusals.set(slotOf(connection, "create_key", { apiId }), { action: "create_key", apiId, detail: error.detail });
-  changed();
+  learnRefused(connection, keyActionSlot(connection, "create_key", { apiId }), error.detail);
 }
 
 /** An action went through: it is allowed there, and a refusal remembered before (the root key since granted it) is gone. */
 export function learnAllowed(connection: Connection, action: KeyAction, target: ActionTarget = {}): void {
-  const slot = slotOf(connection, action, target);
-  const news = !allowed.has(slot);
-  allowed.add(slot);
-  if (refusals.delete(slot) || news) changed();
+  learnAllowedAt(connection, keyActionSlot(connection, action, target));
 }
 
 /** The user says the root key was granted it since: what was learnt of `action` there is forgotten, to be found out again. */
 export function forgetRefusal(connection: Connection, action: KeyAction, target: ActionTarget = {}): void {
-  const slot = slotOf(connection, action, target);
-  refusals.delete(slot);
-  allowed.delete(slot);
-  changed();
+  forgetAccess(connection, keyActionSlot(connection, action, target));
 }
 
 export function isKnownAllowed(connection: Connection, action: KeyAction, target: ActionTarget = {}): boolean {
-  return allowed.has(slotOf(connection, action, target));
+  return isAllowedAt(connection, keyActionSlot(connection, action, target));
 }
+
+/** Each learnt refusal as a key action's, made once (a snapshot read twice must be the same object). */
+const asKeyRefusal = new WeakMap<LearntRefusal, Refusal>();
 
 export function refusalOf(connection: Connection, action: KeyAction, target: ActionTarget = {}): Refusal | undefined {
-  return refusals.get(slotOf(connection, action, target));
+  const slot = keyActionSlot(connection, action, target);
+  const learnt = refusalAt(connection, slot);
+  if (learnt === undefined) return undefined;
+  let refusal = asKeyRefusal.get(learnt);
+  if (refusal?.action !== action) {
+    // The slot names its API ("api api_1"), or none: a key's own slot, or the unknown API.
+    const apiId = slot.on.startsWith("api ") && slot.on !== "api ?" ? slot.on.slice(4) : undefined;
+    refusal = { action, apiId, detail: learnt.detail };
+    asKeyRefusal.set(learnt, refusal);
+  }
+  return refusal;
 }
 
+/** What this module learnt (the keys' APIs) or the session's memory did: either changes what a target's slot says. */
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  const unsubscribe = subscribeAccessMemory(listener);
+  return () => {
+    listeners.delete(listener);
+    unsubscribe();
+  };
 }
 
 /** The remembered refusal of `action` on `target` for this root key, if any; re-renders when one is learnt. */
@@ -168,9 +190,8 @@ export function useKnownAllowed(connection: Connection, action: KeyAction, targe
 
 /** For tests: forget everything the session learnt (refusals, what was allowed, the APIs seen). */
 export function forgetRefusals(): void {
-  refusals.clear();
-  allowed.clear();
   apiOfKey.clear();
+  forgetAccessMemory();
   forgetKnownApis();
   changed();
 }

@@ -8,16 +8,18 @@
  * An answer is remembered per action and API for the session (see refusals.ts), so a probe is sent at most once
  * per root key and API (per key, when the key's API is unknown).
  */
-import { ApiError, isApiErrorOf } from "@/lib/api-errors";
+import { type ApiError, isApiErrorOf } from "@/lib/api-errors";
 import { changeKeyPermissions } from "@/lib/api/key-permissions";
 import { changeKeyRoles } from "@/lib/api/key-roles";
 import type { Connection } from "@/lib/api/transport";
 import { callOperation } from "@/lib/api/call-operation";
 import { EmptyDataSchema, NewSecretSchema } from "@/lib/api/key-changes";
 import { CREATE_KEY_PATH, UPDATE_KEY_PATH, type Key } from "@/lib/contract";
-import { rememberApi } from "../known-apis";
+import { rememberApi } from "@/lib/known-apis";
+import { runProbe, type ProbeAnswer as SessionProbeAnswer } from "@/lib/access-probe";
 import {
   apiOf,
+  keyActionSlot,
   isAmbiguousCreateNotFound,
   isKnownAllowed,
   learnAllowed,
@@ -33,30 +35,28 @@ import {
  * the form opens and its own answer will say; `not-found`: createKey's 404, which is a missing API or, as the real
  * service masks it, a missing create_key.
  */
-export type ProbeAnswer = "allowed" | "refused" | "unknown" | "not-found";
+export type ProbeAnswer = Exclude<SessionProbeAnswer, "missing">;
 
 /** Runs `request` unless the answer is known; `isAllowedAnswer` reads a refusal that still proves the permission. */
-async function probe(
+function probe(
   connection: Connection,
   action: KeyAction,
   target: ActionTarget,
   request: () => Promise<unknown>,
   isAllowedAnswer: (error: ApiError) => boolean,
 ): Promise<ProbeAnswer> {
-  if (refusalOf(connection, action, target) !== undefined) return "refused";
-  if (isKnownAllowed(connection, action, target)) return "allowed";
-  try {
-    await request();
-    learnAllowed(connection, action, target);
-    return "allowed";
-  } catch (error) {
-    if (error instanceof ApiError && isAllowedAnswer(error)) {
-      learnAllowed(connection, action, target);
-      return "allowed";
-    }
-    learnRefusal(connection, action, error, target);
-    return refusalOf(connection, action, target) === undefined ? "unknown" : "refused";
-  }
+  return runProbe(connection, keyActionSlot(connection, action, target), {
+    request,
+    isAllowedAnswer,
+    // A key action's refusal may name the key's API, which is learnt with it.
+    learn: {
+      allowed: () => learnAllowed(connection, action, target),
+      failed: (error) => {
+        learnRefusal(connection, action, error, target);
+        return refusalOf(connection, action, target) === undefined ? "unknown" : "refused";
+      },
+    },
+  }).then((answer) => (answer === "missing" ? "unknown" : answer));
 }
 
 const never = () => false;

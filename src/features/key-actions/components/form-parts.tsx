@@ -1,63 +1,7 @@
 import { useStore } from "@tanstack/react-form";
 import type { ReactNode } from "react";
 import { withFieldGroup } from "@/components/form/app-form";
-import { useOnline } from "@/lib/hooks/use-online";
-import { EMPTY_RATELIMIT, type CreditsDraft, type RatelimitRow, type RefillChoice } from "./key-form-fields";
-
-interface FormEndProps {
-  /** What the form itself finds wrong before sending, if anything. */
-  problem?: string | null;
-  /** The panel of a refused or failed request, if there is one. */
-  error: ReactNode;
-  pending: boolean;
-  label: string;
-  pendingLabel: string;
-  disabled?: boolean;
-  danger?: boolean;
-}
-
-/** What a form says while the browser is offline: at once, not once a request sent meanwhile has failed. */
-export const OFFLINE_NOTE = "You are offline: nothing can be changed until the connection is back.";
-
-/**
- * The end of every key-changing form: what stops it (offline, said the moment the browser is), the request's failure,
- * and the submit button.
- */
-export function FormEnd({
-  problem = null,
-  error,
-  pending,
-  label,
-  pendingLabel,
-  disabled = false,
-  danger = false,
-}: FormEndProps) {
-  const online = useOnline();
-  return (
-    <>
-      {problem !== null && (
-        <p className="field__error" role="alert">
-          {problem}
-        </p>
-      )}
-      {error}
-      {!online && (
-        <p className="action-form__offline" role="status">
-          {OFFLINE_NOTE}
-        </p>
-      )}
-      <div className="action-form__buttons">
-        <button
-          type="submit"
-          className={danger ? "button button--danger" : "button button--primary"}
-          disabled={disabled || pending || !online}
-        >
-          {pending ? pendingLabel : label}
-        </button>
-      </div>
-    </>
-  );
-}
+import type { CreditsDraft, RefillChoice } from "./key-form-fields";
 
 interface FieldProps {
   /** The id of the control the label names. */
@@ -125,59 +69,6 @@ export const CreditsFields = withFieldGroup({
             )}
           </group.AppField>
         )}
-      </fieldset>
-    );
-  },
-});
-
-/** RatelimitFields' own props: the row whose request count takes the focus when the dialog opens (Raise limit). */
-const RATELIMIT_PROPS: { focusRow?: number | undefined } = {};
-const NO_RATELIMITS: { ratelimits: RatelimitRow[] } = { ratelimits: [] };
-
-/** Named rate limits: requests per window, whether every verification is checked against it; added and removed by row. */
-export const RatelimitFields = withFieldGroup({
-  defaultValues: NO_RATELIMITS,
-  props: RATELIMIT_PROPS,
-  render: function RatelimitFields({ group, focusRow }) {
-    const rows = useStore(group.store, (state) => state.values.ratelimits);
-    return (
-      <fieldset className="action-form__group">
-        <legend>Rate limits</legend>
-        {rows.length === 0 && <p className="field__hint">No rate limits.</p>}
-        {rows.map((row, index) => (
-          <div className="action-form__row" key={index}>
-            <group.AppField name={`ratelimits[${index}].name`}>
-              {(field) => <field.TextField label="Limit name" />}
-            </group.AppField>
-            <group.AppField name={`ratelimits[${index}].limit`}>
-              {(field) => <field.NumberField label="Requests" min={1} autoFocusOnOpen={index === focusRow} />}
-            </group.AppField>
-            <group.AppField name={`ratelimits[${index}].seconds`}>
-              {(field) => <field.NumberField label="Per seconds" min={1} decimal />}
-            </group.AppField>
-            <group.AppField name={`ratelimits[${index}].autoApply`}>
-              {(field) => <field.CheckboxField label="Every verification" />}
-            </group.AppField>
-            <button
-              type="button"
-              className="button button--small"
-              aria-label={`Remove rate limit ${row.name.trim() === "" ? index + 1 : row.name.trim()}`}
-              onClick={() => void group.removeFieldValue("ratelimits", index)}
-            >
-              Remove
-            </button>
-          </div>
-        ))}
-        <button
-          type="button"
-          className="button button--small"
-          onClick={() => group.pushFieldValue("ratelimits", EMPTY_RATELIMIT)}
-        >
-          Add a rate limit
-        </button>
-        <p className="field__hint">
-          “Every verification”: checked on each one; otherwise only when a verification names the limit.
-        </p>
       </fieldset>
     );
   },
