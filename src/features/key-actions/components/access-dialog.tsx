@@ -6,7 +6,7 @@ import { useProblemFocus } from "@/components/form/use-problem-focus";
 import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
 import { ANSWER_ON_ITS_WAY, useChangeAccess } from "../api/use-key-mutations";
-import { useWorkspaceRoles } from "../api/use-workspace-choices";
+import { useRolesNamed } from "../api/use-workspace-choices";
 import { effectivePermissions, keyAccess, namesChange } from "../key-access";
 import type { KeyCache } from "../key-cache";
 import { apiOf, useRefusal } from "../refusals";
@@ -50,7 +50,6 @@ export function AccessDialog({
   // The key as the form opened on it, or as it was when its new values were taken.
   const [opened, setOpened] = useState(apiKey);
   const [overwrite, setOverwrite] = useState(false);
-  const roles = useWorkspaceRoles(connection);
   const target = { keyId: apiKey.keyId };
   const refusals = [
     { refusal: useRefusal(connection, "add_permission_to_key", target), what: "Adding a permission" },
@@ -58,7 +57,6 @@ export function AccessDialog({
     { refusal: useRefusal(connection, "add_role_to_key", target), what: "Adding a role" },
   ];
   const mutation = useChangeAccess(connection, cache);
-  const access = keyAccess(apiKey, roles.data);
   const { formRef, focusFirstProblem } = useProblemFocus(setProblem);
   const form = useAppForm({
     defaultValues: { access: UNTOUCHED_ACCESS },
@@ -67,6 +65,10 @@ export function AccessDialog({
     onSubmitInvalid: focusFirstProblem,
   });
   const draft = useStore(form.store, (state) => state.values.access);
+  // The roles the key holds, with what each gives; and with those picked: what its permissions list will say.
+  const held = useRolesNamed(connection, apiKey.roles ?? []);
+  const roles = useRolesNamed(connection, [...(apiKey.roles ?? []), ...(draft.roles ?? [])]);
+  const access = keyAccess(apiKey, held);
   // Names typed that are not names yet are left out of what the form says it will do; Save says why.
   const read = v.safeParse(AccessDraftSchema, draft);
   const wanted = accessChanges(
@@ -95,11 +97,7 @@ export function AccessDialog({
       return;
     }
     setProblem(null);
-    const shown = effectivePermissions(
-      wanted.permissions ?? access.direct,
-      wanted.roles ?? apiKey.roles ?? [],
-      roles.data,
-    );
+    const shown = effectivePermissions(wanted.permissions ?? access.direct, wanted.roles ?? apiKey.roles ?? [], roles);
     mutation.mutate(
       {
         keyId: apiKey.keyId,
@@ -152,7 +150,7 @@ export function AccessDialog({
             what="Adding a permission"
           />
         )}
-        <AccessFields form={form} fields="access" connection={connection} apiKey={apiKey} />
+        <AccessFields form={form} fields="access" connection={connection} apiKey={apiKey} roles={held} />
         <p className="field__hint" aria-live="polite">
           {[describe("permissions", permissions), describe("roles", roleChange)]
             .filter((said) => said !== "")
