@@ -6,7 +6,18 @@ import { retryFailedLoads } from "../lib/retryable-lazy";
 import { AwaitKeyHandOver } from "./await-key-hand-over";
 import { HomeRedirect } from "./home-redirect";
 import { AppLayout, AppLoading } from "./layout";
-import { ConnectPage, KeyPage, KeysPage, lazyRoute, LogsPage, NotFoundPage, TroubleshootPage } from "./pages";
+import {
+  AuthorizationPage,
+  ConnectPage,
+  KeyPage,
+  KeysPage,
+  lazyRoute,
+  LogsPage,
+  NotFoundPage,
+  PermissionPage,
+  RolePage,
+  TroubleshootPage,
+} from "./pages";
 import { paths } from "./paths";
 import { RequireConnection } from "./require-connection";
 import { reportCaughtError } from "./root-options";
@@ -42,6 +53,9 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
                 // Its own chunk: the chart library loads with a key's page, never with the keys list.
                 { path: paths.key.slice(1), lazy: lazyRoute(KeyPage) },
                 { path: paths.logs.slice(1), lazy: lazyRoute(LogsPage) },
+                { path: paths.authorization.slice(1), lazy: lazyRoute(AuthorizationPage) },
+                { path: paths.role.slice(1), lazy: lazyRoute(RolePage) },
+                { path: paths.permission.slice(1), lazy: lazyRoute(PermissionPage) },
               ],
             },
             { path: paths.troubleshoot.slice(1), lazy: lazyRoute(TroubleshootPage) },

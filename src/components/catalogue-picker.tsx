@@ -9,7 +9,7 @@ import "./catalogue-picker.css";
 /** Fixed, so the virtualizer never measures: thousands of entries cost what the visible ones cost. */
 const ROW_HEIGHT = 48;
 const OVERSCAN = 8;
-/** The list's height, as its CSS sets it. */
+/** The list's height at most, as its CSS sets it. */
 const LIST_HEIGHT = 240;
 /** Start loading the next page this many entries before the end. */
 const LOAD_AHEAD = 20;
@@ -34,14 +34,6 @@ export interface CataloguePickerProps {
   children?: ReactNode;
 }
 
-interface Row {
-  value: string;
-  name?: string | undefined;
-  description?: string | undefined;
-  /** Not in the catalogue: made by the change. */
-  isNew?: boolean;
-}
-
 /**
  * A pick list of the workspace's catalogue: what is picked (each removable), a search asked of the server as one
  * types, and the entries found, virtualized, more loaded as one scrolls. The search box is a combobox whose list is
@@ -62,13 +54,10 @@ export function CataloguePicker({
   const ids = { input: `${id}-input`, list: `${id}-list`, status: `${id}-status`, picked: `${id}-picked` };
   const scrollRef = useRef<HTMLDivElement>(null);
   const typed = search.text.trim();
-  const offered = typed === "" || newEntry === undefined ? undefined : newEntry(typed);
-  const known = search.entries ?? [];
-  const isListed = known.some((entry) => entry.value.toLowerCase() === typed.toLowerCase());
-  const rows: Row[] = [
-    ...(offered !== undefined && "label" in offered && !isListed ? [{ value: typed, isNew: true }] : []),
-    ...known,
-  ];
+  const rows = search.entries ?? [];
+  // Only once the entries are the search's own: a name listed in the previous search's would be offered wrongly.
+  const offered = typed === "" || newEntry === undefined || search.stale ? undefined : newEntry(typed);
+  const isListed = rows.some((entry) => entry.value.toLowerCase() === typed.toLowerCase());
   const [active, setActive] = useState(-1);
   const activeIndex = Math.min(active, rows.length - 1);
   // The virtualizer re-renders this component itself on scroll.
@@ -79,7 +68,7 @@ export function CataloguePicker({
     estimateSize: () => ROW_HEIGHT,
     // The list's height before it is measured (and where nothing lays it out): its first entries are drawn at once.
     initialRect: { width: 0, height: LIST_HEIGHT },
-    getItemKey: (index) => `${rows[index]?.isNew === true ? "new " : ""}${rows[index]?.value ?? index}`,
+    getItemKey: (index) => rows[index]?.value ?? index,
     overscan: OVERSCAN,
   });
   const virtualItems = virtualizer.getVirtualItems();
@@ -124,6 +113,7 @@ export function CataloguePicker({
   const optionId = (index: number) => `${id}-option-${index}`;
   const activeRow = rows[activeIndex];
   const problem = offered !== undefined && "problem" in offered && !isListed ? offered.problem : undefined;
+  const offer = offered !== undefined && "label" in offered && !isListed && !picked.includes(typed) ? typed : undefined;
 
   return (
     <fieldset className="action-form__group catalogue-picker">
@@ -157,7 +147,9 @@ export function CataloguePicker({
           <div
             ref={scrollRef}
             id={ids.list}
-            className="catalogue-picker__list"
+            className={
+              rows.length === 0 ? "catalogue-picker__list catalogue-picker__list--empty" : "catalogue-picker__list"
+            }
             role="listbox"
             aria-multiselectable="true"
             aria-label={`${legend} found`}
@@ -168,10 +160,9 @@ export function CataloguePicker({
                 const row = rows[item.index];
                 if (row === undefined) return null;
                 const isPicked = picked.includes(row.value);
-                const detailId = `${optionId(item.index)}-detail`;
-                const detail = row.isNew
-                  ? `New ${noun}: the change creates it`
-                  : [row.name, row.description].filter((part) => part !== undefined && part !== "").join(" · ");
+                const detail = [row.name, row.description]
+                  .filter((part) => part !== undefined && part !== "")
+                  .join(" · ");
                 return (
                   // The keyboard works in the search box (aria-activedescendant), as a combobox's list does.
                   // eslint-disable-next-line jsx-a11y/click-events-have-key-events
@@ -181,8 +172,6 @@ export function CataloguePicker({
                     role="option"
                     tabIndex={-1}
                     aria-selected={isPicked}
-                    aria-label={revealBidiControls(row.value)}
-                    aria-describedby={detail === "" ? undefined : detailId}
                     className={`catalogue-picker__option${item.index === activeIndex ? " catalogue-picker__option--active" : ""}`}
                     style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
                     // The focus stays in the search box: a click picks without taking it.
@@ -200,7 +189,7 @@ export function CataloguePicker({
                         <SafeName>{row.value}</SafeName>
                       </code>
                       {detail !== "" && (
-                        <span id={detailId} className="catalogue-picker__detail">
+                        <span className="catalogue-picker__detail">
                           <SafeName>{detail}</SafeName>
                         </span>
                       )}
@@ -211,8 +200,18 @@ export function CataloguePicker({
             </div>
           </div>
           <p id={ids.status} className="field__hint catalogue-picker__status" aria-live="polite">
-            <SearchStatus search={search} noun={noun} legend={legend} count={known.length} problem={problem} />
+            <SearchStatus search={search} noun={noun} legend={legend} count={rows.length} problem={problem} />
           </p>
+          {offer !== undefined && (
+            <button
+              type="button"
+              className="button button--small catalogue-picker__new"
+              aria-label={`Pick “${revealBidiControls(offer)}”, a new ${noun} (the change creates it)`}
+              onClick={() => onPickedChange([...picked, offer])}
+            >
+              Pick “<SafeName>{offer}</SafeName>”, a new {noun} (the change creates it)
+            </button>
+          )}
         </>
       )}
       {children}
@@ -287,10 +286,10 @@ function SearchStatus({
       </>
     );
   }
-  if (search.entries === undefined || (search.loading && count === 0)) {
+  if (search.entries === undefined || search.stale || (search.loading && count === 0)) {
     return (
       <>
-        <Spinner /> Searching…
+        <Spinner /> {search.text.trim() === "" ? "Loading…" : `Searching for “${search.text.trim()}”…`}
       </>
     );
   }

@@ -6,7 +6,9 @@ import { PermissionNameSchema } from "./api/key-fields";
 import { listPermissions } from "./api/list-permissions";
 import { listRoles } from "./api/list-roles";
 import type { Connection } from "./api/transport";
+import { LIST_PERMISSIONS_PATH, LIST_ROLES_PATH, rbacPermission } from "./contract";
 import { queryKeys } from "./query-keys";
+import { readSection, type SectionRead } from "./section-access";
 
 /**
  * The workspace's catalogue of permissions and roles, as the pages of a search: the Authorization pages list it, the
@@ -17,11 +19,23 @@ import { queryKeys } from "./query-keys";
 /** As many as one request lists: a page is one request. */
 export const CATALOGUE_PAGE_SIZE = 100;
 
+/**
+ * How each list is read: what the Authorization section learns of the root key from its answers (src/lib/
+ * section-access.ts), whichever page or pick list asked. The section is readable in part with either permission.
+ */
+export const PERMISSIONS_READ: SectionRead = {
+  permissions: [rbacPermission("read_permission")],
+  operation: LIST_PERMISSIONS_PATH,
+};
+export const ROLES_READ: SectionRead = { permissions: [rbacPermission("read_role")], operation: LIST_ROLES_PATH };
+
 export function permissionPagesQueryOptions(connection: Connection, search: string) {
   return infiniteQueryOptions({
     queryKey: queryKeys.permissions.list(connection, search),
     queryFn: ({ pageParam, signal }) =>
-      listPermissions(connection, { cursor: pageParam, limit: CATALOGUE_PAGE_SIZE, search }, { signal }),
+      readSection(connection, "authorization", PERMISSIONS_READ, () =>
+        listPermissions(connection, { cursor: pageParam, limit: CATALOGUE_PAGE_SIZE, search }, { signal }),
+      ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage) => lastPage.cursor,
   });
@@ -31,7 +45,9 @@ export function rolePagesQueryOptions(connection: Connection, search: string) {
   return infiniteQueryOptions({
     queryKey: queryKeys.roles.list(connection, search),
     queryFn: ({ pageParam, signal }) =>
-      listRoles(connection, { cursor: pageParam, limit: CATALOGUE_PAGE_SIZE, search }, { signal }),
+      readSection(connection, "authorization", ROLES_READ, () =>
+        listRoles(connection, { cursor: pageParam, limit: CATALOGUE_PAGE_SIZE, search }, { signal }),
+      ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage) => lastPage.cursor,
   });

@@ -107,8 +107,6 @@ export const queryKeys = {
     all: () => ["roles"] as const,
     /** The pages of the roles a search finds (part of an id, name or description; "" lists them all). */
     list: (connection: Connection, search: string) => scoped("roles", "list", connection, { search }),
-    /** Every role with its permissions, every page read: which roles hold a permission. */
-    every: (connection: Connection) => scoped("roles", "every", connection, {}),
     /** One role by its id or name, with its permissions. */
     detail: (connection: Connection, role: string) => scoped("roles", "get", connection, { role }),
   },

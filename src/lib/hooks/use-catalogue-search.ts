@@ -26,6 +26,8 @@ export interface CatalogueSearch {
   entries: readonly CatalogueEntry[] | undefined;
   /** A page (or a new search) is on its way. */
   loading: boolean;
+  /** The entries are the previous search's, kept while this one's first page is on its way. */
+  stale: boolean;
   hasMore: boolean;
   loadMore: () => void;
   /** Why the catalogue could not be listed, when it could not (a refusal: the root key may not read it). */
@@ -42,6 +44,7 @@ function useSearch<T>(
   query: {
     data: Pages<T>;
     isFetching: boolean;
+    isPlaceholderData: boolean;
     hasNextPage: boolean;
     isFetchingNextPage: boolean;
     fetchNextPage: () => Promise<unknown>;
@@ -58,6 +61,7 @@ function useSearch<T>(
     asked,
     entries,
     loading: query.isFetching || catalogueSearch(text) !== asked,
+    stale: query.isPlaceholderData || catalogueSearch(text) !== asked,
     hasMore: query.hasNextPage,
     loadMore: () => {
       if (query.hasNextPage && !query.isFetchingNextPage && query.error === null) void query.fetchNextPage();

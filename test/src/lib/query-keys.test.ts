@@ -34,7 +34,6 @@ const everyKind: Record<string, (connection: Connection) => QueryKey> = {
   "permissions.detail": (c) => queryKeys.permissions.detail(c, "perm_1"),
   "roles.all": () => queryKeys.roles.all(),
   "roles.list": (c) => queryKeys.roles.list(c, "admin"),
-  "roles.every": (c) => queryKeys.roles.every(c),
   "roles.detail": (c) => queryKeys.roles.detail(c, "role_1"),
 };
 /** The filters that span every connection (a change here may show in another root key's list of the same workspace). */

@@ -185,7 +185,7 @@ test("the key's own permissions and its roles are picked from the workspace's an
   const { cache, onClose } = renderEdit();
   await user.click(await findEntry("Permissions", "documents.read"));
   await user.type(screen.getByRole("combobox", { name: "Find permissions" }), "billing.read");
-  await user.click(await findEntry("Permissions", "billing.read"));
+  await user.click(await screen.findByRole("button", { name: /^Pick “billing\.read”, a new permission/ }));
   await user.click(await findEntry("Roles", "editor"));
   await user.click(screen.getByRole("button", { name: "Save changes" }));
   await waitFor(() => expect(onClose).toHaveBeenCalled());

@@ -102,9 +102,10 @@ export const WORKSPACE = {
   },
 };
 
-/** An entry of a catalogue pick list (the permissions or the roles found), by its value. */
+/** An entry of a catalogue pick list (the permissions or the roles found), by its value (its name starts with it). */
 export async function findEntry(list: "Permissions" | "Roles", value: string, within: HTMLElement = document.body) {
-  return findByRole(await findByRole(within, "listbox", { name: `${list} found` }), "option", { name: value });
+  const name = new RegExp(`^\\s*${value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|$)`);
+  return findByRole(await findByRole(within, "listbox", { name: `${list} found` }), "option", { name });
 }
 
 /**
