@@ -179,3 +179,22 @@ export type TopRow = v.InferOutput<typeof TopRowSchema>;
 export function parseTopRows(rows: readonly unknown[]): TopRow[] {
   return parseRows(TopRowSchema, rows);
 }
+
+const KeyRefusalsRowSchema = v.looseObject({ key_id: Text, outcome: Outcome, total: Count, latest: Instant });
+
+/** Refused verifications of one key and outcome: how many, and the newest one's time. */
+export interface KeyRefusals {
+  keyId: string;
+  outcome: AnalyticsOutcome;
+  total: number;
+  latest: number;
+}
+
+export function parseKeyRefusalsRows(rows: readonly unknown[]): KeyRefusals[] {
+  return parseRows(KeyRefusalsRowSchema, rows).map((row) => ({
+    keyId: row.key_id,
+    outcome: row.outcome,
+    total: row.total,
+    latest: row.latest,
+  }));
+}
