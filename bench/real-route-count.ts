@@ -62,6 +62,7 @@ export const ROWS: Row[] = [
       ["keys.setRoles", "v2_keys_set_roles", "keys-set-roles.test.ts"],
       ["apis.createApi", "v2_apis_create_api", "apis-create-api.test.ts"],
       ["apis.deleteApi", "v2_apis_delete_api", "apis-delete-api.test.ts"],
+      ["keys.migrateKeys", "v2_keys_migrate_keys", "keys-migrate-keys.test.ts"],
       [
         "permissions.listPermissions",
         "v2_permissions_list_permissions",

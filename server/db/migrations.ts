@@ -302,6 +302,23 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE workspaces ADD COLUMN analytics_queries_per_hour INTEGER CHECK (analytics_queries_per_hour IS NULL OR analytics_queries_per_hour > 0);
     `,
   },
+  {
+    version: 10,
+    name: "key migrations, and keys imported by keys.migrateKeys waiting for their first verification",
+    sql: `
+      -- As the real service's key_migrations: how a workspace's imported keys were hashed. An id is the caller's word
+      -- for it (keys.migrateKeys' and keys.verifyKey's migrationId), unique across workspaces as there.
+      CREATE TABLE key_migrations (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+        algorithm TEXT NOT NULL CHECK (algorithm IN ('sha256', 'github.com/seamapi/prefixed-api-key')),
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- An imported key whose hash is its old system's until a verification naming the migration re-hashes it.
+      ALTER TABLE keys ADD COLUMN pending_migration_id TEXT;
+    `,
+  },
 ];
 
 /** Applies the pending migrations in one immediate transaction, so two processes starting together don't both apply them. */

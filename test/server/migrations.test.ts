@@ -156,7 +156,11 @@ test("migration 7 makes a permission row of every permission a key or role names
   ).run();
   const keysBefore = db.prepare("SELECT * FROM keys ORDER BY id").all();
 
-  migrate(db);
+  // To migration 7 only: a later one may add columns of its own to every key.
+  migrate(
+    db,
+    MIGRATIONS.filter((migration) => migration.version <= 7),
+  );
 
   const permissions = db
     .prepare("SELECT workspace_id, name, slug, created_at FROM permissions ORDER BY workspace_id, slug")
@@ -232,5 +236,34 @@ test("migration 9 adds APIs' IP whitelists and workspaces' own analytics quotas,
   ).toEqual([{ quota: null, days: 30 }]);
   expect(() => db.prepare("UPDATE workspaces SET analytics_queries_per_hour = 0").run()).toThrow(/CHECK/);
   expect(() => db.prepare("UPDATE apis SET ip_whitelist = ''").run()).toThrow(/CHECK/);
+  db.close();
+});
+
+test("migration 10 adds key migrations and keys waiting for one, none by default, keeping every key", () => {
+  const db = new Database(":memory:");
+  migrate(
+    db,
+    MIGRATIONS.filter((migration) => migration.version <= 9),
+  );
+  db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'w', 0)").run();
+  db.prepare("INSERT INTO apis (id, workspace_id, name, created_at) VALUES ('api_1', 'ws_1', 'a', 0)").run();
+  db.prepare(
+    "INSERT INTO keys (id, workspace_id, api_id, name, start, hash, created_at) VALUES ('key_1', 'ws_1', 'api_1', 'k', 's', 'h', 0)",
+  ).run();
+  migrate(db);
+  migrate(db);
+  expect(db.prepare("SELECT id, pending_migration_id AS pending FROM keys").all()).toEqual([
+    { id: "key_1", pending: null },
+  ]);
+  db.prepare(
+    "INSERT INTO key_migrations (id, workspace_id, algorithm, created_at) VALUES ('mig_1', 'ws_1', 'sha256', 0)",
+  ).run();
+  expect(() =>
+    db
+      .prepare(
+        "INSERT INTO key_migrations (id, workspace_id, algorithm, created_at) VALUES ('mig_2', 'ws_1', 'bcrypt', 0)",
+      )
+      .run(),
+  ).toThrow(/CHECK/);
   db.close();
 });
