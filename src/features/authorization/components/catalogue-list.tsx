@@ -76,6 +76,8 @@ export function CatalogueList<T>({
     setActiveKey(keyOf(item));
     focusKey.current = keyOf(item);
     virtualizer.scrollToIndex(clamped, { align: "auto" });
+    // Moved within reach of the end (End, the page keys): the next page is asked for now, not once drawn.
+    if (clamped >= items.length - 1 - LOAD_AHEAD) onNearEnd();
   }
   const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? INITIAL_HEIGHT) / ROW_HEIGHT) - 1);
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
