@@ -14,7 +14,7 @@ export const BASE_URL = "http://127.0.0.1:8799";
 const KEY = "ks_root_S3cr3tValue42";
 
 /** The Authorization section's routes as the app composes them, at `path`, with a stored connection. */
-export function renderAuthorization(queryClient: QueryClient, path = paths.authorization) {
+export function renderAuthorization(queryClient: QueryClient, path: string = paths.authorization) {
   saveConnection({ baseUrl: BASE_URL, apiKey: KEY });
   const router = createMemoryRouter(
     [
