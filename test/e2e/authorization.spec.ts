@@ -310,7 +310,18 @@ test("the Authorization pages work by keyboard alone at phone width, in both the
     await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `authorization-permission-${scheme}`)),
   ).toEqual({ dark: [], light: [] });
   await page.goto(`${server.url}/authorization?tab=permissions`);
-  await expect(page.getByRole("list", { name: "Permissions" }).getByRole("link")).toHaveCount(3);
+  const permissions = page.getByRole("list", { name: "Permissions" }).getByRole("link");
+  await expect(permissions).toHaveCount(3);
+  // One entry of the list is in the tab order; the arrow keys move between them.
+  await tabTo(page, permissions.first());
+  await page.keyboard.press("ArrowDown");
+  await expect(permissions.nth(1)).toBeFocused();
+  await page.keyboard.press("End");
+  await expect(permissions.nth(2)).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(permissions.nth(2)).not.toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(permissions.nth(2)).toBeFocused();
   expect(
     await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `authorization-permissions-${scheme}`)),
   ).toEqual({ dark: [], light: [] });

@@ -1,7 +1,8 @@
 import { useStore } from "@tanstack/react-form";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import * as v from "valibot";
 import { useAppForm } from "@/components/form/app-form";
+import { SafeName } from "@/components/safe-name";
 import { useProblemFocus } from "@/components/form/use-problem-focus";
 import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
@@ -152,9 +153,15 @@ export function AccessDialog({
         )}
         <AccessFields form={form} fields="access" connection={connection} apiKey={apiKey} roles={held} />
         <p className="field__hint" aria-live="polite">
-          {[describe("permissions", permissions), describe("roles", roleChange)]
-            .filter((said) => said !== "")
-            .join(" ") || "No change yet."}
+          {permissions === undefined && roleChange === undefined ? (
+            "No change yet."
+          ) : (
+            <>
+              <Described noun="permissions" change={permissions} />
+              {permissions !== undefined && roleChange !== undefined && " "}
+              <Described noun="roles" change={roleChange} />
+            </>
+          )}
         </p>
         <FormEnd
           problem={problem}
@@ -170,8 +177,21 @@ export function AccessDialog({
 
 const VERB = { add: "Adds", remove: "Removes", set: "Sets the key’s own to" } as const;
 
-/** "Adds documents.write." */
-function describe(noun: string, change: ReturnType<typeof namesChange>): string {
-  if (change === undefined) return "";
-  return `${VERB[change.change]} ${change.names.length === 0 ? `no ${noun}` : change.names.join(", ")} (${noun}).`;
+/** "Adds documents.write (permissions).", each name isolated from the text around it. */
+function Described({ noun, change }: { noun: string; change: ReturnType<typeof namesChange> }) {
+  if (change === undefined) return null;
+  return (
+    <>
+      {VERB[change.change]}{" "}
+      {change.names.length === 0
+        ? `no ${noun}`
+        : change.names.map((name, index) => (
+            <Fragment key={name}>
+              {index > 0 && ", "}
+              <SafeName>{name}</SafeName>
+            </Fragment>
+          ))}{" "}
+      ({noun}).
+    </>
+  );
 }

@@ -73,7 +73,12 @@ test("a permission unchecked is removed with keys.removePermissions, and the pag
   const sent = stubApi({ ...WORKSPACE, "/v2/keys.removePermissions": ok([]) });
   const { cache, onClose } = renderAccess();
   await user.click(await findEntry("Permissions", "documents.read"));
-  expect(screen.getByText("Removes documents.read (permissions).")).toBeInTheDocument();
+  // Each name isolated from the sentence around it (a <bdi>): the sentence is the paragraph's text.
+  expect(
+    screen.getByText(
+      (_, element) => element?.tagName === "P" && element.textContent === "Removes documents.read (permissions).",
+    ),
+  ).toBeInTheDocument();
   await user.click(screen.getByRole("button", { name: "Save permissions and roles" }));
   await waitFor(() => expect(onClose).toHaveBeenCalled());
   expect(changes(sent)).toEqual([
