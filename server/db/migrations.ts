@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import { newId } from "./ids";
 
@@ -304,6 +305,27 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 10,
+    name: "the per-hour sums by key move to the analytics engine's own files, and the database gets an id they name",
+    sql: `
+      -- The analytics engine keeps its data in files of its own beside this one (analytics.duckdb, and the per-hour
+      -- sums by key in analytics-sums.sqlite), written off the request path; they are rebuilt from key_verifications.
+      -- Folding the sums here took this file's write lock from the verifications.
+      DROP TABLE key_verifications_per_hour;
+      DROP TABLE key_verifications_per_hour_seq;
+
+      -- Which database the analytics files were made from: a data directory whose SQLite file was replaced keeps
+      -- old analytics files, which this id tells apart (they are then rebuilt).
+      CREATE TABLE database_id (
+        only INTEGER PRIMARY KEY CHECK (only = 1),
+        id TEXT NOT NULL
+      ) STRICT;
+    `,
+    data(db) {
+      db.prepare("INSERT INTO database_id (only, id) VALUES (1, ?)").run(randomUUID());
+    },
+  },
+  {
+    version: 11,
     name: "key migrations, and keys imported by keys.migrateKeys waiting for their first verification",
     sql: `
       -- As the real service's key_migrations: how a workspace's imported keys were hashed. An id is the caller's word

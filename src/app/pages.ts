@@ -27,6 +27,15 @@ export const LogsPage = retryableLazy(
   () => import("./routes/logs-route"),
   (module) => module.LogsRoute,
 );
+/** The Identities section: not preloaded when idle, paid for by those who open it (an identity's page, its chart). */
+export const IdentitiesPage = retryableLazy(
+  () => import("./routes/identities-route"),
+  (module) => module.IdentitiesRoute,
+);
+export const IdentityPage = retryableLazy(
+  () => import("./routes/identity-route"),
+  (module) => module.IdentityRoute,
+);
 /** The Authorization section's pages, not preloaded either: their lists and dialogs are paid for by those who open them. */
 export const AuthorizationPage = retryableLazy(
   () => import("./routes/authorization-route"),

@@ -7,6 +7,10 @@ export const paths = {
   key: "/keys/:keyId",
   /** Every verification of the workspace, filtered by the query (src/features/logs/log-view.ts). */
   logs: "/logs",
+  /** The workspace's identities, searched by the query's `search`. */
+  identities: "/identities",
+  /** An identity's page (the route pattern), by its id; links use identityPath. */
+  identity: "/identities/:identityId",
   /** The workspace's roles and permissions, the list and search in the query (src/features/authorization). */
   authorization: "/authorization",
   /** A role's and a permission's pages (the route patterns); links use rolePath and permissionPath. */
@@ -43,6 +47,11 @@ export const TROUBLESHOOT_PATH = paths.troubleshoot;
 /** A key's page; the id is encoded, whatever a server sent as one. */
 export function keyPath(keyId: string): string {
   return `${paths.keys}/${encodeURIComponent(keyId)}`;
+}
+
+/** An identity's page, by its id (never its external id, which a person chose: it may hold anything). */
+export function identityPath(identityId: string): string {
+  return `${paths.identities}/${encodeURIComponent(identityId)}`;
 }
 
 /** The request-id lookup on the troubleshoot page, with an id filled in when given (a request id is not a secret). */

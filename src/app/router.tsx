@@ -9,6 +9,8 @@ import { AppLayout, AppLoading } from "./layout";
 import {
   AuthorizationPage,
   ConnectPage,
+  IdentitiesPage,
+  IdentityPage,
   KeyPage,
   KeysPage,
   lazyRoute,
@@ -53,6 +55,8 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
                 // Its own chunk: the chart library loads with a key's page, never with the keys list.
                 { path: paths.key.slice(1), lazy: lazyRoute(KeyPage) },
                 { path: paths.logs.slice(1), lazy: lazyRoute(LogsPage) },
+                { path: paths.identities.slice(1), lazy: lazyRoute(IdentitiesPage) },
+                { path: paths.identity.slice(1), lazy: lazyRoute(IdentityPage) },
                 { path: paths.authorization.slice(1), lazy: lazyRoute(AuthorizationPage) },
                 { path: paths.role.slice(1), lazy: lazyRoute(RolePage) },
                 { path: paths.permission.slice(1), lazy: lazyRoute(PermissionPage) },

@@ -8,7 +8,8 @@ import { listRoles } from "./api/list-roles";
 import type { Connection } from "./api/transport";
 import { LIST_PERMISSIONS_PATH, LIST_ROLES_PATH, rbacPermission } from "./contract";
 import { queryKeys } from "./query-keys";
-import { readSection, type SectionRead } from "./section-access";
+import type { SectionRead } from "./section-access";
+import { readSection } from "./section-read";
 
 /**
  * The workspace's catalogue of permissions and roles, as the pages of a search: the Authorization pages list it, the

@@ -7,7 +7,7 @@ import type { Permission, Role } from "@/lib/api/key-changes";
 import { setRolePermissions } from "@/lib/api/set-role-permissions";
 import type { Connection } from "@/lib/api/transport";
 import { catalogueChanged } from "@/lib/catalogue-changes";
-import { useMutationOnceAtATime } from "@/lib/hooks/use-mutation-once";
+import { useMutationOnceAtATime } from "@/lib/hooks/use-mutation-once-at-a-time";
 import { queryKeys } from "@/lib/query-keys";
 import { learnAnswer, type CatalogueAction } from "../catalogue-access";
 

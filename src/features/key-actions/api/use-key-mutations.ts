@@ -1,4 +1,4 @@
-import { useMutationOnceAtATime } from "@/lib/hooks/use-mutation-once";
+import { useMutationOnceAtATime } from "@/lib/hooks/use-mutation-once-at-a-time";
 import { ApiError } from "@/lib/api-errors";
 import { createKey, type CreateKeyRequest } from "@/lib/api/create-key";
 import { deleteKey } from "@/lib/api/delete-key";
