@@ -211,6 +211,10 @@ test("a root key without rbac.*.read_role or rbac.*.read_permission is told whic
   await expect(page.getByRole("region", { name: "This root key may not read permissions" })).toContainText(
     "Listing permissions needs rbac.*.read_permission",
   );
+  // The header's link says it too, wherever one goes next.
+  await expect(mainNav(page).getByRole("link", { name: "Authorization" })).toHaveAccessibleDescription(
+    "Authorization: this root key may not read them (it needs rbac.*.read_permission)",
+  );
   await saveScreenshot(page, "authorization-refused-read");
 
   const readsOnly = await workspace.rootKey([...KEYS, ...READ_CATALOGUE]);

@@ -6,6 +6,7 @@ import { Loading } from "@/components/offline-notice";
 import { SafeName } from "@/components/safe-name";
 import { isPermissionRefusal, type ProbeAnswer } from "@/lib/access-probe";
 import type { Permission, Role } from "@/lib/api/key-changes";
+import { isApiErrorOf } from "@/lib/api-errors";
 import type { Connection } from "@/lib/api/transport";
 import { CATALOGUE_PAGE_SIZE, permissionQueryOptions, rolePagesQueryOptions } from "@/lib/catalogue-query";
 import { rbacPermission } from "@/lib/contract";
@@ -44,7 +45,8 @@ export function PermissionPage(props: PermissionPageProps) {
   const query = useQuery(permissionQueryOptions(connection, named));
   // Started with the permission, not after it: the page's first data in one round.
   const roles = useEveryRole(connection);
-  if (query.data === undefined) {
+  // Gone since it was shown (deleted in another tab, or by another client): said, not shown as it was.
+  if (query.data === undefined || isApiErrorOf(query.error, "data:permission_not_found")) {
     return (
       <div className="entry-page">
         <EntryBreadcrumb

@@ -4,6 +4,7 @@ import { Link } from "react-router-dom";
 import { SafeName } from "@/components/safe-name";
 import type { ProbeAnswer } from "@/lib/access-probe";
 import type { Permission, Role } from "@/lib/api/key-changes";
+import { isApiErrorOf } from "@/lib/api-errors";
 import type { Connection } from "@/lib/api/transport";
 import { roleQueryOptions } from "@/lib/catalogue-query";
 import { rbacPermission } from "@/lib/contract";
@@ -40,7 +41,8 @@ export function RolePage(props: RolePageProps) {
   const { connection, role: named } = props;
   useCatalogueChangesFromOtherTabs();
   const query = useQuery(roleQueryOptions(connection, named));
-  if (query.data === undefined) {
+  // Gone since it was shown (deleted in another tab, or by another client): said, not shown as it was.
+  if (query.data === undefined || isApiErrorOf(query.error, "data:role_not_found")) {
     return (
       <div className="entry-page">
         <EntryBreadcrumb authorizationHref={props.authorizationHref} listHref={props.rolesHref} list="Roles">

@@ -8,6 +8,7 @@ import type { Role } from "@/lib/api/key-changes";
 import type { Connection } from "@/lib/api/transport";
 import { newPermissionOffer } from "@/lib/catalogue-query";
 import type { Key } from "@/lib/contract";
+import { useCatalogueChangesFromOtherTabs } from "@/lib/hooks/use-catalogue-changes";
 import { usePermissionSearch, useRoleSearch, type CatalogueSearch } from "@/lib/hooks/use-catalogue-search";
 import { choicesUnlisted } from "../api/use-workspace-choices";
 import { keyAccess, sameNames, type KeyAccess } from "../key-access";
@@ -79,6 +80,7 @@ export function KeyCataloguePickers({
   roles: NamesPick;
   permissionsNote?: ReactNode;
 }) {
+  useCatalogueChangesFromOtherTabs();
   const permissionSearch = usePermissionSearch(connection);
   const roleSearch = useRoleSearch(connection);
   const permissionsUnlisted = unlistedNote(permissionSearch, "permissions");

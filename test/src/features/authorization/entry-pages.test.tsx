@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, test } from "vitest";
 import { forgetAccessMemory } from "@/lib/access-memory";
+import { CATALOGUE_CHANGES_CHANNEL } from "@/lib/catalogue-changes";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 import { changesSent, fakeCatalogue } from "./fake-catalogue";
 import { renderAuthorization } from "./render-authorization";
@@ -97,6 +98,19 @@ describe("a role's page", () => {
       (call) => call.path === "/v2/permissions.deleteRole" && call.body.role === roleId,
     );
     expect(catalogue.sent.slice(after).filter((call) => call.path === "/v2/permissions.getRole")).toEqual([]);
+  });
+
+  test("a role deleted in another tab is not shown as it was: the page reads it again and says it is gone", async () => {
+    const catalogue = fakeCatalogue({ roles: [{ name: "support", permissions: ["tickets.read"] }] });
+    const roleId = catalogue.roles[0]?.id ?? "";
+    renderAuthorization(queryClient(), `/authorization/roles/${roleId}`);
+    expect(await screen.findByRole("heading", { level: 1, name: "support" })).toBeInTheDocument();
+    catalogue.roles = [];
+    const otherTab = new BroadcastChannel(CATALOGUE_CHANGES_CHANNEL);
+    otherTab.postMessage({ keys: true });
+    otherTab.close();
+    expect(await screen.findByRole("heading", { name: "The workspace has no such role" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { level: 1, name: "support" })).toBeNull();
   });
 
   test("a role the workspace lacks gets the catalog's panel", async () => {
