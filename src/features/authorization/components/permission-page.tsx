@@ -72,21 +72,36 @@ export function PermissionPage(props: PermissionPageProps) {
 type EveryRole = ReturnType<typeof useEveryRole>;
 
 /**
- * Every role of the workspace with its permissions: `permissions.listRoles`, page after page (100 roles a request)
- * until the last. The pages are the Roles list's own (the same query), so what one read the other shows.
+ * How many pages of roles the page reads by itself (2,000 roles): past that, each further 20 requests are asked for,
+ * so that a workspace of many thousands of roles does not spend its root key's rate limit unasked.
+ */
+export const ROLE_PAGES_UNASKED = 20;
+
+/**
+ * Every role of the workspace with its permissions: `permissions.listRoles`, page after page (100 roles a request),
+ * up to `ROLE_PAGES_UNASKED` more at a time. The pages are the Roles list's own (the same query), so what one read the
+ * other shows.
  */
 function useEveryRole(connection: Connection) {
   const query = useInfiniteQuery({ ...rolePagesQueryOptions(connection, ""), placeholderData: keepPreviousData });
+  const [allowed, setAllowed] = useState(ROLE_PAGES_UNASKED);
   const { hasNextPage, isFetchingNextPage, isError, fetchNextPage } = query;
+  const requests = query.data?.pages.length ?? 0;
+  const paused = hasNextPage && requests >= allowed;
+  // On each page come (`requests`: a fetch's start and end may show in one render, its count always changes).
   useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
+    if (hasNextPage && !paused && !isFetchingNextPage && !isError) void fetchNextPage();
+  }, [requests, hasNextPage, paused, isFetchingNextPage, isError, fetchNextPage]);
   const roles = query.data?.pages.flatMap((page) => page.roles);
   return {
     /** Every role, once the last page is here. */
     all: roles !== undefined && !hasNextPage ? roles : undefined,
-    read: roles?.length ?? 0,
-    requests: query.data?.pages.length ?? 0,
+    /** The roles read so far. */
+    some: roles ?? [],
+    requests,
+    /** Reading stopped at its bound: `readOn` goes on. */
+    paused,
+    readOn: () => setAllowed(requests + ROLE_PAGES_UNASKED),
     error: query.error,
     retry: () => void (query.data === undefined ? query.refetch() : query.fetchNextPage()),
   };
@@ -106,7 +121,9 @@ function PermissionContent({
   const [deleting, setDeleting] = useState<ProbeAnswer | null>(null);
   const checked = useCheckedOpen();
   const deletion = useDeletePermission(connection);
-  const holders = roles.all === undefined ? undefined : rolesHolding(roles.all, permission);
+  // Among the roles read so far; all of them once the last page is here.
+  const holding = rolesHolding(roles.some, permission);
+  const holders = roles.all === undefined ? undefined : holding;
   const slug = slugOf(permission);
 
   return (
@@ -152,7 +169,13 @@ function PermissionContent({
 
       <section className="entry-page__section" aria-labelledby={`${id}-roles`}>
         <h2 id={`${id}-roles`}>Roles that hold it</h2>
-        <HoldersBody roles={roles} holders={holders} roleHref={roleHref} renderError={renderError} />
+        <HoldersBody
+          roles={roles}
+          holders={holders}
+          holdingSoFar={holding.length}
+          roleHref={roleHref}
+          renderError={renderError}
+        />
       </section>
 
       {deleting !== null && (
@@ -182,11 +205,14 @@ function PermissionContent({
 function HoldersBody({
   roles,
   holders,
+  holdingSoFar,
   roleHref,
   renderError,
 }: {
   roles: EveryRole;
   holders: Role[] | undefined;
+  /** How many of the roles read so far hold it. */
+  holdingSoFar: number;
   roleHref: (roleId: string) => string;
   renderError: RenderError;
 }) {
@@ -203,17 +229,34 @@ function HoldersBody({
   if (roles.error !== null) return renderError(roles.error, roles.retry);
   const cost = (
     <p className="field__hint">
-      Found by reading every role of the workspace ({formatCount(roles.read)} {roles.read === 1 ? "role" : "roles"} in{" "}
-      {formatCount(roles.requests)} {roles.requests === 1 ? "request" : "requests"} of{" "}
-      <code>permissions.listRoles</code>, {CATALOGUE_PAGE_SIZE} a request, each role with all its permissions): no
-      operation lists the roles of one permission, so with many roles this page costs one request per{" "}
-      {CATALOGUE_PAGE_SIZE} of them.
+      Found by reading every role of the workspace ({formatCount(roles.some.length)}{" "}
+      {roles.some.length === 1 ? "role" : "roles"} in {formatCount(roles.requests)}{" "}
+      {roles.requests === 1 ? "request" : "requests"} of <code>permissions.listRoles</code>, {CATALOGUE_PAGE_SIZE} a
+      request, each role with all its permissions): no operation lists the roles of one permission, so with many roles
+      this page costs one request per {CATALOGUE_PAGE_SIZE} of them.
     </p>
   );
+  if (roles.paused) {
+    return (
+      <div className="entry-page__paused" role="status">
+        <p>
+          Read {formatCount(roles.some.length)} roles in {formatCount(roles.requests)} requests so far, and the
+          workspace has more. Reading on costs one request per {CATALOGUE_PAGE_SIZE} roles, each of the root key’s rate
+          limit.
+        </p>
+        <button type="button" className="button" onClick={roles.readOn}>
+          Read {formatCount(ROLE_PAGES_UNASKED * CATALOGUE_PAGE_SIZE)} more roles
+        </button>
+        <p>
+          So far, {formatCount(holdingSoFar)} of them {holdingSoFar === 1 ? "holds" : "hold"} it.
+        </p>
+      </div>
+    );
+  }
   if (holders === undefined) {
     return (
       <p role="status">
-        <Loading>{`Reading the workspace’s roles: ${formatCount(roles.read)} so far…`}</Loading>
+        <Loading>{`Reading the workspace’s roles: ${formatCount(roles.some.length)} so far…`}</Loading>
       </p>
     );
   }

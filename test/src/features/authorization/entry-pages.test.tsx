@@ -164,6 +164,30 @@ describe("a permission's page", () => {
     ).toEqual(["/v2/permissions.getPermission", "/v2/permissions.listRoles"]);
   });
 
+  test("with thousands of roles the page reads 2,000 by itself, then says what reading on costs and reads on when asked", async () => {
+    const catalogue = fakeCatalogue({
+      roles: Array.from({ length: 2150 }, (_, n) => ({
+        name: `role ${n}`,
+        permissions: n === 2100 ? ["rare.one"] : [],
+      })),
+    });
+    const permission = catalogue.permissions.find((candidate) => candidate.slug === "rare.one");
+    const { user } = renderAuthorization(queryClient(), `/authorization/permissions/${permission?.id ?? ""}`);
+    const paused = await screen.findByText(/^Read 2,000 roles in 20 requests so far, and the workspace has more\./);
+    expect(paused.parentElement).toHaveTextContent("So far, 0 of them hold it.");
+    const listed = () => catalogue.sent.filter((call) => call.path === "/v2/permissions.listRoles").length;
+    expect(listed()).toBe(20);
+    await user.click(screen.getByRole("button", { name: "Read 2,000 more roles" }));
+    const holders = await screen.findByRole("list", { name: "Roles that hold it" });
+    expect(
+      within(holders)
+        .getAllByRole("link")
+        .map((link) => link.textContent),
+    ).toEqual(["role 2100"]);
+    expect(listed()).toBe(22);
+    expect(screen.getByText(/^Found by reading every role/)).toHaveTextContent("(2,150 roles in 22 requests");
+  });
+
   test("Delete permission names the roles that hold it, and is sent by id once its slug is typed", async () => {
     const catalogue = fakeCatalogue({
       roles: [
