@@ -73,6 +73,14 @@ describe("the Authorization page", () => {
     expect(await screen.findByRole("list", { name: "Permissions" })).toHaveTextContent("documents.read");
   });
 
+  test("a service without the catalogue's operations (a proxy to a deployment without them) is said to lack them", async () => {
+    const catalogue = fakeCatalogue();
+    catalogue.override.set("/v2/permissions.listRoles", () => new Response("404 page not found", { status: 404 }));
+    renderAuthorization(queryClient());
+    const notice = await screen.findByRole("region", { name: "Roles are not available on this connection" });
+    expect(notice).toHaveTextContent("The service at http://127.0.0.1:8799 has no permissions.listRoles");
+  });
+
   test("Create role first asks with a createRole of a listed name (409 after the check), then opens its form; the role made opens its page", async () => {
     const catalogue = fakeCatalogue({ roles: [{ name: "support" }] });
     const { router, user } = renderAuthorization(queryClient());
