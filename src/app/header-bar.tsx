@@ -58,21 +58,37 @@ export function HeaderBar({ links, children }: { links: "router" | "page-load"; 
   );
 }
 
-/** The sections as the router's links, the current one kept in view when the row scrolls. */
+/**
+ * Scrolls the row so that `link` is wholly in view, by the row's own offset (scrollIntoView would scroll the page too):
+ * centred when `center`, else just enough. Chromium leaves a link half hidden when Tab focuses it.
+ */
+function reveal(nav: HTMLElement, link: HTMLElement, center: boolean): void {
+  if (nav.scrollWidth <= nav.clientWidth) return;
+  const left = link.offsetLeft - nav.offsetLeft;
+  const right = left + link.offsetWidth;
+  if (left >= nav.scrollLeft && right <= nav.scrollLeft + nav.clientWidth) return;
+  if (center) nav.scrollLeft = left - (nav.clientWidth - link.offsetWidth) / 2;
+  else nav.scrollLeft = left < nav.scrollLeft ? left - 8 : right - nav.clientWidth + 8;
+}
+
+/** The sections as the router's links; the current one, and the one focused, kept in view when the row scrolls. */
 function RouterSections() {
   const navRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   useLayoutEffect(() => {
     const nav = navRef.current;
     const current = nav?.querySelector<HTMLElement>('[aria-current="page"]');
-    if (!nav || !current || nav.scrollWidth <= nav.clientWidth) return;
-    // By the row's own offset, not scrollIntoView, which would scroll the page too.
-    const left = current.offsetLeft - nav.offsetLeft;
-    if (left < nav.scrollLeft || left + current.offsetWidth > nav.scrollLeft + nav.clientWidth)
-      nav.scrollLeft = left - (nav.clientWidth - current.offsetWidth) / 2;
+    if (nav && current) reveal(nav, current, true);
   }, [pathname]);
   return (
-    <nav aria-label="Main" className="app-header__nav" ref={navRef}>
+    <nav
+      aria-label="Main"
+      className="app-header__nav"
+      ref={navRef}
+      onFocus={(event) => {
+        if (navRef.current && event.target instanceof HTMLElement) reveal(navRef.current, event.target, false);
+      }}
+    >
       {NAV_SECTIONS.map((section) =>
         section.access === undefined ? (
           <NavLink key={section.path} to={section.path} className="app-header__link">

@@ -58,10 +58,12 @@ export function DeleteIdentityDialog({
           <p>
             <strong>Its keys are not deleted.</strong>{" "}
             {keysFound.count === 0 && keysFound.complete
-              ? "No key of it was found; any it has"
-              : `Its ${count} ${keysFound.count === 1 ? "key" : "keys"}`}{" "}
-            stay and keep verifying, as keys of no identity: its shared rate limits no longer count their verifications,
-            its meta is no longer returned with them, and <code>apis.listKeys</code> by the external id “
+              ? "No key of it was found; any it has stay and keep"
+              : keysFound.count === 1 && keysFound.complete
+                ? "Its 1 key stays and keeps"
+                : `Its ${count} keys stay and keep`}{" "}
+            verifying, as keys of no identity: its shared rate limits no longer count their verifications, its meta is
+            no longer returned with them, and <code>apis.listKeys</code> by the external id “
             <SafeName>{identity.externalId}</SafeName>” no longer finds them.
           </p>
           <p>

@@ -89,11 +89,13 @@ export function IdentitiesPage({
           baseUrl={connection.baseUrl}
           onCheckAgain={checkAgain}
         >
-          <p>The keys, their pages and the logs need other permissions and work as before.</p>
+          {access.kind === "refused" && (
+            <p>The keys, their pages and the logs need other permissions and work as before.</p>
+          )}
         </SectionAccessNotice>
       ) : (
         <>
-          <search className="identities-page__search">
+          <div role="search" className="identities-page__search">
             <label htmlFor={searchId} className="field__label">
               Search
             </label>
@@ -111,7 +113,7 @@ export function IdentitiesPage({
             <span id={`${searchId}-hint`} className="field__hint">
               The service finds identities whose id or external id holds it (case aside).
             </span>
-          </search>
+          </div>
           {query.isError && identities.length === 0 ? (
             renderError(query.error, () => void query.refetch())
           ) : query.data === undefined ? (

@@ -100,8 +100,8 @@ function useOfferedApis(connection: Connection, suggested: readonly OfferedApi[]
     const offers: OfferedApi[] = [
       ...(connectionApi === undefined ? [] : [{ apiId: connectionApi, from: "this connection’s API" }]),
       ...suggested,
-      ...[...seen.values()].map((api) => ({ apiId: api.apiId, from: "seen in this session" })),
       ...added.map((apiId) => ({ apiId, from: "added here" })),
+      ...[...seen.values()].map((api) => ({ apiId: api.apiId, from: "seen in this session" })),
     ];
     const apis = new Map<string, OfferedApi>();
     for (const offer of offers)
@@ -231,7 +231,7 @@ function IdentityContent(props: IdentityPageProps & { identity: KeyIdentity }) {
           <pre
             className="identity-page__meta"
             role="region"
-            aria-labelledby={`${id}-meta`}
+            aria-label="Meta as JSON"
             // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard to be scrolled
             tabIndex={0}
           >
