@@ -209,7 +209,10 @@ export function CataloguePicker({
               aria-label={`Pick “${revealBidiControls(offer)}”, a new ${noun} (the change creates it)`}
               onClick={() => onPickedChange([...picked, offer])}
             >
-              Pick “<SafeName>{offer}</SafeName>”, a new {noun} (the change creates it)
+              {/* One line of text in the button's flex box, not a flex item per word. */}
+              <span>
+                Pick “<SafeName>{offer}</SafeName>”, a new {noun} (the change creates it)
+              </span>
             </button>
           )}
         </>
