@@ -21,9 +21,11 @@ import { markdownTable, updateResultsDoc } from "./lib/report";
 import type { BenchResults, BenchRow } from "./lib/results";
 import { benchLogs } from "./logs";
 import { benchDeepPaging } from "./paging";
+import { benchRatelimit } from "./ratelimit";
+import { benchRatelimitAnalytics } from "./ratelimit-analytics";
 import { benchScale } from "./scale";
 
-const SECTIONS = ["bundle", "api", "browser", "paging", "analytics", "logs", "scale"] as const;
+const SECTIONS = ["bundle", "api", "browser", "paging", "analytics", "logs", "ratelimit", "scale"] as const;
 type Section = (typeof SECTIONS)[number];
 
 function isSection(name: string): name is Section {
@@ -131,6 +133,19 @@ async function main(): Promise<void> {
     await withServer(100_000, async (server, rootKey) => {
       rows.push(...(await benchDeepPaging({ url: server.url, rootKey, requests: quick ? 100 : 300, log })));
     });
+  }
+
+  if (sections.has("ratelimit")) {
+    rows.push(
+      ...(await benchRatelimit({
+        rounds: quick ? 1 : 5,
+        durationSeconds: quick ? 2 : 3,
+        connections: 10,
+        bursts: quick ? 1 : 3,
+        log,
+      })),
+      ...(await benchRatelimitAnalytics({ rows: 1_000_000, subjects: 1_000, pairs: quick ? 20 : 100, log })),
+    );
   }
 
   if (sections.has("analytics")) {

@@ -10,13 +10,14 @@ import { corsMiddleware } from "./http/cors";
 import { proxyHandler } from "./http/proxy";
 import type { RequestLog } from "./http/request-log";
 import { analyticsRoutes } from "./routes/analytics";
-import { HOURLY_ANALYTICS_QUOTA } from "./routes/analytics/get-verifications";
+import { HOURLY_ANALYTICS_QUOTA } from "./routes/analytics/analytics-query";
 import { apisRoutes } from "./routes/apis";
 import { docsRoutes } from "./routes/docs";
 import { identitiesRoutes } from "./routes/identities";
 import { keysRoutes } from "./routes/keys";
 import { livenessRoutes } from "./routes/liveness";
 import { permissionsRoutes } from "./routes/permissions";
+import { ratelimitRoutes } from "./routes/ratelimit";
 
 const UNEXPECTED = "err:svc:application:unexpected_error";
 
@@ -34,7 +35,7 @@ export interface AppOptions {
   /** Where the built dashboard lives. */
   distDir: string;
   requestLog?: RequestLog;
-  /** The analytics engine (direct mode): `analytics.getVerifications` is served when given. */
+  /** The analytics engine (direct mode): `analytics.getVerifications` and `getRatelimits` are served when given. */
   analytics?: { engine: AnalyticsEngine; quota?: RateLimit };
   /** Hears about every unexpected error; the client only ever gets the generic envelope. */
   reportError?: (error: unknown, requestId: string | undefined) => void;
@@ -87,6 +88,7 @@ function directApi(
   api.route("/", apisRoutes(deps));
   api.route("/", permissionsRoutes(deps));
   api.route("/", identitiesRoutes(deps));
+  api.route("/", ratelimitRoutes(deps));
   if (analytics !== undefined) {
     // The quota is counted like a root key's rate limit, per workspace, by the same (persistent) limiter.
     api.route(

@@ -4,13 +4,14 @@ import {
   missingPermissionDetail,
   missingPermissionsDetail,
   identityPermission,
+  ratelimitGrants,
   rbacPermission,
-  READ_ANALYTICS_PERMISSION,
   URN_PREFIX,
   URN_RESOURCES,
   urnPermission,
   type ApiAction,
   type IdentityAction,
+  type RatelimitAction,
   type RbacAction,
 } from "../../src/lib/contract";
 import { ApiRefusal } from "../http/api-refusal";
@@ -98,6 +99,9 @@ export const resources = {
   /** Any identity of any project: `projects/*\/identities/*#read_identity`. */
   anyIdentity: (workspaceId: string, action: string) =>
     resourcePermission(workspaceId, URN_RESOURCES.anyIdentity(), action),
+  /** One override of a namespace: `ratelimits/namespaces/<namespaceId>/overrides/<overrideId>#read_override`. */
+  override: (workspaceId: string, namespaceId: string, overrideId: string, action: string) =>
+    resourcePermission(workspaceId, URN_RESOURCES.override(namespaceId, overrideId), action),
 };
 
 /**
@@ -175,18 +179,31 @@ export function apiRule(action: ApiAction, apiId?: string): PermissionRule {
 }
 
 /**
- * Which APIs' verifications a root key may query (`analytics.getVerifications`), as the real service's handler reads
- * it: every API's with `api.*.read_analytics` ("all"); else those named by `api.<apiId>.read_analytics`, whether or
- * not they exist; undefined when none (a 403). No URN form: the real handler reads none.
+ * The ids a root key's `<resource>.<id>.read_analytics` permissions name ("all" for `<resource>.*.read_analytics`),
+ * as the real service's analytics handlers read them: whether or not they exist; undefined when none (a 403). No URN
+ * form: the real handlers read none.
  */
-export function analyticsApis(storedPermissions: string): "all" | string[] | undefined {
+function analyticsIds(storedPermissions: string, resource: "api" | "ratelimit"): "all" | string[] | undefined {
   const held = granted(storedPermissions).exact;
-  if (held.has(READ_ANALYTICS_PERMISSION)) return "all";
-  const apiIds = [...held].flatMap((permission) => {
-    const [resource, apiId, action, ...rest] = permission.split(".");
-    return resource === "api" && action === "read_analytics" && apiId !== undefined && rest.length === 0 ? [apiId] : [];
+  if (held.has(`${resource}.*.read_analytics`)) return "all";
+  const ids = [...held].flatMap((permission) => {
+    const [kind, id, action, ...rest] = permission.split(".");
+    return kind === resource && action === "read_analytics" && id !== undefined && rest.length === 0 ? [id] : [];
   });
-  return apiIds.length === 0 ? undefined : apiIds;
+  return ids.length === 0 ? undefined : ids;
+}
+
+/** Which APIs' verifications a root key may query (`analytics.getVerifications`): `api.<apiId or *>.read_analytics`. */
+export function analyticsApis(storedPermissions: string): "all" | string[] | undefined {
+  return analyticsIds(storedPermissions, "api");
+}
+
+/**
+ * Which namespaces' rate-limit decisions a root key may query (`analytics.getRatelimits`):
+ * `ratelimit.<namespaceId or *>.read_analytics`.
+ */
+export function analyticsNamespaces(storedPermissions: string): "all" | string[] | undefined {
+  return analyticsIds(storedPermissions, "ratelimit");
 }
 
 /** `action` on one key: `api.*.<action>`, `api.<apiId>.<action>`, or the key's URN (`keyspaces/<apiId>/keys/<keyId>#<action>`). */
@@ -205,6 +222,22 @@ export function keySpaceRule(action: ApiAction, workspaceId: string, apiId: stri
 /** `action` on every key of an API (encrypt_key, decrypt_key): the legacy tuples, or `keyspaces/<apiId>/keys/*#<action>`. */
 export function anyKeyRule(action: ApiAction, workspaceId: string, apiId: string): PermissionRule {
   return { oneOfEach: [apiGrants(action, apiId)], resource: [resources.anyKeyOf(workspaceId, apiId, action)] };
+}
+
+/** `action` on a rate-limit namespace (on every one when no id is given): `ratelimit.<id>.<action>` or `ratelimit.*.<action>`. */
+export function ratelimitRule(action: RatelimitAction, namespaceId?: string): PermissionRule {
+  return { oneOfEach: [ratelimitGrants(action, namespaceId)] };
+}
+
+/** `action` on one override (read_override): the namespace's legacy tuples, or the override's URN. */
+export function overrideRule(
+  action: RatelimitAction,
+  override: { workspaceId: string; namespaceId: string; overrideId: string },
+): PermissionRule {
+  return {
+    oneOfEach: [ratelimitGrants(action, override.namespaceId)],
+    resource: [resources.override(override.workspaceId, override.namespaceId, override.overrideId, action)],
+  };
 }
 
 /** `action` on every identity: `identity.*.<action>`, or `projects/*\/identities/*#<action>` (the real service's rule). */

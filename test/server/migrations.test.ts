@@ -288,3 +288,34 @@ test("migration 11 adds key migrations and keys waiting for one, none by default
   ).toThrow(/CHECK/);
   db.close();
 });
+
+test("a database made before a lower-numbered migration joined the list gets it at the next start, once", () => {
+  const db = new Database(":memory:");
+  const latest = MIGRATIONS.at(-1)?.version ?? 0;
+  // As a database made on the rate-limit branch, whose list went from 10 to 12 before the key migrations' 11 joined.
+  const gapped = MIGRATIONS.filter((migration) => migration.version !== 11);
+  migrate(db, gapped);
+  expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'key_migrations'").all()).toEqual([]);
+
+  migrate(db);
+  migrate(db);
+  expect(db.prepare("SELECT count(*) FROM key_migrations").pluck().get()).toBe(0);
+  expect(db.prepare("SELECT pending_migration_id FROM keys").all()).toEqual([]);
+  expect(db.prepare("SELECT version FROM schema_migrations ORDER BY version").pluck().all()).toEqual(
+    MIGRATIONS.map((migration) => migration.version),
+  );
+  expect(db.prepare("SELECT max(version) FROM schema_migrations").pluck().get()).toBe(latest);
+  db.close();
+});
+
+test("migration 12 adds rate limiting's tables and touches nothing before it", () => {
+  const db = migrateWithOneVerification(11);
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'ratelimit%'").pluck();
+  expect(tables.all().sort()).toEqual([
+    "ratelimit_counters",
+    "ratelimit_decisions",
+    "ratelimit_namespaces",
+    "ratelimit_overrides",
+  ]);
+  db.close();
+});
