@@ -8,6 +8,7 @@ import { updateIdentity, type IdentityUpdate } from "@/lib/api/update-identity";
 import type { IdentityAction } from "@/lib/contract";
 import { useMutationOnceAtATime } from "@/lib/hooks/use-mutation-once-at-a-time";
 import { queryKeys } from "@/lib/query-keys";
+import { tellOtherTabs } from "../identity-changes";
 import { identitySlot } from "./probes";
 
 /**
@@ -31,8 +32,9 @@ export function useCreateIdentity(connection: Connection) {
   return useMutationOnceAtATime({
     gcTime: 0,
     mutationFn: (identity: NewIdentity) => createIdentity(connection, identity),
-    onSuccess: () => {
+    onSuccess: ({ identityId }) => {
       learn.allowed("create_identity");
+      tellOtherTabs(connection, identityId);
       void queryClient.invalidateQueries({ queryKey: queryKeys.identities.lists(connection) });
     },
     onError: (error) => learn.failed("create_identity", error),
@@ -47,6 +49,7 @@ export function useUpdateIdentity(connection: Connection, identityId: string) {
     mutationFn: (changes: IdentityUpdate) => updateIdentity(connection, identityId, changes),
     onSuccess: ({ identity }) => {
       learn.allowed("update_identity");
+      tellOtherTabs(connection, identityId);
       // The answer is the identity as it is now: shown at once.
       queryClient.setQueryData(queryKeys.identities.detail(connection, identityId), identity);
       void queryClient.invalidateQueries({ queryKey: queryKeys.identities.lists(connection) });
@@ -65,6 +68,7 @@ export function useDeleteIdentity(connection: Connection, identityId: string) {
     mutationFn: () => deleteIdentity(connection, identityId),
     onSuccess: () => {
       learn.allowed("delete_identity");
+      tellOtherTabs(connection, identityId, true);
       queryClient.removeQueries({ queryKey: queryKeys.identities.detail(connection, identityId) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.identities.lists(connection) });
       // Its keys stay, without it: the key lists and pages show them without their identity.

@@ -10,6 +10,7 @@ import { forgetSectionAccess, useSectionAccess } from "@/lib/section-access";
 import { useIdentities } from "../api/identity-queries";
 import { CreateIdentityButton } from "./create-identity-dialog";
 import { IdentitiesList } from "./identities-list";
+import { useIdentityChangesFromOtherTabs } from "../identity-changes";
 import "./identities.css";
 
 /** How long typing must pause before the server is asked. */
@@ -55,6 +56,7 @@ export function IdentitiesPage({
   });
   useEffect(() => ask(settled), [settled]);
   const query = useIdentities(connection, search);
+  useIdentityChangesFromOtherTabs(connection);
   const access = useSectionAccess(connection, "identities");
   const identities = query.data?.pages.flatMap((page) => page.identities) ?? [];
   const firstExternalId = identities[0]?.externalId;

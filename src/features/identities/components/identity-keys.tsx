@@ -7,9 +7,13 @@ import { isPermissionRefusal } from "@/lib/access-probe";
 import { ApiError, InvalidConnectionError } from "@/lib/api-errors";
 import type { Connection } from "@/lib/api/transport";
 import { apiGrants, LIST_KEYS_PATH, type Key } from "@/lib/contract";
+import { formatCount } from "@/lib/format-number";
 import { fieldRefusals, type FieldRefusal } from "@/lib/key-refusal";
 import { useMediaQuery } from "@/lib/hooks/use-media-query";
 import type { FoundKeys, KeySearch } from "../api/identity-queries";
+
+/** Keys listed before "Show the other …": an identity of a thousand keys stays a short page. */
+const KEYS_SHOWN = 100;
 
 /** Where tables become cards. */
 export const PHONE = "(max-width: 640px)";
@@ -80,7 +84,9 @@ function keysFound(results: readonly SearchResult[]): { key: Key; apiId: string 
  * search another API.
  */
 export function IdentityKeys({ connection, externalId, results, apis, now, keyHref, onAddApi }: IdentityKeysProps) {
-  const found = keysFound(results);
+  const all = keysFound(results);
+  const [showAll, setShowAll] = useState(false);
+  const found = showAll ? all : all.slice(0, KEYS_SHOWN);
   const phone = useMediaQuery(PHONE);
   const pending = results.some((result) => result.isPending);
   const workspaceMissing = isMissingOperationAt(connection, LIST_KEYS_PATH);
@@ -163,6 +169,11 @@ export function IdentityKeys({ connection, externalId, results, apis, now, keyHr
         <p className="identity-page__quiet">
           No key of <SafeName>{externalId}</SafeName> was found in the places searched.
         </p>
+      )}
+      {found.length < all.length && (
+        <button type="button" className="button button--small" onClick={() => setShowAll(true)}>
+          Show the other {formatCount(all.length - found.length)} keys
+        </button>
       )}
       <h3 className="identity-keys__searched-title">Where Keyscope looked</h3>
       <ul className="identity-keys__searched">

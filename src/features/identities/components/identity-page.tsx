@@ -26,6 +26,7 @@ import { DeleteIdentityDialog } from "./delete-identity-dialog";
 import { EditIdentityDialog } from "./edit-identity-dialog";
 import { IdentityKeys, type OfferedApi, type SearchResult } from "./identity-keys";
 import { IdentityUsage } from "./identity-usage";
+import { useIdentityChangesFromOtherTabs } from "../identity-changes";
 import "./identities.css";
 
 export interface IdentityPageProps {
@@ -48,6 +49,7 @@ export interface IdentityPageProps {
 export function IdentityPage(props: IdentityPageProps) {
   const { connection, identityId, identitiesHref, renderError } = props;
   const query = useIdentity(connection, identityId);
+  useIdentityChangesFromOtherTabs(connection);
   if (query.data !== undefined) return <IdentityContent {...props} identity={query.data} />;
   if (query.isError) {
     const error = query.error;

@@ -5,7 +5,8 @@ import { forgetKnownApis } from "@/lib/known-apis";
 import type { KeyIdentity } from "@/lib/contract";
 import { ok, refusal, stubOperations } from "../../support/identities-api";
 import { freshQueryClientPerTest } from "../../support/query-tests";
-import { renderIdentities } from "./identities-route";
+import { connectionScopeId } from "@/lib/connection-scope";
+import { BASE_URL, renderIdentities, ROOT_KEY } from "./identities-route";
 
 const queryClient = freshQueryClientPerTest();
 
@@ -177,5 +178,34 @@ describe("Create identity", () => {
     // The probe asks to create one the workspace has (409 after the permission check), with names given twice.
     expect(creates[0]?.body).toMatchObject({ externalId: "user_1" });
     expect(creates[1]?.body).toEqual({ externalId: "team_blue", meta: { plan: "pro" } });
+  });
+});
+
+describe("changes made in another tab", () => {
+  test("an identity changed in another tab of the same connection is read again here; another connection's is not", async () => {
+    let external = "user_1";
+    const received = stubOperations({
+      "identities.listIdentities": () => ok([{ id: "id_0001", externalId: external }], { hasMore: false }),
+    });
+    renderIdentities(queryClient(), "/identities");
+    await screen.findByRole("link", { name: "user_1" });
+    const lists = () => received.filter((request) => request.operation === "identities.listIdentities").length;
+    const tab = new BroadcastChannel("keyscope-identity-changes");
+    tab.postMessage({
+      tab: "another tab",
+      scope: `${BASE_URL}|another root key`,
+      identityId: "id_0001",
+      deleted: false,
+    });
+    external = "user_1_renamed";
+    tab.postMessage({
+      tab: "another tab",
+      scope: connectionScopeId({ baseUrl: BASE_URL, apiKey: ROOT_KEY }),
+      identityId: "id_0001",
+      deleted: false,
+    });
+    expect(await screen.findByRole("link", { name: "user_1_renamed" })).toBeVisible();
+    expect(lists()).toBe(2);
+    tab.close();
   });
 });

@@ -195,6 +195,16 @@ describe("an identity's page", () => {
     expect(deletes[1]?.body).toEqual({ identity: "id_Acme1" });
   });
 
+  test("an identity of many keys lists a hundred, and the others on asking", async () => {
+    const many = Array.from({ length: 120 }, (_, n) => ({ keyId: `key_Many${n}`, name: `Key ${n}` }));
+    identityApi({ "keys.listKeys": () => ok({ keys: many }) });
+    const { user } = renderIdentities(queryClient(), "/identities/id_Acme1");
+    const keys = await screen.findByRole("table", { name: "The identity’s keys" });
+    expect(within(keys).getAllByRole("rowheader")).toHaveLength(100);
+    await user.click(screen.getByRole("button", { name: "Show the other 20 keys" }));
+    expect(within(keys).getAllByRole("rowheader")).toHaveLength(120);
+  });
+
   test("an identity the workspace does not have says so, with the way back", async () => {
     identityApi({
       "identities.getIdentity": () => refusal(404, "data/identity_not_found", "This identity does not exist."),
