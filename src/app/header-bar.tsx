@@ -14,6 +14,7 @@ export const NAV_SECTIONS: readonly { path: string; label: string; access?: Sect
   { path: paths.keys, label: "Keys" },
   { path: paths.logs, label: "Logs" },
   { path: paths.identities, label: "Identities", access: "identities" },
+  { path: paths.authorization, label: "Authorization", access: "authorization" },
   { path: paths.troubleshoot, label: "Troubleshoot" },
 ];
 

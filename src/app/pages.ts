@@ -36,6 +36,19 @@ export const IdentityPage = retryableLazy(
   () => import("./routes/identity-route"),
   (module) => module.IdentityRoute,
 );
+/** The Authorization section's pages, not preloaded either: their lists and dialogs are paid for by those who open them. */
+export const AuthorizationPage = retryableLazy(
+  () => import("./routes/authorization-route"),
+  (module) => module.AuthorizationRoute,
+);
+export const RolePage = retryableLazy(
+  () => import("./routes/role-route"),
+  (module) => module.RoleRoute,
+);
+export const PermissionPage = retryableLazy(
+  () => import("./routes/permission-route"),
+  (module) => module.PermissionRoute,
+);
 export const TroubleshootPage = retryableLazy(
   () => import("./routes/troubleshoot-route"),
   (module) => module.TroubleshootRoute,

@@ -11,6 +11,11 @@ export const paths = {
   identities: "/identities",
   /** An identity's page (the route pattern), by its id; links use identityPath. */
   identity: "/identities/:identityId",
+  /** The workspace's roles and permissions, the list and search in the query (src/features/authorization). */
+  authorization: "/authorization",
+  /** A role's and a permission's pages (the route patterns); links use rolePath and permissionPath. */
+  role: "/authorization/roles/:roleId",
+  permission: "/authorization/permissions/:permissionId",
   troubleshoot: "/troubleshoot",
 } as const;
 
@@ -54,4 +59,14 @@ export function requestLookupPath(requestId?: string): string {
   return requestId === undefined
     ? `${paths.troubleshoot}#request-id`
     : `${paths.troubleshoot}?request=${encodeURIComponent(requestId)}#request-id`;
+}
+
+/** A role's page, by its id. */
+export function rolePath(roleId: string): string {
+  return `${paths.authorization}/roles/${encodeURIComponent(roleId)}`;
+}
+
+/** A permission's page, by its id. */
+export function permissionPath(permissionId: string): string {
+  return `${paths.authorization}/permissions/${encodeURIComponent(permissionId)}`;
 }

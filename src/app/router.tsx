@@ -7,6 +7,7 @@ import { AwaitKeyHandOver } from "./await-key-hand-over";
 import { HomeRedirect } from "./home-redirect";
 import { AppLayout, AppLoading } from "./layout";
 import {
+  AuthorizationPage,
   ConnectPage,
   IdentitiesPage,
   IdentityPage,
@@ -15,6 +16,8 @@ import {
   lazyRoute,
   LogsPage,
   NotFoundPage,
+  PermissionPage,
+  RolePage,
   TroubleshootPage,
 } from "./pages";
 import { paths } from "./paths";
@@ -54,6 +57,9 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
                 { path: paths.logs.slice(1), lazy: lazyRoute(LogsPage) },
                 { path: paths.identities.slice(1), lazy: lazyRoute(IdentitiesPage) },
                 { path: paths.identity.slice(1), lazy: lazyRoute(IdentityPage) },
+                { path: paths.authorization.slice(1), lazy: lazyRoute(AuthorizationPage) },
+                { path: paths.role.slice(1), lazy: lazyRoute(RolePage) },
+                { path: paths.permission.slice(1), lazy: lazyRoute(PermissionPage) },
               ],
             },
             { path: paths.troubleshoot.slice(1), lazy: lazyRoute(TroubleshootPage) },

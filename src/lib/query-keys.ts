@@ -15,7 +15,8 @@ import type { Grain, LogFilter } from "./log-sql";
  * (./connection-scope.ts, the root key only as a fingerprint) and every variable the query's function reads, so
  * that two connections, or two filters, never share an answer. A filter of fewer fields matches every key that has
  * them (TanStack compares a key's object field by field), so `[resource, kind, scope]` is "all of that kind for
- * this connection". A new page's queries are a new resource here: `identities`, `ratelimitNamespaces`, `logs`.
+ * this connection". A new page's queries are a new resource here: `identities`, `ratelimitNamespaces`, `logs`, and the
+ * catalogue's `permissions` and `roles`.
  */
 
 function scoped<const Resource extends string, const Kind extends string, Params extends object>(
@@ -91,10 +92,23 @@ export const queryKeys = {
       scoped("apis", "may-create-key", connection, { apiId, exists }),
   },
   permissions: {
-    list: (connection: Connection, params: { limit: number }) => scoped("permissions", "list", connection, params),
+    /**
+     * Every query of the workspace's permissions, of every connection: another root key of the same workspace reads
+     * the same catalogue, so a change made here is asked again there too.
+     */
+    all: () => ["permissions"] as const,
+    /** The pages of the permissions a search finds (part of an id, name, slug or description; "" lists them all). */
+    list: (connection: Connection, search: string) => scoped("permissions", "list", connection, { search }),
+    /** One permission by its id or slug. */
+    detail: (connection: Connection, permission: string) => scoped("permissions", "get", connection, { permission }),
   },
   roles: {
-    list: (connection: Connection, params: { limit: number }) => scoped("roles", "list", connection, params),
+    /** Every query of the workspace's roles, of every connection (as `permissions.all`). */
+    all: () => ["roles"] as const,
+    /** The pages of the roles a search finds (part of an id, name or description; "" lists them all). */
+    list: (connection: Connection, search: string) => scoped("roles", "list", connection, { search }),
+    /** One role by its id or name, with its permissions. */
+    detail: (connection: Connection, role: string) => scoped("roles", "get", connection, { role }),
   },
   identities: {
     /** The pages of the workspace's identities whose id or external id holds `search` (the server matches it). */

@@ -248,6 +248,28 @@ function conflict(kind: string, thing: string, field: string, findIt: string): C
   };
 }
 
+/**
+ * A permission or a role the request named that the workspace does not have: the services check the root key's
+ * permission first, so this is never a hidden refusal.
+ */
+function catalogueNotFound(kind: "permission" | "role", named: string, listIt: string): CatalogEntry<ApiError> {
+  return {
+    id: `data:${kind}_not_found`,
+    tone: "danger",
+    heading: `The workspace has no such ${kind}`,
+    whatHappened: `The API answered 404 for the ${kind} in the request: no ${kind} of this workspace has that ${named}. It may have been deleted (in another tab, by another person or program), or the ${named} was mistyped. The root key's permission was checked first, so this is not a refusal in disguise.`,
+    fix: [
+      `Find it in the workspace's ${kind}s (\`${listIt}\`, or the Authorization page), and use its ${named} as listed.`,
+      `If it was deleted and is still needed, create it again: keys and roles that held it do not get it back by themselves.`,
+    ],
+    likelyCauses: [
+      `The ${kind} was deleted since the page was loaded.`,
+      `A typo in the ${named}, or one from another workspace or environment.`,
+    ],
+    actions: ["retry", "troubleshoot"],
+  };
+}
+
 const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
   "data:identity_already_exists": conflict(
     "identity",
@@ -261,6 +283,8 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     "slug",
     "`permissions.getPermission` finds it by its slug (compared without regard to case)",
   ),
+  "data:permission_not_found": catalogueNotFound("permission", "id or slug", "permissions.listPermissions"),
+  "data:role_not_found": catalogueNotFound("role", "id or name", "permissions.listRoles"),
   "data:role_already_exists": conflict(
     "role",
     "a role",

@@ -2,18 +2,22 @@ import * as v from "valibot";
 import { LIST_ROLES_PATH } from "../contract";
 import { callOperation } from "./call-operation";
 import { RoleSchema, type Role } from "./key-changes";
+import { catalogueListBody, type CatalogueListRequest } from "./list-permissions";
 import type { Connection, RequestOptions } from "./transport";
 
-/** `permissions.listRoles`: one page of the workspace's roles with their permissions (needs `rbac.*.read_role`). */
+/**
+ * `permissions.listRoles`: one page of the workspace's roles, by id, each with all its permissions (needs
+ * `rbac.*.read_role`); `search` matches part of an id, name or description, in any case.
+ */
 export async function listRoles(
   connection: Connection,
-  request: { cursor?: string; limit?: number } = {},
+  request: CatalogueListRequest = {},
   options: RequestOptions = {},
 ): Promise<{ roles: Role[]; cursor: string | undefined; requestId: string | null }> {
   const { data, requestId, pagination } = await callOperation(
     connection,
     LIST_ROLES_PATH,
-    { ...request },
+    catalogueListBody(request),
     v.array(RoleSchema),
     options,
   );

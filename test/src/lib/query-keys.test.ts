@@ -29,8 +29,6 @@ const everyKind: Record<string, (connection: Connection) => QueryKey> = {
   "logs.row": (c) => queryKeys.logs.row(c, LOG_FILTER, "req_1"),
   "apis.detail": (c) => queryKeys.apis.detail(c, "api_1"),
   "apis.mayCreateKey": (c) => queryKeys.apis.mayCreateKey(c, "api_1", true),
-  "permissions.list": (c) => queryKeys.permissions.list(c, { limit: 100 }),
-  "roles.list": (c) => queryKeys.roles.list(c, { limit: 100 }),
   "identities.list": (c) => queryKeys.identities.list(c, "user"),
   "identities.lists": (c) => queryKeys.identities.lists(c),
   "identities.detail": (c) => queryKeys.identities.detail(c, "id_1"),
@@ -38,9 +36,15 @@ const everyKind: Record<string, (connection: Connection) => QueryKey> = {
   "identities.usage": (c) => queryKeys.identities.usage(c, "user_1", "24h"),
   "identities.refusals": (c) => queryKeys.identities.refusals(c, "user_1", "24h"),
   "identities.may": (c) => queryKeys.identities.may(c, "update_identity"),
+  "permissions.all": () => queryKeys.permissions.all(),
+  "permissions.list": (c) => queryKeys.permissions.list(c, "documents"),
+  "permissions.detail": (c) => queryKeys.permissions.detail(c, "perm_1"),
+  "roles.all": () => queryKeys.roles.all(),
+  "roles.list": (c) => queryKeys.roles.list(c, "admin"),
+  "roles.detail": (c) => queryKeys.roles.detail(c, "role_1"),
 };
 /** The filters that span every connection (a change here may show in another root key's list of the same workspace). */
-const ACROSS_CONNECTIONS = new Set(["keys.all", "keys.lists"]);
+const ACROSS_CONNECTIONS = new Set(["keys.all", "keys.lists", "permissions.all", "roles.all"]);
 
 describe("the query keys", () => {
   test("every kind of key the factory makes holds the connection's scope and never the root key", () => {

@@ -1,28 +1,20 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQueries } from "@tanstack/react-query";
 import { ApiError, NetworkError, TimeoutError } from "@/lib/api-errors";
-import { listPermissions } from "@/lib/api/list-permissions";
-import { listRoles } from "@/lib/api/list-roles";
+import type { Role } from "@/lib/api/key-changes";
 import type { Connection } from "@/lib/api/transport";
-import { queryKeys } from "@/lib/query-keys";
+import { roleQueryOptions } from "@/lib/catalogue-query";
 
-/** As many names as one request lists: a longer catalogue is typed. */
-const CHOICES = { limit: 100 };
-
-/** The workspace's permissions to pick from (the first 100); a root key that may not read them types names instead. */
-export function useWorkspacePermissions(connection: Connection) {
-  return useQuery({
-    queryKey: queryKeys.permissions.list(connection, CHOICES),
-    queryFn: async ({ signal }) => (await listPermissions(connection, CHOICES, { signal })).permissions,
-    retry: false,
+/**
+ * The roles named (a key's, and those picked for it), each with its permissions: one `permissions.getRole` each, all
+ * at once, each kept under the role's own query key (a role's page shares it). Undefined until every one is read, and
+ * when one cannot be (a root key without `rbac.*.read_role`): then what the key's roles give is not known.
+ */
+export function useRolesNamed(connection: Connection, names: readonly string[]): Role[] | undefined {
+  const results = useQueries({
+    queries: [...new Set(names)].map((name) => ({ ...roleQueryOptions(connection, name), retry: false })),
   });
-}
-
-export function useWorkspaceRoles(connection: Connection) {
-  return useQuery({
-    queryKey: queryKeys.roles.list(connection, CHOICES),
-    queryFn: async ({ signal }) => (await listRoles(connection, CHOICES, { signal })).roles,
-    retry: false,
-  });
+  const roles = results.map((result) => result.data);
+  return roles.every((role): role is Role => role !== undefined) ? roles : undefined;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { useStore } from "@tanstack/react-form";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import * as v from "valibot";
 import { useAppForm } from "@/components/form/app-form";
+import { SafeName } from "@/components/safe-name";
 import { useProblemFocus } from "@/components/form/use-problem-focus";
 import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
 import { useChangeAccess } from "../api/use-key-mutations";
-import { useWorkspaceRoles } from "../api/use-workspace-choices";
+import { useRolesNamed } from "../api/use-workspace-choices";
 import { effectivePermissions, keyAccess, namesChange } from "../key-access";
 import type { KeyCache } from "../key-cache";
 import { apiOf, useRefusal } from "../refusals";
@@ -50,7 +51,6 @@ export function AccessDialog({
   // The key as the form opened on it, or as it was when its new values were taken.
   const [opened, setOpened] = useState(apiKey);
   const [overwrite, setOverwrite] = useState(false);
-  const roles = useWorkspaceRoles(connection);
   const target = { keyId: apiKey.keyId };
   const refusals = [
     { refusal: useRefusal(connection, "add_permission_to_key", target), what: "Adding a permission" },
@@ -58,7 +58,6 @@ export function AccessDialog({
     { refusal: useRefusal(connection, "add_role_to_key", target), what: "Adding a role" },
   ];
   const mutation = useChangeAccess(connection, cache);
-  const access = keyAccess(apiKey, roles.data);
   const { formRef, focusFirstProblem } = useProblemFocus(setProblem);
   const form = useAppForm({
     defaultValues: { access: UNTOUCHED_ACCESS },
@@ -67,6 +66,10 @@ export function AccessDialog({
     onSubmitInvalid: focusFirstProblem,
   });
   const draft = useStore(form.store, (state) => state.values.access);
+  // The roles the key holds, with what each gives; and with those picked: what its permissions list will say.
+  const held = useRolesNamed(connection, apiKey.roles ?? []);
+  const roles = useRolesNamed(connection, [...(apiKey.roles ?? []), ...(draft.roles ?? [])]);
+  const access = keyAccess(apiKey, held);
   // Names typed that are not names yet are left out of what the form says it will do; Save says why.
   const read = v.safeParse(AccessDraftSchema, draft);
   const wanted = accessChanges(
@@ -95,11 +98,7 @@ export function AccessDialog({
       return;
     }
     setProblem(null);
-    const shown = effectivePermissions(
-      wanted.permissions ?? access.direct,
-      wanted.roles ?? apiKey.roles ?? [],
-      roles.data,
-    );
+    const shown = effectivePermissions(wanted.permissions ?? access.direct, wanted.roles ?? apiKey.roles ?? [], roles);
     mutation.mutate(
       {
         keyId: apiKey.keyId,
@@ -152,11 +151,17 @@ export function AccessDialog({
             what="Adding a permission"
           />
         )}
-        <AccessFields form={form} fields="access" connection={connection} apiKey={apiKey} />
+        <AccessFields form={form} fields="access" connection={connection} apiKey={apiKey} roles={held} />
         <p className="field__hint" aria-live="polite">
-          {[describe("permissions", permissions), describe("roles", roleChange)]
-            .filter((said) => said !== "")
-            .join(" ") || "No change yet."}
+          {permissions === undefined && roleChange === undefined ? (
+            "No change yet."
+          ) : (
+            <>
+              <Described noun="permissions" change={permissions} />
+              {permissions !== undefined && roleChange !== undefined && " "}
+              <Described noun="roles" change={roleChange} />
+            </>
+          )}
         </p>
         <FormEnd
           problem={problem}
@@ -172,8 +177,21 @@ export function AccessDialog({
 
 const VERB = { add: "Adds", remove: "Removes", set: "Sets the key’s own to" } as const;
 
-/** "Adds documents.write." */
-function describe(noun: string, change: ReturnType<typeof namesChange>): string {
-  if (change === undefined) return "";
-  return `${VERB[change.change]} ${change.names.length === 0 ? `no ${noun}` : change.names.join(", ")} (${noun}).`;
+/** "Adds documents.write (permissions).", each name isolated from the text around it. */
+function Described({ noun, change }: { noun: string; change: ReturnType<typeof namesChange> }) {
+  if (change === undefined) return null;
+  return (
+    <>
+      {VERB[change.change]}{" "}
+      {change.names.length === 0
+        ? `no ${noun}`
+        : change.names.map((name, index) => (
+            <Fragment key={name}>
+              {index > 0 && ", "}
+              <SafeName>{name}</SafeName>
+            </Fragment>
+          ))}{" "}
+      ({noun}).
+    </>
+  );
 }

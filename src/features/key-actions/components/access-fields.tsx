@@ -1,20 +1,26 @@
 import { useStore } from "@tanstack/react-form";
+import { Fragment, type ReactNode } from "react";
 import * as v from "valibot";
+import { CataloguePicker } from "@/components/catalogue-picker";
 import { withFieldGroup } from "@/components/form/app-form";
-import type { Key } from "@/lib/contract";
+import { SafeName } from "@/components/safe-name";
+import type { Role } from "@/lib/api/key-changes";
 import type { Connection } from "@/lib/api/transport";
-import { choicesUnlisted, useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
+import { newPermissionOffer } from "@/lib/catalogue-query";
+import type { Key } from "@/lib/contract";
+import { useCatalogueChangesFromOtherTabs } from "@/lib/hooks/use-catalogue-changes";
+import { usePermissionSearch, useRoleSearch, type CatalogueSearch } from "@/lib/hooks/use-catalogue-search";
+import { choicesUnlisted } from "../api/use-workspace-choices";
 import { keyAccess, sameNames, type KeyAccess } from "../key-access";
 import { PermissionNamesTextSchema, RoleNamesTextSchema } from "./key-form-fields";
-import { NamePicker } from "./name-picker";
 
 /** The key's own permissions and its roles as picked; `null`: left as they are. */
 export interface AccessDraft {
   permissions: string[] | null;
-  /** New permission names, typed. */
+  /** Permission names typed, where the workspace's cannot be listed. */
   typedPermissions: string;
   roles: string[] | null;
-  /** Role names, typed when the workspace's cannot be listed. */
+  /** Role names typed, where the workspace's cannot be listed. */
   typedRoles: string;
 }
 
@@ -44,54 +50,115 @@ export function accessChanges(
   };
 }
 
+/** Where the workspace's names cannot be listed: why, said in place of the pick list. */
+function unlistedNote(search: CatalogueSearch, noun: "permissions" | "roles") {
+  if (search.entries !== undefined) return undefined;
+  const note = choicesUnlisted(search.error, noun);
+  return note === undefined ? undefined : <p className="field__hint">{note}</p>;
+}
+
+interface NamesPick {
+  picked: readonly string[];
+  onPickedChange: (picked: string[]) => void;
+  /** The field where names are typed (comma separated) when the catalogue cannot be listed, under the label given. */
+  typedField: (label: string) => ReactNode;
+}
+
 /**
- * The key's own permissions and its roles, picked from the workspace's (new permission names may be typed); what its
- * roles give is listed apart, since only removing the role takes it away.
+ * A key's permissions and roles, picked from the workspace's catalogue, searched on the server (a permission the
+ * workspace lacks may be picked as new: the change creates it); names are typed only where the catalogue cannot be
+ * listed. `permissionsNote`: said under the permissions (what the key's roles give).
+ */
+export function KeyCataloguePickers({
+  connection,
+  permissions,
+  roles,
+  permissionsNote,
+}: {
+  connection: Connection;
+  permissions: NamesPick;
+  roles: NamesPick;
+  permissionsNote?: ReactNode;
+}) {
+  useCatalogueChangesFromOtherTabs();
+  const permissionSearch = usePermissionSearch(connection);
+  const roleSearch = useRoleSearch(connection);
+  const permissionsUnlisted = unlistedNote(permissionSearch, "permissions");
+  const rolesUnlisted = unlistedNote(roleSearch, "roles");
+  return (
+    <>
+      <CataloguePicker
+        legend="Permissions"
+        noun="permission"
+        picked={permissions.picked}
+        onPickedChange={permissions.onPickedChange}
+        search={permissionSearch}
+        newEntry={newPermissionOffer}
+        unlisted={
+          permissionsUnlisted && (
+            <>
+              {permissionsUnlisted}
+              {permissions.typedField("Other permissions (comma separated)")}
+            </>
+          )
+        }
+      >
+        {permissionsNote}
+      </CataloguePicker>
+      <CataloguePicker
+        legend="Roles"
+        noun="role"
+        picked={roles.picked}
+        onPickedChange={roles.onPickedChange}
+        search={roleSearch}
+        unlisted={
+          rolesUnlisted && (
+            <>
+              {rolesUnlisted}
+              {roles.typedField("Existing roles (comma separated)")}
+            </>
+          )
+        }
+      >
+        <p className="field__hint">
+          A key can only be given roles that already exist in the workspace; changing a key never creates them.
+        </p>
+      </CataloguePicker>
+    </>
+  );
+}
+
+/**
+ * The key's own permissions and its roles, as KeyCataloguePickers picks them; what its roles give is listed apart,
+ * since only removing the role takes it away. `roles`: the key's roles with their permissions, when they could be read.
  */
 export const AccessFields = withFieldGroup({
   defaultValues: UNTOUCHED_ACCESS,
-  props: {} as { connection: Connection; apiKey: Key },
-  render: function AccessFields({ group, connection, apiKey }) {
-    const permissionsQuery = useWorkspacePermissions(connection);
-    const rolesQuery = useWorkspaceRoles(connection);
+  props: {} as { connection: Connection; apiKey: Key; roles: readonly Role[] | undefined },
+  render: function AccessFields({ group, connection, apiKey, roles }) {
     const value = useStore(group.store, (state) => state.values);
-    const access = keyAccess(apiKey, rolesQuery.data);
-    const ownNames = (listed: readonly string[] | undefined, own: readonly string[]) =>
-      listed === undefined ? undefined : [...new Set([...own, ...listed])];
+    const access = keyAccess(apiKey, roles);
     return (
-      <>
-        <NamePicker
-          legend="Permissions"
-          choices={ownNames(
-            permissionsQuery.data?.map((permission) => permission.slug ?? permission.name),
-            access.direct,
-          )}
-          choicesNote={choicesUnlisted(permissionsQuery.error, "permissions")}
-          picked={value.permissions ?? access.direct}
-          onPickedChange={(permissions) => group.setFieldValue("permissions", permissions)}
-          typedField={(label) => (
+      <KeyCataloguePickers
+        connection={connection}
+        permissions={{
+          picked: value.permissions ?? access.direct,
+          onPickedChange: (picked) => group.setFieldValue("permissions", picked),
+          typedField: (label) => (
             <group.AppField name="typedPermissions">
               {(field) => <field.TextField label={label} mono live />}
             </group.AppField>
-          )}
-        >
-          <RoleGiven access={access} hasRoles={(apiKey.roles ?? []).length > 0} />
-        </NamePicker>
-        <NamePicker
-          legend="Roles"
-          choices={ownNames(
-            rolesQuery.data?.map((role) => role.name),
-            apiKey.roles ?? [],
-          )}
-          choicesNote={choicesUnlisted(rolesQuery.error, "roles")}
-          picked={value.roles ?? apiKey.roles ?? []}
-          onPickedChange={(roles) => group.setFieldValue("roles", roles)}
-          typedField={(label) => (
+          ),
+        }}
+        roles={{
+          picked: value.roles ?? apiKey.roles ?? [],
+          onPickedChange: (picked) => group.setFieldValue("roles", picked),
+          typedField: (label) => (
             <group.AppField name="typedRoles">{(field) => <field.TextField label={label} mono live />}</group.AppField>
-          )}
-          existingOnly
-        />
-      </>
+          ),
+        }}
+        permissionsNote={<RoleGiven access={access} hasRoles={(apiKey.roles ?? []).length > 0} />}
+      />
     );
   },
 });
@@ -113,7 +180,18 @@ function RoleGiven({ access, hasRoles }: { access: KeyAccess; hasRoles: boolean 
       <ul>
         {access.fromRoles.map(({ permission, roles }) => (
           <li key={permission}>
-            <code>{permission}</code> <span className="field__hint">from {roles.join(", ")}</span>
+            <code>
+              <SafeName>{permission}</SafeName>
+            </code>{" "}
+            <span className="field__hint">
+              from{" "}
+              {roles.map((role, index) => (
+                <Fragment key={role}>
+                  {index > 0 && ", "}
+                  <SafeName>{role}</SafeName>
+                </Fragment>
+              ))}
+            </span>
           </li>
         ))}
       </ul>

@@ -10,7 +10,6 @@ import { ambiguousTimeNote, NO_DATE_TIME, MetaTextSchema } from "@/lib/field-tex
 import { useHoldPage } from "@/lib/hooks/use-hold-page";
 import { useNow } from "@/lib/hooks/use-now";
 import { SECRET_LOST_BY_LEAVING, SECRET_ON_ITS_WAY, useCreateKey } from "../api/use-key-mutations";
-import { choicesUnlisted, useWorkspacePermissions, useWorkspaceRoles } from "../api/use-workspace-choices";
 import type { KeyCache } from "../key-cache";
 import { mayHaveCreated } from "../api/find-created-keys";
 import { useApiCheck } from "../api/use-api-check";
@@ -35,7 +34,7 @@ import {
   PrefixTextSchema,
   RoleNamesTextSchema,
 } from "./key-form-fields";
-import { NamePicker } from "./name-picker";
+import { KeyCataloguePickers } from "./access-fields";
 import { AmbiguousNotFoundNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
 import { SecretField } from "./secret-field";
@@ -138,8 +137,6 @@ interface CreateKeyFormProps {
 function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError, onCreated }: CreateKeyFormProps) {
   const id = useId();
   const now = useNow();
-  const permissionsQuery = useWorkspacePermissions(connection);
-  const rolesQuery = useWorkspaceRoles(connection);
   const seen = useKnownApis(connection);
   const connectionApi = connection.apiId?.trim() || undefined;
   // The connection's API first (its keys are listed: it exists), then the environments', then those seen since.
@@ -259,28 +256,24 @@ function CreateKeyForm({ connection, cache, suggestedApis, mutation, renderError
         </form.AppField>
         <CreditsFields form={form} fields="credits" />
         <RatelimitFields form={form} fields={{ ratelimits: "ratelimits" }} />
-        <NamePicker
-          legend="Permissions"
-          choices={permissionsQuery.data?.map((permission) => permission.slug ?? permission.name)}
-          choicesNote={choicesUnlisted(permissionsQuery.error, "permissions")}
-          picked={picked.permissions}
-          onPickedChange={(permissions) => form.setFieldValue("permissions", permissions)}
-          typedField={(label) => (
-            <form.AppField name="typedPermissions">
-              {(field) => <field.TextField label={label} mono live />}
-            </form.AppField>
-          )}
-        />
-        <NamePicker
-          legend="Roles"
-          choices={rolesQuery.data?.map((role) => role.name)}
-          choicesNote={choicesUnlisted(rolesQuery.error, "roles")}
-          picked={picked.roles}
-          onPickedChange={(roles) => form.setFieldValue("roles", roles)}
-          typedField={(label) => (
-            <form.AppField name="typedRoles">{(field) => <field.TextField label={label} mono live />}</form.AppField>
-          )}
-          existingOnly
+        <KeyCataloguePickers
+          connection={connection}
+          permissions={{
+            picked: picked.permissions,
+            onPickedChange: (permissions) => form.setFieldValue("permissions", permissions),
+            typedField: (label) => (
+              <form.AppField name="typedPermissions">
+                {(field) => <field.TextField label={label} mono live />}
+              </form.AppField>
+            ),
+          }}
+          roles={{
+            picked: picked.roles,
+            onPickedChange: (roles) => form.setFieldValue("roles", roles),
+            typedField: (label) => (
+              <form.AppField name="typedRoles">{(field) => <field.TextField label={label} mono live />}</form.AppField>
+            ),
+          }}
         />
         <form.AppField name="externalId">{(field) => <field.TextField label="External id" mono />}</form.AppField>
         <form.AppField name="meta">

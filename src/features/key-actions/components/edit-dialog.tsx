@@ -9,7 +9,7 @@ import type { RateLimit } from "@/lib/key-facts";
 import { ambiguousTimeNote } from "@/lib/field-text";
 import { useNow } from "@/lib/hooks/use-now";
 import { useUpdateKey } from "../api/use-key-mutations";
-import { useWorkspaceRoles } from "../api/use-workspace-choices";
+import { useRolesNamed } from "../api/use-workspace-choices";
 import { changedFields, describeChange, listed, type KeyField } from "../changed-under";
 import { keyAccess } from "../key-access";
 import type { KeyCache } from "../key-cache";
@@ -78,7 +78,6 @@ export function EditDialog({ connection, apiKey, cache, renderError, onClose, ex
   const [problem, setProblem] = useState<string | null>(null);
   // The fields changed both here and under the form, once the user was told: a second Save sends them.
   const [overwrite, setOverwrite] = useState<string | null>(null);
-  const roles = useWorkspaceRoles(connection);
   const mutation = useUpdateKey(connection, cache);
   const schema = useMemo(() => editSchema(opened.draft, now), [opened.draft, now]);
   const { formRef, focusFirstProblem } = useProblemFocus(setProblem);
@@ -95,6 +94,10 @@ export function EditDialog({ connection, apiKey, cache, renderError, onClose, ex
     onSubmitInvalid: focusFirstProblem,
   });
   const expires = useStore(form.store, (state) => state.values.expires);
+  const pickedRoles = useStore(form.store, (state) => state.values.access.roles);
+  // The roles the key holds, with what each gives; and with those picked: what its permissions list will say.
+  const held = useRolesNamed(connection, apiKey.roles ?? []);
+  const roles = useRolesNamed(connection, [...(apiKey.roles ?? []), ...(pickedRoles ?? [])]);
 
   function send(read: EditRead, values: EditDraft) {
     const conflicts = changedUnder.filter(
@@ -110,8 +113,8 @@ export function EditDialog({ connection, apiKey, cache, renderError, onClose, ex
     const built = editChanges(read, {
       opened: opened.draft,
       key: apiKey,
-      access: keyAccess(apiKey, roles.data),
-      workspaceRoles: roles.data,
+      access: keyAccess(apiKey, held),
+      workspaceRoles: roles,
     });
     if (Object.keys(built.changes).length === 0) {
       setProblem("Nothing changed.");
@@ -162,7 +165,7 @@ export function EditDialog({ connection, apiKey, cache, renderError, onClose, ex
         </form.AppField>
         <CreditsFields form={form} fields="credits" />
         <RatelimitFields form={form} fields={{ ratelimits: "ratelimits" }} focusRow={start.focusRow} />
-        <AccessFields form={form} fields="access" connection={connection} apiKey={apiKey} />
+        <AccessFields form={form} fields="access" connection={connection} apiKey={apiKey} roles={held} />
         <form.AppField name="externalId">{(field) => <field.TextField label="External id" mono />}</form.AppField>
         <form.AppField name="meta">
           {(field) => <field.TextAreaField label="Meta (JSON)" rows={4} mono live />}

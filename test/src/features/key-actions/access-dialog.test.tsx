@@ -9,7 +9,16 @@ import { forgetRefusals } from "@/features/key-actions/refusals";
 import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
 import { freshQueryClientPerTest } from "../../support/query-tests";
-import { fakeCache, forbidden, ok, renderError, stubApi, WORKSPACE, type Answer } from "./key-actions-harness";
+import {
+  fakeCache,
+  findEntry,
+  forbidden,
+  ok,
+  renderError,
+  stubApi,
+  WORKSPACE,
+  type Answer,
+} from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = {
@@ -51,18 +60,25 @@ test("what the key's roles give is listed apart, not offered for removal", async
   stubApi(WORKSPACE);
   renderAccess();
   expect(await screen.findByText(/not removable here: remove the role/)).toBeInTheDocument();
-  const given = screen.getByText("reports.view", { selector: ".access-fields__given code" });
-  expect(given.parentElement).toHaveTextContent("from viewer");
-  expect(await screen.findByRole("checkbox", { name: "documents.read" })).toBeChecked();
-  expect(screen.getByRole("checkbox", { name: "reports.view" })).not.toBeChecked();
+  // Shown isolated from the text around it (a <bdi>), as every name from the service is.
+  const given = screen.getByText("reports.view", { selector: ".access-fields__given code bdi" });
+  expect(given.closest("li")).toHaveTextContent("reports.view from viewer");
+  expect(await findEntry("Permissions", "documents.read")).toHaveAttribute("aria-selected", "true");
+  expect(await findEntry("Permissions", "reports.view")).toHaveAttribute("aria-selected", "false");
+  expect(screen.getByRole("list", { name: "Permissions picked" })).toHaveTextContent(/^documents\.readRemove$/);
 });
 
 test("a permission unchecked is removed with keys.removePermissions, and the page shows it at once", async () => {
   const user = userEvent.setup();
   const sent = stubApi({ ...WORKSPACE, "/v2/keys.removePermissions": ok([]) });
   const { cache, onClose } = renderAccess();
-  await user.click(await screen.findByRole("checkbox", { name: "documents.read" }));
-  expect(screen.getByText("Removes documents.read (permissions).")).toBeInTheDocument();
+  await user.click(await findEntry("Permissions", "documents.read"));
+  // Each name isolated from the sentence around it (a <bdi>): the sentence is the paragraph's text.
+  expect(
+    screen.getByText(
+      (_, element) => element?.tagName === "P" && element.textContent === "Removes documents.read (permissions).",
+    ),
+  ).toBeInTheDocument();
   await user.click(screen.getByRole("button", { name: "Save permissions and roles" }));
   await waitFor(() => expect(onClose).toHaveBeenCalled());
   expect(changes(sent)).toEqual([
@@ -76,9 +92,13 @@ test("one added and one removed replace the key's own with keys.setPermissions; 
   const user = userEvent.setup();
   const sent = stubApi({ ...WORKSPACE, "/v2/keys.setPermissions": ok([]), "/v2/keys.addRoles": ok([]) });
   const { onClose } = renderAccess();
-  await user.click(await screen.findByRole("checkbox", { name: "documents.read" }));
-  await user.type(screen.getByLabelText("Other permissions (comma separated)"), "billing.read");
-  await user.click(screen.getByRole("checkbox", { name: "editor" }));
+  await user.click(await findEntry("Permissions", "documents.read"));
+  // A permission the workspace lacks is offered as new: the change creates it.
+  await user.type(screen.getByRole("combobox", { name: "Find permissions" }), "billing.read");
+  await user.click(
+    await screen.findByRole("button", { name: "Pick “billing.read”, a new permission (the change creates it)" }),
+  );
+  await user.click(await findEntry("Roles", "editor"));
   await user.click(screen.getByRole("button", { name: "Save permissions and roles" }));
   await waitFor(() => expect(onClose).toHaveBeenCalled());
   expect(changes(sent)).toEqual([
@@ -91,7 +111,7 @@ test("a role removed goes with keys.removeRoles, and its permissions leave the p
   const user = userEvent.setup();
   const sent = stubApi({ ...WORKSPACE, "/v2/keys.removeRoles": ok([]) });
   const { cache, onClose } = renderAccess();
-  await user.click(await screen.findByRole("checkbox", { name: "viewer" }));
+  await user.click(await findEntry("Roles", "viewer"));
   await user.click(screen.getByRole("button", { name: "Save permissions and roles" }));
   await waitFor(() => expect(onClose).toHaveBeenCalled());
   expect(changes(sent)).toEqual([{ path: "/v2/keys.removeRoles", body: { keyId: "key_1", roles: ["viewer"] } }]);
@@ -105,7 +125,7 @@ test("a refused change is rolled back, says the service's words, and names the p
     "/v2/keys.addPermissions": forbidden("Missing one of these permissions: rbac.*.add_permission_to_key"),
   });
   const { cache, onClose } = renderAccess();
-  await user.click(await screen.findByRole("checkbox", { name: "documents.write" }));
+  await user.click(await findEntry("Permissions", "documents.write"));
   await user.click(screen.getByRole("button", { name: "Save permissions and roles" }));
   expect(await screen.findByRole("alert")).toHaveTextContent(
     "Missing one of these permissions: rbac.*.add_permission_to_key",
@@ -135,7 +155,7 @@ test("a key refused for a permission offers Add permission; the dialog says the 
   await user.click(within(screen.getByRole("group", { name: "Fix" })).getByRole("button", { name: "Add permission" }));
   const dialog = await screen.findByRole("dialog", { name: "Permissions and roles" });
   expect(dialog).toHaveTextContent("Which permission they asked for is not recorded");
-  await user.click(await within(dialog).findByRole("checkbox", { name: "documents.write" }));
+  await user.click(await findEntry("Permissions", "documents.write", dialog));
   await user.click(within(dialog).getByRole("button", { name: "Save permissions and roles" }));
   await waitFor(() => expect(dialog).not.toBeInTheDocument());
   expect(changes(sent).at(-1)).toEqual({

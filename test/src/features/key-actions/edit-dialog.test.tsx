@@ -11,7 +11,16 @@ import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
 import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
-import { fakeCache, forbidden, ok, pressEscape, renderError, stubApi, WORKSPACE } from "./key-actions-harness";
+import {
+  fakeCache,
+  findEntry,
+  forbidden,
+  ok,
+  pressEscape,
+  renderError,
+  stubApi,
+  WORKSPACE,
+} from "./key-actions-harness";
 
 const queryClient = freshQueryClientPerTest();
 const connection: Connection = {
@@ -75,11 +84,11 @@ test("Edit opens on the key as it is and sends nothing when nothing changed", as
   expect(screen.getByLabelText("Requests")).toHaveValue("10");
   expect(screen.getByLabelText("Per seconds")).toHaveValue("60");
   expect(screen.getByRole("checkbox", { name: "Every verification" })).toBeChecked();
-  expect(await screen.findByRole("checkbox", { name: "documents.read" })).toBeChecked();
+  expect(await findEntry("Permissions", "documents.read")).toHaveAttribute("aria-selected", "true");
   // reports.view is the role's: said apart, not the key's own.
-  expect(await screen.findByText(/from viewer/)).toBeInTheDocument();
-  expect(screen.getByRole("checkbox", { name: "reports.view" })).not.toBeChecked();
-  expect(screen.getByRole("checkbox", { name: "viewer" })).toBeChecked();
+  expect(await screen.findByText((_, element) => element?.textContent === "from viewer")).toBeInTheDocument();
+  expect(await findEntry("Permissions", "reports.view")).toHaveAttribute("aria-selected", "false");
+  expect(await findEntry("Roles", "viewer")).toHaveAttribute("aria-selected", "true");
   await user.click(screen.getByRole("button", { name: "Save changes" }));
   expect(await screen.findByText("Nothing changed.")).toBeInTheDocument();
   expect(updates(sent)).toEqual([]);
@@ -174,9 +183,10 @@ test("the key's own permissions and its roles are picked from the workspace's an
   const user = userEvent.setup();
   const sent = stubApi({ ...WORKSPACE, "/v2/keys.updateKey": ok({}) });
   const { cache, onClose } = renderEdit();
-  await user.click(await screen.findByRole("checkbox", { name: "documents.read" }));
-  await user.type(screen.getByLabelText("Other permissions (comma separated)"), "billing.read");
-  await user.click(screen.getByRole("checkbox", { name: "editor" }));
+  await user.click(await findEntry("Permissions", "documents.read"));
+  await user.type(screen.getByRole("combobox", { name: "Find permissions" }), "billing.read");
+  await user.click(await screen.findByRole("button", { name: /^Pick “billing\.read”, a new permission/ }));
+  await user.click(await findEntry("Roles", "editor"));
   await user.click(screen.getByRole("button", { name: "Save changes" }));
   await waitFor(() => expect(onClose).toHaveBeenCalled());
   expect(updates(sent)).toEqual([{ keyId: "key_1", permissions: ["billing.read"], roles: ["viewer", "editor"] }]);

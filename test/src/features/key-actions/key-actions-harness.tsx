@@ -1,4 +1,4 @@
-import { fireEvent } from "@testing-library/react";
+import { findByRole, fireEvent } from "@testing-library/react";
 import { vi } from "vitest";
 import type { KeyCache } from "@/features/key-actions/key-cache";
 import { ApiError } from "@/lib/api-errors";
@@ -67,18 +67,46 @@ export const renderError = (error: unknown) => (
   <p role="alert">{error instanceof ApiError ? error.detail : String(error)}</p>
 );
 
-/** The workspace's permissions and roles, as listed: the role `viewer` gives `reports.view`, `editor` gives `documents.write`. */
+const ROLES = [
+  { id: "role_1", name: "viewer", permissions: [{ id: "perm_3", name: "reports.view", slug: "reports.view" }] },
+  { id: "role_2", name: "editor", permissions: [{ id: "perm_2", name: "documents.write", slug: "documents.write" }] },
+];
+
+const roleNotFound: Answer = {
+  status: 404,
+  body: {
+    meta: { requestId: "req_3" },
+    error: {
+      status: 404,
+      title: "Not Found",
+      detail: "The requested role does not exist.",
+      type: "https://unkey.com/docs/errors/unkey/data/role_not_found",
+    },
+  },
+};
+
+/**
+ * The workspace's permissions and roles, as listed and as getRole answers each: the role `viewer` gives
+ * `reports.view`, `editor` gives `documents.write`.
+ */
 export const WORKSPACE = {
   "/v2/permissions.listPermissions": ok([
     { id: "perm_1", name: "documents.read", slug: "documents.read" },
     { id: "perm_2", name: "documents.write", slug: "documents.write" },
     { id: "perm_3", name: "reports.view", slug: "reports.view" },
   ]),
-  "/v2/permissions.listRoles": ok([
-    { id: "role_1", name: "viewer", permissions: [{ id: "perm_3", name: "reports.view", slug: "reports.view" }] },
-    { id: "role_2", name: "editor", permissions: [{ id: "perm_2", name: "documents.write", slug: "documents.write" }] },
-  ]),
+  "/v2/permissions.listRoles": ok(ROLES),
+  "/v2/permissions.getRole": (body: Record<string, unknown>) => {
+    const role = ROLES.find((candidate) => candidate.name === body.role || candidate.id === body.role);
+    return role === undefined ? roleNotFound : ok(role);
+  },
 };
+
+/** An entry of a catalogue pick list (the permissions or the roles found), by its value (its name starts with it). */
+export async function findEntry(list: "Permissions" | "Roles", value: string, within: HTMLElement = document.body) {
+  const name = new RegExp(`^\\s*${value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|$)`);
+  return findByRole(await findByRole(within, "listbox", { name: `${list} found` }), "option", { name });
+}
 
 /**
  * Escape as a browser handles it (happy-dom does not): the keydown, then a cancelable `cancel` on the open dialog,

@@ -15,6 +15,7 @@ import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 import {
   fakeCache,
+  findEntry,
   forbidden,
   ok,
   pressEscape,
@@ -136,7 +137,7 @@ test("Create key checks meta as it is typed, sends what was filled in, shows the
   expect(screen.getByLabelText("API id")).toHaveValue("api_1");
   await user.type(screen.getByLabelText("Name"), "Worker");
   await user.type(screen.getByLabelText("Credits"), "10");
-  await user.click(await screen.findByRole("checkbox", { name: "documents.read" }));
+  await user.click(await findEntry("Permissions", "documents.read"));
   await user.type(screen.getByLabelText("Meta (JSON)"), "[[1");
   expect(screen.getByLabelText("Meta (JSON)")).toHaveAttribute("aria-invalid", "true");
   expect(
@@ -658,7 +659,8 @@ test("a monthly refill is sent with its day of the month, today's (UTC) unless c
   });
 });
 
-test("roles are picked from the workspace's only (a key operation never creates one); new permission names may still be typed", async () => {
+test("roles are picked from the workspace's only (a key operation never creates one); a new permission may be picked as new", async () => {
+  const user = userEvent.setup();
   stubApi({
     "/v2/permissions.listPermissions": ok([{ id: "perm_1", name: "documents.read", slug: "documents.read" }]),
     "/v2/permissions.listRoles": ok([{ id: "role_1", name: "admin" }]),
@@ -667,10 +669,18 @@ test("roles are picked from the workspace's only (a key operation never creates 
     wrap(<CreateKeyDialog connection={connection} cache={fakeCache()} renderError={renderError} onClose={vi.fn()} />),
   );
 
-  expect(await screen.findByRole("checkbox", { name: "admin" })).toBeInTheDocument();
-  expect(await screen.findByRole("checkbox", { name: "documents.read" })).toBeInTheDocument();
-  expect(screen.getByRole("textbox", { name: "Other permissions (comma separated)" })).toBeInTheDocument();
-  expect(screen.queryByRole("textbox", { name: /roles/i })).not.toBeInTheDocument();
+  expect(await findEntry("Roles", "admin")).toBeInTheDocument();
+  expect(await findEntry("Permissions", "documents.read")).toBeInTheDocument();
+  // Nothing typed where the catalogue is listed: it is searched.
+  expect(screen.queryByRole("textbox", { name: /permissions|roles/i })).not.toBeInTheDocument();
+  await user.type(screen.getByRole("combobox", { name: "Find permissions" }), "billing.read");
+  expect(
+    await screen.findByRole("button", { name: "Pick “billing.read”, a new permission (the change creates it)" }),
+  ).toBeInTheDocument();
+  await user.type(screen.getByRole("combobox", { name: "Find roles" }), "auditor");
+  expect(
+    within(screen.getByRole("listbox", { name: "Roles found" })).queryByRole("option", { name: "auditor" }),
+  ).toBeNull();
   expect(screen.getByText(/only be given roles that already exist in the workspace/)).toBeInTheDocument();
 });
 

@@ -212,6 +212,17 @@ export function samples(): Sample[] {
     },
     ...(
       [
+        ["permission", "permissions.listPermissions"],
+        ["role", "permissions.listRoles"],
+      ] as const
+    ).map(([kind, operation]) => ({
+      entryId: `data:${kind}_not_found`,
+      error: apiError({ status: 404, title: "Not Found", path: `unkey/data/${kind}_not_found` }),
+      heading: new RegExp(`has no such ${kind}`),
+      fix: operation,
+    })),
+    ...(
+      [
         ["identity", "externalId", "identities.getIdentity"],
         ["permission", "slug", "permissions.getPermission"],
         ["role", "name", "permissions.getRole"],
