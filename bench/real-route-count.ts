@@ -76,6 +76,12 @@ export const ROWS: Row[] = [
       ],
       ["identities.listIdentities", "v2_identities_list_identities", "identities.test.ts", "listIdentities"],
       ["identities.getIdentity", "v2_identities_get_identity", "identities.test.ts", "getIdentity"],
+      ["ratelimit.limit", "v2_ratelimit_limit", "ratelimit-limit.test.ts"],
+      ["ratelimit.multiLimit", "v2_ratelimit_multi_limit", "ratelimit-multi-limit.test.ts"],
+      ["ratelimit.setOverride", "v2_ratelimit_set_override", "ratelimit-set-override.test.ts"],
+      ["ratelimit.getOverride", "v2_ratelimit_get_override", "ratelimit-get-override.test.ts"],
+      ["ratelimit.listOverrides", "v2_ratelimit_list_overrides", "ratelimit-list-overrides.test.ts"],
+      ["ratelimit.deleteOverride", "v2_ratelimit_delete_override", "ratelimit-delete-override.test.ts"],
     ] as const
   ).map(([label, dir, file, describe]) => ({
     label: `\`${label}\``,

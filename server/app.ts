@@ -17,6 +17,7 @@ import { identitiesRoutes } from "./routes/identities";
 import { keysRoutes } from "./routes/keys";
 import { livenessRoutes } from "./routes/liveness";
 import { permissionsRoutes } from "./routes/permissions";
+import { ratelimitRoutes } from "./routes/ratelimit";
 
 const UNEXPECTED = "err:svc:application:unexpected_error";
 
@@ -87,6 +88,7 @@ function directApi(
   api.route("/", apisRoutes(deps));
   api.route("/", permissionsRoutes(deps));
   api.route("/", identitiesRoutes(deps));
+  api.route("/", ratelimitRoutes(deps));
   if (analytics !== undefined) {
     // The quota is counted like a root key's rate limit, per workspace, by the same (persistent) limiter.
     api.route(

@@ -8,6 +8,7 @@ import { ADMIN_OPTIONS, CommandError, type AdminIo, type Command, type OptionNam
 import { API_COMMANDS } from "./commands/apis";
 import { IDENTITY_COMMANDS } from "./commands/identities";
 import { KEY_COMMANDS } from "./commands/keys";
+import { RATELIMIT_COMMANDS } from "./commands/ratelimits";
 import { ROLE_COMMANDS } from "./commands/roles";
 import { ROOT_KEY_COMMANDS } from "./commands/root-keys";
 import { TRAFFIC_COMMANDS } from "./commands/traffic";
@@ -41,6 +42,15 @@ Commands:
                                                                          their external id without its rate limits
   keys seed --count N [--api API_ID]                                     prints how many keys were created
   traffic --days N --count M [--api API_ID]                              records M verifications over N days
+  traffic --days N --count M --namespace NS                              records M rate-limit decisions over N
+                                                                         days in the namespace (some blocked)
+  namespaces create --name N                                             prints the namespace id
+  namespaces list                                                        name, id, overrides, decisions, state
+  namespaces delete NAME_OR_ID                                           limits in it are 410 from then on
+  overrides set --namespace NS --identifier I --ratelimit N/WINDOW      I may hold * wildcards (premium_*); N may
+                                                                         be 0 (blocks); prints the override id
+  overrides list --namespace NS                                          identifier, id, rate limit
+  overrides delete --namespace NS --identifier I                         I exactly as set; prints the override id
   apis list                                                              id, name, keys, key-space defaults,
                                                                          protection, IP whitelist
   apis create --name N [--default-prefix P] [--default-bytes N] [--delete-protection on|off] [--ip-whitelist IP,…]
@@ -63,14 +73,19 @@ Options:
                       create_key, update_key, delete_key, read_api, create_api, delete_api, decrypt_key, encrypt_key),
                       rbac.*.<action> (add_permission_to_key, remove_permission_from_key, add_role_to_key,
                       remove_role_from_key, create_permission, create_role, read_permission, read_role),
-                      identity.*.read_identity (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}); or the real
+                      identity.*.read_identity, ratelimit.*.<action> or ratelimit.<namespaceId>.<action> (limit,
+                      create_namespace, set_override, read_override, delete_override, read_analytics)
+                      (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}); or the real
                       service's URN form, unkey:v1:<workspaceId>:<resource>#<action>, e.g.
                       unkey:v1:ws_…:keyspaces/<apiId>/keys/*#read_key (docs/api.md#urn-form-permissions);
                       keys: their own, e.g. documents.read
   --ratelimit N/W     e.g. 300/60s, 1000/1m; no limit unless given. On a key or an identity, repeatable: N/W is
                       the limit "requests", checked on every verification; NAME=N/W (e.g. tokens=50000/1h) is
                       checked only when a verification names it, or on every one with :auto after it
-                      (tokens=100/1m:auto). An identity's limits are shared by its keys.
+                      (tokens=100/1m:auto). An identity's limits are shared by its keys. On an override, N may
+                      be 0 (blocks) and the window is at least 1s.
+  --namespace NS      a rate-limit namespace's name or id (overrides, traffic)
+  --identifier I      who an override limits: an identifier, or a pattern with * wildcards (premium_*)
   --help              show this help
 `;
 
@@ -85,6 +100,7 @@ const COMMANDS: Record<string, Command> = {
   ...API_COMMANDS,
   ...WORKSPACE_COMMANDS,
   ...TRAFFIC_COMMANDS,
+  ...RATELIMIT_COMMANDS,
 };
 
 /** Every command line's command, such as "keys create"; the usage and docs/admin-cli.md name each. */

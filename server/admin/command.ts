@@ -35,6 +35,8 @@ export const ADMIN_OPTIONS = {
   "retention-days": { type: "string" },
   "ip-whitelist": { type: "string" },
   "analytics-quota": { type: "string" },
+  namespace: { type: "string" },
+  identifier: { type: "string" },
   help: { type: "boolean" },
 } as const;
 

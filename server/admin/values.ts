@@ -225,3 +225,11 @@ export function parseIpWhitelist(value: string): string[] {
   if (addresses.join(",").length > 512) throw new UsageError("--ip-whitelist must be at most 512 characters");
   return addresses;
 }
+
+/** An override's `--ratelimit N/WINDOW`: as a key's, but N may be 0 (which blocks) and the window is at least 1s. */
+export function parseOverrideRateLimit(value: string): RateLimit {
+  const blocks = /^0\//.test(value);
+  const { limit, windowMs } = parseRateLimit(blocks ? value.replace(/^0/, "1") : value);
+  if (windowMs < 1000) throw new UsageError(`--ratelimit's window must be at least 1s for an override, got "${value}"`);
+  return { limit: blocks ? 0 : limit, windowMs };
+}

@@ -2,11 +2,13 @@ import {
   apiGrants,
   apiPermission,
   missingPermissionsDetail,
+  ratelimitGrants,
   READ_ANALYTICS_PERMISSION,
   URN_PREFIX,
   URN_RESOURCES,
   urnPermission,
   type ApiAction,
+  type RatelimitAction,
 } from "../../src/lib/contract";
 import { ApiRefusal } from "../http/api-refusal";
 import { parsePermissionList } from "../db/rbac";
@@ -93,6 +95,9 @@ export const resources = {
   /** Any identity of any project: `projects/*\/identities/*#read_identity`. */
   anyIdentity: (workspaceId: string, action: string) =>
     resourcePermission(workspaceId, URN_RESOURCES.anyIdentity(), action),
+  /** One override of a namespace: `ratelimits/namespaces/<namespaceId>/overrides/<overrideId>#read_override`. */
+  override: (workspaceId: string, namespaceId: string, overrideId: string, action: string) =>
+    resourcePermission(workspaceId, URN_RESOURCES.override(namespaceId, overrideId), action),
 };
 
 /**
@@ -195,6 +200,22 @@ export function keySpaceRule(action: ApiAction, workspaceId: string, apiId: stri
 /** `action` on every key of an API (encrypt_key, decrypt_key): the legacy tuples, or `keyspaces/<apiId>/keys/*#<action>`. */
 export function anyKeyRule(action: ApiAction, workspaceId: string, apiId: string): PermissionRule {
   return { oneOfEach: [apiGrants(action, apiId)], resource: [resources.anyKeyOf(workspaceId, apiId, action)] };
+}
+
+/** `action` on a rate-limit namespace (on every one when no id is given): `ratelimit.<id>.<action>` or `ratelimit.*.<action>`. */
+export function ratelimitRule(action: RatelimitAction, namespaceId?: string): PermissionRule {
+  return { oneOfEach: [ratelimitGrants(action, namespaceId)] };
+}
+
+/** `action` on one override (read_override): the namespace's legacy tuples, or the override's URN. */
+export function overrideRule(
+  action: RatelimitAction,
+  override: { workspaceId: string; namespaceId: string; overrideId: string },
+): PermissionRule {
+  return {
+    oneOfEach: [ratelimitGrants(action, override.namespaceId)],
+    resource: [resources.override(override.workspaceId, override.namespaceId, override.overrideId, action)],
+  };
 }
 
 /** A 403 unless the root key's permissions allow `rule`; the detail names what would (the real service's words). */

@@ -11,6 +11,7 @@ import {
   apiPermission,
   DELETE_KEY_PERMISSION,
   rbacPermission,
+  ratelimitPermission,
   READ_ANALYTICS_PERMISSION,
   READ_APIS_PERMISSION,
   READ_KEYS_PERMISSION,
@@ -18,6 +19,8 @@ import {
 } from "../../src/lib/contract";
 import { VERIFY_ANY_API_KEYS } from "../auth/permissions";
 import { hashSecret, newApiKeySecret } from "../keys/secrets";
+import { createNamespace, setOverride } from "./ratelimits";
+import { recordRatelimitTraffic } from "../ratelimit/traffic";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -46,6 +49,10 @@ export const DEMO_ROOT_KEY_PERMISSIONS = [
       "remove_role_from_key",
     ] as const
   ).map(rbacPermission),
+  // Rate limiting: limit in (and create) namespaces, manage their overrides, read their analytics.
+  ...(["limit", "create_namespace", "set_override", "read_override", "delete_override", "read_analytics"] as const).map(
+    (action) => ratelimitPermission(action),
+  ),
 ];
 export const DEMO_ROOT_KEY_RATELIMIT = { limit: 300, windowMs: 60_000 } as const;
 /** Verifications of the demo keys over the last 30 days: enough for every chart, small enough for a fast first start. */
@@ -155,6 +162,28 @@ const DEMO_KEYS: readonly DemoKey[] = [
   { name: "New onboarding flow", environment: "test", ageDays: 1, meta: { experiment: "onboarding-v2" } },
 ];
 
+/** The demo's rate-limit namespace: decisions over 30 days (bursts refused), an override for a customer and a ban. */
+export const DEMO_NAMESPACE = "api.requests";
+export const DEMO_RATELIMIT_DECISIONS = 3_000;
+const DEMO_OVERRIDES = [
+  { identifier: "org_acme", limit: 600, durationMs: 60_000 },
+  { identifier: "banned_*", limit: 0, durationMs: 60_000 },
+] as const;
+
+function recordDemoRatelimits(db: Database, workspaceId: string, now: number): void {
+  const namespace = createNamespace(db, workspaceId, DEMO_NAMESPACE, now - 60 * DAY_MS);
+  for (const override of DEMO_OVERRIDES)
+    setOverride(db, { workspaceId, namespaceId: namespace.id, ...override, now: now - 40 * DAY_MS });
+  recordRatelimitTraffic(db, {
+    namespace,
+    days: DEMO_TRAFFIC_DAYS,
+    count: DEMO_RATELIMIT_DECISIONS,
+    identifiers: ["org_acme", ...Array.from({ length: 30 }, (_, index) => `user_${index + 1}`), "banned_bot"],
+    now,
+    random: seededRandom(23),
+  });
+}
+
 export interface DemoData {
   workspaceId: string;
   apiId: string;
@@ -235,6 +264,7 @@ export function ensureDemoData(db: Database, now = Date.now()): DemoData | undef
         });
       }
       recordDemoTraffic(db, workspaceId, burstKeyHash, now);
+      recordDemoRatelimits(db, workspaceId, now);
       const rootKey = createRootKey(db, {
         workspaceId,
         name: "Demo root key",

@@ -183,7 +183,8 @@ export interface KeyStore {
   transaction<T>(work: () => T): T;
   /**
    * Runs `work` now inside the transaction this turn of the event loop shares (group-commit.ts), and resolves its
-   * value once that transaction has committed: the request path's writes, answered only when on disk.
+   * value once that transaction has committed: the request path's writes, answered only when on disk. A `work` that
+   * throws leaves nothing of itself and rejects once the transaction has committed too.
    */
   inGroupCommit<T>(work: () => T): Promise<T>;
   /** Commits what the group transaction holds now: call before closing the database. */
@@ -367,7 +368,11 @@ export function createKeyStore(db: Database): KeyStore {
       return result.value;
     },
     inGroupCommit(work) {
-      return group.run(work);
+      // As change(): a refused work answers once the turn's transaction has committed (see there).
+      return group.run(work).catch(async (error: unknown) => {
+        await group.run(() => undefined);
+        throw error;
+      });
     },
     flush() {
       group.flush();

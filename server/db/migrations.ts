@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { newId } from "./ids";
+import { RATELIMITS_MIGRATION } from "./migrations/010-ratelimits";
 
 export interface Migration {
   version: number;
@@ -302,6 +303,8 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE workspaces ADD COLUMN analytics_queries_per_hour INTEGER CHECK (analytics_queries_per_hour IS NULL OR analytics_queries_per_hour > 0);
     `,
   },
+  // From here on, one numbered file each in migrations/.
+  RATELIMITS_MIGRATION,
 ];
 
 /** Applies the pending migrations in one immediate transaction, so two processes starting together don't both apply them. */

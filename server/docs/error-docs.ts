@@ -155,6 +155,33 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     howToFix: ["Use an identity id or external id from `identities.listIdentities`."],
     commonMistakes: ["The external id was given with another case or a stray space."],
   },
+  "err:svc:data:ratelimit_namespace_not_found": {
+    whatHappened:
+      "A rate-limit operation named a namespace (by name or id) that the root key's workspace does not have, or that was deleted. `ratelimit.limit` and `ratelimit.multiLimit` create a missing namespace instead, when the root key holds `ratelimit.*.create_namespace`; the override operations never do.",
+    howToFix: [
+      "Check the namespace's name or id (ids start with `rlns_`).",
+      "Create the namespace first: limit once with a root key that holds `ratelimit.*.create_namespace`, or `npm run admin -- namespaces create --name N`.",
+    ],
+    commonMistakes: ["The name differs in case or has a stray space.", "The namespace belongs to another workspace."],
+  },
+  "err:svc:data:ratelimit_override_not_found": {
+    whatHappened:
+      "No override of this namespace matches the identifier, or the root key may not read it: `ratelimit.getOverride` answers both alike, so that no one can tell which identifiers have overrides. `ratelimit.deleteOverride` needs the override's identifier exactly as it was set, wildcards included.",
+    howToFix: [
+      "List the namespace's overrides with `ratelimit.listOverrides` and use an identifier from there.",
+      "Check that the root key holds `ratelimit.*.read_override` (or the namespace's own) to read one.",
+    ],
+    commonMistakes: [
+      "Deleting `premium_user1` when the override was set for `premium_*`.",
+      "The override was deleted already.",
+    ],
+  },
+  "err:svc:data:ratelimit_namespace_gone": {
+    whatHappened:
+      "The namespace was deleted: `ratelimit.limit` and `ratelimit.multiLimit` refuse it (its name is not free for a new one, as on the real service), while its history stays readable in `analytics.getRatelimits`.",
+    howToFix: ["Limit in another namespace: a new name creates one when the root key may create namespaces."],
+    commonMistakes: ["A namespace deleted with the admin CLI's `namespaces delete` is still named by a client."],
+  },
   "err:user:bad_request:request_body_too_large": {
     whatHappened: "The request body is larger than 1 MiB, the most this API reads.",
     howToFix: [

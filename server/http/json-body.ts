@@ -6,33 +6,57 @@ import type { ApiEnv } from "./api-env";
 import { ApiRefusal } from "./api-refusal";
 import { BODY_CUT_OFF, readBodyText } from "./request-body";
 
-/** An operation's body: its schema (a strict object), what to do about each field, and a body that works. */
+/**
+ * An operation's body: its schema (a strict object, or an array of them for an operation that takes a list, such as
+ * ratelimit.multiLimit), what to do about each field (of an item, for a list), and a body that works.
+ */
 export interface BodySpec<TSchema extends v.GenericSchema> {
   schema: TSchema;
   fixes: Record<string, string>;
-  /** A valid body, shown in the fix for a body that is not an object or not JSON. */
+  /** A valid body, shown in the fix for a body that is not an object (an array) or not JSON. */
   example: string;
+}
+
+/** Whether the body is a list of items (the schema is an array) rather than one object. */
+function isListBody(spec: BodySpec<v.GenericSchema>): boolean {
+  return spec.schema.type === "array";
 }
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[], spec: BodySpec<v.GenericSchema>): ErrorDetailEntry[] {
   const fieldNames = Object.keys(spec.fixes).join(", ");
+  const list = isListBody(spec);
   return issues.map((issue) => {
-    const path = issue.path?.map((item) => String(item.key));
-    if (path === undefined || path.length === 0) {
-      return {
-        location: "body",
-        message: "The body must be a JSON object",
-        fix: `Send an object such as ${spec.example}; its fields are ${fieldNames}.`,
-      };
+    const fullPath = issue.path?.map((item) => String(item.key)) ?? [];
+    // A list's issues name an item first: the fields are what follows.
+    const path = list ? fullPath.slice(1) : fullPath;
+    // A rule of the list itself (at least one item, at most a hundred) says so in its own words.
+    if (fullPath.length === 0 && issue.kind === "validation") return { location: "body", message: issue.message };
+    if (fullPath.length === 0) {
+      return list
+        ? {
+            location: "body",
+            message: "The body must be a JSON array",
+            fix: `Send an array such as ${spec.example}; each item's fields are ${fieldNames}.`,
+          }
+        : {
+            location: "body",
+            message: "The body must be a JSON object",
+            fix: `Send an object such as ${spec.example}; its fields are ${fieldNames}.`,
+          };
     }
-    const location = `body.${path.join(".")}`;
+    const location = `body.${fullPath.join(".")}`;
+    if (path.length === 0) return { location, message: issue.message };
     const field = path[0] ?? "";
     // The field is the caller's word: only the spec's own fixes, never an inherited property such as "constructor".
     const fix = Object.hasOwn(spec.fixes, field) ? spec.fixes[field] : undefined;
     if (issue.expected === "never") {
       const last = path.at(-1) ?? "";
       return path.length === 1
-        ? { location, message: `Unknown field "${last}"`, fix: `Remove it: the body accepts only ${fieldNames}.` }
+        ? {
+            location,
+            message: `Unknown field "${last}"`,
+            fix: `Remove it: ${list ? "each item" : "the body"} accepts only ${fieldNames}.`,
+          }
         : { location, message: `Unknown field "${last}" in ${field}`, fix: `Remove it. ${fix ?? ""}`.trim() };
     }
     return fix === undefined ? { location, message: issue.message } : { location, message: issue.message, fix };
@@ -96,6 +120,7 @@ const JSON_OBJECT = v.custom<unknown>(
   (input) => typeof input === "object" && input !== null && !Array.isArray(input),
   "The body must be a JSON object",
 );
+const JSON_ARRAY = v.custom<unknown>((input) => Array.isArray(input), "The body must be a JSON array");
 
 /**
  * An operation's body, declared: read as readBody says, then validated by @hono/valibot-validator against the
@@ -103,7 +128,7 @@ const JSON_OBJECT = v.custom<unknown>(
  * service's 400, with one errors[] entry per problem and the spec's fix for each field.
  */
 export function jsonBody<TSchema extends v.GenericSchema>(spec: BodySpec<TSchema>) {
-  const schema = v.config(v.pipe(JSON_OBJECT, spec.schema), { abortPipeEarly: true });
+  const schema = v.config(v.pipe(isListBody(spec) ? JSON_ARRAY : JSON_OBJECT, spec.schema), { abortPipeEarly: true });
   return [
     readBody(spec),
     vValidator("json", schema, (result, c: Context<ApiEnv>) => {

@@ -39,6 +39,14 @@ export const GET_API_PATH = "/v2/apis.getApi";
 export const DELETE_API_PATH = "/v2/apis.deleteApi";
 export const LIST_IDENTITIES_PATH = "/v2/identities.listIdentities";
 export const GET_IDENTITY_PATH = "/v2/identities.getIdentity";
+/** The rate-limit operations (docs/api.md#rate-limits). */
+export const RATELIMIT_LIMIT_PATH = "/v2/ratelimit.limit";
+export const RATELIMIT_MULTI_LIMIT_PATH = "/v2/ratelimit.multiLimit";
+export const SET_OVERRIDE_PATH = "/v2/ratelimit.setOverride";
+export const GET_OVERRIDE_PATH = "/v2/ratelimit.getOverride";
+export const LIST_OVERRIDES_PATH = "/v2/ratelimit.listOverrides";
+export const DELETE_OVERRIDE_PATH = "/v2/ratelimit.deleteOverride";
+export const GET_RATELIMITS_PATH = "/v2/analytics.getRatelimits";
 
 export const LIST_KEYS_LIMIT_MAX = 100;
 export const LIST_KEYS_LIMIT_DEFAULT = 100;
@@ -165,6 +173,16 @@ export function apiGrants(action: ApiAction, apiId?: string): string[] {
 }
 
 /**
+ * The grant rule for a rate-limit namespace, in the real handlers' order: that namespace's own
+ * (`ratelimit.<namespaceId>.<action>`), then every namespace's (`ratelimit.*.<action>`); without an id, every one's alone.
+ */
+export function ratelimitGrants(action: RatelimitAction, namespaceId?: string): string[] {
+  return namespaceId === undefined
+    ? [ratelimitPermission(action)]
+    : [ratelimitPermission(action, namespaceId), ratelimitPermission(action)];
+}
+
+/**
  * The same grants in the real service's URN form, `unkey:v1:<workspaceId>:<resource path>#<action>` (its pkg/urn):
  * an API is its key space here, `*` stands for any one segment, and a granted path ending in `**` covers all below.
  */
@@ -182,6 +200,14 @@ export const URN_RESOURCES = {
   anyPermission: () => ["rbac", "permissions", "*"],
   /** Any identity of any project. */
   anyIdentity: () => ["projects", "*", "identities", "*"],
+  /** One override of a rate-limit namespace. */
+  override: (namespaceId: string, overrideId: string) => [
+    "ratelimits",
+    "namespaces",
+    namespaceId,
+    "overrides",
+    overrideId,
+  ],
 } as const satisfies Record<string, (...ids: string[]) => string[]>;
 
 export function urnPermission(workspaceId: string, path: readonly string[], action: string): string {
@@ -265,6 +291,21 @@ export const ERROR_KINDS = {
     status: 404,
     title: "Not Found",
     detail: "The requested identity does not exist",
+  },
+  "err:svc:data:ratelimit_namespace_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "This namespace does not exist.",
+  },
+  "err:svc:data:ratelimit_override_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "This override does not exist.",
+  },
+  "err:svc:data:ratelimit_namespace_gone": {
+    status: 410,
+    title: "Resource Gone",
+    detail: "This namespace has been deleted. Contact support to restore.",
   },
   "err:user:bad_request:request_body_too_large": {
     status: 413,

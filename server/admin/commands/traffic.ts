@@ -1,20 +1,35 @@
 import { apiOf, progressBar, type Command } from "../command";
-import { parseCount, requireText } from "../values";
+import { parseCount, requireText, UsageError } from "../values";
 import { createKeyStore } from "../../db/key-store";
 import { recordTraffic } from "../../keys/traffic";
+import { recordRatelimitTraffic } from "../../ratelimit/traffic";
+import { namespaceOf } from "./ratelimits";
 
-/** `traffic`: verifications recorded over past days, for analytics to read. */
+/** `traffic`: verifications (or, with --namespace, rate-limit decisions) recorded over past days, for analytics. */
 
 const MAX_TRAFFIC_COUNT = 100_000_000;
 const MAX_TRAFFIC_DAYS = 3650;
 
 export const TRAFFIC_COMMANDS: Record<string, Command> = {
   traffic: {
-    options: ["days", "count", "api"],
+    options: ["days", "count", "api", "namespace"],
     argumentCount: 0,
     run(db, workspace, values, _args, io) {
       const days = parseCount(requireText("--days", values.days), MAX_TRAFFIC_DAYS);
       const count = parseCount(requireText("--count", values.count), MAX_TRAFFIC_COUNT);
+      if (values.namespace !== undefined) {
+        if (values.api !== undefined)
+          throw new UsageError("--api and --namespace: give one, for verifications or limits");
+        const namespace = namespaceOf(db, workspace, values.namespace);
+        const decided = recordRatelimitTraffic(db, {
+          namespace,
+          days,
+          count,
+          ...(io.stderrIsTTY && { onProgress: progressBar(io) }),
+        });
+        if (io.stderrIsTTY) io.stderr("\n");
+        return `passed ${decided.passed}\nblocked ${decided.blocked}`;
+      }
       const apiId = values.api === undefined ? undefined : apiOf(db, workspace, values.api);
       const outcomes = recordTraffic(db, createKeyStore(db), {
         workspaceId: workspace.id,

@@ -96,7 +96,7 @@ describe("credits", () => {
 });
 
 describe("rate limits", () => {
-  test("an auto-applied limit refuses past its limit and opens again in the next window; a refused call takes no token", () => {
+  test("an auto-applied limit refuses past its limit and opens again as the window slides; a refused call takes no token", () => {
     addKey("sk_limited", { ratelimits: [{ name: "requests", limit: 2, durationMs: 60_000, autoApply: true }] });
     const start = Math.floor(T0 / 60_000) * 60_000;
     expect(verify("sk_limited", start).ratelimits).toEqual([
@@ -113,7 +113,13 @@ describe("rate limits", () => {
       code: "RATE_LIMITED",
       ratelimits: [expect.objectContaining({ exceeded: true, remaining: 0 })],
     });
-    expect(verify("sk_limited", start + 60_000).code).toBe("VALID");
+    // The real service's sliding window: at the next window's start the previous one still counts in full, halfway
+    // through it counts half (2 × 0.5 = 1 of the limit of 2).
+    expect(verify("sk_limited", start + 60_000).code).toBe("RATE_LIMITED");
+    expect(verify("sk_limited", start + 90_000)).toMatchObject({
+      code: "VALID",
+      ratelimits: [expect.objectContaining({ exceeded: false, remaining: 0, reset: start + 120_000 })],
+    });
   });
 
   test("a named limit is checked only when asked for, with its overrides; an unknown name without limit and duration is refused", () => {
@@ -209,7 +215,8 @@ describe("identity rate limits", () => {
       ratelimits: [expect.objectContaining({ exceeded: true })],
     });
     expect(verify("sk_org_b", start + 3).code).toBe("RATE_LIMITED");
-    expect(verify("sk_org_b", start + PER_MINUTE).code).toBe("VALID");
+    expect(verify("sk_org_b", start + PER_MINUTE).code).toBe("RATE_LIMITED");
+    expect(verify("sk_org_b", start + 2 * PER_MINUTE).code).toBe("VALID");
   });
 
   test("a named identity limit is checked only when asked for; the key's own limit of the same name takes precedence", () => {
