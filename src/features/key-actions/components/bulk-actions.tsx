@@ -13,7 +13,8 @@ import { useSecondsUntil } from "@/lib/hooks/use-seconds-until";
 import type { KeyCache } from "../key-cache";
 import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
 import { runBulk, type BulkProgress } from "../run-bulk";
-import { ActionDialog } from "./action-dialog";
+import { ActionDialog } from "@/components/action-dialog";
+import "./key-actions.css";
 
 export type BulkAction = "disable" | "enable" | "delete";
 

@@ -17,9 +17,11 @@ import { useApiCheck } from "../api/use-api-check";
 import { useKnownApis } from "../known-apis";
 import { ApiError } from "@/lib/api-errors";
 import { forgetRefusal, isAmbiguousCreateNotFound, learnCreateRefusedAsNotFound, useRefusal } from "../refusals";
-import { ActionDialog } from "./action-dialog";
+import { ActionDialog } from "@/components/action-dialog";
+import "./key-actions.css";
 import { ApiField, type SuggestedApi } from "./api-field";
-import { CreditsFields, FormEnd, RatelimitFields } from "./form-parts";
+import { FormEnd } from "@/components/form/form-end";
+import { CreditsFields, RatelimitFields } from "./form-parts";
 import {
   creditsDraft,
   CreditsDraftSchema,

@@ -11,8 +11,9 @@ import { wholeNumberText } from "@/lib/field-text";
 import { formatCount } from "@/lib/format-number";
 import { ANSWER_ON_ITS_WAY, useUpdateCredits } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
-import { ActionDialog } from "./action-dialog";
-import { FormEnd } from "./form-parts";
+import { ActionDialog } from "@/components/action-dialog";
+import "./key-actions.css";
+import { FormEnd } from "@/components/form/form-end";
 import type { RenderError } from "./render-error";
 
 export type CreditsMode = "set" | "increment" | "decrement" | "unlimited";

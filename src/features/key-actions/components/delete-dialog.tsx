@@ -1,12 +1,13 @@
 import { useStore } from "@tanstack/react-form";
 import { useAppForm } from "@/components/form/app-form";
-import { FormEnd } from "./form-parts";
+import { FormEnd } from "@/components/form/form-end";
 import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
 import { ANSWER_ON_ITS_WAY, useDeleteKey } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { apiOf, useKnownAllowed, useRefusal } from "../refusals";
-import { ActionDialog } from "./action-dialog";
+import { ActionDialog } from "@/components/action-dialog";
+import "./key-actions.css";
 import { UnknownPermissionNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
 

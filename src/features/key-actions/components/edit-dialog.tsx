@@ -14,7 +14,8 @@ import { changedFields, describeChange, listed, type KeyField } from "../changed
 import { keyAccess } from "../key-access";
 import type { KeyCache } from "../key-cache";
 import { AccessFields } from "./access-fields";
-import { ActionDialog } from "./action-dialog";
+import { ActionDialog } from "@/components/action-dialog";
+import "./key-actions.css";
 import {
   EDIT_FIELDS,
   editChanges,
@@ -25,7 +26,8 @@ import {
   type EditDraft,
   type EditRead,
 } from "./edit-draft";
-import { CreditsFields, FormEnd, RatelimitFields } from "./form-parts";
+import { FormEnd } from "@/components/form/form-end";
+import { CreditsFields, RatelimitFields } from "./form-parts";
 import { KeyChangedNote } from "./key-changed-note";
 import { expiresFieldMax } from "./key-form-fields";
 import type { RenderError } from "./render-error";

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { useAppForm } from "@/components/form/app-form";
-import { FormEnd } from "./form-parts";
+import { FormEnd } from "@/components/form/form-end";
 import type { Connection } from "@/lib/api/transport";
 import type { Key } from "@/lib/contract";
 import { formatPastTime, formatRelativeTime, formatUtcTime } from "@/lib/format-time";
@@ -9,7 +9,8 @@ import { useNow, useTickAt } from "@/lib/hooks/use-now";
 import { SECRET_LOST_BY_LEAVING, SECRET_ON_ITS_WAY, useRerollKey } from "../api/use-key-mutations";
 import type { KeyCache } from "../key-cache";
 import { apiOf } from "../refusals";
-import { ActionDialog } from "./action-dialog";
+import { ActionDialog } from "@/components/action-dialog";
+import "./key-actions.css";
 import { UnknownPermissionNote } from "./refusal-note";
 import type { RenderError } from "./render-error";
 import { SecretField } from "./secret-field";

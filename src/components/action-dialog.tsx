@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from "react";
-import "./key-actions.css";
+import "./action-dialog.css";
 
 export interface ActionDialogProps {
   title: string;
