@@ -7,8 +7,9 @@
 import { useSyncExternalStore } from "react";
 import { apiGrants, RBAC_ACTIONS, rbacPermission, type ApiAction, type RbacAction } from "../../lib/contract";
 import type { Connection } from "../../lib/api/transport";
-import { ApiError, isApiErrorOf } from "../../lib/api-errors";
+import { ApiError } from "../../lib/api-errors";
 import { connectionScopeId as scopeOf } from "../../lib/connection-scope";
+import { createPermissionMemory, isPermissionRefusal } from "../../lib/permission-memory";
 import { forgetKnownApis, rememberApi } from "./known-apis";
 
 /** The key actions, by the permission each needs (the rbac ones need the key's `update_key` as well). */
@@ -45,12 +46,10 @@ export function grantsOf(action: KeyAction, apiId: string | undefined): { anyOf:
   return { anyOf: apiGrants(action, apiId ?? "<apiId>"), alsoNeeds: [] };
 }
 
-const refusals = new Map<string, Refusal>();
-/** Actions a root key was seen to be allowed (a probe or a change that went through), per API. */
-const allowed = new Set<string>();
+/** The refusals, and the actions seen allowed (a probe or a change that went through), per action and API. */
+const memory = createPermissionMemory<Refusal>();
 /** The API of a key, as a refusal named it (the Key object does not carry it). */
 const apiOfKey = new Map<string, string>();
-const listeners = new Set<() => void>();
 
 /**
  * The API an action on `target` touches: the one given; for a key, the one it was listed in or a refusal named,
@@ -79,11 +78,11 @@ export function learnKeysApi(connection: Connection, keyIds: readonly string[], 
 function slotOf(connection: Connection, action: KeyAction, target: ActionTarget): string {
   const apiId = apiOf(connection, target);
   const where = apiId !== undefined ? `api ${apiId}` : target.keyId !== undefined ? `key ${target.keyId}` : "api ?";
-  return `${scopeOf(connection)}|${action}|${where}`;
+  return `${action}|${where}`;
 }
 
 function changed(): void {
-  for (const listener of listeners) listener();
+  memory.changed();
 }
 
 /** The API a 403's words name (`api.<id>.<action>`, the real service and the reference server both list it). */
@@ -100,11 +99,6 @@ export function isAmbiguousCreateNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404 && error.type.includes("api_not_found");
 }
 
-/** Whether `error` is the service refusing the root key a permission (a 403 insufficient_permissions). */
-export function isPermissionRefusal(error: unknown): error is ApiError {
-  return isApiErrorOf(error, "authorization:insufficient_permissions") && error.status === 403;
-}
-
 /** Remembers a refusal when `error` is a 403 for a permission; else nothing. */
 export function learnRefusal(
   connection: Connection,
@@ -117,44 +111,41 @@ export function learnRefusal(
   if (named !== undefined) rememberApi(connection, named);
   if (named !== undefined && target.keyId !== undefined) apiOfKey.set(`${scopeOf(connection)}|${target.keyId}`, named);
   const where = { ...target, apiId: target.apiId ?? named };
-  refusals.set(slotOf(connection, action, where), { action, apiId: apiOf(connection, where), detail: error.detail });
-  changed();
+  memory.refuse(connection, slotOf(connection, action, where), {
+    action,
+    apiId: apiOf(connection, where),
+    detail: error.detail,
+  });
 }
 
 /** createKey answered 404 for an API known to exist: the masked refusal of create_key there. */
 export function learnCreateRefusedAsNotFound(connection: Connection, apiId: string, error: ApiError): void {
-  refusals.set(slotOf(connection, "create_key", { apiId }), { action: "create_key", apiId, detail: error.detail });
-  changed();
+  memory.refuse(connection, slotOf(connection, "create_key", { apiId }), {
+    action: "create_key",
+    apiId,
+    detail: error.detail,
+  });
 }
 
 /** An action went through: it is allowed there, and a refusal remembered before (the root key since granted it) is gone. */
 export function learnAllowed(connection: Connection, action: KeyAction, target: ActionTarget = {}): void {
-  const slot = slotOf(connection, action, target);
-  const news = !allowed.has(slot);
-  allowed.add(slot);
-  if (refusals.delete(slot) || news) changed();
+  memory.allow(connection, slotOf(connection, action, target));
 }
 
 /** The user says the root key was granted it since: what was learnt of `action` there is forgotten, to be found out again. */
 export function forgetRefusal(connection: Connection, action: KeyAction, target: ActionTarget = {}): void {
-  const slot = slotOf(connection, action, target);
-  refusals.delete(slot);
-  allowed.delete(slot);
-  changed();
+  memory.forget(connection, slotOf(connection, action, target));
 }
 
 export function isKnownAllowed(connection: Connection, action: KeyAction, target: ActionTarget = {}): boolean {
-  return allowed.has(slotOf(connection, action, target));
+  return memory.isAllowed(connection, slotOf(connection, action, target));
 }
 
 export function refusalOf(connection: Connection, action: KeyAction, target: ActionTarget = {}): Refusal | undefined {
-  return refusals.get(slotOf(connection, action, target));
+  return memory.refusalOf(connection, slotOf(connection, action, target));
 }
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+const subscribe = memory.subscribe;
 
 /** The remembered refusal of `action` on `target` for this root key, if any; re-renders when one is learnt. */
 export function useRefusal(connection: Connection, action: KeyAction, target: ActionTarget = {}): Refusal | undefined {
@@ -168,9 +159,7 @@ export function useKnownAllowed(connection: Connection, action: KeyAction, targe
 
 /** For tests: forget everything the session learnt (refusals, what was allowed, the APIs seen). */
 export function forgetRefusals(): void {
-  refusals.clear();
-  allowed.clear();
   apiOfKey.clear();
   forgetKnownApis();
-  changed();
+  memory.clear();
 }

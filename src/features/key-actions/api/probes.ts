@@ -8,7 +8,8 @@
  * An answer is remembered per action and API for the session (see refusals.ts), so a probe is sent at most once
  * per root key and API (per key, when the key's API is unknown).
  */
-import { ApiError, isApiErrorOf } from "@/lib/api-errors";
+import { isApiErrorOf, type ApiError } from "@/lib/api-errors";
+import { probePermission, type ProbeAnswer } from "@/lib/permission-memory";
 import { changeKeyPermissions } from "@/lib/api/key-permissions";
 import { changeKeyRoles } from "@/lib/api/key-roles";
 import type { Connection } from "@/lib/api/transport";
@@ -28,35 +29,29 @@ import {
   type KeyAction,
 } from "../refusals";
 
-/**
- * `allowed` and `refused` are the service's answer; `unknown`: no honest probe, or it failed (offline, 5xx), so
- * the form opens and its own answer will say; `not-found`: createKey's 404, which is a missing API or, as the real
- * service masks it, a missing create_key.
- */
-export type ProbeAnswer = "allowed" | "refused" | "unknown" | "not-found";
-
 /** Runs `request` unless the answer is known; `isAllowedAnswer` reads a refusal that still proves the permission. */
-async function probe(
+function probe(
   connection: Connection,
   action: KeyAction,
   target: ActionTarget,
   request: () => Promise<unknown>,
   isAllowedAnswer: (error: ApiError) => boolean,
 ): Promise<ProbeAnswer> {
-  if (refusalOf(connection, action, target) !== undefined) return "refused";
-  if (isKnownAllowed(connection, action, target)) return "allowed";
-  try {
-    await request();
-    learnAllowed(connection, action, target);
-    return "allowed";
-  } catch (error) {
-    if (error instanceof ApiError && isAllowedAnswer(error)) {
-      learnAllowed(connection, action, target);
-      return "allowed";
-    }
-    learnRefusal(connection, action, error, target);
-    return refusalOf(connection, action, target) === undefined ? "unknown" : "refused";
-  }
+  return probePermission({
+    known: () =>
+      refusalOf(connection, action, target) !== undefined
+        ? "refused"
+        : isKnownAllowed(connection, action, target)
+          ? "allowed"
+          : undefined,
+    request,
+    isAllowedAnswer,
+    allow: () => learnAllowed(connection, action, target),
+    learn: (error) => {
+      learnRefusal(connection, action, error, target);
+      return refusalOf(connection, action, target) !== undefined;
+    },
+  });
 }
 
 const never = () => false;
