@@ -5,7 +5,8 @@ import type { ListKeysParams } from "./api/list-keys";
 import type { Connection } from "./api/transport";
 import { connectionScope, type ConnectionScope } from "./connection-scope";
 import { fingerprint } from "./fingerprint";
-import type { Grain, LogFilter } from "./log-sql";
+import type { Grain } from "./analytics-grain";
+import type { LogFilter } from "./log-sql";
 
 /**
  * Every query key of the dashboard, made here and nowhere else (TanStack Query's "Effective React Query Keys"): what

@@ -5,8 +5,8 @@ import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine }
 import { migrate } from "../../server/db/migrations";
 import { parseBucketRows, parseLiveRows, parseLogRows, parseTopRows, type LogRow } from "../../src/lib/analytics-rows";
 import { cursorPage, type VerificationCursor } from "../../src/lib/analytics-sql";
+import { GRAIN_MS, type Grain } from "../../src/lib/analytics-grain";
 import {
-  GRAIN_MS,
   LOG_COLUMNS,
   logChartQuery,
   logLiveQuery,
@@ -15,7 +15,6 @@ import {
   logTopRefusedQuery,
   rangeParts,
   TOP_REFUSED,
-  type Grain,
   type LogFilter,
 } from "../../src/lib/log-sql";
 

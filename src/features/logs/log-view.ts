@@ -1,7 +1,7 @@
 import { isKeyId, isRequestId, MAX_TEXT_LENGTH, sqlString } from "@/lib/analytics-sql";
 import { isOutcomeName, type LogFilter, type TagFilter } from "@/lib/log-sql";
 import { ANALYTICS_OUTCOMES } from "@/lib/verification-outcomes";
-import { DEFAULT_PRESET, isPresetId, type RangeChoice, type ResolvedRange } from "./time-range";
+import { DEFAULT_PRESET, isPresetId, type RangeChoice, type ResolvedRange } from "@/lib/time-range";
 
 /**
  * What the Logs page shows, all of it in the URL's query (a link reopens the same view; Back and Forward step through
