@@ -35,13 +35,6 @@ export const SECRET_LOST_BY_LEAVING =
   "The new key’s secret is shown only once, in this page’s dialog: leaving the page loses it.";
 
 /**
- * What the dialog of a change to the key says while it cannot be closed: its answer has nowhere else to go (a
- * refusal, said in the form; a deleted key, whose page is then left).
- */
-export const ANSWER_ON_ITS_WAY =
-  "Waiting for the service’s answer: this stays open until it comes, so that what it says is shown here.";
-
-/**
  * useMutation whose `mutate` does nothing while its last request is under way. `isPending` disables a form's button
  * only at React's next render, which the second click of a double click can come before (Chromium runs input
  * first): the request went twice (a second reroll, whose secret nobody saw; credits added twice).
