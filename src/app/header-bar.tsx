@@ -8,6 +8,7 @@ import { PRODUCT_NAME } from "./product";
 export const NAV_SECTIONS: readonly { path: string; label: string }[] = [
   { path: paths.keys, label: "Keys" },
   { path: paths.logs, label: "Logs" },
+  { path: paths.ratelimits, label: "Rate limits" },
   { path: paths.troubleshoot, label: "Troubleshoot" },
 ];
 

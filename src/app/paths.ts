@@ -7,6 +7,9 @@ export const paths = {
   key: "/keys/:keyId",
   /** Every verification of the workspace, filtered by the query (src/features/logs/log-view.ts). */
   logs: "/logs",
+  /** The rate-limit namespaces this browser knows; a namespace's page is below it (namespacePath). */
+  ratelimits: "/ratelimits",
+  namespace: "/ratelimits/:namespace",
   troubleshoot: "/troubleshoot",
 } as const;
 
@@ -38,6 +41,11 @@ export const TROUBLESHOOT_PATH = paths.troubleshoot;
 /** A key's page; the id is encoded, whatever a server sent as one. */
 export function keyPath(keyId: string): string {
   return `${paths.keys}/${encodeURIComponent(keyId)}`;
+}
+
+/** A rate-limit namespace's page, by its name or id (encoded: a name may hold any character). */
+export function namespacePath(namespace: string): string {
+  return `${paths.ratelimits}/${encodeURIComponent(namespace)}`;
 }
 
 /** The request-id lookup on the troubleshoot page, with an id filled in when given (a request id is not a secret). */

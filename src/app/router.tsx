@@ -6,7 +6,17 @@ import { retryFailedLoads } from "../lib/retryable-lazy";
 import { AwaitKeyHandOver } from "./await-key-hand-over";
 import { HomeRedirect } from "./home-redirect";
 import { AppLayout, AppLoading } from "./layout";
-import { ConnectPage, KeyPage, KeysPage, lazyRoute, LogsPage, NotFoundPage, TroubleshootPage } from "./pages";
+import {
+  ConnectPage,
+  KeyPage,
+  KeysPage,
+  lazyRoute,
+  LogsPage,
+  NamespacePage,
+  NotFoundPage,
+  RatelimitsPage,
+  TroubleshootPage,
+} from "./pages";
 import { paths } from "./paths";
 import { RequireConnection } from "./require-connection";
 import { reportCaughtError } from "./root-options";
@@ -42,6 +52,8 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
                 // Its own chunk: the chart library loads with a key's page, never with the keys list.
                 { path: paths.key.slice(1), lazy: lazyRoute(KeyPage) },
                 { path: paths.logs.slice(1), lazy: lazyRoute(LogsPage) },
+                { path: paths.ratelimits.slice(1), lazy: lazyRoute(RatelimitsPage) },
+                { path: paths.namespace.slice(1), lazy: lazyRoute(NamespacePage) },
               ],
             },
             { path: paths.troubleshoot.slice(1), lazy: lazyRoute(TroubleshootPage) },
