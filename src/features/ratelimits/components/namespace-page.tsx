@@ -217,6 +217,7 @@ export function NamespacePage({
         <DeleteOverrideDialog
           connection={connection}
           namespace={name}
+          namespaceId={namespaceId}
           override={dialog.override}
           overrides={overrides}
           renderError={renderError}
