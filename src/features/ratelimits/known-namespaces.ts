@@ -63,6 +63,10 @@ function save(connection: Connection, namespaces: readonly KnownNamespace[]): vo
   store.write({ byConnection: { ...all, [connectionScopeId(connection)]: list } });
 }
 
+/** Ids learnt in this tab, also for a namespace that is not remembered (or that storage refused to keep). */
+const learntIds = new Map<string, string>();
+const idListeners = new Set<() => void>();
+
 export function useKnownNamespaces(connection: Connection): readonly KnownNamespace[] {
   const stored = useLocalStore(store);
   return stored.byConnection[connectionScopeId(connection)] ?? NONE;
@@ -79,15 +83,15 @@ export function findKnownNamespace(connection: Connection, name: string): KnownN
 export function rememberNamespace(connection: Connection, name: string, id?: string): void {
   const key = namespaceKey(name);
   const before = findKnownNamespace(connection, key);
-  const knownId = id ?? before?.id ?? (isNamespaceId(key) ? key : undefined);
+  const knownId =
+    id ??
+    before?.id ??
+    learntIds.get(`${connectionScopeId(connection)}|${key}`) ??
+    (isNamespaceId(key) ? key : undefined);
   if (before !== undefined && before.id === knownId) return;
   const others = listOf(connection).filter((namespace) => namespace.name !== key);
   save(connection, [{ name: key, id: knownId }, ...others].slice(0, KNOWN_NAMESPACES_MAX));
 }
-
-/** Ids learnt in this tab, also for a namespace that is not remembered (or that storage refused to keep). */
-const learntIds = new Map<string, string>();
-const idListeners = new Set<() => void>();
 
 /**
  * A namespace's id, learnt after it was typed (from a refusal's words, an analytics lookup, or typed): kept for the
