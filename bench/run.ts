@@ -3,6 +3,8 @@
  * Prints a table of ratios, writes bench/results.json and rewrites the benchmark block of docs/benchmarks.md.
  *
  * `npm run bench -- --only api,paging --quick` measures a part, with fewer rounds, into bench/.work/ only.
+ * `npm run bench -- --big` runs the scale section at 10 million verifications and a million keys (beside a tenth of
+ * that) instead of a million and 100,000; `--fresh` makes its data again.
  * `--logs-verifications N` sets the data size of the Logs page's section (1,000,000 unless given; 10,000,000 is the
  * size its goals are set for).
  */
@@ -19,8 +21,10 @@ import { markdownTable, updateResultsDoc } from "./lib/report";
 import type { BenchResults, BenchRow } from "./lib/results";
 import { benchLogs } from "./logs";
 import { benchDeepPaging } from "./paging";
+import { benchRatelimit } from "./ratelimit";
+import { benchScale } from "./scale";
 
-const SECTIONS = ["bundle", "api", "browser", "paging", "analytics", "logs"] as const;
+const SECTIONS = ["bundle", "api", "browser", "paging", "analytics", "logs", "ratelimit", "scale"] as const;
 type Section = (typeof SECTIONS)[number];
 
 function isSection(name: string): name is Section {
@@ -67,7 +71,13 @@ async function withServer<T>(
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { only: { type: "string" }, quick: { type: "boolean" }, "logs-verifications": { type: "string" } },
+    options: {
+      only: { type: "string" },
+      quick: { type: "boolean" },
+      big: { type: "boolean" },
+      fresh: { type: "boolean" },
+      "logs-verifications": { type: "string" },
+    },
     strict: true,
   });
   const only = values.only?.split(",").map((name) => name.trim()) ?? [...SECTIONS];
@@ -124,6 +134,18 @@ async function main(): Promise<void> {
     });
   }
 
+  if (sections.has("ratelimit")) {
+    rows.push(
+      ...(await benchRatelimit({
+        rounds: quick ? 1 : 5,
+        durationSeconds: quick ? 2 : 3,
+        connections: 10,
+        bursts: quick ? 1 : 3,
+        log,
+      })),
+    );
+  }
+
   if (sections.has("analytics")) {
     rows.push(
       ...(await benchAnalytics({
@@ -138,6 +160,19 @@ async function main(): Promise<void> {
 
   if (sections.has("logs")) {
     rows.push(...(await benchLogs({ verifications: logsVerifications, keys: 10_000, rounds: quick ? 5 : 20, log })));
+  }
+
+  if (sections.has("scale")) {
+    const big = values.big === true;
+    rows.push(
+      ...(await benchScale({
+        size: big ? { keys: 1_000_000, verifications: 10_000_000 } : { keys: 100_000, verifications: 1_000_000 },
+        fresh: values.fresh === true,
+        requests: quick ? 50 : 200,
+        verifyRounds: quick ? 2 : 4,
+        log,
+      })),
+    );
   }
 
   const results: BenchResults = {

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { processCpuMs } from "./lib/machine";
 import { startBareServer } from "./lib/processes";
 import { REPO_ROOT, WORK_DIR, workFile } from "./lib/paths";
 import { median } from "./lib/stats";
@@ -21,17 +22,6 @@ interface Target {
   url: string;
   pid: number;
   stop(): Promise<void>;
-}
-
-const CLOCK_TICKS_PER_SECOND = 100;
-
-function cpuMs(pid: number): number {
-  // Fields after the command name (which may hold spaces, so split after its closing parenthesis).
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return ((utime + stime) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 function admin(root: string, dataDir: string, args: string[]): Promise<string> {
@@ -120,7 +110,7 @@ async function startKeyscope(
 
 async function load(target: Target, rootKey: string, bodies: string[], seconds: number) {
   let next = 0;
-  const before = cpuMs(target.pid);
+  const before = processCpuMs(target.pid);
   const startedAt = performance.now();
   const result = await autocannon({
     url: target.url,
@@ -133,7 +123,7 @@ async function load(target: Target, rootKey: string, bodies: string[], seconds: 
     ],
   });
   const elapsed = (performance.now() - startedAt) / 1000;
-  const cpu = cpuMs(target.pid) - before;
+  const cpu = processCpuMs(target.pid) - before;
   const non200 = result.requests.total - (result.statusCodeStats?.["200"]?.count ?? 0);
   return { rps: result.requests.total / elapsed, cpuUsPerRequest: (cpu * 1000) / result.requests.total, non200 };
 }
@@ -180,7 +170,7 @@ async function main(): Promise<void> {
           `round ${round} ${target.label.padEnd(6)} ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest.toFixed(1)} µs CPU/request, non-200 ${result.non200}, load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
         );
       }
-      const floorCpuBefore = cpuMs(bare.pid);
+      const floorCpuBefore = processCpuMs(bare.pid);
       const floorStartedAt = performance.now();
       const floor = await autocannon({
         url: `${bare.url}/verify`,
@@ -190,7 +180,7 @@ async function main(): Promise<void> {
         body: "{}",
       });
       floorRps.push(floor.requests.total / ((performance.now() - floorStartedAt) / 1000));
-      floorCpu.push(((cpuMs(bare.pid) - floorCpuBefore) * 1000) / floor.requests.total);
+      floorCpu.push(((processCpuMs(bare.pid) - floorCpuBefore) * 1000) / floor.requests.total);
       console.log(
         `round ${round} floor  ${Math.round(floorRps.at(-1) ?? 0)} req/s, ${(floorCpu.at(-1) ?? 0).toFixed(1)} µs CPU/request`,
       );

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem, type } from "node:os";
 import type { Machine } from "./results";
 
@@ -17,4 +18,19 @@ export function describeMachine(chromium: string, loadAtStart: number): Machine 
     chromium,
     loadAverage: { start: loadAtStart, end: loadNow() },
   };
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU time (user and system, ms) a process has used so far, from /proc/<pid>/stat: per request, it is what other
+ * work on a shared machine distorts far less than requests per second.
+ */
+export function processCpuMs(pid: number): number {
+  // Fields after the command name (which may hold spaces, so split after its closing parenthesis).
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1000) / CLOCK_TICKS_PER_SECOND;
 }

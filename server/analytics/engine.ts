@@ -1,52 +1,27 @@
-import {
-  DuckDBInstance,
-  DuckDBMaterializedResult,
-  type DuckDBConnection,
-  type DuckDBDataChunk,
-  type DuckDBResult,
-} from "@duckdb/node-api";
+import { performance } from "node:perf_hooks";
+import type { Worker } from "node:worker_threads";
 import type { Database } from "better-sqlite3";
-import { boundRows } from "./bound-rows";
-import { checkQuery } from "./check-query";
-import { DEFAULT_RETENTION_DAYS } from "../db/workspaces";
-import { rewriteLongInLists } from "./in-list";
-import { createKeyRollup } from "./key-rollup";
-import { planRollupQuery, type RollupPlan } from "./key-rollup-plan";
-import { filtersByKey } from "./key-filter";
-import { CLICKHOUSE_MACROS } from "./dialect";
-import { rowsJson } from "./result-json";
+import { DEFAULT_ANALYTICS_LIMITS, type AnalyticsLimits } from "./limits";
 import type { QueryOutcome } from "./query-outcome";
-import { createStoreSync, storeSchemaSql, type StoreSync } from "./store-sync";
-import { boundsQuery, filledSql, splitWithFill, type Column, type FillClause } from "./with-fill";
-import { isObject } from "./json-object";
+import type { RetentionResult } from "./retention";
+import { DEFAULT_RETENTION_DAYS } from "../db/workspaces";
+import { claimStore, releaseStore, type StoreLocation } from "./store-files";
+import type { CatchUpState, FromWorker, ToWorker, WorkerConfig } from "./worker-protocol";
+import { startTypeScriptWorker } from "./worker-thread";
 
-export interface AnalyticsLimits {
-  /** A query running longer is interrupted. */
-  timeoutMs: number;
-  /** DuckDB's memory_limit, in bytes. */
-  memoryLimitBytes: number;
-  /** More result rows than this: the query is refused. */
-  maxRows: number;
-  /** More result JSON than this (the Node process holds it whole): refused as over the memory limit. */
-  maxResultBytes: number;
-  threads: number;
-}
+export { DEFAULT_ANALYTICS_LIMITS, type AnalyticsLimits } from "./limits";
 
-export const DEFAULT_ANALYTICS_LIMITS: AnalyticsLimits = {
-  timeoutMs: 30_000,
-  memoryLimitBytes: 1024 ** 3,
-  maxRows: 10_000_000,
-  maxResultBytes: 256 * 1024 ** 2,
-  // One: on a two-core host, two DuckDB threads catching up before each query took verifyKey's core (#28 item 9:
-  // verifyKey with 5 dashboard queries a second at 0.40× of alone with two threads, 0.69-0.78× with one, queries as fast).
-  threads: 1,
-};
-
+/**
+ * `analytics.getVerifications`'s engine, as the request thread sees it: every query goes by message to the analytics
+ * thread (analytics-worker.ts), which owns DuckDB, its store on disk (beside the SQLite file) and the copies of new
+ * verifications into it, so no copy, fold or result JSON ever runs on the thread that answers requests.
+ */
 export interface AnalyticsEngine {
   /**
    * Runs an analytics query over one workspace's rows only, and of those only the key spaces (APIs) in `keySpaceIds`
    * when given (none when empty), refusing a lower time bound more than `retentionDays` back (the workspace's
-   * retention; 30 days unless given); never rejects for anything the query does.
+   * retention; 30 days unless given); never rejects for anything the query does, nor when analytics cannot answer
+   * (an `unavailable` outcome says why and when to ask again).
    */
   query(
     workspaceId: string,
@@ -54,496 +29,256 @@ export interface AnalyticsEngine {
     retentionDays?: number,
     keySpaceIds?: readonly string[],
   ): Promise<QueryOutcome>;
-  /**
-   * Copies the verifications SQLite holds now beyond the engine's copy (as every query does first, up to the newest
-   * one committed when it arrived).
-   */
-  catchUp(): Promise<void>;
+  /** Copies (and sums) the verifications SQLite holds now beyond the store's; resolves how far both are. */
+  catchUp(): Promise<CatchUpState>;
+  /** Deletes what each workspace's retention no longer reaches (as the engine's clock reads now). */
+  enforceRetention(): Promise<RetentionResult>;
   /** How many queries DuckDB is executing right now. */
   readonly runningQueries: number;
-  /** Stops the copy, interrupts the queries still running, and closes DuckDB. */
+  /** Stops the copy, interrupts the queries still running, and closes DuckDB and its files. */
   close(): Promise<void>;
-}
-
-// Workspace and API ids are this server's own (never request input), and are checked anyway before they go into a view.
-const WORKSPACE_ID = /^ws_[A-Za-z0-9]{1,64}$/;
-const KEY_SPACE_ID = /^api_[A-Za-z0-9]{1,64}$/;
-const IDLE_CONNECTIONS = 16;
-/** Checked queries remembered by their text: a dashboard sends the same few again and again. */
-const CHECKED_QUERIES = 1000;
-
-/** Which physical copy of the per-hour rollup a connection's `key_verifications_per_hour_v1` reads. */
-type HourLayout = "by_time" | "by_key";
-
-const HOUR_TABLES: Record<HourLayout, string> = { by_time: "store.per_hour", by_key: "store.per_hour_by_key" };
-
-/** The rows a connection's views show: one workspace's, and of them only some key spaces' when `keySpaceIds` is given. */
-interface Scope {
-  workspaceId: string;
-  keySpaceIds: readonly string[] | undefined;
-}
-
-/** The rows' filter, which every public view (the only tables a checked query may read) applies. */
-function scopeFilter({ workspaceId, keySpaceIds }: Scope): string {
-  if (!WORKSPACE_ID.test(workspaceId)) throw new Error("not a workspace id");
-  // DuckDB views take no parameters: the ids are checked literals.
-  const workspace = `workspace_id = '${workspaceId}'`;
-  if (keySpaceIds === undefined) return workspace;
-  if (!keySpaceIds.every((id) => KEY_SPACE_ID.test(id))) throw new Error("not an API id");
-  return keySpaceIds.length === 0
-    ? `${workspace} AND false`
-    : `${workspace} AND key_space_id IN (${keySpaceIds.map((id) => `'${id}'`).join(", ")})`;
-}
-
-function publicViewsSql(scope: Scope, hourLayout: HourLayout): string {
-  const workspace = scopeFilter(scope);
-  // Every verification here comes from the API: source 'api', no gateway app (as key_verifications_v1 says too).
-  const dimensions =
-    "time, workspace_id, key_space_id, external_id, key_id, outcome, 'api' AS source, '' AS app_id, tags, count, spent_credits";
-  return `
-    CREATE TEMP VIEW key_verifications_v1 AS
-      SELECT request_id, time, workspace_id, key_space_id, external_id, key_id, outcome, region,
-             'api' AS source, '' AS app_id, tags, spent_credits
-      FROM store.verifications WHERE ${workspace};
-    CREATE TEMP VIEW key_verifications_per_minute_v1 AS SELECT ${dimensions} FROM store.per_minute WHERE ${workspace};
-    CREATE TEMP VIEW key_verifications_per_hour_v1 AS SELECT ${dimensions} FROM ${HOUR_TABLES[hourLayout]} WHERE ${workspace};
-    CREATE TEMP VIEW key_verifications_per_day_v1 AS SELECT ${dimensions} FROM store.per_day WHERE ${workspace};
-    CREATE TEMP VIEW key_verifications_per_month_v1 AS SELECT ${dimensions} FROM store.per_month WHERE ${workspace};
-  `;
-}
-
-/**
- * A checked query as SQL printed from its checked tree; `bounded`: it returns at most the row limit + 1 rows;
- * `hourLayout`: the per-hour copy that serves it faster.
- */
-interface CheckedQuery {
-  sql: string;
-  bounded: boolean;
-  hourLayout: HourLayout;
-  /** Set when SQLite's per-hour sums answer it exactly (key-rollup-plan.ts). */
-  rollup: RollupPlan | undefined;
 }
 
 export interface AnalyticsEngineOptions {
   /** Whether the queries about a few keys' per-hour sums are answered from SQLite (key-rollup.ts); tests turn it off to compare. */
   rollup: boolean;
   /**
-   * The clock (Unix ms) that `now()`, `now64()` and `today()` in a query, the retention check and SQLite's sums read.
-   * Unset: the host's (DuckDB's own for a query's `now()`). Tests pin it, so that what they compute and what a query
-   * answers agree on the day and hour whenever they run.
+   * The clock (Unix ms) that `now()`, `now64()` and `today()` in a query, the retention check, SQLite's sums and
+   * retention on disk read. Unset: the host's (DuckDB's own for a query's `now()`). Tests pin it, so that what they
+   * compute and what a query answers agree on the day and hour whenever they run.
    */
   now?: () => number;
+  /** How often the store catches up by itself, without waiting for a query (1 s unless given; 0: never). */
+  catchUpEveryMs?: number;
+  /** How often rows past their workspace's retention are deleted, the first time once the store has caught up; unset: only when asked. */
+  retentionEveryMs?: number;
 }
 
-/** Per-connection macros that shadow the clock functions with one instant (a TEMP macro is found before the global ones). */
-function pinnedClockSql(ms: number): string {
-  const timestamp = new Date(ms).toISOString().slice(0, 23).replace("T", " ");
-  return [
-    `CREATE OR REPLACE TEMP MACRO now() AS TIMESTAMP '${timestamp}'`,
-    `CREATE OR REPLACE TEMP MACRO now64() AS TIMESTAMP '${timestamp}'`,
-    `CREATE OR REPLACE TEMP MACRO today() AS DATE '${timestamp.slice(0, 10)}'`,
-  ].join(";\n");
+const DEFAULT_OPTIONS: AnalyticsEngineOptions = { rollup: true };
+const CATCH_UP_EVERY_MS = 1_000;
+/** The analytics thread's JavaScript heap: a batch's text (about 12 MB), a result's JSON (at most 64 MiB, twice). */
+const WORKER_HEAP_MIB = 256;
+/** How often the analytics thread hears how busy the request thread is. */
+const LOAD_EVERY_MS = 500;
+/** After the analytics thread died, a new one is started for the next query, at most this often. */
+const RESTART_AFTER_MS = 5_000;
+
+type Pending =
+  | { kind: "query"; resolve: (outcome: QueryOutcome) => void }
+  | { kind: "catch-up"; resolve: (state: CatchUpState) => void; reject: (error: Error) => void }
+  | { kind: "retention"; resolve: (result: RetentionResult) => void; reject: (error: Error) => void }
+  | { kind: "close"; resolve: () => void; reject: (error: Error) => void };
+
+/** The analytics thread, started: a promise of its first message, and its pending requests by id. */
+interface Thread {
+  worker: Worker;
+  ready: Promise<boolean>;
+  pending: Map<number, Pending>;
+  location: StoreLocation;
 }
 
-/** The chunks of a result: read in place when DuckDB materialized it, fetched one by one from a stream. */
-async function* chunksOf(result: DuckDBResult): AsyncIterable<DuckDBDataChunk> {
-  if (result instanceof DuckDBMaterializedResult) {
-    for (let index = 0; index < result.chunkCount; index += 1) yield result.getChunk(index);
-    return;
-  }
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (chunk === null || chunk.rowCount === 0) return;
-    yield chunk;
-  }
+function unavailable(message: string, retryAfterSeconds: number): QueryOutcome {
+  return { kind: "unavailable", message, retryAfterSeconds };
 }
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-// A JSON string, or a number: the numbers of a parse tree, outside its strings.
-const JSON_STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
-// A literal past 64 bits, as DuckDB writes it: two halves, the number being upper · 2^64 + lower. Named as written.
-const HUGE_VALUE = /\{"upper":\s*(-?\d+),\s*"lower":\s*(\d+)\}/g;
-// Positions in the text, 2^64 - 1 where unknown: left out of the printed tree (see checkedSql), so never rounded.
-const QUERY_LOCATION = /"query_location":\s*\d+/g;
 
 /**
- * The first whole number in a parse tree's JSON that a JavaScript number cannot hold exactly (past 2^53 - 1):
- * the tree is read into JavaScript to be checked and printed back, which would change such a number silently.
+ * Starts the analytics thread over the SQLite file `sqlite` is open on (its store beside it) and resolves once the
+ * thread has opened its store. The first copy of what the store lacks runs in the background; queries that arrive
+ * before it is done wait for it when it is short, or are told analytics is catching up.
  */
-function inexactInteger(json: string): string | undefined {
-  const tree = json
-    .replace(QUERY_LOCATION, "")
-    .replace(HUGE_VALUE, (pair, upper: string, lower: string) =>
-      Number.isSafeInteger(Number(upper)) && Number.isSafeInteger(Number(lower))
-        ? pair
-        : String(BigInt(upper) * 2n ** 64n + BigInt(lower)),
-    );
-  for (const [token] of tree.matchAll(JSON_STRING_OR_NUMBER)) {
-    if (!token.startsWith('"') && !/[.eE]/.test(token) && !Number.isSafeInteger(Number(token))) return token;
-  }
-  return undefined;
-}
-
-/** The parse tree of `sql` as DuckDB's `json_serialize_sql` gives it; throws for a number JavaScript would round. */
-async function parseTree(connection: DuckDBConnection, sql: string): Promise<unknown> {
-  const reader = await connection.runAndReadAll("SELECT json_serialize_sql($sql::VARCHAR)", { sql });
-  const text = reader.value(0, 0);
-  if (typeof text !== "string") return undefined;
-  const inexact = inexactInteger(text);
-  if (inexact !== undefined) {
-    throw new Error(
-      `The number ${inexact} is larger than this server can check exactly (2^53 - 1): write it as text and cast it, as in '${inexact}'::HUGEINT`,
-    );
-  }
-  return JSON.parse(text);
-}
-
 export async function createAnalyticsEngine(
   sqlite: Database,
   limits: AnalyticsLimits = DEFAULT_ANALYTICS_LIMITS,
-  options: AnalyticsEngineOptions = { rollup: true },
+  options: AnalyticsEngineOptions = DEFAULT_OPTIONS,
 ): Promise<AnalyticsEngine> {
-  const instance = await DuckDBInstance.create(":memory:", {
-    threads: String(limits.threads),
-    memory_limit: `${Math.floor(limits.memoryLimitBytes / 1024 ** 2)}MB`,
-    autoinstall_known_extensions: "false",
-    autoload_known_extensions: "false",
-    allow_community_extensions: "false",
-  });
-  const admin = await instance.connect();
-  // The derived copy lives in a database of its own, which DuckDB compresses in memory at each checkpoint.
-  await admin.run("ATTACH ':memory:' AS store (COMPRESS)");
-  await admin.run(storeSchemaSql());
-  for (const macro of CLICKHOUSE_MACROS) await admin.run(`CREATE MACRO ${macro}`);
-  // GLOBAL: every connection's (a plain SET is the admin connection's own; the pooled ones would take the host's zone
-  // and their now() would be local time).
-  await admin.run("SET GLOBAL TimeZone = 'UTC'");
-  // Never spill to disk (an in-memory database would use ./.tmp): the memory limit is the limit.
-  await admin.run("SET temp_directory = ''");
-  // No files, no network, no extensions from here on; and no query may change that.
-  await admin.run("SET enable_external_access = false");
-  await admin.run("SET lock_configuration = true");
-
-  const sync: StoreSync = createStoreSync(sqlite, admin);
-  const keyRollup = createKeyRollup(sqlite, options.now);
-  // The verifications written while the server was down are folded in from the start, as DuckDB's copy is made.
-  if (options.rollup) keyRollup.catchUp().catch(() => undefined);
-  // The first copy runs while the server already answers; the first analytics query waits for it (and retries it
-  // if it failed).
-  sync.catchUp(sync.newestSeq()).catch(() => undefined);
-
-  const idle = new Map<string, DuckDBConnection[]>();
-  let idleCount = 0;
+  if (sqlite.memory) throw new Error("the analytics engine reads the database from its file: open one on disk");
+  const newestSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM key_verifications").pluck();
+  const clock = options.now ?? Date.now;
+  let nextId = 1;
   let closed = false;
-  let runningQueries = 0;
-  const checkedQueries = new Map<string, QueryOutcome | CheckedQuery>();
-  const busy = new Set<DuckDBConnection>();
-  const inFlight = new Set<Promise<QueryOutcome>>();
+  let running = 0;
+  let thread: Thread | undefined;
+  let diedAt = 0;
+  let died = "";
 
-  // Idle connections by scope and per-hour layout: each has its views over that scope's rows only.
-  const poolOf = (scope: Scope, hourLayout: HourLayout) =>
-    `${scope.workspaceId}/${scope.keySpaceIds?.join(",") ?? "*"}/${hourLayout}`;
-
-  async function takeConnection(scope: Scope, hourLayout: HourLayout): Promise<DuckDBConnection> {
-    const pooled = idle.get(poolOf(scope, hourLayout))?.pop();
-    if (pooled !== undefined) {
-      idleCount -= 1;
-      return pooled;
-    }
-    const connection = await instance.connect();
-    await connection.run(publicViewsSql(scope, hourLayout));
-    return connection;
-  }
-
-  function giveBack(pool: string, connection: DuckDBConnection): void {
-    if (closed || idleCount >= IDLE_CONNECTIONS) {
-      connection.closeSync();
+  function settle(current: Thread, message: FromWorker): void {
+    if (message.type === "running") {
+      running = message.count;
       return;
     }
-    const list = idle.get(pool) ?? [];
-    list.push(connection);
-    idle.set(pool, list);
-    idleCount += 1;
-  }
-
-  /** Runs `work` on a pooled connection of the scope's, which goes back to the pool unless `work` spoilt it. */
-  async function withConnection<T>(
-    scope: Scope,
-    hourLayout: HourLayout,
-    work: (connection: DuckDBConnection) => Promise<{ value: T; reusable: boolean }>,
-  ): Promise<T> {
-    const connection = await takeConnection(scope, hourLayout);
-    busy.add(connection);
-    let reusable = true;
-    try {
-      const done = await work(connection);
-      reusable = done.reusable;
-      return done.value;
-    } finally {
-      busy.delete(connection);
-      if (reusable) giveBack(poolOf(scope, hourLayout), connection);
-      else connection.closeSync();
+    if (!("id" in message)) return;
+    const waiting = current.pending.get(message.id);
+    if (waiting === undefined) return;
+    current.pending.delete(message.id);
+    if (message.type === "answer" && waiting.kind === "query") waiting.resolve(message.outcome);
+    else if (message.type === "caught-up" && waiting.kind === "catch-up") waiting.resolve(message.state);
+    else if (message.type === "retained" && waiting.kind === "retention") waiting.resolve(message.result);
+    else if (message.type === "closed" && waiting.kind === "close") waiting.resolve();
+    else if (message.type === "error") {
+      if (waiting.kind === "query") waiting.resolve(unavailable(`Analytics failed: ${message.message}`, 5));
+      else waiting.reject(new Error(message.message));
     }
   }
 
-  /** The check of a query's text, remembered: it depends on the text and the retention alone, never on the workspace or the data. */
-  async function check(workspaceId: string, sql: string, retentionDays: number): Promise<QueryOutcome | CheckedQuery> {
-    const cacheKey = `${retentionDays}\n${sql}`;
-    const remembered = checkedQueries.get(cacheKey);
-    if (remembered !== undefined) return remembered;
-    const checked = await withConnection({ workspaceId, keySpaceIds: undefined }, "by_time", async (connection) => ({
-      value: await checkedSql(connection, sql, retentionDays).catch(
-        // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep), or on a number
-        // too large to carry exactly.
-        (error: unknown): QueryOutcome => ({ kind: "refused", refusal: "query", message: errorMessage(error) }),
-      ),
-      reusable: true,
-    }));
-    if (checkedQueries.size >= CHECKED_QUERIES) checkedQueries.clear();
-    checkedQueries.set(cacheKey, checked);
-    return checked;
-  }
-
-  /**
-   * The checked query as SQL printed from its checked tree, so what runs is exactly what was checked; a WITH FILL
-   * query is checked without its clause, then wrapped to fill (with-fill.ts).
-   */
-  async function checkedSql(
-    connection: DuckDBConnection,
-    sql: string,
-    retentionDays: number,
-  ): Promise<QueryOutcome | CheckedQuery> {
-    const fill = splitWithFill(sql);
-    if (fill.kind === "refused") return { kind: "refused", refusal: "query", message: fill.message };
-    const checked = await checkedPlainSql(connection, fill.kind === "fill" ? fill.query : sql, retentionDays);
-    if (fill.kind === "none" || "kind" in checked) return checked;
-    return filledQuery(connection, checked, fill.clause).catch((error: unknown): QueryOutcome => ({
-      kind: "refused",
-      refusal: "query",
-      message: errorMessage(error),
-    }));
-  }
-
-  async function printTree(connection: DuckDBConnection, statement: unknown): Promise<string> {
-    const tree = JSON.stringify({ error: false, statements: [statement] }, (key, value: unknown) =>
-      key === "query_location" ? undefined : value,
-    );
-    const printed = (await connection.runAndReadAll("SELECT json_deserialize_sql($tree::JSON)", { tree })).value(0, 0);
-    if (typeof printed !== "string") throw new Error("The query could not be parsed");
-    return printed;
-  }
-
-  async function columnsOf(connection: DuckDBConnection, sql: string): Promise<Column[]> {
-    const rows = (await connection.runAndReadAll(`DESCRIBE ${sql}`)).getRowsJS();
-    return rows.map(([name, type]) => ({
-      name: typeof name === "string" ? name : "",
-      type: typeof type === "string" ? type : "",
-    }));
-  }
-
-  /** A checked query (printed) run with a WITH FILL clause: its ORDER BY and LIMIT go around the filled rows. */
-  async function filledQuery(
-    connection: DuckDBConnection,
-    checked: CheckedQuery,
-    clause: FillClause,
-  ): Promise<QueryOutcome | CheckedQuery> {
-    const statement = await parseTree(connection, checked.sql);
-    const node =
-      isObject(statement) && Array.isArray(statement.statements) && isObject(statement.statements[0])
-        ? statement.statements[0].node
-        : undefined;
-    if (!isObject(node) || !Array.isArray(node.modifiers)) throw new Error("The query could not be parsed");
-    const modifiers: unknown[] = node.modifiers;
-    const order = modifiers.find((modifier) => isObject(modifier) && modifier.type === "ORDER_MODIFIER");
-    const orders: unknown = isObject(order) ? order.orders : undefined;
-    const first: unknown = Array.isArray(orders) ? orders[0] : undefined;
-    const expression = isObject(first) ? first.expression : undefined;
-    const names: unknown =
-      isObject(expression) && expression.class === "COLUMN_REF" ? expression.column_names : undefined;
-    const column: unknown = Array.isArray(names) ? names[0] : undefined;
-    if (!Array.isArray(names) || names.length !== 1 || typeof column !== "string")
-      throw new Error("WITH FILL fills a column of the result named in ORDER BY (e.g. ORDER BY time WITH FILL)");
-    const descending = isObject(first) && first.type === "DESCENDING";
-
-    // The query without its ORDER BY and LIMIT gives the rows (DISTINCT stays with them); the outer SELECT orders
-    // and limits them with the fill.
-    const isOuter = (modifier: unknown) =>
-      isObject(modifier) &&
-      (modifier.type === "ORDER_MODIFIER" ||
-        modifier.type === "LIMIT_MODIFIER" ||
-        modifier.type === "LIMIT_PERCENT_MODIFIER");
-    node.modifiers = modifiers.filter((modifier) => !isOuter(modifier));
-    const dataSql = await printTree(connection, { node, named_param_map: [] });
-    const outer = await parseTree(connection, "SELECT * FROM __fill_rows");
-    const outerStatement =
-      isObject(outer) && Array.isArray(outer.statements) && isObject(outer.statements[0])
-        ? outer.statements[0]
-        : undefined;
-    if (outerStatement === undefined || !isObject(outerStatement.node))
-      throw new Error("The query could not be parsed");
-    outerStatement.node.modifiers = modifiers.filter(isOuter);
-    const outerSql = await printTree(connection, outerStatement);
-
-    // The bounds and step are checked as a query of their own, which may read no table.
-    const bounds = checkQuery(await parseTree(connection, boundsQuery(clause)), undefined, options.now?.());
-    if (!bounds.ok) return { kind: "refused", refusal: bounds.refusal, message: `WITH FILL: ${bounds.message}` };
-    const boundsNode = isObject(bounds.statement) ? bounds.statement.node : undefined;
-    if (
-      !isObject(boundsNode) ||
-      !isObject(boundsNode.from_table) ||
-      boundsNode.from_table.type !== "EMPTY" ||
-      !Array.isArray(boundsNode.select_list) ||
-      boundsNode.select_list.length !== 3
-    ) {
-      throw new Error("WITH FILL's FROM, TO and STEP are each one expression");
+  /** Everything still waiting on a thread that is gone: answered, never left hanging. */
+  function abandon(current: Thread, reason: string): void {
+    for (const waiting of current.pending.values()) {
+      if (waiting.kind === "query") waiting.resolve(unavailable(reason, Math.ceil(RESTART_AFTER_MS / 1000)));
+      else if (waiting.kind === "close") waiting.resolve();
+      else waiting.reject(new Error(reason));
     }
-    const boundsSql = await printTree(connection, bounds.statement);
-    const stepType = (await columnsOf(connection, boundsSql))[2]?.type ?? "NULL";
-    const columns = await columnsOf(connection, dataSql);
-    const sql = filledSql({
-      dataSql,
-      columns,
-      boundsSql,
-      stepType,
-      column,
-      descending,
-      outerSql,
-      maxFilledRows: limits.maxRows + 1,
+    current.pending.clear();
+    running = 0;
+  }
+
+  function start(): Thread {
+    const location = claimStore(sqlite.name);
+    const config: WorkerConfig = {
+      sqlitePath: sqlite.name,
+      location,
+      limits,
+      rollup: options.rollup,
+      backgroundMs: options.catchUpEveryMs === 0 ? undefined : (options.catchUpEveryMs ?? CATCH_UP_EVERY_MS),
+      progress: false,
+    };
+    const worker = startTypeScriptWorker(new URL("./analytics-worker.ts", import.meta.url), {
+      workerData: config,
+      // The thread's own JavaScript heap, bounded: batches of rows pass through it as text, and a result as JSON.
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MIB },
     });
-    // Never answered from SQLite's sums, which hold no filled rows; not bounded: streamed and stopped past the limit.
-    return { sql, bounded: false, hourLayout: checked.hourLayout, rollup: undefined };
+    let markReady: (ok: boolean) => void = () => undefined;
+    const current: Thread = {
+      worker,
+      ready: new Promise<boolean>((resolve) => (markReady = resolve)),
+      pending: new Map(),
+      location,
+    };
+    worker.on("message", (message: FromWorker) => {
+      if (message.type === "ready") {
+        // Another process held the data directory's store: the thread keeps a private one, removed at close.
+        if (message.location.dir !== location.dir) current.location = message.location;
+        markReady(true);
+      } else if (message.type === "failed") {
+        died = `Analytics could not open its store: ${message.message}`;
+        markReady(false);
+      } else settle(current, message);
+    });
+    const gone = (reason: string) => {
+      if (thread === current) thread = undefined;
+      diedAt = Date.now();
+      died ||= reason;
+      markReady(false);
+      abandon(current, died);
+      releaseStore(location);
+      if (current.location !== location) releaseStore(current.location);
+    };
+    worker.on("error", (error) => gone(`Analytics stopped: ${error.message}`));
+    worker.on("exit", (code) => gone(`Analytics stopped (exit code ${code})`));
+    return current;
   }
 
-  async function checkedPlainSql(
-    connection: DuckDBConnection,
-    sql: string,
-    retentionDays: number,
-  ): Promise<QueryOutcome | CheckedQuery> {
-    const checked = checkQuery(await parseTree(connection, sql), retentionDays, options.now?.());
-    if (!checked.ok) return { kind: "refused", refusal: checked.refusal, message: checked.message };
-    // Planned on the tree as checked, before the rewrites below.
-    const rollup = options.rollup ? planRollupQuery(checked.statement) : undefined;
-    const bounded = boundRows(checked.statement, limits.maxRows + 1);
-    const hourLayout = filtersByKey(checked.statement) ? "by_key" : "by_time";
-    try {
-      rewriteLongInLists(checked.statement);
-    } catch {
-      // Too deep to walk: the query runs as written (every rewrite already made is whole).
+  /** The running thread, started anew when it died a while ago; undefined while it may not be. */
+  async function live(): Promise<Thread | undefined> {
+    if (closed) return undefined;
+    if (thread === undefined && Date.now() - diedAt >= RESTART_AFTER_MS) {
+      died = "";
+      thread = start();
     }
-    // Positions are 2^64 - 1 where unknown, which a JavaScript number cannot hold: they are left out.
-    const tree = JSON.stringify({ error: false, statements: [checked.statement] }, (key, value: unknown) =>
-      key === "query_location" ? undefined : value,
-    );
-    const printed = (await connection.runAndReadAll("SELECT json_deserialize_sql($tree::JSON)", { tree })).value(0, 0);
-    if (typeof printed !== "string")
-      return { kind: "refused", refusal: "query", message: "The query could not be parsed" };
-    // Printing must not change the query: the printed text passes the same check.
-    const recheck = checkQuery(await parseTree(connection, printed), retentionDays, options.now?.());
-    if (!recheck.ok) return { kind: "refused", refusal: recheck.refusal, message: recheck.message };
-    return { sql: printed, bounded, hourLayout, rollup };
+    const current = thread;
+    if (current === undefined || !(await current.ready)) return undefined;
+    return current;
   }
 
-  async function run(
-    connection: DuckDBConnection,
-    query: CheckedQuery,
-  ): Promise<{ value: QueryOutcome; reusable: boolean }> {
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      connection.interrupt();
-    }, limits.timeoutMs);
-    runningQueries += 1;
-    try {
-      if (options.now !== undefined) await connection.run(pinnedClockSql(options.now()));
-      const tooManyRows = {
-        value: { kind: "limit", limit: "rows", message: `The query returns more than ${limits.maxRows} rows` } as const,
-        reusable: false,
-      };
-      // Not a kept prepared statement: it went on reading the rows of the store as they were when it was planned.
-      // A bounded query runs to completion (its whole result at most one row over the limit); any other is streamed
-      // and stopped past the limit.
-      const result = query.bounded ? await connection.run(query.sql) : await connection.stream(query.sql);
-      if (result instanceof DuckDBMaterializedResult && result.rowCount > limits.maxRows) return tooManyRows;
-      const keys = result.deduplicatedColumnNames().map((name) => JSON.stringify(name));
-      const rows: string[] = [];
-      let bytes = 0;
-      for await (const chunk of chunksOf(result)) {
-        for (const json of rowsJson(chunk, keys)) {
-          bytes += json.length + 1;
-          rows.push(json);
-        }
-        if (rows.length > limits.maxRows) return tooManyRows;
-        if (bytes > limits.maxResultBytes) {
-          return {
-            value: { kind: "limit", limit: "memory", message: "The query's result is too large to return" },
-            reusable: false,
-          };
-        }
-      }
-      return { value: { kind: "rows", json: `[${rows.join(",")}]`, rowCount: rows.length }, reusable: true };
-    } catch (error) {
-      const message = errorMessage(error);
-      if (timedOut) {
-        return {
-          value: { kind: "limit", limit: "timeout", message: `The query ran longer than ${limits.timeoutMs / 1000} s` },
-          reusable: false,
-        };
-      }
-      // DuckDB names the kind of error first ("Out of Memory Error: …").
-      if (message.startsWith("Out of Memory Error")) {
-        return {
-          value: { kind: "limit", limit: "memory", message: "The query needs more memory than its limit" },
-          reusable: false,
-        };
-      }
-      return { value: { kind: "refused", refusal: "query", message }, reusable: true };
-    } finally {
-      runningQueries -= 1;
-      clearTimeout(timer);
-    }
+  function ask(current: Thread, message: Exclude<ToWorker, { type: "load" }>, waiting: Pending): void {
+    current.pending.set(message.id, waiting);
+    current.worker.postMessage(message);
   }
 
-  return {
-    catchUp: () => sync.catchUp(sync.newestSeq()),
+  const first = start();
+  thread = first;
+  if (!(await first.ready)) {
+    const reason = died;
+    await first.worker.terminate();
+    throw new Error(reason);
+  }
+
+  let retentionTimer: NodeJS.Timeout | undefined;
+  // How busy this thread is, told to the analytics thread twice a second: its background work yields to requests.
+  let utilization = performance.eventLoopUtilization();
+  const loadTimer = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const lately = performance.eventLoopUtilization(now, utilization);
+    utilization = now;
+    thread?.worker.postMessage({ type: "load", utilization: lately.utilization } satisfies ToWorker);
+  }, LOAD_EVERY_MS).unref();
+  const engine: AnalyticsEngine = {
     get runningQueries() {
-      return runningQueries;
+      return running;
     },
-    query(workspaceId, sql, retentionDays = DEFAULT_RETENTION_DAYS, keySpaceIds = undefined) {
-      if (closed) return Promise.resolve({ kind: "refused", refusal: "query", message: "The server is shutting down" });
+    async query(workspaceId, sql, retentionDays = DEFAULT_RETENTION_DAYS, keySpaceIds = undefined) {
+      if (closed) return { kind: "refused", refusal: "query", message: "The server is shutting down" };
       // The rows committed when the query arrived are what it answers from: a catch-up that chased the newest rows
       // would answer only once verifications stop coming.
-      const upTo = sync.newestSeq();
-      const answer = (async (): Promise<QueryOutcome> => {
-        const checked = await check(workspaceId, sql, retentionDays);
-        if ("kind" in checked) return checked;
-        // SQLite's sums are read by workspace only: a query narrowed to some key spaces goes to DuckDB's views.
-        if (checked.rollup !== undefined && keySpaceIds === undefined) {
-          // Undefined when SQLite cannot answer it now (see KeyRollup.answer): DuckDB answers the same query.
-          const answer = await keyRollup.answer(workspaceId, checked.rollup, limits, upTo);
-          if (answer !== undefined) return answer;
-        }
-        await sync.catchUp(upTo);
-        return withConnection({ workspaceId, keySpaceIds }, checked.hourLayout, (connection) =>
-          run(connection, checked),
+      const upTo = newestSeq.get() ?? 0;
+      const now = options.now?.();
+      const current = await live();
+      if (current === undefined)
+        return unavailable(died || "Analytics is starting", Math.ceil(RESTART_AFTER_MS / 1000));
+      return new Promise<QueryOutcome>((resolve) => {
+        const id = nextId++;
+        ask(
+          current,
+          { type: "query", id, request: { workspaceId, sql, retentionDays, keySpaceIds, upTo, now } },
+          {
+            kind: "query",
+            resolve,
+          },
         );
-      })();
-      inFlight.add(answer);
-      const forget = () => inFlight.delete(answer);
-      answer.then(forget, forget);
-      return answer;
+      });
+    },
+    async catchUp() {
+      const current = await live();
+      if (current === undefined) throw new Error(died || "analytics is closed");
+      return new Promise<CatchUpState>((resolve, reject) => {
+        const id = nextId++;
+        ask(current, { type: "catch-up", id }, { kind: "catch-up", resolve, reject });
+      });
+    },
+    async enforceRetention() {
+      const current = await live();
+      if (current === undefined) throw new Error(died || "analytics is closed");
+      return new Promise<RetentionResult>((resolve, reject) => {
+        const id = nextId++;
+        ask(current, { type: "retention", id, now: clock() }, { kind: "retention", resolve, reject });
+      });
     },
     async close() {
+      if (closed) return;
       closed = true;
-      await Promise.all([sync.stop(), keyRollup.stop()]);
-      for (const connection of busy) connection.interrupt();
-      await Promise.allSettled(inFlight);
-      for (const list of idle.values()) for (const connection of list) connection.closeSync();
-      idle.clear();
-      admin.closeSync();
-      instance.closeSync();
+      clearTimeout(retentionTimer);
+      clearInterval(loadTimer);
+      const current = thread;
+      if (current === undefined) return;
+      await new Promise<void>((resolve, reject) => {
+        const id = nextId++;
+        ask(current, { type: "close", id }, { kind: "close", resolve, reject });
+      }).catch(() => undefined);
+      await current.worker.terminate();
     },
   };
+
+  if (options.retentionEveryMs !== undefined) {
+    const every = options.retentionEveryMs;
+    const sweep = () => {
+      engine
+        .enforceRetention()
+        .catch(() => undefined)
+        .finally(() => {
+          if (!closed) retentionTimer = setTimeout(sweep, every).unref();
+        });
+    };
+    // The first sweep asks for a catch-up first (the thread does), so it runs once the store is current.
+    retentionTimer = setTimeout(sweep, 0).unref();
+  }
+  return engine;
 }

@@ -1,8 +1,8 @@
 import { isObject, type JsonObject } from "./json-object";
 
 /**
- * The analytics questions about a few keys, answered from SQLite's per-hour sums (`key_verifications_per_hour`,
- * indexed by workspace, key and hour) instead of DuckDB: sums over `key_verifications_per_hour_v1` for listed key
+ * The analytics questions about a few keys, answered from SQLite's per-hour sums (`key_verifications_per_hour` in
+ * the analytics engine's `analytics-sums.sqlite`, attached as `sums`; indexed by workspace, key and hour) instead of DuckDB: sums over `key_verifications_per_hour_v1` for listed key
  * ids and a recent window, as the keys page asks for the usage of each page of keys. SQLite reads them as a range
  * per key in about a millisecond; DuckDB spends about 4 ms binding, optimizing and starting the operators of any
  * such query (measured; docs/analytics.md#a-few-keys-sums-from-sqlite).
@@ -31,7 +31,7 @@ const INTERVAL_MS = new Map([
 ]);
 /** At most this many key ids times hours of the window: a plan reading more goes to DuckDB as it is made. */
 const ROLLUP_BUDGET = 20_000;
-/** At most this many constants in the filter: each is a parameter SQLite binds on the main thread. */
+/** At most this many constants in the filter: each is a parameter SQLite binds in the analytics thread, between other queries. */
 const MAX_PARAMS = 1_000;
 /** A window longer than this is no "recent" window: DuckDB answers it. */
 const MAX_WINDOW_MS = 31 * 24 * HOUR_MS;
@@ -325,7 +325,7 @@ function plan(statement: unknown): RollupPlan {
   const where = `WHERE ${["workspace_id = ?", ...filter.sql].join(" AND ")}`;
   const sql = [
     `SELECT ${selected.map((item) => outputSql(item.output)).join(", ")}`,
-    "FROM key_verifications_per_hour",
+    "FROM sums.key_verifications_per_hour",
     where,
     `GROUP BY ${groupList.join(", ")}`,
     order.length > 0 ? `ORDER BY ${order.join(", ")}` : "",
@@ -333,7 +333,7 @@ function plan(statement: unknown): RollupPlan {
   ].join(" ");
   return {
     sql,
-    countSql: `SELECT count(*) FROM (SELECT 1 FROM key_verifications_per_hour ${where} LIMIT ?)`,
+    countSql: `SELECT count(*) FROM (SELECT 1 FROM sums.key_verifications_per_hour ${where} LIMIT ?)`,
     params: filter.params,
     outputs: selected.map((item) => ({
       key: JSON.stringify(item.name),

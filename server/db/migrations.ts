@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import { newId } from "./ids";
-import { RATELIMITS_MIGRATION } from "./migrations/010-ratelimits";
+import { RATELIMITS_MIGRATION } from "./migrations/012-ratelimits";
 
 export interface Migration {
   version: number;
@@ -303,30 +304,56 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE workspaces ADD COLUMN analytics_queries_per_hour INTEGER CHECK (analytics_queries_per_hour IS NULL OR analytics_queries_per_hour > 0);
     `,
   },
-  // From here on, one numbered file each in migrations/.
+  {
+    version: 10,
+    name: "the per-hour sums by key move to the analytics engine's own files, and the database gets an id they name",
+    sql: `
+      -- The analytics engine keeps its data in files of its own beside this one (analytics.duckdb, and the per-hour
+      -- sums by key in analytics-sums.sqlite), written off the request path; they are rebuilt from key_verifications.
+      -- Folding the sums here took this file's write lock from the verifications.
+      DROP TABLE key_verifications_per_hour;
+      DROP TABLE key_verifications_per_hour_seq;
+
+      -- Which database the analytics files were made from: a data directory whose SQLite file was replaced keeps
+      -- old analytics files, which this id tells apart (they are then rebuilt).
+      CREATE TABLE database_id (
+        only INTEGER PRIMARY KEY CHECK (only = 1),
+        id TEXT NOT NULL
+      ) STRICT;
+    `,
+    data(db) {
+      db.prepare("INSERT INTO database_id (only, id) VALUES (1, ?)").run(randomUUID());
+    },
+  },
+  // From here on, one numbered file each in migrations/. (11, the key migrations, comes with keys.migrateKeys.)
   RATELIMITS_MIGRATION,
 ];
 
-/** Applies the pending migrations in one immediate transaction, so two processes starting together don't both apply them. */
+/**
+ * Applies the pending migrations in one immediate transaction, so two processes starting together don't both apply them.
+ * Pending is every one not recorded, not only those above the highest recorded: a database made while a lower number
+ * was not yet in the list (numbers are given out to branches ahead of their merge) still gets it.
+ */
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
     applied_at INTEGER NOT NULL
   ) STRICT`);
-  const currentVersion = db.prepare<[], number>("SELECT coalesce(max(version), 0) FROM schema_migrations").pluck();
+  const appliedVersions = db.prepare<[], number>("SELECT version FROM schema_migrations").pluck();
   const record = db.prepare<[number, string, number]>(
     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
   );
   const latest = migrations.at(-1)?.version ?? 0;
 
   db.transaction(() => {
-    const current = currentVersion.get() ?? 0;
+    const applied = new Set(appliedVersions.all());
+    const current = Math.max(0, ...applied);
     if (current > latest) {
       throw new Error(`the database is at schema version ${current}, newer than this server knows (${latest})`);
     }
     for (const migration of migrations) {
-      if (migration.version <= current) continue;
+      if (applied.has(migration.version)) continue;
       db.exec(migration.sql);
       migration.data?.(db);
       record.run(migration.version, migration.name, Date.now());

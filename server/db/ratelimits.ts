@@ -3,8 +3,8 @@ import { newId } from "./ids";
 
 /**
  * Rate-limit namespaces, their overrides and their decisions: finding a namespace by name or id, creating and deleting
- * one, setting, finding, listing and deleting overrides, recording decisions and summing what they spent. The request
- * path's statements are prepared once per connection.
+ * one, setting, finding, listing and deleting overrides, recording decisions, and the counters of what each window
+ * spent. The request path's statements are prepared once per connection.
  */
 
 export interface NamespaceRow {
@@ -26,7 +26,7 @@ export interface OverrideRow {
   createdAt: number;
 }
 
-/** One limit decision, as ratelimit.limit records it (the analytics table ratelimits_v1's row, with the window). */
+/** One limit decision, as ratelimit.limit records it (the analytics table ratelimits_v1's row). */
 export interface DecisionRecord {
   requestId: string;
   time: number;
@@ -40,9 +40,13 @@ export interface DecisionRecord {
   remaining: number;
   resetAt: number;
   tokens: number;
+}
+
+/** An identifier's counter in a namespace for windows of `durationMs`. */
+export interface CounterId {
+  namespaceId: string;
+  identifier: string;
   durationMs: number;
-  /** The tokens the counter was charged: `tokens`, or 0 when refused or its batch was. */
-  spent: number;
 }
 
 interface RawNamespace {
@@ -71,12 +75,14 @@ interface Statements {
   wildcards: Statement<[string], RawOverride>;
   insertNamespace: Statement<[string, string, string, number]>;
   insertDecision: Statement<
-    [string, number, string, string, string, number, number, string, number, number, number, number, number, number]
+    [string, number, string, string, string, number, number, string, number, number, number, number]
   >;
+  spend: Statement<[string, string, number, number, number, number]>;
   spent: Statement<
-    [{ start: number; namespaceId: string; identifier: string; durationMs: number; from: number; to: number }],
+    [{ namespaceId: string; identifier: string; durationMs: number; sequence: number }],
     { current: number; previous: number }
   >;
+  expired: Statement<[number, number]>;
 }
 
 const prepared = new WeakMap<Database, Statements>();
@@ -99,16 +105,25 @@ function statements(db: Database): Statements {
       ),
       insertDecision: db.prepare(
         `INSERT INTO ratelimit_decisions (request_id, time, workspace_id, namespace_id, identifier, passed, latency,
-           override_id, "limit", remaining, reset_at, tokens, duration_ms, spent)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           override_id, "limit", remaining, reset_at, tokens)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      // What the decisions spent in the window from @start and in the one before it (the partial index's rows).
+      spend: db.prepare(
+        `INSERT INTO ratelimit_counters (namespace_id, identifier, duration_ms, sequence, spent, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (namespace_id, identifier, duration_ms, sequence) DO UPDATE SET spent = spent + excluded.spent`,
+      ),
+      // The window @sequence and the one before it: two rows of the primary key at most.
       spent: db.prepare(
-        `SELECT coalesce(sum(iif(time >= @start, spent, 0)), 0) AS current,
-                coalesce(sum(iif(time < @start, spent, 0)), 0) AS previous
-           FROM ratelimit_decisions
+        `SELECT coalesce(sum(iif(sequence = @sequence, spent, 0)), 0) AS current,
+                coalesce(sum(iif(sequence < @sequence, spent, 0)), 0) AS previous
+           FROM ratelimit_counters
           WHERE namespace_id = @namespaceId AND identifier = @identifier AND duration_ms = @durationMs
-            AND time >= @from AND time < @to AND spent > 0`,
+            AND sequence BETWEEN @sequence - 1 AND @sequence`,
+      ),
+      expired: db.prepare(
+        `DELETE FROM ratelimit_counters WHERE (namespace_id, identifier, duration_ms, sequence) IN
+           (SELECT namespace_id, identifier, duration_ms, sequence FROM ratelimit_counters WHERE expires_at <= ? LIMIT ?)`,
       ),
     };
     prepared.set(db, found);
@@ -252,26 +267,23 @@ export function recordDecision(db: Database, decision: DecisionRecord): void {
     decision.remaining,
     decision.resetAt,
     decision.tokens,
-    decision.durationMs,
-    decision.spent,
   );
 }
 
 /**
- * What the decisions of an identifier in a namespace spent, for windows of `durationMs`: in the window starting
- * at `windowStart`, and in the one before it.
+ * Charges `tokens` to the counter's window `sequence` (its windows are the multiples of its duration, as the limiter's).
  */
-export function spentTokens(
-  db: Database,
-  counter: { namespaceId: string; identifier: string; durationMs: number },
-  windowStart: number,
-): { current: number; previous: number } {
-  const { durationMs } = counter;
-  const row = statements(db).spent.get({
-    ...counter,
-    start: windowStart,
-    from: windowStart - durationMs,
-    to: windowStart + durationMs,
-  });
-  return row ?? { current: 0, previous: 0 };
+export function spendCounter(db: Database, counter: CounterId, sequence: number, tokens: number): void {
+  const expiresAt = (sequence + 2) * counter.durationMs;
+  statements(db).spend.run(counter.namespaceId, counter.identifier, counter.durationMs, sequence, tokens, expiresAt);
+}
+
+/** What the counter spent in its window `sequence` and in the one before it. */
+export function spentTokens(db: Database, counter: CounterId, sequence: number): { current: number; previous: number } {
+  return statements(db).spent.get({ ...counter, sequence }) ?? { current: 0, previous: 0 };
+}
+
+/** Deletes at most `max` counters dead at `now` (neither the current nor the previous window); returns how many. */
+export function deleteExpiredCounters(db: Database, now: number, max: number): number {
+  return statements(db).expired.run(now, max).changes;
 }

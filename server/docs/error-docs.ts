@@ -331,6 +331,15 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     ],
     commonMistakes: ["Retrying at once in a tight loop while the server is failing."],
   },
+  "err:svc:application:service_unavailable": {
+    whatHappened:
+      "A service the API needs to answer could not answer for a moment. The real service says so when its analytics database cannot be reached; the reference server, when its analytics store is still catching up with the verifications recorded while it was stopped (or made in bulk by the admin CLI's `traffic`), or when its last copy failed and waits to be tried again. The `detail` says which, and `Retry-After` when to ask again.",
+    howToFix: [
+      "Retry after the seconds in the `Retry-After` header.",
+      "On the reference server, a long wait after a bulk load is the copy of the new verifications: `npm run admin -- traffic` copies them itself when the server is not running.",
+    ],
+    commonMistakes: ["Retrying at once in a tight loop instead of after `Retry-After`."],
+  },
   "err:keyscope:routing:not_found": {
     whatHappened: "No operation of the API lives at the requested path.",
     howToFix: ["Check the path: the key list is `POST /v2/keys.listKeys`, the health check `GET /v2/liveness`."],

@@ -40,13 +40,18 @@ export interface KeyRateLimiterOptions {
 
 interface Counter {
   durationMs: number;
-  /** Which window `current` counts: `floor(time / durationMs)`. */
+  /** Which window `current` counts (windowOf). */
   sequence: number;
   current: number;
   previous: number;
 }
 
 const MAX_COUNTERS = 100_000;
+
+/** Which window of `durationMs` holds `time`: the windows are the duration's multiples, numbered from the epoch. */
+export function windowOf(time: number, durationMs: number): number {
+  return Math.floor(time / durationMs);
+}
 
 /**
  * The real service's sliding window (its internal/services/ratelimit): a counter per window of `durationMs`, aligned to
@@ -63,7 +68,7 @@ export function createKeyRateLimiter(options: KeyRateLimiterOptions = {}): KeyRa
   /** Drops the counters both of whose windows are over at `now`; all of them when that frees less than a tenth. */
   function makeRoom(now: number): void {
     for (const [key, counter] of counters) {
-      if (Math.floor(now / counter.durationMs) - counter.sequence >= 2) counters.delete(key);
+      if (windowOf(now, counter.durationMs) - counter.sequence >= 2) counters.delete(key);
     }
     if (counters.size > maxCounters * 0.9) counters.clear();
   }
@@ -74,7 +79,7 @@ export function createKeyRateLimiter(options: KeyRateLimiterOptions = {}): KeyRa
   }
 
   function counterOf(check: RateLimitCheck, now: number): Counter {
-    const sequence = Math.floor(now / check.durationMs);
+    const sequence = windowOf(now, check.durationMs);
     const key = `${check.id}/${check.durationMs}`;
     let counter = counters.get(key);
     if (counter === undefined) {

@@ -85,10 +85,11 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
     demo = ensureDemoData(db);
     mode = directMode(db, config.dataDir, config.region === undefined ? {} : { region: config.region });
     try {
-      analytics = await createAnalyticsEngine(db, {
-        ...DEFAULT_ANALYTICS_LIMITS,
-        timeoutMs: config.analyticsTimeoutMs,
-      });
+      analytics = await createAnalyticsEngine(
+        db,
+        { ...DEFAULT_ANALYTICS_LIMITS, timeoutMs: config.analyticsTimeoutMs },
+        { rollup: true, retentionEveryMs: 60 * 60 * 1000 },
+      );
     } catch (error) {
       db.close();
       throw error;

@@ -1,14 +1,24 @@
 import type { Database } from "better-sqlite3";
 import { ratelimitRule, requirePermission } from "../auth/permissions";
-import { createNamespace, findNamespace, recordDecision, spentTokens, type NamespaceRow } from "../db/ratelimits";
+import {
+  createNamespace,
+  deleteExpiredCounters,
+  findNamespace,
+  recordDecision,
+  spendCounter,
+  spentTokens,
+  type CounterId,
+  type NamespaceRow,
+} from "../db/ratelimits";
 import { ApiRefusal } from "../http/api-refusal";
-import { createKeyRateLimiter, type KeyRateLimiter, type RateLimitCheck } from "../keys/key-rate-limiter";
+import { createKeyRateLimiter, windowOf, type KeyRateLimiter, type RateLimitCheck } from "../keys/key-rate-limiter";
 import { matchOverride } from "./overrides";
 
 /**
  * `ratelimit.limit`'s and `ratelimit.multiLimit`'s semantics, in the work of one transaction (the group commit's, or
  * traffic's batch): find the namespaces (creating the missing ones for a root key that may), apply each identifier's
- * override, decide with the keys' limiter (the real service's sliding window) and record every decision.
+ * override, decide with the keys' limiter (the real service's sliding window), record every decision and charge the
+ * counters on disk.
  */
 
 /** One limit asked for: an identifier in a namespace (its name or id), with the request's limit and window. */
@@ -44,6 +54,9 @@ export interface LimitContext {
 }
 
 const DEFAULT_COST = 1;
+/** Dead counters are deleted at most this often, at most this many at a time: a limit never waits long for it. */
+const PRUNE_EVERY_MS = 60_000;
+const PRUNE_AT_MOST = 1_000;
 
 /** A counter is an identifier in a namespace: the namespace id (which has no space) first. */
 function counterId(namespaceId: string, identifier: string): string {
@@ -52,20 +65,31 @@ function counterId(namespaceId: string, identifier: string): string {
 
 /**
  * The limiter of ratelimit.limit and multiLimit: the keys' one, whose counters, when this process has not seen them
- * (after a restart, or once dropped), begin from what the recorded decisions spent.
+ * (after a restart, or once dropped), begin from what the counters on disk say was spent.
  */
 export function createNamespaceLimiter(read: <T>(work: (db: Database) => T) => T): KeyRateLimiter {
   return createKeyRateLimiter({
     spentBefore(check: RateLimitCheck, windowStart: number) {
       const space = check.id.indexOf(" ");
-      const counter = {
+      const counter: CounterId = {
         namespaceId: check.id.slice(0, space),
         identifier: check.id.slice(space + 1),
         durationMs: check.durationMs,
       };
-      return read((db) => spentTokens(db, counter, windowStart));
+      return read((db) => spentTokens(db, counter, windowOf(windowStart, check.durationMs)));
     },
   });
+}
+
+/** When each database's dead counters were last deleted. */
+const lastPruned = new WeakMap<Database, number>();
+
+function pruneCounters(db: Database, now: number): void {
+  const last = lastPruned.get(db);
+  // A clock that went back (traffic replaying the past) starts over.
+  if (last !== undefined && now >= last && now - last < PRUNE_EVERY_MS) return;
+  lastPruned.set(db, now);
+  deleteExpiredCounters(db, now, PRUNE_AT_MOST);
 }
 
 /**
@@ -123,6 +147,15 @@ export function decide(
     now,
   );
   const spent = outcomes.every((outcome) => !outcome.exceeded);
+  if (spent) {
+    for (const plan of plans) {
+      const { check } = plan;
+      if (check.cost === 0) continue;
+      const counter = { namespaceId: plan.namespace.id, identifier: plan.identifier, durationMs: check.durationMs };
+      spendCounter(db, counter, windowOf(now, check.durationMs), check.cost);
+    }
+  }
+  pruneCounters(db, now);
   // Each decision's share of the time it took, as the real service records a batch's.
   const latency = (performance.now() - started) / Math.max(1, plans.length);
   return plans.map((plan, index) => {
@@ -149,8 +182,6 @@ export function decide(
       remaining: decision.remaining,
       resetAt: decision.reset,
       tokens: plan.check.cost,
-      durationMs: plan.check.durationMs,
-      spent: spent ? plan.check.cost : 0,
     });
     return decision;
   });

@@ -407,6 +407,11 @@ export const ERROR_KINDS = {
     title: "Internal Server Error",
     detail: "An unexpected error occurred",
   },
+  "err:svc:application:service_unavailable": {
+    status: 503,
+    title: "Service Unavailable",
+    detail: "A service the API needs cannot answer for a moment; retry after the time in the Retry-After header",
+  },
 } as const satisfies Record<string, { status: number; title: string; detail: string }>;
 
 export type ErrorCode = keyof typeof ERROR_KINDS;

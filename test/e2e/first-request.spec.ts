@@ -15,6 +15,11 @@ function startedEarly(page: Page): Promise<boolean> {
   return page.evaluate(() => Symbol.for("keyscope.firstRequest") in globalThis);
 }
 
+/**
+ * A built script's chunk name: `<name>-<hash>.js`, the hash 8 characters that may begin with "-" (main--zb5y3bG.js),
+ * so the name is what comes before the last nine.
+ */
+const CHUNK_NAME = /\/assets\/([a-z-]+)-[\w-]{8}\.js$/;
 const firstRow = (page: Page) => page.getByRole("table", { name: "API keys" }).getByRole("row").nth(1);
 
 test("a tab holding a key lists its keys with one request, started before the app and adopted by it", async ({
@@ -100,11 +105,7 @@ test("a tab holding a key draws the keys page's first rows from four scripts: th
   // not needed for the first rows, and rolldown's own splitting (twenty files) would leave the page without them.
   const firstScreen = new Set(["index", "main", "keys-route", "rolldown-runtime"]);
   await page.route(/\/assets\/[\w-]+\.js$/, (route) => {
-    const chunk =
-      route
-        .request()
-        .url()
-        .match(/\/assets\/([a-z-]+)-[\w-]+\.js$/)?.[1] ?? "";
+    const chunk = route.request().url().match(CHUNK_NAME)?.[1] ?? "";
     return firstScreen.has(chunk) ? route.continue() : route.abort();
   });
   await page.reload();
@@ -132,7 +133,7 @@ test("the first screen's scripts begin with V8's compile hint; the code that loa
   const firstScreen = new Set(["index", "main", "keys-route", "rolldown-runtime"]);
   const hinted = new Map<string, boolean>();
   for (const url of await scripts()) {
-    const chunk = url.match(/\/assets\/([a-z-]+)-[\w-]+\.js$/)?.[1] ?? url;
+    const chunk = url.match(CHUNK_NAME)?.[1] ?? url;
     const text = await (await page.request.get(url)).text();
     hinted.set(chunk, text.startsWith(`${COMPILE_HINT}\n`));
   }

@@ -1,8 +1,11 @@
-import Database from "better-sqlite3";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
-import { migrate } from "../../server/db/migrations";
+import { openDatabase } from "../../server/db/open";
 import { parseBucketRows, parseLiveRows, parseLogRows, parseTopRows, type LogRow } from "../../src/lib/analytics-rows";
 import { cursorPage, type VerificationCursor } from "../../src/lib/analytics-sql";
 import { GRAIN_MS, type Grain } from "../../src/lib/analytics-grain";
@@ -61,8 +64,8 @@ function pick<T>(items: readonly T[], next: () => number): T {
 }
 
 beforeAll(async () => {
-  sqlite = new Database(":memory:");
-  migrate(sqlite);
+  // On disk: the engine's thread opens the database from its file.
+  sqlite = openDatabase(mkdtempSync(join(tmpdir(), "keyscope-log-sql-")));
   const insert = sqlite.prepare(
     `INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region, tags, spent_credits)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

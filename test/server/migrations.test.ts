@@ -40,8 +40,11 @@ test("migration 3 keeps every verification and its seq, and drops only the uniqu
   db.close();
 });
 
-/** A database at schema `version` holding one verification, migrated to the latest; its verifications must be as before. */
-function migrateWithOneVerification(version: number): Database.Database {
+/**
+ * A database at schema `version` holding one verification, migrated to the latest (or to `upTo`); its verifications
+ * must be as before.
+ */
+function migrateWithOneVerification(version: number, upTo = MIGRATIONS.at(-1)?.version ?? 0): Database.Database {
   const db = new Database(":memory:");
   migrate(
     db,
@@ -52,7 +55,10 @@ function migrateWithOneVerification(version: number): Database.Database {
      VALUES ('req_a', 1000, 'ws_1', 'api_1', 'key_1', 'VALID', 'local')`,
   ).run();
   const before = db.prepare("SELECT * FROM key_verifications ORDER BY seq").all();
-  migrate(db);
+  migrate(
+    db,
+    MIGRATIONS.filter((migration) => migration.version <= upTo),
+  );
   expect(db.prepare("SELECT * FROM key_verifications ORDER BY seq").all()).toEqual(before);
   return db;
 }
@@ -128,7 +134,8 @@ test("migration 5 gives every role a key names a row of its own, once per worksp
 });
 
 test("migration 6 adds the per-hour sums by key, empty and at seq 0, and leaves the verifications as they were", () => {
-  const db = migrateWithOneVerification(5);
+  // Migration 10 moves the sums out of this file (the next test).
+  const db = migrateWithOneVerification(5, 6);
   // The server folds the verifications in (server/analytics/key-rollup.ts), from seq 0 on.
   expect(db.prepare("SELECT count(*) FROM key_verifications_per_hour").pluck().get()).toBe(0);
   expect(db.prepare("SELECT seq FROM key_verifications_per_hour_seq").pluck().all()).toEqual([0]);
@@ -232,5 +239,49 @@ test("migration 9 adds APIs' IP whitelists and workspaces' own analytics quotas,
   ).toEqual([{ quota: null, days: 30 }]);
   expect(() => db.prepare("UPDATE workspaces SET analytics_queries_per_hour = 0").run()).toThrow(/CHECK/);
   expect(() => db.prepare("UPDATE apis SET ip_whitelist = ''").run()).toThrow(/CHECK/);
+  db.close();
+});
+
+test("migration 10 moves the per-hour sums by key out of the database, gives it an id, and keeps every verification", () => {
+  const db = migrateWithOneVerification(9);
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+  expect(tables).not.toContain("key_verifications_per_hour");
+  expect(tables).not.toContain("key_verifications_per_hour_seq");
+  // One id, made once: the analytics files name the database they were made from.
+  const id = db.prepare("SELECT id FROM database_id").pluck().all();
+  expect(id).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+  migrate(db);
+  expect(db.prepare("SELECT id FROM database_id").pluck().all()).toEqual(id);
+  expect(() => db.prepare("INSERT INTO database_id (only, id) VALUES (2, 'x')").run()).toThrow(/CHECK/);
+  db.close();
+});
+
+test("a database made before a lower-numbered migration joined the list gets it at the next start, once", () => {
+  const db = new Database(":memory:");
+  const latest = MIGRATIONS.at(-1)?.version ?? 0;
+  // As a database made on a branch whose list skipped a number that another branch took.
+  const gapped = MIGRATIONS.filter((migration) => migration.version !== 10);
+  migrate(db, gapped);
+  expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'database_id'").all()).toEqual([]);
+
+  migrate(db);
+  migrate(db);
+  expect(db.prepare("SELECT count(*) FROM database_id").pluck().get()).toBe(1);
+  expect(db.prepare("SELECT version FROM schema_migrations ORDER BY version").pluck().all()).toEqual(
+    MIGRATIONS.map((migration) => migration.version),
+  );
+  expect(db.prepare("SELECT max(version) FROM schema_migrations").pluck().get()).toBe(latest);
+  db.close();
+});
+
+test("migration 12 adds rate limiting's tables and touches nothing before it", () => {
+  const db = migrateWithOneVerification(10);
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'ratelimit%'").pluck();
+  expect(tables.all().sort()).toEqual([
+    "ratelimit_counters",
+    "ratelimit_decisions",
+    "ratelimit_namespaces",
+    "ratelimit_overrides",
+  ]);
   db.close();
 });

@@ -1,7 +1,6 @@
 import { apiOf, progressBar, type Command } from "../command";
 import { parseCount, requireText, UsageError } from "../values";
-import { createKeyStore } from "../../db/key-store";
-import { recordTraffic } from "../../keys/traffic";
+import { runTraffic } from "../bulk";
 import { recordRatelimitTraffic } from "../../ratelimit/traffic";
 import { namespaceOf } from "./ratelimits";
 
@@ -31,14 +30,18 @@ export const TRAFFIC_COMMANDS: Record<string, Command> = {
         return `passed ${decided.passed}\nblocked ${decided.blocked}`;
       }
       const apiId = values.api === undefined ? undefined : apiOf(db, workspace, values.api);
-      const outcomes = recordTraffic(db, createKeyStore(db), {
-        workspaceId: workspace.id,
-        days,
-        count,
-        ...(apiId !== undefined && { apiId }),
-        ...(io.stderrIsTTY && { onProgress: progressBar(io) }),
-      });
-      if (io.stderrIsTTY) io.stderr("\n");
+      const { outcomes, analytics } = runTraffic(
+        db,
+        {
+          workspaceId: workspace.id,
+          days,
+          count,
+          ...(apiId !== undefined && { apiId }),
+          ...(io.stderrIsTTY && { onProgress: progressBar(io) }),
+        },
+        { progress: io.stderrIsTTY, stderr: (text) => io.stderr(text) },
+      );
+      io.stderr(`${analytics}\n`);
       return Object.entries(outcomes)
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([outcome, n]) => `${outcome} ${n}`)

@@ -74,6 +74,12 @@ function outcomeResponse(c: Parameters<typeof dataJsonAnswer>[0], outcome: Query
     const message = refusalMessage(outcome.message);
     throw new ApiRefusal(REFUSALS[outcome.refusal], { detail: message, errors: [{ location: "body.query", message }] });
   }
+  if (outcome.kind === "unavailable") {
+    throw new ApiRefusal("err:svc:application:service_unavailable", {
+      detail: outcome.message,
+      headers: { "retry-after": String(outcome.retryAfterSeconds) },
+    });
+  }
   throw new ApiRefusal(LIMITS[outcome.limit], { detail: outcome.message });
 }
 

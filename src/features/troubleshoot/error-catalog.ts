@@ -637,6 +637,23 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     likelyCauses: ["A bug or an outage in the API.", "A database or dependency of the API that is unavailable."],
     actions: ["retry", "troubleshoot"],
   },
+  "application:service_unavailable": {
+    id: "application:service_unavailable",
+    tone: "warning",
+    heading: "The API cannot answer this for a moment",
+    whatHappened: (error) =>
+      "A service the API needs could not answer yet (for analytics: its store may still be catching up with verifications recorded while it was stopped). The API's own words are below." +
+      (error.retryAfterSeconds === null ? "" : " The countdown shows when it expects to answer."),
+    fix: [
+      "Wait until the countdown ends, then retry: Keyscope retries a read twice by itself.",
+      "If it lasts, tell whoever runs the API, with the request id below.",
+    ],
+    likelyCauses: [
+      "The analytics store catching up after a restart or a bulk load.",
+      "The analytics database being unreachable or failing for a while.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  },
   "proxy:upstream_unreachable": {
     id: "proxy:upstream_unreachable",
     tone: "danger",

@@ -97,13 +97,13 @@ test("kill -9 in a burst: the restarted server goes on from exactly what was com
   let committed: number;
   try {
     expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-    committed = Number(
-      db
-        .prepare(
-          "SELECT coalesce(sum(spent), 0) FROM ratelimit_decisions WHERE identifier = 'user' AND duration_ms = ?",
-        )
-        .pluck()
-        .get(ask.duration),
+    const read = (sql: string) => Number(db.prepare(sql).pluck().get(ask.duration));
+    committed = read(
+      "SELECT coalesce(sum(spent), 0) FROM ratelimit_counters WHERE identifier = 'user' AND duration_ms = ?",
+    );
+    // The decisions recorded for analytics say the same: one token each passed.
+    expect(read("SELECT count(*) FROM ratelimit_decisions WHERE identifier = 'user' AND passed = 1 AND ? > 0")).toBe(
+      committed,
     );
   } finally {
     db.close();

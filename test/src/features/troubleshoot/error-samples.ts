@@ -141,6 +141,18 @@ export function samples(): Sample[] {
       fix: "coarser time buckets",
     },
     {
+      entryId: "application:service_unavailable",
+      error: apiError({
+        status: 503,
+        title: "Service Unavailable",
+        path: "svc/application/service_unavailable",
+        detail: "Analytics is catching up: about 1,200,000 verifications recorded meanwhile are being copied",
+        retryAfterSeconds: 20,
+      }),
+      heading: /cannot answer this for a moment/,
+      fix: "Wait until the countdown ends",
+    },
+    {
       entryId: "unprocessable_entity:query_rows_limit_exceeded",
       error: apiError({
         status: 422,
@@ -287,7 +299,8 @@ export function samples(): Sample[] {
     },
     {
       entryId: "status:5xx",
-      error: apiError({ status: 503, title: "Service Unavailable", path: "svc/application/service_unavailable" }),
+      // A code the catalog does not know (application:service_unavailable has an entry of its own).
+      error: apiError({ status: 503, title: "Service Unavailable", path: "svc/gateway/unavailable" }),
       heading: /failed on its side/,
       fix: "Retry in a few seconds",
     },
