@@ -82,6 +82,36 @@ export const ROWS: Row[] = [
       ["ratelimit.getOverride", "v2_ratelimit_get_override", "ratelimit-get-override.test.ts"],
       ["ratelimit.listOverrides", "v2_ratelimit_list_overrides", "ratelimit-list-overrides.test.ts"],
       ["ratelimit.deleteOverride", "v2_ratelimit_delete_override", "ratelimit-delete-override.test.ts"],
+      ["identities.createIdentity", "v2_identities_create_identity", "identities-changes.test.ts", "createIdentity"],
+      ["identities.updateIdentity", "v2_identities_update_identity", "identities-changes.test.ts", "updateIdentity"],
+      ["identities.deleteIdentity", "v2_identities_delete_identity", "identities-changes.test.ts", "deleteIdentity"],
+      [
+        "permissions.createPermission",
+        "v2_permissions_create_permission",
+        "permissions-permission-changes.test.ts",
+        "createPermission",
+      ],
+      [
+        "permissions.getPermission",
+        "v2_permissions_get_permission",
+        "permissions-permission-changes.test.ts",
+        "getPermission",
+      ],
+      [
+        "permissions.deletePermission",
+        "v2_permissions_delete_permission",
+        "permissions-permission-changes.test.ts",
+        "deletePermission",
+      ],
+      ["permissions.createRole", "v2_permissions_create_role", "permissions-role-changes.test.ts", "createRole"],
+      ["permissions.getRole", "v2_permissions_get_role", "permissions-role-changes.test.ts", "getRole"],
+      ["permissions.deleteRole", "v2_permissions_delete_role", "permissions-role-changes.test.ts", "deleteRole"],
+      [
+        "permissions.setRolePermissions",
+        "v2_permissions_set_role_permissions",
+        "permissions-role-changes.test.ts",
+        "setRolePermissions",
+      ],
     ] as const
   ).map(([label, dir, file, describe]) => ({
     label: `\`${label}\``,
@@ -208,10 +238,21 @@ function caseNames(src: string, masked: string, nameArg: string, loop: { header:
   return found(/\{\s*"/g, { start: typeEnd + 1, end: span.end });
 }
 
+/** A map literal's keys, its own only: a key of a map or struct inside one of its values is not a case. */
 function keysOf(src: string, masked: string, span: Span): string[] {
   const names: string[] = [];
-  for (const m of masked.slice(span.start, span.end).matchAll(/"[^"\n]*"\s*:/g))
-    names.push(literalAt(src, span.start + m.index));
+  const open = masked.indexOf("{", span.start);
+  if (open === -1 || open >= span.end) return names;
+  let depth = 0;
+  for (let k = open; k < span.end; k++) {
+    const c = masked[k];
+    if (c === "{") depth++;
+    else if (c === "}") depth--;
+    else if (c === '"' && depth === 1 && /^"[^"\n]*"\s*:/.test(masked.slice(k))) {
+      names.push(literalAt(src, k));
+      k = masked.indexOf('"', k + 1);
+    }
+  }
   return names;
 }
 
@@ -280,6 +321,9 @@ interface Slot {
 
 /** Titles that join the names of the real scenarios they replay otherwise than with " / ", split by hand. */
 export const JOINED_TITLES: Record<string, string[]> = {
+  // permissions-permission-changes.test.ts: real names that hold " / " themselves (getPermission's TestValidationErrors).
+  "missing permission id / slug": ["missing permission id / slug"],
+  "empty permission id / slug": ["empty permission id / slug"],
   // keys-verify-key.test.ts: one key, both real checks of the "key with permissions" group, one after the other.
   "key with permissions: with direct permission valid, missing permissions": [
     "key with permissions: with direct permission valid",

@@ -38,8 +38,8 @@ Commands:
   identities create --external-id ID [--ratelimit [NAME=]N/WINDOW]… [--meta JSON]
                                                                          prints the identity id
   identities list                                                        external id, id, keys, rate limits
-  identities delete ID_OR_EXTERNAL_ID                                    found by nothing from then on; its keys keep
-                                                                         their external id without its rate limits
+  identities delete ID_OR_EXTERNAL_ID                                    found by nothing from then on; its keys lose
+                                                                         it and its rate limits
   keys seed --count N [--api API_ID]                                     prints how many keys were created
   traffic --days N --count M [--api API_ID]                              records M verifications over N days
   traffic --days N --count M --namespace NS                              records M rate-limit decisions over N

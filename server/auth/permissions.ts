@@ -1,14 +1,19 @@
 import {
   apiGrants,
   apiPermission,
+  missingPermissionDetail,
   missingPermissionsDetail,
   ratelimitGrants,
+  identityPermission,
+  rbacPermission,
   READ_ANALYTICS_PERMISSION,
   URN_PREFIX,
   URN_RESOURCES,
   urnPermission,
   type ApiAction,
   type RatelimitAction,
+  type IdentityAction,
+  type RbacAction,
 } from "../../src/lib/contract";
 import { ApiRefusal } from "../http/api-refusal";
 import { parsePermissionList } from "../db/rbac";
@@ -108,6 +113,11 @@ export const resources = {
 export interface PermissionRule {
   oneOfEach: readonly (readonly string[])[];
   resource?: readonly ResourcePermission[];
+  /**
+   * The real service asks each group's one tuple alone (its `rbac.T`, or an `rbac.And` of them), not as one of
+   * several: its 403 then names the first one lacking, "Missing permission: '<it>'".
+   */
+  alone?: boolean;
 }
 
 interface Granted {
@@ -218,11 +228,44 @@ export function overrideRule(
   };
 }
 
+/** `action` on every identity: `identity.*.<action>`, or `projects/*\/identities/*#<action>` (the real service's rule). */
+export function anyIdentityRule(action: IdentityAction, workspaceId: string): PermissionRule {
+  return { oneOfEach: [[identityPermission(action)]], resource: [resources.anyIdentity(workspaceId, action)] };
+}
+
+/** `rbac.*.<action>`, as one of the permissions that would allow it (the real service's `rbac.Or` of it alone). */
+export function rbacRule(action: RbacAction): PermissionRule {
+  return { oneOfEach: [[rbacPermission(action)]] };
+}
+
+/** Each `rbac.*.<action>` asked alone, all of them (the real service's `rbac.T`, or `rbac.And` of several). */
+export function rbacTuples(...actions: readonly RbacAction[]): PermissionRule {
+  return { oneOfEach: actions.map((action) => [rbacPermission(action)]), alone: true };
+}
+
+/** Creating a permission the workspace lacks, while naming it: `rbac.*.create_permission`, or `rbac/permissions/*#create_permission`. */
+export function createPermissionRule(workspaceId: string): PermissionRule {
+  return {
+    oneOfEach: [[rbacPermission("create_permission")]],
+    resource: [resources.anyPermission(workspaceId, "create_permission")],
+  };
+}
+
+/** The 403's detail for a root key refused `rule`, in the real service's words for the shape of its query. */
+function refusalDetail(storedPermissions: string, rule: PermissionRule): string {
+  if (rule.alone === true) {
+    const held = granted(storedPermissions).exact;
+    const lacking = rule.oneOfEach.find((group) => !group.some((permission) => held.has(permission)));
+    if (lacking?.length === 1 && lacking[0] !== undefined) return missingPermissionDetail(lacking[0]);
+  }
+  return missingPermissionsDetail(missingFor(storedPermissions, rule));
+}
+
 /** A 403 unless the root key's permissions allow `rule`; the detail names what would (the real service's words). */
 export function requirePermission(storedPermissions: string, rule: PermissionRule): void {
   if (!isAllowed(storedPermissions, rule)) {
     throw new ApiRefusal("err:svc:authorization:insufficient_permissions", {
-      detail: missingPermissionsDetail(missingFor(storedPermissions, rule)),
+      detail: refusalDetail(storedPermissions, rule),
     });
   }
 }

@@ -3,7 +3,7 @@ import { ConflictError } from "./conflict-error";
 import { newId } from "./ids";
 import type { NewRateLimit } from "./rate-limits";
 
-/** Identities: creating (with their shared rate limits), finding by external id, deleting and listing them. */
+/** Identities: creating (with their shared rate limits), finding, changing, deleting and listing them. */
 
 export interface NewIdentity {
   workspaceId: string;
@@ -69,14 +69,68 @@ export function ensureIdentity(db: Database, workspaceId: string, externalId: st
   ).run(newId("id"), workspaceId, externalId, createdAt);
 }
 
-/** Deletes a live identity of the workspace (by id or external id), as the real service does: the row stays, found by nothing. */
-export function deleteIdentity(db: Database, workspaceId: string, identity: string, now = Date.now()): boolean {
-  const result = db
-    .prepare(
-      "UPDATE identities SET deleted_at = ? WHERE workspace_id = ? AND (id = ? OR external_id = ?) AND deleted_at IS NULL",
+/** A live identity of the workspace, by its id or its external id (an id is looked for first, as the real service). */
+export function findLiveIdentity(
+  db: Database,
+  workspaceId: string,
+  identity: string,
+): { id: string; externalId: string } | undefined {
+  return db
+    .prepare<[string, string, string, string], { id: string; externalId: string }>(
+      `SELECT id, external_id AS externalId FROM identities
+        WHERE workspace_id = ? AND (id = ? OR external_id = ?) AND deleted_at IS NULL
+        ORDER BY id = ? DESC LIMIT 1`,
     )
-    .run(now, workspaceId, identity, identity);
-  return result.changes > 0;
+    .get(workspaceId, identity, identity, identity);
+}
+
+/**
+ * Deletes a live identity of the workspace (by id or external id), as the real service does: the row and its rate
+ * limits stay, found by nothing, and its keys lose it. There a key keeps pointing at the deleted row, which no
+ * operation follows, so a new identity of the same external id does not take the key; here a key names its identity
+ * by external id, so the key lets go of it. Returns whether there was one.
+ */
+export function deleteIdentity(db: Database, workspaceId: string, identity: string, now = Date.now()): boolean {
+  return db.transaction(() => {
+    const found = findLiveIdentity(db, workspaceId, identity);
+    if (found === undefined) return false;
+    db.prepare("UPDATE identities SET deleted_at = ? WHERE id = ?").run(now, found.id);
+    db.prepare("UPDATE keys SET external_id = NULL WHERE workspace_id = ? AND external_id = ?").run(
+      workspaceId,
+      found.externalId,
+    );
+    return true;
+  })();
+}
+
+export interface IdentityChange {
+  meta?: Record<string, unknown>;
+  ratelimits?: readonly NewRateLimit[];
+}
+
+/**
+ * identities.updateIdentity: meta replaced when given, rate limits replaced when given, matched by name as the real
+ * service matches them: a limit kept keeps its id, and so the counter all the identity's keys share; the others are
+ * deleted or added.
+ */
+export function updateIdentity(db: Database, identityId: string, change: IdentityChange): void {
+  if (change.meta !== undefined) {
+    db.prepare("UPDATE identities SET meta = ? WHERE id = ?").run(JSON.stringify(change.meta), identityId);
+  }
+  if (change.ratelimits === undefined) return;
+  const wanted = new Map(change.ratelimits.map((limit) => [limit.name, limit]));
+  const existing = db
+    .prepare<[string], { id: string; name: string }>("SELECT id, name FROM identity_ratelimits WHERE identity_id = ?")
+    .all(identityId);
+  const remove = db.prepare<[string]>("DELETE FROM identity_ratelimits WHERE id = ?");
+  for (const row of existing) if (!wanted.has(row.name)) remove.run(row.id);
+  const upsert = db.prepare(
+    `INSERT INTO identity_ratelimits (id, identity_id, name, "limit", duration_ms, auto_apply) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (identity_id, name) DO UPDATE SET "limit" = excluded."limit", duration_ms = excluded.duration_ms, auto_apply = excluded.auto_apply`,
+  );
+  for (const limit of wanted.values()) {
+    upsert.run(newId("rl"), identityId, limit.name, limit.limit, limit.durationMs, limit.autoApply ? 1 : 0);
+  }
 }
 
 export interface IdentitySummary {

@@ -146,3 +146,149 @@ export function requireRoles(db: Database, workspaceId: string, names: readonly 
   }
   return roles;
 }
+
+/** A permission as the permissions.* operations answer it. */
+export interface PermissionRecord extends PermissionRow {
+  description: string | null;
+}
+
+/**
+ * The workspace's permission with this id or slug, the slug matched without regard to case as the real service's
+ * database matches it (an exact match first, where older data holds two that differ in case).
+ */
+export function findPermission(db: Database, workspaceId: string, idOrSlug: string): PermissionRecord | undefined {
+  return db
+    .prepare<[string, string, string, string], PermissionRecord>(
+      `SELECT id, name, slug, description FROM permissions
+        WHERE workspace_id = ? AND (id = ? OR slug = ? COLLATE NOCASE)
+        ORDER BY slug = ? DESC LIMIT 1`,
+    )
+    .get(workspaceId, idOrSlug, idOrSlug, idOrSlug);
+}
+
+/** permissions.createPermission: a ConflictError when the workspace has the slug already, in any case. */
+export function createPermission(
+  db: Database,
+  workspaceId: string,
+  permission: { name: string; slug: string; description?: string | undefined },
+  createdAt = Date.now(),
+): string {
+  const taken = db
+    .prepare<[string, string], number>("SELECT 1 FROM permissions WHERE workspace_id = ? AND slug = ? COLLATE NOCASE")
+    .pluck()
+    .get(workspaceId, permission.slug);
+  if (taken !== undefined) throw new ConflictError(`the workspace already has a permission "${permission.slug}"`);
+  const id = newId("perm");
+  db.prepare(
+    "INSERT INTO permissions (id, workspace_id, name, slug, description, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+  ).run(id, workspaceId, permission.name, permission.slug, emptyAsNull(permission.description), createdAt);
+  return id;
+}
+
+/** An empty description is none, as the real service stores it (NULL, and left out of its answers). */
+function emptyAsNull(text: string | undefined): string | null {
+  return text === undefined || text === "" ? null : text;
+}
+
+/** JSON text holding `value` as a JSON string: what a stored list holds it as, for a quick look before json_each. */
+const quoted = "json_quote(:value)";
+
+/** Removes `value` from the JSON list column `column` of the workspace's rows of `table` (keys or roles) that hold it. */
+function removeFromLists(
+  db: Database,
+  table: "keys" | "roles",
+  column: "permissions" | "roles",
+  workspaceId: string,
+  value: string,
+): void {
+  db.prepare(
+    `UPDATE ${table} SET ${column} = (SELECT json_group_array(item.value) FROM json_each(${table}.${column}) item WHERE item.value <> :value)
+      WHERE workspace_id = :workspaceId AND instr(${column}, ${quoted}) > 0`,
+  ).run({ workspaceId, value });
+}
+
+/**
+ * permissions.deletePermission: the permission goes, and with it every key's and role's hold on it, as the real
+ * service deletes its links (a key or role that had it no longer grants it from the next verification on).
+ */
+export function deletePermission(db: Database, workspaceId: string, permission: PermissionRecord): void {
+  removeFromLists(db, "keys", "permissions", workspaceId, permission.slug);
+  removeFromLists(db, "roles", "permissions", workspaceId, permission.slug);
+  db.prepare("DELETE FROM permissions WHERE id = ?").run(permission.id);
+}
+
+/** A role as the permissions.* operations answer it. */
+export interface RoleRecord {
+  id: string;
+  name: string;
+  description: string | null;
+  /** The slugs of its permissions. */
+  permissions: string[];
+}
+
+/** The workspace's role with this id or name. */
+export function findRole(db: Database, workspaceId: string, idOrName: string): RoleRecord | undefined {
+  const row = db
+    .prepare<
+      [string, string, string, string],
+      { id: string; name: string; description: string | null; permissions: string }
+    >(
+      `SELECT id, name, description, permissions FROM roles WHERE workspace_id = ? AND (id = ? OR name = ?)
+        ORDER BY id = ? DESC LIMIT 1`,
+    )
+    .get(workspaceId, idOrName, idOrName, idOrName);
+  return row === undefined ? undefined : { ...row, permissions: parsePermissionList(row.permissions) };
+}
+
+/** The workspace's permissions with these slugs (in any case) or ids, with their descriptions, in the order asked. */
+export function permissionRecords(db: Database, workspaceId: string, slugs: readonly string[]): PermissionRecord[] {
+  const find = db.prepare<[string, string, string, string], PermissionRecord>(
+    `SELECT id, name, slug, description FROM permissions WHERE workspace_id = ? AND (id = ? OR slug = ? COLLATE NOCASE)
+      ORDER BY slug = ? DESC LIMIT 1`,
+  );
+  const found: PermissionRecord[] = [];
+  for (const slug of slugs) {
+    const row = find.get(workspaceId, slug, slug, slug);
+    if (row !== undefined && !found.some((known) => known.id === row.id)) found.push(row);
+  }
+  return found;
+}
+
+/**
+ * The permissions a role is given (permissions.createRole, setRolePermissions), as the real service takes them: each
+ * slug once, whatever its case, in sorted order; the workspace's own when it has them, else created with the slug as
+ * given, after `mayCreate` (which refuses with the real 403) when any is missing.
+ */
+export function permissionsForRole(
+  db: Database,
+  workspaceId: string,
+  slugs: readonly string[],
+  mayCreate: () => void,
+  now: number,
+): PermissionRecord[] {
+  const bySlug = db.prepare<[string, string, string], PermissionRecord>(
+    `SELECT id, name, slug, description FROM permissions WHERE workspace_id = ? AND slug = ? COLLATE NOCASE
+      ORDER BY slug = ? DESC LIMIT 1`,
+  );
+  const seen = new Set<string>();
+  const wanted = slugs.filter((slug) => !seen.has(slug.toLowerCase()) && seen.add(slug.toLowerCase())).sort();
+  const missing = wanted.filter((slug) => bySlug.get(workspaceId, slug, slug) === undefined);
+  if (missing.length > 0) mayCreate();
+  addPermissions(db, workspaceId, missing, now);
+  return wanted.map((slug) => {
+    const found = bySlug.get(workspaceId, slug, slug);
+    if (found === undefined) throw new Error(`the permission ${slug} was not made`);
+    return found;
+  });
+}
+
+/** Replaces a role's permissions (their slugs); a key holding the role holds them from the next verification on. */
+export function setRolePermissions(db: Database, roleId: string, slugs: readonly string[]): void {
+  db.prepare("UPDATE roles SET permissions = ? WHERE id = ?").run(JSON.stringify([...new Set(slugs)]), roleId);
+}
+
+/** permissions.deleteRole: the role goes, and every key holding it lets go of it, as the real service deletes its links. */
+export function deleteRole(db: Database, workspaceId: string, role: RoleRecord): void {
+  removeFromLists(db, "keys", "roles", workspaceId, role.name);
+  db.prepare("DELETE FROM roles WHERE id = ?").run(role.id);
+}

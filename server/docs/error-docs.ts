@@ -137,23 +137,85 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
   },
   "err:svc:data:role_not_found": {
     whatHappened:
-      "A key operation (`keys.createKey`, `keys.updateKey`, `keys.addRoles`, `keys.removeRoles`, `keys.setRoles`) named a role the workspace does not have. Roles are never created by these operations; nothing was changed.",
+      "The request named a role the workspace does not have: `permissions.getRole`, `permissions.deleteRole` and `permissions.setRolePermissions` by its id or name, or a key operation (`keys.createKey`, `keys.updateKey`, `keys.addRoles`, `keys.removeRoles`, `keys.setRoles`) by its name. Key operations never create roles; nothing was changed.",
     howToFix: [
-      "Use a role name from `permissions.listRoles`.",
-      "Create the role first (`npm run admin -- roles create NAME`), then repeat the request.",
+      "Use a role id or name from `permissions.listRoles`.",
+      "Create the role first (`permissions.createRole`, or `npm run admin -- roles create --name NAME`), then repeat the request.",
     ],
-    commonMistakes: ["The role name differs in case or spelling.", "The role belongs to another workspace."],
+    commonMistakes: [
+      "The role name differs in case or spelling.",
+      "The role belongs to another workspace, or was deleted.",
+    ],
   },
   "err:svc:data:permission_not_found": {
     whatHappened:
-      "`keys.removePermissions` named a permission the workspace does not have, so there was nothing to remove; nothing was changed.",
-    howToFix: ["Use a permission slug or id from `permissions.listPermissions`."],
-    commonMistakes: ["The slug differs in case or spelling from the one the key carries."],
+      "The request named a permission the workspace does not have: `permissions.getPermission` and `permissions.deletePermission` by its id or slug, or `keys.removePermissions`, which had nothing to remove. Nothing was changed.",
+    howToFix: ["Use a permission id or slug from `permissions.listPermissions`."],
+    commonMistakes: [
+      "The slug differs in spelling from the one the key carries.",
+      "The permission was deleted, or belongs to another workspace.",
+    ],
   },
   "err:svc:data:identity_not_found": {
-    whatHappened: "`identities.getIdentity` found no identity with this id or external id in the root key's workspace.",
-    howToFix: ["Use an identity id or external id from `identities.listIdentities`."],
-    commonMistakes: ["The external id was given with another case or a stray space."],
+    whatHappened:
+      "`identities.getIdentity`, `identities.updateIdentity` or `identities.deleteIdentity` found no live identity with this id or external id in the root key's workspace. A deleted identity is found by none of them.",
+    howToFix: [
+      "Use an identity id or external id from `identities.listIdentities`.",
+      "To give a deleted identity's external id a new life, create it again with `identities.createIdentity`.",
+    ],
+    commonMistakes: [
+      "The external id was given with another case or a stray space.",
+      "The identity was deleted, or belongs to another workspace.",
+    ],
+  },
+  "err:svc:data:identity_already_exists": {
+    whatHappened:
+      "`identities.createIdentity` was given an `externalId` that a live identity of the workspace already has. An external id names one identity, so nothing was created.",
+    howToFix: [
+      "Use the existing identity: `identities.getIdentity` finds it by the external id, `identities.updateIdentity` changes its meta and rate limits.",
+      "Or create the identity under another `externalId`.",
+    ],
+    example: `curl -X POST {origin}/v2/identities.getIdentity \\
+  -H "${AUTHORIZATION_HEADER_EXAMPLE}" \\
+  -H "Content-Type: application/json" \\
+  -d '{"identity": "user_123"}'`,
+    commonMistakes: [
+      "A retry of a create that had in fact succeeded (its answer was lost to a timeout): the identity is there.",
+      "Two programs creating the same user's identity at once.",
+    ],
+  },
+  "err:svc:data:permission_already_exists": {
+    whatHappened:
+      "`permissions.createPermission` was given a `slug` the workspace already has (slugs are compared without regard to case, as on the real service). Nothing was created.",
+    howToFix: [
+      "Use the existing permission: `permissions.getPermission` finds it by its slug.",
+      "Or choose another `slug`; the `name` may repeat, the slug may not.",
+    ],
+    commonMistakes: [
+      "A slug that differs only in case from an existing one, such as `Documents.Read` beside `documents.read`.",
+      "A permission created already by `keys.addPermissions` or `permissions.createRole`, which create the ones they name.",
+    ],
+  },
+  "err:svc:data:role_already_exists": {
+    whatHappened:
+      "`permissions.createRole` was given a `name` the workspace already has a role of. Nothing was created.",
+    howToFix: [
+      "Use the existing role: `permissions.getRole` finds it by name, `permissions.setRolePermissions` replaces its permissions.",
+      "Or choose another name.",
+    ],
+    commonMistakes: [
+      "A retry of a create that had in fact succeeded.",
+      "A role created already by `keys.migrateKeys`.",
+    ],
+  },
+  "err:svc:data:migration_not_found": {
+    whatHappened:
+      "`keys.migrateKeys` named a `migrationId` the workspace does not have. A migration says how the imported keys' hashes were made; nothing was imported.",
+    howToFix: [
+      "On the reference server, create one with `npm run admin -- migrations create --algorithm sha256` (or `github.com/seamapi/prefixed-api-key`) and use the id it prints.",
+      "On the real service, use the migration id its support staff gave you.",
+    ],
+    commonMistakes: ["A migration id of another workspace.", "The migration's name where its id is asked."],
   },
   "err:svc:data:ratelimit_namespace_not_found": {
     whatHappened:

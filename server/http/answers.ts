@@ -33,3 +33,8 @@ export function dataAnswer(c: WithRequestId, data: unknown): Response {
 export function pageAnswer(c: WithRequestId, data: unknown, pagination: Pagination): Response {
   return okJson(JSON.stringify({ meta: { requestId: c.get("requestId") }, data, pagination }));
 }
+
+/** An answer of `meta` alone, as the real service's identities.deleteIdentity writes it (no `data`). */
+export function metaAnswer(c: WithRequestId): Response {
+  return okJson(`{"meta":{"requestId":"${c.get("requestId")}"}}`);
+}

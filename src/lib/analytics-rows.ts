@@ -231,3 +231,22 @@ export function parseBlockedRows(rows: readonly unknown[]): BlockedIdentifierRow
 export function parseNamespaceIdRows(rows: readonly unknown[]): string | undefined {
   return parseRows(v.looseObject({ namespace_id: Text }), rows)[0]?.namespace_id;
 }
+
+const KeyRefusalsRowSchema = v.looseObject({ key_id: Text, outcome: Outcome, total: Count, latest: Instant });
+
+/** Refused verifications of one key and outcome: how many, and the newest one's time. */
+export interface KeyRefusals {
+  keyId: string;
+  outcome: AnalyticsOutcome;
+  total: number;
+  latest: number;
+}
+
+export function parseKeyRefusalsRows(rows: readonly unknown[]): KeyRefusals[] {
+  return parseRows(KeyRefusalsRowSchema, rows).map((row) => ({
+    keyId: row.key_id,
+    outcome: row.outcome,
+    total: row.total,
+    latest: row.latest,
+  }));
+}

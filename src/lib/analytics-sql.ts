@@ -167,3 +167,52 @@ export function verificationByRequestIdQuery(requestId: string): string {
     `WHERE request_id = '${requestId}' LIMIT 1`
   );
 }
+
+/**
+ * How far inside a window a query over single verifications starts: the server's clock may run behind the browser's,
+ * and a range that starts a moment before the retention (30 days by default) is refused.
+ */
+const CLOCK_MARGIN_MS = 5 * 60_000;
+
+/** The start (ms) of a window ending `now`, a few minutes inside it. */
+export function windowStart(window: UsageWindow, now: number): number {
+  const { bucketMs, buckets } = USAGE_WINDOWS[window];
+  return now - bucketMs * buckets + CLOCK_MARGIN_MS;
+}
+
+function externalIdLiteral(externalId: string): string {
+  const checked = sqlString(externalId, "An external id");
+  if (!checked.ok) throw new Error(checked.reason);
+  return checked.literal;
+}
+
+/**
+ * Verifications of one identity per hour (24 h, 7 days) or per day (30 days), by outcome: rows `{time, outcome,
+ * total}`. By `external_id`, the column the public tables carry for a key's identity (they have no identity id); an
+ * identity deleted and made again with the same external id shares its history.
+ */
+export function identityUsageQuery(externalId: string, window: UsageWindow): string {
+  const { table, interval } = USAGE_WINDOWS[window];
+  return (
+    `SELECT time, outcome, sum(count) AS total FROM ${table} ` +
+    `WHERE external_id = ${externalIdLiteral(externalId)} AND time >= now() - ${interval} ` +
+    "GROUP BY time, outcome ORDER BY time"
+  );
+}
+
+/** How many (key, outcome) pairs an identity's refusals are told by. */
+export const IDENTITY_REFUSALS_LIMIT = 50;
+
+/**
+ * An identity's refused verifications since `since` (ms), by key and outcome, most first: rows `{key_id, outcome,
+ * total, latest}`, `latest` the newest one's time (ms), read from single verifications so that a rate limit's window
+ * can be placed.
+ */
+export function identityRefusalsQuery(externalId: string, since: number): string {
+  if (!Number.isSafeInteger(since)) throw new Error(`not a time in ms: ${since}`);
+  return (
+    "SELECT key_id, outcome, count(*) AS total, max(time) AS latest FROM key_verifications_v1 " +
+    `WHERE external_id = ${externalIdLiteral(externalId)} AND outcome != 'VALID' AND time >= ${since} ` +
+    `GROUP BY key_id, outcome ORDER BY total DESC, key_id, outcome LIMIT ${IDENTITY_REFUSALS_LIMIT}`
+  );
+}

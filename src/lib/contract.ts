@@ -33,6 +33,18 @@ export const REMOVE_ROLES_PATH = "/v2/keys.removeRoles";
 export const SET_ROLES_PATH = "/v2/keys.setRoles";
 export const LIST_PERMISSIONS_PATH = "/v2/permissions.listPermissions";
 export const LIST_ROLES_PATH = "/v2/permissions.listRoles";
+/** The catalogue's and the identities' changes, and importing keys by their hashes (docs/api.md#operations). */
+export const CREATE_PERMISSION_PATH = "/v2/permissions.createPermission";
+export const GET_PERMISSION_PATH = "/v2/permissions.getPermission";
+export const DELETE_PERMISSION_PATH = "/v2/permissions.deletePermission";
+export const CREATE_ROLE_PATH = "/v2/permissions.createRole";
+export const GET_ROLE_PATH = "/v2/permissions.getRole";
+export const DELETE_ROLE_PATH = "/v2/permissions.deleteRole";
+export const SET_ROLE_PERMISSIONS_PATH = "/v2/permissions.setRolePermissions";
+export const CREATE_IDENTITY_PATH = "/v2/identities.createIdentity";
+export const UPDATE_IDENTITY_PATH = "/v2/identities.updateIdentity";
+export const DELETE_IDENTITY_PATH = "/v2/identities.deleteIdentity";
+export const MIGRATE_KEYS_PATH = "/v2/keys.migrateKeys";
 export const VERIFY_KEY_PATH = "/v2/keys.verifyKey";
 export const CREATE_API_PATH = "/v2/apis.createApi";
 export const GET_API_PATH = "/v2/apis.getApi";
@@ -244,6 +256,11 @@ export function missingPermissionsDetail(wanted: readonly string[]): string {
   return `Missing one of these permissions: ${wanted.join(" or ")}`;
 }
 
+/** A 403's detail where the real service asks one permission alone (not one of several), in its words. */
+export function missingPermissionDetail(wanted: string): string {
+  return `Missing permission: '${wanted}'`;
+}
+
 /**
  * The reference server's admin command that creates a root key and prints its secret. The permissions are
  * quoted: a shell would expand the `*` of `api.*.read_key` against the files of the current folder.
@@ -401,6 +418,26 @@ export const ERROR_KINDS = {
     status: 400,
     title: "Bad Request",
     detail: "The analytics query reads further back than the data is kept",
+  },
+  "err:svc:data:identity_already_exists": {
+    status: 409,
+    title: "Conflicting Resource",
+    detail: "The workspace already has an identity with this external id",
+  },
+  "err:svc:data:permission_already_exists": {
+    status: 409,
+    title: "Conflicting Resource",
+    detail: "The workspace already has a permission with this slug",
+  },
+  "err:svc:data:role_already_exists": {
+    status: 409,
+    title: "Conflicting Resource",
+    detail: "The workspace already has a role with this name",
+  },
+  "err:svc:data:migration_not_found": {
+    status: 404,
+    title: "Not Found",
+    detail: "The requested Migration does not exist or has been deleted.",
   },
   "err:svc:application:unexpected_error": {
     status: 500,

@@ -172,3 +172,24 @@ export function ambiguousTimeNote(field: DateTimeText): string | undefined {
   if (back >= 0 || !sameWallTime(wallTimeAt(later), wall)) return undefined;
   return `${clock(wall)} happens twice on ${dateOf(wall)} in ${timeZone()}: this is the first, at ${utcOffset(at)}.`;
 }
+
+/** Meta as JSON text: empty is none, else a JSON object, said as it is typed. */
+export const MetaTextSchema = v.pipe(
+  v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }): Record<string, unknown> | undefined => {
+    const text = dataset.value;
+    if (text.trim() === "") return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      addIssue({ message: `Not JSON: ${error instanceof Error ? error.message : "cannot be read"}` });
+      return NEVER;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      addIssue({ message: 'Meta must be a JSON object, like {"plan": "pro"}' });
+      return NEVER;
+    }
+    return { ...value };
+  }),
+);

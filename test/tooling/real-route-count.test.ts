@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { classify, scenariosOf, slotsOf } from "../../bench/real-route-count";
 
-// A real route test file in small: a Test function without t.Run, a group, and a t.Run in a loop over a table.
+// A real route test file in small: a Test function without t.Run, a group, and t.Runs in loops over a map (whose
+// values hold keys of their own) and over a table.
 const GO = `package handler_test
 
 func TestPlain(t *testing.T) {
@@ -13,6 +14,12 @@ func TestBadRequest(t *testing.T) {
 		t.Run("first", func(t *testing.T) {})
 		t.Run("second", func(t *testing.T) {})
 	})
+	for name, req := range map[string]map[string]any{
+		"missing id":   {"permissions": []string{}},
+		"invalid slug": {"id": "x", "permissions": []string{""}},
+	} {
+		t.Run(name, func(t *testing.T) { _ = req })
+	}
 	for _, tc := range []struct {
 		name string
 	}{
@@ -31,6 +38,7 @@ describe("the real route count", () => {
     expect(scenarios.map((s) => [s.name, s.children.map((c) => c.name), s.cases])).toEqual([
       ["TestPlain", [], []],
       ["a group", ["first", "second"], []],
+      ["name", [], ["missing id", "invalid slug"]],
       ["tc.name", [], ["case one", "case two"]],
     ]);
   });
@@ -48,6 +56,11 @@ describe("the real route count", () => {
       })),
     );
     const columns = classify({ dir: "v2_x", file: "x.test.ts" }, scenarios, slots);
-    expect(scenarios.map((s) => columns.get(s))).toEqual(["real answer", "real answer", "not replayed"]);
+    expect(scenarios.map((s) => columns.get(s))).toEqual([
+      "real answer",
+      "real answer",
+      "not replayed",
+      "not replayed",
+    ]);
   });
 });

@@ -2,19 +2,16 @@ import * as v from "valibot";
 import { requirePermission } from "../../auth/permissions";
 import { dataAnswer } from "../../http/answers";
 import type { ApiDependencies } from "../../http/api-env";
-import { ApiRefusal } from "../../http/api-refusal";
 import type { BodySpec } from "../../http/json-body";
 import { operation } from "../../http/operation";
-import { identityJson, readIdentityRule, type IdentityRow } from "./identity-json";
+import { IDENTITY_FIXES, identityField } from "./identity-fields";
+import { identityJson, identityNotFound, readIdentityRule, type IdentityRow } from "./identity-json";
 
 const GET_IDENTITY = {
   schema: v.strictObject({
-    identity: v.pipe(
-      v.string("identity is required and must be a string"),
-      v.minLength(1, "identity must not be empty"),
-    ),
+    identity: identityField,
   }),
-  fixes: { identity: "Pass the identity's id (id_…) or its external id." },
+  fixes: { identity: IDENTITY_FIXES.identity },
   example: '{"identity": "user_123"}',
 } satisfies BodySpec<v.GenericSchema>;
 
@@ -29,9 +26,7 @@ export function getIdentity(deps: ApiDependencies) {
           "SELECT id, external_id AS externalId, meta FROM identities WHERE workspace_id = ? AND (id = ? OR external_id = ?) AND deleted_at IS NULL",
         )
         .get(rootKey.workspaceId, identity, identity);
-      if (row === undefined) {
-        throw new ApiRefusal("err:svc:data:identity_not_found", { detail: "This identity does not exist." });
-      }
+      if (row === undefined) throw identityNotFound();
       requirePermission(rootKey.permissions, readIdentityRule(rootKey.workspaceId, row.id));
       return identityJson(db, row);
     });

@@ -1,8 +1,9 @@
 import { identityPermission } from "../../../src/lib/contract";
 import type { Database } from "better-sqlite3";
 import { resources, type PermissionRule } from "../../auth/permissions";
+import { ApiRefusal } from "../../http/api-refusal";
 
-/** What identities.listIdentities and identities.getIdentity share: an identity's row, its JSON, and reading it. */
+/** What the identities.* operations share: an identity's row, its JSON, reading it, and the 404 of one not found. */
 
 export interface IdentityRow {
   id: string;
@@ -41,4 +42,23 @@ export function readIdentityRule(workspaceId: string, identityId: string): Permi
     oneOfEach: [[identityPermission("read_identity"), identityPermission("read_identity", identityId)]],
     resource: [resources.anyIdentity(workspaceId, "read_identity")],
   };
+}
+
+/** An identity's row, as its JSON is written from. */
+export function readIdentityRow(db: Database, identityId: string): IdentityRow {
+  const row = db
+    .prepare<[string], IdentityRow>("SELECT id, external_id AS externalId, meta FROM identities WHERE id = ?")
+    .get(identityId);
+  if (row === undefined) throw identityNotFound();
+  return row;
+}
+
+/** The real service's 404 for an identity the workspace does not have, or no longer has. */
+export function identityNotFound(): ApiRefusal {
+  return new ApiRefusal("err:svc:data:identity_not_found", { detail: "This identity does not exist." });
+}
+
+export function requireLiveIdentity<T>(found: T | undefined): T {
+  if (found === undefined) throw identityNotFound();
+  return found;
 }

@@ -87,7 +87,8 @@ export const refillField = v.strictObject(
   'refill must be an object like {"interval": "monthly", "amount": 100, "refillDay": 1}',
 );
 
-export const ratelimitsField = v.pipe(
+/** A list of rate limits as keys and identities are given them (a name, a limit, a window in ms, whether auto-applied). */
+export const ratelimitListField = v.pipe(
   v.array(
     v.strictObject(
       {
@@ -111,10 +112,17 @@ export const ratelimitsField = v.pipe(
     "ratelimits must be an array",
   ),
   v.maxLength(50, "at most 50 rate limits"),
-  v.check(
-    (limits) => new Set(limits.map((limit) => limit.name)).size === limits.length,
-    "each rate limit needs its own name",
-  ),
+);
+
+/** The first name given to two rate limits of one list, if any. */
+export function repeatedRateLimitName(limits: readonly { name: string }[]): string | undefined {
+  const seen = new Set<string>();
+  return limits.find(({ name }) => seen.has(name) || !seen.add(name))?.name;
+}
+
+export const ratelimitsField = v.pipe(
+  ratelimitListField,
+  v.check((limits) => repeatedRateLimitName(limits) === undefined, "each rate limit needs its own name"),
 );
 
 export function permissionsField(minItems: number, maxItems: number) {

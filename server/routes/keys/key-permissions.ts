@@ -1,7 +1,7 @@
 import { rbacPermission } from "../../../src/lib/contract";
 import type { Database } from "better-sqlite3";
 import * as v from "valibot";
-import { requirePermission, resources } from "../../auth/permissions";
+import { createPermissionRule, requirePermission } from "../../auth/permissions";
 import { requireLiveKey, setKeyPermissions, SPECIFIED_KEY_NOT_FOUND, type ChangedKey } from "../../db/keys";
 import { ensurePermissions, findPermissions, permissionRows, type PermissionRow } from "../../db/rbac";
 import { dataAnswer } from "../../http/answers";
@@ -44,10 +44,7 @@ function permissionsToGrant(
   const found = findPermissions(db, workspaceId, wanted);
   const missing = wanted.filter((name) => !found.some((row) => row.slug === name || row.id === name));
   if (missing.length === 0) return found;
-  requirePermission(rootKeyPermissions, {
-    oneOfEach: [[rbacPermission("create_permission")]],
-    resource: [resources.anyPermission(workspaceId, "create_permission")],
-  });
+  requirePermission(rootKeyPermissions, createPermissionRule(workspaceId));
   return [...found, ...ensurePermissions(db, workspaceId, missing, Date.now())];
 }
 

@@ -1,4 +1,4 @@
-import { rbacPermission } from "../../../src/lib/contract";
+import { rbacRule } from "../../auth/permissions";
 import type { PermissionRow } from "../../db/rbac";
 import type { ApiDependencies } from "../../http/api-env";
 import { containsPattern, pagedList } from "../paged-list";
@@ -17,7 +17,7 @@ export function listPermissions(deps: ApiDependencies) {
             ORDER BY id LIMIT :limit`,
         )
         .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
-    permission: { oneOfEach: [[rbacPermission("read_permission")]] },
+    permission: rbacRule("read_permission"),
     toJson: (_db, _workspaceId, { description, ...row }) => withDescription(row, description),
   });
 }

@@ -1,8 +1,8 @@
-import { rbacPermission } from "../../../src/lib/contract";
-import { parsePermissionList, permissionRows } from "../../db/rbac";
+import { rbacRule } from "../../auth/permissions";
+import { parsePermissionList } from "../../db/rbac";
 import type { ApiDependencies } from "../../http/api-env";
 import { containsPattern, pagedList } from "../paged-list";
-import { withDescription } from "./described-row";
+import { roleJson } from "./catalogue-json";
 
 interface RoleListRow {
   id: string;
@@ -23,11 +23,8 @@ export function listRoles(deps: ApiDependencies) {
             ORDER BY id LIMIT :limit`,
         )
         .all({ workspaceId, cursor: cursor ?? "", pattern: containsPattern(search), limit: limit + 1 }),
-    permission: { oneOfEach: [[rbacPermission("read_role")]] },
-    toJson: (db, workspaceId, row) => {
-      const rolePermissions = permissionRows(db, workspaceId, parsePermissionList(row.permissions));
-      const role = withDescription({ id: row.id, name: row.name }, row.description);
-      return rolePermissions.length === 0 ? role : { ...role, permissions: rolePermissions };
-    },
+    permission: rbacRule("read_role"),
+    toJson: (db, workspaceId, row) =>
+      roleJson(db, workspaceId, { ...row, permissions: parsePermissionList(row.permissions) }),
   });
 }

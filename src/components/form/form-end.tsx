@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { useOnline } from "@/lib/hooks/use-online";
+import { useOnline } from "../../lib/hooks/use-online";
+import "../action-dialog.css";
 
 interface FormEndProps {
   /** What the form itself finds wrong before sending, if anything. */
@@ -17,7 +18,7 @@ interface FormEndProps {
 export const OFFLINE_NOTE = "You are offline: nothing can be changed until the connection is back.";
 
 /**
- * The end of every form that changes something: what stops it (offline, said the moment the browser is), the request's failure,
+ * The end of every key-changing form: what stops it (offline, said the moment the browser is), the request's failure,
  * and the submit button.
  */
 export function FormEnd({

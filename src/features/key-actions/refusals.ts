@@ -8,9 +8,20 @@ import { useSyncExternalStore } from "react";
 import { apiGrants, RBAC_ACTIONS, rbacPermission, type ApiAction, type RbacAction } from "../../lib/contract";
 import type { Connection } from "../../lib/api/transport";
 import { ApiError } from "../../lib/api-errors";
+import { isPermissionRefusal } from "../../lib/access-probe";
+import {
+  forgetAccess,
+  forgetAccessMemory,
+  isAllowedAt,
+  learnAllowed as learnAllowedAt,
+  learnRefused,
+  refusalAt,
+  subscribeAccessMemory,
+  type AccessSlot,
+  type LearntRefusal,
+} from "../../lib/access-memory";
 import { connectionScopeId as scopeOf } from "../../lib/connection-scope";
-import { createPermissionMemory, isPermissionRefusal } from "../../lib/permission-memory";
-import { forgetKnownApis, rememberApi } from "./known-apis";
+import { forgetKnownApis, rememberApi } from "../../lib/known-apis";
 
 /** The key actions, by the permission each needs (the rbac ones need the key's `update_key` as well). */
 export type KeyAction =
@@ -46,10 +57,9 @@ export function grantsOf(action: KeyAction, apiId: string | undefined): { anyOf:
   return { anyOf: apiGrants(action, apiId ?? "<apiId>"), alsoNeeds: [] };
 }
 
-/** The refusals, and the actions seen allowed (a probe or a change that went through), per action and API. */
-const memory = createPermissionMemory<Refusal>();
 /** The API of a key, as a refusal named it (the Key object does not carry it). */
 const apiOfKey = new Map<string, string>();
+const listeners = new Set<() => void>();
 
 /**
  * The API an action on `target` touches: the one given; for a key, the one it was listed in or a refusal named,
@@ -75,14 +85,16 @@ export function learnKeysApi(connection: Connection, keyIds: readonly string[], 
 }
 
 /** Where an answer is remembered: per API when it is known, else for the key alone, else for the unknown API. */
-function slotOf(connection: Connection, action: KeyAction, target: ActionTarget): string {
+export function keyActionSlot(connection: Connection, action: KeyAction, target: ActionTarget): AccessSlot {
   const apiId = apiOf(connection, target);
-  const where = apiId !== undefined ? `api ${apiId}` : target.keyId !== undefined ? `key ${target.keyId}` : "api ?";
-  return `${action}|${where}`;
+  return {
+    action,
+    on: apiId !== undefined ? `api ${apiId}` : target.keyId !== undefined ? `key ${target.keyId}` : "api ?",
+  };
 }
 
 function changed(): void {
-  memory.changed();
+  for (const listener of listeners) listener();
 }
 
 /** The API a 403's words name (`api.<id>.<action>`, the real service and the reference server both list it). */
@@ -109,43 +121,62 @@ export function learnRefusal(
   if (!isPermissionRefusal(error)) return;
   const named = apiNamedIn(error.detail);
   if (named !== undefined) rememberApi(connection, named);
-  if (named !== undefined && target.keyId !== undefined) apiOfKey.set(`${scopeOf(connection)}|${target.keyId}`, named);
-  const where = { ...target, apiId: target.apiId ?? named };
-  memory.refuse(connection, slotOf(connection, action, where), {
-    action,
-    apiId: apiOf(connection, where),
-    detail: error.detail,
-  });
+  if (named !== undefined && target.keyId !== undefined) {
+    apiOfKey.set(`${scopeOf(connection)}|${target.keyId}`, named);
+    changed();
+  }
+  learnRefused(
+    connection,
+    keyActionSlot(connection, action, { ...target, apiId: target.apiId ?? named }),
+    error.detail,
+  );
 }
 
 /** createKey answered 404 for an API known to exist: the masked refusal of create_key there. */
 export function learnCreateRefusedAsNotFound(connection: Connection, apiId: string, error: ApiError): void {
-  memory.refuse(connection, slotOf(connection, "create_key", { apiId }), {
-    action: "create_key",
-    apiId,
-    detail: error.detail,
-  });
+  learnRefused(connection, keyActionSlot(connection, "create_key", { apiId }), error.detail);
 }
 
 /** An action went through: it is allowed there, and a refusal remembered before (the root key since granted it) is gone. */
 export function learnAllowed(connection: Connection, action: KeyAction, target: ActionTarget = {}): void {
-  memory.allow(connection, slotOf(connection, action, target));
+  learnAllowedAt(connection, keyActionSlot(connection, action, target));
 }
 
 /** The user says the root key was granted it since: what was learnt of `action` there is forgotten, to be found out again. */
 export function forgetRefusal(connection: Connection, action: KeyAction, target: ActionTarget = {}): void {
-  memory.forget(connection, slotOf(connection, action, target));
+  forgetAccess(connection, keyActionSlot(connection, action, target));
 }
 
 export function isKnownAllowed(connection: Connection, action: KeyAction, target: ActionTarget = {}): boolean {
-  return memory.isAllowed(connection, slotOf(connection, action, target));
+  return isAllowedAt(connection, keyActionSlot(connection, action, target));
 }
+
+/** Each learnt refusal as a key action's, made once (a snapshot read twice must be the same object). */
+const asKeyRefusal = new WeakMap<LearntRefusal, Refusal>();
 
 export function refusalOf(connection: Connection, action: KeyAction, target: ActionTarget = {}): Refusal | undefined {
-  return memory.refusalOf(connection, slotOf(connection, action, target));
+  const slot = keyActionSlot(connection, action, target);
+  const learnt = refusalAt(connection, slot);
+  if (learnt === undefined) return undefined;
+  let refusal = asKeyRefusal.get(learnt);
+  if (refusal?.action !== action) {
+    // The slot names its API ("api api_1"), or none: a key's own slot, or the unknown API.
+    const apiId = slot.on.startsWith("api ") && slot.on !== "api ?" ? slot.on.slice(4) : undefined;
+    refusal = { action, apiId, detail: learnt.detail };
+    asKeyRefusal.set(learnt, refusal);
+  }
+  return refusal;
 }
 
-const subscribe = memory.subscribe;
+/** What this module learnt (the keys' APIs) or the session's memory did: either changes what a target's slot says. */
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const unsubscribe = subscribeAccessMemory(listener);
+  return () => {
+    listeners.delete(listener);
+    unsubscribe();
+  };
+}
 
 /** The remembered refusal of `action` on `target` for this root key, if any; re-renders when one is learnt. */
 export function useRefusal(connection: Connection, action: KeyAction, target: ActionTarget = {}): Refusal | undefined {
@@ -160,6 +191,7 @@ export function useKnownAllowed(connection: Connection, action: KeyAction, targe
 /** For tests: forget everything the session learnt (refusals, what was allowed, the APIs seen). */
 export function forgetRefusals(): void {
   apiOfKey.clear();
+  forgetAccessMemory();
   forgetKnownApis();
-  memory.clear();
+  changed();
 }

@@ -1,4 +1,5 @@
 import { isKeyId, isRequestId, MAX_TEXT_LENGTH, sqlString } from "@/lib/analytics-sql";
+import { LOG_VIEW_PARAMS } from "@/lib/log-link";
 import { isOutcomeName, type LogFilter, type TagFilter } from "@/lib/log-sql";
 import { ANALYTICS_OUTCOMES } from "@/lib/verification-outcomes";
 import { DEFAULT_PRESET, isPresetId, type RangeChoice, type ResolvedRange } from "@/lib/time-range";
@@ -33,20 +34,8 @@ export const DEFAULT_VIEW: LogView = {
   row: undefined,
 };
 
-/** The query's parameter names, in the order a link writes them. */
-const PARAM = {
-  range: "range",
-  from: "from",
-  to: "to",
-  outcome: "outcome",
-  key: "key",
-  identity: "identity",
-  tag: "tag",
-  tagMatch: "tagMatch",
-  region: "region",
-  space: "space",
-  row: "row",
-} as const;
+/** The query's parameter names, in the order a link writes them (shared with the pages that link here). */
+const PARAM = LOG_VIEW_PARAMS;
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 /** How many outcomes or keys a link may name: more is not a filter a person made. */

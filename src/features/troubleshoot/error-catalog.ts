@@ -272,7 +272,44 @@ const missingStripped: CatalogEntry<ApiError> = {
   actions: ["retry", "reenter-key", "troubleshoot"],
 };
 
+/**
+ * A name the workspace uses already, refused as the real service refuses it (409, "Conflicting Resource"): an
+ * identity's external id, a permission's slug, a role's name name one thing each.
+ */
+function conflict(kind: string, thing: string, field: string, findIt: string): CatalogEntry<ApiError> {
+  return {
+    id: `data:${kind}_already_exists`,
+    tone: "warning",
+    heading: `The workspace already has ${thing} with this ${field}`,
+    whatHappened: `The API refused to create ${thing}: its \`${field}\` names one that exists already, so nothing was created. The same request gets the same answer until that one is gone.`,
+    fix: [`Use the existing one: ${findIt}.`, `Or choose another \`${field}\`, then send the request again.`],
+    likelyCauses: [
+      "The request was sent twice: a first attempt that succeeded but whose answer was lost (a timeout, a closed tab).",
+      "Another person or program created it first.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  };
+}
+
 const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
+  "data:identity_already_exists": conflict(
+    "identity",
+    "an identity",
+    "externalId",
+    "`identities.getIdentity` finds it by the external id, and `identities.updateIdentity` changes its meta and rate limits",
+  ),
+  "data:permission_already_exists": conflict(
+    "permission",
+    "a permission",
+    "slug",
+    "`permissions.getPermission` finds it by its slug (compared without regard to case)",
+  ),
+  "data:role_already_exists": conflict(
+    "role",
+    "a role",
+    "name",
+    "`permissions.getRole` finds it by name, and `permissions.setRolePermissions` replaces its permissions",
+  ),
   "authentication:missing": missing,
   "authentication:malformed": {
     id: "authentication:malformed",
@@ -677,7 +714,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
 // Fallbacks by status, for codes the catalog does not know
 
 const STATUS_ENTRIES: Record<
-  "400" | "401" | "403" | "404" | "413" | "429" | "5xx" | "other",
+  "400" | "401" | "403" | "404" | "409" | "413" | "429" | "5xx" | "other",
   CatalogEntry<ApiError>
 > = {
   "400": {
@@ -731,6 +768,19 @@ const STATUS_ENTRIES: Record<
     likelyCauses: ["A wrong base URL or path prefix.", "Another API, or another version of it, at this address."],
     actions: ["reenter-key", "retry", "troubleshoot"],
   },
+  "409": {
+    id: "status:409",
+    tone: "warning",
+    heading: "The request conflicts with something that exists",
+    whatHappened:
+      "The API answered 409 Conflict: what the request would create or change clashes with what is there already, so nothing was done. Its own words are below.",
+    fix: [
+      "Read the API's detail below: it names what exists already.",
+      "Use the existing one, or send the request with another name.",
+    ],
+    likelyCauses: ["The same request sent twice.", "Someone else made the same change first."],
+    actions: ["retry", "troubleshoot"],
+  },
   "413": {
     id: "status:413",
     tone: "danger",
@@ -782,7 +832,7 @@ const STATUS_ENTRIES: Record<
 };
 
 const STATUS_BY_CODE = new Map<number, CatalogEntry<ApiError>>(
-  ([400, 401, 403, 404, 413, 429] as const).map((status) => [status, STATUS_ENTRIES[`${status}`]]),
+  ([400, 401, 403, 404, 409, 413, 429] as const).map((status) => [status, STATUS_ENTRIES[`${status}`]]),
 );
 
 function statusEntry(status: number): CatalogEntry<ApiError> {

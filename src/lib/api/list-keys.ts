@@ -1,4 +1,4 @@
-import { InvalidConnectionError, UnexpectedResponseError } from "../api-errors";
+import { ApiError, InvalidConnectionError, UnexpectedResponseError } from "../api-errors";
 import { listKeysPaths, type Key, type ListKeysRequest } from "../contract";
 import { callOperation } from "./call-operation";
 import { KeysDataSchema } from "./schemas";
@@ -42,7 +42,11 @@ export async function listKeys(
   throw new InvalidConnectionError("api-id-required");
 }
 
-/** A 404 that is not the service's error envelope: the server has no such operation (a router's own 404). */
+/**
+ * The server has no such operation: a 404 that is not the service's error envelope (a router's own, as the real
+ * service's answers an unknown path), or the reference server's own 404 for a path it serves nothing at.
+ */
 export function isMissingOperation(error: unknown): boolean {
-  return error instanceof UnexpectedResponseError && error.status === 404;
+  if (error instanceof UnexpectedResponseError) return error.status === 404;
+  return error instanceof ApiError && error.status === 404 && error.kind === "routing:not_found";
 }

@@ -75,7 +75,8 @@ export const CreditsSchema = v.pipe(
   ),
 );
 
-const IdentitySchema = v.pipe(
+/** An identity (a key's, and identities.getIdentity's, listIdentities' and updateIdentity's answers). */
+export const IdentitySchema = v.pipe(
   v.looseObject({
     id: v.string(),
     externalId: v.string(),

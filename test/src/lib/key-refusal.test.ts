@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { refusalVerdict } from "@/features/key-page/refusal-sentence";
-import { emptyCounts } from "@/features/key-page/usage-series";
+import { emptyCounts } from "@/lib/usage-series";
 import { fieldStatuses } from "@/features/keys/utils/key-status";
 import type { Key } from "@/lib/contract";
 import { fieldRefusals, keyRefusal } from "@/lib/key-refusal";

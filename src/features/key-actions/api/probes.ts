@@ -8,17 +8,18 @@
  * An answer is remembered per action and API for the session (see refusals.ts), so a probe is sent at most once
  * per root key and API (per key, when the key's API is unknown).
  */
-import { isApiErrorOf, type ApiError } from "@/lib/api-errors";
-import { probePermission, type ProbeAnswer } from "@/lib/permission-memory";
+import { type ApiError, isApiErrorOf } from "@/lib/api-errors";
 import { changeKeyPermissions } from "@/lib/api/key-permissions";
 import { changeKeyRoles } from "@/lib/api/key-roles";
 import type { Connection } from "@/lib/api/transport";
 import { callOperation } from "@/lib/api/call-operation";
 import { EmptyDataSchema, NewSecretSchema } from "@/lib/api/key-changes";
 import { CREATE_KEY_PATH, UPDATE_KEY_PATH, type Key } from "@/lib/contract";
-import { rememberApi } from "../known-apis";
+import { rememberApi } from "@/lib/known-apis";
+import { runProbe, type ProbeAnswer as SessionProbeAnswer } from "@/lib/access-probe";
 import {
   apiOf,
+  keyActionSlot,
   isAmbiguousCreateNotFound,
   isKnownAllowed,
   learnAllowed,
@@ -29,6 +30,13 @@ import {
   type KeyAction,
 } from "../refusals";
 
+/**
+ * `allowed` and `refused` are the service's answer; `unknown`: no honest probe, or it failed (offline, 5xx), so
+ * the form opens and its own answer will say; `not-found`: createKey's 404, which is a missing API or, as the real
+ * service masks it, a missing create_key.
+ */
+export type ProbeAnswer = Exclude<SessionProbeAnswer, "missing">;
+
 /** Runs `request` unless the answer is known; `isAllowedAnswer` reads a refusal that still proves the permission. */
 function probe(
   connection: Connection,
@@ -37,21 +45,18 @@ function probe(
   request: () => Promise<unknown>,
   isAllowedAnswer: (error: ApiError) => boolean,
 ): Promise<ProbeAnswer> {
-  return probePermission({
-    known: () =>
-      refusalOf(connection, action, target) !== undefined
-        ? "refused"
-        : isKnownAllowed(connection, action, target)
-          ? "allowed"
-          : undefined,
+  return runProbe(connection, keyActionSlot(connection, action, target), {
     request,
     isAllowedAnswer,
-    allow: () => learnAllowed(connection, action, target),
-    learn: (error) => {
-      learnRefusal(connection, action, error, target);
-      return refusalOf(connection, action, target) !== undefined;
+    // A key action's refusal may name the key's API, which is learnt with it.
+    learn: {
+      allowed: () => learnAllowed(connection, action, target),
+      failed: (error) => {
+        learnRefusal(connection, action, error, target);
+        return refusalOf(connection, action, target) === undefined ? "unknown" : "refused";
+      },
     },
-  });
+  }).then((answer) => (answer === "missing" ? "unknown" : answer));
 }
 
 const never = () => false;

@@ -3,7 +3,7 @@ import { ApiError, isApiErrorOf } from "@/lib/api-errors";
 import { getApi } from "@/lib/api/get-api";
 import type { Connection } from "@/lib/api/transport";
 import { queryKeys } from "@/lib/query-keys";
-import { rememberApi } from "../known-apis";
+import { rememberApi } from "@/lib/known-apis";
 import { probeCreate } from "./probes";
 
 /**

@@ -13,7 +13,7 @@ import type { KeyUpdateInput } from "@/lib/api/key-changes";
 import type { Key } from "@/lib/contract";
 import type { NamesChange } from "../key-access";
 import type { KeyCache } from "../key-cache";
-import { rememberApi } from "../known-apis";
+import { rememberApi } from "@/lib/known-apis";
 import { learnAllowed, learnRefusal, type KeyAction } from "../refusals";
 
 /**

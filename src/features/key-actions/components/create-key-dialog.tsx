@@ -6,7 +6,7 @@ import { firstProblem } from "@/components/form/fields";
 import { useProblemFocus } from "@/components/form/use-problem-focus";
 import type { CreateKeyRequest } from "@/lib/api/create-key";
 import type { Connection } from "@/lib/api/transport";
-import { ambiguousTimeNote, NO_DATE_TIME } from "@/lib/field-text";
+import { ambiguousTimeNote, NO_DATE_TIME, MetaTextSchema } from "@/lib/field-text";
 import { useHoldPage } from "@/lib/hooks/use-hold-page";
 import { useNow } from "@/lib/hooks/use-now";
 import { SECRET_LOST_BY_LEAVING, SECRET_ON_ITS_WAY, useCreateKey } from "../api/use-key-mutations";
@@ -14,26 +14,25 @@ import { choicesUnlisted, useWorkspacePermissions, useWorkspaceRoles } from "../
 import type { KeyCache } from "../key-cache";
 import { mayHaveCreated } from "../api/find-created-keys";
 import { useApiCheck } from "../api/use-api-check";
-import { useKnownApis } from "../known-apis";
+import { useKnownApis } from "@/lib/known-apis";
 import { ApiError } from "@/lib/api-errors";
 import { forgetRefusal, isAmbiguousCreateNotFound, learnCreateRefusedAsNotFound, useRefusal } from "../refusals";
 import { ActionDialog } from "@/components/action-dialog";
 import "./key-actions.css";
 import { ApiField, type SuggestedApi } from "./api-field";
 import { FormEnd } from "@/components/form/form-end";
-import { CreditsFields, RatelimitFields } from "./form-parts";
+import { RatelimitFields } from "@/components/form/ratelimit-fields";
+import { CreditsFields } from "./form-parts";
+import { EMPTY_RATELIMIT, RatelimitRowsSchema } from "@/lib/ratelimit-rows";
 import {
   creditsDraft,
   CreditsDraftSchema,
-  EMPTY_RATELIMIT,
   expiresFieldMax,
   expiresText,
   ExternalIdTextSchema,
-  MetaTextSchema,
   NameTextSchema,
   PermissionNamesTextSchema,
   PrefixTextSchema,
-  RatelimitRowsSchema,
   RoleNamesTextSchema,
 } from "./key-form-fields";
 import { NamePicker } from "./name-picker";

@@ -8,13 +8,13 @@ import type { Key } from "@/lib/contract";
 import type { RateLimit } from "@/lib/key-facts";
 import { ambiguousTimeNote } from "@/lib/field-text";
 import { useNow } from "@/lib/hooks/use-now";
-import { useUpdateKey } from "../api/use-key-mutations";
+import { ANSWER_ON_ITS_WAY, useUpdateKey } from "../api/use-key-mutations";
 import { useWorkspaceRoles } from "../api/use-workspace-choices";
 import { changedFields, describeChange, listed, type KeyField } from "../changed-under";
 import { keyAccess } from "../key-access";
 import type { KeyCache } from "../key-cache";
 import { AccessFields } from "./access-fields";
-import { ActionDialog, ANSWER_ON_ITS_WAY } from "@/components/action-dialog";
+import { ActionDialog } from "@/components/action-dialog";
 import "./key-actions.css";
 import {
   EDIT_FIELDS,
@@ -27,7 +27,8 @@ import {
   type EditRead,
 } from "./edit-draft";
 import { FormEnd } from "@/components/form/form-end";
-import { CreditsFields, RatelimitFields } from "./form-parts";
+import { RatelimitFields } from "@/components/form/ratelimit-fields";
+import { CreditsFields } from "./form-parts";
 import { KeyChangedNote } from "./key-changed-note";
 import { expiresFieldMax } from "./key-form-fields";
 import type { RenderError } from "./render-error";

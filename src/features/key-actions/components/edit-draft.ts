@@ -2,11 +2,12 @@
 import * as v from "valibot";
 import type { KeyUpdateInput, Role } from "@/lib/api/key-changes";
 import type { Key, KeyRatelimit } from "@/lib/contract";
-import { localDateTimeText, NO_DATE_TIME, type DateTimeText } from "@/lib/field-text";
+import { localDateTimeText, NO_DATE_TIME, type DateTimeText, MetaTextSchema } from "@/lib/field-text";
 import type { RateLimit } from "@/lib/key-facts";
 import type { KeyField } from "../changed-under";
 import { effectivePermissions, type KeyAccess } from "../key-access";
 import { accessChanges, AccessDraftSchema, UNTOUCHED_ACCESS, type AccessDraft } from "./access-fields";
+import { ratelimitRows, RatelimitRowsSchema, type RatelimitRow } from "@/lib/ratelimit-rows";
 import {
   creditsDraft,
   CreditsDraftSchema,
@@ -14,14 +15,10 @@ import {
   ExternalIdTextSchema,
   expiresText,
   KEPT,
-  MetaTextSchema,
   NameTextSchema,
   parseCredits,
-  ratelimitRows,
-  RatelimitRowsSchema,
   unlessAsOpened,
   type CreditsDraft,
-  type RatelimitRow,
 } from "./key-form-fields";
 
 export interface EditDraft {

@@ -13,9 +13,6 @@ import {
   KeyNameSchema,
   PermissionNameSchema,
   PrefixSchema,
-  RatelimitDurationSchema,
-  RatelimitLimitSchema,
-  RatelimitNameSchema,
   RefillAmountSchema,
   RefillDaySchema,
   RoleNameSchema,
@@ -23,7 +20,8 @@ import {
   type RatelimitInput,
 } from "@/lib/api/key-fields";
 import { KEY_FIELD_BOUNDS, type KeyCredits } from "@/lib/contract";
-import { dateTimeText, decimalText, localDateTimeText, wholeNumberText } from "@/lib/field-text";
+import { dateTimeText, localDateTimeText, wholeNumberText } from "@/lib/field-text";
+import { RatelimitRowsSchema, type RatelimitRow } from "@/lib/ratelimit-rows";
 
 /** What a reader made of a form's text: the value, or the first problem, in words. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -46,27 +44,6 @@ function issueAt(
 ) {
   addIssue({ message, path: [{ type: "object", origin: "value", input, key, value: input[key] }] });
 }
-
-/** Meta as JSON text: empty is none, else a JSON object, said as it is typed. */
-export const MetaTextSchema = v.pipe(
-  v.string(),
-  v.rawTransform(({ dataset, addIssue, NEVER }): Record<string, unknown> | undefined => {
-    const text = dataset.value;
-    if (text.trim() === "") return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      addIssue({ message: `Not JSON: ${error instanceof Error ? error.message : "cannot be read"}` });
-      return NEVER;
-    }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      addIssue({ message: 'Meta must be a JSON object, like {"plan": "pro"}' });
-      return NEVER;
-    }
-    return { ...value };
-  }),
-);
 
 /** A text field read by `schema` once trimmed; empty is none. */
 function emptyIsNone(schema: v.GenericSchema<string, string>) {
@@ -226,82 +203,6 @@ export function creditsUpdate(
     update.refill = after.refill ?? null;
   return Object.keys(update).length === 0 ? undefined : update;
 }
-
-export interface RatelimitRow {
-  name: string;
-  limit: string;
-  /** Seconds, as typed. */
-  seconds: string;
-  /** Checked against every verification, not only those that name it. */
-  autoApply: boolean;
-}
-
-export const EMPTY_RATELIMIT: RatelimitRow = { name: "", limit: "", seconds: "", autoApply: true };
-
-/** A key's rate limits as the form shows them. */
-export function ratelimitRows(limits: readonly RatelimitInput[] | undefined): RatelimitRow[] {
-  return (limits ?? []).map((limit) => ({
-    name: limit.name,
-    limit: String(limit.limit),
-    seconds: String(limit.duration / 1000),
-    autoApply: limit.autoApply ?? false,
-  }));
-}
-
-/** A window in seconds, at least 1, to the millisecond: read into milliseconds. */
-const WindowSecondsSchema = v.pipe(
-  v.number(),
-  v.minValue(1, "The window must be at least 1 second"),
-  v.check((seconds) => Math.abs(Math.round(seconds * 1000) - seconds * 1000) < 1e-6, "Seconds to the millisecond"),
-  v.transform((seconds) => Math.round(seconds * 1000)),
-  RatelimitDurationSchema,
-);
-
-const RatelimitRowSchema = v.object({
-  name: v.pipe(v.string(), v.trim()),
-  limit: wholeNumberText(RatelimitLimitSchema),
-  seconds: decimalText(WindowSecondsSchema),
-  autoApply: v.boolean(),
-});
-
-/**
- * Named rate limits: a row left blank is none; a row begun needs a name, its requests and its window, and each name is
- * the key's once. Each problem at its row's field.
- */
-export const RatelimitRowsSchema = v.pipe(
-  v.array(RatelimitRowSchema),
-  v.rawTransform(({ dataset, addIssue, NEVER }): RatelimitInput[] => {
-    const limits: RatelimitInput[] = [];
-    const named = new Set<string>();
-    let problems = false;
-    for (const [index, row] of dataset.value.entries()) {
-      if (row.name === "" && row.limit === undefined && row.seconds === undefined) continue;
-      let rowProblems = false;
-      const at = (key: string, message: string) => {
-        addIssue({
-          message,
-          path: [
-            { type: "array", origin: "value", input: dataset.value, key: index, value: row },
-            { type: "object", origin: "value", input: row, key, value: row[key as keyof typeof row] },
-          ],
-        });
-        rowProblems = true;
-      };
-      const label = row.name === "" ? `Rate limit ${index + 1}` : `Rate limit ${row.name}`;
-      const name = v.safeParse(RatelimitNameSchema, row.name);
-      if (row.name === "") at("name", "Each rate limit needs a name");
-      else if (!name.success) at("name", name.issues[0].message);
-      else if (named.has(row.name)) at("name", `${label} is there twice: each needs its own name`);
-      named.add(row.name);
-      if (row.limit === undefined) at("limit", `${label}: requests must be a whole number of at least 1`);
-      if (row.seconds === undefined)
-        at("seconds", `${label}: the window must be at least 1 second (to the millisecond)`);
-      if (rowProblems || row.limit === undefined || row.seconds === undefined) problems = true;
-      else limits.push({ name: row.name, limit: row.limit, duration: row.seconds, autoApply: row.autoApply });
-    }
-    return problems ? NEVER : limits;
-  }),
-);
 
 export function parseRatelimits(rows: readonly RatelimitRow[]): Parsed<RatelimitInput[]> {
   return readWith(RatelimitRowsSchema, [...rows]);

@@ -3,11 +3,11 @@ import { Loading } from "@/components/offline-notice";
 import { USAGE_WINDOWS, type UsageWindow } from "@/lib/analytics-sql";
 import type { Connection } from "@/lib/api/transport";
 import { useKeyUsage } from "../api/key-analytics";
-import { usageSeries } from "../usage-series";
-import { usageSummary } from "../usage-summary";
-import { UsageChart } from "./usage-chart";
-import { UsageLegend } from "./usage-legend";
-import { UsageTable } from "./usage-table";
+import { usageSeries } from "@/lib/usage-series";
+import { usageSummary } from "@/lib/usage-summary";
+import { UsageChart } from "@/components/usage-chart";
+import { UsageLegend } from "@/components/usage-legend";
+import { UsageTable } from "@/components/usage-table";
 
 const WINDOWS = Object.keys(USAGE_WINDOWS) as UsageWindow[];
 

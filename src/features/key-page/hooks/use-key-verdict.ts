@@ -6,7 +6,7 @@ import { dominantRefusal } from "@/lib/key-refusal";
 import type { AnalyticsOutcome } from "@/lib/verification-outcomes";
 import { useKeyUsage, useRefusals } from "../api/key-analytics";
 import { refusalVerdict, verdictTurnsAt, type Verdict } from "../refusal-sentence";
-import { usageSeries } from "../usage-series";
+import { usageSeries } from "@/lib/usage-series";
 
 export interface KeyVerdict {
   verdict: Verdict;

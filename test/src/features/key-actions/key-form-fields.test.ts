@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
+import { ratelimitRows } from "@/lib/ratelimit-rows";
 import {
   creditsDraft,
   creditsUpdate,
   parseCredits,
   parseRatelimits,
-  ratelimitRows,
 } from "@/features/key-actions/components/key-form-fields";
 import { namesChange } from "@/features/key-actions/key-access";
 

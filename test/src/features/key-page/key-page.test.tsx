@@ -12,7 +12,7 @@ import { held } from "../../../support/held";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 
 // happy-dom draws no canvas: the chart stands in as its accessible image; its numbers are in the table anyway.
-vi.mock("@/features/key-page/components/usage-chart", () => ({
+vi.mock("@/components/usage-chart", () => ({
   UsageChart: ({ label }: { label: string }) => <div role="img" aria-label={label} />,
   outcomeColorVar: (outcome: string) => `--outcome-${outcome.toLowerCase()}`,
 }));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { nextRefill, formatRateLimit } from "@/lib/key-limits";
 import { refusalVerdict, verdictTurnsAt } from "@/features/key-page/refusal-sentence";
-import { emptyCounts, usageSeries } from "@/features/key-page/usage-series";
+import { emptyCounts, usageSeries } from "@/lib/usage-series";
 
 const NOW = Date.UTC(2026, 10, 23, 10, 30); // Mon Nov 23 2026, 10:30 UTC
 const DAY = 86_400_000;

@@ -228,6 +228,18 @@ export function samples(): Sample[] {
       heading: /not found, or this root key may not read it/,
       fix: "Check the apiId",
     },
+    ...(
+      [
+        ["identity", "externalId", "identities.getIdentity"],
+        ["permission", "slug", "permissions.getPermission"],
+        ["role", "name", "permissions.getRole"],
+      ] as const
+    ).map(([kind, field, operation]) => ({
+      entryId: `data:${kind}_already_exists`,
+      error: apiError({ status: 409, title: "Conflicting Resource", path: `unkey/data/${kind}_already_exists` }),
+      heading: new RegExp(`already has an? ${kind} with this ${field}`),
+      fix: operation,
+    })),
     {
       entryId: "bad_request:request_body_too_large",
       error: apiError({
@@ -286,6 +298,12 @@ export function samples(): Sample[] {
       fix: "POST /v2/keys.listKeys",
     },
     {
+      entryId: "status:409",
+      error: apiError({ status: 409, title: "Conflict", path: "unkey/data/project_already_exists" }),
+      heading: /conflicts with something that exists/,
+      fix: "Use the existing one",
+    },
+    {
       entryId: "status:413",
       error: apiError({ status: 413, title: "Payload Too Large", type: "" }),
       heading: /refused as too large/,
@@ -306,7 +324,7 @@ export function samples(): Sample[] {
     },
     {
       entryId: "status:other",
-      error: apiError({ status: 409, title: "Conflict", path: "svc/data/conflict" }),
+      error: apiError({ status: 418, title: "I'm a teapot", path: "svc/data/teapot" }),
       heading: /refused the request/,
       fix: "Read the API's detail below",
     },

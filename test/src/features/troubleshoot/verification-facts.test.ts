@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { verificationFacts } from "@/features/troubleshoot/verification-facts";
 import { refusalVerdict } from "@/features/key-page/refusal-sentence";
-import { emptyCounts } from "@/features/key-page/usage-series";
+import { emptyCounts } from "@/lib/usage-series";
 import { describeVerification } from "@/lib/verification-outcomes";
 
 const SHARED = { id: "rl_org", name: "requests", limit: 100, duration: 60_000, autoApply: true };

@@ -4,8 +4,8 @@
  * its name), one a key was created in, one a refusal named.
  */
 import { useSyncExternalStore } from "react";
-import type { Connection } from "../../lib/api/transport";
-import { connectionScopeId as scopeOf } from "../../lib/connection-scope";
+import type { Connection } from "./api/transport";
+import { connectionScopeId as scopeOf } from "./connection-scope";
 
 export interface KnownApi {
   apiId: string;

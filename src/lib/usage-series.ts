@@ -1,7 +1,7 @@
-import { USAGE_WINDOWS, type UsageWindow } from "../../lib/analytics-sql";
-import { ANALYTICS_OUTCOMES, type AnalyticsOutcome } from "../../lib/verification-outcomes";
-import type { UsageRow } from "../../lib/analytics-rows";
-import type { OutcomeCounts } from "../../lib/key-refusal";
+import { USAGE_WINDOWS, type UsageWindow } from "./analytics-sql";
+import { ANALYTICS_OUTCOMES, type AnalyticsOutcome } from "./verification-outcomes";
+import type { UsageRow } from "./analytics-rows";
+import type { OutcomeCounts } from "./key-refusal";
 
 export interface UsageSeries {
   window: UsageWindow;

@@ -1,6 +1,6 @@
-import { USAGE_WINDOWS } from "../../lib/analytics-sql";
-import { formatCount } from "../../lib/format-number";
-import { formatUtcDay, formatUtcHour } from "../../lib/format-time";
+import { USAGE_WINDOWS } from "./analytics-sql";
+import { formatCount } from "./format-number";
+import { formatUtcDay, formatUtcHour } from "./format-time";
 import type { UsageSeries } from "./usage-series";
 
 /** "Nov 23, 10:00 UTC" for an hour, "Nov 23" for a day. */

@@ -1,7 +1,8 @@
-import { formatCount } from "@/lib/format-number";
-import { USAGE_WINDOWS } from "@/lib/analytics-sql";
-import type { UsageSeries } from "../usage-series";
-import { outcomeColorVar } from "@/components/outcome-badge";
+import "./usage.css";
+import { formatCount } from "../lib/format-number";
+import { USAGE_WINDOWS } from "../lib/analytics-sql";
+import type { UsageSeries } from "../lib/usage-series";
+import { outcomeColorVar } from "./outcome-badge";
 
 /** The chart's outcomes with their colours and totals; none verified, said so. */
 export function UsageLegend({ series }: { series: UsageSeries }) {

@@ -1,7 +1,8 @@
-import { USAGE_WINDOWS } from "@/lib/analytics-sql";
-import { formatCount } from "@/lib/format-number";
-import type { UsageSeries } from "../usage-series";
-import { bucketLabel } from "../usage-summary";
+import "./usage.css";
+import { USAGE_WINDOWS } from "../lib/analytics-sql";
+import { formatCount } from "../lib/format-number";
+import type { UsageSeries } from "../lib/usage-series";
+import { bucketLabel } from "../lib/usage-summary";
 
 /** The chart's numbers as a table: an hour or day a row (those without any left out), an outcome a column. */
 export function UsageTable({ series }: { series: UsageSeries }) {

@@ -1,8 +1,9 @@
+import "./usage.css";
 import { useMemo } from "react";
-import { outcomeColorVar } from "@/components/outcome-badge";
-import { StackedBarsChart } from "@/components/stacked-bars-chart";
-import { USAGE_WINDOWS } from "@/lib/analytics-sql";
-import type { UsageSeries } from "../usage-series";
+import { outcomeColorVar } from "./outcome-badge";
+import { StackedBarsChart } from "./stacked-bars-chart";
+import { USAGE_WINDOWS } from "../lib/analytics-sql";
+import type { UsageSeries } from "../lib/usage-series";
 
 /**
  * A key's verifications per hour or day as bars stacked by outcome (the shared uPlot chart). `label` is the chart's
