@@ -524,7 +524,7 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       "The real service restores a deleted namespace only through its support.",
     ],
     likelyCauses: ["Someone deleted the namespace where namespaces are managed."],
-    actions: ["troubleshoot"],
+    actions: ["retry", "troubleshoot"],
   },
   "bad_request:invalid_analytics_query_type": {
     id: "bad_request:invalid_analytics_query_type",

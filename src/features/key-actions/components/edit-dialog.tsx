@@ -8,13 +8,13 @@ import type { Key } from "@/lib/contract";
 import type { RateLimit } from "@/lib/key-facts";
 import { ambiguousTimeNote } from "@/lib/field-text";
 import { useNow } from "@/lib/hooks/use-now";
-import { ANSWER_ON_ITS_WAY, useUpdateKey } from "../api/use-key-mutations";
+import { useUpdateKey } from "../api/use-key-mutations";
 import { useWorkspaceRoles } from "../api/use-workspace-choices";
 import { changedFields, describeChange, listed, type KeyField } from "../changed-under";
 import { keyAccess } from "../key-access";
 import type { KeyCache } from "../key-cache";
 import { AccessFields } from "./access-fields";
-import { ActionDialog } from "@/components/action-dialog";
+import { ActionDialog, ANSWER_ON_ITS_WAY } from "@/components/action-dialog";
 import "./key-actions.css";
 import {
   EDIT_FIELDS,

@@ -5,11 +5,15 @@ import { LIST_OVERRIDES_LIMIT_MAX, listOverrides } from "@/lib/api/list-override
 import type { RatelimitOverride } from "@/lib/api/ratelimit-override";
 import { setOverride, type OverrideInput } from "@/lib/api/set-override";
 import type { Connection } from "@/lib/api/transport";
-import { probePermission, type ProbeAnswer } from "@/lib/permission-memory";
+import { runProbe, type ProbeAnswer } from "@/lib/access-probe";
+import { readSection } from "@/lib/section-access";
+import { learnMissingOperation } from "@/lib/access-memory";
+import { isMissingOperation } from "@/lib/api/list-keys";
+import { DELETE_OVERRIDE_PATH, LIST_OVERRIDES_PATH } from "@/lib/contract";
 import { queryKeys } from "@/lib/query-keys";
 import { namespaceKey } from "../known-namespaces";
 import { tellOtherTabs } from "../override-changes";
-import { isKnownAllowed, learnAllowed, learnFromError, refusalOf } from "../refusals";
+import { learnAllowed, learnFromError, namespaceGrants, refusalOf, slotOf } from "../refusals";
 
 export interface OverridesPage {
   overrides: RatelimitOverride[];
@@ -32,10 +36,12 @@ export function overridesOptions(connection: Connection, namespace: string) {
     queryKey: queryKeys.ratelimits.overrides(connection, name),
     queryFn: async ({ pageParam, signal }): Promise<OverridesPage> => {
       try {
-        const page = await listOverrides(
-          connection,
-          { namespace: name, cursor: pageParam ?? undefined, limit: LIST_OVERRIDES_LIMIT_MAX },
-          { signal },
+        const page = await readOverrides(connection, name, () =>
+          listOverrides(
+            connection,
+            { namespace: name, cursor: pageParam ?? undefined, limit: LIST_OVERRIDES_LIMIT_MAX },
+            { signal },
+          ),
         );
         learnAllowed(connection, "read_override", name);
         return { overrides: page.overrides, cursor: page.cursor };
@@ -47,6 +53,19 @@ export function overridesOptions(connection: Connection, namespace: string) {
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.cursor,
   });
+}
+
+/**
+ * A read of a namespace's overrides, as the Rate limits section's read (src/lib/section-access.ts): a service without
+ * listOverrides (a proxy to a deployment without it) is said once, for the whole section and its header link.
+ */
+export function readOverrides<T>(connection: Connection, namespace: string, read: () => Promise<T>): Promise<T> {
+  return readSection(
+    connection,
+    "ratelimits",
+    { permissions: namespaceGrants("read_override", undefined), operation: LIST_OVERRIDES_PATH },
+    read,
+  );
 }
 
 export function useOverrides(connection: Connection, namespace: string) {
@@ -100,23 +119,20 @@ function absentIdentifier(): string {
  */
 export function probeDeleteOverride(connection: Connection, namespace: string): Promise<ProbeAnswer> {
   const name = namespaceKey(namespace);
-  let missing = false;
-  return probePermission({
-    known: () =>
-      refusalOf(connection, "delete_override", name) !== undefined
-        ? "refused"
-        : isKnownAllowed(connection, "delete_override", name)
-          ? "allowed"
-          : undefined,
+  return runProbe(connection, slotOf("delete_override", name), {
     request: () => deleteOverride(connection, { namespace: name, identifier: absentIdentifier() }),
-    isAllowedAnswer: (error) => {
-      missing = isNamespaceMissing(error);
-      return error.status === 404 && isApiErrorOf(error, "data:ratelimit_override_not_found");
+    isAllowedAnswer: (error) => error.status === 404 && isApiErrorOf(error, "data:ratelimit_override_not_found"),
+    isNotFound: isNamespaceMissing,
+    learn: {
+      allowed: () => learnAllowed(connection, "delete_override", name),
+      failed: (error) => {
+        if (isMissingOperation(error)) {
+          learnMissingOperation(connection, DELETE_OVERRIDE_PATH);
+          return "missing";
+        }
+        learnFromError(connection, "delete_override", name, error);
+        return refusalOf(connection, "delete_override", name) === undefined ? "unknown" : "refused";
+      },
     },
-    allow: () => learnAllowed(connection, "delete_override", name),
-    learn: (error) => {
-      learnFromError(connection, "delete_override", name, error);
-      return refusalOf(connection, "delete_override", name) !== undefined;
-    },
-  }).then((answer) => (missing ? "not-found" : answer));
+  });
 }

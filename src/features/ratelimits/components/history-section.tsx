@@ -11,7 +11,7 @@ import { listOverrides } from "@/lib/api/list-overrides";
 import type { RatelimitOverride } from "@/lib/api/ratelimit-override";
 import type { Connection } from "@/lib/api/transport";
 import { formatCount } from "@/lib/format-number";
-import { isPermissionRefusal } from "@/lib/permission-memory";
+import { isPermissionRefusal } from "@/lib/access-probe";
 import { isNamespaceId } from "@/lib/ratelimit-sql";
 import { retryableLazy } from "@/lib/retryable-lazy";
 import { formatUtcRange, presetOf, resolveRange, type PresetId } from "@/lib/time-range";

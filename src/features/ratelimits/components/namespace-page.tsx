@@ -4,7 +4,9 @@ import { CopyButton } from "@/components/copy-button";
 import { SafeName } from "@/components/safe-name";
 import type { RatelimitOverride } from "@/lib/api/ratelimit-override";
 import type { Connection } from "@/lib/api/transport";
-import { isPermissionRefusal } from "@/lib/permission-memory";
+import { SectionAccessNotice } from "@/components/access-notes";
+import { isPermissionRefusal } from "@/lib/access-probe";
+import { forgetSectionAccess, useSectionAccess } from "@/lib/section-access";
 import type { PresetId } from "@/lib/time-range";
 import { isNamespaceMissing, probeDeleteOverride, useOverrides } from "../api/overrides";
 import {
@@ -76,6 +78,7 @@ export function NamespacePage({
     [query.data],
   );
   const missing = query.isError && isNamespaceMissing(query.error);
+  const access = useSectionAccess(connection, "ratelimits");
   const exists = query.isSuccess || (query.isError && isPermissionRefusal(query.error));
   const [forgetRefused, setForgetRefused] = useState(false);
   const [dialog, setDialog] = useState<Dialog | null>(null);
@@ -149,7 +152,18 @@ export function NamespacePage({
         {forgetRefused && <p role="status">{FORGET_REFUSED}</p>}
       </header>
 
-      {missing ? (
+      {access?.kind === "missing" ? (
+        <SectionAccessNotice
+          access={access}
+          section="Rate limits"
+          reading="Reading this namespace"
+          baseUrl={connection.baseUrl}
+          onCheckAgain={() => {
+            forgetSectionAccess(connection, "ratelimits");
+            void query.refetch();
+          }}
+        />
+      ) : missing ? (
         <NamespaceMissing namespace={name} baseUrl={connection.baseUrl} />
       ) : (
         <>

@@ -1,18 +1,17 @@
-import { PermissionNeeded } from "@/components/permission-needed";
-import { createRootKeyCommand, ratelimitPermission } from "@/lib/contract";
+import { PermissionRefusalNote, UnknownPermissionNote } from "@/components/access-notes";
 import { namespaceGrants, type NamespaceAction } from "../refusals";
 
-/** What each action may not do, as the heading of the note in its place. */
-const MAY_NOT: Record<NamespaceAction, string> = {
-  read_override: "This root key may not read this namespace’s overrides",
-  set_override: "This root key may not set overrides in this namespace",
-  delete_override: "This root key may not delete this namespace’s overrides",
-  read_analytics: "This root key may not read this namespace’s history",
+/** What each action is, as the subject of the sentence that says what it needs. */
+const WHAT: Record<NamespaceAction, string> = {
+  read_override: "Reading this namespace’s overrides",
+  set_override: "Setting an override",
+  delete_override: "Deleting an override",
+  read_analytics: "Reading this namespace’s history",
 };
 
 /**
- * The note in place of a section or an action the root key may not read or do in a namespace: the permission both
- * ways (every namespace's, or this one's by its id), the service's words, the command that makes such a root key.
+ * In place of a section or an action the root key may not read or do in a namespace: the permission both ways (every
+ * namespace's, or this one's by its id), the service's words, how to grant it, and Check again.
  */
 export function NamespacePermissionNeeded({
   action,
@@ -22,21 +21,26 @@ export function NamespacePermissionNeeded({
 }: {
   action: NamespaceAction;
   namespaceId: string | undefined;
-  detail?: string | undefined;
+  detail: string;
   onCheckAgain?: (() => void) | undefined;
 }) {
-  const [own, every] = namespaceGrants(action, namespaceId);
-  const permissions = [...new Set([ratelimitPermission("read_override"), every])];
   return (
-    <PermissionNeeded
-      heading={MAY_NOT[action]}
-      grants={[
-        { permission: every, scope: "every namespace" },
-        { permission: own, scope: namespaceId === undefined ? "one namespace, by its id" : "this namespace only" },
-      ]}
+    <PermissionRefusalNote
+      what={WHAT[action]}
+      permissions={namespaceGrants(action, namespaceId)}
       detail={detail}
-      command={createRootKeyCommand({ name: "keyscope-ratelimits", permissions })}
       onCheckAgain={onCheckAgain}
     />
   );
+}
+
+/** Before a form whose permission no request finds out without acting (setOverride): said, and learnt when refused. */
+export function NamespaceUnknownPermission({
+  action,
+  namespaceId,
+}: {
+  action: NamespaceAction;
+  namespaceId: string | undefined;
+}) {
+  return <UnknownPermissionNote what={WHAT[action]} permissions={namespaceGrants(action, namespaceId)} />;
 }

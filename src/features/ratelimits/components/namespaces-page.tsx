@@ -7,8 +7,11 @@ import { FormEnd } from "@/components/form/form-end";
 import { SafeName } from "@/components/safe-name";
 import { listOverrides } from "@/lib/api/list-overrides";
 import type { Connection } from "@/lib/api/transport";
-import { isPermissionRefusal } from "@/lib/permission-memory";
-import { isNamespaceMissing } from "../api/overrides";
+import { SectionAccessNotice } from "@/components/access-notes";
+import { isPermissionRefusal } from "@/lib/access-probe";
+import { isMissingOperation } from "@/lib/api/list-keys";
+import { forgetSectionAccess, useSectionAccess } from "@/lib/section-access";
+import { isNamespaceMissing, readOverrides } from "../api/overrides";
 import {
   findKnownNamespace,
   forgetNamespace,
@@ -50,6 +53,7 @@ type Told = { kind: "added" | "forgot" | "known"; namespace: KnownNamespace } | 
  */
 export function NamespacesPage({ connection, namespaceHref, renderError }: NamespacesPageProps) {
   const known = useKnownNamespaces(connection);
+  const access = useSectionAccess(connection, "ratelimits");
   const [told, setTold] = useState<Told | null>(null);
   const [missing, setMissing] = useState<string | null>(null);
 
@@ -57,7 +61,7 @@ export function NamespacesPage({ connection, namespaceHref, renderError }: Names
   const check = useMutation({
     mutationFn: async (name: string) => {
       try {
-        await listOverrides(connection, { namespace: name, limit: 1 });
+        await readOverrides(connection, name, () => listOverrides(connection, { namespace: name, limit: 1 }));
       } catch (error) {
         if (!isPermissionRefusal(error)) throw error;
         learnFromError(connection, "read_override", name, error);
@@ -122,6 +126,15 @@ export function NamespacesPage({ connection, namespaceHref, renderError }: Names
         </p>
       </header>
 
+      {access?.kind === "missing" && (
+        <SectionAccessNotice
+          access={access}
+          section="Rate limits"
+          reading="Reading a namespace"
+          baseUrl={connection.baseUrl}
+          onCheckAgain={() => forgetSectionAccess(connection, "ratelimits")}
+        />
+      )}
       <p role="status" className="ratelimits-page__told">
         {told?.kind === "added" && (
           <>
@@ -197,6 +210,7 @@ export function NamespacesPage({ connection, namespaceHref, renderError }: Names
             error={
               check.isError &&
               !isNamespaceMissing(check.error) &&
+              !isMissingOperation(check.error) &&
               renderError(check.error, () => void form.handleSubmit())
             }
             pending={check.isPending}

@@ -13,7 +13,7 @@ import { wholeNumberText } from "@/lib/field-text";
 import { useSetOverride } from "../api/overrides";
 import { isPattern, limitWords, WINDOW_UNITS, windowParts, type WindowUnit } from "../override-words";
 import { useKnownAllowed, useRefusal } from "../refusals";
-import { NamespacePermissionNeeded } from "./namespace-permission";
+import { NamespacePermissionNeeded, NamespaceUnknownPermission } from "./namespace-permission";
 import type { RenderError } from "./namespaces-page";
 
 /** The most characters the service keeps of an override's identifier (its RatelimitOverride answers at most 255). */
@@ -142,13 +142,7 @@ export function OverrideDialog({
             void form.handleSubmit();
           }}
         >
-          {!knownAllowed && (
-            <p className="refusal-note refusal-note--unknown" role="note">
-              Setting an override needs <code>ratelimit.*.set_override</code> (every namespace) or{" "}
-              <code>ratelimit.{namespaceId ?? "<namespaceId>"}.set_override</code> (this namespace only). Whether this
-              root key has it is known only by trying: no request can ask without setting one.
-            </p>
-          )}
+          {!knownAllowed && <NamespaceUnknownPermission action="set_override" namespaceId={namespaceId} />}
           {editing === undefined ? (
             <form.AppField name="identifier">
               {(field) => (

@@ -6,7 +6,7 @@ import type { KeyscopeError } from "@/lib/api-errors";
 import type { RatelimitOverride } from "@/lib/api/ratelimit-override";
 import type { Connection } from "@/lib/api/transport";
 import { formatCount } from "@/lib/format-number";
-import { isPermissionRefusal } from "@/lib/permission-memory";
+import { isPermissionRefusal } from "@/lib/access-probe";
 import type { OverridesPage } from "../api/overrides";
 import { appliedOverride, limitWords } from "../override-words";
 import { forgetRefusal, useRefusal } from "../refusals";

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, test, vi } from "vitest";
 import { forgetLearntIds, NAMESPACES_ITEM } from "@/features/ratelimits/known-namespaces";
-import { forgetRefusals } from "@/features/ratelimits/refusals";
+import { forgetAccessMemory } from "@/lib/access-memory";
 import { DOCUMENTED_FUNCTIONS } from "../../../../server/analytics/dialect";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 import { stubRatelimitApi, type FakeNamespace } from "../../support/ratelimit-api";
@@ -60,9 +60,17 @@ function history(query: string): unknown[] {
   return [];
 }
 
+/** The note that says a permission the root key lacks, by the start of its sentence. */
+async function noteSaying(start: string): Promise<HTMLElement> {
+  const notes = await screen.findAllByRole("note");
+  const note = notes.find((candidate) => candidate.textContent?.startsWith(start) === true);
+  if (note === undefined) throw new Error(`no note says “${start}”: ${notes.map((n) => n.textContent).join(" | ")}`);
+  return note;
+}
+
 beforeEach(() => {
   forgetLearntIds();
-  forgetRefusals();
+  forgetAccessMemory();
 });
 
 describe("a namespace's overrides", () => {
@@ -161,11 +169,11 @@ describe("a namespace's overrides", () => {
     stubRatelimitApi([apiRequests()], { analytics: history, refuse: ["deleteOverride"] });
     const { user } = renderRatelimits(queryClient(), "/ratelimits/api.requests");
     await user.click(await screen.findByRole("button", { name: "Delete the override for team_*" }));
-    const note = await screen.findByRole("region", { name: "This root key may not delete this namespace’s overrides" });
+    const note = await noteSaying("Deleting an override needs");
     expect(note).toHaveTextContent(
-      "It needs ratelimit.*.delete_override (every namespace) or ratelimit.rlns_Api1.delete_override (this namespace only)",
+      "Deleting an override needs ratelimit.*.delete_override or ratelimit.rlns_Api1.delete_override, which this root key does not have",
     );
-    expect(note).toHaveTextContent("npm run admin -- root-key create --name keyscope-ratelimits --permissions");
+    expect(note).toHaveTextContent("npm run admin -- root-key create --permissions 'ratelimit.*.delete_override,…'");
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(screen.queryByRole("button", { name: /^Delete the override/ })).toBeNull();
   });
@@ -173,9 +181,9 @@ describe("a namespace's overrides", () => {
   test("a root key that may not read the overrides is told which permission where the list would be; the namespace still exists", async () => {
     stubRatelimitApi([apiRequests()], { analytics: history, refuse: ["listOverrides"] });
     renderRatelimits(queryClient(), "/ratelimits/api.requests");
-    const note = await screen.findByRole("region", { name: "This root key may not read this namespace’s overrides" });
+    const note = await noteSaying("Reading this namespace’s overrides needs");
     expect(note).toHaveTextContent(
-      "ratelimit.*.read_override (every namespace) or ratelimit.rlns_Api1.read_override (this namespace only)",
+      "Reading this namespace’s overrides needs ratelimit.*.read_override or ratelimit.rlns_Api1.read_override",
     );
     expect(screen.queryByTestId("namespace-missing")).toBeNull();
     // The refusal named the namespace's id: its history reads by it.
@@ -190,12 +198,12 @@ describe("a namespace's overrides", () => {
     await user.type(within(dialog).getByLabelText("Identifier"), "free_*");
     await user.type(within(dialog).getByLabelText("Requests per window"), "5");
     await user.click(within(dialog).getByRole("button", { name: "Set override" }));
-    expect(
-      await within(dialog).findByRole("region", { name: "This root key may not set overrides in this namespace" }),
-    ).toHaveTextContent("ratelimit.rlns_Api1.set_override");
+    expect(await within(dialog).findByText(/Setting an override needs/)).toHaveTextContent(
+      "Setting an override needs ratelimit.*.set_override or ratelimit.rlns_Api1.set_override",
+    );
     await user.click(within(dialog).getByRole("button", { name: "Close" }));
     expect(screen.queryByRole("button", { name: "Set an override" })).toBeNull();
-    expect(screen.getByRole("region", { name: "This root key may not set overrides in this namespace" })).toBeVisible();
+    expect(await noteSaying("Setting an override needs")).toBeVisible();
   });
 
   test("a namespace the service does not have is said plainly, with how to make one", async () => {
@@ -261,9 +269,9 @@ describe("a namespace's history", () => {
   test("a root key that may not read the namespace's analytics is told ratelimit.*.read_analytics, and the overrides stay", async () => {
     const { calls } = stubRatelimitApi([apiRequests()], { refuse: ["getRatelimits"] });
     renderRatelimits(queryClient(), "/ratelimits/rlns_Api1");
-    const note = await screen.findByRole("region", { name: "This root key may not read this namespace’s history" });
+    const note = await noteSaying("Reading this namespace’s history needs");
     expect(note).toHaveTextContent(
-      "ratelimit.*.read_analytics (every namespace) or ratelimit.rlns_Api1.read_analytics",
+      "Reading this namespace’s history needs ratelimit.*.read_analytics or ratelimit.rlns_Api1.read_analytics",
     );
     expect(screen.getByRole("table", { name: "The namespace’s overrides, by id" })).toBeVisible();
     // Opened by its id, the namespace's history needed no lookup.

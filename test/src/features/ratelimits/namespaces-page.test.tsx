@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, test } from "vitest";
 import { forgetLearntIds, NAMESPACES_ITEM } from "@/features/ratelimits/known-namespaces";
-import { forgetRefusals } from "@/features/ratelimits/refusals";
+import { forgetAccessMemory } from "@/lib/access-memory";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 import { stubRatelimitApi, type FakeNamespace } from "../../support/ratelimit-api";
 import { KEY, renderRatelimits } from "./ratelimits-harness";
@@ -15,7 +15,7 @@ const namespaces = (): FakeNamespace[] => [
 
 beforeEach(() => {
   forgetLearntIds();
-  forgetRefusals();
+  forgetAccessMemory();
 });
 
 async function add(user: ReturnType<typeof renderRatelimits>["user"], name: string) {
