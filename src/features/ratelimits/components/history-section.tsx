@@ -11,7 +11,10 @@ import { listOverrides } from "@/lib/api/list-overrides";
 import type { RatelimitOverride } from "@/lib/api/ratelimit-override";
 import type { Connection } from "@/lib/api/transport";
 import { formatCount } from "@/lib/format-number";
+import { SectionAccessNotice } from "@/components/access-notes";
 import { isPermissionRefusal } from "@/lib/access-probe";
+import { isMissingOperation } from "@/lib/api/list-keys";
+import { GET_RATELIMITS_PATH } from "@/lib/contract";
 import { isNamespaceId } from "@/lib/ratelimit-sql";
 import { retryableLazy } from "@/lib/retryable-lazy";
 import { formatUtcRange, presetOf, resolveRange, type PresetId } from "@/lib/time-range";
@@ -78,6 +81,8 @@ export function HistorySection(props: HistorySectionProps) {
         <Loading>Finding this namespace’s id…</Loading>
       </p>
     );
+  else if (lookup.isError && isMissingOperation(lookup.error))
+    body = <HistoryMissing baseUrl={connection.baseUrl} onCheckAgain={() => void lookup.refetch()} />;
   else if (lookup.isError && isPermissionRefusal(lookup.error))
     body = (
       <NamespacePermissionNeeded
@@ -173,7 +178,15 @@ function History({
           {formatUtcRange(resolved.from, resolved.to, now)}, namespace <code>{namespaceId}</code>.
         </p>
       </div>
-      {refusal !== undefined ? (
+      {failed !== null && isMissingOperation(failed) ? (
+        <HistoryMissing
+          baseUrl={connection.baseUrl}
+          onCheckAgain={() => {
+            void chart.refetch();
+            void blocked.refetch();
+          }}
+        />
+      ) : refusal !== undefined ? (
         <NamespacePermissionNeeded
           action="read_analytics"
           namespaceId={namespaceId}
@@ -235,6 +248,21 @@ function History({
         </>
       )}
     </>
+  );
+}
+
+/** The connection's service has no analytics.getRatelimits (a proxy to a deployment without it, an older server). */
+function HistoryMissing({ baseUrl, onCheckAgain }: { baseUrl: string; onCheckAgain: () => void }) {
+  return (
+    <SectionAccessNotice
+      access={{ kind: "missing", operation: GET_RATELIMITS_PATH }}
+      section="Rate-limit histories"
+      reading="Reading a namespace’s history"
+      baseUrl={baseUrl}
+      onCheckAgain={onCheckAgain}
+    >
+      <p>This namespace’s overrides above still work.</p>
+    </SectionAccessNotice>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { CopyButton } from "@/components/copy-button";
 import { SafeName } from "@/components/safe-name";
@@ -82,7 +82,7 @@ export function NamespacePage({
   const exists = query.isSuccess || (query.isError && isPermissionRefusal(query.error));
   const [forgetRefused, setForgetRefused] = useState(false);
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const [told, setTold] = useState<{ words: string; focus: boolean } | null>(null);
+  const [told, setTold] = useState<{ words: ReactNode; focus: boolean } | null>(null);
   const toldRef = useRef<HTMLParagraphElement>(null);
   // After a delete, the row that held the focus is gone: the focus goes to what was said instead of to the page.
   useEffect(() => {
@@ -223,7 +223,14 @@ export function NamespacePage({
           onClose={() => setDialog(null)}
           onSaved={(identifier, words) => {
             setDialog(null);
-            setTold({ words: `The override for ${identifier} is set: ${words}.`, focus: false });
+            setTold({
+              words: (
+                <>
+                  The override for <SafeName>{identifier}</SafeName> is set: {words}.
+                </>
+              ),
+              focus: false,
+            });
           }}
         />
       )}
@@ -238,7 +245,14 @@ export function NamespacePage({
           onClose={() => setDialog(null)}
           onDeleted={(identifier) => {
             setDialog(null);
-            setTold({ words: `The override for ${identifier} is deleted.`, focus: true });
+            setTold({
+              words: (
+                <>
+                  The override for <SafeName>{identifier}</SafeName> is deleted.
+                </>
+              ),
+              focus: true,
+            });
           }}
         />
       )}

@@ -60,6 +60,13 @@ function history(query: string): unknown[] {
   return [];
 }
 
+/** What the page said of the last change, by its whole text (an identifier in it is isolated in its own element). */
+function findTold(text: string): Promise<HTMLElement> {
+  return screen.findByText(
+    (_, element) => element?.classList.contains("ratelimits-page__told") === true && element.textContent === text,
+  );
+}
+
 /** The note that says a permission the root key lacks, by the start of its sentence. */
 async function noteSaying(start: string): Promise<HTMLElement> {
   const notes = await screen.findAllByRole("note");
@@ -112,7 +119,7 @@ describe("a namespace's overrides", () => {
     await user.selectOptions(within(dialog).getByLabelText("Window unit"), "hour");
     expect(dialog).toHaveTextContent("The override: Blocked, from the next ratelimit.limit on");
     await user.click(within(dialog).getByRole("button", { name: "Set override" }));
-    expect(await screen.findByText("The override for free_* is set: Blocked.")).toBeVisible();
+    expect(await findTold("The override for free_* is set: Blocked.")).toBeVisible();
     expect(api.of("setOverride").map((call) => call.body)).toEqual([
       { namespace: "api.requests", identifier: "free_*", limit: 0, duration: 7_200_000 },
     ]);
@@ -142,7 +149,7 @@ describe("a namespace's overrides", () => {
     await user.clear(within(dialog).getByLabelText("Requests per window"));
     await user.type(within(dialog).getByLabelText("Requests per window"), "1200");
     await user.click(within(dialog).getByRole("button", { name: "Save override" }));
-    expect(await screen.findByText("The override for org_acme is set: 1,200 per minute.")).toBeVisible();
+    expect(await findTold("The override for org_acme is set: 1,200 per minute.")).toBeVisible();
     expect(api.of("setOverride").map((call) => call.body)).toEqual([
       { namespace: "api.requests", identifier: "org_acme", limit: 1200, duration: 60_000 },
     ]);
@@ -159,7 +166,7 @@ describe("a namespace's overrides", () => {
     expect(String(probe?.identifier)).toMatch(/^keyscope\.probe\./);
     expect(dialog).toHaveTextContent("the identifiers it applied to get the limit their requests ask for");
     await user.click(within(dialog).getByRole("button", { name: "Delete override" }));
-    const said = await screen.findByText("The override for team_* is deleted.");
+    const said = await findTold("The override for team_* is deleted.");
     expect(said).toHaveFocus();
     expect(api.of("deleteOverride").at(-1)?.body).toEqual({ namespace: "api.requests", identifier: "team_*" });
     await waitFor(() => expect(screen.queryByText("rlor_C3")).toBeNull());
@@ -276,6 +283,21 @@ describe("a namespace's history", () => {
     expect(screen.getByRole("table", { name: "The namespace’s overrides, by id" })).toBeVisible();
     // Opened by its id, the namespace's history needed no lookup.
     expect(calls.filter((call) => call.operation === "getRatelimits")).toHaveLength(2);
+  });
+
+  test("a service without analytics.getRatelimits (a proxy to an older deployment) is said plainly, and the overrides stay", async () => {
+    stubRatelimitApi([apiRequests()], {
+      analytics: () => new Response("404 page not found", { status: 404, headers: { "content-type": "text/plain" } }),
+    });
+    renderRatelimits(queryClient(), "/ratelimits/api.requests");
+    expect(
+      await screen.findByRole("heading", { name: "Rate-limit histories are not available on this connection" }),
+    ).toBeVisible();
+    expect(screen.getByRole("heading", { name: /not available/ }).closest("section")).toHaveTextContent(
+      "has no analytics.getRatelimits: it answered 404 for the operation itself",
+    );
+    expect(screen.queryByLabelText("Namespace id")).toBeNull();
+    expect(screen.getByRole("table", { name: "The namespace’s overrides, by id" })).toBeVisible();
   });
 
   test("without an override's decisions to tell it, the namespace's id is asked for, checked with the service, and kept", async () => {
