@@ -112,6 +112,7 @@ export const ROWS: Row[] = [
         "permissions-role-changes.test.ts",
         "setRolePermissions",
       ],
+      ["analytics.getRatelimits", "v2_analytics_get_ratelimits", "analytics-get-ratelimits.test.ts"],
     ] as const
   ).map(([label, dir, file, describe]) => ({
     label: `\`${label}\``,

@@ -10,7 +10,7 @@ import { corsMiddleware } from "./http/cors";
 import { proxyHandler } from "./http/proxy";
 import type { RequestLog } from "./http/request-log";
 import { analyticsRoutes } from "./routes/analytics";
-import { HOURLY_ANALYTICS_QUOTA } from "./routes/analytics/get-verifications";
+import { HOURLY_ANALYTICS_QUOTA } from "./routes/analytics/analytics-query";
 import { apisRoutes } from "./routes/apis";
 import { docsRoutes } from "./routes/docs";
 import { identitiesRoutes } from "./routes/identities";
@@ -35,7 +35,7 @@ export interface AppOptions {
   /** Where the built dashboard lives. */
   distDir: string;
   requestLog?: RequestLog;
-  /** The analytics engine (direct mode): `analytics.getVerifications` is served when given. */
+  /** The analytics engine (direct mode): `analytics.getVerifications` and `getRatelimits` are served when given. */
   analytics?: { engine: AnalyticsEngine; quota?: RateLimit };
   /** Hears about every unexpected error; the client only ever gets the generic envelope. */
   reportError?: (error: unknown, requestId: string | undefined) => void;

@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import { catchUpAnalyticsNow } from "../analytics/catch-up-now";
 import { createKeyStore } from "../db/key-store";
 import { recordTraffic, type TrafficOptions } from "../keys/traffic";
+import { recordRatelimitTraffic, type RatelimitTrafficOptions } from "../ratelimit/traffic";
 
 /**
  * The admin CLI's bulk writes (`keys seed`, `traffic`), fast at millions of rows: the same code and statements as one
@@ -24,10 +25,25 @@ export function withBulkCache<T>(db: Database, work: () => T): T {
   }
 }
 
-export interface TrafficRun {
-  outcomes: Record<string, number>;
+export interface TrafficRun<Counts> {
+  counts: Counts;
   /** What became of the copy into analytics: done here, or left to the running server. */
   analytics: string;
+}
+
+interface RunOutput {
+  progress: boolean;
+  stderr: (text: string) => void;
+}
+
+/** Copies what was just recorded into the analytics store (and sums), as the server would at its next start. */
+function catchUpAnalytics(db: Database, { progress, stderr }: RunOutput, noun: string): string {
+  // The progress bar's line ends before the copy's own progress line.
+  if (progress) stderr("\n");
+  const copied = catchUpAnalyticsNow(db, { progress });
+  return copied.kind === "caught-up"
+    ? "analytics: up to date"
+    : `analytics: the running server copies the new ${noun} itself`;
 }
 
 /**
@@ -38,17 +54,18 @@ export interface TrafficRun {
 export function runTraffic(
   db: Database,
   options: TrafficOptions,
-  { progress, stderr }: { progress: boolean; stderr: (text: string) => void },
-): TrafficRun {
-  const outcomes = withBulkCache(db, () => recordTraffic(db, createKeyStore(db), options));
-  // The progress bar's line ends before the copy's own progress line.
-  if (progress) stderr("\n");
-  const copied = catchUpAnalyticsNow(db, { progress });
-  return {
-    outcomes,
-    analytics:
-      copied.kind === "caught-up"
-        ? "analytics: up to date"
-        : "analytics: the running server copies the new verifications itself",
-  };
+  output: RunOutput,
+): TrafficRun<Record<string, number>> {
+  const counts = withBulkCache(db, () => recordTraffic(db, createKeyStore(db), options));
+  return { counts, analytics: catchUpAnalytics(db, output, "verifications") };
+}
+
+/** `traffic --namespace`: rate-limit decisions as ratelimit.limit makes them, then copied into analytics alike. */
+export function runRatelimitTraffic(
+  db: Database,
+  options: RatelimitTrafficOptions,
+  output: RunOutput,
+): TrafficRun<{ passed: number; blocked: number }> {
+  const counts = withBulkCache(db, () => recordRatelimitTraffic(db, options));
+  return { counts, analytics: catchUpAnalytics(db, output, "decisions") };
 }

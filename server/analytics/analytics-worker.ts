@@ -8,8 +8,8 @@ import { enforceRetention } from "./retention";
 import type { CatchUpState, FromWorker, OnceResult, ToWorker, WorkerConfig } from "./worker-protocol";
 
 /**
- * The analytics thread: DuckDB and its store, the copy of new verifications into it, SQLite's per-hour sums by key,
- * the queries, and retention. Everything long (a copy, a fold, a query's result JSON) runs here, never on the thread
+ * The analytics thread: DuckDB and its store, the copies of new verifications and rate-limit decisions into it,
+ * SQLite's per-hour sums by key, the queries, and retention. Everything long (a copy, a fold, a query's result JSON) runs here, never on the thread
  * that answers requests (engine.ts talks to this one by messages).
  */
 
@@ -26,27 +26,43 @@ function errorMessage(error: unknown): string {
 }
 
 function stateOf(store: OpenStore): CatchUpState {
-  return { copiedSeq: store.sync.copiedSeq, foldedSeq: store.keyRollup?.foldedSeq() };
+  return {
+    copiedSeqs: { verifications: store.copies.verifications.copiedSeq, ratelimits: store.copies.ratelimits.copiedSeq },
+    foldedSeq: store.keyRollup?.foldedSeq(),
+  };
 }
 
 /**
- * Copies and folds everything committed now, the copy first (sums far behind it are then made anew from it, faster
- * than folded). In the background (a server's own catch-up) both pace themselves, so that verification keeps most of
- * the machine; for someone waiting (the admin CLI, a test) they run at full speed.
+ * Copies and folds everything committed now: the verifications' copy first (sums far behind it are then made anew
+ * from it, faster than folded), their sums, then the rate-limit decisions' copy. In the background (a server's own
+ * catch-up) each paces itself, so that verification keeps most of the machine; for someone waiting (the admin CLI, a
+ * test) they run at full speed.
  */
 async function catchUpAll(store: OpenStore, { background }: { background: boolean }): Promise<void> {
-  const newest = store.sync.newestSeq();
-  if (newest > store.sync.copiedSeq) await store.sync.catchUp(newest, { background });
+  const { verifications, ratelimits } = store.copies;
+  const newest = verifications.newestSeq();
+  if (newest > verifications.copiedSeq) await verifications.catchUp(newest, { background });
   if (store.keyRollup !== undefined && newest > store.keyRollup.foldedSeq())
     await store.keyRollup.catchUp(newest, { background });
+  const newestDecision = ratelimits.newestSeq();
+  if (newestDecision > ratelimits.copiedSeq) await ratelimits.catchUp(newestDecision, { background });
 }
 
-/** `analytics: 1,234,567 of 10,000,000 verifications copied, 1,000,000 summed by key` on a terminal's line. */
+/**
+ * `analytics: 1,234,567 of 10,000,000 verifications copied, 1,000,000 summed by key` on a terminal's line (and the
+ * rate-limit decisions' copy, when there are any).
+ */
 function progressReporter(store: OpenStore): () => void {
-  const newest = store.sync.newestSeq();
+  const { verifications, ratelimits } = store.copies;
+  const newest = verifications.newestSeq();
+  const newestDecision = ratelimits.newestSeq();
   const say = (end: string) => {
     const folded = store.keyRollup?.foldedSeq();
-    const line = `analytics: ${store.sync.copiedSeq.toLocaleString("en")} of ${newest.toLocaleString("en")} verifications copied${folded === undefined ? "" : `, ${folded.toLocaleString("en")} summed by key`}`;
+    const decisions =
+      newestDecision === 0
+        ? ""
+        : `, ${ratelimits.copiedSeq.toLocaleString("en")} of ${newestDecision.toLocaleString("en")} rate-limit decisions`;
+    const line = `analytics: ${verifications.copiedSeq.toLocaleString("en")} of ${newest.toLocaleString("en")} verifications copied${folded === undefined ? "" : `, ${folded.toLocaleString("en")} summed by key`}${decisions}`;
     writeSync(2, `\r${line}${end}`);
   };
   const timer = setInterval(() => say(""), 500);
@@ -105,11 +121,11 @@ async function main(): Promise<void> {
   const engine = createQueryEngine({
     instance: store.instance,
     limits: config.limits,
-    sync: store.sync,
+    copies: store.copies,
     keyRollup: store.keyRollup,
     onRunning: (count) => send({ type: "running", count }),
   });
-  send({ type: "ready", location: store.location, reset: store.reset, copiedSeq: store.sync.copiedSeq });
+  send({ type: "ready", location: store.location, reset: store.reset });
 
   let closing = false;
   let timer: NodeJS.Timeout | undefined;
@@ -141,8 +157,11 @@ async function main(): Promise<void> {
       case "retention": {
         // Only rows both copies hold leave SQLite: first everything committed now.
         await catchUpAll(store, { background: true });
-        const settledSeq = Math.min(store.sync.copiedSeq, store.keyRollup?.foldedSeq() ?? Infinity);
-        const result = await enforceRetention({ sqlite: store.sqlite, duckdb: store.admin, settledSeq }, message.now);
+        const settledSeqs = {
+          verifications: Math.min(store.copies.verifications.copiedSeq, store.keyRollup?.foldedSeq() ?? Infinity),
+          ratelimits: store.copies.ratelimits.copiedSeq,
+        };
+        const result = await enforceRetention({ sqlite: store.sqlite, duckdb: store.admin, settledSeqs }, message.now);
         send({ type: "retained", id: message.id, result });
         return;
       }
@@ -151,7 +170,7 @@ async function main(): Promise<void> {
         clearTimeout(timer);
         await engine.close();
         // The copy and the fold stop after their current batch; what else was asked ends before the files close.
-        await Promise.all([store.sync.stop(), store.keyRollup?.stop()]);
+        await Promise.all([store.copies.verifications.stop(), store.copies.ratelimits.stop(), store.keyRollup?.stop()]);
         await Promise.allSettled([background, ...handling]);
         await store.close();
         send({ type: "closed", id: message.id });

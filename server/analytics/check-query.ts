@@ -9,8 +9,6 @@ export type QueryRefusal = "query_type" | "query" | "table" | "function" | "rete
 
 export type CheckResult = { ok: true; statement: unknown } | { ok: false; refusal: QueryRefusal; message: string };
 
-const PUBLIC_TABLE_NAMES: ReadonlySet<string> = new Set(PUBLIC_TABLES);
-
 // Every `type` a parse-tree object may have; anything else (PIVOT, SHOW_REF, recursive CTEs, …) is refused.
 const QUERY_NODES = new Set(["SELECT_NODE", "SET_OPERATION_NODE"]);
 const TABLE_REFS = new Set(["BASE_TABLE", "JOIN", "SUBQUERY", "EMPTY", "EXPRESSION_LIST"]);
@@ -47,7 +45,7 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
-function checkTable(node: JsonObject, ctes: ReadonlySet<string>): void {
+function checkTable(node: JsonObject, ctes: ReadonlySet<string>, tables: readonly string[]): void {
   const name = text(node.table_name).toLowerCase();
   // The real service's words: "Access to table '…' is not allowed".
   if (text(node.schema_name) !== "" || text(node.catalog_name) !== "") {
@@ -57,10 +55,10 @@ function checkTable(node: JsonObject, ctes: ReadonlySet<string>): void {
       `Access to table '${qualified}' is not allowed: only the public tables may be queried, by their bare names`,
     );
   }
-  if (!PUBLIC_TABLE_NAMES.has(name) && !ctes.has(name)) {
+  if (!tables.includes(name) && !ctes.has(name)) {
     throw new Refused(
       "table",
-      `Access to table '${text(node.table_name)}' is not allowed: only ${PUBLIC_TABLES.join(", ")} (and your own CTEs) may be queried`,
+      `Access to table '${text(node.table_name)}' is not allowed: only ${tables.join(", ")} (and your own CTEs) may be queried`,
     );
   }
 }
@@ -118,14 +116,14 @@ function cteEntries(node: JsonObject): { name: string; value: unknown }[] {
   return cteMap.map.filter(isObject).map((entry) => ({ name: text(entry.key).toLowerCase(), value: entry.value }));
 }
 
-function walk(value: unknown, ctes: ReadonlySet<string>): void {
+function walk(value: unknown, ctes: ReadonlySet<string>, tables: readonly string[]): void {
   if (Array.isArray(value)) {
-    for (const item of value) walk(item, ctes);
+    for (const item of value) walk(item, ctes, tables);
     return;
   }
   if (!isObject(value)) return;
   checkObject(value);
-  if (value.type === "BASE_TABLE") checkTable(value, ctes);
+  if (value.type === "BASE_TABLE") checkTable(value, ctes, tables);
 
   let scope = ctes;
   const entries = cteEntries(value);
@@ -133,24 +131,29 @@ function walk(value: unknown, ctes: ReadonlySet<string>): void {
     // A CTE's body sees only the CTEs before it: its own name there would be a physical table's.
     const before = new Set(ctes);
     for (const entry of entries) {
-      walk(entry.value, before);
+      walk(entry.value, before, tables);
       before.add(entry.name);
     }
     scope = before;
   }
   for (const [key, child] of Object.entries(value)) {
-    if (key !== "cte_map") walk(child, scope);
+    if (key !== "cte_map") walk(child, scope, tables);
   }
 }
 
 /**
  * Checks the parse tree DuckDB's `json_serialize_sql` returns for a query (its JSON, parsed) against the analytics
- * rules: one SELECT, only the public tables (also inside CTEs and subqueries), only the documented functions, no
- * lower time bound more than `retentionDays` back (the workspace's retention). Rewrites arrayFilter, groupArray(DISTINCT …) and the time comparisons
- * (time-column.ts) and arrayJoin in a grouped SELECT (array-join.ts) in place. `now`: the instant the retention is
- * counted back from. Never throws.
+ * rules: one SELECT, only the public tables of one family (`tables`: the verifications' unless given; also inside CTEs
+ * and subqueries), only the documented functions, no lower time bound more than `retentionDays` back (the workspace's
+ * retention). Rewrites arrayFilter, groupArray(DISTINCT …) and the time comparisons (time-column.ts) and arrayJoin in
+ * a grouped SELECT (array-join.ts) in place. `now`: the instant the retention is counted back from. Never throws.
  */
-export function checkQuery(tree: unknown, retentionDays = DEFAULT_RETENTION_DAYS, now = Date.now()): CheckResult {
+export function checkQuery(
+  tree: unknown,
+  retentionDays = DEFAULT_RETENTION_DAYS,
+  now = Date.now(),
+  tables: readonly string[] = PUBLIC_TABLES,
+): CheckResult {
   if (!isObject(tree)) return { ok: false, refusal: "query", message: "The query could not be parsed" };
   if (tree.error === true) {
     const message = text(tree.error_message);
@@ -170,7 +173,7 @@ export function checkQuery(tree: unknown, retentionDays = DEFAULT_RETENTION_DAYS
     return { ok: false, refusal: "query_type", message: "Only SELECT queries are allowed" };
   }
   try {
-    walk(statement, new Set());
+    walk(statement, new Set(), tables);
     rewriteTimeComparisons(statement, now, retentionDays);
     rewriteGroupedArrayJoins(statement);
   } catch (error) {

@@ -1,17 +1,13 @@
+import { publicTables, VERIFICATIONS } from "./store-schema";
+
 /**
- * The real service's analytics dialect (ClickHouse SQL) as far as the reference server speaks it: the five public
- * tables, the documented functions, and how each ClickHouse function maps onto DuckDB (as a macro).
+ * The real service's analytics dialect (ClickHouse SQL) as far as the reference server speaks it: the documented
+ * functions, and how each ClickHouse function maps onto DuckDB (as a macro). The public tables are each family's
+ * (store-schema.ts): the verifications' five, the rate-limit decisions' five.
  */
 
-export const PUBLIC_TABLES = [
-  "key_verifications_v1",
-  "key_verifications_per_minute_v1",
-  "key_verifications_per_hour_v1",
-  "key_verifications_per_day_v1",
-  "key_verifications_per_month_v1",
-] as const;
-
-export type PublicTable = (typeof PUBLIC_TABLES)[number];
+/** The verifications' public tables, which analytics.getVerifications reads. */
+export const PUBLIC_TABLES = publicTables(VERIFICATIONS);
 
 /** ClickHouse functions DuckDB lacks, defined as macros with ClickHouse's names (DuckDB matches names case-insensitively). */
 export const CLICKHOUSE_MACROS: readonly string[] = [
@@ -25,7 +21,8 @@ export const CLICKHOUSE_MACROS: readonly string[] = [
   // ClickHouse's now() is a DateTime (UTC here): as a plain TIMESTAMP it compares with the tables' times without
   // a time-zone cast per row, which would also keep DuckDB from skipping row groups by their time range.
   "now() AS CAST(get_current_timestamp() AS TIMESTAMP)",
-  "now64() AS CAST(get_current_timestamp() AS TIMESTAMP)",
+  // now64(3): the precision is a DateTime64's; DuckDB's timestamps hold microseconds whatever it is.
+  "now64() AS CAST(get_current_timestamp() AS TIMESTAMP), (digits) AS CAST(get_current_timestamp() AS TIMESTAMP)",
   "toDate(value) AS CAST(value AS DATE)",
   "toDateTime(value) AS CAST(value AS TIMESTAMP)",
   "toDateTime64(value, digits) AS CAST(value AS TIMESTAMP)",

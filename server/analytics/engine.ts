@@ -6,22 +6,24 @@ import type { QueryOutcome } from "./query-outcome";
 import type { RetentionResult } from "./retention";
 import { DEFAULT_RETENTION_DAYS } from "../db/workspaces";
 import { claimStore, releaseStore, type StoreLocation } from "./store-files";
+import { FAMILIES, type FamilyName } from "./store-schema";
 import type { CatchUpState, FromWorker, ToWorker, WorkerConfig } from "./worker-protocol";
 import { startTypeScriptWorker } from "./worker-thread";
 
 export { DEFAULT_ANALYTICS_LIMITS, type AnalyticsLimits } from "./limits";
 
 /**
- * `analytics.getVerifications`'s engine, as the request thread sees it: every query goes by message to the analytics
- * thread (analytics-worker.ts), which owns DuckDB, its store on disk (beside the SQLite file) and the copies of new
- * verifications into it, so no copy, fold or result JSON ever runs on the thread that answers requests.
+ * `analytics.getVerifications`' and `analytics.getRatelimits`' engine, as the request thread sees it: every query goes
+ * by message to the analytics thread (analytics-worker.ts), which owns DuckDB, its store on disk (beside the SQLite
+ * file) and the copies of new verifications and rate-limit decisions into it, so no copy, fold or result JSON ever runs
+ * on the thread that answers requests.
  */
 export interface AnalyticsEngine {
   /**
-   * Runs an analytics query over one workspace's rows only, and of those only the key spaces (APIs) in `keySpaceIds`
-   * when given (none when empty), refusing a lower time bound more than `retentionDays` back (the workspace's
-   * retention; 30 days unless given); never rejects for anything the query does, nor when analytics cannot answer
-   * (an `unavailable` outcome says why and when to ask again).
+   * Runs an analytics query over the verifications' tables, one workspace's rows only, and of those only the key
+   * spaces (APIs) in `keySpaceIds` when given (none when empty), refusing a lower time bound more than `retentionDays`
+   * back (the workspace's retention; 30 days unless given); never rejects for anything the query does, nor when
+   * analytics cannot answer (an `unavailable` outcome says why and when to ask again).
    */
   query(
     workspaceId: string,
@@ -29,8 +31,18 @@ export interface AnalyticsEngine {
     retentionDays?: number,
     keySpaceIds?: readonly string[],
   ): Promise<QueryOutcome>;
-  /** Copies (and sums) the verifications SQLite holds now beyond the store's; resolves how far both are. */
-  catchUp(): Promise<CatchUpState>;
+  /** As `query`, over the rate-limit decisions' tables, and of those only the namespaces in `namespaceIds` when given. */
+  queryRatelimits(
+    workspaceId: string,
+    sql: string,
+    retentionDays?: number,
+    namespaceIds?: readonly string[],
+  ): Promise<QueryOutcome>;
+  /**
+   * Copies (and sums) the verifications and rate-limit decisions SQLite holds now beyond the store's; resolves how far
+   * the family's copy (the verifications' unless given) and the sums by key are.
+   */
+  catchUp(family?: FamilyName): Promise<FamilyCatchUp>;
   /** Deletes what each workspace's retention no longer reaches (as the engine's clock reads now). */
   enforceRetention(): Promise<RetentionResult>;
   /** How many queries DuckDB is executing right now. */
@@ -52,6 +64,12 @@ export interface AnalyticsEngineOptions {
   catchUpEveryMs?: number;
   /** How often rows past their workspace's retention are deleted, the first time once the store has caught up; unset: only when asked. */
   retentionEveryMs?: number;
+}
+
+/** How far one family's copy has got, and (the verifications') the sums by key. */
+export interface FamilyCatchUp {
+  copiedSeq: number;
+  foldedSeq: number | undefined;
 }
 
 const DEFAULT_OPTIONS: AnalyticsEngineOptions = { rollup: true };
@@ -92,7 +110,10 @@ export async function createAnalyticsEngine(
   options: AnalyticsEngineOptions = DEFAULT_OPTIONS,
 ): Promise<AnalyticsEngine> {
   if (sqlite.memory) throw new Error("the analytics engine reads the database from its file: open one on disk");
-  const newestSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM key_verifications").pluck();
+  const newestSeqs = {
+    verifications: sqlite.prepare<[], number | null>(`SELECT max(seq) FROM ${FAMILIES.verifications.source}`).pluck(),
+    ratelimits: sqlite.prepare<[], number | null>(`SELECT max(seq) FROM ${FAMILIES.ratelimits.source}`).pluck(),
+  };
   const clock = options.now ?? Date.now;
   let nextId = 1;
   let closed = false;
@@ -202,6 +223,28 @@ export async function createAnalyticsEngine(
     throw new Error(reason);
   }
 
+  /** One family's query, answered from the rows of it committed when the query arrived. */
+  async function query(
+    family: FamilyName,
+    workspaceId: string,
+    sql: string,
+    retentionDays: number,
+    narrowTo: readonly string[] | undefined,
+  ): Promise<QueryOutcome> {
+    if (closed) return { kind: "refused", refusal: "query", message: "The server is shutting down" };
+    // The rows committed when the query arrived are what it answers from: a catch-up that chased the newest rows
+    // would answer only once new ones stop coming.
+    const upTo = newestSeqs[family].get() ?? 0;
+    const now = options.now?.();
+    const current = await live();
+    if (current === undefined) return unavailable(died || "Analytics is starting", Math.ceil(RESTART_AFTER_MS / 1000));
+    return new Promise<QueryOutcome>((resolve) => {
+      const id = nextId++;
+      const request = { family, workspaceId, sql, retentionDays, narrowTo, upTo, now };
+      ask(current, { type: "query", id, request }, { kind: "query", resolve });
+    });
+  }
+
   let retentionTimer: NodeJS.Timeout | undefined;
   // How busy this thread is, told to the analytics thread twice a second: its background work yields to requests.
   let utilization = performance.eventLoopUtilization();
@@ -215,34 +258,21 @@ export async function createAnalyticsEngine(
     get runningQueries() {
       return running;
     },
-    async query(workspaceId, sql, retentionDays = DEFAULT_RETENTION_DAYS, keySpaceIds = undefined) {
-      if (closed) return { kind: "refused", refusal: "query", message: "The server is shutting down" };
-      // The rows committed when the query arrived are what it answers from: a catch-up that chased the newest rows
-      // would answer only once verifications stop coming.
-      const upTo = newestSeq.get() ?? 0;
-      const now = options.now?.();
-      const current = await live();
-      if (current === undefined)
-        return unavailable(died || "Analytics is starting", Math.ceil(RESTART_AFTER_MS / 1000));
-      return new Promise<QueryOutcome>((resolve) => {
-        const id = nextId++;
-        ask(
-          current,
-          { type: "query", id, request: { workspaceId, sql, retentionDays, keySpaceIds, upTo, now } },
-          {
-            kind: "query",
-            resolve,
-          },
-        );
-      });
-    },
-    async catchUp() {
+    query: (workspaceId, sql, retentionDays = DEFAULT_RETENTION_DAYS, keySpaceIds = undefined) =>
+      query("verifications", workspaceId, sql, retentionDays, keySpaceIds),
+    queryRatelimits: (workspaceId, sql, retentionDays = DEFAULT_RETENTION_DAYS, namespaceIds = undefined) =>
+      query("ratelimits", workspaceId, sql, retentionDays, namespaceIds),
+    async catchUp(family = "verifications") {
       const current = await live();
       if (current === undefined) throw new Error(died || "analytics is closed");
-      return new Promise<CatchUpState>((resolve, reject) => {
+      const state = await new Promise<CatchUpState>((resolve, reject) => {
         const id = nextId++;
         ask(current, { type: "catch-up", id }, { kind: "catch-up", resolve, reject });
       });
+      return {
+        copiedSeq: state.copiedSeqs[family],
+        foldedSeq: family === "verifications" ? state.foldedSeq : undefined,
+      };
     },
     async enforceRetention() {
       const current = await live();

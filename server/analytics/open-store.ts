@@ -4,9 +4,9 @@ import Database from "better-sqlite3";
 import { CLICKHOUSE_MACROS } from "./dialect";
 import { attachSums, createKeyRollup, type KeyRollup } from "./key-rollup";
 import type { AnalyticsLimits } from "./limits";
-import { prepareStore } from "./store-schema";
+import { FAMILIES, prepareStore, type FamilyName } from "./store-schema";
 import { isLockConflict, privateStore, STORE_FILE, SUMS_FILE, type StoreLocation } from "./store-files";
-import { createStoreSync, type StoreSync } from "./store-sync";
+import { createStoreSync, createTurns, type StoreSync } from "./store-sync";
 import { refillSums } from "./sums-refill";
 import type { Pacing } from "./pacing";
 
@@ -15,9 +15,10 @@ export interface OpenStore {
   /** The verifications' database as `main` (read; written only by retention), the sums' as `sums`. */
   sqlite: Database.Database;
   instance: DuckDBInstance;
-  /** The connection the copy and retention write through. */
+  /** The connection the copies and retention write through. */
   admin: DuckDBConnection;
-  sync: StoreSync;
+  /** The copy of each family's rows (verifications, rate-limit decisions) into the store. */
+  copies: Record<FamilyName, StoreSync>;
   keyRollup: KeyRollup | undefined;
   /** Where the store is: the data directory's, or a private one when another process holds that. */
   location: StoreLocation;
@@ -65,7 +66,12 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStore> {
   sqlite.pragma("busy_timeout = 10000");
   const sourceId = sqlite.prepare<[], string>("SELECT id FROM database_id").pluck().get();
   if (sourceId === undefined) throw new Error("the database has no id (it is older than this server: start it once)");
-  const sourceMaxSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM key_verifications").pluck().get() ?? 0;
+  const maxSeq = (table: string) =>
+    sqlite.prepare<[], number | null>(`SELECT max(seq) FROM ${table}`).pluck().get() ?? 0;
+  const sourceMaxSeqs = {
+    verifications: maxSeq(FAMILIES.verifications.source),
+    ratelimits: maxSeq(FAMILIES.ratelimits.source),
+  };
 
   const instance = await DuckDBInstance.create(":memory:", {
     threads: String(limits.threads),
@@ -77,7 +83,7 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStore> {
   const admin = await instance.connect();
   try {
     const location = await attachStore(admin, options.location, options.whenHeld);
-    const state = await prepareStore(admin, sourceId, sourceMaxSeq);
+    const state = await prepareStore(admin, sourceId, sourceMaxSeqs);
     for (const macro of CLICKHOUSE_MACROS) await admin.run(`CREATE MACRO ${macro}`);
     // GLOBAL: every connection's (a plain SET is the admin connection's own; the pooled ones would take the host's zone
     // and their now() would be local time).
@@ -90,13 +96,18 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStore> {
     await admin.run("SET lock_configuration = true");
 
     attachSums(sqlite, join(location.dir, SUMS_FILE), sourceId);
-    const sync = createStoreSync(sqlite, admin, state.copiedSeq, options.pacing);
+    // One connection for both copies, which take turns by batch (its staging tables and transaction are the
+    // connection's); each commits its own mark, so either may stop anywhere.
+    const turns = createTurns();
+    const copyOf = (name: FamilyName) =>
+      createStoreSync(sqlite, admin, state.copiedSeqs[name], options.pacing, FAMILIES[name], turns);
+    const copies = { verifications: copyOf("verifications"), ratelimits: copyOf("ratelimits") };
     const keyRollup = options.rollup
       ? createKeyRollup(
           sqlite,
           Date.now,
           {
-            copiedSeq: () => sync.copiedSeq,
+            copiedSeq: () => copies.verifications.copiedSeq,
             refill: (pacing) => refillSums(sqlite, instance, pacing),
           },
           options.pacing,
@@ -106,12 +117,12 @@ export async function openStore(options: OpenStoreOptions): Promise<OpenStore> {
       sqlite,
       instance,
       admin,
-      sync,
+      copies,
       keyRollup,
       location,
       reset: state.reset,
       async close() {
-        await Promise.all([sync.stop(), keyRollup?.stop()]);
+        await Promise.all([copies.verifications.stop(), copies.ratelimits.stop(), keyRollup?.stop()]);
         admin.closeSync();
         instance.closeSync();
         sqlite.close();

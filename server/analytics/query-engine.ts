@@ -16,16 +16,24 @@ import type { QueryOutcome } from "./query-outcome";
 import type { StoreSync } from "./store-sync";
 import { boundsQuery, filledSql, splitWithFill, type Column, type FillClause } from "./with-fill";
 import { isObject } from "./json-object";
+import { quoteKeywordColumns } from "./keyword-columns";
+import { rewriteParametricCalls } from "./parametric-calls";
+import { FAMILIES, publicTables, VERIFICATIONS, type Family, type FamilyName } from "./store-schema";
 
 /** One query, as the analytics thread receives it. */
 export interface QueryRequest {
+  /** Whose tables it reads: the verifications' (analytics.getVerifications) or the rate-limit decisions'. */
+  family: FamilyName;
   workspaceId: string;
   sql: string;
   /** How many days back the query may reach (the workspace's retention). */
   retentionDays: number;
-  /** Only these key spaces' rows (none when empty); every one of the workspace's when undefined. */
-  keySpaceIds: readonly string[] | undefined;
-  /** The seq of the newest verification committed when the query arrived: it answers from those rows. */
+  /**
+   * Only the rows of these key spaces (verifications) or namespaces (rate-limit decisions), none when empty; every one
+   * of the workspace's when undefined.
+   */
+  narrowTo: readonly string[] | undefined;
+  /** The seq of the newest row of the family committed when the query arrived: it answers from those rows. */
   upTo: number;
   /** The instant `now()` is, when the engine's clock is pinned; the host's (DuckDB's own for `now()`) when undefined. */
   now: number | undefined;
@@ -40,9 +48,10 @@ export interface QueryEngine {
   close(): Promise<void>;
 }
 
-// Workspace and API ids are this server's own (never request input), and are checked anyway before they go into a view.
+// Workspace ids are this server's own, key space and namespace ids those a root key's permissions name (letters, digits
+// and _, as a permission's middle part): each is checked before it goes into a view as a literal.
 const WORKSPACE_ID = /^ws_[A-Za-z0-9]{1,64}$/;
-const KEY_SPACE_ID = /^api_[A-Za-z0-9]{1,64}$/;
+const NARROW_ID = /^[A-Za-z0-9_]{1,255}$/;
 const IDLE_CONNECTIONS = 16;
 /** Checked queries remembered by their text: a dashboard sends the same few again and again. */
 const CHECKED_QUERIES = 1000;
@@ -53,39 +62,30 @@ const CHECKED_QUERIES = 1000;
  */
 const WAIT_FOR_COPY_AT_MOST_S = 5;
 
-/** The rows a connection's views show: one workspace's, and of them only some key spaces' when `keySpaceIds` is given. */
+/**
+ * The rows a connection's views show: one family's tables, over one workspace's rows, and of them only some key
+ * spaces' or namespaces' when `narrowTo` is given.
+ */
 interface Scope {
+  family: FamilyName;
   workspaceId: string;
-  keySpaceIds: readonly string[] | undefined;
+  narrowTo: readonly string[] | undefined;
 }
 
 /** The rows' filter, which every public view (the only tables a checked query may read) applies. */
-function scopeFilter({ workspaceId, keySpaceIds }: Scope): string {
+function scopeFilter({ family, workspaceId, narrowTo }: Scope): string {
   if (!WORKSPACE_ID.test(workspaceId)) throw new Error("not a workspace id");
   // DuckDB views take no parameters: the ids are checked literals.
   const workspace = `workspace_id = '${workspaceId}'`;
-  if (keySpaceIds === undefined) return workspace;
-  if (!keySpaceIds.every((id) => KEY_SPACE_ID.test(id))) throw new Error("not an API id");
-  return keySpaceIds.length === 0
+  if (narrowTo === undefined) return workspace;
+  if (!narrowTo.every((id) => NARROW_ID.test(id))) throw new Error("not an id");
+  return narrowTo.length === 0
     ? `${workspace} AND false`
-    : `${workspace} AND key_space_id IN (${keySpaceIds.map((id) => `'${id}'`).join(", ")})`;
+    : `${workspace} AND ${FAMILIES[family].narrowColumn} IN (${narrowTo.map((id) => `'${id}'`).join(", ")})`;
 }
 
 function publicViewsSql(scope: Scope): string {
-  const workspace = scopeFilter(scope);
-  // Every verification here comes from the API: source 'api', no gateway app (as key_verifications_v1 says too).
-  const dimensions =
-    "time, workspace_id, key_space_id, external_id, key_id, outcome, 'api' AS source, '' AS app_id, tags, count, spent_credits";
-  return `
-    CREATE TEMP VIEW key_verifications_v1 AS
-      SELECT request_id, time, workspace_id, key_space_id, external_id, key_id, outcome, region,
-             'api' AS source, '' AS app_id, tags, spent_credits
-      FROM store.verifications WHERE ${workspace};
-    CREATE TEMP VIEW key_verifications_per_minute_v1 AS SELECT ${dimensions} FROM store.per_minute WHERE ${workspace};
-    CREATE TEMP VIEW key_verifications_per_hour_v1 AS SELECT ${dimensions} FROM store.per_hour WHERE ${workspace};
-    CREATE TEMP VIEW key_verifications_per_day_v1 AS SELECT ${dimensions} FROM store.per_day WHERE ${workspace};
-    CREATE TEMP VIEW key_verifications_per_month_v1 AS SELECT ${dimensions} FROM store.per_month WHERE ${workspace};
-  `;
+  return FAMILIES[scope.family].views(scopeFilter(scope));
 }
 
 /** A checked query as SQL printed from its checked tree; `bounded`: it returns at most the row limit + 1 rows. */
@@ -101,7 +101,7 @@ function pinnedClockSql(ms: number): string {
   const timestamp = new Date(ms).toISOString().slice(0, 23).replace("T", " ");
   return [
     `CREATE OR REPLACE TEMP MACRO now() AS TIMESTAMP '${timestamp}'`,
-    `CREATE OR REPLACE TEMP MACRO now64() AS TIMESTAMP '${timestamp}'`,
+    `CREATE OR REPLACE TEMP MACRO now64() AS TIMESTAMP '${timestamp}', (digits) AS TIMESTAMP '${timestamp}'`,
     `CREATE OR REPLACE TEMP MACRO today() AS DATE '${timestamp.slice(0, 10)}'`,
   ].join(";\n");
 }
@@ -165,8 +165,8 @@ async function parseTree(connection: DuckDBConnection, sql: string): Promise<unk
 export interface QueryEngineParts {
   instance: DuckDBInstance;
   limits: AnalyticsLimits;
-  /** The copy the store is caught up by before a DuckDB query. */
-  sync: StoreSync;
+  /** The copies the store is caught up by before a DuckDB query, one a family. */
+  copies: Record<FamilyName, StoreSync>;
   /** SQLite's per-hour sums by key, which answer the queries key-rollup-plan.ts takes; none: DuckDB answers all. */
   keyRollup: KeyRollup | undefined;
   /** Hears each change of how many queries DuckDB runs. */
@@ -174,7 +174,7 @@ export interface QueryEngineParts {
 }
 
 /** The analytics queries, run in the analytics thread over the store on `instance`. */
-export function createQueryEngine({ instance, limits, sync, keyRollup, onRunning }: QueryEngineParts): QueryEngine {
+export function createQueryEngine({ instance, limits, copies, keyRollup, onRunning }: QueryEngineParts): QueryEngine {
   const idle = new Map<string, DuckDBConnection[]>();
   let idleCount = 0;
   let closed = false;
@@ -184,7 +184,7 @@ export function createQueryEngine({ instance, limits, sync, keyRollup, onRunning
   const inFlight = new Set<Promise<QueryOutcome>>();
 
   // Idle connections by scope: each has its views over that scope's rows only.
-  const poolOf = (scope: Scope) => `${scope.workspaceId}/${scope.keySpaceIds?.join(",") ?? "*"}`;
+  const poolOf = (scope: Scope) => `${scope.family}/${scope.workspaceId}/${scope.narrowTo?.join(",") ?? "*"}`;
 
   async function takeConnection(scope: Scope): Promise<DuckDBConnection> {
     const pooled = idle.get(poolOf(scope))?.pop();
@@ -227,18 +227,22 @@ export function createQueryEngine({ instance, limits, sync, keyRollup, onRunning
     }
   }
 
-  /** The check of a query's text, remembered: it depends on the text and the retention alone, never on the workspace or the data. */
+  /**
+   * The check of a query's text, remembered: it depends on the text, the family and the retention alone, never on the
+   * workspace or the data.
+   */
   async function check(
+    family: FamilyName,
     workspaceId: string,
     sql: string,
     retentionDays: number,
     now: number | undefined,
   ): Promise<QueryOutcome | CheckedQuery> {
-    const cacheKey = `${retentionDays}\n${sql}`;
+    const cacheKey = `${family}\n${retentionDays}\n${sql}`;
     const remembered = checkedQueries.get(cacheKey);
     if (remembered !== undefined) return remembered;
-    const checked = await withConnection({ workspaceId, keySpaceIds: undefined }, async (connection) => ({
-      value: await checkedSql(connection, sql, retentionDays, now).catch(
+    const checked = await withConnection({ family, workspaceId, narrowTo: undefined }, async (connection) => ({
+      value: await checkedSql(connection, FAMILIES[family], sql, retentionDays, now).catch(
         // Parsing and printing fail only on what the parser cannot take (e.g. a tree too deep), or on a number
         // too large to carry exactly.
         (error: unknown): QueryOutcome => ({ kind: "refused", refusal: "query", message: errorMessage(error) }),
@@ -256,13 +260,23 @@ export function createQueryEngine({ instance, limits, sync, keyRollup, onRunning
    */
   async function checkedSql(
     connection: DuckDBConnection,
-    sql: string,
+    family: Family,
+    written: string,
     retentionDays: number,
     now: number | undefined,
   ): Promise<QueryOutcome | CheckedQuery> {
+    // ClickHouse's parametric calls, quantile(0.9)(x), in the argument order DuckDB's grammar parses; a column named
+    // as a keyword (`limit`) quoted where DuckDB's grammar would read the keyword.
+    const sql = quoteKeywordColumns(rewriteParametricCalls(written));
     const fill = splitWithFill(sql);
     if (fill.kind === "refused") return { kind: "refused", refusal: "query", message: fill.message };
-    const checked = await checkedPlainSql(connection, fill.kind === "fill" ? fill.query : sql, retentionDays, now);
+    const checked = await checkedPlainSql(
+      connection,
+      family,
+      fill.kind === "fill" ? fill.query : sql,
+      retentionDays,
+      now,
+    );
     if (fill.kind === "none" || "kind" in checked) return checked;
     return filledQuery(connection, checked, fill.clause, now).catch((error: unknown): QueryOutcome => ({
       kind: "refused",
@@ -364,14 +378,16 @@ export function createQueryEngine({ instance, limits, sync, keyRollup, onRunning
 
   async function checkedPlainSql(
     connection: DuckDBConnection,
+    family: Family,
     sql: string,
     retentionDays: number,
     now: number | undefined,
   ): Promise<QueryOutcome | CheckedQuery> {
-    const checked = checkQuery(await parseTree(connection, sql), retentionDays, now);
+    const tables = publicTables(family);
+    const checked = checkQuery(await parseTree(connection, sql), retentionDays, now, tables);
     if (!checked.ok) return { kind: "refused", refusal: checked.refusal, message: checked.message };
-    // Planned on the tree as checked, before the rewrites below.
-    const rollup = keyRollup === undefined ? undefined : planRollupQuery(checked.statement);
+    // Planned on the tree as checked, before the rewrites below; SQLite's sums hold verifications only.
+    const rollup = keyRollup === undefined || family !== VERIFICATIONS ? undefined : planRollupQuery(checked.statement);
     const bounded = boundRows(checked.statement, limits.maxRows + 1);
     try {
       rewriteLongInLists(checked.statement);
@@ -386,7 +402,7 @@ export function createQueryEngine({ instance, limits, sync, keyRollup, onRunning
     if (typeof printed !== "string")
       return { kind: "refused", refusal: "query", message: "The query could not be parsed" };
     // Printing must not change the query: the printed text passes the same check.
-    const recheck = checkQuery(await parseTree(connection, printed), retentionDays, now);
+    const recheck = checkQuery(await parseTree(connection, printed), retentionDays, now, tables);
     if (!recheck.ok) return { kind: "refused", refusal: recheck.refusal, message: recheck.message };
     return { sql: printed, bounded, rollup };
   }
@@ -455,10 +471,12 @@ export function createQueryEngine({ instance, limits, sync, keyRollup, onRunning
   }
 
   /**
-   * Waits until the store holds the rows up to `upTo`, or says why not: a copy that failed (retried later, not by
-   * this query), or one that would take longer than a query should wait.
+   * Waits until the store holds the family's rows up to `upTo`, or says why not: a copy that failed (retried later,
+   * not by this query), or one that would take longer than a query should wait.
    */
-  async function caughtUp(upTo: number): Promise<QueryOutcome | undefined> {
+  async function caughtUp(family: FamilyName, upTo: number): Promise<QueryOutcome | undefined> {
+    const sync = copies[family];
+    const noun = sync.family.noun;
     const behind = upTo - sync.copiedSeq;
     if (behind <= 0) return undefined;
     const seconds = sync.secondsFor(behind);
@@ -466,7 +484,7 @@ export function createQueryEngine({ instance, limits, sync, keyRollup, onRunning
       sync.catchUp(upTo).catch(() => undefined);
       return {
         kind: "unavailable",
-        message: `Analytics is catching up: about ${behind.toLocaleString("en")} verifications recorded meanwhile are being copied, about ${Math.ceil(seconds)} s more`,
+        message: `Analytics is catching up: about ${behind.toLocaleString("en")} ${noun} recorded meanwhile are being copied, about ${Math.ceil(seconds)} s more`,
         retryAfterSeconds: Math.min(60, Math.ceil(seconds)),
       };
     }
@@ -479,7 +497,7 @@ export function createQueryEngine({ instance, limits, sync, keyRollup, onRunning
         failure === undefined ? 5 : Math.max(1, Math.ceil((failure.retryAt - Date.now()) / 1000));
       return {
         kind: "unavailable",
-        message: `Analytics could not copy the verifications recorded since its last copy (${errorMessage(error)}); it tries again in ${retryAfterSeconds} s`,
+        message: `Analytics could not copy the ${noun} recorded since its last copy (${errorMessage(error)}); it tries again in ${retryAfterSeconds} s`,
         retryAfterSeconds,
       };
     }
@@ -489,20 +507,20 @@ export function createQueryEngine({ instance, limits, sync, keyRollup, onRunning
     get runningQueries() {
       return runningQueries;
     },
-    query({ workspaceId, sql, retentionDays, keySpaceIds, upTo, now }) {
+    query({ family, workspaceId, sql, retentionDays, narrowTo, upTo, now }) {
       if (closed) return Promise.resolve({ kind: "refused", refusal: "query", message: "The server is shutting down" });
       const answer = (async (): Promise<QueryOutcome> => {
-        const checked = await check(workspaceId, sql, retentionDays, now);
+        const checked = await check(family, workspaceId, sql, retentionDays, now);
         if ("kind" in checked) return checked;
         // SQLite's sums are read by workspace only: a query narrowed to some key spaces goes to DuckDB's views.
-        if (checked.rollup !== undefined && keyRollup !== undefined && keySpaceIds === undefined) {
+        if (checked.rollup !== undefined && keyRollup !== undefined && narrowTo === undefined) {
           // Undefined when SQLite cannot answer it now (see KeyRollup.answer): DuckDB answers the same query.
           const answer = await keyRollup.answer(workspaceId, checked.rollup, limits, upTo, now);
           if (answer !== undefined) return answer;
         }
-        const notYet = await caughtUp(upTo);
+        const notYet = await caughtUp(family, upTo);
         if (notYet !== undefined) return notYet;
-        return withConnection({ workspaceId, keySpaceIds }, (connection) => run(connection, checked, now));
+        return withConnection({ family, workspaceId, narrowTo }, (connection) => run(connection, checked, now));
       })();
       inFlight.add(answer);
       const forget = () => inFlight.delete(answer);

@@ -1,13 +1,21 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { Database, Statement } from "better-sqlite3";
+import type { Database } from "better-sqlite3";
 import { catchUpSteps } from "./catch-up-steps";
 import { FULL_SPEED, type Pacing } from "./pacing";
-import { DROP_BATCH_TABLES_SQL, GROUP_COLUMNS, ROLLUPS, STAGE_TABLE_SQL, type Rollup } from "./store-schema";
+import {
+  DROP_BATCH_TABLES_SQL,
+  groupColumns,
+  stageTableSql,
+  VERIFICATIONS,
+  type Family,
+  type Rollup,
+} from "./store-schema";
 
 /**
- * Copies SQLite's `key_verifications` (the source of truth, written by any process) into the analytics store by
- * `seq`: a batch at a time, each batch's raw rows, the sums they add to the four rollups and the seq they reach
- * committed in one DuckDB transaction, so a crash (kill -9 included) loses no row and copies none twice.
+ * Copies a family's SQLite table (`key_verifications`, `ratelimit_decisions`: the source of truth, written by any
+ * process) into the analytics store by `seq`: a batch at a time, each batch's raw rows, the sums they add to the four
+ * rollups and the seq they reach (the family's own mark) committed in one DuckDB transaction, so a crash (kill -9
+ * included) loses no row and copies none twice.
  */
 
 /**
@@ -24,32 +32,51 @@ const FIRST_RATE = 20_000;
 
 // A row as one line of text: SQLite writes it and DuckDB splits it natively, several times faster than JSON both ways
 // (measured 1.3 s against 3.3 s of CPU per million rows). Ids are this server's; the free texts go quoted as JSON,
-// so no separator can hide in them; tags are JSON already. A line that splits into another count of fields (a
-// separator in an id written by hand) sends the batch the slower JSON way.
+// so no separator can hide in them. A line that splits into another count of fields (a separator in an id written by
+// hand) sends the batch the slower JSON way.
 const FIELD = "char(31)";
 const LINE = "char(30)";
-const ROW_TEXT = [
-  "seq",
-  "request_id",
-  "time",
-  "workspace_id",
-  "key_space_id",
-  "json_quote(external_id)",
-  "key_id",
-  "outcome",
-  "json_quote(region)",
-  "tags",
-  "spent_credits",
-].join(` || ${FIELD} || `);
-const STAGE_FROM_TEXT = `INSERT INTO temp.stage
-  SELECT f[1]::BIGINT, f[2], f[3]::BIGINT, f[4], f[5], f[6]::JSON->>'$', f[7], f[8], f[9]::JSON->>'$',
-         f[10]::JSON::VARCHAR[], f[11]::BIGINT
-  FROM (SELECT string_split(line, chr(31)) AS f FROM (SELECT unnest(string_split($rows::VARCHAR, chr(30))) AS line))
-  WHERE len(f) = 11`;
-const STAGE_FROM_JSON = `INSERT INTO temp.stage
-  SELECT unnest(json_transform(value, '{"seq":"BIGINT","request_id":"VARCHAR","time":"BIGINT","workspace_id":"VARCHAR",
-    "key_space_id":"VARCHAR","external_id":"VARCHAR","key_id":"VARCHAR","outcome":"VARCHAR","region":"VARCHAR",
-    "tags":["VARCHAR"],"spent_credits":"BIGINT"}')) FROM json_each($rows::VARCHAR)`;
+
+/** A column's name as a JSON key: without the quotes a keyword needs in SQL. */
+const bare = (name: string) => name.replaceAll('"', "");
+
+function rowText(family: Family): string {
+  return family.columns.map((raw) => raw.text).join(` || ${FIELD} || `);
+}
+
+function stageFromText(family: Family): string {
+  const fields = family.columns.map((raw, index) => raw.fromText(`f[${index + 1}]`)).join(", ");
+  return `INSERT INTO temp.stage
+    SELECT ${fields}
+    FROM (SELECT string_split(line, chr(31)) AS f FROM (SELECT unnest(string_split($rows::VARCHAR, chr(30))) AS line))
+    WHERE len(f) = ${family.columns.length}`;
+}
+
+function stageFromJson(family: Family): string {
+  const structure = Object.fromEntries(family.columns.map((raw) => [bare(raw.name), raw.jsonType]));
+  return `INSERT INTO temp.stage
+    SELECT unnest(json_transform(value, '${JSON.stringify(structure)}')) FROM json_each($rows::VARCHAR)`;
+}
+
+function rowJson(family: Family): string {
+  return `json_object(${family.columns.map((raw) => `'${bare(raw.name)}', ${raw.json}`).join(", ")})`;
+}
+
+/** Runs work one piece at a time, in the order given, whoever gives it. */
+export type Turns = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * Turns that copies sharing one DuckDB connection take, a batch each: its staging tables and its transaction are the
+ * connection's, so two batches must not interleave.
+ */
+export function createTurns(): Turns {
+  let last: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const next = last.catch(() => undefined).then(work);
+    last = next;
+    return next;
+  };
+}
 
 interface Batch {
   rows: string | null;
@@ -68,9 +95,11 @@ export class CatchUpFailed extends Error {
 }
 
 export interface StoreSync {
-  /** The seq of the last verification the store holds. */
+  /** Whose rows it copies. */
+  readonly family: Family;
+  /** The seq of the last row the store holds. */
   readonly copiedSeq: number;
-  /** The seq of the newest verification committed in SQLite now. */
+  /** The seq of the newest row committed in SQLite now. */
   newestSeq(): number;
   /**
    * Copies the rows SQLite has beyond the store's, up to `upTo` and no further however fast new ones come; rejects
@@ -86,12 +115,12 @@ export interface StoreSync {
   stop(): Promise<void>;
 }
 
-/** An error's first line: DuckDB adds paragraphs of advice meant for whoever runs it by hand. */
 /** Resolves after `ms`, or at the next turn of the event loop for 0. */
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
 }
 
+/** An error's first line: DuckDB adds paragraphs of advice meant for whoever runs it by hand. */
 function errorMessage(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
 }
@@ -109,20 +138,24 @@ function timeLiteral(rollup: Rollup, text: unknown): string {
 }
 
 /**
- * Adds the staged rows' sums to the rollups, finest first, each one's from the one before's. Only the buckets the
- * new rows land in are read, by the tables' time order (their row groups' min and max): for a batch in time order,
+ * Adds the staged rows' sums to the family's rollups, finest first, each one's from the one before's. Only the buckets
+ * the new rows land in are read, by the tables' time order (their row groups' min and max): for a batch in time order,
  * the last bucket or two; rows of buckets past the newest one held are new and simply appended.
  */
-async function addToRollups(connection: DuckDBConnection): Promise<void> {
-  const sameGroup = GROUP_COLUMNS.map((column) => `r.${column} = d.${column}`).join(" AND ");
+async function addToRollups(connection: DuckDBConnection, family: Family): Promise<void> {
+  const sameGroup = groupColumns(family)
+    .map((name) => `r.${name} = d.${name}`)
+    .join(" AND ");
+  const added = family.measures.map((measure) => `${measure.name} = r.${measure.name} + d.${measure.name}`).join(", ");
   let source = "temp.stage";
-  for (const [index, rollup] of ROLLUPS.entries()) {
+  for (const [index, rollup] of family.rollups.entries()) {
     const delta = `temp.delta_${index}`;
-    const count = index === 0 ? "count(*)" : "sum(count)";
+    const measures = family.measures
+      .map((measure) => `${index === 0 ? measure.fromRows : measure.fromSums} AS ${measure.name}`)
+      .join(", ");
     await connection.run(
       `CREATE OR REPLACE TEMP TABLE delta_${index} AS
-       SELECT ${rollup.bucket("time")} AS time, workspace_id, key_space_id, external_id, key_id, outcome, tags,
-              ${count} AS count, sum(spent_credits) AS spent_credits
+       SELECT ${rollup.bucket("time")} AS time, ${family.groupColumns.join(", ")}, ${measures}
        FROM ${source} GROUP BY ALL`,
     );
     source = delta;
@@ -136,8 +169,7 @@ async function addToRollups(connection: DuckDBConnection): Promise<void> {
     if (held !== null && held !== undefined) {
       const span = `BETWEEN ${from} AND ${timeLiteral(rollup, held)}`;
       await connection.run(
-        `UPDATE ${rollup.table} AS r
-         SET count = r.count + d.count, spent_credits = r.spent_credits + d.spent_credits
+        `UPDATE ${rollup.table} AS r SET ${added}
          FROM ${delta} AS d WHERE r.time ${span} AND d.time ${span} AND ${sameGroup}`,
       );
       // An anti join with the held rows of the span read first (their row groups only), not a NOT EXISTS (measured
@@ -156,7 +188,7 @@ async function addToRollups(connection: DuckDBConnection): Promise<void> {
 }
 
 /**
- * The copy of `sqlite`'s verifications (read on this connection, the source database as `main`) into the store on
+ * The copy of `sqlite`'s rows of `family` (read on this connection, the source database as `main`) into the store on
  * DuckDB's `connection`, which holds the rows up to `copiedSeq`.
  */
 export function createStoreSync(
@@ -164,21 +196,22 @@ export function createStoreSync(
   connection: DuckDBConnection,
   copiedSeq: number,
   pacing: Pacing = FULL_SPEED,
+  family: Family = VERIFICATIONS,
+  inTurn: Turns = createTurns(),
 ): StoreSync {
-  const batchOf = (row: string): Statement<[number, number, number], Batch> =>
-    sqlite.prepare<[number, number, number], Batch>(
-      `SELECT group_concat(${row}, ${LINE} ORDER BY seq) AS rows, max(seq) AS last, count(*) AS count
-       FROM (SELECT * FROM main.key_verifications WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?)`,
-    );
-  const textBatch = batchOf(ROW_TEXT);
-  const jsonBatch = sqlite.prepare<[number, number, number], Batch>(
-    `SELECT json_group_array(json_object(
-       'seq', seq, 'request_id', request_id, 'time', time, 'workspace_id', workspace_id, 'key_space_id', key_space_id,
-       'external_id', external_id, 'key_id', key_id, 'outcome', outcome, 'region', region, 'tags', json(tags),
-       'spent_credits', spent_credits) ORDER BY seq) AS rows, max(seq) AS last, count(*) AS count
-     FROM (SELECT * FROM main.key_verifications WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?)`,
+  const rowsOf = `(SELECT * FROM main.${family.source} WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?)`;
+  const textBatch = sqlite.prepare<[number, number, number], Batch>(
+    `SELECT group_concat(${rowText(family)}, ${LINE} ORDER BY seq) AS rows, max(seq) AS last, count(*) AS count
+     FROM ${rowsOf}`,
   );
-  const maxSeq = sqlite.prepare<[], number | null>("SELECT max(seq) FROM main.key_verifications").pluck();
+  const jsonBatch = sqlite.prepare<[number, number, number], Batch>(
+    `SELECT json_group_array(${rowJson(family)} ORDER BY seq) AS rows, max(seq) AS last, count(*) AS count
+     FROM ${rowsOf}`,
+  );
+  const stageTable = stageTableSql(family);
+  const fromText = stageFromText(family);
+  const fromJson = stageFromJson(family);
+  const maxSeq = sqlite.prepare<[], number | null>(`SELECT max(seq) FROM main.${family.source}`).pluck();
   let copied = copiedSeq;
   let stopped = false;
   let failed: CatchUpFailed | undefined;
@@ -191,27 +224,28 @@ export function createStoreSync(
   async function stageBatch(upTo: number): Promise<{ last: number; count: number } | undefined> {
     const batch = textBatch.get(copied, upTo, batchRows);
     if (batch?.last == null || batch.rows === null) return undefined;
-    await connection.run(STAGE_TABLE_SQL);
-    await connection.run(STAGE_FROM_TEXT, { rows: batch.rows });
+    await connection.run(stageTable);
+    await connection.run(fromText, { rows: batch.rows });
     const [stagedRows] = (await connection.runAndReadAll("SELECT count(*) FROM temp.stage")).getRowsJS()[0] ?? [];
     if (Number(stagedRows) !== batch.count) {
       const json = jsonBatch.get(copied, upTo, batchRows);
-      await connection.run(STAGE_TABLE_SQL);
-      await connection.run(STAGE_FROM_JSON, { rows: json?.rows ?? "[]" });
+      await connection.run(stageTable);
+      await connection.run(fromJson, { rows: json?.rows ?? "[]" });
     }
     return { last: batch.last, count: batch.count };
   }
 
-  async function copyBatch(upTo: number): Promise<number> {
+  const copyBatch = (upTo: number) => inTurn(() => copyBatchNow(upTo));
+  async function copyBatchNow(upTo: number): Promise<number> {
     try {
       const batch = await stageBatch(upTo);
       if (batch === undefined) return 0;
       await connection.run("BEGIN TRANSACTION");
       try {
         // In seq order as staged (the text is joined in seq order), which is about time order.
-        await connection.run("INSERT INTO store.verifications SELECT * FROM temp.stage");
-        await addToRollups(connection);
-        await connection.run("UPDATE store.meta SET copied_seq = $last", { last: batch.last });
+        await connection.run(`INSERT INTO ${family.raw} SELECT * FROM temp.stage`);
+        await addToRollups(connection, family);
+        await connection.run(`UPDATE store.meta SET ${family.mark} = $last`, { last: batch.last });
         await connection.run("COMMIT");
       } catch (error) {
         await connection.run("ROLLBACK").catch(() => undefined);
@@ -266,6 +300,7 @@ export function createStoreSync(
   let running: Promise<void> | undefined;
   const step = catchUpSteps(catchUpTo);
   return {
+    family,
     get copiedSeq() {
       return copied;
     },

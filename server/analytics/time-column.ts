@@ -1,4 +1,5 @@
 import { isObject, type JsonObject } from "./json-object";
+import { FAMILIES } from "./store-schema";
 
 /**
  * The `time` column as ClickHouse, and so the real service, treats it in comparisons. `key_verifications_v1.time` is
@@ -14,14 +15,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 type TimeKind = "milliseconds" | "datetime" | "date";
 
-// The tables' time columns; the rewrites call clickhouse_seconds and clickhouse_day_number (macros of dialect.ts).
-const TIME_KINDS = new Map<string, TimeKind>([
-  ["key_verifications_v1", "milliseconds"],
-  ["key_verifications_per_minute_v1", "datetime"],
-  ["key_verifications_per_hour_v1", "datetime"],
-  ["key_verifications_per_day_v1", "date"],
-  ["key_verifications_per_month_v1", "date"],
-]);
+// The tables' time columns (every family's: a query reads one family's only); the rewrites call clickhouse_seconds and
+// clickhouse_day_number (macros of dialect.ts).
+const TIME_KINDS = new Map<string, TimeKind>(
+  Object.values(FAMILIES).flatMap((family) => [
+    [family.rawView, "milliseconds"] as const,
+    ...family.rollups.map((rollup) => [rollup.view, rollup.timeType === "DATE" ? "date" : "datetime"] as const),
+  ]),
+);
 
 const TIMESTAMP_FUNCTIONS = new Set([
   "now",

@@ -3,6 +3,7 @@ import type { QueryRequest } from "./query-engine";
 import type { QueryOutcome } from "./query-outcome";
 import type { RetentionResult } from "./retention";
 import type { StoreLocation } from "./store-files";
+import type { FamilyName } from "./store-schema";
 import type { MessagePort } from "node:worker_threads";
 
 /** The messages between the analytics thread (analytics-worker.ts) and the thread that started it. */
@@ -36,14 +37,14 @@ export type ToWorker =
   /** How busy the request thread has been lately (its event-loop utilization, 0 to 1): background work yields to it. */
   | { type: "load"; utilization: number };
 
-/** What `catch-up` and `close` report: how far the store and the sums have got. */
+/** What `catch-up` reports: how far the store's copy of each family and the sums by key have got. */
 export interface CatchUpState {
-  copiedSeq: number;
+  copiedSeqs: Record<FamilyName, number>;
   foldedSeq: number | undefined;
 }
 
 export type FromWorker =
-  | { type: "ready"; location: StoreLocation; reset: string | undefined; copiedSeq: number }
+  | { type: "ready"; location: StoreLocation; reset: string | undefined }
   | { type: "failed"; message: string }
   | { type: "answer"; id: number; outcome: QueryOutcome }
   | { type: "caught-up"; id: number; state: CatchUpState }

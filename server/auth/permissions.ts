@@ -6,7 +6,6 @@ import {
   ratelimitGrants,
   identityPermission,
   rbacPermission,
-  READ_ANALYTICS_PERMISSION,
   URN_PREFIX,
   URN_RESOURCES,
   urnPermission,
@@ -180,18 +179,31 @@ export function apiRule(action: ApiAction, apiId?: string): PermissionRule {
 }
 
 /**
- * Which APIs' verifications a root key may query (`analytics.getVerifications`), as the real service's handler reads
- * it: every API's with `api.*.read_analytics` ("all"); else those named by `api.<apiId>.read_analytics`, whether or
- * not they exist; undefined when none (a 403). No URN form: the real handler reads none.
+ * The ids a root key's `<resource>.<id>.read_analytics` permissions name ("all" for `<resource>.*.read_analytics`),
+ * as the real service's analytics handlers read them: whether or not they exist; undefined when none (a 403). No URN
+ * form: the real handlers read none.
  */
-export function analyticsApis(storedPermissions: string): "all" | string[] | undefined {
+function analyticsIds(storedPermissions: string, resource: "api" | "ratelimit"): "all" | string[] | undefined {
   const held = granted(storedPermissions).exact;
-  if (held.has(READ_ANALYTICS_PERMISSION)) return "all";
-  const apiIds = [...held].flatMap((permission) => {
-    const [resource, apiId, action, ...rest] = permission.split(".");
-    return resource === "api" && action === "read_analytics" && apiId !== undefined && rest.length === 0 ? [apiId] : [];
+  if (held.has(`${resource}.*.read_analytics`)) return "all";
+  const ids = [...held].flatMap((permission) => {
+    const [kind, id, action, ...rest] = permission.split(".");
+    return kind === resource && action === "read_analytics" && id !== undefined && rest.length === 0 ? [id] : [];
   });
-  return apiIds.length === 0 ? undefined : apiIds;
+  return ids.length === 0 ? undefined : ids;
+}
+
+/** Which APIs' verifications a root key may query (`analytics.getVerifications`): `api.<apiId or *>.read_analytics`. */
+export function analyticsApis(storedPermissions: string): "all" | string[] | undefined {
+  return analyticsIds(storedPermissions, "api");
+}
+
+/**
+ * Which namespaces' rate-limit decisions a root key may query (`analytics.getRatelimits`):
+ * `ratelimit.<namespaceId or *>.read_analytics`.
+ */
+export function analyticsNamespaces(storedPermissions: string): "all" | string[] | undefined {
+  return analyticsIds(storedPermissions, "ratelimit");
 }
 
 /** `action` on one key: `api.*.<action>`, `api.<apiId>.<action>`, or the key's URN (`keyspaces/<apiId>/keys/<keyId>#<action>`). */

@@ -133,7 +133,7 @@ describe("a copy that fails", () => {
       instance.closeSync();
     });
     await connection.run(`ATTACH '${join(db.name, "..", "store.duckdb")}' AS store`);
-    await prepareStore(connection, "source", BACKLOG);
+    await prepareStore(connection, "source", { verifications: BACKLOG, ratelimits: 0 });
     // Every statement the copy sends is counted; staging a batch fails, as a disk that is full would.
     let statements = 0;
     const failing = new Proxy(connection, {

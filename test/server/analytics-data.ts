@@ -63,3 +63,50 @@ export function seedTwoWorkspaces(
   seedVerifications(db, { workspaceId: other, count, now, prefix: "other" });
   return { db, own, other };
 }
+
+export interface DecisionSeedOptions {
+  workspaceId: string;
+  namespaceId: string;
+  count: number;
+  /** The newest decision's time; each one is `stepMs` (a minute unless given) older than the one before. */
+  now?: number;
+  stepMs?: number;
+  /** The identifiers, cycled through. */
+  identifiers?: readonly string[];
+  /** Prefix of the request ids, unique per call. */
+  prefix: string;
+}
+
+/**
+ * Writes rate-limit decisions straight into SQLite, as ratelimit.limit records them: identifiers cycled, every fourth
+ * blocked, 1 to 3 tokens, every fifth under an override.
+ */
+export function seedRatelimitDecisions(db: Database, options: DecisionSeedOptions): void {
+  const { workspaceId, namespaceId, count, now = Date.now(), stepMs = 60_000, prefix } = options;
+  const identifiers = options.identifiers ?? ["user_1", "user_2", "user_3"];
+  const insert = db.prepare(
+    `INSERT INTO ratelimit_decisions (request_id, time, workspace_id, namespace_id, identifier, passed, latency,
+       override_id, "limit", remaining, reset_at, tokens)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const time = now - i * stepMs;
+      const passed = i % 4 !== 0;
+      insert.run(
+        `req_${prefix}${i}`,
+        time,
+        workspaceId,
+        namespaceId,
+        identifiers[i % identifiers.length] ?? "user_1",
+        passed ? 1 : 0,
+        0.25 + (i % 10) / 100,
+        i % 5 === 0 ? "rlor_seeded" : "",
+        10,
+        passed ? 9 - (i % 9) : 0,
+        time + 60_000,
+        1 + (i % 3),
+      );
+    }
+  })();
+}

@@ -32,7 +32,7 @@ test("sums made anew from the store are the folded sums, row for row, at the sto
     whenHeld: "fail",
   });
   try {
-    await store.sync.catchUp(newest);
+    await store.copies.verifications.catchUp(newest);
     await store.keyRollup?.catchUp(newest);
     const sums = store.sqlite
       .prepare(

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "better-sqlite3";
-import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine } from "../../server/analytics/engine";
+import {
+  createAnalyticsEngine,
+  DEFAULT_ANALYTICS_LIMITS,
+  type AnalyticsEngine,
+  type AnalyticsLimits,
+} from "../../server/analytics/engine";
 import { createApp } from "../../server/app";
 import { parseRateLimit } from "../../server/admin/values";
 import { seedKeys } from "../../server/admin/seed-keys";
@@ -191,10 +196,14 @@ export function startInProcess(options: InProcessOptions = {}): InProcessServer 
 
 /** Direct mode with `analytics.getVerifications` served by a real engine over the server's connection, as `npm start` serves it. */
 export async function startInProcessWithAnalytics(
-  options: InProcessOptions = {},
+  options: InProcessOptions & { analyticsLimits?: Partial<AnalyticsLimits> } = {},
 ): Promise<InProcessServer & { engine: AnalyticsEngine; closeAll(): Promise<void> }> {
   const databases = openDatabases();
-  const engine = await createAnalyticsEngine(databases.serverDb, { ...DEFAULT_ANALYTICS_LIMITS, threads: 1 });
+  const engine = await createAnalyticsEngine(databases.serverDb, {
+    ...DEFAULT_ANALYTICS_LIMITS,
+    threads: 1,
+    ...options.analyticsLimits,
+  });
   const server = assemble(databases, options, engine);
   return {
     ...server,

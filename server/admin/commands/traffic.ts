@@ -1,7 +1,6 @@
 import { apiOf, progressBar, type Command } from "../command";
 import { parseCount, requireText, UsageError } from "../values";
-import { runTraffic } from "../bulk";
-import { recordRatelimitTraffic } from "../../ratelimit/traffic";
+import { runRatelimitTraffic, runTraffic } from "../bulk";
 import { namespaceOf } from "./ratelimits";
 
 /** `traffic`: verifications (or, with --namespace, rate-limit decisions) recorded over past days, for analytics. */
@@ -20,17 +19,16 @@ export const TRAFFIC_COMMANDS: Record<string, Command> = {
         if (values.api !== undefined)
           throw new UsageError("--api and --namespace: give one, for verifications or limits");
         const namespace = namespaceOf(db, workspace, values.namespace);
-        const decided = recordRatelimitTraffic(db, {
-          namespace,
-          days,
-          count,
-          ...(io.stderrIsTTY && { onProgress: progressBar(io) }),
-        });
-        if (io.stderrIsTTY) io.stderr("\n");
-        return `passed ${decided.passed}\nblocked ${decided.blocked}`;
+        const { counts, analytics } = runRatelimitTraffic(
+          db,
+          { namespace, days, count, ...(io.stderrIsTTY && { onProgress: progressBar(io) }) },
+          { progress: io.stderrIsTTY, stderr: (text) => io.stderr(text) },
+        );
+        io.stderr(`${analytics}\n`);
+        return `passed ${counts.passed}\nblocked ${counts.blocked}`;
       }
       const apiId = values.api === undefined ? undefined : apiOf(db, workspace, values.api);
-      const { outcomes, analytics } = runTraffic(
+      const { counts: outcomes, analytics } = runTraffic(
         db,
         {
           workspaceId: workspace.id,
