@@ -56,6 +56,14 @@ async function limit(
   return ((await response.json()) as { data: LimitAnswer }).data;
 }
 
+/** A namespace's id, as the admin CLI lists it (what the service's dashboard shows in a namespace's address). */
+async function namespaceIdOf(server: StartedServer, namespace: string): Promise<string> {
+  const line = (await server.admin(["namespaces", "list"])).split("\n").find((text) => text.includes(namespace));
+  const id = line?.match(/rlns_[A-Za-z0-9]+/)?.[0];
+  if (id === undefined) throw new Error(`the admin CLI lists no ${namespace}`);
+  return id;
+}
+
 async function connect(page: Page, server: StartedServer, rootKey: string): Promise<void> {
   await page.goto(`${server.url}/connect`);
   await enterKey(page, rootKey);
@@ -118,6 +126,60 @@ test("an override set from a namespace's page changes the next ratelimit.limit a
   expect(restored.overrideId).toBeUndefined();
 });
 
+/** Calls an operation with the root key, as a caller's code would; resolves its data. */
+async function call<T>(server: StartedServer, rootKey: string, operation: string, body: unknown): Promise<T> {
+  const response = await fetch(`${server.url}/v2/${operation}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${rootKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: T }).data;
+}
+
+test("its history: passed and blocked over the last hour as analytics.getRatelimits counts them, and the identifiers blocked most with the override that applies now", async ({
+  page,
+  server,
+}) => {
+  const rootKey = await managerKey(server);
+  const namespace = uniqueNamespace();
+  await limit(server, rootKey, namespace, "user_1");
+  await call(server, rootKey, "ratelimit.setOverride", { namespace, identifier: "team_*", limit: 3, duration: 60_000 });
+  for (let i = 0; i < 5; i += 1) await limit(server, rootKey, namespace, "team_acme");
+  await limit(server, rootKey, namespace, "user_1");
+  // The decisions reach analytics in the background: the page is opened once they all have.
+  const namespaceId = await namespaceIdOf(server, namespace);
+  await expect
+    .poll(async () => {
+      const rows = await call<{ n: number | string }[]>(server, rootKey, "analytics.getRatelimits", {
+        query: `SELECT count(*) AS n FROM ratelimits_v1 WHERE namespace_id = '${namespaceId}' AND time >= ${Date.now() - 3_600_000}`,
+      });
+      return Number(rows[0]?.n ?? 0);
+    })
+    .toBeGreaterThanOrEqual(7);
+
+  await connect(page, server, rootKey);
+  await addAndOpen(page, namespace);
+  await page.getByLabel("Range").selectOption("1h");
+  await expect(page.getByTestId("history-totals")).toHaveText("7 decisions: 5 passed, 2 blocked (28.6%).");
+  const blocked = page.getByRole("table", { name: "Identifiers blocked most in this range" });
+  const row = blocked.getByRole("row", { name: /team_acme/ });
+  await expect(row).toContainText("2");
+  await expect(row).toContainText("3 (an override’s)");
+  await expect(row).toContainText("3 per minute (team_*)");
+  await expect(page.getByText(/^Id rlns_/)).toBeVisible();
+  await saveScreenshot(page, "ratelimits-history");
+
+  // Set from the identifier blocked most: the override applies to it at once.
+  await row.getByRole("button", { name: "Set override for team_acme" }).click();
+  const dialog = page.getByRole("dialog", { name: "Set an override" });
+  await expect(dialog.getByLabel("Identifier")).toHaveValue("team_acme");
+  await dialog.getByLabel("Requests per window").fill("100");
+  await dialog.getByRole("button", { name: "Set override" }).click();
+  await expect(row).toContainText("100 per minute (team_acme)");
+  expect(await limit(server, rootKey, namespace, "team_acme")).toMatchObject({ success: true, limit: 100 });
+});
+
 test("a root key without the read permission is told which permission it needs, by the namespace's id", async ({
   page,
   server,
@@ -133,11 +195,7 @@ test("a root key without the read permission is told which permission it needs, 
     "--permissions",
     `${READ_KEYS_PERMISSION},${READ_APIS_PERMISSION}`,
   ]);
-  const namespaceId = (await server.admin(["namespaces", "list"]))
-    .split("\n")
-    .find((line) => line.includes(namespace))
-    ?.match(/rlns_[A-Za-z0-9]+/)?.[0];
-  expect(namespaceId).toBeDefined();
+  const namespaceId = await namespaceIdOf(server, namespace);
 
   await connect(page, server, reader);
   await addAndOpen(page, namespace);
@@ -146,6 +204,10 @@ test("a root key without the read permission is told which permission it needs, 
     `Reading this namespace’s overrides needs ratelimit.*.read_override or ratelimit.${namespaceId}.read_override, which this root key does not have`,
   );
   await expect(page.getByText(`Id ${namespaceId ?? ""}`)).toBeVisible();
+  // The refusal named the namespace's id, so its history is asked for by it, and refused too.
+  await expect(page.getByRole("note").filter({ hasText: "Reading this namespace’s history needs" })).toContainText(
+    `Reading this namespace’s history needs ratelimit.*.read_analytics or ratelimit.${namespaceId}.read_analytics`,
+  );
   await saveScreenshot(page, "ratelimits-refused");
 });
 
@@ -188,6 +250,7 @@ test("keyboard only: a namespace added, opened, an override set and deleted, the
   await expect(set).toBeFocused();
 
   await page.keyboard.press("Enter");
+  await expect(dialog.getByRole("button", { name: "Close" })).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(dialog.getByLabel("Identifier")).toBeFocused();
   await page.keyboard.type("bot_*");
@@ -208,13 +271,27 @@ test("keyboard only: a namespace added, opened, an override set and deleted, the
   expect(await limit(server, rootKey, namespace, "bot_9")).toMatchObject({ success: true, limit: 5 });
 });
 
+/** Seven decisions for one identifier, of which the limit of 5 blocks two; resolves once analytics has them all. */
+async function blockedTraffic(server: StartedServer, rootKey: string, namespace: string): Promise<void> {
+  for (let i = 0; i < 7; i += 1) await limit(server, rootKey, namespace, "a_rather_long_customer_identifier_42");
+  const namespaceId = await namespaceIdOf(server, namespace);
+  await expect
+    .poll(async () => {
+      const rows = await call<{ n: number | string }[]>(server, rootKey, "analytics.getRatelimits", {
+        query: `SELECT count(*) AS n FROM ratelimits_v1 WHERE namespace_id = '${namespaceId}' AND time >= ${Date.now() - 3_600_000}`,
+      });
+      return Number(rows[0]?.n ?? 0);
+    })
+    .toBeGreaterThanOrEqual(7);
+}
+
 test("375 px wide: the section, a namespace's page and its dialog fit, never scrolling sideways", async ({
   page,
   server,
 }) => {
   const rootKey = await managerKey(server);
   const namespace = uniqueNamespace();
-  await limit(server, rootKey, namespace, "user_1");
+  await blockedTraffic(server, rootKey, namespace);
   await page.setViewportSize({ width: 375, height: 812 });
   await connect(page, server, rootKey);
   await addAndOpen(page, namespace);
@@ -226,6 +303,9 @@ test("375 px wide: the section, a namespace's page and its dialog fit, never scr
   await saveScreenshot(page, "ratelimits-phone-dialog");
   await dialog.getByRole("button", { name: "Set override" }).click();
   await expect(page.getByText(/is set: 1,000 per minute/)).toBeVisible();
+  await page.getByLabel("Namespace id").fill(await namespaceIdOf(server, namespace));
+  await page.getByRole("button", { name: "Use this id" }).click();
+  await expect(page.getByRole("table", { name: "Identifiers blocked most in this range" })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await saveScreenshot(page, "ratelimits-phone-namespace");
   await page.getByRole("link", { name: "Rate limits" }).first().click();
@@ -244,7 +324,7 @@ test.describe("accessibility", () => {
   }) => {
     const rootKey = await managerKey(server);
     const namespace = uniqueNamespace();
-    await limit(server, rootKey, namespace, "user_1");
+    await blockedTraffic(server, rootKey, namespace);
     await connect(page, server, rootKey);
     await page.goto(`${server.url}/ratelimits`);
     await page.getByLabel("Namespace name or id").fill(namespace);
@@ -261,6 +341,15 @@ test.describe("accessibility", () => {
     await dialog.getByLabel("Requests per window").fill("0");
     await dialog.getByRole("button", { name: "Set override" }).click();
     await expect(page.getByText("The override for org_* is set: Blocked.")).toBeVisible();
+    // No override of it has decided yet: its id is asked for, as the service's dashboard shows it.
+    await expect(page.getByLabel("Namespace id")).toBeVisible();
+    expect(
+      await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `ratelimits-id-needed-${scheme}`)),
+    ).toEqual({ light: [], dark: [] });
+    await page.getByLabel("Namespace id").fill(await namespaceIdOf(server, namespace));
+    await page.getByRole("button", { name: "Use this id" }).click();
+    await expect(page.getByRole("table", { name: "Identifiers blocked most in this range" })).toBeVisible();
+    await expect(page.getByRole("img", { name: /^Decisions per 1 hour/ })).toBeVisible();
     expect(
       await seriousViolationsInBothThemes(page, (scheme) => saveScreenshot(page, `ratelimits-namespace-${scheme}`)),
     ).toEqual({ light: [], dark: [] });

@@ -95,7 +95,7 @@ export function BlockedIdentifiers({ rows, overrides, overridesKnown, onOverride
                       type="button"
                       className="button button--small"
                       onClick={() => onOverride(row.identifier, exact)}
-                      aria-label={`${exact === undefined ? "Set an override for" : "Change the override for"} ${row.identifier}`}
+                      aria-label={`${exact === undefined ? "Set override for" : "Change the override for"} ${row.identifier}`}
                     >
                       {exact === undefined ? "Set override" : "Change"}
                     </button>
