@@ -5,7 +5,7 @@ import { forgetAccessMemory } from "@/lib/access-memory";
 import { DOCUMENTED_FUNCTIONS } from "../../../../server/analytics/dialect";
 import { freshQueryClientPerTest } from "../../support/query-tests";
 import { stubRatelimitApi, type FakeNamespace } from "../../support/ratelimit-api";
-import { KEY, renderRatelimits } from "./ratelimits-harness";
+import { BASE_URL, KEY, renderRatelimits } from "./ratelimits-harness";
 
 // happy-dom draws no canvas: the chart stands in as its accessible image; its numbers are in its table anyway.
 vi.mock("@/components/stacked-bars-chart", () => ({
@@ -211,6 +211,24 @@ describe("a namespace's overrides", () => {
     await user.click(within(dialog).getByRole("button", { name: "Close" }));
     expect(screen.queryByRole("button", { name: "Set an override" })).toBeNull();
     expect(await noteSaying("Setting an override needs")).toBeVisible();
+  });
+
+  test("a change another tab of the same connection made has the overrides asked again; another connection's does not", async () => {
+    const api = stubRatelimitApi([apiRequests()], { analytics: history });
+    renderRatelimits(queryClient(), "/ratelimits/api.requests");
+    await screen.findByRole("table", { name: "The namespace’s overrides, by id" });
+    const asked = () => api.of("listOverrides").length;
+    const before = asked();
+    const { connectionScope } = await import("@/lib/connection-scope");
+    const { OVERRIDE_CHANGES_CHANNEL } = await import("@/features/ratelimits/override-changes");
+    const otherTab = new BroadcastChannel(OVERRIDE_CHANGES_CHANNEL);
+    otherTab.postMessage({
+      scope: connectionScope({ baseUrl: BASE_URL, apiKey: "ks_root_AnotherRootKey77" }),
+      namespace: "api.requests",
+    });
+    otherTab.postMessage({ scope: connectionScope({ baseUrl: BASE_URL, apiKey: KEY }), namespace: "api.requests" });
+    await waitFor(() => expect(asked()).toBe(before + 1));
+    otherTab.close();
   });
 
   test("a namespace the service does not have is said plainly, with how to make one", async () => {
