@@ -10,6 +10,7 @@ import { APP_DIST } from "./lib/paths";
 import { makeRow, type BenchRow } from "./lib/results";
 import { median, quantile, round } from "./lib/stats";
 import { base58 } from "./lib/base58";
+import { GET_VERIFICATIONS_PATH } from "../src/lib/contract";
 import { usageSql } from "../src/features/keys/utils/usage";
 import { benchAnalyticsCost } from "./analytics-cost";
 
@@ -24,7 +25,6 @@ export interface AnalyticsBenchOptions {
   log: (line: string) => void;
 }
 
-const GET_VERIFICATIONS = "/v2/analytics.getVerifications";
 const DAY_MS = 24 * 60 * 60 * 1000;
 const OUTCOMES = [
   "VALID",
@@ -111,12 +111,14 @@ export async function sumsFolded(dataDir: string): Promise<void> {
   }
 }
 
+/** An analytics query (analytics.getVerifications unless another operation's path is given). */
 export async function postAnalytics(
   url: string,
   rootKey: string,
   query: string,
+  path = GET_VERIFICATIONS_PATH,
 ): Promise<{ status: number; body: string }> {
-  const response = await fetch(`${url}${GET_VERIFICATIONS}`, {
+  const response = await fetch(`${url}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${rootKey}` },
     body: JSON.stringify({ query }),
@@ -129,9 +131,10 @@ export async function postAnalyticsWhenCaughtUp(
   url: string,
   rootKey: string,
   query: string,
+  path = GET_VERIFICATIONS_PATH,
 ): Promise<{ status: number; body: string }> {
   for (;;) {
-    const answer = await postAnalytics(url, rootKey, query);
+    const answer = await postAnalytics(url, rootKey, query, path);
     if (answer.status !== 503) return answer;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

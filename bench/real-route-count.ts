@@ -62,6 +62,7 @@ export const ROWS: Row[] = [
       ["keys.setRoles", "v2_keys_set_roles", "keys-set-roles.test.ts"],
       ["apis.createApi", "v2_apis_create_api", "apis-create-api.test.ts"],
       ["apis.deleteApi", "v2_apis_delete_api", "apis-delete-api.test.ts"],
+      ["keys.migrateKeys", "v2_keys_migrate_keys", "keys-migrate-keys.test.ts"],
       [
         "permissions.listPermissions",
         "v2_permissions_list_permissions",
@@ -76,12 +77,6 @@ export const ROWS: Row[] = [
       ],
       ["identities.listIdentities", "v2_identities_list_identities", "identities.test.ts", "listIdentities"],
       ["identities.getIdentity", "v2_identities_get_identity", "identities.test.ts", "getIdentity"],
-      ["ratelimit.limit", "v2_ratelimit_limit", "ratelimit-limit.test.ts"],
-      ["ratelimit.multiLimit", "v2_ratelimit_multi_limit", "ratelimit-multi-limit.test.ts"],
-      ["ratelimit.setOverride", "v2_ratelimit_set_override", "ratelimit-set-override.test.ts"],
-      ["ratelimit.getOverride", "v2_ratelimit_get_override", "ratelimit-get-override.test.ts"],
-      ["ratelimit.listOverrides", "v2_ratelimit_list_overrides", "ratelimit-list-overrides.test.ts"],
-      ["ratelimit.deleteOverride", "v2_ratelimit_delete_override", "ratelimit-delete-override.test.ts"],
       ["identities.createIdentity", "v2_identities_create_identity", "identities-changes.test.ts", "createIdentity"],
       ["identities.updateIdentity", "v2_identities_update_identity", "identities-changes.test.ts", "updateIdentity"],
       ["identities.deleteIdentity", "v2_identities_delete_identity", "identities-changes.test.ts", "deleteIdentity"],
@@ -112,6 +107,12 @@ export const ROWS: Row[] = [
         "permissions-role-changes.test.ts",
         "setRolePermissions",
       ],
+      ["ratelimit.limit", "v2_ratelimit_limit", "ratelimit-limit.test.ts"],
+      ["ratelimit.multiLimit", "v2_ratelimit_multi_limit", "ratelimit-multi-limit.test.ts"],
+      ["ratelimit.setOverride", "v2_ratelimit_set_override", "ratelimit-set-override.test.ts"],
+      ["ratelimit.getOverride", "v2_ratelimit_get_override", "ratelimit-get-override.test.ts"],
+      ["ratelimit.listOverrides", "v2_ratelimit_list_overrides", "ratelimit-list-overrides.test.ts"],
+      ["ratelimit.deleteOverride", "v2_ratelimit_delete_override", "ratelimit-delete-override.test.ts"],
       ["analytics.getRatelimits", "v2_analytics_get_ratelimits", "analytics-get-ratelimits.test.ts"],
     ] as const
   ).map(([label, dir, file, describe]) => ({

@@ -22,6 +22,7 @@ import type { BenchResults, BenchRow } from "./lib/results";
 import { benchLogs } from "./logs";
 import { benchDeepPaging } from "./paging";
 import { benchRatelimit } from "./ratelimit";
+import { benchRatelimitAnalytics } from "./ratelimit-analytics";
 import { benchScale } from "./scale";
 
 const SECTIONS = ["bundle", "api", "browser", "paging", "analytics", "logs", "ratelimit", "scale"] as const;
@@ -143,6 +144,7 @@ async function main(): Promise<void> {
         bursts: quick ? 1 : 3,
         log,
       })),
+      ...(await benchRatelimitAnalytics({ rows: 1_000_000, subjects: 1_000, pairs: quick ? 20 : 100, log })),
     );
   }
 

@@ -8,6 +8,8 @@ import { ADMIN_OPTIONS, CommandError, type AdminIo, type Command, type OptionNam
 import { API_COMMANDS } from "./commands/apis";
 import { IDENTITY_COMMANDS } from "./commands/identities";
 import { KEY_COMMANDS } from "./commands/keys";
+import { MIGRATION_COMMANDS } from "./commands/migrations";
+import { PERMISSION_COMMANDS } from "./commands/permissions";
 import { RATELIMIT_COMMANDS } from "./commands/ratelimits";
 import { ROLE_COMMANDS } from "./commands/roles";
 import { ROOT_KEY_COMMANDS } from "./commands/root-keys";
@@ -35,11 +37,19 @@ Commands:
   roles create --name N [--permissions P,…] [--description D]            prints the role id
   roles grant --name N --permissions P,…                                 adds permissions to a role; prints them all
   roles list                                                             name, permissions, keys
+  permissions create --slug S [--name N] [--description D]               prints the permission id (the name is the
+                                                                         slug unless given)
+  permissions list                                                       slug, id, name, description
   identities create --external-id ID [--ratelimit [NAME=]N/WINDOW]… [--meta JSON]
                                                                          prints the identity id
   identities list                                                        external id, id, keys, rate limits
   identities delete ID_OR_EXTERNAL_ID                                    found by nothing from then on; its keys lose
                                                                          it and its rate limits
+  migrations create --algorithm sha256|github.com/seamapi/prefixed-api-key
+                                                                         prints the migration id keys.migrateKeys
+                                                                         imports keys under
+  migrations list                                                        id, algorithm, keys waiting for their first
+                                                                         verification
   keys seed --count N [--api API_ID]                                     prints how many keys were created
   traffic --days N --count M [--api API_ID]                              records M verifications over N days
   traffic --days N --count M --namespace NS                              records M rate-limit decisions over N
@@ -72,9 +82,11 @@ Options:
   --permissions P,…   root keys: api.*.<action> or api.<apiId>.<action> (read_key, verify_key, read_analytics,
                       create_key, update_key, delete_key, read_api, create_api, delete_api, decrypt_key, encrypt_key),
                       rbac.*.<action> (add_permission_to_key, remove_permission_from_key, add_role_to_key,
-                      remove_role_from_key, create_permission, create_role, read_permission, read_role),
-                      identity.*.read_identity, ratelimit.*.<action> or ratelimit.<namespaceId>.<action> (limit,
-                      create_namespace, set_override, read_override, delete_override, read_analytics)
+                      remove_role_from_key, create_permission, read_permission, delete_permission, create_role,
+                      read_role, delete_role, add_permission_to_role, remove_permission_from_role),
+                      identity.*.<action> (create_identity, read_identity, update_identity, delete_identity),
+                      ratelimit.*.<action> or ratelimit.<namespaceId>.<action> (limit, create_namespace,
+                      set_override, read_override, delete_override, read_analytics)
                       (default ${DEFAULT_ROOT_KEY_PERMISSIONS.join(",")}); or the real
                       service's URN form, unkey:v1:<workspaceId>:<resource>#<action>, e.g.
                       unkey:v1:ws_…:keyspaces/<apiId>/keys/*#read_key (docs/api.md#urn-form-permissions);
@@ -96,7 +108,9 @@ const COMMANDS: Record<string, Command> = {
   ...ROOT_KEY_COMMANDS,
   ...KEY_COMMANDS,
   ...ROLE_COMMANDS,
+  ...PERMISSION_COMMANDS,
   ...IDENTITY_COMMANDS,
+  ...MIGRATION_COMMANDS,
   ...API_COMMANDS,
   ...WORKSPACE_COMMANDS,
   ...TRAFFIC_COMMANDS,

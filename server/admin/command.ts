@@ -37,6 +37,8 @@ export const ADMIN_OPTIONS = {
   "analytics-quota": { type: "string" },
   namespace: { type: "string" },
   identifier: { type: "string" },
+  slug: { type: "string" },
+  algorithm: { type: "string" },
   help: { type: "boolean" },
 } as const;
 

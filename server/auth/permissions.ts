@@ -3,15 +3,15 @@ import {
   apiPermission,
   missingPermissionDetail,
   missingPermissionsDetail,
-  ratelimitGrants,
   identityPermission,
+  ratelimitGrants,
   rbacPermission,
   URN_PREFIX,
   URN_RESOURCES,
   urnPermission,
   type ApiAction,
-  type RatelimitAction,
   type IdentityAction,
+  type RatelimitAction,
   type RbacAction,
 } from "../../src/lib/contract";
 import { ApiRefusal } from "../http/api-refusal";

@@ -2,7 +2,7 @@ import type { Database } from "better-sqlite3";
 import { createKeyStore } from "./key-store";
 import { createApi } from "./apis";
 import { createIdentity, type NewIdentity } from "./identities";
-import { createRole } from "./rbac";
+import { createPermission, createRole } from "./rbac";
 import { createRootKey } from "./root-keys";
 import { createWorkspace } from "./workspaces";
 import { keyInserter, type NewKey } from "./keys";
@@ -10,6 +10,7 @@ import { recordTraffic, trafficReplayer, TRAFFIC_TAGS } from "../keys/traffic";
 import {
   apiPermission,
   DELETE_KEY_PERMISSION,
+  identityPermission,
   rbacPermission,
   ratelimitPermission,
   READ_ANALYTICS_PERMISSION,
@@ -28,7 +29,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_ROOT_KEY_PERMISSIONS = [READ_KEYS_PERMISSION, READ_APIS_PERMISSION] as const;
 /**
  * The demo root key may do what the dashboard does: read keys and their analytics, verify keys, and create, change
- * and delete keys with their permissions and roles (a demo whose actions were all refused would show nothing).
+ * and delete keys with their permissions and roles, and the workspace's identities, roles and permissions (a demo
+ * whose actions were all refused would show nothing).
  */
 export const DEMO_ROOT_KEY_PERMISSIONS = [
   READ_KEYS_PERMISSION,
@@ -47,8 +49,16 @@ export const DEMO_ROOT_KEY_PERMISSIONS = [
       "remove_permission_from_key",
       "add_role_to_key",
       "remove_role_from_key",
+      "delete_permission",
+      "create_role",
+      "delete_role",
+      "add_permission_to_role",
+      "remove_permission_from_role",
     ] as const
   ).map(rbacPermission),
+  ...(["read_identity", "create_identity", "update_identity", "delete_identity"] as const).map((action) =>
+    identityPermission(action),
+  ),
   // Rate limiting: limit in (and create) namespaces, manage their overrides, read their analytics.
   ...(["limit", "create_namespace", "set_override", "read_override", "delete_override", "read_analytics"] as const).map(
     (action) => ratelimitPermission(action),
@@ -73,19 +83,31 @@ type DemoKey = Pick<
 
 const PER_SECOND = (limit: number) => [{ name: "requests", limit, durationMs: 1000, autoApply: true }];
 
-/** Roles carry permissions: a key's permissions are its own and its roles'. */
-const DEMO_ROLES: readonly { name: string; permissions: readonly string[] }[] = [
-  { name: "editor", permissions: ["documents.read", "documents.write"] },
-  { name: "reader", permissions: ["documents.read"] },
-  { name: "support", permissions: ["users.view", "users.edit"] },
+/** The workspace's catalogue of permissions, each with its name and what it allows (a key's own are made with it). */
+const DEMO_PERMISSIONS: readonly { slug: string; name: string; description: string }[] = [
+  { slug: "documents.read", name: "Read documents", description: "Open and download any document" },
+  { slug: "documents.write", name: "Write documents", description: "Create, edit and delete documents" },
+  { slug: "users.view", name: "View users", description: "See user profiles and their activity" },
+  { slug: "users.edit", name: "Edit users", description: "Change user profiles and reset their access" },
+  { slug: "admin.write", name: "Administer", description: "Change workspace settings" },
 ];
 
-/** An identity's rate limit is shared by all its keys (Acme has two). */
+/** Roles carry permissions: a key's permissions are its own and its roles'. */
+const DEMO_ROLES: readonly { name: string; description: string; permissions: readonly string[] }[] = [
+  { name: "editor", description: "Writes and publishes documents", permissions: ["documents.read", "documents.write"] },
+  { name: "reader", description: "Reads documents, changes nothing", permissions: ["documents.read"] },
+  { name: "support", description: "Helps customers with their accounts", permissions: ["users.view", "users.edit"] },
+];
+
+/** An identity's rate limits are shared by all its keys (Acme has two): one counter per limit, whichever key is used. */
 const DEMO_IDENTITIES: readonly Omit<NewIdentity, "workspaceId">[] = [
   {
     externalId: "org_acme",
     meta: { plan: "enterprise", seats: 40 },
-    ratelimits: [{ name: "requests", limit: 100, durationMs: 60_000, autoApply: true }],
+    ratelimits: [
+      { name: "requests", limit: 100, durationMs: 60_000, autoApply: true },
+      { name: "tokens", limit: 50_000, durationMs: DAY_MS, autoApply: false },
+    ],
   },
 ];
 
@@ -244,7 +266,9 @@ export function ensureDemoData(db: Database, now = Date.now()): DemoData | undef
       if (hasWorkspace.get() !== undefined) return undefined;
       const workspaceId = createWorkspace(db, "Demo workspace", now - 200 * DAY_MS);
       const apiId = createApi(db, workspaceId, "Demo API", now - 200 * DAY_MS);
-      for (const role of DEMO_ROLES) createRole(db, workspaceId, role.name, role.permissions, now - 200 * DAY_MS);
+      for (const permission of DEMO_PERMISSIONS) createPermission(db, workspaceId, permission, now - 200 * DAY_MS);
+      for (const role of DEMO_ROLES)
+        createRole(db, workspaceId, role.name, role.permissions, now - 200 * DAY_MS, role.description);
       for (const identity of DEMO_IDENTITIES)
         createIdentity(db, { ...identity, workspaceId, createdAt: now - 200 * DAY_MS });
       const insertKey = keyInserter(db);

@@ -31,7 +31,7 @@ function pooledByte(): number {
   return pool[poolOffset++] ?? 0;
 }
 
-export type IdPrefix = "key" | "api" | "ws" | "req" | "id" | "rl" | "role" | "perm" | "rlns" | "rlor";
+export type IdPrefix = "key" | "api" | "ws" | "req" | "id" | "rl" | "role" | "perm" | "mig" | "rlns" | "rlor";
 
 /** `<prefix>_` + 22 random base58 characters, e.g. `req_6FvQ2…`. */
 export function newId(prefix: IdPrefix): string {

@@ -199,6 +199,11 @@ export interface KeyStore {
   /** Runs a read of the workspace's APIs, permissions, roles or identities (operations off the hot path) on this connection. */
   read<T>(work: (db: Database) => T): T;
   /**
+   * Runs a write of the verification path's own (re-hashing a key imported by keys.migrateKeys) inside the group
+   * commit's work already running; every cached answer is stale from then on.
+   */
+  writeInGroup<T>(work: (db: Database) => T): T;
+  /**
    * Changes whenever the stored data may have: another connection (the admin CLI) committed, or this one
    * wrote. SQLite's `data_version` alone misses this connection's own writes.
    */
@@ -395,6 +400,12 @@ export function createKeyStore(db: Database): KeyStore {
     },
     read(work) {
       return work(db);
+    },
+    writeInGroup(work) {
+      if (!group.inWork()) throw new Error("writeInGroup runs only inside inGroupCommit's work");
+      const value = work(db);
+      ownWrites += 1;
+      return value;
     },
     async change(work) {
       try {

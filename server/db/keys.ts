@@ -33,6 +33,9 @@ export interface NewKey {
   lastUsedAt?: number;
 }
 
+/** A key imported by its old system's hash (keys.migrateKeys): no secret here, and no start until it is re-hashed. */
+export type NewImportedKey = Omit<NewKey, "secret"> & { imported: { hash: string; pendingMigrationId: string } };
+
 /** The key as the change operations need it: its API and its own (direct) permissions and roles. */
 export interface ChangedKey {
   id: string;
@@ -116,11 +119,12 @@ export function requireLiveKey(db: Database, workspaceId: string, keyId: string,
 }
 
 /** One prepared insert for many keys; the caller decides the transaction. Returns the new key's id. */
-export function keyInserter(db: Database): (key: NewKey) => string {
+export function keyInserter(db: Database): (key: NewKey | NewImportedKey) => string {
   const insert = db.prepare(
     `INSERT INTO keys (id, workspace_id, api_id, name, start, hash, enabled, created_at, expires, meta, external_id,
-                       credits_remaining, refill_interval, refill_amount, refill_day, permissions, roles, last_used_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                       credits_remaining, refill_interval, refill_amount, refill_day, permissions, roles, last_used_at,
+                       pending_migration_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertRateLimit = db.prepare(
     `INSERT INTO key_ratelimits (id, key_id, name, "limit", duration_ms, auto_apply) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -140,8 +144,8 @@ export function keyInserter(db: Database): (key: NewKey) => string {
       key.workspaceId,
       key.apiId,
       key.name,
-      secretStart(key.secret),
-      hashSecret(key.secret),
+      "imported" in key ? "" : secretStart(key.secret),
+      "imported" in key ? key.imported.hash : hashSecret(key.secret),
       key.enabled ? 1 : 0,
       key.createdAt,
       key.expires ?? null,
@@ -154,6 +158,7 @@ export function keyInserter(db: Database): (key: NewKey) => string {
       JSON.stringify(key.permissions ?? []),
       JSON.stringify(key.roles ?? []),
       key.lastUsedAt ?? null,
+      "imported" in key ? key.imported.pendingMigrationId : null,
     );
     for (const limit of key.ratelimits ?? []) {
       insertRateLimit.run(newId("rl"), id, limit.name, limit.limit, limit.durationMs, limit.autoApply ? 1 : 0);

@@ -325,7 +325,24 @@ export const MIGRATIONS: readonly Migration[] = [
       db.prepare("INSERT INTO database_id (only, id) VALUES (1, ?)").run(randomUUID());
     },
   },
-  // From here on, one numbered file each in migrations/. (11, the key migrations, comes with keys.migrateKeys.)
+  {
+    version: 11,
+    name: "key migrations, and keys imported by keys.migrateKeys waiting for their first verification",
+    sql: `
+      -- As the real service's key_migrations: how a workspace's imported keys were hashed. An id is the caller's word
+      -- for it (keys.migrateKeys' and keys.verifyKey's migrationId), unique across workspaces as there.
+      CREATE TABLE key_migrations (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+        algorithm TEXT NOT NULL CHECK (algorithm IN ('sha256', 'github.com/seamapi/prefixed-api-key')),
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- An imported key whose hash is its old system's until a verification naming the migration re-hashes it.
+      ALTER TABLE keys ADD COLUMN pending_migration_id TEXT;
+    `,
+  },
+  // From here on, one numbered file each in migrations/.
   RATELIMITS_MIGRATION,
 ];
 

@@ -166,6 +166,15 @@ export function findPermission(db: Database, workspaceId: string, idOrSlug: stri
     .get(workspaceId, idOrSlug, idOrSlug, idOrSlug);
 }
 
+/** The workspace's permissions by slug (the admin CLI's `permissions list`). */
+export function listPermissions(db: Database, workspaceId: string): PermissionRecord[] {
+  return db
+    .prepare<[string], PermissionRecord>(
+      "SELECT id, name, slug, description FROM permissions WHERE workspace_id = ? ORDER BY slug",
+    )
+    .all(workspaceId);
+}
+
 /** permissions.createPermission: a ConflictError when the workspace has the slug already, in any case. */
 export function createPermission(
   db: Database,

@@ -267,11 +267,11 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
   },
   "err:user:bad_request:invalid_analytics_query": {
     whatHappened:
-      "The `query` of `analytics.getVerifications` could not be parsed or run: a syntax error, an unknown column, or a type mismatch. `error.detail` carries the engine's message.",
+      "The `query` of `analytics.getVerifications` or `analytics.getRatelimits` could not be parsed or run: a syntax error, an unknown column, or a type mismatch. `error.detail` carries the engine's message.",
     howToFix: [
       "Read `error.detail`: it names the token or column at fault.",
-      "Check the column names of the public tables: `time`, `key_id`, `key_space_id`, `external_id`, `outcome`, `region`, `tags`, `spent_credits`, and `count` in the aggregated tables.",
-      'Write `quantile(x, 0.9)` instead of ClickHouse\'s `quantile(0.9)(x)`, and `"any"(x)` for `any(x)`.',
+      "Check the column names of the public tables: `time`, `key_id`, `key_space_id`, `external_id`, `outcome`, `region`, `tags`, `spent_credits`, and `count` in the aggregated tables (verifications); `time`, `namespace_id`, `identifier`, `passed`, `latency`, `override_id`, `limit`, `remaining`, `reset_at`, `tokens`, and `total`, `total_tokens`, `passed_tokens` in the aggregated tables (rate limits).",
+      'Write `"any"(x)` for `any(x)`.',
     ],
     example: ANALYTICS_EXAMPLE,
     commonMistakes: [
@@ -291,7 +291,7 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
   },
   "err:user:bad_request:invalid_analytics_table": {
     whatHappened:
-      "The query reads something other than the five public tables: `key_verifications_v1` and `key_verifications_per_{minute,hour,day,month}_v1` (or a CTE of its own).",
+      "The query reads something other than its operation's five public tables: `key_verifications_v1` and `key_verifications_per_{minute,hour,day,month}_v1` for `analytics.getVerifications`, `ratelimits_v1` and `ratelimits_per_{minute,hour,day,month}_v1` for `analytics.getRatelimits` (or a CTE of its own).",
     howToFix: [
       "Read from the public tables by their bare names; your workspace's rows are selected automatically.",
       "Use the aggregated tables (`…_per_hour_v1` and so on) for usage over time: they are much faster.",
@@ -299,6 +299,7 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
     example: ANALYTICS_EXAMPLE,
     commonMistakes: [
       "A schema-qualified or physical name such as `default.key_verifications_raw_v2`.",
+      "A table of the other analytics operation: each reads its own five tables.",
       "Table functions (`read_csv`, `read_parquet`, `glob`) or system catalogs (`system.*`, `information_schema.*`).",
     ],
   },
@@ -308,7 +309,10 @@ export const ERROR_DOCS: Record<ServerErrorCode, ErrorDoc> = {
       "Use the documented functions: aggregates (`count sum avg min max any groupArray groupUniqArray uniq uniqExact quantile countIf sumIf`), dates (`now today toStartOfHour toStartOfDay fromUnixTimestamp64Milli …`), strings, arrays (`has hasAny hasAll arrayJoin arrayFilter`) and conversions.",
     ],
     example: ANALYTICS_EXAMPLE,
-    commonMistakes: ["A function of another SQL dialect, such as `strftime` or `getenv`."],
+    commonMistakes: [
+      "A function of another SQL dialect, such as `strftime` or `getenv`.",
+      "ClickHouse's `avgMerge` or `quantilesTDigestMerge` on the rate-limit tables' latency states: no -Merge function is allowed (read `latency` from `ratelimits_v1`: `avg(latency)`, `quantile(0.99)(latency)`).",
+    ],
   },
   "err:user:unprocessable_entity:query_execution_timeout": {
     whatHappened:

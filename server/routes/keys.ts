@@ -6,6 +6,7 @@ import {
   DELETE_KEY_PATH,
   GET_KEY_PATH,
   LIST_KEYS_PATH,
+  MIGRATE_KEYS_PATH,
   REMOVE_PERMISSIONS_PATH,
   REMOVE_ROLES_PATH,
   REROLL_KEY_PATH,
@@ -23,6 +24,7 @@ import { getKey } from "./keys/get-key";
 import { addPermissions, removePermissions, setPermissions } from "./keys/key-permissions";
 import { addRoles, removeRoles, setRoles } from "./keys/key-roles";
 import { keysListKeys } from "./keys/list-keys";
+import { migrateKeys } from "./keys/migrate-keys";
 import { rerollKey } from "./keys/reroll-key";
 import { updateCredits } from "./keys/update-credits";
 import { updateKey } from "./keys/update-key";
@@ -46,5 +48,6 @@ export function keysRoutes(deps: ApiDependencies): Hono<ApiEnv> {
     .post(SET_PERMISSIONS_PATH, ...setPermissions(deps))
     .post(ADD_ROLES_PATH, ...addRoles(deps))
     .post(REMOVE_ROLES_PATH, ...removeRoles(deps))
-    .post(SET_ROLES_PATH, ...setRoles(deps));
+    .post(SET_ROLES_PATH, ...setRoles(deps))
+    .post(MIGRATE_KEYS_PATH, ...migrateKeys(deps));
 }

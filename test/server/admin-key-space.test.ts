@@ -143,3 +143,29 @@ describe("roles, identities, workspaces", () => {
     expect(admin("workspaces", "update", "--workspace", limited, "--analytics-quota", "0").code).toBe(2);
   });
 });
+
+describe("permissions and key migrations", () => {
+  test("permissions create makes one with its name and description; a slug the workspace has, in any case, is refused", () => {
+    const id = succeeded("permissions", "create", "--slug", "invoices.void", "--description", "Void an invoice");
+    expect(query("SELECT name, slug, description FROM permissions WHERE id = ?", id)).toEqual([
+      { name: "invoices.void", slug: "invoices.void", description: "Void an invoice" },
+    ]);
+    const taken = admin("permissions", "create", "--slug", "Invoices.Void", "--name", "Void");
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain("already has a permission");
+    expect(succeeded("permissions", "list")).toMatch(/invoices\.void\s+perm_\w+\s+invoices\.void\s+Void an invoice/);
+    expect(admin("permissions", "create", "--slug", "two,slugs").code).toBe(2);
+  });
+
+  test("migrations create takes the real service's two algorithms and prints the id; migrations list shows them", () => {
+    const id = succeeded("migrations", "create", "--algorithm", "github.com/seamapi/prefixed-api-key");
+    expect(id).toMatch(/^mig_[1-9A-HJ-NP-Za-km-z]+$/);
+    expect(query("SELECT algorithm FROM key_migrations WHERE id = ?", id)).toEqual([
+      { algorithm: "github.com/seamapi/prefixed-api-key" },
+    ]);
+    const refused = admin("migrations", "create", "--algorithm", "bcrypt");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("sha256 or github.com/seamapi/prefixed-api-key");
+    expect(succeeded("migrations", "list")).toMatch(new RegExp(`${id}\\s+github\\.com/seamapi/prefixed-api-key\\s+0`));
+  });
+});

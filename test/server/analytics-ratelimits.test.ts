@@ -10,6 +10,7 @@ import { STORE_FILE } from "../../server/analytics/store-files";
 import { STORE_SCHEMA_VERSION } from "../../server/analytics/store-schema";
 import { openDatabase } from "../../server/db/open";
 import { createWorkspace, setAnalyticsRetentionDays } from "../../server/db/workspaces";
+import { runAdminInProcess } from "../support/admin-in-process";
 import { seedRatelimitDecisions, seedVerifications } from "./analytics-data";
 
 /**
@@ -241,6 +242,23 @@ describe("the store on disk", () => {
     await engine.close();
     expect(await storeFile(dir)).toEqual({ version: STORE_SCHEMA_VERSION, copiedSeq: 750, rows: 750 });
     db.close();
+  });
+});
+
+describe("the admin CLI's traffic --namespace", () => {
+  test("leaves the store holding every decision it recorded, so a start answers at once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "keyscope-ratelimit-traffic-"));
+    const admin = (...args: string[]) => runAdminInProcess([...args, "--data-dir", dir]);
+    expect(admin("namespaces", "create", "--name", "checkout").code).toBe(0);
+    const run = admin("traffic", "--namespace", "checkout", "--days", "2", "--count", "3000");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("analytics: up to date");
+    const db = openDatabase(dir);
+    // The demo workspace's decisions (made at the data directory's first opening) and these.
+    const newest = db.prepare<[], number>("SELECT max(seq) FROM ratelimit_decisions").pluck().get() ?? 0;
+    db.close();
+    expect(newest).toBeGreaterThan(3_000);
+    expect(await storeFile(dir)).toEqual({ version: STORE_SCHEMA_VERSION, copiedSeq: newest, rows: newest });
   });
 });
 

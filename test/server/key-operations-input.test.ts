@@ -85,7 +85,28 @@ const BAD_BODIES: Record<string, readonly BadBody[]> = {
     ['{"key": "sk", "ratelimits": [{}]}', "body.ratelimits.0.name"],
     ['{"key": "sk", "ratelimits": [{"name": "r", "limit": 0}]}', "body.ratelimits.0.limit"],
     ['{"key": "sk", "ratelimits": [{"name": "r", "duration": "1s"}]}', "body.ratelimits.0.duration"],
-    ['{"key": "sk", "migrationId": "m"}', "body.migrationId"],
+    ['{"key": "sk", "migrationId": 5}', "body.migrationId"],
+    [JSON.stringify({ key: "sk", migrationId: "m".repeat(257) }), "body.migrationId"],
+  ],
+  "keys.migrateKeys": [
+    ["{}", "body.migrationId"],
+    ['{"migrationId": "mig_x", "apiId": "api_x", "keys": {}}', "body.keys"],
+    ['{"migrationId": "mig_x", "apiId": "api_x", "keys": []}', "body.keys"],
+    ['{"migrationId": "mig_x", "apiId": "api_x", "keys": [{"hash": 5}]}', "body.keys.0.hash"],
+    ['{"migrationId": "mig_x", "apiId": "api_x", "keys": [{"hash": "abc", "key": "sk"}]}', "body.keys.0.key"],
+    ['{"migrationId": "mig_x", "apiId": "api_x", "keys": [{"hash": "abc", "expires": -1}]}', "body.keys.0.expires"],
+    [
+      '{"migrationId": "mig_x", "apiId": "api_x", "keys": [{"hash": "abc", "credits": {"remaining": 5, "more": 1}}]}',
+      "body.keys.0.credits.more",
+    ],
+    [
+      JSON.stringify({
+        migrationId: "mig_x",
+        apiId: "api_x",
+        keys: Array.from({ length: 10_001 }, () => ({ hash: "abc" })),
+      }),
+      "body.keys",
+    ],
   ],
   "apis.listKeys": [
     ["{}", "body.apiId"],
@@ -100,6 +121,7 @@ const VALID_BODIES: Record<string, string> = {
   "keys.whoami": '{"key": "sk"}',
   "keys.verifyKey": '{"key": "sk"}',
   "apis.listKeys": '{"apiId": "api_x"}',
+  "keys.migrateKeys": '{"migrationId": "mig_x", "apiId": "api_x", "keys": [{"hash": "abc"}]}',
 };
 
 describe.each(Object.entries(BAD_BODIES))("%s", (operation, cases) => {

@@ -163,7 +163,11 @@ test("migration 7 makes a permission row of every permission a key or role names
   ).run();
   const keysBefore = db.prepare("SELECT * FROM keys ORDER BY id").all();
 
-  migrate(db);
+  // To migration 7 only: a later one may add columns of its own to every key.
+  migrate(
+    db,
+    MIGRATIONS.filter((migration) => migration.version <= 7),
+  );
 
   const permissions = db
     .prepare("SELECT workspace_id, name, slug, created_at FROM permissions ORDER BY workspace_id, slug")
@@ -256,17 +260,47 @@ test("migration 10 moves the per-hour sums by key out of the database, gives it 
   db.close();
 });
 
+test("migration 11 adds key migrations and keys waiting for one, none by default, keeping every key", () => {
+  const db = new Database(":memory:");
+  migrate(
+    db,
+    MIGRATIONS.filter((migration) => migration.version <= 10),
+  );
+  db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'w', 0)").run();
+  db.prepare("INSERT INTO apis (id, workspace_id, name, created_at) VALUES ('api_1', 'ws_1', 'a', 0)").run();
+  db.prepare(
+    "INSERT INTO keys (id, workspace_id, api_id, name, start, hash, created_at) VALUES ('key_1', 'ws_1', 'api_1', 'k', 's', 'h', 0)",
+  ).run();
+  migrate(db);
+  migrate(db);
+  expect(db.prepare("SELECT id, pending_migration_id AS pending FROM keys").all()).toEqual([
+    { id: "key_1", pending: null },
+  ]);
+  db.prepare(
+    "INSERT INTO key_migrations (id, workspace_id, algorithm, created_at) VALUES ('mig_1', 'ws_1', 'sha256', 0)",
+  ).run();
+  expect(() =>
+    db
+      .prepare(
+        "INSERT INTO key_migrations (id, workspace_id, algorithm, created_at) VALUES ('mig_2', 'ws_1', 'bcrypt', 0)",
+      )
+      .run(),
+  ).toThrow(/CHECK/);
+  db.close();
+});
+
 test("a database made before a lower-numbered migration joined the list gets it at the next start, once", () => {
   const db = new Database(":memory:");
   const latest = MIGRATIONS.at(-1)?.version ?? 0;
-  // As a database made on a branch whose list skipped a number that another branch took.
-  const gapped = MIGRATIONS.filter((migration) => migration.version !== 10);
+  // As a database made on the rate-limit branch, whose list went from 10 to 12 before the key migrations' 11 joined.
+  const gapped = MIGRATIONS.filter((migration) => migration.version !== 11);
   migrate(db, gapped);
-  expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'database_id'").all()).toEqual([]);
+  expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'key_migrations'").all()).toEqual([]);
 
   migrate(db);
   migrate(db);
-  expect(db.prepare("SELECT count(*) FROM database_id").pluck().get()).toBe(1);
+  expect(db.prepare("SELECT count(*) FROM key_migrations").pluck().get()).toBe(0);
+  expect(db.prepare("SELECT pending_migration_id FROM keys").all()).toEqual([]);
   expect(db.prepare("SELECT version FROM schema_migrations ORDER BY version").pluck().all()).toEqual(
     MIGRATIONS.map((migration) => migration.version),
   );
@@ -275,7 +309,7 @@ test("a database made before a lower-numbered migration joined the list gets it 
 });
 
 test("migration 12 adds rate limiting's tables and touches nothing before it", () => {
-  const db = migrateWithOneVerification(10);
+  const db = migrateWithOneVerification(11);
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'ratelimit%'").pluck();
   expect(tables.all().sort()).toEqual([
     "ratelimit_counters",

@@ -6,12 +6,14 @@ import {
   NotFoundErrorResponse,
 } from "@unkey/api/models/errors";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DEMO_RATELIMIT_DECISIONS } from "../../server/db/demo-data";
 import { startServer, type StartedServer } from "../support/server-process";
 
 /**
  * The real service's official TypeScript client (`@unkey/api`) against a real `npm start` server, for the rate-limit
- * operations: each typed answer parses (a response off its schema would throw its ResponseValidationError), each change
- * is seen by the next limit, its page iterator walks the overrides, and its typed errors come as the real service's.
+ * operations and their analytics: each typed answer parses (a response off its schema would throw its
+ * ResponseValidationError), each change is seen by the next limit or query, its page iterator walks the overrides,
+ * and its typed errors come as the real service's.
  */
 
 let server: StartedServer;
@@ -108,6 +110,47 @@ describe("overrides", () => {
     }
     expect(pages).toBe(3);
     expect(seen.sort()).toEqual(set.sort());
+  });
+});
+
+describe("analytics.getRatelimits", () => {
+  test("the demo namespace's 30 days of decisions answer on the first start, by day and by identifier", async () => {
+    const namespaceId = (
+      await server.admin(["namespaces", "list"]).then((listed) => /^api\.requests +(rlns_\w+)/m.exec(listed))
+    )?.[1];
+    expect(namespaceId).toBeDefined();
+    const byDay = await unkey.analytics.getRatelimits({
+      query: `SELECT time, sum(passed) AS passed, sum(total) - sum(passed) AS blocked FROM ratelimits_per_day_v1 WHERE namespace_id = '${namespaceId ?? ""}' AND time >= toStartOfDay(now() - INTERVAL 30 DAY) GROUP BY time ORDER BY time`,
+    });
+    const days = byDay.data;
+    expect(days.length).toBeGreaterThanOrEqual(28);
+    const total = days.reduce((sum, day) => sum + Number(day.passed) + Number(day.blocked), 0);
+    expect(total).toBe(DEMO_RATELIMIT_DECISIONS);
+    expect(days.some((day) => Number(day.blocked) > 0)).toBe(true);
+    const banned = await unkey.analytics.getRatelimits({
+      query: "SELECT countIf(passed) AS passed, count() AS total FROM ratelimits_v1 WHERE identifier = 'banned_bot'",
+    });
+    expect(banned.data).toEqual([{ passed: 0, total: expect.any(Number) as unknown }]);
+  });
+
+  test("a limit's decision is in the next query; a query of another family's table is the typed 400", async () => {
+    const count = async () =>
+      (
+        await unkey.analytics.getRatelimits({
+          query:
+            "SELECT identifier, countIf(passed) AS passed, count(*) AS total FROM ratelimits_v1 WHERE identifier = 'analytics_u1' GROUP BY identifier",
+        })
+      ).data;
+    for (let index = 0; index < 3; index += 1) await unkey.ratelimit.limit(ask("client-analytics", "analytics_u1", 2));
+    expect(await count()).toEqual([{ identifier: "analytics_u1", passed: 2, total: 3 }]);
+    await unkey.ratelimit.limit(ask("client-analytics", "analytics_u1", 2));
+    expect(await count()).toEqual([{ identifier: "analytics_u1", passed: 2, total: 4 }]);
+
+    const wrongTable = await unkey.analytics
+      .getRatelimits({ query: "SELECT count(*) FROM key_verifications_v1" })
+      .catch((caught: unknown) => caught);
+    expect(wrongTable).toBeInstanceOf(BadRequestErrorResponse);
+    expect((wrongTable as BadRequestErrorResponse).data$.error.type).toContain("invalid_analytics_table");
   });
 });
 

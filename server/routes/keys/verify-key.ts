@@ -1,6 +1,7 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import * as v from "valibot";
+import { migrateOnVerification } from "../../db/key-migrations";
 import { dataAnswer } from "../../http/answers";
 import { DEFAULT_REGION, type ApiDependencies } from "../../http/api-env";
 import { ApiRefusal } from "../../http/api-refusal";
@@ -16,6 +17,7 @@ const MAX_TAGS = 20;
 const MAX_TAG_LENGTH = 128;
 const MAX_RATELIMITS = 20;
 const MAX_COST = 1_000_000_000;
+const MAX_MIGRATION_ID_LENGTH = 256;
 const whole = (field: string, min: number) =>
   v.pipe(
     v.number(`${field} must be a number`),
@@ -30,6 +32,7 @@ interface VerifyKeyBody {
   permissions?: string;
   credits?: { cost: number };
   ratelimits?: { name: string; cost?: number; limit?: number; duration?: number }[];
+  migrationId?: string;
 }
 
 const VERIFY_KEY: BodySpec<v.GenericSchema<unknown, VerifyKeyBody>> = {
@@ -82,6 +85,12 @@ const VERIFY_KEY: BodySpec<v.GenericSchema<unknown, VerifyKeyBody>> = {
         v.maxLength(MAX_RATELIMITS, `at most ${MAX_RATELIMITS} rate limits`),
       ),
     ),
+    migrationId: v.optional(
+      v.pipe(
+        v.string("migrationId must be a string"),
+        v.maxLength(MAX_MIGRATION_ID_LENGTH, `migrationId must be at most ${MAX_MIGRATION_ID_LENGTH} characters`),
+      ),
+    ),
   }),
   fixes: {
     key: "Pass the secret your user sent, exactly as it is (prefix included).",
@@ -90,6 +99,7 @@ const VERIFY_KEY: BodySpec<v.GenericSchema<unknown, VerifyKeyBody>> = {
     credits: 'Pass {"cost": N} with a whole number N ≥ 0, or leave credits out to spend 1.',
     ratelimits:
       'Pass [{"name": "requests"}] naming the key\'s rate limits, with cost, limit and duration (ms) as whole numbers; a name the key lacks needs limit and duration.',
+    migrationId: "Pass the id of the key migration the key was imported under (keys.migrateKeys), or leave it out.",
   },
   example: '{"key": "sk_live_…"}',
 };
@@ -143,7 +153,7 @@ export function verifyKey(deps: ApiDependencies) {
   const clock = deps.clock ?? Date.now;
 
   return operation(deps, { body: VERIFY_KEY }, async (c) => {
-    const { key, tags, permissions, credits, ratelimits } = c.req.valid("json");
+    const { key, tags, permissions, credits, ratelimits, migrationId } = c.req.valid("json");
 
     const request: VerifyRequest = { keyHash: hashSecret(key) };
     const address = clientAddress(c);
@@ -171,7 +181,20 @@ export function verifyKey(deps: ApiDependencies) {
       region,
     };
     // Answered once the verification is committed, together with the others of this turn of the event loop.
-    const result = await deps.store.inGroupCommit(() => verifyKeyNow(request, context));
+    const result = await deps.store.inGroupCommit(() => {
+      const found = verifyKeyNow(request, context);
+      if (migrationId === undefined || found.kind !== "verified" || found.data.code !== "NOT_FOUND") return found;
+      // A key imported by keys.migrateKeys, verified for the first time: re-hashed, then verified as any other.
+      const migrated = deps.store.writeInGroup((db) =>
+        migrateOnVerification(db, context.caller.workspaceId, migrationId, key, context.now),
+      );
+      if (migrated === "malformed") return { kind: "malformed" } as const;
+      return migrated === "migrated" ? verifyKeyNow(request, context) : found;
+    });
+    // Refused once the group has committed, as every answer is: the connection holds the write lock until then.
+    if (result.kind === "malformed") {
+      throw new ApiRefusal("err:svc:authentication:malformed", { detail: "Invalid key format" });
+    }
     if (result.kind === "unknown_ratelimit") {
       throw new ApiRefusal("err:svc:application:precondition_failed", { detail: unknownRateLimitDetail(result) });
     }

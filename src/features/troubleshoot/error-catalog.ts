@@ -557,9 +557,9 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     tone: "danger",
     heading: "The analytics query reads a table it may not",
     whatHappened:
-      "Analytics queries may read only `key_verifications_v1` and `key_verifications_per_{minute,hour,day,month}_v1`, also inside subqueries and `WITH`.",
+      "Analytics queries may read only their operation's five tables, also inside subqueries and `WITH`: `key_verifications_v1` and `key_verifications_per_{minute,hour,day,month}_v1` (analytics.getVerifications), or `ratelimits_v1` and `ratelimits_per_{minute,hour,day,month}_v1` (analytics.getRatelimits).",
     fix: [
-      "Read from one of the five verification tables instead.",
+      "Read from one of the five verification tables instead (or, asking analytics.getRatelimits, the five rate-limit tables).",
       "Remove table functions and `system.*` or `information_schema.*` tables.",
     ],
     likelyCauses: ["A misspelled table name.", "A table of the database itself rather than a public table."],

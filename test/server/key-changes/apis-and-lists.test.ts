@@ -108,7 +108,9 @@ describe("permissions.listPermissions and listRoles", () => {
     await createKey(server, rootKey, { apiId, permissions: ["documents.read", "documents.write"] });
 
     const permissions = v.parse(
-      v.array(v.strictObject({ id: v.string(), name: v.string(), slug: v.string() })),
+      v.array(
+        v.strictObject({ id: v.string(), name: v.string(), slug: v.string(), description: v.optional(v.string()) }),
+      ),
       await listAll("permissions.listPermissions", rootKey, {}, 2),
     );
     const slugs = permissions.map((permission) => permission.slug);

@@ -6,7 +6,8 @@ import { startServer, type StartedServer } from "../../support/server-process";
 
 /**
  * ratelimit.limit through a real server process: exact under a thousand concurrent requests, and after kill -9 in the
- * middle of a burst, a restart goes on from exactly what was committed, and every override it answered is there.
+ * middle of a burst, a restart goes on from exactly what was committed, every override it answered is there, and
+ * analytics counts every decision committed, once.
  * Deterministic: it counts the answers received and reads what is on disk, never the clock's luck.
  */
 
@@ -40,7 +41,9 @@ const succeeded = (answer: Answer) =>
   answer.status === 200 && (answer.json as { data?: { success?: boolean } }).data?.success === true;
 
 function rootKey(server: StartedServer): Promise<string> {
-  const permissions = ["limit", "create_namespace", "set_override", "read_override"].map((a) => `ratelimit.*.${a}`);
+  const permissions = ["limit", "create_namespace", "set_override", "read_override", "read_analytics"].map(
+    (action) => `ratelimit.*.${action}`,
+  );
   return server.admin(["root-key", "create", "--name", "load", "--permissions", permissions.join(",")]);
 }
 
@@ -60,7 +63,7 @@ test("1,000 concurrent limits of one identifier let exactly the limit through", 
   expect(answers.filter(succeeded)).toHaveLength(250);
 });
 
-test("kill -9 in a burst: the restarted server goes on from exactly what was committed, and every override answered is there", async () => {
+test("kill -9 in a burst: the restarted server goes on from exactly what was committed, every override answered is there, and analytics counts each decision once", async () => {
   const first = await start();
   const { dataDir } = first;
   const key = await rootKey(first);
@@ -129,4 +132,19 @@ test("kill -9 in a burst: the restarted server goes on from exactly what was com
   const listed = await post(second, key, "listOverrides", { namespace: "burst", limit: 100 });
   const ids = (listed.json as { data: { overrideId: string }[] }).data.map((entry) => entry.overrideId);
   for (const override of overridesAnswered.values()) expect(ids).toContain(override.overrideId);
+
+  // The analytics store, killed wherever its copy was, holds every decision committed before and after: once each.
+  const recorded = new Database(join(dataDir, DATABASE_FILE_NAME), { readonly: true });
+  const decisions = Number(
+    recorded.prepare("SELECT count(*) FROM ratelimit_decisions WHERE identifier = 'user'").pluck().get(),
+  );
+  recorded.close();
+  const analytics = await fetch(`${second.url}/v2/analytics.getRatelimits`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      query: "SELECT countIf(passed) AS passed, count(*) AS total FROM ratelimits_v1 WHERE identifier = 'user'",
+    }),
+  });
+  expect(await analytics.json()).toMatchObject({ data: [{ passed: limit, total: decisions }] });
 });

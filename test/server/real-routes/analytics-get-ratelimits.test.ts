@@ -5,6 +5,7 @@ import { recordDecision } from "../../../server/db/ratelimits";
 import { setAnalyticsQueriesPerHour } from "../../../server/db/workspaces";
 import { seedRatelimitDecisions } from "../analytics-data";
 import { startInProcessWithAnalytics } from "../in-process";
+import { callApi } from "../http";
 import { errorOf, realHarness, type RealHarness } from "./real-harness";
 import { ratelimitHarness, type RatelimitHarness } from "./ratelimit-harness";
 
@@ -221,6 +222,68 @@ describe("200: this server's own checks", () => {
     const refused = await query("SELECT count(*) FROM ratelimits_v1", key);
     expect(errorOf(refused)).toMatchObject({ status: 429 });
     expect(errorOf(refused).type).toContain("query_quota_exceeded");
+  });
+});
+
+describe("400: this server's own checks of hostile bodies and queries", () => {
+  const send = (body: string) =>
+    callApi(server, { path: "/v2/analytics.getRatelimits", body, key: analyst }).then(errorOf);
+
+  test.each([
+    ["query of another type", '{"query": 1}'],
+    ["no query", "{}"],
+    ["an unknown field", '{"query": "SELECT 1", "namespace": "x"}'],
+    ["an array", '[{"query": "SELECT 1"}]'],
+    ["a prototype name", '{"query": "SELECT 1", "__proto__": {"admin": true}}'],
+    ["not JSON", "SELECT 1"],
+  ])("%s is the real 400 invalid_input", async (_, body) => {
+    const error = await send(body);
+    expect(error.status).toBe(400);
+    expect(error.type).toContain("invalid_input");
+  });
+
+  test.each([
+    ["the decisions' physical table", "SELECT * FROM store.ratelimits", "invalid_analytics_table"],
+    ["its bare physical name", "SELECT * FROM ratelimits", "invalid_analytics_table"],
+    ["a rollup's physical table", "SELECT * FROM memory.store.ratelimits_per_hour", "invalid_analytics_table"],
+    ["the verifications' physical table", "SELECT * FROM store.verifications", "invalid_analytics_table"],
+    ["ClickHouse's physical name", "SELECT * FROM default.ratelimits_per_day_v2", "invalid_analytics_table"],
+    [
+      "a CTE over the physical table",
+      "WITH x AS (SELECT * FROM store.ratelimits) SELECT count(*) FROM x",
+      "invalid_analytics_table",
+    ],
+    [
+      "a parametric call over a refused function",
+      "SELECT quantile(0.5)(getenv('HOME')) AS x",
+      "invalid_analytics_function",
+    ],
+    ["a refused function called parametrically", "SELECT getenv('HOME')(1) AS x", "invalid_analytics_function"],
+    ["a table function called parametrically", "SELECT * FROM read_csv('/etc/passwd')(1)", "invalid_analytics_table"],
+    [
+      "a -State combinator",
+      "SELECT quantileTDigestState(0.95)(latency) FROM ratelimits_v1",
+      "invalid_analytics_function",
+    ],
+    ["a write", "DELETE FROM ratelimits_v1", "invalid_analytics_query_type"],
+    ["an over-long query", `SELECT ${"1 + ".repeat(16 << 10)}1`, "invalid_analytics_query"],
+  ])("%s is refused with its code", async (_, sql, code) => {
+    const error = errorOf(await query(sql));
+    expect(error.status).toBe(400);
+    expect(error.type).toContain(code);
+  });
+
+  test("a narrowed key reads nothing beyond its namespaces through the text rewrites either", async () => {
+    const ws = workspace();
+    const [allowed, other] = [ws.namespace(), ws.namespace()];
+    for (const id of [allowed, other]) event(ws.id, id, id);
+    const key = ws.key([`ratelimit.${allowed}.read_analytics`]);
+    expect(
+      await rows(
+        `SELECT namespace_id, quantile(0.5)(latency) AS p50, max(limit) AS l FROM ratelimits_v1 WHERE namespace_id = '${other}' OR limit > 0 GROUP BY namespace_id`,
+        key,
+      ),
+    ).toEqual([{ namespace_id: allowed, p50: 0.3, l: 10 }]);
   });
 });
 

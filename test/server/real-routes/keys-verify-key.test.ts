@@ -1,8 +1,11 @@
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createKeyMigration } from "../../../server/db/key-migrations";
+import { newId } from "../../../server/db/ids";
+import { hashSecret } from "../../../server/keys/secrets";
 import { callApi } from "../http";
 import { startInProcess, type InProcessServer } from "../in-process";
-import { dataOf, errorOf, realHarness, type RealHarness } from "./real-harness";
+import { dataOf, errorOf, prefixedApiKey, realHarness, type RealHarness } from "./real-harness";
 
 /**
  * The real service's route tests of keys.verifyKey (svc/api/routes/v2_keys_verify_key/*_test.go), replayed over HTTP:
@@ -641,5 +644,96 @@ describe("multiple_ratelimits_overcommit_test", () => {
     const last = await verifyClocked(secret);
     expect(last).toMatchObject({ valid: false, code: "RATE_LIMITED" });
     expect(last.ratelimits?.find((limit) => limit.name === "test-monthly")?.exceeded).toBe(true);
+  });
+});
+
+describe("migration_test and resend_demo_test", () => {
+  const SEAM = "github.com/seamapi/prefixed-api-key";
+  const stored = (hash: string) =>
+    server.admin.db
+      .prepare<[string], { id: string; hash: string; start: string; pending: string | null }>(
+        "SELECT id, hash, start, pending_migration_id AS pending FROM keys WHERE hash = ?",
+      )
+      .get(hash);
+
+  test("TestKeyVerificationWithMigration: verifies key with migration ID", async () => {
+    const key = h.rootKey(["api.*.verify_key", "api.*.create_key"]);
+    const migrationId = createKeyMigration(server.admin.db, h.workspaceId, SEAM);
+    const resendKey = prefixedApiKey("re");
+    const migrated = v.parse(
+      v.object({ migrated: v.array(v.object({ keyId: v.string() })), failed: v.array(v.string()) }),
+      dataOf(
+        await h.call(
+          "keys.migrateKeys",
+          { apiId, migrationId, keys: [{ hash: resendKey.longTokenHash, enabled: true }] },
+          { key },
+        ),
+      ),
+    );
+    expect(migrated.failed).toEqual([]);
+    expect(migrated.migrated).toHaveLength(1);
+    const keyId = migrated.migrated[0]?.keyId;
+
+    expect(verdict(await verify({ key: resendKey.token, migrationId }, key))).toMatchObject({
+      valid: true,
+      code: "VALID",
+    });
+    expect(verdict(await verify({ key: resendKey.token }, key))).toMatchObject({ valid: true, code: "VALID" });
+
+    const row = stored(hashSecret(resendKey.token));
+    expect(row?.id).toBe(keyId);
+    expect(row?.pending).toBeNull();
+    expect(row?.hash).not.toBe(resendKey.longTokenHash);
+    expect(row?.start).toBe(resendKey.token.slice(0, 7));
+  });
+
+  test("TestResendDemo: verifies key with migration ID", async () => {
+    const migrationId = createKeyMigration(server.admin.db, h.workspaceId, SEAM);
+    const resendKey = prefixedApiKey("re");
+    server.admin.db
+      .prepare(
+        `INSERT INTO keys (id, workspace_id, api_id, name, start, hash, enabled, created_at, pending_migration_id)
+         VALUES (?, ?, ?, '', '', ?, 1, ?, ?)`,
+      )
+      .run(newId("key"), h.workspaceId, apiId, resendKey.longTokenHash, Date.now(), migrationId);
+    expect(verdict(await verify({ key: resendKey.token, migrationId }))).toMatchObject({ valid: true });
+    expect(verdict(await verify({ key: resendKey.token }))).toMatchObject({ valid: true });
+  });
+
+  test("this server's own check: a migrated key is found by nothing but its migration until its first verification", async () => {
+    const migrationId = createKeyMigration(server.admin.db, h.workspaceId, SEAM);
+    const other = createKeyMigration(server.admin.db, h.workspaceId, SEAM);
+    const seam = prefixedApiKey("acme");
+    h.key(apiId);
+    server.admin.db
+      .prepare(
+        `INSERT INTO keys (id, workspace_id, api_id, name, start, hash, enabled, created_at, pending_migration_id)
+         VALUES (?, ?, ?, '', '', ?, 1, ?, ?)`,
+      )
+      .run(newId("key"), h.workspaceId, apiId, seam.longTokenHash, Date.now(), migrationId);
+    expect(verdict(await verify({ key: seam.token }))).toMatchObject({ valid: false, code: "NOT_FOUND" });
+    expect(verdict(await verify({ key: seam.token, migrationId: other }))).toMatchObject({ code: "NOT_FOUND" });
+    expect(verdict(await verify({ key: seam.token, migrationId: "mig_unknown" }))).toMatchObject({ code: "NOT_FOUND" });
+    const malformed = errorOf(await verify({ key: "no-underscores-here", migrationId }));
+    expect(malformed).toMatchObject({ status: 400, detail: "Invalid key format" });
+    expect(verdict(await verify({ key: seam.token, migrationId }))).toMatchObject({ valid: true, code: "VALID" });
+  });
+
+  test("this server's own check: the next apis.listKeys shows a re-hashed key's start", async () => {
+    const ownApi = h.api();
+    const migrationId = createKeyMigration(server.admin.db, h.workspaceId, SEAM);
+    const seam = prefixedApiKey("acme");
+    const key = h.rootKey(["api.*.verify_key", "api.*.create_key", "api.*.read_key", "api.*.read_api"]);
+    await h.call("keys.migrateKeys", { apiId: ownApi, migrationId, keys: [{ hash: seam.longTokenHash }] }, { key });
+    const starts = async () =>
+      v
+        .parse(
+          v.array(v.object({ start: v.string() })),
+          dataOf(await h.call("apis.listKeys", { apiId: ownApi }, { key })),
+        )
+        .map((listed) => listed.start);
+    expect(await starts()).toEqual([""]);
+    expect(verdict(await verify({ key: seam.token, migrationId }, key))).toMatchObject({ valid: true });
+    expect(await starts()).toEqual([seam.token.slice(0, 9)]);
   });
 });

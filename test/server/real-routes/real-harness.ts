@@ -1,9 +1,10 @@
+import { hash } from "node:crypto";
 import * as v from "valibot";
 import { createApi, type ApiSettings } from "../../../server/db/apis";
 import { createRootKey } from "../../../server/db/root-keys";
 import { createWorkspace } from "../../../server/db/workspaces";
 import { keyInserter, type NewKey } from "../../../server/db/keys";
-import { newId } from "../../../server/db/ids";
+import { newId, secretBase58 } from "../../../server/db/ids";
 import { newApiKeySecret } from "../../../server/keys/secrets";
 import { callApi, type ApiAnswer } from "../http";
 import type { InProcessServer } from "../in-process";
@@ -109,4 +110,14 @@ export function errorOf(answer: ApiAnswer): { status: number; type: string; deta
 export function dataOf(answer: ApiAnswer): unknown {
   if (answer.status !== 200) throw new Error(`expected 200, got ${answer.status}: ${answer.text}`);
   return v.parse(DataEnvelope, answer.json).data;
+}
+
+/**
+ * A key as the real tests' prefixedapikey.GenerateAPIKey makes it (Seam's prefixed-api-key, which a key migration of
+ * that algorithm reads): `<prefix>_<shortToken>_<longToken>`, and the hex SHA-256 of the long token its system stored.
+ */
+export function prefixedApiKey(prefix: string): { token: string; longTokenHash: string } {
+  const shortToken = secretBase58(8);
+  const longToken = secretBase58(24);
+  return { token: `${prefix}_${shortToken}_${longToken}`, longTokenHash: hash("sha256", longToken, "hex") };
 }
