@@ -36,6 +36,15 @@ export const NamespacePage = retryableLazy(
   () => import("./routes/namespace-route"),
   (module) => module.NamespaceRoute,
 );
+/** The Identities section: not preloaded when idle, paid for by those who open it (an identity's page, its chart). */
+export const IdentitiesPage = retryableLazy(
+  () => import("./routes/identities-route"),
+  (module) => module.IdentitiesRoute,
+);
+export const IdentityPage = retryableLazy(
+  () => import("./routes/identity-route"),
+  (module) => module.IdentityRoute,
+);
 export const TroubleshootPage = retryableLazy(
   () => import("./routes/troubleshoot-route"),
   (module) => module.TroubleshootRoute,

@@ -10,6 +10,10 @@ export const paths = {
   /** The rate-limit namespaces this browser knows; a namespace's page is below it (namespacePath). */
   ratelimits: "/ratelimits",
   namespace: "/ratelimits/:namespace",
+  /** The workspace's identities, searched by the query's `search`. */
+  identities: "/identities",
+  /** An identity's page (the route pattern), by its id; links use identityPath. */
+  identity: "/identities/:identityId",
   troubleshoot: "/troubleshoot",
 } as const;
 
@@ -46,6 +50,11 @@ export function keyPath(keyId: string): string {
 /** A rate-limit namespace's page, by its name or id (encoded: a name may hold any character). */
 export function namespacePath(namespace: string): string {
   return `${paths.ratelimits}/${encodeURIComponent(namespace)}`;
+}
+
+/** An identity's page, by its id (never its external id, which a person chose: it may hold anything). */
+export function identityPath(identityId: string): string {
+  return `${paths.identities}/${encodeURIComponent(identityId)}`;
 }
 
 /** The request-id lookup on the troubleshoot page, with an id filled in when given (a request id is not a secret). */

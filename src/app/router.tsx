@@ -8,6 +8,8 @@ import { HomeRedirect } from "./home-redirect";
 import { AppLayout, AppLoading } from "./layout";
 import {
   ConnectPage,
+  IdentitiesPage,
+  IdentityPage,
   KeyPage,
   KeysPage,
   lazyRoute,
@@ -54,6 +56,8 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
                 { path: paths.logs.slice(1), lazy: lazyRoute(LogsPage) },
                 { path: paths.ratelimits.slice(1), lazy: lazyRoute(RatelimitsPage) },
                 { path: paths.namespace.slice(1), lazy: lazyRoute(NamespacePage) },
+                { path: paths.identities.slice(1), lazy: lazyRoute(IdentitiesPage) },
+                { path: paths.identity.slice(1), lazy: lazyRoute(IdentityPage) },
               ],
             },
             { path: paths.troubleshoot.slice(1), lazy: lazyRoute(TroubleshootPage) },

@@ -2,8 +2,8 @@ import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from "react"
 import "./action-dialog.css";
 
 /**
- * What a dialog of a change says while it cannot be closed: its answer has nowhere else to go (a refusal, said in the
- * form; a deleted thing, whose page is then left).
+ * What the dialog of a change says while it cannot be closed: its answer has nowhere else to go (a
+ * refusal, said in the form; a deleted thing, whose page is then left).
  */
 export const ANSWER_ON_ITS_WAY =
   "Waiting for the service’s answer: this stays open until it comes, so that what it says is shown here.";

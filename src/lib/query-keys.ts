@@ -112,6 +112,25 @@ export const queryKeys = {
   roles: {
     list: (connection: Connection, params: { limit: number }) => scoped("roles", "list", connection, params),
   },
+  identities: {
+    /** The pages of the workspace's identities whose id or external id holds `search` (the server matches it). */
+    list: (connection: Connection, search: string) => scoped("identities", "list", connection, { search }),
+    /** Every list of identities of the connection: a change made here asks them again. */
+    lists: (connection: Connection) => ofConnection("identities", "list", connection),
+    /** One identity, by its id. */
+    detail: (connection: Connection, identityId: string) => scoped("identities", "get", connection, { identityId }),
+    /** An identity's keys in one API (`apis.listKeys`), or in the whole workspace (`keys.listKeys`: `apiId` null). */
+    keys: (connection: Connection, externalId: string, apiId: string | null) =>
+      scoped("identities", "keys", connection, { externalId, apiId }),
+    /** Its verifications per hour or day by outcome. */
+    usage: (connection: Connection, externalId: string, window: UsageWindow) =>
+      scoped("identities", "usage", connection, { externalId, window }),
+    /** Its refused verifications by key and outcome over a window. */
+    refusals: (connection: Connection, externalId: string, window: UsageWindow) =>
+      scoped("identities", "refusals", connection, { externalId, window }),
+    /** Whether the root key may take an action on identities (a probe), found out before its form. */
+    may: (connection: Connection, action: string) => scoped("identities", "may", connection, { action }),
+  },
 };
 
 /** What a list's key holds beyond its kind (see `queryKeys.keys.list`). */

@@ -3,22 +3,19 @@
  * connection's service has it at all: learnt from the answer of the section's first read (its list), kept in the
  * session's access memory (./access-memory.ts) with every other refusal, so that the page says which permission it
  * needs, or that the service has no such operation, instead of an empty page, and the header's link says it too.
+ * What the header reads is here; reading a section, which the pages do, is in ./section-read.ts (not on the first
+ * screen).
  */
 import { useCallback } from "react";
 import {
   forgetAccess,
   isMissingOperationAt,
-  learnAllowed,
-  learnMissingOperation,
   learnOperationExists,
-  learnRefused,
   refusalAt,
   useAccessMemory,
   type AccessSlot,
   type LearntRefusal,
 } from "./access-memory";
-import { isPermissionRefusal } from "./access-probe";
-import { isMissingOperation } from "./api/list-keys";
 import type { Connection } from "./api/transport";
 import { connectionScopeId } from "./connection-scope";
 
@@ -39,34 +36,17 @@ export type SectionAccess =
   /** The connection's service has no such operation (a router's 404): a proxy to a deployment without it. */
   | { kind: "missing"; operation: string };
 
-function slotOf(section: SectionId): AccessSlot {
+/** The session memory's slot of reading a section. */
+export function sectionSlot(section: SectionId): AccessSlot {
   return { action: "read", on: `section ${section}` };
 }
 
 /** The operation each section was last read with, per connection: what a missing one names. */
 const readWith = new Map<string, string>();
 
-/**
- * Reads a section with `read` (a query's function), and remembers what its answer says of the section: allowed,
- * refused for a permission, or missing from the service. The answer or the error goes on unchanged.
- */
-export async function readSection<T>(
-  connection: Connection,
-  section: SectionId,
-  how: SectionRead,
-  read: () => Promise<T>,
-): Promise<T> {
-  readWith.set(`${connectionScopeId(connection)}|${section}`, how.operation);
-  try {
-    const answer = await read();
-    learnOperationExists(connection, how.operation);
-    learnAllowed(connection, slotOf(section));
-    return answer;
-  } catch (error) {
-    if (isMissingOperation(error)) learnMissingOperation(connection, how.operation);
-    else if (isPermissionRefusal(error)) learnRefused(connection, slotOf(section), error.detail, how.permissions);
-    throw error;
-  }
+/** The section is being read with `operation` (./section-read.ts says so before each read). */
+export function noteSectionRead(connection: Connection, section: SectionId, operation: string): void {
+  readWith.set(`${connectionScopeId(connection)}|${section}`, operation);
 }
 
 /** Made once per learnt refusal or missing operation: a snapshot read twice is the same object. */
@@ -84,7 +64,7 @@ export function sectionAccessOf(connection: Connection, section: SectionId): Sec
     }
     return missing;
   }
-  const refusal = refusalAt(connection, slotOf(section));
+  const refusal = refusalAt(connection, sectionSlot(section));
   if (refusal === undefined) return undefined;
   let refused = refusedAs.get(refusal);
   if (refused === undefined) {
@@ -107,7 +87,7 @@ export function useSectionAccess(connection: Connection | null, section: Section
 export function forgetSectionAccess(connection: Connection, section: SectionId): void {
   const operation = readWith.get(`${connectionScopeId(connection)}|${section}`);
   if (operation !== undefined) learnOperationExists(connection, operation);
-  forgetAccess(connection, slotOf(section));
+  forgetAccess(connection, sectionSlot(section));
 }
 
 /** The operation's name as the services write it: `/v2/identities.listIdentities` → `identities.listIdentities`. */

@@ -12,7 +12,7 @@ import { LazyErrorPanel as ErrorPanel } from "../../features/troubleshoot/compon
 import { OutcomeExplanation } from "../../features/troubleshoot/components/outcome-explanation";
 import { verificationFacts } from "../../features/troubleshoot/verification-facts";
 import { KeyActionsSlot } from "../key-actions-slot";
-import { paths, requestLookupPath, TROUBLESHOOT_PATH } from "../paths";
+import { identityPath, paths, requestLookupPath, TROUBLESHOOT_PATH } from "../paths";
 import { useRequiredConnection } from "../require-connection";
 import { useForgetKey } from "../use-forget-key";
 import { useKeyChangesFromOtherTabs } from "../use-key-changes-from-other-tabs";
@@ -61,6 +61,7 @@ export function KeyRoute() {
               keyId={keyId}
               now={now}
               keysHref={paths.keys}
+              identityHref={identityPath}
               lookupHref={requestLookupPath}
               renderExplanation={(outcome, apiKey, latest) => (
                 <OutcomeExplanation facts={verificationFacts(outcome, apiKey, latest)} now={now} />

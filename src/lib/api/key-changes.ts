@@ -39,8 +39,11 @@ export const NewSecretSchema = v.looseObject({
   key: v.pipe(v.string(), v.minLength(1)),
 });
 
-/** Answers that carry nothing (updateKey, deleteKey): any object, or the real service's empty data. */
-export const EmptyDataSchema = v.unknown();
+/**
+ * Answers that carry nothing (updateKey, deleteKey, deleteIdentity): any object, the real service's empty data, or no
+ * `data` at all (deleteIdentity answers `{meta}` alone on both services).
+ */
+export const EmptyDataSchema = v.optional(v.unknown());
 
 export const PermissionSchema = v.looseObject({
   id: v.string(),

@@ -3,8 +3,10 @@ import { deleteOverride } from "@/lib/api/delete-override";
 import { getRatelimits } from "@/lib/api/get-ratelimits";
 import { listOverrides } from "@/lib/api/list-overrides";
 import { setOverride } from "@/lib/api/set-override";
+import { deleteIdentity } from "@/lib/api/delete-identity";
 import { getKey } from "@/lib/api/get-key";
 import { getVerifications } from "@/lib/api/get-verifications";
+import { listIdentities } from "@/lib/api/list-identities";
 import { listKeys } from "@/lib/api/list-keys";
 import type { Connection } from "@/lib/api/transport";
 import { ApiError, UnexpectedResponseError } from "@/lib/api-errors";
@@ -194,5 +196,26 @@ describe("the rate-limit operations", () => {
       requestId: "req_1",
     });
     expect(calls[0]?.url).toBe("https://api.example.com/v2/analytics.getRatelimits");
+  });
+});
+
+test("identities.deleteIdentity's answer is {meta} alone, on both services: it is a success, not an answer in the wrong shape", async () => {
+  const { fetch, calls } = answering({ meta: { requestId: "req_Del1" } });
+  await expect(deleteIdentity(connection, "id_1", { fetch })).resolves.toEqual({ requestId: "req_Del1" });
+  expect(calls).toEqual([{ url: "https://api.example.com/v2/identities.deleteIdentity", body: { identity: "id_1" } }]);
+});
+
+test("identities.listIdentities sends the search and the cursor, and hands on the next page's cursor", async () => {
+  const { fetch, calls } = answering({
+    meta: { requestId: "req_List1" },
+    data: [{ id: "id_1", externalId: "user_1", meta: {}, ratelimits: [] }],
+    pagination: { cursor: "id_1", hasMore: true },
+  });
+  const page = await listIdentities(connection, { search: "user", cursor: "id_0", limit: 100 }, { fetch });
+  expect(calls[0]?.body).toEqual({ limit: 100, cursor: "id_0", search: "user" });
+  expect(page).toEqual({
+    identities: [{ id: "id_1", externalId: "user_1", meta: {}, ratelimits: [] }],
+    cursor: "id_1",
+    requestId: "req_List1",
   });
 });

@@ -35,6 +35,13 @@ const everyKind: Record<string, (connection: Connection) => QueryKey> = {
   "apis.mayCreateKey": (c) => queryKeys.apis.mayCreateKey(c, "api_1", true),
   "permissions.list": (c) => queryKeys.permissions.list(c, { limit: 100 }),
   "roles.list": (c) => queryKeys.roles.list(c, { limit: 100 }),
+  "identities.list": (c) => queryKeys.identities.list(c, "user"),
+  "identities.lists": (c) => queryKeys.identities.lists(c),
+  "identities.detail": (c) => queryKeys.identities.detail(c, "id_1"),
+  "identities.keys": (c) => queryKeys.identities.keys(c, "user_1", "api_1"),
+  "identities.usage": (c) => queryKeys.identities.usage(c, "user_1", "24h"),
+  "identities.refusals": (c) => queryKeys.identities.refusals(c, "user_1", "24h"),
+  "identities.may": (c) => queryKeys.identities.may(c, "update_identity"),
 };
 /** The filters that span every connection (a change here may show in another root key's list of the same workspace). */
 const ACROSS_CONNECTIONS = new Set(["keys.all", "keys.lists"]);

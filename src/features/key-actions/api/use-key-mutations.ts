@@ -1,5 +1,4 @@
-import { useMutation, type DefaultError, type UseMutationOptions, type UseMutationResult } from "@tanstack/react-query";
-import { useRef } from "react";
+import { useMutationOnceAtATime } from "@/lib/hooks/use-mutation-once-at-a-time";
 import { ApiError } from "@/lib/api-errors";
 import { createKey, type CreateKeyRequest } from "@/lib/api/create-key";
 import { deleteKey } from "@/lib/api/delete-key";
@@ -33,31 +32,6 @@ export const SECRET_ON_ITS_WAY =
 /** What the page asks before it is left (Back, a reload) while a dialog has a new secret on its way or shown. */
 export const SECRET_LOST_BY_LEAVING =
   "The new key’s secret is shown only once, in this page’s dialog: leaving the page loses it.";
-
-/**
- * useMutation whose `mutate` does nothing while its last request is under way. `isPending` disables a form's button
- * only at React's next render, which the second click of a double click can come before (Chromium runs input
- * first): the request went twice (a second reroll, whose secret nobody saw; credits added twice).
- */
-function useMutationOnceAtATime<TData, TVariables, TContext>(
-  options: UseMutationOptions<TData, DefaultError, TVariables, TContext>,
-): UseMutationResult<TData, DefaultError, TVariables, TContext> {
-  const underWay = useRef(false);
-  const mutation = useMutation<TData, DefaultError, TVariables, TContext>({
-    ...options,
-    // The hook's own onSettled: it runs whatever became of the form since (closed, reset).
-    onSettled: (...args) => {
-      underWay.current = false;
-      return options.onSettled?.(...args);
-    },
-  });
-  const mutate: typeof mutation.mutate = (...args) => {
-    if (underWay.current) return;
-    underWay.current = true;
-    mutation.mutate(...args);
-  };
-  return { ...mutation, mutate };
-}
 
 interface SecretTarget {
   /** Receives the secret, once; the dialog keeps it in its own state until it closes. */

@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from "react";
+import { Link } from "react-router-dom";
 import { CopyButton } from "@/components/copy-button";
 import { SafeName } from "@/components/safe-name";
+import { revealBidiControls } from "@/lib/bidi";
 import type { Key, KeyRatelimit } from "@/lib/contract";
 import { formatCount } from "@/lib/format-number";
 import { formatIsoTime, formatPastTime, formatRelativeTime, formatUtcTime } from "@/lib/format-time";
@@ -11,8 +13,19 @@ import { MetaTree } from "./meta-tree";
 /** Items of a list (permissions, roles) shown before "Show all": 500 permissions stay a short page. */
 export const LIST_SHOWN = 40;
 
-/** Every field of a key, absent ones said to be absent, server text always shown as text. */
-export function KeyFields({ apiKey, now }: { apiKey: Key; now: number }) {
+/**
+ * Every field of a key, absent ones said to be absent, server text always shown as text; its identity a link to the
+ * identity's page when `identityHref` is given.
+ */
+export function KeyFields({
+  apiKey,
+  now,
+  identityHref,
+}: {
+  apiKey: Key;
+  now: number;
+  identityHref?: ((identityId: string) => string) | undefined;
+}) {
   const { credits, identity } = apiKey;
   return (
     <dl className="key-fields">
@@ -78,9 +91,17 @@ export function KeyFields({ apiKey, now }: { apiKey: Key; now: number }) {
         ) : (
           <dl className="key-fields__nested">
             <Field term="External id">
-              <code>
-                <SafeName>{identity.externalId}</SafeName>
-              </code>
+              {identityHref === undefined ? (
+                <code>
+                  <SafeName>{identity.externalId}</SafeName>
+                </code>
+              ) : (
+                <Link to={identityHref(identity.id)} aria-label={`Identity ${revealBidiControls(identity.externalId)}`}>
+                  <code>
+                    <SafeName>{identity.externalId}</SafeName>
+                  </code>
+                </Link>
+              )}
             </Field>
             <Field term="Identity id">
               <code>

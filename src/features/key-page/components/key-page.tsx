@@ -21,6 +21,8 @@ export interface KeyPageProps {
   /** The current time, advancing (the app's one clock). */
   now: number;
   keysHref: string;
+  /** An identity's page, for the link of the key's identity. */
+  identityHref?: ((identityId: string) => string) | undefined;
   /** Where the request-id lookup is, optionally with an id filled in. */
   lookupHref: (requestId?: string) => string;
   /** What an outcome means for this key and how to fix it (from the error catalog); `latest`: its newest refusal (ms). */
@@ -70,7 +72,7 @@ function KeyPageContent(props: KeyPageProps & { apiKey: Key }) {
 
       <section className="key-page__section" aria-labelledby={`${id}-fields`}>
         <h2 id={`${id}-fields`}>Fields</h2>
-        <KeyFields apiKey={apiKey} now={now} />
+        <KeyFields apiKey={apiKey} now={now} identityHref={props.identityHref} />
       </section>
 
       <section className="key-page__section" aria-labelledby={`${id}-usage`}>

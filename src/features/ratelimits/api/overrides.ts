@@ -6,7 +6,7 @@ import type { RatelimitOverride } from "@/lib/api/ratelimit-override";
 import { setOverride, type OverrideInput } from "@/lib/api/set-override";
 import type { Connection } from "@/lib/api/transport";
 import { runProbe, type ProbeAnswer } from "@/lib/access-probe";
-import { readSection } from "@/lib/section-access";
+import { readSection } from "@/lib/section-read";
 import { learnMissingOperation } from "@/lib/access-memory";
 import { isMissingOperation } from "@/lib/api/list-keys";
 import { DELETE_OVERRIDE_PATH, LIST_OVERRIDES_PATH } from "@/lib/contract";

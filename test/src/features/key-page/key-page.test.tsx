@@ -189,6 +189,8 @@ describe("a key's page", () => {
     expect(within(fields).getByText(/12 remaining; set to 100 every day, next/)).toBeVisible();
     expect(within(fields).getByText(/10 per 1 minute, on every verification/)).toBeVisible();
     expect(within(fields).getByText("org_acme")).toBeVisible();
+    // Its identity is a link to the identity's page, by the identity's id.
+    expect(within(fields).getByRole("link", { name: "Identity org_acme" })).toHaveAttribute("href", "/identities/id_1");
     expect(within(fields).getByText("reader")).toBeVisible();
     expect(within(fields).getByText(/500 per 1 hour, when a verification asks for it/)).toBeVisible();
 
