@@ -126,14 +126,20 @@ export function NamespacesPage({ connection, namespaceHref, renderError }: Names
         </p>
       </header>
 
-      {access?.kind === "missing" && (
+      {access !== undefined && (
         <SectionAccessNotice
           access={access}
           section="Rate limits"
-          reading="Reading a namespace"
+          reading="Reading a namespace’s overrides"
           baseUrl={connection.baseUrl}
           onCheckAgain={() => forgetSectionAccess(connection, "ratelimits")}
-        />
+        >
+          {access.kind === "refused" && (
+            <p>
+              A namespace whose own permission this root key holds still opens; each page says what it may not read.
+            </p>
+          )}
+        </SectionAccessNotice>
       )}
       <p role="status" className="ratelimits-page__told">
         {told?.kind === "added" && (

@@ -1,5 +1,5 @@
 import { screen, within } from "@testing-library/react";
-import { beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test, vi } from "vitest";
 import { forgetLearntIds, NAMESPACES_ITEM } from "@/features/ratelimits/known-namespaces";
 import { forgetAccessMemory } from "@/lib/access-memory";
 import { freshQueryClientPerTest } from "../../support/query-tests";
@@ -72,6 +72,29 @@ describe("the Rate limits section", () => {
     await add(user, "sms.sign_up");
     expect(await screen.findByRole("link", { name: "sms.sign_up" })).toBeVisible();
     expect(localStorage.getItem(NAMESPACES_ITEM) ?? "").toContain("rlns_Sms2");
+  });
+
+  test("a service without ratelimit.listOverrides (a proxy to an older deployment) is said for the whole section", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() =>
+        Promise.resolve(new Response("404 page not found", { status: 404, headers: { "content-type": "text/plain" } })),
+      ),
+    );
+    const { user } = renderRatelimits(queryClient(), "/ratelimits");
+    await add(user, "api.requests");
+    expect(
+      await screen.findByRole("heading", { name: "Rate limits are not available on this connection" }),
+    ).toBeVisible();
+    expect(screen.queryByRole("link", { name: "api.requests" })).toBeNull();
+  });
+
+  test("a root key refused a namespace's overrides is told, in the section too, which permission reads them", async () => {
+    stubRatelimitApi(namespaces(), { refuse: ["listOverrides"] });
+    const { user } = renderRatelimits(queryClient(), "/ratelimits");
+    await add(user, "sms.sign_up");
+    const notice = await screen.findByRole("region", { name: "This root key may not read rate limits" });
+    expect(notice).toHaveTextContent("ratelimit.*.read_override or ratelimit.<namespaceId>.read_override");
   });
 
   test("Forget lets a namespace go from this browser, and Undo brings it back", async () => {
