@@ -208,6 +208,10 @@ test("a root key without the read permission is told which permission it needs, 
   await expect(page.getByRole("note").filter({ hasText: "Reading this namespace’s history needs" })).toContainText(
     `Reading this namespace’s history needs ratelimit.*.read_analytics or ratelimit.${namespaceId}.read_analytics`,
   );
+  // The header's link says it too.
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Rate limits" }),
+  ).toHaveAccessibleDescription("Rate limits: this root key may not read them (it needs ratelimit.*.read_override)");
   await saveScreenshot(page, "ratelimits-refused");
 });
 
