@@ -352,3 +352,22 @@ test.describe("at 375 px and on a desktop, light and dark", () => {
     ).toEqual({ light: [], dark: [] });
   });
 });
+
+test("a limit changed in one tab shows in another tab's page of the identity", async ({ page, context, server }) => {
+  const { admin, rootKey } = await workspaceOf(server, "e2e-identity-tabs");
+  const external = `org_tabs${Date.now().toString(36)}`;
+  const identityId = await admin(["identities", "create", "--external-id", external, "--ratelimit", "10/1m"]);
+  await connect(page, server, rootKey);
+  const other = await context.newPage();
+  await connect(other, server, rootKey);
+  for (const tab of [page, other]) {
+    await tab.goto(`${server.url}/identities/${identityId}`);
+    await expect(tab.getByRole("region", { name: "Shared rate limits" })).toContainText("requests 10 per 1 minute");
+  }
+  await page.getByRole("button", { name: "Edit rate limits and meta" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit identity" });
+  await dialog.getByRole("spinbutton", { name: "Requests" }).fill("25");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(other.getByRole("region", { name: "Shared rate limits" })).toContainText("requests 25 per 1 minute");
+});

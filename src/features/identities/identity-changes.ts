@@ -11,7 +11,12 @@ import { queryKeys } from "@/lib/query-keys";
  */
 const CHANNEL = "keyscope-identity-changes";
 
+/** This tab, so that it does not follow its own messages (a channel hears the other objects of its name, here too). */
+// getRandomValues, not randomUUID: the dashboard may be served over plain http, where randomUUID is absent.
+const TAB = Array.from(crypto.getRandomValues(new Uint32Array(4)), (part) => part.toString(36)).join("");
+
 interface IdentityChange {
+  tab: string;
   scope: string;
   identityId: string;
   deleted: boolean;
@@ -21,6 +26,8 @@ function isIdentityChange(data: unknown): data is IdentityChange {
   return (
     typeof data === "object" &&
     data !== null &&
+    "tab" in data &&
+    typeof data.tab === "string" &&
     "scope" in data &&
     typeof data.scope === "string" &&
     "identityId" in data &&
@@ -42,7 +49,7 @@ function refresh(queryClient: QueryClient, connection: Connection, change: Ident
 export function tellOtherTabs(connection: Connection, identityId: string, deleted = false): void {
   if (typeof BroadcastChannel !== "function") return;
   const channel = new BroadcastChannel(CHANNEL);
-  channel.postMessage({ scope: connectionScopeId(connection), identityId, deleted } satisfies IdentityChange);
+  channel.postMessage({ tab: TAB, scope: connectionScopeId(connection), identityId, deleted } satisfies IdentityChange);
   channel.close();
 }
 
@@ -54,7 +61,9 @@ export function useIdentityChangesFromOtherTabs(connection: Connection): void {
     const channel = new BroadcastChannel(CHANNEL);
     const scope = connectionScopeId(connection);
     channel.onmessage = (event: MessageEvent<unknown>) => {
-      if (isIdentityChange(event.data) && event.data.scope === scope) refresh(queryClient, connection, event.data);
+      const change = event.data;
+      if (isIdentityChange(change) && change.tab !== TAB && change.scope === scope)
+        refresh(queryClient, connection, change);
     };
     return () => channel.close();
   }, [queryClient, connection]);

@@ -191,9 +191,15 @@ describe("changes made in another tab", () => {
     await screen.findByRole("link", { name: "user_1" });
     const lists = () => received.filter((request) => request.operation === "identities.listIdentities").length;
     const tab = new BroadcastChannel("keyscope-identity-changes");
-    tab.postMessage({ scope: `${BASE_URL}|another root key`, identityId: "id_0001", deleted: false });
+    tab.postMessage({
+      tab: "another tab",
+      scope: `${BASE_URL}|another root key`,
+      identityId: "id_0001",
+      deleted: false,
+    });
     external = "user_1_renamed";
     tab.postMessage({
+      tab: "another tab",
       scope: connectionScopeId({ baseUrl: BASE_URL, apiKey: ROOT_KEY }),
       identityId: "id_0001",
       deleted: false,
