@@ -5,8 +5,9 @@ import { performance } from "node:perf_hooks";
 import { LOG_PAGE_SIZE } from "../src/features/logs/api/log-queries";
 import { LiveScheduler, LIVE_POLICY, type LiveClock } from "../src/features/logs/live-scheduler";
 import { DEFAULT_VIEW, filterOf } from "../src/features/logs/log-view";
-import { resolveRange, type PresetId } from "../src/features/logs/time-range";
-import { grainOf, logChartQuery, logPageQuery, logTopRefusedQuery } from "../src/lib/log-sql";
+import { resolveRange, type PresetId } from "../src/lib/time-range";
+import { grainOf } from "../src/lib/analytics-grain";
+import { logChartQuery, logPageQuery, logTopRefusedQuery } from "../src/lib/log-sql";
 import {
   postAnalytics,
   postAnalyticsWhenCaughtUp,

@@ -1,29 +1,28 @@
 import type { Database } from "better-sqlite3";
+import { overridePattern, overrideSpecificity } from "../../src/lib/contract";
 import { findOverride, wildcardOverrides, type OverrideRow } from "../db/ratelimits";
 
 /**
- * Which override applies to an identifier, as the real service matches them (its pkg/match and the ratelimit
- * handlers): one set for exactly the identifier first; else a pattern whose `*`s stand for any run of characters
- * (a line break aside, as Go's regexp reads `.`). Where several patterns match, the real service takes whichever its
- * database lists first; here the most specific one wins (the most characters besides `*`), then the oldest, so the
- * answer never depends on storage order.
+ * Which override applies to an identifier, by the contract's rule (overridePattern, overrideSpecificity: the dashboard
+ * says it the same way): one set for exactly the identifier first; else the most specific matching pattern, then the
+ * oldest, so the answer never depends on storage order (the real service takes whichever its database lists first).
  */
 
 const patterns = new Map<string, RegExp>();
 const PATTERNS_REMEMBERED = 10_000;
 
+/** The contract's pattern of an override's identifier, made once per identifier. */
 function patternOf(identifier: string): RegExp {
   let pattern = patterns.get(identifier);
   if (pattern === undefined) {
     if (patterns.size >= PATTERNS_REMEMBERED) patterns.clear();
-    const parts = identifier.split("*").map((part) => part.replace(/[.^$+?{}[\]()|\\/-]/g, "\\$&"));
-    pattern = new RegExp(`^${parts.join("[^\\n]*")}$`);
+    pattern = overridePattern(identifier);
     patterns.set(identifier, pattern);
   }
   return pattern;
 }
 
-/** Whether `identifier` matches an override's identifier, which may hold `*` wildcards. */
+/** Whether `identifier` matches an override's identifier, which may hold `*` wildcards (the contract's rule). */
 export function matchesOverride(identifier: string, overrideIdentifier: string): boolean {
   return overrideIdentifier.includes("*")
     ? patternOf(overrideIdentifier).test(identifier)
@@ -31,7 +30,7 @@ export function matchesOverride(identifier: string, overrideIdentifier: string):
 }
 
 function specificity(override: OverrideRow): number {
-  return override.identifier.replaceAll("*", "").length;
+  return overrideSpecificity(override.identifier);
 }
 
 function moreSpecific(a: OverrideRow, b: OverrideRow): boolean {

@@ -15,6 +15,7 @@ export const NAV_SECTIONS: readonly { path: string; label: string; access?: Sect
   { path: paths.logs, label: "Logs" },
   { path: paths.identities, label: "Identities", access: "identities" },
   { path: paths.authorization, label: "Authorization", access: "authorization" },
+  { path: paths.ratelimits, label: "Rate limits", access: "ratelimits" },
   { path: paths.troubleshoot, label: "Troubleshoot" },
 ];
 

@@ -27,6 +27,15 @@ export const LogsPage = retryableLazy(
   () => import("./routes/logs-route"),
   (module) => module.LogsRoute,
 );
+/** The Rate limits section and a namespace's page: loaded on use, the chart library only with a namespace's history. */
+export const RatelimitsPage = retryableLazy(
+  () => import("./routes/ratelimits-route"),
+  (module) => module.RatelimitsRoute,
+);
+export const NamespacePage = retryableLazy(
+  () => import("./routes/namespace-route"),
+  (module) => module.NamespaceRoute,
+);
 /** The Identities section: not preloaded when idle, paid for by those who open it (an identity's page, its chart). */
 export const IdentitiesPage = retryableLazy(
   () => import("./routes/identities-route"),

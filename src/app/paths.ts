@@ -7,6 +7,9 @@ export const paths = {
   key: "/keys/:keyId",
   /** Every verification of the workspace, filtered by the query (src/features/logs/log-view.ts). */
   logs: "/logs",
+  /** The rate-limit namespaces this browser knows; a namespace's page is below it (namespacePath). */
+  ratelimits: "/ratelimits",
+  namespace: "/ratelimits/:namespace",
   /** The workspace's identities, searched by the query's `search`. */
   identities: "/identities",
   /** An identity's page (the route pattern), by its id; links use identityPath. */
@@ -47,6 +50,11 @@ export const TROUBLESHOOT_PATH = paths.troubleshoot;
 /** A key's page; the id is encoded, whatever a server sent as one. */
 export function keyPath(keyId: string): string {
   return `${paths.keys}/${encodeURIComponent(keyId)}`;
+}
+
+/** A rate-limit namespace's page, by its name or id (encoded: a name may hold any character). */
+export function namespacePath(namespace: string): string {
+  return `${paths.ratelimits}/${encodeURIComponent(namespace)}`;
 }
 
 /** An identity's page, by its id (never its external id, which a person chose: it may hold anything). */

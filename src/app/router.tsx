@@ -15,9 +15,11 @@ import {
   KeysPage,
   lazyRoute,
   LogsPage,
+  NamespacePage,
   NotFoundPage,
   PermissionPage,
   RolePage,
+  RatelimitsPage,
   TroubleshootPage,
 } from "./pages";
 import { paths } from "./paths";
@@ -55,6 +57,8 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
                 // Its own chunk: the chart library loads with a key's page, never with the keys list.
                 { path: paths.key.slice(1), lazy: lazyRoute(KeyPage) },
                 { path: paths.logs.slice(1), lazy: lazyRoute(LogsPage) },
+                { path: paths.ratelimits.slice(1), lazy: lazyRoute(RatelimitsPage) },
+                { path: paths.namespace.slice(1), lazy: lazyRoute(NamespacePage) },
                 { path: paths.identities.slice(1), lazy: lazyRoute(IdentitiesPage) },
                 { path: paths.identity.slice(1), lazy: lazyRoute(IdentityPage) },
                 { path: paths.authorization.slice(1), lazy: lazyRoute(AuthorizationPage) },

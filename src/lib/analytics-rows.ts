@@ -180,6 +180,58 @@ export function parseTopRows(rows: readonly unknown[]): TopRow[] {
   return parseRows(TopRowSchema, rows);
 }
 
+const RatelimitBucketSchema = v.looseObject({ bucket: Instant, passed_count: Count, total_count: Count });
+
+/** A namespace's decisions per bucket: how many passed, of how many (a bucket may come in several rows: they add up). */
+export interface RatelimitBucketRow {
+  bucket: number;
+  passed: number;
+  total: number;
+}
+
+export function parseRatelimitBucketRows(rows: readonly unknown[]): RatelimitBucketRow[] {
+  return parseRows(RatelimitBucketSchema, rows).map((row) => ({
+    bucket: row.bucket,
+    passed: row.passed_count,
+    total: row.total_count,
+  }));
+}
+
+const BlockedRowSchema = v.looseObject({
+  identifier: Text,
+  blocked: Count,
+  passed: Count,
+  last_time: Instant,
+  last_limit: Count,
+  last_override_id: v.fallback(v.nullable(Text), ""),
+});
+
+/** An identifier a namespace blocked, with its latest decision's limit and override (empty: none applied). */
+export interface BlockedIdentifierRow {
+  identifier: string;
+  blocked: number;
+  passed: number;
+  lastTime: number;
+  lastLimit: number;
+  lastOverrideId: string;
+}
+
+export function parseBlockedRows(rows: readonly unknown[]): BlockedIdentifierRow[] {
+  return parseRows(BlockedRowSchema, rows).map((row) => ({
+    identifier: row.identifier,
+    blocked: row.blocked,
+    passed: row.passed,
+    lastTime: row.last_time,
+    lastLimit: row.last_limit,
+    lastOverrideId: row.last_override_id ?? "",
+  }));
+}
+
+/** The namespace id an override lookup found, if any. */
+export function parseNamespaceIdRows(rows: readonly unknown[]): string | undefined {
+  return parseRows(v.looseObject({ namespace_id: Text }), rows)[0]?.namespace_id;
+}
+
 const KeyRefusalsRowSchema = v.looseObject({ key_id: Text, outcome: Outcome, total: Count, latest: Instant });
 
 /** Refused verifications of one key and outcome: how many, and the newest one's time. */

@@ -195,6 +195,31 @@ export function ratelimitGrants(action: RatelimitAction, namespaceId?: string): 
 }
 
 /**
+ * An override's identifier as a pattern, as the real service matches them (its pkg/match): `*` stands for any run of
+ * characters (a line break aside, as Go's regexp reads `.`), everything else for itself, the whole identifier matched.
+ */
+export function overridePattern(overrideIdentifier: string): RegExp {
+  const parts = overrideIdentifier.split("*").map((part) => part.replace(/[.^$+?{}[\]()|\\/-]/g, "\\$&"));
+  return new RegExp(`^${parts.join("[^\\n]*")}$`);
+}
+
+/** Whether an override set for `overrideIdentifier` (which may hold `*` wildcards) applies to `identifier`. */
+export function overrideMatches(identifier: string, overrideIdentifier: string): boolean {
+  return overrideIdentifier.includes("*")
+    ? overridePattern(overrideIdentifier).test(identifier)
+    : identifier === overrideIdentifier;
+}
+
+/**
+ * Which override applies where several match: one set for exactly the identifier first; else the pattern with the most
+ * characters besides `*` (the reference server; the real service takes whichever its database lists first, and the
+ * reference server then the oldest, which the API does not tell).
+ */
+export function overrideSpecificity(overrideIdentifier: string): number {
+  return overrideIdentifier.includes("*") ? overrideIdentifier.replaceAll("*", "").length : Number.POSITIVE_INFINITY;
+}
+
+/**
  * The same grants in the real service's URN form, `unkey:v1:<workspaceId>:<resource path>#<action>` (its pkg/urn):
  * an API is its key space here, `*` stands for any one segment, and a granted path ending in `**` covers all below.
  */

@@ -1,3 +1,4 @@
+import { checkedInstant, cutRange, GRAIN_START, partTime, type Grain, type RangePart } from "./analytics-grain";
 import { isKeyId, newerThan, olderThan, sqlString, type VerificationCursor } from "./analytics-sql";
 
 /**
@@ -53,29 +54,11 @@ export const LOG_COLUMNS = [
 const SELECTED = LOG_COLUMNS.join(", ");
 const NEWEST_FIRST = "ORDER BY time DESC, request_id DESC";
 
-/** The aggregated tables' time grain: per minute, hour or day (UTC). */
-export type Grain = "minute" | "hour" | "day";
-
-export const GRAIN_MS: Record<Grain, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 const GRAIN_TABLE: Record<Grain, string> = {
   minute: "key_verifications_per_minute_v1",
   hour: "key_verifications_per_hour_v1",
   day: "key_verifications_per_day_v1",
 };
-const GRAIN_START: Record<Grain, string> = {
-  minute: "toStartOfMinute",
-  hour: "toStartOfHour",
-  day: "toStartOfDay",
-};
-
-/** The coarsest grain a bucket of `bucketMs` is made of: the aggregated table a chart of such buckets reads. */
-export function grainOf(bucketMs: number): Grain {
-  if (bucketMs % GRAIN_MS.day === 0) return "day";
-  if (bucketMs % GRAIN_MS.hour === 0) return "hour";
-  if (bucketMs % GRAIN_MS.minute === 0) return "minute";
-  throw new Error(`not a bucket of whole minutes: ${bucketMs} ms`);
-}
-
 function literal(value: string, what: string): string {
   const checked = sqlString(value, what);
   if (!checked.ok) throw new Error(checked.reason);
@@ -123,11 +106,6 @@ function conditions(filter: Omit<LogFilter, "from" | "to">): string[] {
   return found;
 }
 
-function checkedInstant(ms: number): number {
-  if (!Number.isSafeInteger(ms)) throw new Error(`not a time in ms: ${ms}`);
-  return ms;
-}
-
 function where(...parts: readonly string[]): string {
   return parts.filter((part) => part !== "").join(" AND ");
 }
@@ -137,40 +115,12 @@ export function rollupAnswers(filter: Pick<LogFilter, "region">): boolean {
   return filter.region === undefined;
 }
 
-/** A stretch of the range [start, end) and what answers it: single verifications, or an aggregated table. */
-export interface RangePart {
-  source: "raw" | Grain;
-  start: number;
-  end: number;
-}
-
-const floorTo = (ms: number, step: number) => Math.floor(ms / step) * step;
-const ceilTo = (ms: number, step: number) => Math.ceil(ms / step) * step;
-
 /**
- * The range cut where the aggregated table of `grain` answers it exactly: its whole minutes (hours, days) from the
- * table, the parts before the first and after the last from single verifications. So a count over the range is the
- * count of its single verifications, whatever the grain, and never the whole of a bucket the range only touches.
+ * The range cut where the aggregated table of `grain` answers it exactly (./analytics-grain.ts), single verifications
+ * only when the filter reads a column the aggregated tables lack.
  */
 export function rangeParts(filter: LogFilter, grain: Grain): RangePart[] {
-  const start = checkedInstant(filter.from);
-  const end = checkedInstant(filter.to) + 1;
-  const step = GRAIN_MS[grain];
-  const first = ceilTo(start, step);
-  const last = floorTo(end, step);
-  if (!rollupAnswers(filter) || first >= last) return [{ source: "raw", start, end }];
-  return [
-    ...(start < first ? [{ source: "raw" as const, start, end: first }] : []),
-    { source: grain, start: first, end: last },
-    ...(last < end ? [{ source: "raw" as const, start: last, end }] : []),
-  ];
-}
-
-/** `time` within a part: milliseconds on single verifications, a DateTime (or Date) on the aggregated tables. */
-function partTime(part: RangePart): string {
-  return part.source === "raw"
-    ? `time >= ${part.start} AND time < ${part.end}`
-    : `time >= fromUnixTimestamp64Milli(${part.start}) AND time < fromUnixTimestamp64Milli(${part.end})`;
+  return cutRange(filter, grain, rollupAnswers(filter));
 }
 
 function partTable(part: RangePart): string {

@@ -5,7 +5,9 @@ import type { ListKeysParams } from "./api/list-keys";
 import type { Connection } from "./api/transport";
 import { connectionScope, type ConnectionScope } from "./connection-scope";
 import { fingerprint } from "./fingerprint";
-import type { Grain, LogFilter } from "./log-sql";
+import type { Grain } from "./analytics-grain";
+import type { LogFilter } from "./log-sql";
+import type { NamespaceRange } from "./ratelimit-sql";
 
 /**
  * Every query key of the dashboard, made here and nowhere else (TanStack Query's "Effective React Query Keys"): what
@@ -83,6 +85,20 @@ export const queryKeys = {
     /** One verification by its request id, within the filter (a link to a row's details). */
     row: (connection: Connection, filter: LogFilter, requestId: string) =>
       scoped("logs", "row", connection, { filter, requestId }),
+  },
+  ratelimits: {
+    /** A namespace's overrides, a page at a time (`namespace`: its name or id, as the page names it). */
+    overrides: (connection: Connection, namespace: string) =>
+      scoped("ratelimits", "overrides", connection, { namespace }),
+    /** A namespace's decisions per bucket, passed and blocked. */
+    chart: (connection: Connection, range: NamespaceRange, grain: Grain) =>
+      scoped("ratelimits", "chart", connection, { range, grain }),
+    /** The identifiers a namespace blocked most, with their latest decision. */
+    blocked: (connection: Connection, range: NamespaceRange, grain: Grain) =>
+      scoped("ratelimits", "blocked", connection, { range, grain }),
+    /** The id of the namespace that applied one of these overrides (its history reads ids, not names). */
+    namespaceId: (connection: Connection, namespace: string, overrideIds: readonly string[]) =>
+      scoped("ratelimits", "namespace-id", connection, { namespace, overrideIds }),
   },
   apis: {
     /** `apis.getApi`. */

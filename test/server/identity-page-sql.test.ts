@@ -1,7 +1,10 @@
-import Database from "better-sqlite3";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAnalyticsEngine, type AnalyticsEngine } from "../../server/analytics/engine";
-import { migrate } from "../../server/db/migrations";
+import { openDatabase } from "../../server/db/open";
 import { parseKeyRefusalsRows, parseUsageRows } from "../../src/lib/analytics-rows";
 import { identityRefusalsQuery, identityUsageQuery, windowStart } from "../../src/lib/analytics-sql";
 
@@ -15,8 +18,8 @@ let sqlite: Database.Database;
 let engine: AnalyticsEngine;
 
 beforeAll(async () => {
-  sqlite = new Database(":memory:");
-  migrate(sqlite);
+  // On disk: the engine's thread opens the database from its file.
+  sqlite = openDatabase(mkdtempSync(join(tmpdir(), "keyscope-identity-sql-")));
   const insert = sqlite.prepare(
     "INSERT INTO key_verifications (request_id, time, workspace_id, key_space_id, key_id, external_id, outcome, region) VALUES (?, ?, ?, 'ks_1', ?, ?, ?, 'eu-west-1')",
   );

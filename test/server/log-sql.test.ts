@@ -8,8 +8,8 @@ import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsEngine }
 import { openDatabase } from "../../server/db/open";
 import { parseBucketRows, parseLiveRows, parseLogRows, parseTopRows, type LogRow } from "../../src/lib/analytics-rows";
 import { cursorPage, type VerificationCursor } from "../../src/lib/analytics-sql";
+import { GRAIN_MS, type Grain } from "../../src/lib/analytics-grain";
 import {
-  GRAIN_MS,
   LOG_COLUMNS,
   logChartQuery,
   logLiveQuery,
@@ -18,7 +18,6 @@ import {
   logTopRefusedQuery,
   rangeParts,
   TOP_REFUSED,
-  type Grain,
   type LogFilter,
 } from "../../src/lib/log-sql";
 

@@ -1,6 +1,6 @@
 import type { BucketRow, LogRow } from "@/lib/analytics-rows";
 import { sortOutcomes } from "./log-view";
-import { bucketStarts, type ResolvedRange } from "./time-range";
+import { bucketStarts, type ResolvedRange } from "@/lib/time-range";
 
 /** The range's verifications per bucket and outcome: what the chart draws and the overview counts. */
 export interface LogSeries {

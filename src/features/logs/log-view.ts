@@ -2,7 +2,7 @@ import { isKeyId, isRequestId, MAX_TEXT_LENGTH, sqlString } from "@/lib/analytic
 import { LOG_VIEW_PARAMS } from "@/lib/log-link";
 import { isOutcomeName, type LogFilter, type TagFilter } from "@/lib/log-sql";
 import { ANALYTICS_OUTCOMES } from "@/lib/verification-outcomes";
-import { DEFAULT_PRESET, isPresetId, type RangeChoice, type ResolvedRange } from "./time-range";
+import { DEFAULT_PRESET, isPresetId, type RangeChoice, type ResolvedRange } from "@/lib/time-range";
 
 /**
  * What the Logs page shows, all of it in the URL's query (a link reopens the same view; Back and Forward step through

@@ -20,6 +20,14 @@ import {
   createRootKeyCommand,
   DELETE_KEY_PATH,
   DELETE_KEY_PERMISSION,
+  DELETE_OVERRIDE_PATH,
+  GET_OVERRIDE_PATH,
+  GET_RATELIMITS_PATH,
+  LIST_OVERRIDES_PATH,
+  RATELIMIT_LIMIT_PATH,
+  RATELIMIT_MULTI_LIMIT_PATH,
+  ratelimitPermission,
+  SET_OVERRIDE_PATH,
   GET_KEY_PATH,
   GET_VERIFICATIONS_PATH,
   LIST_KEYS_PATH,
@@ -29,6 +37,7 @@ import {
   UPDATE_KEY_PERMISSION,
   WHOAMI_PATH,
   type ErrorDetailEntry,
+  type RatelimitAction,
 } from "../../lib/contract";
 import { CodeLoadError } from "../../lib/retryable-lazy";
 import { httpOriginOf, toSafeHttpUrl } from "../../lib/safe-url";
@@ -96,14 +105,17 @@ interface Resolved {
 
 interface NeededPermission {
   name: string;
+  /** The same for one API (or namespace): its id, or `<apiId>` for the reader to fill in. */
   perApi: string;
+  /** What one grant is for: an API's keys, or a rate-limit namespace. */
+  over: "API" | "namespace";
   /** "read analytics": what the key may not do without it. */
   action: string;
 }
 
-/** `api.*.<action>` for one API: `api.<apiId>.<action>`. */
+/** `api.*.<action>` for one API: `api.<apiId>.<action>`; `ratelimit.*.<action>` for one namespace. */
 function forOneApi(permission: string): string {
-  return permission.replace(".*.", ".<apiId>.");
+  return permission.replace(".*.", permission.startsWith("ratelimit.") ? ".<namespaceId>." : ".<apiId>.");
 }
 
 /**
@@ -111,23 +123,54 @@ function forOneApi(permission: string): string {
  * `api.<apiId>.<action>` in a 403's detail), else with `<apiId>` for the reader to fill in.
  */
 function perApiNamed(error: ApiError, permission: NeededPermission): string {
-  const action = permission.name.split(".").at(-1) ?? "";
-  const named = new RegExp(`\\bapi\\.([A-Za-z0-9_]+)\\.${action}\\b`).exec(error.detail)?.[1];
-  return named === undefined ? permission.perApi : `api.${named}.${action}`;
+  const [resource = "api", , action = ""] = permission.name.split(".");
+  const named = new RegExp(`\\b${resource}\\.([A-Za-z0-9_]+)\\.${action}\\b`).exec(error.detail)?.[1];
+  return named === undefined ? permission.perApi : `${resource}.${named}.${action}`;
 }
+
+/** The rate-limit operations, by the namespace permission each asks. */
+const RATELIMIT_NEEDS: readonly { path: string; action: RatelimitAction; words: string }[] = [
+  { path: GET_RATELIMITS_PATH, action: "read_analytics", words: "read rate-limit analytics" },
+  { path: LIST_OVERRIDES_PATH, action: "read_override", words: "read rate-limit overrides" },
+  { path: GET_OVERRIDE_PATH, action: "read_override", words: "read rate-limit overrides" },
+  { path: SET_OVERRIDE_PATH, action: "set_override", words: "set rate-limit overrides" },
+  { path: DELETE_OVERRIDE_PATH, action: "delete_override", words: "delete rate-limit overrides" },
+  { path: RATELIMIT_LIMIT_PATH, action: "limit", words: "rate-limit identifiers" },
+  { path: RATELIMIT_MULTI_LIMIT_PATH, action: "limit", words: "rate-limit identifiers" },
+];
 
 /** Which permission an operation needs, by its path; listing keys unless the request was another operation. */
 function neededPermission(requestUrl: string): NeededPermission {
+  const ratelimit = RATELIMIT_NEEDS.find(({ path }) => requestUrl.endsWith(path));
+  if (ratelimit !== undefined) {
+    const name = ratelimitPermission(ratelimit.action);
+    return { name, perApi: forOneApi(name), over: "namespace", action: ratelimit.words };
+  }
   if (requestUrl.endsWith(GET_VERIFICATIONS_PATH)) {
-    return { name: READ_ANALYTICS_PERMISSION, perApi: forOneApi(READ_ANALYTICS_PERMISSION), action: "read analytics" };
+    return {
+      name: READ_ANALYTICS_PERMISSION,
+      perApi: forOneApi(READ_ANALYTICS_PERMISSION),
+      over: "API",
+      action: "read analytics",
+    };
   }
   // The key changes a bulk run sends: their refusal must not read as one to list keys.
   if (requestUrl.endsWith(UPDATE_KEY_PATH))
-    return { name: UPDATE_KEY_PERMISSION, perApi: forOneApi(UPDATE_KEY_PERMISSION), action: "change keys" };
+    return {
+      name: UPDATE_KEY_PERMISSION,
+      perApi: forOneApi(UPDATE_KEY_PERMISSION),
+      over: "API",
+      action: "change keys",
+    };
   if (requestUrl.endsWith(DELETE_KEY_PATH))
-    return { name: DELETE_KEY_PERMISSION, perApi: forOneApi(DELETE_KEY_PERMISSION), action: "delete keys" };
+    return {
+      name: DELETE_KEY_PERMISSION,
+      perApi: forOneApi(DELETE_KEY_PERMISSION),
+      over: "API",
+      action: "delete keys",
+    };
   const action = requestUrl.endsWith(GET_KEY_PATH) || requestUrl.endsWith(WHOAMI_PATH) ? "read this key" : "list keys";
-  return { name: READ_KEYS_PERMISSION, perApi: forOneApi(READ_KEYS_PERMISSION), action };
+  return { name: READ_KEYS_PERMISSION, perApi: forOneApi(READ_KEYS_PERMISSION), over: "API", action };
 }
 
 export interface CatalogEntry<E> {
@@ -335,9 +378,9 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
     tone: "danger",
     heading: (_error, context) => `This root key may not ${context.permission.action}`,
     whatHappened: (error, context) =>
-      `The API knows the root key, but it lacks the permission to ${context.permission.action}: \`${context.permission.name}\` (every API) or \`${perApiNamed(error, context.permission)}\` (that API only).`,
+      `The API knows the root key, but it lacks the permission to ${context.permission.action}: \`${context.permission.name}\` (every ${context.permission.over}) or \`${perApiNamed(error, context.permission)}\` (that ${context.permission.over} only).`,
     fix: (error, context) => [
-      `Give the root key \`${context.permission.name}\` (or \`${perApiNamed(error, context.permission)}\` for one API).`,
+      `Give the root key \`${context.permission.name}\` (or \`${perApiNamed(error, context.permission)}\` for one ${context.permission.over}).`,
       "Or use a root key that already has it, with Re-enter key.",
       "On Keyscope's reference server, the command below creates such a root key.",
     ],
@@ -462,6 +505,50 @@ const API_ENTRIES: Record<string, CatalogEntry<ApiError>> = {
       "The key was deleted, or belongs to another workspace or environment.",
     ],
     actions: ["reenter-key", "retry", "troubleshoot"],
+  },
+  "data:ratelimit_namespace_not_found": {
+    id: "data:ratelimit_namespace_not_found",
+    tone: "danger",
+    heading: "The rate-limit namespace was not found",
+    whatHappened:
+      "The API answered 404 for the `namespace` in the request: no namespace of this root key's workspace has that name or id, or it was deleted. Names are exact: `sms.sign_up` is not `SMS.sign_up`.",
+    fix: [
+      "Check the namespace's name, or its id (`rlns_…`), as your code passes it to `ratelimit.limit`.",
+      "A namespace is made by its first `ratelimit.limit`, by a root key that holds `ratelimit.*.create_namespace`; on Keyscope's reference server, `npm run admin -- namespaces create --name <name>` makes one.",
+      "Check that the base URL and the root key are those of the namespace's workspace.",
+    ],
+    likelyCauses: [
+      "A typo, or another case, in the name.",
+      "No limit has been made in it yet, so it does not exist yet.",
+      "It is another workspace's namespace, or it was deleted.",
+    ],
+    actions: ["retry", "troubleshoot"],
+  },
+  "data:ratelimit_override_not_found": {
+    id: "data:ratelimit_override_not_found",
+    tone: "warning",
+    heading: "The override was not found",
+    whatHappened:
+      "The API answered 404 for the `identifier`: the namespace has no override set for exactly it (a pattern is named as it was set, `*` included). Reading one answers the same when the root key may not read it, so that no one can tell which identifiers have overrides.",
+    fix: [
+      "Load the namespace's overrides again: it may have been deleted or changed already, in another tab or by another client.",
+      "Check the identifier: exact, its case and its `*` included.",
+    ],
+    likelyCauses: ["Someone deleted it first.", "The identifier differs from the one it was set for."],
+    actions: ["retry", "troubleshoot"],
+  },
+  "data:ratelimit_namespace_gone": {
+    id: "data:ratelimit_namespace_gone",
+    tone: "danger",
+    heading: "The rate-limit namespace was deleted",
+    whatHappened:
+      "The API answered 410 Gone: the namespace exists but was deleted, so no limit is decided in it any more. Its history stays in analytics, and its name stays taken.",
+    fix: [
+      "Use another namespace's name in your code's `ratelimit.limit`.",
+      "The real service restores a deleted namespace only through its support.",
+    ],
+    likelyCauses: ["Someone deleted the namespace where namespaces are managed."],
+    actions: ["retry", "troubleshoot"],
   },
   "bad_request:invalid_analytics_query_type": {
     id: "bad_request:invalid_analytics_query_type",

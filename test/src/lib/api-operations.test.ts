@@ -1,4 +1,8 @@
-import { expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
+import { deleteOverride } from "@/lib/api/delete-override";
+import { getRatelimits } from "@/lib/api/get-ratelimits";
+import { listOverrides } from "@/lib/api/list-overrides";
+import { setOverride } from "@/lib/api/set-override";
 import { deleteIdentity } from "@/lib/api/delete-identity";
 import { getKey } from "@/lib/api/get-key";
 import { getVerifications } from "@/lib/api/get-verifications";
@@ -130,6 +134,69 @@ test("listKeys reads the whole Key object from both list shapes", async () => {
       requestId: "req_5",
     });
   }
+});
+
+describe("the rate-limit operations", () => {
+  test("ratelimit.listOverrides sends the namespace, cursor and limit given, and reads a page and its cursor", async () => {
+    const override = { overrideId: "rlor_1", identifier: "team_*", limit: 0, duration: 60_000 };
+    const { fetch, calls } = answering({
+      meta: { requestId: "req_1" },
+      data: [{ ...override, namespaceId: "ignored" }],
+      pagination: { cursor: "rlor_2", hasMore: true },
+    });
+    const page = await listOverrides(
+      connection,
+      { namespace: "api.requests", cursor: "rlor_1", limit: 100 },
+      { fetch },
+    );
+    expect(calls).toEqual([
+      {
+        url: "https://api.example.com/v2/ratelimit.listOverrides",
+        body: { namespace: "api.requests", cursor: "rlor_1", limit: 100 },
+      },
+    ]);
+    expect(page).toStrictEqual({ overrides: [override], cursor: "rlor_2", requestId: "req_1" });
+  });
+
+  test("an override whose limit is not a whole number of at least 0 is not an override", async () => {
+    const { fetch } = answering({
+      meta: { requestId: "req_1" },
+      data: [{ overrideId: "rlor_1", identifier: "a", limit: -1, duration: 1000 }],
+      pagination: { hasMore: false },
+    });
+    await expect(listOverrides(connection, { namespace: "n" }, { fetch })).rejects.toBeInstanceOf(
+      UnexpectedResponseError,
+    );
+  });
+
+  test("ratelimit.setOverride and deleteOverride send exactly their fields", async () => {
+    const set = answering({ meta: { requestId: "req_1" }, data: { overrideId: "rlor_9" } });
+    expect(
+      await setOverride(
+        connection,
+        { namespace: "api.requests", identifier: "team_*", limit: 0, duration: 60_000 },
+        { fetch: set.fetch },
+      ),
+    ).toStrictEqual({ overrideId: "rlor_9", requestId: "req_1" });
+    expect(set.calls[0]?.body).toEqual({ namespace: "api.requests", identifier: "team_*", limit: 0, duration: 60_000 });
+    const remove = answering({ meta: { requestId: "req_2" }, data: {} });
+    await deleteOverride(connection, { namespace: "api.requests", identifier: "team_*" }, { fetch: remove.fetch });
+    expect(remove.calls).toEqual([
+      {
+        url: "https://api.example.com/v2/ratelimit.deleteOverride",
+        body: { namespace: "api.requests", identifier: "team_*" },
+      },
+    ]);
+  });
+
+  test("analytics.getRatelimits sends the query and answers its rows", async () => {
+    const { fetch, calls } = answering({ meta: { requestId: "req_1" }, data: [{ namespace_id: "rlns_1" }] });
+    expect(await getRatelimits(connection, "SELECT namespace_id FROM ratelimits_v1", { fetch })).toStrictEqual({
+      rows: [{ namespace_id: "rlns_1" }],
+      requestId: "req_1",
+    });
+    expect(calls[0]?.url).toBe("https://api.example.com/v2/analytics.getRatelimits");
+  });
 });
 
 test("identities.deleteIdentity's answer is {meta} alone, on both services: it is a success, not an answer in the wrong shape", async () => {

@@ -15,9 +15,9 @@ import {
   logPageQuery,
   logRowQuery,
   logTopRefusedQuery,
-  type Grain,
   type LogFilter,
 } from "@/lib/log-sql";
+import type { Grain } from "@/lib/analytics-grain";
 import { queryKeys } from "@/lib/query-keys";
 import { recordQuery } from "../query-spend";
 

@@ -4,7 +4,7 @@ import { formatCount } from "@/lib/format-number";
 import { useSecondsUntil } from "@/lib/hooks/use-seconds-until";
 import type { LiveLog } from "../hooks/use-live-log";
 import { LIVE_POLICY } from "../live-scheduler";
-import { formatUtcInstant } from "../time-range";
+import { formatUtcInstant } from "@/lib/time-range";
 
 function seconds(ms: number): string {
   return `${Math.round(ms / 1000)} s`;

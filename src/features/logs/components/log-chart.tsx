@@ -3,7 +3,7 @@ import { outcomeColorVar } from "@/components/outcome-badge";
 import { StackedBarsChart } from "@/components/stacked-bars-chart";
 import { formatCount } from "@/lib/format-number";
 import type { LogSeries } from "../log-series";
-import { describeBucket, formatUtcRange } from "../time-range";
+import { describeBucket, formatUtcRange } from "@/lib/time-range";
 
 export interface LogChartProps {
   series: LogSeries;

@@ -17,7 +17,7 @@ import {
   toLocalInput,
   type RangeChoice,
   type ResolvedRange,
-} from "../time-range";
+} from "@/lib/time-range";
 
 export interface LogFiltersProps {
   connection: Connection;

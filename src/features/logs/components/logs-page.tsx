@@ -9,7 +9,7 @@ import type { Connection } from "@/lib/api/transport";
 import { formatCount } from "@/lib/format-number";
 import { useElementWidth } from "@/lib/hooks/use-element-width";
 import { useMediaQuery } from "@/lib/hooks/use-media-query";
-import { grainOf } from "@/lib/log-sql";
+import { grainOf } from "@/lib/analytics-grain";
 import { retryableLazy } from "@/lib/retryable-lazy";
 import { useKeyNames } from "../api/key-names";
 import { useLogChart, useLogPages, useLogRow, useTopRefused } from "../api/log-queries";
@@ -27,7 +27,14 @@ import { useResolvedRange } from "../hooks/use-resolved-range";
 import { logSeries } from "../log-series";
 import { DEFAULT_VIEW, dataKeyOf, filterOf, isFiltered, type LogView } from "../log-view";
 import { useQueriesInLastHour } from "../query-spend";
-import { formatUtcInstant, formatUtcRange, narrowedTo, presetOf, RANGE_PRESETS, type RangeChoice } from "../time-range";
+import {
+  formatUtcInstant,
+  formatUtcRange,
+  narrowedTo,
+  presetOf,
+  RANGE_PRESETS,
+  type RangeChoice,
+} from "@/lib/time-range";
 import { LiveControl } from "./live-control";
 import { LogColumnsMenu } from "./log-columns-menu";
 import { LogDetails } from "./log-details";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { Connection } from "@/lib/api/transport";
 import { connectionScopeId } from "@/lib/connection-scope";
-import { resolveRange, type RangeChoice, type ResolvedRange } from "../time-range";
+import { resolveRange, type RangeChoice, type ResolvedRange } from "@/lib/time-range";
 
 /**
  * When each view's range was resolved, in this tab: stepping Back to a view shows it as it was read (its answers are

@@ -8,7 +8,7 @@ import {
   narrowedTo,
   resolveRange,
   toLocalInput,
-} from "@/features/logs/time-range";
+} from "@/lib/time-range";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -295,3 +295,31 @@ describe("a refused key change", () => {
     },
   );
 });
+
+describe("a refused rate-limit operation", () => {
+  test.each([
+    ["ratelimit.setOverride", "set_override", "This root key may not set rate-limit overrides"],
+    ["ratelimit.deleteOverride", "delete_override", "This root key may not delete rate-limit overrides"],
+    ["ratelimit.listOverrides", "read_override", "This root key may not read rate-limit overrides"],
+    ["analytics.getRatelimits", "read_analytics", "This root key may not read rate-limit analytics"],
+  ])(
+    "a 403 for %s names ratelimit.*.%s and the namespace's own, by the id the service named",
+    (operation, action, heading) => {
+      const diagnosis = describeError(
+        apiError({
+          status: 403,
+          title: "Forbidden",
+          detail: `Missing one of these permissions: 'ratelimit.rlns_7Qx.${action}' or 'ratelimit.*.${action}'`,
+          path: "unkey/authorization/insufficient_permissions",
+          url: `${BASE_URL}/v2/${operation}`,
+        }),
+        { baseUrl: BASE_URL },
+      );
+      expect(diagnosis.heading).toBe(heading);
+      expect(diagnosis.whatHappened).toContain(
+        `\`ratelimit.*.${action}\` (every namespace) or \`ratelimit.rlns_7Qx.${action}\` (that namespace only).`,
+      );
+      expect(diagnosis.snippets[0]?.text).toContain(`ratelimit.*.${action}`);
+    },
+  );
+});

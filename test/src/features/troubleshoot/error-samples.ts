@@ -79,6 +79,24 @@ export function samples(): Sample[] {
       fix: "api.*.read_key",
     },
     {
+      entryId: "data:ratelimit_namespace_not_found",
+      error: apiError({ status: 404, title: "Not Found", path: "unkey/data/ratelimit_namespace_not_found" }),
+      heading: /rate-limit namespace was not found/,
+      fix: "ratelimit.*.create_namespace",
+    },
+    {
+      entryId: "data:ratelimit_override_not_found",
+      error: apiError({ status: 404, title: "Not Found", path: "unkey/data/ratelimit_override_not_found" }),
+      heading: /override was not found/,
+      fix: "Load the namespace's overrides again",
+    },
+    {
+      entryId: "data:ratelimit_namespace_gone",
+      error: apiError({ status: 410, title: "Resource Gone", path: "unkey/data/ratelimit_namespace_gone" }),
+      heading: /namespace was deleted/,
+      fix: "Use another namespace's name",
+    },
+    {
       entryId: "bad_request:invalid_analytics_query_type",
       error: apiError({ status: 400, title: "Bad Request", path: "user/bad_request/invalid_analytics_query_type" }),
       heading: /Only SELECT queries/,
