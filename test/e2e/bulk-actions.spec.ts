@@ -324,7 +324,13 @@ test("a bulk change made in one tab shows in the others, carried in the tabs' me
     tab.on("request", (request) => void (request.url().endsWith("/v2/keys.getKey") && keyReloads.push(request.url())));
   await other.getByRole("searchbox", { name: "Filter keys" }).fill(prefix);
   await other.getByRole("button", { name: "Select", exact: true }).click();
-  await other.getByRole("checkbox", { name: "Select all 3 shown" }).check();
+  // A new tab's list may draw its rows again as its first reads settle (on a busy machine, after the click), which
+  // clears a selection: check until it holds.
+  const selectAll = other.getByRole("checkbox", { name: "Select all 3 shown" });
+  await expect(async () => {
+    await selectAll.check({ timeout: 2_000 });
+    await expect(selectAll).toBeChecked({ timeout: 500 });
+  }).toPass();
   await selectionBar(other).getByRole("button", { name: "Disable" }).click();
   await other.getByRole("dialog").getByRole("button", { name: "Disable 3 keys" }).click();
   await expect(other.getByRole("dialog").getByRole("heading", { name: "Disabled 3 keys" })).toBeVisible();
