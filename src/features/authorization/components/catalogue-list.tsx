@@ -1,5 +1,6 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
+import { useRovingRows } from "@/lib/hooks/use-roving-rows";
 
 /** Fixed, so the virtualizer never measures: thousands of rows cost what the visible ones cost. */
 export const ROW_HEIGHT = 64;
@@ -53,59 +54,17 @@ export function CatalogueList<T>({
     overscan: OVERSCAN,
   });
 
-  // The row in the tab order (roving), by key; the first row until the person moves.
-  const [activeKey, setActiveKey] = useState<string | undefined>(undefined);
-  const activeIndex = Math.max(
-    0,
-    items.findIndex((item) => keyOf(item) === activeKey),
-  );
-  const focusKey = useRef<string | null>(null);
-  useLayoutEffect(() => {
-    const key = focusKey.current;
-    if (key === null) return;
-    const element = scrollRef.current?.querySelector<HTMLElement>(`[data-item-key="${CSS.escape(key)}"] [data-roving]`);
-    if (element) {
-      element.focus({ preventScroll: true });
-      focusKey.current = null;
-    }
+  const keys = items.map(keyOf);
+  const { tabbableIndex, onKeyDown } = useRovingRows({
+    keys,
+    virtualizer,
+    scrollRef,
+    rowHeight: ROW_HEIGHT,
+    initialHeight: INITIAL_HEIGHT,
+    loadAhead: LOAD_AHEAD,
+    onNearEnd,
   });
-  function moveTo(index: number) {
-    const clamped = Math.min(items.length - 1, Math.max(0, index));
-    const item = items[clamped];
-    if (item === undefined) return;
-    setActiveKey(keyOf(item));
-    focusKey.current = keyOf(item);
-    virtualizer.scrollToIndex(clamped, { align: "auto" });
-    // Moved within reach of the end (End, the page keys): the next page is asked for now, not once drawn.
-    if (clamped >= items.length - 1 - LOAD_AHEAD) onNearEnd();
-  }
-  const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? INITIAL_HEIGHT) / ROW_HEIGHT) - 1);
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const moves: Record<string, number> = {
-      ArrowDown: activeIndex + 1,
-      ArrowUp: activeIndex - 1,
-      PageDown: activeIndex + pageRows,
-      PageUp: activeIndex - pageRows,
-      Home: 0,
-      End: items.length - 1,
-    };
-    const target = moves[event.key];
-    if (target === undefined || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    event.preventDefault();
-    moveTo(target);
-  }
-
   const virtualItems = virtualizer.getVirtualItems();
-  // The row in the tab order is drawn: the one moved to, or else the first in view (scrolled away by mouse).
-  const tabbableIndex = virtualItems.some((item) => item.index === activeIndex)
-    ? activeIndex
-    : (virtualItems.find((item) => item.start >= (scrollRef.current?.scrollTop ?? 0))?.index ??
-      virtualItems[0]?.index ??
-      0);
-  const last = virtualItems.at(-1);
-  useEffect(() => {
-    if (last !== undefined && last.index >= items.length - 1 - LOAD_AHEAD) onNearEnd();
-  }, [last, items.length, onNearEnd]);
 
   return (
     // The arrow keys come from the focused row's link, inside; the list itself is not a control.

@@ -1,10 +1,11 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef } from "react";
 import { Link } from "react-router-dom";
 import { SafeName } from "@/components/safe-name";
 import type { KeyIdentity } from "@/lib/contract";
 import { formatCount } from "@/lib/format-number";
 import { useMediaQuery } from "@/lib/hooks/use-media-query";
+import { useRovingRows } from "@/lib/hooks/use-roving-rows";
 import { formatRateLimit } from "@/lib/key-limits";
 
 /** Row heights: one line a row on a wide screen, a card of three lines on a phone. */
@@ -53,51 +54,15 @@ export function IdentitiesList({ identities, identityHref, onNearEnd }: Identiti
   });
   useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
 
-  const [activeId, setActiveId] = useState<string | undefined>(undefined);
-  const activeIndex = Math.max(
-    0,
-    identities.findIndex((identity) => identity.id === activeId),
-  );
-  const focusId = useRef<string | null>(null);
-  useLayoutEffect(() => {
-    const id = focusId.current;
-    if (id === null) return;
-    const link = scrollRef.current?.querySelector<HTMLElement>(`[data-identity-id="${CSS.escape(id)}"] a`);
-    if (link) {
-      link.focus({ preventScroll: true });
-      focusId.current = null;
-    }
+  const { tabbableIndex, onKeyDown, setActiveKey } = useRovingRows({
+    keys: identities.map((identity) => identity.id),
+    virtualizer,
+    scrollRef,
+    rowHeight,
+    loadAhead: LOAD_AHEAD,
+    onNearEnd,
   });
-  function moveTo(index: number) {
-    const clamped = Math.min(identities.length - 1, Math.max(0, index));
-    const identity = identities[clamped];
-    if (identity === undefined) return;
-    setActiveId(identity.id);
-    focusId.current = identity.id;
-    virtualizer.scrollToIndex(clamped, { align: "auto" });
-  }
-  const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / rowHeight) - 1);
-  function onKeyDown(event: KeyboardEvent<HTMLUListElement>) {
-    const moves: Record<string, number> = {
-      ArrowDown: activeIndex + 1,
-      ArrowUp: activeIndex - 1,
-      PageDown: activeIndex + pageRows,
-      PageUp: activeIndex - pageRows,
-      Home: 0,
-      End: identities.length - 1,
-    };
-    const target = moves[event.key];
-    if (target === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
-    event.preventDefault();
-    moveTo(target);
-  }
-
   const items = virtualizer.getVirtualItems();
-  const tabbable = items.some((item) => item.index === activeIndex) ? activeIndex : (items[0]?.index ?? 0);
-  const last = items.at(-1);
-  useEffect(() => {
-    if (last !== undefined && last.index >= identities.length - 1 - LOAD_AHEAD) onNearEnd();
-  }, [last, identities.length, onNearEnd]);
 
   return (
     <div className="identities-list" ref={scrollRef}>
@@ -115,7 +80,7 @@ export function IdentitiesList({ identities, identityHref, onNearEnd }: Identiti
             <li
               key={identity.id}
               className="identities-list__row"
-              data-identity-id={identity.id}
+              data-item-key={identity.id}
               aria-setsize={identities.length}
               aria-posinset={index + 1}
               style={{ transform: `translateY(${start}px)`, height: rowHeight }}
@@ -123,8 +88,9 @@ export function IdentitiesList({ identities, identityHref, onNearEnd }: Identiti
               <Link
                 to={identityHref(identity.id)}
                 className="identities-list__name"
-                tabIndex={index === tabbable ? 0 : -1}
-                onFocus={() => setActiveId(identity.id)}
+                tabIndex={index === tabbableIndex ? 0 : -1}
+                data-roving
+                onFocus={() => setActiveKey(identity.id)}
               >
                 <SafeName>{identity.externalId}</SafeName>
               </Link>

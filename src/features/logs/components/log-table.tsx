@@ -1,20 +1,11 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import {
-  memo,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type CSSProperties,
-  type KeyboardEvent,
-  type ReactNode,
-} from "react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { OutcomeBadge } from "@/components/outcome-badge";
 import { SafeName } from "@/components/safe-name";
 import type { LogRow } from "@/lib/analytics-rows";
 import { formatCount } from "@/lib/format-number";
+import { useRovingRows } from "@/lib/hooks/use-roving-rows";
 import type { KeyName } from "../api/key-names";
 import { LOG_COLUMN_SPECS, type LogColumnId } from "../columns/log-columns";
 import type { LiveGap } from "../hooks/use-live-log";
@@ -135,57 +126,16 @@ export function LogTable({
     }
   }, [items, rowHeight, selected]);
 
-  // The row in the tab order (roving), by key; the first row until the person moves.
-  const [activeKey, setActiveKey] = useState<string | undefined>(undefined);
-  const activeIndex = Math.max(
-    0,
-    items.findIndex((item) => item.key === activeKey),
-  );
-  const focusKey = useRef<string | null>(null);
-  useLayoutEffect(() => {
-    const key = focusKey.current;
-    if (key === null) return;
-    const element = scrollRef.current?.querySelector<HTMLElement>(`[data-item-key="${CSS.escape(key)}"] [data-roving]`);
-    if (element) {
-      element.focus({ preventScroll: true });
-      focusKey.current = null;
-    }
+  const { tabbableIndex, onKeyDown, setActiveKey, moveTo } = useRovingRows({
+    keys: items.map((item) => item.key),
+    virtualizer,
+    scrollRef,
+    rowHeight,
+    rowsTop: headerHeight,
+    loadAhead: LOAD_AHEAD,
+    onNearEnd,
   });
-  function moveTo(index: number) {
-    const clamped = Math.min(items.length - 1, Math.max(0, index));
-    const item = items[clamped];
-    if (item === undefined) return;
-    setActiveKey(item.key);
-    focusKey.current = item.key;
-    virtualizer.scrollToIndex(clamped, { align: "auto" });
-  }
-  const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / rowHeight) - 1);
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const moves: Record<string, number> = {
-      ArrowDown: activeIndex + 1,
-      ArrowUp: activeIndex - 1,
-      PageDown: activeIndex + pageRows,
-      PageUp: activeIndex - pageRows,
-      Home: 0,
-      End: items.length - 1,
-    };
-    const target = moves[event.key];
-    if (target === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
-    event.preventDefault();
-    moveTo(target);
-  }
-
   const virtualItems = virtualizer.getVirtualItems();
-  // The row in the tab order is drawn: the one moved to, or else the first in view (scrolled away from it by mouse).
-  const tabbableIndex = virtualItems.some((item) => item.index === activeIndex)
-    ? activeIndex
-    : (virtualItems.find((item) => item.start - headerHeight >= (scrollRef.current?.scrollTop ?? 0))?.index ??
-      virtualItems[0]?.index ??
-      0);
-  const last = virtualItems.at(-1);
-  useEffect(() => {
-    if (last !== undefined && last.index >= items.length - 1 - LOAD_AHEAD) onNearEnd();
-  }, [last, items.length, onNearEnd]);
   const scrolling = virtualizer.isScrolling;
   const keysInView = scrolling
     ? null
