@@ -14,7 +14,6 @@ import {
 } from "@/lib/catalogue-query";
 import { formatCount } from "@/lib/format-number";
 import { useCatalogueChangesFromOtherTabs } from "@/lib/hooks/use-catalogue-changes";
-import { forgetSectionAccess } from "@/lib/section-access";
 import { probeCreatePermission, probeCreateRole } from "../api/probes";
 import { forgetRefusal, missingFor, useCatalogueRefusal, type CatalogueAction } from "../catalogue-access";
 import { slugOf } from "../catalogue-facts";
@@ -142,7 +141,7 @@ function RolesTab({ connection, view, onView, roleHref, onOpenRole, renderError 
         noun="role"
         plural="roles"
         read={ROLES_READ}
-        baseUrl={connection.baseUrl}
+        connection={connection}
         text={search.text}
         onText={search.setText}
         asked={search.asked}
@@ -164,17 +163,7 @@ function RolesTab({ connection, view, onView, roleHref, onOpenRole, renderError 
             </span>
           </div>
         )}
-        fetching={query.isFetching}
-        hasMore={query.hasNextPage}
-        loadMore={() => {
-          if (query.hasNextPage && !query.isFetchingNextPage && !query.isError) void query.fetchNextPage();
-        }}
-        error={query.error}
-        retry={() => void query.refetch()}
-        checkAgain={() => {
-          forgetSectionAccess(connection, "authorization");
-          void query.refetch();
-        }}
+        pages={query}
         renderError={renderError}
         create={
           <CreateControl
@@ -230,7 +219,7 @@ function PermissionsTab({
         noun="permission"
         plural="permissions"
         read={PERMISSIONS_READ}
-        baseUrl={connection.baseUrl}
+        connection={connection}
         text={search.text}
         onText={search.setText}
         asked={search.asked}
@@ -253,17 +242,7 @@ function PermissionsTab({
             </span>
           </div>
         )}
-        fetching={query.isFetching}
-        hasMore={query.hasNextPage}
-        loadMore={() => {
-          if (query.hasNextPage && !query.isFetchingNextPage && !query.isError) void query.fetchNextPage();
-        }}
-        error={query.error}
-        retry={() => void query.refetch()}
-        checkAgain={() => {
-          forgetSectionAccess(connection, "authorization");
-          void query.refetch();
-        }}
+        pages={query}
         renderError={renderError}
         create={
           <CreateControl

@@ -1,3 +1,4 @@
+import type { UseInfiniteQueryResult } from "@tanstack/react-query";
 import { useId, type ReactNode } from "react";
 import { SectionAccessNotice } from "@/components/access-notes";
 import { Loading } from "@/components/offline-notice";
@@ -5,7 +6,8 @@ import { Spinner } from "@/components/spinner";
 import { isPermissionRefusal } from "@/lib/access-probe";
 import { isMissingOperation } from "@/lib/api/list-keys";
 import type { KeyscopeError } from "@/lib/api-errors";
-import type { SectionAccess, SectionRead } from "@/lib/section-access";
+import { forgetSectionAccess, type SectionAccess, type SectionRead } from "@/lib/section-access";
+import type { Connection } from "@/lib/api/transport";
 import { formatCount } from "@/lib/format-number";
 import { CatalogueList } from "./catalogue-list";
 import type { RenderError } from "./render-error";
@@ -16,7 +18,7 @@ export interface CatalogueTabProps<T> {
   plural: string;
   /** How the list is read: what its refusal needs. */
   read: SectionRead;
-  baseUrl: string;
+  connection: Connection;
   /** The search as typed, and what the list shows was asked for. */
   text: string;
   onText: (text: string) => void;
@@ -25,18 +27,17 @@ export interface CatalogueTabProps<T> {
   items: readonly T[] | undefined;
   keyOf: (item: T) => string;
   renderRow: (item: T, link: { tabIndex: number; "data-roving": true }) => ReactNode;
-  fetching: boolean;
-  hasMore: boolean;
-  loadMore: () => void;
-  error: KeyscopeError | null;
-  /** Reads the list again (Retry, Check again). */
-  retry: () => void;
-  /** Forgets what the session learnt of reading it, then reads again. */
-  checkAgain: () => void;
+  /** The list's pages as read (TanStack Query's infinite query): its state, the next page, reading it again. */
+  pages: CataloguePages;
   renderError: RenderError;
   /** The Create button and what is said of it (a refusal, before any form). */
   create: ReactNode;
 }
+
+export type CataloguePages = Pick<
+  UseInfiniteQueryResult<unknown, KeyscopeError>,
+  "isFetching" | "hasNextPage" | "isFetchingNextPage" | "isError" | "error" | "fetchNextPage" | "refetch"
+>;
 
 /**
  * One list of the catalogue, as the Authorization page shows it: a search asked of the server, Create, then the list
@@ -44,7 +45,17 @@ export interface CatalogueTabProps<T> {
  * service without the operation says so, anything else gets the catalog's panel.
  */
 export function CatalogueTab<T>(props: CatalogueTabProps<T>) {
-  const { noun, plural, items, error, asked } = props;
+  const { noun, plural, items, asked, pages, connection } = props;
+  const { error, hasNextPage: hasMore } = pages;
+  const retry = () => void pages.refetch();
+  const loadMore = () => {
+    if (pages.hasNextPage && !pages.isFetchingNextPage && !pages.isError) void pages.fetchNextPage();
+  };
+  // Check again: forgets what the session learnt of reading the section, then reads again.
+  const checkAgain = () => {
+    forgetSectionAccess(connection, "authorization");
+    retry();
+  };
   const searchId = useId();
   const access = sectionAccess(error, props.read);
 
@@ -55,12 +66,12 @@ export function CatalogueTab<T>(props: CatalogueTabProps<T>) {
         access={access}
         section={capitalized(plural)}
         reading={`Listing ${plural}`}
-        baseUrl={props.baseUrl}
-        onCheckAgain={props.checkAgain}
+        baseUrl={connection.baseUrl}
+        onCheckAgain={checkAgain}
       />
     );
   } else if (items === undefined && error !== null) {
-    body = props.renderError(error, props.retry);
+    body = props.renderError(error, retry);
   } else if (items === undefined) {
     body = (
       <p role="status" className="catalogue-tab__status">
@@ -77,19 +88,19 @@ export function CatalogueTab<T>(props: CatalogueTabProps<T>) {
     body = (
       <>
         <p role="status" className="catalogue-tab__status">
-          {props.fetching && <Spinner />} {countSaid(items.length, props.hasMore, noun, plural, asked)}
+          {pages.isFetching && <Spinner />} {countSaid(items.length, hasMore, noun, plural, asked)}
         </p>
         <CatalogueList
           label={capitalized(plural)}
           items={items}
           keyOf={props.keyOf}
           renderRow={props.renderRow}
-          hasMore={props.hasMore}
-          onNearEnd={props.loadMore}
+          hasMore={hasMore}
+          onNearEnd={loadMore}
           footer={
             error !== null ? (
-              <div className="catalogue-list__footer">{props.renderError(error, props.retry)}</div>
-            ) : props.hasMore ? (
+              <div className="catalogue-list__footer">{props.renderError(error, retry)}</div>
+            ) : hasMore ? (
               <p className="catalogue-list__footer">
                 <Loading>{`Loading more ${plural}…`}</Loading>
               </p>
