@@ -167,7 +167,7 @@ export function NamespacesPage({ connection, namespaceHref, renderError }: Names
         <h2 id="known-namespaces">Namespaces this browser knows</h2>
         {known.length === 0 ? (
           <p className="ratelimits-page__empty">
-            None yet for this root key. Add one above by the name your code gives <code>ratelimit.limit</code>.
+            None yet for this root key. Add one below by the name your code gives <code>ratelimit.limit</code>.
           </p>
         ) : (
           <ul className="namespace-list">
