@@ -60,8 +60,9 @@ export function StackedBarsChart({
   useEffect(() => {
     const container = containerRef.current;
     if (container === null) return;
-    const style = getComputedStyle(container);
-    const color = (name: string) => style.getPropertyValue(name).trim() || "currentColor";
+    // Each colour is read from the theme when the chart draws, not when it is made, so that a redraw after the
+    // system's theme changes paints in the new palette.
+    const color = (name: string) => () => getComputedStyle(container).getPropertyValue(name).trim() || "currentColor";
     const running: number[][] = [];
     for (const [index, stack] of stacks.entries()) {
       const below = running[index - 1];
@@ -145,7 +146,16 @@ export function StackedBarsChart({
       chartRef.current = null;
       chart.destroy();
     };
-  }, [buckets, bucketMs, stacks, height, pickable, dark]);
+  }, [buckets, bucketMs, stacks, height, pickable]);
+
+  // The theme changed: draw again now, and once more on the next frame in case the new palette was not yet applied.
+  useEffect(() => {
+    const chart = chartRef.current;
+    if (chart === null) return;
+    chart.redraw(true, true);
+    const frame = requestAnimationFrame(() => chart.redraw(true, true));
+    return () => cancelAnimationFrame(frame);
+  }, [dark]);
 
   // The marked buckets as the chart's selection, without drawing the chart again.
   useEffect(() => {
@@ -163,7 +173,7 @@ export function StackedBarsChart({
       { left, top: 0, width: chart.valToPos(to, "x") - left, height: chart.bbox.height / devicePixelRatio },
       false,
     );
-  }, [marked, buckets, bucketMs, pickable, dark, stacks]);
+  }, [marked, buckets, bucketMs, pickable, stacks]);
 
   return <div ref={containerRef} className={className} role="img" aria-label={label} />;
 }
