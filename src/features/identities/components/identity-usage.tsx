@@ -1,11 +1,9 @@
-import { useMemo, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { Loading } from "@/components/offline-notice";
 import { OutcomeBadge } from "@/components/outcome-badge";
 import { SafeName } from "@/components/safe-name";
-import { UsageChart } from "@/components/usage-chart";
-import { UsageLegend } from "@/components/usage-legend";
-import { UsageTable } from "@/components/usage-table";
+import { UsagePanel } from "@/components/usage-panel";
 import type { KeyRefusals, UsageRow } from "@/lib/analytics-rows";
 import { revealBidiControls } from "@/lib/bidi";
 import { USAGE_WINDOWS, type UsageWindow } from "@/lib/analytics-sql";
@@ -13,13 +11,10 @@ import type { Key } from "@/lib/contract";
 import { formatCount } from "@/lib/format-number";
 import { formatPastTime, formatUtcTime } from "@/lib/format-time";
 import type { LogLink } from "@/lib/log-link";
-import { usageSeries } from "@/lib/usage-series";
-import { usageSummary } from "@/lib/usage-summary";
 import { ANALYTICS_OUTCOMES } from "@/lib/verification-outcomes";
 import { useMediaQuery } from "@/lib/hooks/use-media-query";
 import { PHONE } from "./identity-keys";
 
-const WINDOWS = Object.keys(USAGE_WINDOWS) as UsageWindow[];
 /** Every refusal, for a link to the Logs page narrowed to them. */
 export const REFUSED_OUTCOMES = ANALYTICS_OUTCOMES.filter((outcome) => outcome !== "VALID");
 
@@ -51,48 +46,20 @@ export interface IdentityUsageProps {
  */
 export function IdentityUsage(props: IdentityUsageProps) {
   const { externalId, window, onWindow, usage, renderAnalyticsError, logsHref } = props;
-  const series = useMemo(
-    () => (usage.data === undefined ? null : usageSeries(usage.data, window, usage.dataUpdatedAt)),
-    [usage.data, usage.dataUpdatedAt, window],
-  );
-  const range = window;
   return (
     <div className="usage">
-      <div className="usage__windows" role="group" aria-label="Time window">
-        {WINDOWS.map((choice) => (
-          <button
-            key={choice}
-            type="button"
-            className="button button--small"
-            aria-pressed={choice === window}
-            onClick={() => onWindow(choice)}
-          >
-            {USAGE_WINDOWS[choice].label}
-          </button>
-        ))}
-      </div>
-      {series !== null ? (
-        <>
-          <UsageChart series={series} label={usageSummary(series)} />
-          <UsageLegend series={series} />
-          <p className="usage__zone">
-            Hours and days in UTC, as every time in Keyscope.{" "}
-            <Link to={logsHref({ range, externalId })}>
-              Every verification of <SafeName>{externalId}</SafeName> in Logs
-            </Link>
-          </p>
-          <details className="usage__table">
-            <summary>The numbers as a table</summary>
-            <UsageTable series={series} />
-          </details>
-        </>
-      ) : usage.isError ? (
-        renderAnalyticsError(usage.error, () => void usage.refetch())
-      ) : (
-        <p role="status" className="usage__loading">
-          <Loading>Loading its verifications…</Loading>
-        </p>
-      )}
+      <UsagePanel
+        window={window}
+        onWindow={onWindow}
+        usage={usage}
+        loading="Loading its verifications…"
+        renderAnalyticsError={renderAnalyticsError}
+        more={
+          <Link to={logsHref({ range: window, externalId })}>
+            Every verification of <SafeName>{externalId}</SafeName> in Logs
+          </Link>
+        }
+      />
       <h3>Refused, by key and outcome</h3>
       <RefusalsByKey {...props} />
     </div>

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, test, vi } from "vitest";
 import { forgetAccessMemory } from "@/lib/access-memory";
 import type { Key, KeyIdentity } from "@/lib/contract";
@@ -115,6 +116,32 @@ describe("an identity's page", () => {
     expect(
       within(refused).getByRole("link", { name: "RATE_LIMITED refusals of Billing worker in Logs" }),
     ).toHaveAttribute("href", "/logs?range=24h&outcome=RATE_LIMITED&key=key_Worker1&identity=org_acme");
+  });
+
+  test("its verifications over the window picked, and a link to every one of them in Logs over the same window", async () => {
+    const received = identityApi({}, (query) =>
+      query.includes("max(time) AS latest")
+        ? []
+        : [{ time: Math.floor(Date.now() / HOUR) * HOUR, outcome: "VALID", total: 7 }],
+    );
+    renderIdentities(queryClient(), "/identities/id_Acme1");
+    expect(
+      await screen.findByRole("img", { name: /over the last 24 hours, by outcome: 7 in all \(7 VALID\)/ }),
+    ).toBeVisible();
+    expect(screen.getByRole("link", { name: "Every verification of org_acme in Logs" })).toHaveAttribute(
+      "href",
+      "/logs?range=24h&identity=org_acme",
+    );
+    const windows = screen.getByRole("group", { name: "Time window" });
+    const asked = () => received.filter((request) => request.operation === "analytics.getVerifications").length;
+    const before = asked();
+    await userEvent.click(within(windows).getByRole("button", { name: "30 days" }));
+    expect(within(windows).getByRole("button", { name: "30 days" })).toHaveAttribute("aria-pressed", "true");
+    expect(await screen.findByRole("link", { name: "Every verification of org_acme in Logs" })).toHaveAttribute(
+      "href",
+      "/logs?range=30d&identity=org_acme",
+    );
+    await waitFor(() => expect(asked()).toBeGreaterThan(before));
   });
 
   test("Edit finds out first whether the root key may change identities, then sends only the rate limits changed", async () => {
