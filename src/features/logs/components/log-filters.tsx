@@ -351,17 +351,7 @@ function TextFilters({
           ))}
         </datalist>
       </label>
-      <label className="log-filters__field">
-        <span className="field__label">External id</span>
-        <input
-          className="input"
-          value={identity}
-          onChange={(event) => setIdentity(event.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="org_acme"
-        />
-      </label>
+      <TextFilter label="External id" value={identity} onChange={setIdentity} placeholder="org_acme" />
       <div className="log-filters__field log-filters__field--tag">
         <label htmlFor={`${id}-tag`} className="field__label">
           Tag
@@ -391,28 +381,8 @@ function TextFilters({
           “contains”: part of a tag; % and _ in it match any text and any one character.
         </p>
       </div>
-      <label className="log-filters__field">
-        <span className="field__label">Region</span>
-        <input
-          className="input"
-          value={region}
-          onChange={(event) => setRegion(event.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="eu-west-1"
-        />
-      </label>
-      <label className="log-filters__field">
-        <span className="field__label">Key space</span>
-        <input
-          className="input"
-          value={space}
-          onChange={(event) => setSpace(event.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="ks_… (an API's)"
-        />
-      </label>
+      <TextFilter label="Region" value={region} onChange={setRegion} placeholder="eu-west-1" />
+      <TextFilter label="Key space" value={space} onChange={setSpace} placeholder="ks_… (an API's)" />
       <div className="log-filters__apply">
         <button type="submit" className="button button--primary" aria-disabled={searching !== null}>
           {searching !== null ? (
@@ -430,5 +400,32 @@ function TextFilters({
         </p>
       )}
     </form>
+  );
+}
+
+/** A filter typed as plain text: its label, the field, an example. */
+function TextFilter({
+  label,
+  value,
+  onChange,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+}) {
+  return (
+    <label className="log-filters__field">
+      <span className="field__label">{label}</span>
+      <input
+        className="input"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={placeholder}
+      />
+    </label>
   );
 }
