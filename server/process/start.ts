@@ -8,7 +8,7 @@ import type { ApiDependencies } from "../http/api-env";
 import type { ServerConfig } from "./config";
 import { createKeyStore } from "../db/key-store";
 import { openDatabase } from "../db/open";
-import { ensureDemoData } from "../db/demo-data";
+import { DEMO_NAMESPACE, ensureDemoData } from "../db/demo-data";
 import { createRateLimiter } from "../auth/rate-limit";
 import { createRequestLog } from "../http/request-log";
 
@@ -144,11 +144,15 @@ export async function startKeyscope(config: ServerConfig): Promise<RunningServer
   };
 }
 
-/** What a start that created the demo data says about it: the root key (shown once) and the API to create keys in. */
+/**
+ * What a start that created the demo data says about it: the root key (shown once), the API to create keys in, and
+ * the rate-limit namespace (no operation lists namespaces: the Rate limits page opens one by its name).
+ */
 export function demoNotice(running: Pick<RunningServer, "demoRootKey" | "demoApiId">): string[] {
   if (running.demoRootKey === undefined) return [];
   return [
     `Demo root key (shown once, store it now): ${running.demoRootKey}`,
     ...(running.demoApiId === undefined ? [] : [`Demo API id (Create key asks for it): ${running.demoApiId}`]),
+    `Demo rate-limit namespace (Rate limits opens it by name): ${DEMO_NAMESPACE}`,
   ];
 }

@@ -31,13 +31,13 @@ describe("stopping", () => {
 });
 
 describe("starting", () => {
-  test("only the first start on a data directory prints the demo root key, which keeps working, and the demo API's id", async () => {
+  test("only the first start on a data directory prints the demo root key, which keeps working, the demo API's id and its rate-limit namespace", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "keyscope-restart-"));
     const first = await startServer({ dataDir });
     const demoKey = first.rootKey;
     expect(demoKey).toMatch(/^ks_root_[1-9A-HJ-NP-Za-km-z]{28}$/);
     expect(first.output()).toMatch(
-      /^Demo root key \(shown once, store it now\): ks_root_\S+\nDemo API id \(Create key asks for it\): api_[1-9A-HJ-NP-Za-km-z]+\nKeyscope is running at http:\/\/127\.0\.0\.1:\d+\n/,
+      /^Demo root key \(shown once, store it now\): ks_root_\S+\nDemo API id \(Create key asks for it\): api_[1-9A-HJ-NP-Za-km-z]+\nDemo rate-limit namespace \(Rate limits opens it by name\): api\.requests\nKeyscope is running at http:\/\/127\.0\.0\.1:\d+\n/,
     );
     await first.stop();
 
