@@ -92,6 +92,7 @@ async function openLogs(page: Page, server: StartedServer, search = ""): Promise
 const logTable = (page: Page) => page.getByRole("table", { name: "Verifications, newest first" });
 
 /** The request ids of the rows the table shows (the column is on at this width). */
+/** The request ids of the rows drawn now (the count in the heading may come before them: poll). */
 async function shownRequestIds(page: Page): Promise<string[]> {
   const cells = logTable(page).locator(".log-table__body .log-table__cell--requestId");
   return (await cells.allTextContents()).map((text) => text.trim());
@@ -106,7 +107,7 @@ test("filter by outcome, key, external id, tag and time: only those rows; a relo
   const [valid1 = "", valid2 = "", exceeded = "", other = ""] = made.requestIds;
   await openLogs(page, server, `?key=${made.limited.keyId}`);
   await expect(page.getByRole("heading", { name: "Verifications (3)" })).toBeVisible();
-  expect((await shownRequestIds(page)).sort()).toEqual([valid1, valid2, exceeded].sort());
+  await expect.poll(async () => (await shownRequestIds(page)).sort()).toEqual([valid1, valid2, exceeded].sort());
   await expect(logTable(page).getByText(made.limited.name).first()).toBeVisible();
 
   // Outcome.
@@ -114,7 +115,7 @@ test("filter by outcome, key, external id, tag and time: only those rows; a relo
   await page.getByRole("checkbox", { name: "USAGE_EXCEEDED" }).check();
   await expect(page).toHaveURL(new RegExp(`\\?outcome=USAGE_EXCEEDED&key=${made.limited.keyId}$`));
   await expect(page.getByRole("heading", { name: "Verifications (1)" })).toBeVisible();
-  expect(await shownRequestIds(page)).toEqual([exceeded]);
+  await expect.poll(() => shownRequestIds(page)).toEqual([exceeded]);
   await page.keyboard.press("Escape");
 
   // Tag contains, external id, and the key by its name, typed.
@@ -123,7 +124,7 @@ test("filter by outcome, key, external id, tag and time: only those rows; a relo
   await page.getByLabel("How the tag matches").selectOption("contains");
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page.getByRole("heading", { name: "Verifications (4)" })).toBeVisible();
-  expect((await shownRequestIds(page)).sort()).toEqual([...made.requestIds].sort());
+  await expect.poll(async () => (await shownRequestIds(page)).sort()).toEqual([...made.requestIds].sort());
   await page.getByLabel("External id", { exact: true }).fill(made.external);
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page.getByRole("heading", { name: "Verifications (3)" })).toBeVisible();
@@ -131,7 +132,7 @@ test("filter by outcome, key, external id, tag and time: only those rows; a relo
   await page.getByLabel("External id", { exact: true }).fill("");
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page.getByRole("heading", { name: "Verifications (1)" })).toBeVisible();
-  expect(await shownRequestIds(page)).toEqual([other]);
+  await expect.poll(() => shownRequestIds(page)).toEqual([other]);
   await expect(page).toHaveURL(new RegExp(`key=${made.other.keyId}`));
 
   // Time: the last 15 minutes hold them; a custom range yesterday holds none, and says so.
@@ -141,7 +142,7 @@ test("filter by outcome, key, external id, tag and time: only those rows; a relo
   const view = page.url();
   await page.reload();
   await expect(page.getByRole("heading", { name: "Verifications (1)" })).toBeVisible();
-  expect(await shownRequestIds(page)).toEqual([other]);
+  await expect.poll(() => shownRequestIds(page)).toEqual([other]);
   await page.getByLabel("Time range", { exact: true }).selectOption("custom");
   const yesterday = new Date(Date.now() - 24 * HOUR_MS);
   const local = (date: Date) => new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
@@ -163,7 +164,7 @@ test("filter by outcome, key, external id, tag and time: only those rows; a relo
   await enterKey(shared, demoKey(server));
   await expect(shared).toHaveURL(view);
   await expect(shared.getByRole("heading", { name: "Verifications (1)" })).toBeVisible();
-  expect(await shownRequestIds(shared)).toEqual([other]);
+  await expect.poll(() => shownRequestIds(shared)).toEqual([other]);
   await context.close();
 });
 
