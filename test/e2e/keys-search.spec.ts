@@ -29,6 +29,6 @@ test("with an API id, an external id typed in the keys filter is asked of apis.l
   await expect(table.getByRole("link", { name: "Identity's key" })).toBeVisible();
   await expect(page.getByText(/Found with apis\.listKeys: 1 key of the external id/)).toBeVisible();
   await expect(page.locator(".keys-toolbar__count")).toHaveText(/^1 key/);
-  expect(await table.getByRole("row").count()).toBe(2);
+  await expect(table.getByRole("row")).toHaveCount(2);
   await saveScreenshot(page, "keys-search-external-id");
 });
