@@ -11,6 +11,9 @@ let consoleErrors: unknown[][] = [];
 
 beforeEach(() => {
   consoleErrors = [];
+  // Component tests reach no network: a test that needs answers stubs fetch itself. Without this, a request nobody
+  // stubbed went to happy-dom's own origin (http://localhost:3000) and met whatever listens there, if anything.
+  vi.stubGlobal("fetch", () => Promise.reject(new TypeError("Failed to fetch (component tests reach no network)")));
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
     consoleErrors.push(args);
   });
