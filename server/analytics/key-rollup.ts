@@ -271,7 +271,8 @@ export function createKeyRollup(
       if (waiting() || stopped) return undefined;
       try {
         if (upTo - (foldedSeq.get() ?? 0) > MAX_BACKLOG) {
-          catchUp(upTo).catch(() => undefined);
+          // DuckDB answers this query; nobody waits for the fold, which paces itself (see the copy's 503).
+          catchUp(upTo, { background: true }).catch(() => undefined);
           return undefined;
         }
         await catchUp(upTo);

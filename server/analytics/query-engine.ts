@@ -481,7 +481,9 @@ export function createQueryEngine({ instance, limits, copies, keyRollup, onRunni
     if (behind <= 0) return undefined;
     const seconds = sync.secondsFor(behind);
     if (seconds > WAIT_FOR_COPY_AT_MOST_S && sync.failure() === undefined) {
-      sync.catchUp(upTo).catch(() => undefined);
+      // Nobody waits for this copy (the answer says to ask again): it paces itself by the requests' load, or a
+      // dashboard polling during a rebuild would run the whole rebuild at full speed beside verification.
+      sync.catchUp(upTo, { background: true }).catch(() => undefined);
       return {
         kind: "unavailable",
         message: `Analytics is catching up: about ${behind.toLocaleString("en")} ${noun} recorded meanwhile are being copied, about ${Math.ceil(seconds)} s more`,

@@ -5,7 +5,8 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import type { Database } from "better-sqlite3";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { createAnalyticsEngine, DEFAULT_ANALYTICS_LIMITS, type AnalyticsLimits } from "../../server/analytics/engine";
-import { prepareStore } from "../../server/analytics/store-schema";
+import { createQueryEngine } from "../../server/analytics/query-engine";
+import { prepareStore, RATELIMITS } from "../../server/analytics/store-schema";
 import { CatchUpFailed, createStoreSync } from "../../server/analytics/store-sync";
 import { createApp } from "../../server/app";
 import { createKeyStore } from "../../server/db/key-store";
@@ -103,6 +104,48 @@ describe("while the store copies a large backlog", () => {
     });
     const bars = await ask(usageSql(["key_b0", "key_b1"]));
     expect(bars.status).toBe(200);
+  });
+
+  test("the copy a query is told to wait for paces itself by the requests' load: nobody waits for it", async () => {
+    const { db, workspaceId } = backlogged("paced");
+    const instance = await DuckDBInstance.create(":memory:");
+    const connection = await instance.connect();
+    closing.push(() => {
+      connection.closeSync();
+      instance.closeSync();
+    });
+    await connection.run(`ATTACH '${join(db.name, "..", "store.duckdb")}' AS store`);
+    await prepareStore(connection, "source", { verifications: BACKLOG, ratelimits: 0 });
+    // Asked after every batch it copies without someone waiting; a copy someone waits for never asks.
+    let asked = 0;
+    const pacing = {
+      pauseAfter: () => {
+        asked += 1;
+        return 0;
+      },
+    };
+    const verifications = createStoreSync(db, connection, 0, pacing);
+    const engine = createQueryEngine({
+      instance,
+      limits: { ...DEFAULT_ANALYTICS_LIMITS, threads: 1 },
+      copies: { verifications, ratelimits: createStoreSync(db, connection, 0, pacing, RATELIMITS) },
+      keyRollup: undefined,
+    });
+    closing.unshift(() => engine.close());
+    const outcome = await engine.query({
+      family: "verifications",
+      workspaceId,
+      sql: "SELECT count(*) AS n FROM key_verifications_v1",
+      retentionDays: 30,
+      narrowTo: undefined,
+      upTo: BACKLOG,
+      now: undefined,
+    });
+    expect(outcome).toMatchObject({ kind: "unavailable", message: expect.stringMatching(/^Analytics is catching up/) });
+    // The copy the query started: joined without hurrying it, until every row is copied.
+    await verifications.catchUp(BACKLOG, { background: true });
+    expect(verifications.copiedSeq).toBe(BACKLOG);
+    expect(asked).toBeGreaterThan(0);
   });
 });
 
