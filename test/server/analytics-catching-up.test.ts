@@ -52,6 +52,19 @@ function backlogged(name: string): { db: Database; workspaceId: string } {
   return { db, workspaceId };
 }
 
+/** A DuckDB store beside `db`, empty, as at a start with the whole backlog to copy. */
+async function storeBeside(db: Database) {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  closing.push(() => {
+    connection.closeSync();
+    instance.closeSync();
+  });
+  await connection.run(`ATTACH '${join(db.name, "..", "store.duckdb")}' AS store`);
+  await prepareStore(connection, "source", { verifications: BACKLOG, ratelimits: 0 });
+  return { instance, connection };
+}
+
 /** The app over `db` with an engine that copies only when asked (a query, or catchUp), as at a start with a backlog. */
 async function appOver(db: Database, limits: Partial<AnalyticsLimits> = {}) {
   const engine = await createAnalyticsEngine(
@@ -108,14 +121,7 @@ describe("while the store copies a large backlog", () => {
 
   test("the copy a query is told to wait for paces itself by the requests' load: nobody waits for it", async () => {
     const { db, workspaceId } = backlogged("paced");
-    const instance = await DuckDBInstance.create(":memory:");
-    const connection = await instance.connect();
-    closing.push(() => {
-      connection.closeSync();
-      instance.closeSync();
-    });
-    await connection.run(`ATTACH '${join(db.name, "..", "store.duckdb")}' AS store`);
-    await prepareStore(connection, "source", { verifications: BACKLOG, ratelimits: 0 });
+    const { instance, connection } = await storeBeside(db);
     // Asked after every batch it copies without someone waiting; a copy someone waits for never asks.
     let asked = 0;
     const pacing = {
@@ -141,7 +147,10 @@ describe("while the store copies a large backlog", () => {
       upTo: BACKLOG,
       now: undefined,
     });
-    expect(outcome).toMatchObject({ kind: "unavailable", message: expect.stringMatching(/^Analytics is catching up/) });
+    expect(outcome).toMatchObject({
+      kind: "unavailable",
+      message: expect.stringMatching(/^Analytics is catching up/) as unknown,
+    });
     // The copy the query started: joined without hurrying it, until every row is copied.
     await verifications.catchUp(BACKLOG, { background: true });
     expect(verifications.copiedSeq).toBe(BACKLOG);
@@ -169,14 +178,7 @@ describe("a copy that fails", () => {
 
   test("is not tried again by the queries that come before its retry: they get its failure at once", async () => {
     const { db } = backlogged("no-retry");
-    const instance = await DuckDBInstance.create(":memory:");
-    const connection = await instance.connect();
-    closing.push(() => {
-      connection.closeSync();
-      instance.closeSync();
-    });
-    await connection.run(`ATTACH '${join(db.name, "..", "store.duckdb")}' AS store`);
-    await prepareStore(connection, "source", { verifications: BACKLOG, ratelimits: 0 });
+    const { connection } = await storeBeside(db);
     // Every statement the copy sends is counted; staging a batch fails, as a disk that is full would.
     let statements = 0;
     const failing = new Proxy(connection, {
