@@ -28,7 +28,15 @@ export function ActionDialog({ title, onClose, busy, children }: ActionDialogPro
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const busyId = useId();
-  const closed = useEffectEvent(() => onClose());
+  // Said once, and as soon as the dialog closes: the `close` event comes a task later, and an Enter on the opener in
+  // between would otherwise open it again only for that event to close it (a keyboard user's Escape, then Enter).
+  const told = useRef(false);
+  const tell = () => {
+    if (told.current) return;
+    told.current = true;
+    onClose();
+  };
+  const closed = useEffectEvent(() => tell());
   // Both the keydown and the cancel: a browser may fire a `cancel` that cannot be prevented (a second Escape with
   // no click between), but sends none for an Escape whose keydown was prevented. On the document, since focus
   // leaves the dialog when the button that sent the request is disabled.
@@ -61,6 +69,7 @@ export function ActionDialog({ title, onClose, busy, children }: ActionDialogPro
       aria-busy={busy !== undefined}
       onCancel={(event) => {
         if (busy !== undefined) event.preventDefault();
+        else tell();
       }}
     >
       <div className="action-dialog__header">
@@ -70,7 +79,10 @@ export function ActionDialog({ title, onClose, busy, children }: ActionDialogPro
         <button
           type="button"
           className="button button--ghost button--small"
-          onClick={() => ref.current?.close()}
+          onClick={() => {
+            ref.current?.close();
+            tell();
+          }}
           disabled={busy !== undefined}
           aria-describedby={busy === undefined ? undefined : busyId}
         >

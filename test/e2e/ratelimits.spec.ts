@@ -225,6 +225,44 @@ test("a namespace that does not exist is said plainly, with how to make one", as
   await saveScreenshot(page, "ratelimits-missing");
 });
 
+test("Escape then Enter at once, as a fast typist presses them, closes the dialog and opens it again", async ({
+  page,
+  server,
+}) => {
+  const rootKey = await managerKey(server);
+  const namespace = uniqueNamespace();
+  await limit(server, rootKey, namespace, "user_1");
+  await connect(page, server, rootKey);
+  await addAndOpen(page, namespace);
+  const set = page.getByRole("button", { name: "Set an override" });
+  const dialog = page.getByRole("dialog", { name: "Set an override" });
+  await set.focus();
+  await page.keyboard.press("Enter");
+  await expect(dialog.getByRole("button", { name: "Close" })).toBeFocused();
+  // Both keys sent without waiting between them (as Playwright's keyboard sends each): the dialog's `close` event comes
+  // a task after Escape, and the Enter on the opener comes before it; the dialog must be open after both.
+  const cdp = await page.context().newCDPSession(page);
+  const key = (type: "rawKeyDown" | "keyDown" | "keyUp", name: string, code: number, text?: string) =>
+    cdp.send("Input.dispatchKeyEvent", {
+      type,
+      key: name,
+      code: name,
+      windowsVirtualKeyCode: code,
+      nativeVirtualKeyCode: code,
+      ...(text !== undefined && { text, unmodifiedText: text }),
+    });
+  await Promise.all([
+    key("rawKeyDown", "Escape", 27),
+    key("keyUp", "Escape", 27),
+    key("keyDown", "Enter", 13, "\r"),
+    key("keyUp", "Enter", 13),
+  ]);
+  await expect(dialog.getByRole("button", { name: "Close" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(set).toBeFocused();
+});
+
 test("keyboard only: a namespace added, opened, an override set and deleted, the dialogs closed with Escape", async ({
   page,
   server,
