@@ -70,6 +70,18 @@ async function connect(page: Page, server: StartedServer, rootKey: string): Prom
   await expect(page.getByRole("button", { name: "Forget key" })).toBeVisible();
 }
 
+/** A namespace of the test's own (made by its first ratelimit.limit), and a root key for it entered in the page. */
+async function enteredWithNamespace(
+  page: Page,
+  server: StartedServer,
+): Promise<{ rootKey: string; namespace: string }> {
+  const rootKey = await managerKey(server);
+  const namespace = uniqueNamespace();
+  await limit(server, rootKey, namespace, "user_1");
+  await connect(page, server, rootKey);
+  return { rootKey, namespace };
+}
+
 /** Types the namespace into the section's form, and opens its page from the list. */
 async function addAndOpen(page: Page, namespace: string): Promise<void> {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Rate limits" }).click();
@@ -229,10 +241,7 @@ test("Escape then Enter at once, as a fast typist presses them, closes the dialo
   page,
   server,
 }) => {
-  const rootKey = await managerKey(server);
-  const namespace = uniqueNamespace();
-  await limit(server, rootKey, namespace, "user_1");
-  await connect(page, server, rootKey);
+  const { namespace } = await enteredWithNamespace(page, server);
   await addAndOpen(page, namespace);
   const set = page.getByRole("button", { name: "Set an override" });
   const dialog = page.getByRole("dialog", { name: "Set an override" });
@@ -267,10 +276,7 @@ test("keyboard only: a namespace added, opened, an override set and deleted, the
   page,
   server,
 }) => {
-  const rootKey = await managerKey(server);
-  const namespace = uniqueNamespace();
-  await limit(server, rootKey, namespace, "user_1");
-  await connect(page, server, rootKey);
+  const { rootKey, namespace } = await enteredWithNamespace(page, server);
   await page.goto(`${server.url}/ratelimits`);
   await page.getByLabel("Namespace name or id").focus();
   await page.keyboard.type(namespace);
