@@ -41,7 +41,7 @@ export async function openKey(page: Page, server: StartedServer, keyId: string, 
 export function fieldValue(page: Page, term: string): Locator {
   return page
     .getByRole("region", { name: "Fields" })
-    .locator(".key-fields__row")
+    .locator(".facts__row")
     .filter({ has: page.getByRole("term").filter({ hasText: new RegExp(`^${term}$`) }) })
     .getByRole("definition");
 }

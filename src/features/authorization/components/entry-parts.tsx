@@ -1,3 +1,4 @@
+import "@/components/facts.css";
 import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { PermissionRefusalNote } from "@/components/access-notes";
@@ -36,8 +37,8 @@ export function EntryBreadcrumb({
 /** The entry's facts: its id (with Copy), and the rest given. */
 export function EntryFacts({ id, idLabel, children }: { id: string; idLabel: string; children?: ReactNode }) {
   return (
-    <dl className="entry-facts">
-      <div className="entry-facts__row">
+    <dl className="facts">
+      <div className="facts__row">
         <dt>Id</dt>
         <dd>
           <code>
@@ -53,7 +54,7 @@ export function EntryFacts({ id, idLabel, children }: { id: string; idLabel: str
 
 export function EntryFact({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <div className="entry-facts__row">
+    <div className="facts__row">
       <dt>{term}</dt>
       <dd>{children}</dd>
     </div>

@@ -142,7 +142,7 @@ function PermissionContent({
         </EntryFact>
         <EntryFact term="Description">
           {permission.description === undefined || permission.description === "" ? (
-            <span className="entry-facts__none">None</span>
+            <span className="facts__none">None</span>
           ) : (
             <SafeName>{permission.description}</SafeName>
           )}

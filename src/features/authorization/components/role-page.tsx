@@ -87,7 +87,7 @@ function RoleContent({
       <EntryFacts id={role.id} idLabel="role id">
         <EntryFact term="Description">
           {role.description === undefined || role.description === "" ? (
-            <span className="entry-facts__none">None</span>
+            <span className="facts__none">None</span>
           ) : (
             <SafeName>{role.description}</SafeName>
           )}

@@ -1,3 +1,4 @@
+import "@/components/facts.css";
 import { useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { CopyButton } from "@/components/copy-button";
@@ -28,7 +29,7 @@ export function KeyFields({
 }) {
   const { credits, identity } = apiKey;
   return (
-    <dl className="key-fields">
+    <dl className="facts">
       <Field term="Key id">
         <code className="key-fields__id">
           <SafeName>{apiKey.keyId}</SafeName>
@@ -126,7 +127,7 @@ export function KeyFields({
 
 function Field({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <div className="key-fields__row">
+    <div className="facts__row">
       <dt>{term}</dt>
       <dd>{children}</dd>
     </div>
@@ -134,7 +135,7 @@ function Field({ term, children }: { term: string; children: ReactNode }) {
 }
 
 function None() {
-  return <span className="key-fields__none">None</span>;
+  return <span className="facts__none">None</span>;
 }
 
 /**
