@@ -149,7 +149,11 @@ export function StackedBarsChart({
   }, [buckets, bucketMs, stacks, height, pickable]);
 
   // The theme changed: draw again now, and once more on the next frame in case the new palette was not yet applied.
+  // Not on mount: the chart was just drawn in the palette of now.
+  const drawnDark = useRef(dark);
   useEffect(() => {
+    if (drawnDark.current === dark) return;
+    drawnDark.current = dark;
     const chart = chartRef.current;
     if (chart === null) return;
     chart.redraw(true, true);
